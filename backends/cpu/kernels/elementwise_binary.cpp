@@ -1,0 +1,6 @@
+// Stub: the kernels of this family are not written yet.
+#include "kernels/kernel_factories.h"
+namespace qnn::cpu {
+std::unique_ptr<Kernel> makeElementWiseBinary(const std::string&) { return nullptr; }
+std::unique_ptr<Kernel> makeSelect(const std::string&) { return nullptr; }
+}  // namespace qnn::cpu

@@ -1,0 +1,43 @@
+// Factories of the CPU kernels, one per kernel family. Each takes the op type
+// (several ops share a family) and returns nullptr for a type it does not know.
+#pragma once
+
+#include "kernels/kernel.h"
+
+namespace qnn::cpu {
+
+#define QNN_CPU_DECLARE_FACTORY(fn) std::unique_ptr<Kernel> fn(const std::string& opType)
+
+// Compute-heavy families.
+QNN_CPU_DECLARE_FACTORY(makeConv2d);            // conv.cpp: Conv2d
+QNN_CPU_DECLARE_FACTORY(makeDepthWiseConv2d);   // conv.cpp: DepthWiseConv2d
+QNN_CPU_DECLARE_FACTORY(makeTransposeConv2d);   // conv.cpp: TransposeConv2d
+QNN_CPU_DECLARE_FACTORY(makeFullyConnected);    // matmul.cpp: FullyConnected
+QNN_CPU_DECLARE_FACTORY(makeMatMul);            // matmul.cpp: MatMul
+QNN_CPU_DECLARE_FACTORY(makePool2d);            // pool.cpp: PoolMax2d, PoolAvg2d
+QNN_CPU_DECLARE_FACTORY(makeSoftmax);           // softmax.cpp: Softmax, LogSoftmax
+QNN_CPU_DECLARE_FACTORY(makeNorm);              // norm.cpp: LayerNorm, Batchnorm, InstanceNorm
+QNN_CPU_DECLARE_FACTORY(makeResize);            // resize.cpp: Resize, ResizeBilinear, ResizeNearestNeighbor
+
+// Element-wise, data movement, reductions, conversions.
+QNN_CPU_DECLARE_FACTORY(makeElementWiseBinary); // elementwise_binary.cpp
+QNN_CPU_DECLARE_FACTORY(makeElementWiseUnary);  // elementwise_unary.cpp
+QNN_CPU_DECLARE_FACTORY(makeSelect);            // elementwise_binary.cpp: ElementWiseSelect
+QNN_CPU_DECLARE_FACTORY(makeActivation);        // activation.cpp: Relu, ReluMinMax, Relu1, Relu6, Gelu, Sigmoid, Tanh, HardSwish, Elu
+QNN_CPU_DECLARE_FACTORY(makePrelu);             // activation.cpp: Prelu
+QNN_CPU_DECLARE_FACTORY(makeReshapeLike);       // shape_ops.cpp: Reshape, Squeeze, ExpandDims
+QNN_CPU_DECLARE_FACTORY(makeTranspose);         // shape_ops.cpp: Transpose
+QNN_CPU_DECLARE_FACTORY(makeTile);              // shape_ops.cpp: Tile
+QNN_CPU_DECLARE_FACTORY(makeConcat);            // concat_split.cpp: Concat
+QNN_CPU_DECLARE_FACTORY(makeSplit);             // concat_split.cpp: Split
+QNN_CPU_DECLARE_FACTORY(makeStridedSlice);      // slice_gather_pad.cpp: StridedSlice
+QNN_CPU_DECLARE_FACTORY(makeGather);            // slice_gather_pad.cpp: Gather
+QNN_CPU_DECLARE_FACTORY(makePad);               // slice_gather_pad.cpp: Pad
+QNN_CPU_DECLARE_FACTORY(makeReduce);            // reduce.cpp: ReduceMean, ReduceSum, ReduceMax, ReduceMin, ReduceProd
+QNN_CPU_DECLARE_FACTORY(makeQuantizeLike);      // quant_cast.cpp: Quantize, Dequantize, Cast, Convert
+QNN_CPU_DECLARE_FACTORY(makeArgMinMax);         // argmax_topk.cpp: Argmax, Argmin
+QNN_CPU_DECLARE_FACTORY(makeTopK);              // argmax_topk.cpp: TopK
+
+#undef QNN_CPU_DECLARE_FACTORY
+
+}  // namespace qnn::cpu

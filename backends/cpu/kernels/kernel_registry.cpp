@@ -1,0 +1,122 @@
+// The one table of op types the CPU backend implements. Adding an op: write its
+// kernel family file, declare the factory in kernel_factories.h, add rows here.
+#include <algorithm>
+#include <cstring>
+
+#include "kernels/kernel_factories.h"
+
+namespace qnn::cpu {
+namespace {
+
+struct KernelEntry {
+  const char* opType;
+  KernelFactory factory;
+};
+
+constexpr KernelEntry kKernelTable[] = {
+    {"Conv2d", makeConv2d},
+    {"DepthWiseConv2d", makeDepthWiseConv2d},
+    {"TransposeConv2d", makeTransposeConv2d},
+    {"FullyConnected", makeFullyConnected},
+    {"MatMul", makeMatMul},
+    {"PoolMax2d", makePool2d},
+    {"PoolAvg2d", makePool2d},
+    {"Softmax", makeSoftmax},
+    {"LogSoftmax", makeSoftmax},
+    {"LayerNorm", makeNorm},
+    {"Batchnorm", makeNorm},
+    {"InstanceNorm", makeNorm},
+    {"Resize", makeResize},
+    {"ResizeBilinear", makeResize},
+    {"ResizeNearestNeighbor", makeResize},
+
+    {"ElementWiseAdd", makeElementWiseBinary},
+    {"ElementWiseSubtract", makeElementWiseBinary},
+    {"ElementWiseMultiply", makeElementWiseBinary},
+    {"ElementWiseDivide", makeElementWiseBinary},
+    {"ElementWiseMaximum", makeElementWiseBinary},
+    {"ElementWiseMinimum", makeElementWiseBinary},
+    {"ElementWisePower", makeElementWiseBinary},
+    {"ElementWiseSquaredDifference", makeElementWiseBinary},
+    {"ElementWiseFloorDiv", makeElementWiseBinary},
+    {"ElementWiseFmod", makeElementWiseBinary},
+    {"ElementWiseMod", makeElementWiseBinary},
+    {"ElementWiseEqual", makeElementWiseBinary},
+    {"ElementWiseNotEqual", makeElementWiseBinary},
+    {"ElementWiseGreater", makeElementWiseBinary},
+    {"ElementWiseGreaterEqual", makeElementWiseBinary},
+    {"ElementWiseLess", makeElementWiseBinary},
+    {"ElementWiseLessEqual", makeElementWiseBinary},
+    {"ElementWiseAnd", makeElementWiseBinary},
+    {"ElementWiseOr", makeElementWiseBinary},
+    {"ElementWiseXor", makeElementWiseBinary},
+    {"ElementWiseSelect", makeSelect},
+
+    {"ElementWiseSquareRoot", makeElementWiseUnary},
+    {"ElementWiseRsqrt", makeElementWiseUnary},
+    {"ElementWiseExp", makeElementWiseUnary},
+    {"ElementWiseLog", makeElementWiseUnary},
+    {"ElementWiseAbs", makeElementWiseUnary},
+    {"ElementWiseNeg", makeElementWiseUnary},
+    {"ElementWiseFloor", makeElementWiseUnary},
+    {"ElementWiseCeil", makeElementWiseUnary},
+    {"ElementWiseRound", makeElementWiseUnary},
+    {"ElementWiseSign", makeElementWiseUnary},
+    {"ElementWiseSin", makeElementWiseUnary},
+    {"ElementWiseCos", makeElementWiseUnary},
+    {"ElementWiseAsin", makeElementWiseUnary},
+    {"ElementWiseAtan", makeElementWiseUnary},
+    {"ElementWiseSoftplus", makeElementWiseUnary},
+    {"ElementWiseNot", makeElementWiseUnary},
+
+    {"Relu", makeActivation},
+    {"Relu1", makeActivation},
+    {"Relu6", makeActivation},
+    {"ReluMinMax", makeActivation},
+    {"Gelu", makeActivation},
+    {"Sigmoid", makeActivation},
+    {"Tanh", makeActivation},
+    {"HardSwish", makeActivation},
+    {"Elu", makeActivation},
+    {"Prelu", makePrelu},
+
+    {"Reshape", makeReshapeLike},
+    {"Squeeze", makeReshapeLike},
+    {"ExpandDims", makeReshapeLike},
+    {"Transpose", makeTranspose},
+    {"Tile", makeTile},
+    {"Concat", makeConcat},
+    {"Split", makeSplit},
+    {"StridedSlice", makeStridedSlice},
+    {"Gather", makeGather},
+    {"Pad", makePad},
+    {"ReduceMean", makeReduce},
+    {"ReduceSum", makeReduce},
+    {"ReduceMax", makeReduce},
+    {"ReduceMin", makeReduce},
+    {"ReduceProd", makeReduce},
+    {"Quantize", makeQuantizeLike},
+    {"Dequantize", makeQuantizeLike},
+    {"Cast", makeQuantizeLike},
+    {"Convert", makeQuantizeLike},
+    {"Argmax", makeArgMinMax},
+    {"Argmin", makeArgMinMax},
+    {"TopK", makeTopK},
+};
+
+}  // namespace
+
+KernelFactory findKernel(const std::string& opType) {
+  for (const KernelEntry& e : kKernelTable)
+    if (opType == e.opType) return e.factory;
+  return nullptr;
+}
+
+std::vector<std::string> supportedOpTypes() {
+  std::vector<std::string> names;
+  for (const KernelEntry& e : kKernelTable) names.emplace_back(e.opType);
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+}  // namespace qnn::cpu

@@ -1,0 +1,7 @@
+// Stub: the kernels of this family are not written yet.
+#include "kernels/kernel_factories.h"
+namespace qnn::cpu {
+std::unique_ptr<Kernel> makeStridedSlice(const std::string&) { return nullptr; }
+std::unique_ptr<Kernel> makeGather(const std::string&) { return nullptr; }
+std::unique_ptr<Kernel> makePad(const std::string&) { return nullptr; }
+}  // namespace qnn::cpu
