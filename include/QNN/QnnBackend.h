@@ -42,7 +42,24 @@ typedef enum {
   QNN_BACKEND_ERROR_UNDEFINED = 0x7fffffff,
 } QnnBackend_Error_t;
 
+/* Which property a QnnBackend_Property_t asks for. */
+typedef enum {
+  QNN_BACKEND_PROPERTY_OPTION_CUSTOM = 0,
+  QNN_BACKEND_PROPERTY_OPTION_UNDEFINED = 0x7fffffff,
+} QnnBackend_PropertyOption_t;
+
 typedef void *QnnBackend_CustomConfig_t;
+
+/* Backend-specific property payload; its layout is defined by each backend. */
+typedef void *QnnBackend_CustomProperty_t;
+
+/* One backend property query; option selects the union member. */
+typedef struct {
+  QnnBackend_PropertyOption_t option;
+  union {
+    QnnBackend_CustomProperty_t customProperty;
+  };
+} QnnBackend_Property_t;
 
 typedef struct {
   QnnBackend_ConfigOption_t option;
@@ -77,6 +94,18 @@ Qnn_ErrorHandle_t QnnBackend_getSupportedOperations(Qnn_BackendHandle_t backend,
 QNN_API
 Qnn_ErrorHandle_t QnnBackend_registerOpPackage(Qnn_BackendHandle_t backend, const char *packagePath, const char *interfaceProvider, const char *target);
 
+/* Applies further configuration to an existing backend. config is a NULL-terminated
+ * array of pointers; the backend copies what it keeps, so the caller may free the
+ * array and its entries when the call returns. */
+QNN_API
+Qnn_ErrorHandle_t QnnBackend_setConfig(Qnn_BackendHandle_t backend, const QnnBackend_Config_t **config);
+
+/* Fills in the properties requested by a NULL-terminated array of pointers. The array
+ * and the structs belong to the caller; any payload a backend points a customProperty
+ * at is described by that backend. */
+QNN_API
+Qnn_ErrorHandle_t QnnBackend_getProperty(Qnn_BackendHandle_t backendHandle, QnnBackend_Property_t **properties);
+
 QNN_API
 Qnn_ErrorHandle_t QnnBackend_validateOpConfig(Qnn_BackendHandle_t backend, Qnn_OpConfig_t opConfig);
 
@@ -84,6 +113,8 @@ Qnn_ErrorHandle_t QnnBackend_validateOpConfig(Qnn_BackendHandle_t backend, Qnn_O
   {QNN_BACKEND_CONFIG_OPTION_UNDEFINED, {NULL}}
 #define QNN_BACKEND_OPERATION_NAME_INIT \
   {NULL, NULL, NULL}
+#define QNN_BACKEND_PROPERTY_INIT \
+  {QNN_BACKEND_PROPERTY_OPTION_UNDEFINED, {NULL}}
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -18,9 +18,12 @@ extern "C" {
 #else
 #define QNN_API
 #endif
+/* Core API version this header set describes. 2.15.0 is the core API of QNN SDK 2.22,
+ * the release whose reference guide the project follows; the function table in
+ * QnnInterface.h (69 entries) is shipped under this version. See docs/compatibility.md. */
 #define QNN_API_VERSION_MAJOR 2
-#define QNN_API_VERSION_MINOR 7
-#define QNN_API_VERSION_PATCH 2
+#define QNN_API_VERSION_MINOR 15
+#define QNN_API_VERSION_PATCH 0
 #define QNN_BACKEND_ID_NULL 0
 /* The low 16 bits of an error handle carry the error code. */
 #define QNN_GET_ERROR_CODE(errorHandle) ((errorHandle) & 0xFFFF)
@@ -30,6 +33,7 @@ extern "C" {
 #define QNN_MAX_ERROR_CONTEXT 5999
 #define QNN_MAX_ERROR_DEVICE 14999
 #define QNN_MAX_ERROR_ERROR 10999
+#define QNN_MAX_ERROR_GLOBAL_CONFIG 15999
 #define QNN_MAX_ERROR_GRAPH 6999
 #define QNN_MAX_ERROR_INTERFACE 60999
 #define QNN_MAX_ERROR_LOG 11999
@@ -47,6 +51,7 @@ extern "C" {
 #define QNN_MIN_ERROR_CONTEXT 5000
 #define QNN_MIN_ERROR_DEVICE 14000
 #define QNN_MIN_ERROR_ERROR 10000
+#define QNN_MIN_ERROR_GLOBAL_CONFIG 15000
 #define QNN_MIN_ERROR_GRAPH 6000
 #define QNN_MIN_ERROR_INTERFACE 60000
 #define QNN_MIN_ERROR_LOG 11000

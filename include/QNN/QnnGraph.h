@@ -49,7 +49,41 @@ typedef enum {
   QNN_GRAPH_ERROR_UNDEFINED = 0x7fffffff,
 } QnnGraph_Error_t;
 
+/* Which property a QnnGraph_Property_t asks for. */
+typedef enum {
+  QNN_GRAPH_PROPERTY_OPTION_CUSTOM = 0,
+  QNN_GRAPH_PROPERTY_OPTION_UNDEFINED = 0x7fffffff,
+} QnnGraph_PropertyOption_t;
+
+/* What an execution environment entry asks the backend to prepare. */
+typedef enum {
+  /* Bind the memory handles of the tensor set's tensors to the graph ahead of execution. */
+  QNN_GRAPH_EXECUTE_ENVIRONMENT_OPTION_BIND_MEM_HANDLES = 0,
+  /* Let the backend fill in client buffers for the tensor set's tensors. */
+  QNN_GRAPH_EXECUTE_ENVIRONMENT_OPTION_POPULATE_CLIENT_BUFS = 1,
+  QNN_GRAPH_EXECUTE_ENVIRONMENT_OPTION_UNDEFINED = 0x7fffffff,
+} QnnGraph_ExecuteEnvironmentOption_t;
+
 typedef void *QnnGraph_CustomConfig_t;
+
+/* Backend-specific property payload; its layout is defined by each backend. */
+typedef void *QnnGraph_CustomProperty_t;
+
+/* One graph property query; option selects the union member. */
+typedef struct {
+  QnnGraph_PropertyOption_t option;
+  union {
+    QnnGraph_CustomProperty_t customProperty;
+  };
+} QnnGraph_Property_t;
+
+/* One entry of an execution environment: what to prepare (option) for which tensors. */
+typedef struct {
+  QnnGraph_ExecuteEnvironmentOption_t option;
+  union {
+    Qnn_TensorSet_t tensorSet;
+  };
+} QnnGraph_ExecuteEnvironment_t;
 
 typedef struct {
   QnnGraph_ConfigOption_t option;
@@ -72,6 +106,12 @@ Qnn_ErrorHandle_t QnnGraph_addNode(Qnn_GraphHandle_t graphHandle, Qnn_OpConfig_t
 QNN_API
 Qnn_ErrorHandle_t QnnGraph_create(Qnn_ContextHandle_t contextHandle, const char *graphName, const QnnGraph_Config_t **config, Qnn_GraphHandle_t *graphHandle);
 
+/* Creates a subgraph named graphName inside graphHandle and returns its handle in
+ * *subgraphHandle. The subgraph is owned by its parent graph and goes away with it;
+ * graphName is copied. */
+QNN_API
+Qnn_ErrorHandle_t QnnGraph_createSubgraph(Qnn_GraphHandle_t graphHandle, const char *graphName, Qnn_GraphHandle_t *subgraphHandle);
+
 QNN_API
 Qnn_ErrorHandle_t QnnGraph_execute(Qnn_GraphHandle_t graphHandle, const Qnn_Tensor_t *inputs, uint32_t numInputs, Qnn_Tensor_t *outputs, uint32_t numOutputs, Qnn_ProfileHandle_t profileHandle, Qnn_SignalHandle_t signalHandle);
 
@@ -81,6 +121,25 @@ Qnn_ErrorHandle_t QnnGraph_executeAsync(Qnn_GraphHandle_t graphHandle, const Qnn
 QNN_API
 Qnn_ErrorHandle_t QnnGraph_finalize(Qnn_GraphHandle_t graphHandle, Qnn_ProfileHandle_t profileHandle, Qnn_SignalHandle_t signalHandle);
 
+/* Fills in the properties requested by a NULL-terminated array of pointers; the array
+ * and the structs belong to the caller. */
+QNN_API
+Qnn_ErrorHandle_t QnnGraph_getProperty(Qnn_GraphHandle_t graphHandle, QnnGraph_Property_t **properties);
+
+/* Prepares envSize execution environments for the graph (e.g. binds memory handles or
+ * fills client buffers ahead of execution). envs is an array of envSize pointers owned
+ * by the caller; the backend may write into the entries (hence not const). Whatever it
+ * sets up stays valid until QnnGraph_releaseExecutionEnvironment is called with the
+ * same entries. */
+QNN_API
+Qnn_ErrorHandle_t QnnGraph_prepareExecutionEnvironment(Qnn_GraphHandle_t graphHandle, QnnGraph_ExecuteEnvironment_t **envs, uint32_t envSize);
+
+/* Undoes QnnGraph_prepareExecutionEnvironment for envSize entries; afterwards any
+ * buffers the backend placed in them must no longer be used. The array stays the
+ * caller's. */
+QNN_API
+Qnn_ErrorHandle_t QnnGraph_releaseExecutionEnvironment(Qnn_GraphHandle_t graphHandle, const QnnGraph_ExecuteEnvironment_t **envs, uint32_t envSize);
+
 QNN_API
 Qnn_ErrorHandle_t QnnGraph_retrieve(Qnn_ContextHandle_t contextHandle, const char *graphName, Qnn_GraphHandle_t *graphHandle);
 
@@ -89,6 +148,8 @@ Qnn_ErrorHandle_t QnnGraph_setConfig(Qnn_GraphHandle_t graphHandle, const QnnGra
 
 #define QNN_GRAPH_CONFIG_INIT \
   {QNN_GRAPH_CONFIG_OPTION_UNDEFINED, {NULL}}
+#define QNN_GRAPH_PROPERTY_INIT \
+  {QNN_GRAPH_PROPERTY_OPTION_UNDEFINED, {NULL}}
 #define QNN_NOTIFY_STATUS_INIT \
   {0}
 

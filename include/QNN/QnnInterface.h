@@ -10,6 +10,8 @@
 #include "QnnCommon.h"
 #include "QnnContext.h"
 #include "QnnDevice.h"
+#include "QnnError.h"
+#include "QnnGlobalConfig.h"
 #include "QnnGraph.h"
 #include "QnnLog.h"
 #include "QnnMem.h"
@@ -134,6 +136,62 @@ typedef Qnn_ErrorHandle_t (*QnnTensor_CreateContextTensorFn_t)(Qnn_ContextHandle
 
 typedef Qnn_ErrorHandle_t (*QnnTensor_CreateGraphTensorFn_t)(Qnn_GraphHandle_t graph, Qnn_Tensor_t *tensor);
 
+/* Entries added to the table after API 2.7 (see the matching functions in the
+ * component headers for ownership rules). */
+typedef Qnn_ErrorHandle_t (*QnnBackend_SetConfigFn_t)(Qnn_BackendHandle_t backend, const QnnBackend_Config_t **config);
+
+typedef Qnn_ErrorHandle_t (*QnnBackend_GetPropertyFn_t)(Qnn_BackendHandle_t backendHandle, QnnBackend_Property_t **properties);
+
+typedef Qnn_ErrorHandle_t (*QnnContext_ValidateBinaryFn_t)(Qnn_BackendHandle_t backend, Qnn_DeviceHandle_t device, const QnnContext_Config_t **config, const void *binaryBuffer, Qnn_ContextBinarySize_t binaryBufferSize);
+
+typedef Qnn_ErrorHandle_t (*QnnContext_CreateFromBinaryWithSignalFn_t)(Qnn_BackendHandle_t backend, Qnn_DeviceHandle_t device, const QnnContext_Config_t **config, const void *binaryBuffer, Qnn_ContextBinarySize_t binaryBufferSize, Qnn_ContextHandle_t *context, Qnn_ProfileHandle_t profile, Qnn_SignalHandle_t signal);
+
+typedef Qnn_ErrorHandle_t (*QnnContext_CreateFromBinaryListAsyncFn_t)(Qnn_BackendHandle_t backend, Qnn_DeviceHandle_t device, const QnnContext_Params_t **contextParams, const QnnContext_Config_t **listConfig, Qnn_SignalHandle_t signal);
+
+typedef Qnn_ErrorHandle_t (*QnnContext_GetBinarySectionSizeFn_t)(Qnn_ContextHandle_t context, Qnn_GraphHandle_t graph, QnnContext_SectionType_t section, Qnn_ContextBinarySize_t *binaryBufferSize);
+
+typedef Qnn_ErrorHandle_t (*QnnContext_GetBinarySectionFn_t)(Qnn_ContextHandle_t context, Qnn_GraphHandle_t graph, QnnContext_SectionType_t section, const QnnContext_Buffer_t *binaryBuffer, Qnn_ContextBinarySize_t *writtenBufferSize, Qnn_ProfileHandle_t profile, Qnn_SignalHandle_t signal);
+
+typedef Qnn_ErrorHandle_t (*QnnContext_ApplyBinarySectionFn_t)(Qnn_ContextHandle_t context, Qnn_GraphHandle_t graph, QnnContext_SectionType_t section, const QnnContext_Buffer_t *binaryBuffer, Qnn_ProfileHandle_t profile, Qnn_SignalHandle_t signal);
+
+typedef Qnn_ErrorHandle_t (*QnnContext_GetPropertyFn_t)(Qnn_ContextHandle_t contextHandle, QnnContext_Property_t **properties);
+
+typedef Qnn_ErrorHandle_t (*QnnContext_GetIncrementalBinaryFn_t)(Qnn_ContextHandle_t context, const void **binaryBuffer, Qnn_ContextBinarySize_t *startOffset, Qnn_ContextBinarySize_t *writtenBufferSize);
+
+typedef Qnn_ErrorHandle_t (*QnnContext_ReleaseIncrementalBinaryFn_t)(Qnn_ContextHandle_t context, const void *binaryBuffer, Qnn_ContextBinarySize_t startOffset);
+
+typedef Qnn_ErrorHandle_t (*QnnContext_FinalizeFn_t)(Qnn_ContextHandle_t context, Qnn_ProfileHandle_t profile);
+
+typedef Qnn_ErrorHandle_t (*QnnContext_CreateFromBinaryWithCallbackFn_t)(Qnn_BackendHandle_t backend, Qnn_DeviceHandle_t device, const QnnContext_Config_t **config, const Qnn_ContextBinaryCallback_t *callback, const void *binaryBuffer, Qnn_ContextBinarySize_t binaryBufferSize, Qnn_ContextHandle_t *context, Qnn_ProfileHandle_t profile, Qnn_SignalHandle_t signal);
+
+typedef Qnn_ErrorHandle_t (*QnnError_GetMessageFn_t)(Qnn_ErrorHandle_t errorHandle, const char **errorMessage);
+
+typedef Qnn_ErrorHandle_t (*QnnError_GetVerboseMessageFn_t)(Qnn_ErrorHandle_t errorHandle, const char **errorMessage);
+
+typedef Qnn_ErrorHandle_t (*QnnError_FreeVerboseMessageFn_t)(const char *errorMessage);
+
+typedef Qnn_ErrorHandle_t (*QnnGlobalConfig_SetFn_t)(const QnnGlobalConfig_t **config);
+
+typedef Qnn_ErrorHandle_t (*QnnGraph_CreateSubgraphFn_t)(Qnn_GraphHandle_t graphHandle, const char *graphName, Qnn_GraphHandle_t *subgraphHandle);
+
+typedef Qnn_ErrorHandle_t (*QnnGraph_PrepareExecutionEnvironmentFn_t)(Qnn_GraphHandle_t graphHandle, QnnGraph_ExecuteEnvironment_t **envs, uint32_t envSize);
+
+typedef Qnn_ErrorHandle_t (*QnnGraph_ReleaseExecutionEnvironmentFn_t)(Qnn_GraphHandle_t graphHandle, const QnnGraph_ExecuteEnvironment_t **envs, uint32_t envSize);
+
+typedef Qnn_ErrorHandle_t (*QnnGraph_GetPropertyFn_t)(Qnn_GraphHandle_t graphHandle, QnnGraph_Property_t **properties);
+
+typedef Qnn_ErrorHandle_t (*QnnProfile_SetConfigFn_t)(Qnn_ProfileHandle_t profileHandle, const QnnProfile_Config_t **config);
+
+typedef Qnn_ErrorHandle_t (*QnnProfile_GetExtendedEventDataFn_t)(QnnProfile_EventId_t eventId, QnnProfile_ExtendedEventData_t *eventData);
+
+typedef Qnn_ErrorHandle_t (*QnnTensor_UpdateGraphTensorsFn_t)(Qnn_GraphHandle_t graph, const Qnn_Tensor_t **tensor, uint64_t numTensors);
+
+typedef Qnn_ErrorHandle_t (*QnnTensor_UpdateContextTensorsFn_t)(Qnn_ContextHandle_t context, const Qnn_Tensor_t **tensor, uint64_t numTensors);
+
+/* Function table of core API 2.7 (44 entries). Kept so that a backend can also offer a
+ * provider for clients built against 2.7 headers; such a provider reports
+ * apiVersion.coreApiVersion 2.7 and is read through QnnInterface_t.v2_7. It is NOT a
+ * prefix of the newer table: four entries were inserted in the middle later. */
 typedef struct {
   QnnProperty_HasCapabilityFn_t propertyHasCapability;
   QnnBackend_CreateFn_t backendCreate;
@@ -181,22 +239,119 @@ typedef struct {
   QnnSignal_FreeFn_t signalFree;
 } QnnInterface_ImplementationV2_7_t;
 
+/* Function table of the core API version these headers claim (QNN_API_VERSION_MAJOR /
+ * MINOR, i.e. QnnInterface_ImplementationV2_15_t = QNN_INTERFACE_VER_TYPE), 69 entries.
+ * An entry a backend does not implement is NULL. */
+typedef struct {
+  QnnProperty_HasCapabilityFn_t propertyHasCapability;
+  QnnBackend_CreateFn_t backendCreate;
+  QnnBackend_SetConfigFn_t backendSetConfig;
+  QnnBackend_GetApiVersionFn_t backendGetApiVersion;
+  QnnBackend_GetBuildIdFn_t backendGetBuildId;
+  QnnBackend_RegisterOpPackageFn_t backendRegisterOpPackage;
+  QnnBackend_GetSupportedOperationsFn_t backendGetSupportedOperations;
+  QnnBackend_ValidateOpConfigFn_t backendValidateOpConfig;
+  QnnBackend_FreeFn_t backendFree;
+  QnnContext_CreateFn_t contextCreate;
+  QnnContext_SetConfigFn_t contextSetConfig;
+  QnnContext_GetBinarySizeFn_t contextGetBinarySize;
+  QnnContext_GetBinaryFn_t contextGetBinary;
+  QnnContext_CreateFromBinaryFn_t contextCreateFromBinary;
+  QnnContext_FreeFn_t contextFree;
+  QnnGraph_CreateFn_t graphCreate;
+  QnnGraph_CreateSubgraphFn_t graphCreateSubgraph;
+  QnnGraph_SetConfigFn_t graphSetConfig;
+  QnnGraph_AddNodeFn_t graphAddNode;
+  QnnGraph_FinalizeFn_t graphFinalize;
+  QnnGraph_RetrieveFn_t graphRetrieve;
+  QnnGraph_ExecuteFn_t graphExecute;
+  QnnGraph_ExecuteAsyncFn_t graphExecuteAsync;
+  QnnTensor_CreateContextTensorFn_t tensorCreateContextTensor;
+  QnnTensor_CreateGraphTensorFn_t tensorCreateGraphTensor;
+  QnnLog_CreateFn_t logCreate;
+  QnnLog_SetLogLevelFn_t logSetLogLevel;
+  QnnLog_FreeFn_t logFree;
+  QnnProfile_CreateFn_t profileCreate;
+  QnnProfile_SetConfigFn_t profileSetConfig;
+  QnnProfile_GetEventsFn_t profileGetEvents;
+  QnnProfile_GetSubEventsFn_t profileGetSubEvents;
+  QnnProfile_GetEventDataFn_t profileGetEventData;
+  QnnProfile_GetExtendedEventDataFn_t profileGetExtendedEventData;
+  QnnProfile_FreeFn_t profileFree;
+  QnnMem_RegisterFn_t memRegister;
+  QnnMem_DeRegisterFn_t memDeRegister;
+  QnnDevice_GetPlatformInfoFn_t deviceGetPlatformInfo;
+  QnnDevice_FreePlatformInfoFn_t deviceFreePlatformInfo;
+  QnnDevice_GetInfrastructureFn_t deviceGetInfrastructure;
+  QnnDevice_CreateFn_t deviceCreate;
+  QnnDevice_SetConfigFn_t deviceSetConfig;
+  QnnDevice_GetInfoFn_t deviceGetInfo;
+  QnnDevice_FreeFn_t deviceFree;
+  QnnSignal_CreateFn_t signalCreate;
+  QnnSignal_SetConfigFn_t signalSetConfig;
+  QnnSignal_TriggerFn_t signalTrigger;
+  QnnSignal_FreeFn_t signalFree;
+  QnnError_GetMessageFn_t errorGetMessage;
+  QnnError_GetVerboseMessageFn_t errorGetVerboseMessage;
+  QnnError_FreeVerboseMessageFn_t errorFreeVerboseMessage;
+  QnnGraph_PrepareExecutionEnvironmentFn_t graphPrepareExecutionEnvironment;
+  QnnGraph_ReleaseExecutionEnvironmentFn_t graphReleaseExecutionEnvironment;
+  QnnGraph_GetPropertyFn_t graphGetProperty;
+  QnnContext_ValidateBinaryFn_t contextValidateBinary;
+  QnnContext_CreateFromBinaryWithSignalFn_t contextCreateFromBinaryWithSignal;
+  QnnContext_CreateFromBinaryListAsyncFn_t contextCreateFromBinaryListAsync;
+  QnnTensor_UpdateGraphTensorsFn_t tensorUpdateGraphTensors;
+  QnnTensor_UpdateContextTensorsFn_t tensorUpdateContextTensors;
+  QnnContext_GetBinarySectionSizeFn_t contextGetBinarySectionSize;
+  QnnContext_GetBinarySectionFn_t contextGetBinarySection;
+  QnnContext_ApplyBinarySectionFn_t contextApplyBinarySection;
+  QnnBackend_GetPropertyFn_t backendGetProperty;
+  QnnContext_GetPropertyFn_t contextGetProperty;
+  QnnContext_GetIncrementalBinaryFn_t contextGetIncrementalBinary;
+  QnnContext_ReleaseIncrementalBinaryFn_t contextReleaseIncrementalBinary;
+  QnnContext_FinalizeFn_t contextFinalize;
+  QnnGlobalConfig_SetFn_t globalConfigSet;
+  QnnContext_CreateFromBinaryWithCallbackFn_t contextCreateFromBinaryWithCallback;
+} QnnInterface_ImplementationV2_15_t;
+
+/* One provider offered by a backend library. Read the union member that matches
+ * apiVersion.coreApiVersion: v2_7 only for a 2.7 provider, QNN_INTERFACE_VER_NAME (v2_15)
+ * for a provider of the version these headers claim. The two tables lay out their
+ * entries differently, so a client must never read one through the other. Adding the
+ * 69-entry table made this struct larger than in API 2.7 (docs/abi-deviations.txt). */
 typedef struct {
   uint32_t backendId;
   const char *providerName;
   Qnn_ApiVersion_t apiVersion;
   union {
     QnnInterface_ImplementationV2_7_t v2_7;
+    QNN_INTERFACE_VER_TYPE QNN_INTERFACE_VER_NAME;
   };
 } QnnInterface_t;
 
 QNN_API
 Qnn_ErrorHandle_t QnnInterface_getProviders(const QnnInterface_t ***providerList, uint32_t *numProviders);
 
+/* Empty provider reporting the claimed core API version. The union's first member is
+ * v2_7, so its initializer is the 44-entry list; the compiler zero-fills the rest. */
 #define QNN_INTERFACE_INIT \
-  {0, NULL, QNN_API_VERSION_INIT, {QNN_INTERFACE_VER_TYPE_INIT}}
+  {QNN_BACKEND_ID_NULL, NULL, QNN_API_VERSION_INIT, {QNN_INTERFACE_V2_7_INIT}}
+/* All-NULL 2.7 table (44 entries). */
+#define QNN_INTERFACE_V2_7_INIT \
+  {NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, \
+   NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, \
+   NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, \
+   NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, \
+   NULL, NULL, NULL, NULL}
+/* All-NULL table of the claimed version (69 entries). */
 #define QNN_INTERFACE_VER_TYPE_INIT \
-  {NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL}
+  {NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, \
+   NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, \
+   NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, \
+   NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, \
+   NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, \
+   NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, \
+   NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL}
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -41,6 +41,14 @@ typedef struct {
   int32_t fd;
 } Qnn_MemIonInfo_t;
 
+/* A dma-buf allocation: its file descriptor and the client's mapping of it.
+ * Both belong to the client. Used by the context-binary callbacks in QnnContext.h;
+ * this version of the headers does not yet accept it in Qnn_MemDescriptor_t. */
+typedef struct {
+  int32_t fd;
+  void *data;
+} Qnn_MemDmaBufInfo_t;
+
 typedef struct {
   uint32_t numDim;
   uint32_t *dimSize;
@@ -65,6 +73,8 @@ Qnn_ErrorHandle_t QnnMem_register(Qnn_ContextHandle_t context, const Qnn_MemDesc
 
 #define QNN_MEM_DESCRIPTOR_INIT \
   {QNN_MEM_SHAPE_INIT, QNN_DATATYPE_UNDEFINED, QNN_MEM_TYPE_UNDEFINED, {QNN_MEM_ION_INFO_INIT}}
+#define QNN_MEM_DMA_BUF_INFO_INIT \
+  {QNN_MEM_INVALID_FD, NULL}
 #define QNN_MEM_ION_INFO_INIT \
   {-1}
 #define QNN_MEM_SHAPE_INIT \

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "QnnCommon.h"
+#include "QnnTypes.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -22,11 +23,14 @@ extern "C" {
 #define QNN_PROFILE_EVENTTYPE_FINALIZE 300
 #define QNN_PROFILE_EVENTTYPE_INIT 100
 #define QNN_PROFILE_EVENTTYPE_NODE 404
+#define QNN_PROFILE_EVENTTYPE_TRACE 600
 #define QNN_PROFILE_EVENTUNIT_BACKEND 1000
 #define QNN_PROFILE_EVENTUNIT_BYTES 2
 #define QNN_PROFILE_EVENTUNIT_COUNT 4
 #define QNN_PROFILE_EVENTUNIT_CYCLES 3
 #define QNN_PROFILE_EVENTUNIT_MICROSEC 1
+/* The event carries a backend-defined object (extended event data only). */
+#define QNN_PROFILE_EVENTUNIT_OBJECT 5
 #define QNN_PROFILE_LEVEL_BACKEND 1000
 #define QNN_PROFILE_LEVEL_BASIC 1
 #define QNN_PROFILE_LEVEL_DETAILED 2
@@ -39,9 +43,27 @@ typedef enum {
   QNN_PROFILE_ERROR_MEM_ALLOC = 1002,
   QNN_PROFILE_ERROR_INVALID_HANDLE = 12000,
   QNN_PROFILE_ERROR_HANDLE_IN_USE = 12001,
+  QNN_PROFILE_ERROR_INCOMPATIBLE_EVENT = 12002,
   QNN_PROFILE_MAX_ERROR = 12999,
   QNN_PROFILE_ERROR_UNDEFINED = 0x7fffffff,
 } QnnProfile_Error_t;
+
+/* Which setting a QnnProfile_Config_t carries. */
+typedef enum {
+  QNN_PROFILE_CONFIG_OPTION_CUSTOM = 0,
+  QNN_PROFILE_CONFIG_OPTION_MAX_EVENTS = 1,
+  QNN_PROFILE_CONFIG_OPTION_ENABLE_OPTRACE = 2,
+  QNN_PROFILE_CONFIG_OPTION_UNDEFINED = 0x7fffffff,
+} QnnProfile_ConfigOption_t;
+
+/* Selects the member of QnnProfile_ExtendedEventData_t's union. */
+typedef enum {
+  QNN_PROFILE_DATA_VERSION_1 = 1,
+  QNN_PROFILE_DATA_VERSION_UNDEFINED = 0x7fffffff,
+} QnnProfile_ExtendedEventDataVersion_t;
+
+/* Backend-specific profile configuration; its layout is defined by each backend. */
+typedef void *QnnProfile_CustomConfig_t;
 
 typedef uint64_t QnnProfile_EventId_t;
 
@@ -60,6 +82,44 @@ typedef struct {
   const char *identifier;
 } QnnProfile_EventData_t;
 
+/* One profiling setting; option selects the union member. */
+typedef struct {
+  QnnProfile_ConfigOption_t option;
+  union {
+    QnnProfile_CustomConfig_t customConfig;
+    uint64_t numMaxEvents;
+    uint8_t enableOptrace;
+  };
+} QnnProfile_Config_t;
+
+/* A backend object attached to a profiling event, optionally named by a file name.
+ * Both belong to the profile handle and stay valid until it is freed. */
+typedef struct {
+  Qnn_OpaqueObject_t opaqueObject;
+  const char *fileName;
+} QnnProfile_BackendOpaqueObject_t;
+
+/* Event data, version 1: like QnnProfile_EventData_t but with a typed value (or a
+ * backend object when unit is QNN_PROFILE_EVENTUNIT_OBJECT) and a timestamp. */
+typedef struct {
+  QnnProfile_EventType_t type;
+  QnnProfile_EventUnit_t unit;
+  union {
+    Qnn_Scalar_t value;
+    QnnProfile_BackendOpaqueObject_t backendOpaqueObject;
+  };
+  uint64_t timestamp;
+  const char *identifier;
+} QnnProfile_ExtendedEventDataV1_t;
+
+/* Extended event data of either version; version selects the union member. */
+typedef struct {
+  QnnProfile_ExtendedEventDataVersion_t version;
+  union {
+    QnnProfile_ExtendedEventDataV1_t v1;
+  };
+} QnnProfile_ExtendedEventData_t;
+
 QNN_API
 Qnn_ErrorHandle_t QnnProfile_create(Qnn_BackendHandle_t backend, QnnProfile_Level_t level, Qnn_ProfileHandle_t *profile);
 
@@ -69,14 +129,33 @@ Qnn_ErrorHandle_t QnnProfile_free(Qnn_ProfileHandle_t profile);
 QNN_API
 Qnn_ErrorHandle_t QnnProfile_getEventData(QnnProfile_EventId_t eventId, QnnProfile_EventData_t *eventData);
 
+/* Like QnnProfile_getEventData, with the extended record. The caller owns *eventData;
+ * strings and objects it points at belong to the profile handle and stay valid until
+ * QnnProfile_free. */
+QNN_API
+Qnn_ErrorHandle_t QnnProfile_getExtendedEventData(QnnProfile_EventId_t eventId, QnnProfile_ExtendedEventData_t *eventData);
+
 QNN_API
 Qnn_ErrorHandle_t QnnProfile_getEvents(Qnn_ProfileHandle_t profile, const QnnProfile_EventId_t **profileEventIds, uint32_t *numEvents);
 
 QNN_API
 Qnn_ErrorHandle_t QnnProfile_getSubEvents(QnnProfile_EventId_t eventId, const QnnProfile_EventId_t **subEventIds, uint32_t *numSubEvents);
 
+/* Applies settings to a profile handle. config is a NULL-terminated array of pointers
+ * owned by the caller; values are copied. */
+QNN_API
+Qnn_ErrorHandle_t QnnProfile_setConfig(Qnn_ProfileHandle_t profileHandle, const QnnProfile_Config_t **config);
+
+#define QNN_PROFILE_BACKEND_OPAQUE_OBJECT_INIT \
+  {QNN_OPAQUE_OBJECT_INIT, NULL}
+#define QNN_PROFILE_CONFIG_INIT \
+  {QNN_PROFILE_CONFIG_OPTION_UNDEFINED, {NULL}}
 #define QNN_PROFILE_EVENT_DATA_INIT \
   {0, 0, 0, NULL}
+#define QNN_PROFILE_EXTENDED_EVENT_DATA_INIT \
+  {QNN_PROFILE_DATA_VERSION_1, {QNN_PROFILE_EXTENDED_EVENT_DATA_V1_INIT}}
+#define QNN_PROFILE_EXTENDED_EVENT_DATA_V1_INIT \
+  {0u, 0u, {QNN_SCALAR_INIT}, 0u, NULL}
 
 #ifdef __cplusplus
 }  // extern "C"

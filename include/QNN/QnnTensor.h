@@ -33,6 +33,16 @@ Qnn_ErrorHandle_t QnnTensor_createContextTensor(Qnn_ContextHandle_t context, Qnn
 QNN_API
 Qnn_ErrorHandle_t QnnTensor_createGraphTensor(Qnn_GraphHandle_t graph, Qnn_Tensor_t *tensor);
 
+/* Updates numTensors existing tensors of a graph (matched by id) with the new contents
+ * described in tensor[]. The array and the tensors belong to the caller; the backend
+ * copies what it needs before returning. */
+QNN_API
+Qnn_ErrorHandle_t QnnTensor_updateGraphTensors(Qnn_GraphHandle_t graph, const Qnn_Tensor_t **tensor, uint64_t numTensors);
+
+/* Same as QnnTensor_updateGraphTensors for tensors created at context scope. */
+QNN_API
+Qnn_ErrorHandle_t QnnTensor_updateContextTensors(Qnn_ContextHandle_t context, const Qnn_Tensor_t **tensor, uint64_t numTensors);
+
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -106,6 +106,9 @@ typedef enum {
 typedef enum {
   QNN_TENSORMEMTYPE_RAW = 0,
   QNN_TENSORMEMTYPE_MEMHANDLE = 1,
+  /* Data is fetched on demand through the callbacks in Qnn_TensorRetrieveRaw_t
+   * (Qnn_TensorV2_t only). */
+  QNN_TENSORMEMTYPE_RETRIEVE_RAW = 2,
   QNN_TENSORMEMTYPE_UNDEFINED = 0x7fffffff,
 } Qnn_TensorMemType_t;
 
@@ -121,8 +124,21 @@ typedef enum {
 
 typedef enum {
   QNN_TENSOR_VERSION_1 = 1,
+  QNN_TENSOR_VERSION_2 = 2,
   QNN_TENSOR_VERSION_UNDEFINED = 0x7fffffff,
 } Qnn_TensorVersion_t;
+
+/* Layout of a sparse tensor's data (Qnn_TensorV2_t.sparseParams). */
+typedef enum {
+  QNN_SPARSE_LAYOUT_HYBRID_COO = 0,
+  QNN_SPARSE_LAYOUT_UNDEFINED = 0x7fffffff,
+} Qnn_SparseLayoutType_t;
+
+/* Selects the member of Qnn_TensorSet_t's union. */
+typedef enum {
+  QNN_TENSOR_SET_VERSION_1 = 1,
+  QNN_TENSOR_SET_VERSION_UNDEFINED = 0x7fffffff,
+} Qnn_TensorSetVersion_t;
 
 typedef uint64_t Qnn_ContextBinarySize_t;
 
@@ -168,6 +184,13 @@ typedef struct {
   void *data;
   uint32_t dataSize;
 } Qnn_ClientBuffer_t;
+
+/* A backend-defined blob handed to the client: data points at len bytes owned by
+ * whoever produced it (the owner is stated by the API that returns it). */
+typedef struct {
+  void *data;
+  uint64_t len;
+} Qnn_OpaqueObject_t;
 
 typedef struct {
   Qnn_ErrorReportingLevel_t reportingLevel;
@@ -215,12 +238,87 @@ typedef struct {
   };
 } Qnn_TensorV1_t;
 
+/* Called by a backend to obtain the data of tensor `id` of (context, graph) when the
+ * tensor uses QNN_TENSORMEMTYPE_RETRIEVE_RAW. The client fills *clientBuf; the buffer
+ * belongs to the client and must stay valid until the matching free call below. */
+typedef Qnn_ErrorHandle_t (*Qnn_GetTensorRawDataFn_t)(Qnn_ContextHandle_t context, Qnn_GraphHandle_t graph, uint64_t id, Qnn_ClientBuffer_t *clientBuf);
+
+/* Called by a backend once it no longer needs the buffer it obtained through
+ * Qnn_GetTensorRawDataFn_t for tensor `id`; the client may then release it. */
+typedef Qnn_ErrorHandle_t (*Qnn_FreeTensorRawDataFn_t)(Qnn_ContextHandle_t context, Qnn_GraphHandle_t graph, uint64_t id);
+
+/* Client callbacks for on-demand tensor data (QNN_TENSORMEMTYPE_RETRIEVE_RAW). */
+typedef struct {
+  Qnn_GetTensorRawDataFn_t getTensorData;
+  Qnn_FreeTensorRawDataFn_t freeTensorData;
+} Qnn_TensorRetrieveRaw_t;
+
+/* Hybrid COO sparse layout: how many elements are stored and how many leading
+ * dimensions are sparse. */
+typedef struct {
+  uint32_t numSpecifiedElements;
+  uint32_t numSparseDimensions;
+} Qnn_SparseLayoutHybridCoo_t;
+
+/* Sparsity description of a tensor; type selects the union member. */
+typedef struct {
+  Qnn_SparseLayoutType_t type;
+  union {
+    Qnn_SparseLayoutHybridCoo_t hybridCoo;
+  };
+} Qnn_SparseParams_t;
+
+/* Tensor description, version 2: the version-1 fields in the same order, a third way
+ * to supply data (retrieveRaw), and dynamic-shape, sparsity and "produced" information.
+ * isDynamicDimensions, when not NULL, points at rank flags owned by the caller
+ * (non-zero = that dimension is dynamic). retrieveRaw is owned by the client and must
+ * outlive every use of the tensor. */
+typedef struct {
+  uint32_t id;
+  const char *name;
+  Qnn_TensorType_t type;
+  Qnn_TensorDataFormat_t dataFormat;
+  Qnn_DataType_t dataType;
+  Qnn_QuantizeParams_t quantizeParams;
+  uint32_t rank;
+  uint32_t *dimensions;
+  Qnn_TensorMemType_t memType;
+  union {
+    Qnn_ClientBuffer_t clientBuf;
+    Qnn_MemHandle_t memHandle;
+    Qnn_TensorRetrieveRaw_t *retrieveRaw;
+  };
+  uint8_t *isDynamicDimensions;
+  Qnn_SparseParams_t sparseParams;
+  uint8_t isProduced;
+} Qnn_TensorV2_t;
+
+/* A tensor of either description version; version selects the union member.
+ * Adding v2 made this struct (and every struct holding a tensor by value) larger
+ * than in API 2.7; see docs/abi-deviations.txt. */
 typedef struct {
   Qnn_TensorVersion_t version;
   union {
     Qnn_TensorV1_t v1;
+    Qnn_TensorV2_t v2;
   };
 } Qnn_Tensor_t;
+
+/* Inputs and outputs of one graph execution, by pointer: arrays owned by the caller. */
+typedef struct {
+  uint32_t numInputs;
+  Qnn_Tensor_t *inputs;
+  uint32_t numOutputs;
+  Qnn_Tensor_t *outputs;
+} Qnn_TensorSetV1_t;
+
+/* A tensor set of either version; version selects the union member. */
+typedef struct {
+  Qnn_TensorSetVersion_t version;
+  union {
+    Qnn_TensorSetV1_t v1;
+  };
+} Qnn_TensorSet_t;
 
 typedef struct {
   Qnn_ParamType_t paramType;
@@ -250,8 +348,9 @@ typedef struct {
   };
 } Qnn_OpConfig_t;
 
+/* Reports the core API version of these headers (QnnCommon.h) and an unset backend version. */
 #define QNN_API_VERSION_INIT \
-  {{2, 7, 2}, QNN_VERSION_INIT}
+  {{QNN_API_VERSION_MAJOR, QNN_API_VERSION_MINOR, QNN_API_VERSION_PATCH}, QNN_VERSION_INIT}
 #define QNN_AXIS_SCALE_OFFSET_INIT \
   {0, 0, NULL}
 #define QNN_BW_AXIS_SCALE_OFFSET_INIT \
@@ -262,6 +361,8 @@ typedef struct {
   {NULL, 0}
 #define QNN_ERROR_REPORTING_CONFIG_INIT \
   {QNN_ERROR_REPORTING_LEVEL_UNDEFINED, 0}
+#define QNN_OPAQUE_OBJECT_INIT \
+  {NULL, 0u}
 #define QNN_OPCONFIG_INIT \
   {QNN_OPCONFIG_VERSION_1, {QNN_OPCONFIG_V1_INIT}}
 #define QNN_OPCONFIG_V1_INIT \
@@ -274,10 +375,24 @@ typedef struct {
   {QNN_DATATYPE_UNDEFINED, {0.0f}}
 #define QNN_SCALE_OFFSET_INIT \
   {0.0f, 0}
+#define QNN_SPARSE_LAYOUT_HYBRID_COO_INIT \
+  {0u, 0u}
+#define QNN_SPARSE_PARAMS_INIT \
+  {QNN_SPARSE_LAYOUT_UNDEFINED, {QNN_SPARSE_LAYOUT_HYBRID_COO_INIT}}
+/* Stays a version-1 tensor; use QNN_TENSOR_V2_INIT with version QNN_TENSOR_VERSION_2
+ * for the newer description. */
 #define QNN_TENSOR_INIT \
   {QNN_TENSOR_VERSION_1, {QNN_TENSOR_V1_INIT}}
+#define QNN_TENSOR_RETRIEVE_RAW_INIT \
+  {NULL, NULL}
+#define QNN_TENSOR_SET_INIT \
+  {QNN_TENSOR_SET_VERSION_1, {QNN_TENSOR_SET_V1_INIT}}
+#define QNN_TENSOR_SET_V1_INIT \
+  {0u, NULL, 0u, NULL}
 #define QNN_TENSOR_V1_INIT \
   {0, NULL, QNN_TENSOR_TYPE_UNDEFINED, 0, QNN_DATATYPE_UNDEFINED, QNN_QUANTIZE_PARAMS_INIT, 0, NULL, QNN_TENSORMEMTYPE_UNDEFINED, {QNN_CLIENT_BUFFER_INIT}}
+#define QNN_TENSOR_V2_INIT \
+  {0u, NULL, QNN_TENSOR_TYPE_UNDEFINED, QNN_TENSOR_DATA_FORMAT_FLAT_BUFFER, QNN_DATATYPE_UNDEFINED, QNN_QUANTIZE_PARAMS_INIT, 0u, NULL, QNN_TENSORMEMTYPE_UNDEFINED, {QNN_CLIENT_BUFFER_INIT}, NULL, QNN_SPARSE_PARAMS_INIT, 0u}
 #define QNN_VERSION_INIT \
   {0, 0, 0}
 

@@ -13,6 +13,8 @@
 #include "QnnCommon.h"
 #include "QnnContext.h"
 #include "QnnDevice.h"
+#include "QnnError.h"
+#include "QnnGlobalConfig.h"
 #include "QnnGraph.h"
 #include "QnnInterface.h"
 #include "QnnLog.h"

@@ -26,7 +26,7 @@ extern "C" {
 #define QNN_HTP_V73_NATIVE_LIB_SECURITY_VERSION_PATCH 0
 
 #define QNN_HTP_API_VERSION_INIT \
-  {{2, 7, 2}, {5, 13, 0}}
+  {{QNN_API_VERSION_MAJOR, QNN_API_VERSION_MINOR, QNN_API_VERSION_PATCH}, {5, 13, 0}}
 
 #ifdef __cplusplus
 }  // extern "C"

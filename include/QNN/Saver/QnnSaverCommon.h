@@ -19,7 +19,7 @@ extern "C" {
 #define QNN_SAVER_INTERFACE_PROVIDER_NAME "SAVER_QTI_AISW"
 
 #define QNN_SAVER_API_VERSION_INIT \
-  {{2, 7, 2}, {1, 0, 0}}
+  {{QNN_API_VERSION_MAJOR, QNN_API_VERSION_MINOR, QNN_API_VERSION_PATCH}, {1, 0, 0}}
 
 #ifdef __cplusplus
 }  // extern "C"
