@@ -1,0 +1,47 @@
+#include "core/handle_registry.h"
+
+namespace qnn::sdk {
+
+// Handles are spaced and offset so that they are never small integers a client
+// might confuse with a valid value, and encode nothing the backend trusts.
+static constexpr uintptr_t kHandleBase = 0x51a0000000ull;
+static constexpr uintptr_t kHandleStride = 0x10;
+
+void* HandleRegistry::add(std::shared_ptr<HandleObject> obj) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  uintptr_t key = kHandleBase + (next_++) * kHandleStride;
+  objects_.emplace(key, std::move(obj));
+  return reinterpret_cast<void*>(key);
+}
+
+std::shared_ptr<HandleObject> HandleRegistry::find(const void* handle, HandleKind kind) const {
+  if (!handle) return nullptr;
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = objects_.find(reinterpret_cast<uintptr_t>(handle));
+  if (it == objects_.end() || it->second->kind() != kind) return nullptr;
+  return it->second;
+}
+
+std::shared_ptr<HandleObject> HandleRegistry::remove(const void* handle, HandleKind kind) {
+  if (!handle) return nullptr;
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = objects_.find(reinterpret_cast<uintptr_t>(handle));
+  if (it == objects_.end() || it->second->kind() != kind) return nullptr;
+  auto obj = std::move(it->second);
+  objects_.erase(it);
+  return obj;
+}
+
+void* HandleRegistry::handleOf(const HandleObject* obj) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (auto& [key, o] : objects_)
+    if (o.get() == obj) return reinterpret_cast<void*>(key);
+  return nullptr;
+}
+
+HandleRegistry& handles() {
+  static HandleRegistry registry;
+  return registry;
+}
+
+}  // namespace qnn::sdk

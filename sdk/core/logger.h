@@ -1,0 +1,33 @@
+// Logger: delivers messages to the client's QnnLog_Callback_t at or below the
+// chosen level. A backend created without a logger stays silent; with
+// QNN_LOG_TO_STDERR set in the environment, messages go to stderr as well.
+#pragma once
+
+#include <atomic>
+#include <cstdarg>
+#include <string>
+
+#include "QnnLog.h"
+#include "core/handle_registry.h"
+
+namespace qnn::sdk {
+
+class Logger : public HandleObject {
+ public:
+  Logger(QnnLog_Callback_t callback, QnnLog_Level_t maxLevel) : callback_(callback), maxLevel_(maxLevel) {}
+  HandleKind kind() const override { return HandleKind::kLog; }
+
+  void setLevel(QnnLog_Level_t level) { maxLevel_.store(level); }
+  QnnLog_Level_t level() const { return maxLevel_.load(); }
+  bool enabled(QnnLog_Level_t level) const { return level <= maxLevel_.load(); }
+  void log(QnnLog_Level_t level, const std::string& message) const;
+
+ private:
+  QnnLog_Callback_t callback_;
+  std::atomic<QnnLog_Level_t> maxLevel_;
+};
+
+// Logs through logger when it is non-null; always honours QNN_LOG_TO_STDERR.
+void logMessage(const Logger* logger, QnnLog_Level_t level, const std::string& message);
+
+}  // namespace qnn::sdk
