@@ -1,0 +1,660 @@
+// The context-binary format. The byte layout, versioning rules and error
+// behavior are documented in docs/context-binary-format.md; keep the two in step.
+#include "binary/context_binary.h"
+
+#include <zlib.h>
+
+#include <cstring>
+#include <exception>
+#include <limits>
+#include <new>
+#include <stdexcept>
+#include <utility>
+
+#include "binary/byte_io.h"
+
+namespace qnn::sdk {
+namespace {
+
+using binary::ByteReader;
+using binary::ByteWriter;
+
+// ---- Header -----------------------------------------------------------------
+
+constexpr uint8_t kMagic[8] = {'O', 'Q', 'N', 'N', 'C', 'T', 'X', '\0'};
+constexpr uint16_t kMajor = 1;
+constexpr uint16_t kMinor = 0;
+// magic(8) major(2) minor(2) headerSize(4) flags(4) payloadCrc(4)
+// uncompressedSize(8) storedSize(8) headerCrc(4)
+constexpr uint32_t kHeaderSize = 44;
+constexpr uint32_t kMaxHeaderSize = 4096;  // a newer minor may grow the header up to this
+constexpr uint32_t kFlagZlib = 1u << 0;     // payload is zlib-compressed
+constexpr uint32_t kKnownFlags = kFlagZlib;
+// zlib cannot expand more than ~1032:1; a larger claim is a crafted header.
+constexpr uint64_t kMaxZlibRatio = 1032;
+
+// ---- Payload ----------------------------------------------------------------
+
+enum SectionTag : uint32_t {
+  kTagBackendInfo = 1,     // exactly once
+  kTagContextTensors = 2,  // at most once
+  kTagGraph = 3,           // once per graph, in order
+  kTagBackendBlob = 4,     // at most once
+};
+constexpr size_t kMaxStringLen = 1u << 16;
+constexpr uint32_t kMaxTensorKind = static_cast<uint32_t>(TensorKind::kNull);
+constexpr uint32_t kMaxQuantKind = static_cast<uint32_t>(QuantInfo::Kind::kAxisScaleOffset);
+
+Status corrupt(const std::string& what) { return corruptData("context binary: " + what); }
+
+uint32_t crc(const uint8_t* p, size_t n) {
+  uLong c = crc32(0L, Z_NULL, 0);
+  // crc32 takes a uInt length; feed large buffers in chunks.
+  while (n > 0) {
+    uInt chunk = n > (1u << 30) ? (1u << 30) : static_cast<uInt>(n);
+    c = crc32(c, p, chunk);
+    p += chunk;
+    n -= chunk;
+  }
+  return static_cast<uint32_t>(c);
+}
+
+// Element count of dims, false on overflow of size_t.
+bool dimsProduct(const std::vector<uint32_t>& dims, size_t* n) {
+  size_t p = 1;
+  for (uint32_t d : dims) {
+    if (d != 0 && p > std::numeric_limits<size_t>::max() / d) return false;
+    p *= d;
+  }
+  *n = p;
+  return true;
+}
+
+// Expected byte size of dims x dtype, false on overflow.
+bool expectedBytes(const std::vector<uint32_t>& dims, DType dt, size_t* bytes) {
+  size_t n;
+  if (!dimsProduct(dims, &n)) return false;
+  size_t es = dtypeSize(dt);
+  if (es != 0 && n > std::numeric_limits<size_t>::max() / es) return false;
+  *bytes = n * es;
+  return true;
+}
+
+bool dtypeAcceptable(uint32_t raw) {
+  return dtypeIsKnown(raw) || raw == static_cast<uint32_t>(DType::kUndefined);
+}
+
+// ---- Invariants shared by writer and reader ---------------------------------
+// The writer refuses what the reader would refuse, so every binary written can
+// be read back. Returns an empty string when fine, else what is wrong.
+
+std::string checkString(const std::string& s, const char* what) {
+  if (s.size() > kMaxStringLen) return std::string(what) + " longer than 65536 bytes";
+  return {};
+}
+
+std::string checkTensor(const TensorInfo& t) {
+  std::string e = checkString(t.name, "tensor name");
+  if (!e.empty()) return e;
+  if (static_cast<uint32_t>(t.kind) > kMaxTensorKind) return "tensor '" + t.name + "' has an unknown kind";
+  if (!dtypeAcceptable(static_cast<uint32_t>(t.dtype))) return "tensor '" + t.name + "' has an unknown dtype";
+  if (static_cast<uint32_t>(t.quant.kind) > kMaxQuantKind)
+    return "tensor '" + t.name + "' has an unknown quantization kind";
+  size_t bytes;
+  if (!expectedBytes(t.dims, t.dtype, &bytes)) return "tensor '" + t.name + "' dims overflow";
+  if ((t.kind == TensorKind::kStatic || !t.staticData.empty()) && t.staticData.size() != bytes)
+    return "tensor '" + t.name + "' static data size " + std::to_string(t.staticData.size()) +
+           " != dims product * dtype size " + std::to_string(bytes);
+  return {};
+}
+
+std::string checkParam(const std::string& name, const ParamValue& p) {
+  std::string e = checkString(name, "param name");
+  if (!e.empty()) return e;
+  if (!dtypeAcceptable(static_cast<uint32_t>(p.dtype))) return "param '" + name + "' has an unknown dtype";
+  size_t bytes;
+  if (!expectedBytes(p.dims, p.dtype, &bytes)) return "param '" + name + "' dims overflow";
+  if (p.isTensor && p.data.size() != bytes)
+    return "tensor param '" + name + "' data size " + std::to_string(p.data.size()) +
+           " != dims product * dtype size " + std::to_string(bytes);
+  return {};
+}
+
+std::string checkNode(const NodeInfo& n, const GraphIR& g) {
+  std::string e = checkString(n.name, "node name");
+  if (e.empty()) e = checkString(n.packageName, "node package name");
+  if (e.empty()) e = checkString(n.typeName, "node type name");
+  if (!e.empty()) return e;
+  for (const auto& kv : n.params.all()) {
+    e = checkParam(kv.first, kv.second);
+    if (!e.empty()) return "node '" + n.name + "': " + e;
+  }
+  for (const auto* ids : {&n.inputIds, &n.outputIds})
+    for (uint32_t id : *ids)
+      if (!g.findTensor(id))
+        return "node '" + n.name + "' references unknown tensor id " + std::to_string(id);
+  return {};
+}
+
+// ---- Writer -----------------------------------------------------------------
+
+void writeTensor(ByteWriter& w, const TensorInfo& t) {
+  size_t rec = w.beginLen64();
+  w.u32(t.id);
+  w.str(t.name);
+  w.u32(static_cast<uint32_t>(t.kind));
+  w.u32(static_cast<uint32_t>(t.dtype));
+  w.u32(t.dataFormat);
+  w.u32(static_cast<uint32_t>(t.quant.kind));
+  w.f32(t.quant.scale);
+  w.i32(t.quant.offset);
+  w.i32(t.quant.axis);
+  w.u32(t.quant.bitwidth);
+  w.u32(static_cast<uint32_t>(t.quant.scales.size()));
+  for (float s : t.quant.scales) w.f32(s);
+  w.u32(static_cast<uint32_t>(t.quant.offsets.size()));
+  for (int32_t o : t.quant.offsets) w.i32(o);
+  w.u32(static_cast<uint32_t>(t.dims.size()));
+  for (uint32_t d : t.dims) w.u32(d);
+  w.u8(t.isContextTensor ? 1 : 0);
+  w.u64(t.staticData.size());
+  w.bytes(t.staticData.data(), t.staticData.size());
+  w.endLen64(rec);
+}
+
+void writeParam(ByteWriter& w, const std::string& name, const ParamValue& p) {
+  size_t rec = w.beginLen64();
+  w.str(name);
+  w.u8(p.isTensor ? 1 : 0);
+  w.u32(static_cast<uint32_t>(p.dtype));
+  uint8_t raw[8];
+  static_assert(sizeof(p.scalar) == 8, "ParamValue scalar must be 8 bytes");
+  std::memcpy(raw, &p.scalar, 8);
+  w.bytes(raw, 8);
+  w.u32(static_cast<uint32_t>(p.dims.size()));
+  for (uint32_t d : p.dims) w.u32(d);
+  w.u64(p.data.size());
+  w.bytes(p.data.data(), p.data.size());
+  w.endLen64(rec);
+}
+
+void writeNode(ByteWriter& w, const NodeInfo& n) {
+  size_t rec = w.beginLen64();
+  w.str(n.name);
+  w.str(n.packageName);
+  w.str(n.typeName);
+  w.u32(static_cast<uint32_t>(n.params.all().size()));
+  for (const auto& kv : n.params.all()) writeParam(w, kv.first, kv.second);
+  w.u32(static_cast<uint32_t>(n.inputIds.size()));
+  for (uint32_t id : n.inputIds) w.u32(id);
+  w.u32(static_cast<uint32_t>(n.outputIds.size()));
+  for (uint32_t id : n.outputIds) w.u32(id);
+  w.endLen64(rec);
+}
+
+std::string checkContents(const ContextBinaryContents& c) {
+  std::string e = checkString(c.backendBuildId, "backend build id");
+  if (!e.empty()) return e;
+  for (const TensorInfo& t : c.contextTensors) {
+    e = checkTensor(t);
+    if (!e.empty()) return "context " + e;
+  }
+  for (const GraphIR& g : c.graphs) {
+    e = checkString(g.name, "graph name");
+    for (auto it = g.tensors.begin(); e.empty() && it != g.tensors.end(); ++it) {
+      if (it->first != it->second.id) e = "tensor map key differs from tensor id " + std::to_string(it->second.id);
+      else e = checkTensor(it->second);
+    }
+    for (size_t i = 0; e.empty() && i < g.nodes.size(); ++i) e = checkNode(g.nodes[i], g);
+    if (!e.empty()) return "graph '" + g.name + "': " + e;
+  }
+  return {};
+}
+
+void writePayload(const ContextBinaryContents& c, std::vector<uint8_t>* payload) {
+  ByteWriter w(payload);
+
+  w.u32(kTagBackendInfo);
+  size_t sec = w.beginLen64();
+  w.u32(c.backendId);
+  w.str(c.backendBuildId);
+  w.u32(c.coreApiMajor);
+  w.u32(c.coreApiMinor);
+  w.u32(c.coreApiPatch);
+  w.u32(c.backendApiMajor);
+  w.u32(c.backendApiMinor);
+  w.u32(c.backendApiPatch);
+  w.endLen64(sec);
+
+  w.u32(kTagContextTensors);
+  sec = w.beginLen64();
+  w.u32(static_cast<uint32_t>(c.contextTensors.size()));
+  for (const TensorInfo& t : c.contextTensors) writeTensor(w, t);
+  w.endLen64(sec);
+
+  for (const GraphIR& g : c.graphs) {
+    w.u32(kTagGraph);
+    sec = w.beginLen64();
+    w.str(g.name);
+    w.u32(g.priority);
+    w.u32(g.precision);
+    w.u32(static_cast<uint32_t>(g.tensors.size()));
+    for (const auto& kv : g.tensors) writeTensor(w, kv.second);
+    w.u32(static_cast<uint32_t>(g.nodes.size()));
+    for (const NodeInfo& n : g.nodes) writeNode(w, n);
+    w.endLen64(sec);
+  }
+
+  if (!c.backendBlob.empty()) {
+    w.u32(kTagBackendBlob);
+    w.u64(c.backendBlob.size());
+    w.bytes(c.backendBlob.data(), c.backendBlob.size());
+  }
+}
+
+Status writeImpl(const ContextBinaryContents& c, std::vector<uint8_t>* out) {
+  std::string e = checkContents(c);
+  if (!e.empty()) return invalidArgument("context binary: cannot serialize: " + e);
+  // Counts are u32 and record lengths u32; refuse what does not fit.
+  for (const GraphIR& g : c.graphs)
+    if (g.tensors.size() > UINT32_MAX || g.nodes.size() > UINT32_MAX)
+      return invalidArgument("context binary: cannot serialize: too many tensors or nodes");
+
+  std::vector<uint8_t> payload;
+  writePayload(c, &payload);
+
+  // Compress; keep the raw bytes if compression does not help.
+  std::vector<uint8_t> stored;
+  uint32_t flags = 0;
+  if (payload.size() <= std::numeric_limits<uLong>::max()) {
+    uLongf bound = compressBound(static_cast<uLong>(payload.size()));
+    stored.resize(bound);
+    uLongf len = bound;
+    int rc = compress2(stored.data(), &len, payload.data(), static_cast<uLong>(payload.size()), 6);
+    if (rc == Z_MEM_ERROR) throw std::bad_alloc();
+    if (rc == Z_OK && len < payload.size()) {
+      stored.resize(len);
+      flags |= kFlagZlib;
+    }
+  }
+  if (!(flags & kFlagZlib)) {
+    stored.clear();
+    stored.shrink_to_fit();
+  }
+  const std::vector<uint8_t>& body = (flags & kFlagZlib) ? stored : payload;
+
+  std::vector<uint8_t> bin;
+  bin.reserve(kHeaderSize + body.size());
+  ByteWriter w(&bin);
+  w.bytes(kMagic, sizeof kMagic);
+  w.u16(kMajor);
+  w.u16(kMinor);
+  w.u32(kHeaderSize);
+  w.u32(flags);
+  w.u32(crc(body.data(), body.size()));
+  w.u64(payload.size());
+  w.u64(body.size());
+  w.u32(crc(bin.data(), bin.size()));
+  w.bytes(body.data(), body.size());
+  *out = std::move(bin);
+  return Status::ok();
+}
+
+// ---- Reader -----------------------------------------------------------------
+
+struct Header {
+  uint16_t major = 0, minor = 0;
+  uint32_t headerSize = 0, flags = 0, payloadCrc = 0;
+  uint64_t uncompressedSize = 0, storedSize = 0;
+};
+
+Status parseHeader(const uint8_t* p, size_t size, Header* h) {
+  if (size < sizeof kMagic) {
+    if (size > 0 && std::memcmp(p, kMagic, size) != 0) return corrupt("bad magic (not an OpenQNN context binary)");
+    return corrupt("too small (" + std::to_string(size) + " bytes) to hold a header");
+  }
+  if (std::memcmp(p, kMagic, sizeof kMagic) != 0) return corrupt("bad magic (not an OpenQNN context binary)");
+  ByteReader r(p, size);
+  r.skip(sizeof kMagic);
+  if (!r.u16(&h->major) || !r.u16(&h->minor))
+    return corrupt("truncated header (" + std::to_string(size) + " bytes)");
+  // The major version decides the header layout, so it is checked before the CRC.
+  if (h->major != kMajor)
+    return corrupt("unsupported format major version " + std::to_string(h->major) + " (this reader supports " +
+                   std::to_string(kMajor) + ")");
+  if (!r.u32(&h->headerSize) || size < kHeaderSize)
+    return corrupt("truncated header (" + std::to_string(size) + " bytes)");
+  if (h->headerSize < kHeaderSize || h->headerSize > kMaxHeaderSize ||
+      (h->minor <= kMinor && h->headerSize != kHeaderSize))
+    return corrupt("bad header size " + std::to_string(h->headerSize));
+  if (size < h->headerSize) return corrupt("truncated header (" + std::to_string(size) + " bytes)");
+  uint32_t headerCrc = 0;
+  {
+    ByteReader c(p + h->headerSize - 4, 4);
+    c.u32(&headerCrc);
+  }
+  if (crc(p, h->headerSize - 4) != headerCrc) return corrupt("header CRC mismatch");
+  r.u32(&h->flags);
+  r.u32(&h->payloadCrc);
+  r.u64(&h->uncompressedSize);
+  r.u64(&h->storedSize);
+  if (h->flags & ~kKnownFlags) return corrupt("unsupported header flags " + std::to_string(h->flags));
+  uint64_t avail = size - h->headerSize;
+  if (h->storedSize > avail)
+    return corrupt("truncated payload (" + std::to_string(avail) + " of " + std::to_string(h->storedSize) +
+                   " bytes)");
+  if (h->storedSize < avail) return corrupt("trailing bytes after the payload");
+  return Status::ok();
+}
+
+Status checkPayloadCrc(const uint8_t* p, const Header& h) {
+  if (crc(p + h.headerSize, static_cast<size_t>(h.storedSize)) != h.payloadCrc)
+    return corrupt("payload CRC mismatch");
+  return Status::ok();
+}
+
+Status decodePayload(const uint8_t* stored, const Header& h, std::vector<uint8_t>* payload) {
+  if (!(h.flags & kFlagZlib)) {
+    if (h.uncompressedSize != h.storedSize) return corrupt("uncompressed payload size differs from stored size");
+    payload->assign(stored, stored + h.storedSize);
+    return Status::ok();
+  }
+  if (h.uncompressedSize > h.storedSize * kMaxZlibRatio + 1024 ||
+      h.uncompressedSize > std::numeric_limits<uLong>::max() ||
+      h.storedSize > std::numeric_limits<uLong>::max() ||
+      h.uncompressedSize > std::numeric_limits<size_t>::max())
+    return corrupt("implausible uncompressed payload size " + std::to_string(h.uncompressedSize));
+  payload->resize(static_cast<size_t>(h.uncompressedSize));
+  uLongf len = static_cast<uLongf>(h.uncompressedSize);
+  // uncompress() needs a non-null destination even for an empty payload.
+  uint8_t dummy = 0;
+  int rc = uncompress(payload->empty() ? &dummy : payload->data(), &len, stored, static_cast<uLong>(h.storedSize));
+  if (rc == Z_MEM_ERROR) throw std::bad_alloc();
+  if (rc != Z_OK) return corrupt("decompression failed (zlib error " + std::to_string(rc) + ")");
+  if (len != h.uncompressedSize) return corrupt("decompression failed (size mismatch)");
+  return Status::ok();
+}
+
+class PayloadParser {
+ public:
+  explicit PayloadParser(uint16_t fileMinor) : allowExtra_(fileMinor > kMinor) {}
+
+  Status parse(const std::vector<uint8_t>& payload, ContextBinaryContents* c) {
+    ByteReader r(payload.data(), payload.size());
+    bool haveInfo = false, haveCtx = false, haveBlob = false;
+    size_t graphIndex = 0;
+    while (!r.atEnd()) {
+      uint32_t tag;
+      uint64_t len;
+      if (!r.u32(&tag) || !r.u64(&len)) return corrupt("truncated section header");
+      if (len > r.remaining())
+        return corrupt("truncated section (tag " + std::to_string(tag) + ", length " + std::to_string(len) +
+                       ", " + std::to_string(r.remaining()) + " bytes left)");
+      ByteReader s;
+      r.sub(static_cast<size_t>(len), &s);
+      switch (tag) {
+        case kTagBackendInfo:
+          if (haveInfo) return corrupt("duplicate backend info section");
+          haveInfo = true;
+          if (!backendInfo(s, c)) return malformed("backend info section");
+          break;
+        case kTagContextTensors:
+          if (haveCtx) return corrupt("duplicate context tensors section");
+          haveCtx = true;
+          if (!contextTensors(s, c)) return malformed("context tensors section");
+          break;
+        case kTagGraph: {
+          c->graphs.emplace_back();
+          if (!graph(s, &c->graphs.back())) return malformed("graph section " + std::to_string(graphIndex));
+          ++graphIndex;
+          break;
+        }
+        case kTagBackendBlob:
+          if (haveBlob) return corrupt("duplicate backend blob section");
+          haveBlob = true;
+          s.bytes(s.remaining(), &c->backendBlob);
+          break;
+        default:
+          // Sections added by a newer minor version are skipped.
+          if (!allowExtra_) return corrupt("unknown section tag " + std::to_string(tag));
+          break;
+      }
+    }
+    if (!haveInfo) return corrupt("missing backend info section");
+    return Status::ok();
+  }
+
+ private:
+  Status malformed(const std::string& where) {
+    return corrupt("truncated or malformed " + where + (detail_.empty() ? "" : ": " + detail_));
+  }
+  bool bad(const std::string& what) {
+    if (detail_.empty()) detail_ = what;
+    return false;
+  }
+  // A record or section must be fully consumed unless it was written by a newer
+  // minor version (which may append fields).
+  bool finish(ByteReader& r, const char* what) {
+    if (!r.ok()) return bad(std::string("truncated ") + what);
+    if (!r.atEnd() && !allowExtra_) return bad(std::string("unexpected trailing bytes in ") + what);
+    return true;
+  }
+
+  bool backendInfo(ByteReader& s, ContextBinaryContents* c) {
+    s.u32(&c->backendId);
+    s.str(&c->backendBuildId, kMaxStringLen);
+    s.u32(&c->coreApiMajor);
+    s.u32(&c->coreApiMinor);
+    s.u32(&c->coreApiPatch);
+    s.u32(&c->backendApiMajor);
+    s.u32(&c->backendApiMinor);
+    s.u32(&c->backendApiPatch);
+    return finish(s, "backend info");
+  }
+
+  bool contextTensors(ByteReader& s, ContextBinaryContents* c) {
+    uint32_t n;
+    if (!s.count(&n, 8)) return bad("bad context tensor count");
+    c->contextTensors.reserve(n);
+    for (uint32_t i = 0; i < n; ++i) {
+      c->contextTensors.emplace_back();
+      if (!tensor(s, &c->contextTensors.back())) return false;
+    }
+    return finish(s, "context tensors section");
+  }
+
+  bool graph(ByteReader& s, GraphIR* g) {
+    if (!s.str(&g->name, kMaxStringLen)) return bad("bad graph name");
+    s.u32(&g->priority);
+    s.u32(&g->precision);
+    uint32_t nt;
+    if (!s.count(&nt, 8)) return bad("bad tensor count");
+    for (uint32_t i = 0; i < nt; ++i) {
+      TensorInfo t;
+      if (!tensor(s, &t)) return false;
+      uint32_t id = t.id;
+      if (!g->tensors.emplace(id, std::move(t)).second) return bad("duplicate tensor id " + std::to_string(id));
+    }
+    uint32_t nn;
+    if (!s.count(&nn, 8)) return bad("bad node count");
+    g->nodes.reserve(nn);
+    for (uint32_t i = 0; i < nn; ++i) {
+      g->nodes.emplace_back();
+      if (!node(s, *g, &g->nodes.back())) return false;
+    }
+    return finish(s, "graph section");
+  }
+
+  bool dims(ByteReader& r, std::vector<uint32_t>* d) {
+    uint32_t rank;
+    if (!r.count(&rank, 4)) return false;
+    d->resize(rank);
+    for (uint32_t& x : *d) r.u32(&x);
+    return r.ok();
+  }
+
+  bool tensor(ByteReader& outer, TensorInfo* t) {
+    uint64_t len;
+    ByteReader r;
+    if (!outer.u64(&len) || len > outer.remaining() || !outer.sub(static_cast<size_t>(len), &r)) return bad("truncated tensor record");
+    uint32_t kind = 0, dtype = 0, qkind = 0;
+    r.u32(&t->id);
+    if (!r.str(&t->name, kMaxStringLen)) return bad("bad tensor name");
+    const std::string who = "tensor '" + t->name + "'";
+    r.u32(&kind);
+    r.u32(&dtype);
+    r.u32(&t->dataFormat);
+    r.u32(&qkind);
+    r.f32(&t->quant.scale);
+    r.i32(&t->quant.offset);
+    r.i32(&t->quant.axis);
+    r.u32(&t->quant.bitwidth);
+    if (!r.ok()) return bad("truncated " + who);
+    if (kind > kMaxTensorKind) return bad(who + ": unknown kind " + std::to_string(kind));
+    if (!dtypeAcceptable(dtype)) return bad(who + ": unknown dtype " + std::to_string(dtype));
+    if (qkind > kMaxQuantKind) return bad(who + ": unknown quantization kind " + std::to_string(qkind));
+    t->kind = static_cast<TensorKind>(kind);
+    t->dtype = static_cast<DType>(dtype);
+    t->quant.kind = static_cast<QuantInfo::Kind>(qkind);
+    uint32_t n;
+    if (!r.count(&n, 4)) return bad(who + ": bad scale count");
+    t->quant.scales.resize(n);
+    for (float& f : t->quant.scales) r.f32(&f);
+    if (!r.count(&n, 4)) return bad(who + ": bad offset count");
+    t->quant.offsets.resize(n);
+    for (int32_t& o : t->quant.offsets) r.i32(&o);
+    if (!dims(r, &t->dims)) return bad(who + ": bad dims");
+    uint8_t isCtx = 0;
+    uint64_t dataLen = 0;
+    r.u8(&isCtx);
+    if (!r.u64(&dataLen)) return bad("truncated " + who);
+    if (isCtx > 1) return bad(who + ": bad isContextTensor flag");
+    t->isContextTensor = isCtx != 0;
+    if (dataLen > r.remaining()) return bad(who + ": static data longer than the record");
+    size_t expected;
+    if (!expectedBytes(t->dims, t->dtype, &expected)) return bad(who + ": dims product overflows");
+    if ((t->kind == TensorKind::kStatic || dataLen != 0) && dataLen != expected)
+      return bad(who + ": static data size " + std::to_string(dataLen) + " != dims product * dtype size " +
+                 std::to_string(expected));
+    r.bytes(static_cast<size_t>(dataLen), &t->staticData);
+    return finish(r, "tensor record");
+  }
+
+  bool param(ByteReader& outer, OpParams* params) {
+    uint64_t len;
+    ByteReader r;
+    if (!outer.u64(&len) || len > outer.remaining() || !outer.sub(static_cast<size_t>(len), &r)) return bad("truncated param record");
+    std::string name;
+    if (!r.str(&name, kMaxStringLen)) return bad("bad param name");
+    const std::string who = "param '" + name + "'";
+    ParamValue p;
+    uint8_t isTensor = 0;
+    uint32_t dtype = 0;
+    const uint8_t* raw = nullptr;
+    r.u8(&isTensor);
+    r.u32(&dtype);
+    if (!r.view(8, &raw)) return bad("truncated " + who);
+    if (isTensor > 1) return bad(who + ": bad isTensor flag");
+    if (!dtypeAcceptable(dtype)) return bad(who + ": unknown dtype " + std::to_string(dtype));
+    p.isTensor = isTensor != 0;
+    p.dtype = static_cast<DType>(dtype);
+    std::memcpy(&p.scalar, raw, 8);
+    if (!dims(r, &p.dims)) return bad(who + ": bad dims");
+    uint64_t dataLen = 0;
+    if (!r.u64(&dataLen)) return bad("truncated " + who);
+    if (dataLen > r.remaining()) return bad(who + ": data longer than the record");
+    if (p.isTensor) {
+      size_t expected;
+      if (!expectedBytes(p.dims, p.dtype, &expected)) return bad(who + ": dims product overflows");
+      if (dataLen != expected)
+        return bad(who + ": data size " + std::to_string(dataLen) + " != dims product * dtype size " +
+                   std::to_string(expected));
+    }
+    r.bytes(static_cast<size_t>(dataLen), &p.data);
+    if (!finish(r, "param record")) return false;
+    if (params->has(name)) return bad("duplicate " + who);
+    params->set(name, std::move(p));
+    return true;
+  }
+
+  bool ids(ByteReader& r, const GraphIR& g, const std::string& who, std::vector<uint32_t>* out) {
+    uint32_t n;
+    if (!r.count(&n, 4)) return bad(who + ": bad tensor id count");
+    out->resize(n);
+    for (uint32_t& id : *out) {
+      if (!r.u32(&id)) return bad("truncated " + who);
+      if (!g.findTensor(id)) return bad(who + " references unknown tensor id " + std::to_string(id));
+    }
+    return true;
+  }
+
+  bool node(ByteReader& outer, const GraphIR& g, NodeInfo* n) {
+    uint64_t len;
+    ByteReader r;
+    if (!outer.u64(&len) || len > outer.remaining() || !outer.sub(static_cast<size_t>(len), &r)) return bad("truncated node record");
+    if (!r.str(&n->name, kMaxStringLen) || !r.str(&n->packageName, kMaxStringLen) ||
+        !r.str(&n->typeName, kMaxStringLen))
+      return bad("bad node name/package/type");
+    const std::string who = "node '" + n->name + "'";
+    uint32_t np;
+    if (!r.count(&np, 8)) return bad(who + ": bad param count");
+    for (uint32_t i = 0; i < np; ++i)
+      if (!param(r, &n->params)) return false;
+    if (!ids(r, g, who, &n->inputIds) || !ids(r, g, who, &n->outputIds)) return false;
+    return finish(r, "node record");
+  }
+
+  bool allowExtra_;
+  std::string detail_;
+};
+
+template <typename F>
+Status guarded(F&& f) {
+  try {
+    return f();
+  } catch (const std::bad_alloc&) {
+    return Status(StatusCode::kOutOfMemory, "context binary: out of memory");
+  } catch (const std::length_error&) {
+    return Status(StatusCode::kOutOfMemory, "context binary: out of memory");
+  } catch (const std::exception& e) {
+    return internalError(std::string("context binary: ") + e.what());
+  } catch (...) {
+    return internalError("context binary: unexpected exception");
+  }
+}
+
+}  // namespace
+
+Status writeContextBinary(const ContextBinaryContents& contents, std::vector<uint8_t>* out) {
+  if (!out) return invalidArgument("context binary: null output");
+  return guarded([&] { return writeImpl(contents, out); });
+}
+
+Status validateContextBinary(const void* data, size_t size) {
+  if (!data && size != 0) return invalidArgument("context binary: null buffer");
+  return guarded([&]() -> Status {
+    const uint8_t* p = static_cast<const uint8_t*>(data);
+    Header h;
+    QNN_SDK_RETURN_IF_ERROR(parseHeader(p, size, &h));
+    return checkPayloadCrc(p, h);
+  });
+}
+
+Status readContextBinary(const void* data, size_t size, ContextBinaryContents* out) {
+  if (!out) return invalidArgument("context binary: null output");
+  if (!data && size != 0) return invalidArgument("context binary: null buffer");
+  return guarded([&]() -> Status {
+    const uint8_t* p = static_cast<const uint8_t*>(data);
+    Header h;
+    QNN_SDK_RETURN_IF_ERROR(parseHeader(p, size, &h));
+    QNN_SDK_RETURN_IF_ERROR(checkPayloadCrc(p, h));
+    std::vector<uint8_t> payload;
+    QNN_SDK_RETURN_IF_ERROR(decodePayload(p + h.headerSize, h, &payload));
+    ContextBinaryContents c;
+    QNN_SDK_RETURN_IF_ERROR(PayloadParser(h.minor).parse(payload, &c));
+    *out = std::move(c);
+    return Status::ok();
+  });
+}
+
+}  // namespace qnn::sdk
