@@ -1,6 +1,123 @@
-// Stub: the kernels of this family are not written yet.
+// Activation functions (one functor each on the shared MapKernel) and Prelu,
+// whose slope tensor broadcasts onto the input.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+#include "kernels/broadcast.h"
+#include "kernels/elementwise_map.h"
 #include "kernels/kernel_factories.h"
+
 namespace qnn::cpu {
-std::unique_ptr<Kernel> makeActivation(const std::string&) { return nullptr; }
-std::unique_ptr<Kernel> makePrelu(const std::string&) { return nullptr; }
+namespace {
+
+struct Relu { float operator()(float x) const { return x > 0.f ? x : 0.f; } };
+struct Relu1 { float operator()(float x) const { return std::min(std::max(x, -1.f), 1.f); } };
+struct Relu6 { float operator()(float x) const { return std::min(std::max(x, 0.f), 6.f); } };
+struct ReluMinMax {
+  explicit ReluMinMax(const MapParams& p) : lo(p.minValue), hi(p.maxValue) {}
+  float operator()(float x) const { return std::min(std::max(x, lo), hi); }
+  // Integers clamp to the integers inside [lo, hi], computed in double so that
+  // bounds beyond the int32 range saturate instead of overflowing.
+  int32_t operator()(int32_t x) const {
+    const double v = std::min(std::max(static_cast<double>(x), std::ceil(double(lo))), std::floor(double(hi)));
+    return static_cast<int32_t>(v);
+  }
+  float lo, hi;
+};
+struct Gelu { float operator()(float x) const { return 0.5f * x * (1.f + std::erf(x * float(M_SQRT1_2))); } };
+struct Sigmoid { float operator()(float x) const { return 1.f / (1.f + std::exp(-x)); } };
+struct Tanh { float operator()(float x) const { return std::tanh(x); } };
+struct HardSwish { float operator()(float x) const { return x * std::min(std::max(x + 3.f, 0.f), 6.f) / 6.f; } };
+struct Elu {
+  explicit Elu(const MapParams& p) : alpha(p.alpha) {}
+  float operator()(float x) const { return x > 0.f ? x : alpha * std::expm1(x); }
+  float alpha;
+};
+
+Status readReluMinMaxParams(const OpParams& params, MapParams* p) {
+  if (!params.has("min_value") || !params.has("max_value"))
+    return sdk::invalidParam("ReluMinMax: min_value and max_value are mandatory");
+  p->minValue = params.f32("min_value", 0.f);
+  p->maxValue = params.f32("max_value", 0.f);
+  if (!(p->minValue <= p->maxValue))
+    return sdk::invalidParam("ReluMinMax: min_value " + std::to_string(p->minValue) + " exceeds max_value " +
+                             std::to_string(p->maxValue));
+  return Status::ok();
+}
+
+Status readEluParams(const OpParams& params, MapParams* p) {
+  p->alpha = params.f32("alpha", 1.f);
+  return Status::ok();
+}
+
+constexpr DType kF32 = DType::kFloat32;
+
+const MapOpSpec kActivations[] = {
+    {"Relu", pickMapRunner<Relu, kF32>},
+    {"Relu1", pickMapRunner<Relu1, kF32>},
+    {"Relu6", pickMapRunner<Relu6, kF32>},
+    {"ReluMinMax", pickMapRunner<ReluMinMax, kF32, DType::kInt32>, DType::kUndefined, readReluMinMaxParams},
+    {"Gelu", pickMapRunner<Gelu, kF32>},
+    {"Sigmoid", pickMapRunner<Sigmoid, kF32>},
+    {"Tanh", pickMapRunner<Tanh, kF32>},
+    {"HardSwish", pickMapRunner<HardSwish, kF32>},
+    {"Elu", pickMapRunner<Elu, kF32>, DType::kUndefined, readEluParams},
+};
+
+// out = x >= 0 ? x : slope * x, with the slope broadcast onto in[0]'s shape
+// (never the other way: the output has in[0]'s dims).
+class PreluKernel final : public Kernel {
+ public:
+  Status init(const OpParams&) override { return Status::ok(); }
+
+  Status prepare(const std::vector<TensorView>& in, const std::vector<TensorView>& out) override {
+    const char* op = "Prelu";
+    QNN_SDK_RETURN_IF_ERROR(checkArity(op, in, 2, 2, out, 1));
+    QNN_SDK_RETURN_IF_ERROR(checkDType(op, "in[0]", in[0], {kF32}));
+    QNN_SDK_RETURN_IF_ERROR(checkDType(op, "in[1] (slope)", in[1], {kF32}));
+    QNN_SDK_RETURN_IF_ERROR(checkDType(op, "out[0]", out[0], {kF32}));
+    if (in[0].rank() == 0 || in[1].rank() == 0 || in[1].rank() > in[0].rank())
+      return sdk::invalidTensor(std::string(op) + ": slope rank must be in 1..rank(in[0]), got in[0] " +
+                                dimsToString(in[0].dims) + " and slope " + dimsToString(in[1].dims));
+    std::vector<uint32_t> outDims;
+    QNN_SDK_RETURN_IF_ERROR(makeBroadcastPlan(op, {in[0].dims, in[1].dims}, &outDims, &plan_));
+    if (outDims != in[0].dims)
+      return sdk::invalidTensor(std::string(op) + ": slope " + dimsToString(in[1].dims) +
+                                " does not broadcast onto in[0] " + dimsToString(in[0].dims));
+    return checkOutputDims(op, out[0], in[0].dims);
+  }
+
+  Status execute(const std::vector<TensorView>& in, const std::vector<TensorView>& out) override {
+    const float* x = in[0].as<const float>();
+    const float* slope = in[1].as<const float>();
+    float* o = out[0].as<float>();
+    const size_t slopeStep = plan_.rowStep(1);
+    forEachBroadcastRow<2>(plan_, kElementwiseGrain, [&](size_t outOff, const size_t* off, size_t n) {
+      const float* xs = x + off[0];
+      const float* s = slope + off[1];
+      float* dst = o + outOff;
+      if (slopeStep) {
+        for (size_t i = 0; i < n; ++i) dst[i] = xs[i] >= 0.f ? xs[i] : s[i] * xs[i];
+      } else {
+        const float sv = *s;
+        for (size_t i = 0; i < n; ++i) dst[i] = xs[i] >= 0.f ? xs[i] : sv * xs[i];
+      }
+    });
+    return Status::ok();
+  }
+
+ private:
+  BroadcastPlan plan_;
+};
+
+}  // namespace
+
+std::unique_ptr<Kernel> makeActivation(const std::string& opType) { return makeMapKernel(kActivations, opType); }
+
+std::unique_ptr<Kernel> makePrelu(const std::string& opType) {
+  return opType == "Prelu" ? std::make_unique<PreluKernel>() : nullptr;
+}
+
 }  // namespace qnn::cpu

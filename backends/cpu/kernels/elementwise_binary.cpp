@@ -1,6 +1,252 @@
-// Stub: the kernels of this family are not written yet.
+// Two-input element-wise ops with numpy broadcasting (arithmetic, comparisons,
+// logical) and the three-input ElementWiseSelect.
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+
+#include "kernels/broadcast.h"
+#include "kernels/dtype_storage.h"
 #include "kernels/kernel_factories.h"
+
 namespace qnn::cpu {
-std::unique_ptr<Kernel> makeElementWiseBinary(const std::string&) { return nullptr; }
-std::unique_ptr<Kernel> makeSelect(const std::string&) { return nullptr; }
+namespace {
+
+// Signed integer overflow is undefined in C++; the integer ops wrap like the
+// hardware does, through the unsigned type.
+template <typename T, typename F>
+T wrapping(T a, T b, F f) {
+  using U = std::make_unsigned_t<T>;
+  return static_cast<T>(f(static_cast<U>(a), static_cast<U>(b)));
+}
+
+struct Add {
+  template <typename T> T operator()(T a, T b) const {
+    if constexpr (std::is_integral_v<T>) return wrapping(a, b, [](auto x, auto y) { return x + y; });
+    else return a + b;
+  }
+};
+struct Subtract {
+  template <typename T> T operator()(T a, T b) const {
+    if constexpr (std::is_integral_v<T>) return wrapping(a, b, [](auto x, auto y) { return x - y; });
+    else return a - b;
+  }
+};
+struct Multiply {
+  template <typename T> T operator()(T a, T b) const {
+    if constexpr (std::is_integral_v<T>) return wrapping(a, b, [](auto x, auto y) { return x * y; });
+    else return a * b;
+  }
+};
+// Integer division truncates (C semantics); x/0 gives 0 and INT_MIN/-1 wraps,
+// where the CPU would trap.
+struct Divide {
+  template <typename T> T operator()(T a, T b) const {
+    if constexpr (std::is_integral_v<T>) {
+      if (b == 0) return 0;
+      if (std::is_signed_v<T> && b == static_cast<T>(-1)) return wrapping(T(0), a, [](auto x, auto y) { return x - y; });
+      return a / b;
+    } else {
+      return a / b;
+    }
+  }
+};
+struct Maximum { template <typename T> T operator()(T a, T b) const { return a > b ? a : b; } };
+struct Minimum { template <typename T> T operator()(T a, T b) const { return a < b ? a : b; } };
+struct Power { float operator()(float a, float b) const { return std::pow(a, b); } };
+struct SquaredDifference { float operator()(float a, float b) const { return (a - b) * (a - b); } };
+struct FloorDiv { float operator()(float a, float b) const { return std::floor(a / b); } };
+struct Fmod { float operator()(float a, float b) const { return std::fmod(a, b); } };
+// Python-style remainder: the sign of the divisor; x mod 0 gives 0.
+struct Mod {
+  int32_t operator()(int32_t a, int32_t b) const {
+    if (b == 0 || b == -1) return 0;
+    int32_t r = a % b;
+    return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
+  }
+};
+struct Equal { template <typename T> uint8_t operator()(T a, T b) const { return a == b; } };
+struct NotEqual { template <typename T> uint8_t operator()(T a, T b) const { return a != b; } };
+struct Greater { template <typename T> uint8_t operator()(T a, T b) const { return a > b; } };
+struct GreaterEqual { template <typename T> uint8_t operator()(T a, T b) const { return a >= b; } };
+struct Less { template <typename T> uint8_t operator()(T a, T b) const { return a < b; } };
+struct LessEqual { template <typename T> uint8_t operator()(T a, T b) const { return a <= b; } };
+struct And { uint8_t operator()(uint8_t a, uint8_t b) const { return (a != 0) & (b != 0); } };
+struct Or { uint8_t operator()(uint8_t a, uint8_t b) const { return (a != 0) | (b != 0); } };
+struct Xor { uint8_t operator()(uint8_t a, uint8_t b) const { return (a != 0) ^ (b != 0); } };
+
+// The four stride patterns of a row, each a loop GCC vectorises.
+template <typename T, typename Out, typename F>
+inline void binaryRow(const T* a, size_t stepA, const T* b, size_t stepB, Out* out, size_t n, F f) {
+  if (stepA && stepB) {
+    for (size_t i = 0; i < n; ++i) out[i] = f(a[i], b[i]);
+  } else if (stepA) {
+    const T bv = *b;
+    for (size_t i = 0; i < n; ++i) out[i] = f(a[i], bv);
+  } else if (stepB) {
+    const T av = *a;
+    for (size_t i = 0; i < n; ++i) out[i] = f(av, b[i]);
+  } else {
+    const Out v = f(*a, *b);
+    for (size_t i = 0; i < n; ++i) out[i] = v;
+  }
+}
+
+using BinaryRunner = void (*)(const BroadcastPlan&, const TensorView& a, const TensorView& b, const TensorView& out);
+
+template <typename F, typename T>
+void runBinary(const BroadcastPlan& plan, const TensorView& a, const TensorView& b, const TensorView& out) {
+  using Out = decltype(F{}(T{}, T{}));  // T for arithmetic, uint8_t (BOOL_8) for predicates
+  const T* pa = a.as<const T>();
+  const T* pb = b.as<const T>();
+  Out* po = out.as<Out>();
+  forEachBroadcastRow<2>(plan, kElementwiseGrain, [&](size_t outOff, const size_t* off, size_t n) {
+    binaryRow(pa + off[0], plan.rowStep(0), pb + off[1], plan.rowStep(1), po + outOff, n, F{});
+  });
+}
+
+// The runner of functor F for the first of the dtypes Ds equal to `dtype`.
+template <typename F, DType... Ds>
+BinaryRunner pickRunner(DType dtype) {
+  BinaryRunner r = nullptr;
+  ((r == nullptr && dtype == Ds ? (r = &runBinary<F, typename Storage<Ds>::type>) : r), ...);
+  return r;
+}
+
+constexpr DType kF32 = DType::kFloat32, kI32 = DType::kInt32, kU32 = DType::kUInt32, kBool = DType::kBool8;
+
+struct BinaryOpSpec {
+  const char* name;
+  BinaryRunner (*pick)(DType);  // nullptr for an input dtype the op does not take
+  bool boolResult;              // predicates output BOOL_8, the rest in[0]'s dtype
+};
+
+const BinaryOpSpec kBinaryOps[] = {
+    {"ElementWiseAdd", pickRunner<Add, kF32, kI32, kU32>, false},
+    {"ElementWiseSubtract", pickRunner<Subtract, kF32, kI32, kU32>, false},
+    {"ElementWiseMultiply", pickRunner<Multiply, kF32, kI32, kU32>, false},
+    {"ElementWiseDivide", pickRunner<Divide, kF32, kI32, kU32>, false},
+    {"ElementWiseMaximum", pickRunner<Maximum, kF32, kI32, kU32>, false},
+    {"ElementWiseMinimum", pickRunner<Minimum, kF32, kI32, kU32>, false},
+    {"ElementWisePower", pickRunner<Power, kF32>, false},
+    {"ElementWiseSquaredDifference", pickRunner<SquaredDifference, kF32>, false},
+    {"ElementWiseFloorDiv", pickRunner<FloorDiv, kF32>, false},
+    {"ElementWiseFmod", pickRunner<Fmod, kF32>, false},
+    {"ElementWiseMod", pickRunner<Mod, kI32>, false},
+    {"ElementWiseEqual", pickRunner<Equal, kF32, kI32, kU32, kBool>, true},
+    {"ElementWiseNotEqual", pickRunner<NotEqual, kF32, kI32, kU32, kBool>, true},
+    {"ElementWiseGreater", pickRunner<Greater, kF32, kI32, kU32>, true},
+    {"ElementWiseGreaterEqual", pickRunner<GreaterEqual, kF32, kI32, kU32>, true},
+    {"ElementWiseLess", pickRunner<Less, kF32, kI32, kU32>, true},
+    {"ElementWiseLessEqual", pickRunner<LessEqual, kF32, kI32, kU32>, true},
+    {"ElementWiseAnd", pickRunner<And, kBool>, true},
+    {"ElementWiseOr", pickRunner<Or, kBool>, true},
+    {"ElementWiseXor", pickRunner<Xor, kBool>, true},
+};
+
+class BinaryKernel final : public Kernel {
+ public:
+  explicit BinaryKernel(const BinaryOpSpec& spec) : spec_(spec) {}
+
+  Status init(const OpParams&) override { return Status::ok(); }
+
+  Status prepare(const std::vector<TensorView>& in, const std::vector<TensorView>& out) override {
+    const char* op = spec_.name;
+    QNN_SDK_RETURN_IF_ERROR(checkArity(op, in, 2, 2, out, 1));
+    runner_ = spec_.pick(in[0].dtype);
+    if (!runner_)
+      return sdk::unsupportedDType(std::string(op) + ": in[0] datatype " + sdk::dtypeName(in[0].dtype) +
+                                   " is not supported");
+    if (in[1].dtype != in[0].dtype)
+      return sdk::unsupportedDType(std::string(op) + ": in[1] datatype " + sdk::dtypeName(in[1].dtype) +
+                                   " must equal in[0]'s " + sdk::dtypeName(in[0].dtype));
+    const DType outType = spec_.boolResult ? kBool : in[0].dtype;
+    if (out[0].dtype != outType)
+      return sdk::unsupportedDType(std::string(op) + ": out[0] datatype " + sdk::dtypeName(out[0].dtype) +
+                                   " must be " + sdk::dtypeName(outType));
+    for (size_t i = 0; i < 2; ++i)
+      if (in[i].rank() == 0) return sdk::invalidTensor(std::string(op) + ": inputs must have rank > 0");
+    std::vector<uint32_t> outDims;
+    QNN_SDK_RETURN_IF_ERROR(makeBroadcastPlan(op, {in[0].dims, in[1].dims}, &outDims, &plan_));
+    return checkOutputDims(op, out[0], outDims);
+  }
+
+  Status execute(const std::vector<TensorView>& in, const std::vector<TensorView>& out) override {
+    runner_(plan_, in[0], in[1], out[0]);
+    return Status::ok();
+  }
+
+ private:
+  const BinaryOpSpec& spec_;
+  BinaryRunner runner_ = nullptr;
+  BroadcastPlan plan_;
+};
+
+// out = cond ? in[1] : in[2], all three broadcast together.
+class SelectKernel final : public Kernel {
+ public:
+  Status init(const OpParams&) override { return Status::ok(); }
+
+  Status prepare(const std::vector<TensorView>& in, const std::vector<TensorView>& out) override {
+    const char* op = "ElementWiseSelect";
+    QNN_SDK_RETURN_IF_ERROR(checkArity(op, in, 3, 3, out, 1));
+    QNN_SDK_RETURN_IF_ERROR(checkDType(op, "in[0] (condition)", in[0], {kBool}));
+    QNN_SDK_RETURN_IF_ERROR(checkDType(op, "in[1]", in[1], {kF32, kI32, kU32, DType::kUInt8, DType::kInt8}));
+    if (in[2].dtype != in[1].dtype || out[0].dtype != in[1].dtype)
+      return sdk::unsupportedDType(std::string(op) + ": in[2] and out[0] datatypes (" + sdk::dtypeName(in[2].dtype) +
+                                   ", " + sdk::dtypeName(out[0].dtype) + ") must equal in[1]'s " +
+                                   sdk::dtypeName(in[1].dtype));
+    for (size_t i = 0; i < 3; ++i)
+      if (in[i].rank() == 0) return sdk::invalidTensor(std::string(op) + ": inputs must have rank > 0");
+    std::vector<uint32_t> outDims;
+    QNN_SDK_RETURN_IF_ERROR(makeBroadcastPlan(op, {in[0].dims, in[1].dims, in[2].dims}, &outDims, &plan_));
+    elementSize_ = sdk::dtypeSize(in[1].dtype);
+    return checkOutputDims(op, out[0], outDims);
+  }
+
+  Status execute(const std::vector<TensorView>& in, const std::vector<TensorView>& out) override {
+    // Select only moves values, so dispatch on element size.
+    if (elementSize_ == 4) run<uint32_t>(in, out);
+    else run<uint8_t>(in, out);
+    return Status::ok();
+  }
+
+ private:
+  template <typename T>
+  void run(const std::vector<TensorView>& in, const std::vector<TensorView>& out) {
+    const uint8_t* cond = in[0].as<const uint8_t>();
+    const T* x = in[1].as<const T>();
+    const T* y = in[2].as<const T>();
+    T* o = out[0].as<T>();
+    const size_t sc = plan_.rowStep(0), sx = plan_.rowStep(1), sy = plan_.rowStep(2);
+    forEachBroadcastRow<3>(plan_, kElementwiseGrain, [&](size_t outOff, const size_t* off, size_t n) {
+      const uint8_t* c = cond + off[0];
+      const T* a = x + off[1];
+      const T* b = y + off[2];
+      T* dst = o + outOff;
+      if (sc && sx && sy) {
+        for (size_t i = 0; i < n; ++i) dst[i] = c[i] ? a[i] : b[i];
+      } else {
+        for (size_t i = 0; i < n; ++i) dst[i] = c[i * sc] ? a[i * sx] : b[i * sy];
+      }
+    });
+  }
+
+  BroadcastPlan plan_;
+  size_t elementSize_ = 4;
+};
+
+}  // namespace
+
+std::unique_ptr<Kernel> makeElementWiseBinary(const std::string& opType) {
+  for (const BinaryOpSpec& spec : kBinaryOps)
+    if (opType == spec.name) return std::make_unique<BinaryKernel>(spec);
+  return nullptr;
+}
+
+std::unique_ptr<Kernel> makeSelect(const std::string& opType) {
+  return opType == "ElementWiseSelect" ? std::make_unique<SelectKernel>() : nullptr;
+}
+
 }  // namespace qnn::cpu

@@ -1,6 +1,214 @@
-// Stub: the kernels of this family are not written yet.
+// FullyConnected and MatMul on float32, both on the shared packed GEMM. Static
+// right-hand sides (weights) are packed once in prepare.
+#include <algorithm>
+#include <new>
+
+#include "kernels/gemm.h"
 #include "kernels/kernel_factories.h"
+#include "kernels/kernel_util.h"
+
 namespace qnn::cpu {
-std::unique_ptr<Kernel> makeFullyConnected(const std::string&) { return nullptr; }
-std::unique_ptr<Kernel> makeMatMul(const std::string&) { return nullptr; }
+namespace {
+
+Status outOfMemory(const char* op) {
+  return {sdk::StatusCode::kOutOfMemory, std::string(op) + ": out of memory for packed weights"};
+}
+
+// out = x[batch, n] . W[m, n]^T + bias[m]
+class FullyConnectedKernel final : public Kernel {
+ public:
+  Status init(const OpParams& params) override {
+    keepDims_ = params.b("keep_dims", false);
+    return Status::ok();
+  }
+
+  Status prepare(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) override {
+    const char* op = "FullyConnected";
+    QNN_SDK_RETURN_IF_ERROR(checkArity(op, inputs, 2, 3, outputs, 1));
+    QNN_SDK_RETURN_IF_ERROR(checkDType(op, "in[0] (input)", inputs[0], {DType::kFloat32}));
+    QNN_SDK_RETURN_IF_ERROR(checkDType(op, "in[1] (weights)", inputs[1], {DType::kFloat32}));
+    QNN_SDK_RETURN_IF_ERROR(checkDType(op, "out[0]", outputs[0], {DType::kFloat32}));
+    QNN_SDK_RETURN_IF_ERROR(checkRank(op, "in[1] (weights)", inputs[1], 2));
+    const auto& x = inputs[0].dims;
+    if (x.empty()) return sdk::invalidTensor("FullyConnected: in[0] (input) must have rank >= 1");
+    units_ = inputs[1].dims[0];
+    depth_ = inputs[1].dims[1];
+    if (inputs.size() == 3) {
+      QNN_SDK_RETURN_IF_ERROR(checkDType(op, "in[2] (bias)", inputs[2], {DType::kFloat32}));
+      if (inputs[2].dims != std::vector<uint32_t>{units_})
+        return sdk::invalidTensor("FullyConnected: in[2] (bias) dims " + dimsToString(inputs[2].dims) +
+                                  " must be [m] = [" + std::to_string(units_) + "]");
+    }
+    const size_t numel = inputs[0].numElements();
+    if (depth_ == 0 || numel % depth_ != 0)
+      return sdk::invalidTensor("FullyConnected: in[0] (input) dims " + dimsToString(x) +
+                                " cannot be reshaped to [batch, n] with n = " + std::to_string(depth_));
+    batch_ = numel / depth_;
+    std::vector<uint32_t> expected;
+    if (x.size() == 1) {
+      if (x[0] != depth_) return sdk::invalidTensor("FullyConnected: in[0] (input) of rank 1 must be [n]");
+      expected = {units_};
+    } else if (keepDims_) {
+      if (x.back() != depth_)
+        return sdk::invalidTensor("FullyConnected: with keep_dims the last dim of in[0] " + dimsToString(x) +
+                                  " must be n = " + std::to_string(depth_));
+      expected.assign(x.begin(), x.end() - 1);
+      expected.push_back(units_);
+    } else {
+      expected = {uint32_t(batch_), units_};
+    }
+    QNN_SDK_RETURN_IF_ERROR(checkOutputDims(op, outputs[0], expected));
+    try {
+      packedWeights_.assign(gemm::packedBSize(depth_, units_), 0.f);
+    } catch (const std::bad_alloc&) {
+      return outOfMemory(op);
+    }
+    weightsPacked_ = inputs[1].data != nullptr;
+    if (weightsPacked_) gemm::packB(inputs[1].as<const float>(), depth_, true, depth_, units_, packedWeights_.data());
+    return Status::ok();
+  }
+
+  Status execute(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) override {
+    if (!weightsPacked_)
+      gemm::packB(inputs[1].as<const float>(), depth_, true, depth_, units_, packedWeights_.data());
+    gemm::multiply(batch_, units_, depth_, inputs[0].as<const float>(), depth_, false, packedWeights_.data(),
+                   inputs.size() == 3 ? inputs[2].as<const float>() : nullptr, outputs[0].as<float>(), units_);
+    return Status::ok();
+  }
+
+ private:
+  bool keepDims_ = false, weightsPacked_ = false;
+  uint32_t units_ = 0, depth_ = 0;
+  size_t batch_ = 0;
+  std::vector<float> packedWeights_;
+};
+
+// out[..., M, N] = op(in0)[..., M, K] x op(in1)[..., K, N] (+ bias[N]), with
+// numpy broadcasting of the leading (batch) dims.
+class MatMulKernel final : public Kernel {
+ public:
+  Status init(const OpParams& params) override {
+    transA_ = params.b("transpose_in0", false);
+    transB_ = params.b("transpose_in1", false);
+    return Status::ok();
+  }
+
+  Status prepare(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) override {
+    const char* op = "MatMul";
+    QNN_SDK_RETURN_IF_ERROR(checkArity(op, inputs, 2, 3, outputs, 1));
+    QNN_SDK_RETURN_IF_ERROR(checkDType(op, "in[0]", inputs[0], {DType::kFloat32}));
+    QNN_SDK_RETURN_IF_ERROR(checkDType(op, "in[1]", inputs[1], {DType::kFloat32}));
+    QNN_SDK_RETURN_IF_ERROR(checkDType(op, "out[0]", outputs[0], {DType::kFloat32}));
+    const auto& a = inputs[0].dims;
+    const auto& b = inputs[1].dims;
+    if (a.size() < 2 || b.size() < 2)
+      return sdk::invalidTensor("MatMul: in[0] " + dimsToString(a) + " and in[1] " + dimsToString(b) +
+                                " must have rank >= 2");
+    const uint32_t aRows = a[a.size() - 2], aCols = a.back(), bRows = b[b.size() - 2], bCols = b.back();
+    m_ = transA_ ? aCols : aRows;
+    k_ = transA_ ? aRows : aCols;
+    n_ = transB_ ? bRows : bCols;
+    const uint32_t kB = transB_ ? bCols : bRows;
+    if (k_ != kB)
+      return sdk::invalidTensor("MatMul: inner dims differ: in[0] " + dimsToString(a) + " gives K = " +
+                                std::to_string(k_) + ", in[1] " + dimsToString(b) + " gives K = " + std::to_string(kB));
+    if (inputs.size() == 3) {
+      QNN_SDK_RETURN_IF_ERROR(checkDType(op, "in[2] (bias)", inputs[2], {DType::kFloat32}));
+      if (inputs[2].dims != std::vector<uint32_t>{n_})
+        return sdk::invalidTensor("MatMul: in[2] (bias) dims " + dimsToString(inputs[2].dims) + " must be [" +
+                                  std::to_string(n_) + "]");
+    }
+    std::vector<uint32_t> aBatch(a.begin(), a.end() - 2), bBatch(b.begin(), b.end() - 2), outBatch;
+    QNN_SDK_RETURN_IF_ERROR(broadcastShapes(op, aBatch, bBatch, &outBatch));
+    std::vector<uint32_t> expected = outBatch;
+    expected.push_back(m_);
+    expected.push_back(n_);
+    QNN_SDK_RETURN_IF_ERROR(checkOutputDims(op, outputs[0], expected));
+
+    // Map every output batch to the batch it reads in each operand.
+    const size_t rank = outBatch.size();
+    size_t numOut = 1;
+    for (uint32_t d : outBatch) numOut *= d;
+    aBatchOf_.assign(numOut, 0);
+    bBatchOf_.assign(numOut, 0);
+    for (size_t o = 0; o < numOut; ++o) {
+      size_t rem = o, aIdx = 0, bIdx = 0, aStride = 1, bStride = 1;
+      for (size_t d = rank; d-- > 0;) {
+        const size_t coord = rem % outBatch[d];
+        rem /= outBatch[d];
+        const size_t ad = d + aBatch.size() >= rank ? d + aBatch.size() - rank : SIZE_MAX;
+        const size_t bd = d + bBatch.size() >= rank ? d + bBatch.size() - rank : SIZE_MAX;
+        if (ad != SIZE_MAX) {
+          if (aBatch[ad] != 1) aIdx += coord * aStride;
+          aStride *= aBatch[ad];
+        }
+        if (bd != SIZE_MAX) {
+          if (bBatch[bd] != 1) bIdx += coord * bStride;
+          bStride *= bBatch[bd];
+        }
+      }
+      aBatchOf_[o] = aIdx;
+      bBatchOf_[o] = bIdx;
+    }
+    numBBatches_ = 1;
+    for (uint32_t d : bBatch) numBBatches_ *= d;
+    packedSize_ = gemm::packedBSize(k_, n_);
+    try {
+      packedB_.assign(numBBatches_ * packedSize_, 0.f);
+    } catch (const std::bad_alloc&) {
+      return outOfMemory(op);
+    }
+    bPacked_ = inputs[1].data != nullptr;
+    if (bPacked_) packAllB(inputs[1].as<const float>());
+    return Status::ok();
+  }
+
+  Status execute(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) override {
+    if (!bPacked_) packAllB(inputs[1].as<const float>());
+    const float* a = inputs[0].as<const float>();
+    const float* bias = inputs.size() == 3 ? inputs[2].as<const float>() : nullptr;
+    float* out = outputs[0].as<float>();
+    const size_t aSize = size_t(m_) * k_, outSize = size_t(m_) * n_;
+    const size_t lda = transA_ ? m_ : k_;
+    auto run = [&](size_t o, bool parallel) {
+      gemm::multiply(m_, n_, k_, a + aBatchOf_[o] * aSize, lda, transA_, packedB_.data() + bBatchOf_[o] * packedSize_,
+                     bias, out + o * outSize, n_, parallel);
+    };
+    // Many small products (attention heads) parallelize best across products.
+    const size_t numOut = aBatchOf_.size();
+    if (numOut >= 4) {
+      parallelFor(numOut, 1, [&](size_t b, size_t e) {
+        for (size_t o = b; o < e; ++o) run(o, false);
+      });
+    } else {
+      for (size_t o = 0; o < numOut; ++o) run(o, true);
+    }
+    return Status::ok();
+  }
+
+ private:
+  void packAllB(const float* b) {
+    const size_t bSize = size_t(k_) * n_;
+    const size_t ldb = transB_ ? k_ : n_;
+    parallelFor(numBBatches_, 1, [&](size_t s, size_t e) {
+      for (size_t i = s; i < e; ++i) gemm::packB(b + i * bSize, ldb, transB_, k_, n_, packedB_.data() + i * packedSize_);
+    });
+  }
+
+  bool transA_ = false, transB_ = false, bPacked_ = false;
+  uint32_t m_ = 0, k_ = 0, n_ = 0;
+  size_t numBBatches_ = 1, packedSize_ = 0;
+  std::vector<size_t> aBatchOf_, bBatchOf_;
+  std::vector<float> packedB_;
+};
+
+}  // namespace
+
+std::unique_ptr<Kernel> makeFullyConnected(const std::string& opType) {
+  return opType == "FullyConnected" ? std::make_unique<FullyConnectedKernel>() : nullptr;
+}
+std::unique_ptr<Kernel> makeMatMul(const std::string& opType) {
+  return opType == "MatMul" ? std::make_unique<MatMulKernel>() : nullptr;
+}
+
 }  // namespace qnn::cpu

@@ -1,5 +1,132 @@
-// Stub: the kernels of this family are not written yet.
+// PoolMax2d and PoolAvg2d on NHWC float32: direct loops over output rows
+// (parallel), vectorized over channels.
+#include <algorithm>
+#include <cfloat>
+#include <cstring>
+
 #include "kernels/kernel_factories.h"
+#include "kernels/kernel_util.h"
+
 namespace qnn::cpu {
-std::unique_ptr<Kernel> makePool2d(const std::string&) { return nullptr; }
+namespace {
+
+Status readPair(const OpParams& params, const char* op, const char* name, std::vector<uint32_t> dims,
+                std::vector<int64_t>* out) {
+  const sdk::ParamValue* p = params.find(name);
+  if (!p) return sdk::invalidParam(std::string(op) + ": missing mandatory param " + name);
+  if (!p->isTensor || p->dims != dims)
+    return sdk::invalidParam(std::string(op) + ": param " + name + " must be a tensor of shape " + dimsToString(dims));
+  *out = p->tensorAsInt64();
+  size_t n = 1;
+  for (uint32_t d : dims) n *= d;
+  if (out->size() != n) return sdk::invalidParam(std::string(op) + ": param " + name + " has no valid data");
+  for (int64_t v : *out)
+    if (v < 0 || v > 0x7fffffff) return sdk::invalidParam(std::string(op) + ": param " + name + " out of range");
+  return Status::ok();
+}
+
+class Pool2dKernel final : public Kernel {
+ public:
+  explicit Pool2dKernel(bool isMax) : isMax_(isMax), op_(isMax ? "PoolMax2d" : "PoolAvg2d") {}
+
+  Status init(const OpParams& params) override {
+    std::vector<int64_t> filter, stride, pad;
+    QNN_SDK_RETURN_IF_ERROR(readPair(params, op_, "filter_size", {2}, &filter));
+    QNN_SDK_RETURN_IF_ERROR(readPair(params, op_, "stride", {2}, &stride));
+    QNN_SDK_RETURN_IF_ERROR(readPair(params, op_, "pad_amount", {2, 2}, &pad));
+    if (filter[0] == 0 || filter[1] == 0) return sdk::invalidParam(std::string(op_) + ": filter_size must be > 0");
+    if (stride[0] == 0 || stride[1] == 0) return sdk::invalidParam(std::string(op_) + ": stride must be > 0");
+    fh_ = filter[0], fw_ = filter[1], sh_ = stride[0], sw_ = stride[1];
+    padTop_ = pad[0], padBottom_ = pad[1], padLeft_ = pad[2], padRight_ = pad[3];
+    const uint32_t rounding = params.u32("rounding_mode", 0);
+    if (rounding > 1) return sdk::invalidParam(std::string(op_) + ": rounding_mode must be 0 (FLOOR) or 1 (CEIL)");
+    ceil_ = rounding == 1;
+    countPad_ = !isMax_ && params.b("count_pad_for_edges", false);
+    return Status::ok();
+  }
+
+  Status prepare(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) override {
+    QNN_SDK_RETURN_IF_ERROR(checkArity(op_, inputs, 1, 1, outputs, 1));
+    QNN_SDK_RETURN_IF_ERROR(checkRank(op_, "in[0]", inputs[0], 4));
+    QNN_SDK_RETURN_IF_ERROR(checkDType(op_, "in[0]", inputs[0], {DType::kFloat32}));
+    QNN_SDK_RETURN_IF_ERROR(checkDType(op_, "out[0]", outputs[0], {DType::kFloat32}));
+    const auto& in = inputs[0].dims;
+    batch_ = in[0], inH_ = in[1], inW_ = in[2], channels_ = in[3];
+    outH_ = outSize(inH_, fh_, sh_, padTop_, padBottom_);
+    outW_ = outSize(inW_, fw_, sw_, padLeft_, padRight_);
+    if (outH_ <= 0 || outW_ <= 0)
+      return sdk::invalidTensor(std::string(op_) + ": the padded input " + dimsToString(in) +
+                                " is smaller than filter_size");
+    return checkOutputDims(op_, outputs[0], {in[0], uint32_t(outH_), uint32_t(outW_), channels_});
+  }
+
+  Status execute(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) override {
+    const float* input = inputs[0].as<const float>();
+    float* output = outputs[0].as<float>();
+    parallelFor(size_t(batch_) * outH_, 1, [&](size_t r0, size_t r1) {
+      for (size_t r = r0; r < r1; ++r) {
+        const size_t b = r / outH_;
+        const int64_t oh = int64_t(r % outH_);
+        const float* image = input + b * inH_ * inW_ * channels_;
+        // Window rows clipped to the input (valid) and to the padded input (counted).
+        const int64_t hStart = oh * sh_ - padTop_, hEnd = hStart + fh_;
+        const int64_t h0 = std::max<int64_t>(hStart, 0), h1 = std::min<int64_t>(hEnd, inH_);
+        const int64_t padH = std::min<int64_t>(hEnd, inH_ + padBottom_) - hStart;
+        for (int64_t ow = 0; ow < outW_; ++ow) {
+          const int64_t wStart = ow * sw_ - padLeft_, wEnd = wStart + fw_;
+          const int64_t w0 = std::max<int64_t>(wStart, 0), w1 = std::min<int64_t>(wEnd, inW_);
+          const int64_t padW = std::min<int64_t>(wEnd, inW_ + padRight_) - wStart;
+          float* __restrict out = output + (r * outW_ + ow) * channels_;
+          const bool empty = h0 >= h1 || w0 >= w1;
+          if (empty) {  // the window lies entirely in padding
+            std::fill(out, out + channels_, 0.f);
+            continue;
+          }
+          if (isMax_) std::fill(out, out + channels_, -FLT_MAX);
+          else std::fill(out, out + channels_, 0.f);
+          for (int64_t ih = h0; ih < h1; ++ih) {
+            for (int64_t iw = w0; iw < w1; ++iw) {
+              const float* __restrict px = image + (size_t(ih) * inW_ + size_t(iw)) * channels_;
+              if (isMax_) {
+                for (uint32_t c = 0; c < channels_; ++c) out[c] = std::max(out[c], px[c]);
+              } else {
+                for (uint32_t c = 0; c < channels_; ++c) out[c] += px[c];
+              }
+            }
+          }
+          if (!isMax_) {
+            const float count = countPad_ ? float(padH * padW) : float((h1 - h0) * (w1 - w0));
+            const float inv = 1.f / count;
+            for (uint32_t c = 0; c < channels_; ++c) out[c] *= inv;
+          }
+        }
+      }
+    });
+    return Status::ok();
+  }
+
+ private:
+  // ROUND((pad0 + in + pad1 - f) / s + 1), ROUND = floor or ceil.
+  int64_t outSize(int64_t in, int64_t f, int64_t s, int64_t p0, int64_t p1) const {
+    const int64_t span = p0 + in + p1 - f;
+    if (span < 0) return 0;
+    return (ceil_ ? (span + s - 1) / s : span / s) + 1;
+  }
+
+  const bool isMax_;
+  const char* op_;
+  int64_t fh_ = 1, fw_ = 1, sh_ = 1, sw_ = 1, padTop_ = 0, padBottom_ = 0, padLeft_ = 0, padRight_ = 0;
+  bool ceil_ = false, countPad_ = false;
+  uint32_t batch_ = 0, inH_ = 0, inW_ = 0, channels_ = 0;
+  int64_t outH_ = 0, outW_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Kernel> makePool2d(const std::string& opType) {
+  if (opType == "PoolMax2d") return std::make_unique<Pool2dKernel>(true);
+  if (opType == "PoolAvg2d") return std::make_unique<Pool2dKernel>(false);
+  return nullptr;
+}
+
 }  // namespace qnn::cpu

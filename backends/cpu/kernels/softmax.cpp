@@ -1,5 +1,98 @@
-// Stub: the kernels of this family are not written yet.
+// Softmax and LogSoftmax (with beta) along any axis of a float32 tensor. Rows
+// along the axis are independent, so they are split across threads; the max
+// is subtracted first so exp never overflows.
+#include <algorithm>
+#include <cmath>
+
 #include "kernels/kernel_factories.h"
+#include "kernels/kernel_util.h"
+
 namespace qnn::cpu {
-std::unique_ptr<Kernel> makeSoftmax(const std::string&) { return nullptr; }
+namespace {
+
+class SoftmaxKernel final : public Kernel {
+ public:
+  explicit SoftmaxKernel(bool isLog) : isLog_(isLog), op_(isLog ? "LogSoftmax" : "Softmax") {}
+
+  Status init(const OpParams& params) override {
+    // Softmax's axis defaults to the last dim; LogSoftmax's is mandatory.
+    if (isLog_ && !params.has("axis")) return sdk::invalidParam("LogSoftmax: missing mandatory param axis");
+    hasAxis_ = params.has("axis");
+    axis_ = params.u32("axis", 0);
+    beta_ = params.f32("beta", 1.f);
+    if (!std::isfinite(beta_)) return sdk::invalidParam(std::string(op_) + ": beta must be finite");
+    return Status::ok();
+  }
+
+  Status prepare(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) override {
+    QNN_SDK_RETURN_IF_ERROR(checkArity(op_, inputs, 1, 1, outputs, 1));
+    QNN_SDK_RETURN_IF_ERROR(checkDType(op_, "in[0]", inputs[0], {DType::kFloat32}));
+    QNN_SDK_RETURN_IF_ERROR(checkDType(op_, "out[0]", outputs[0], {DType::kFloat32}));
+    const auto& dims = inputs[0].dims;
+    if (dims.empty()) return sdk::invalidTensor(std::string(op_) + ": in[0] must have rank > 0");
+    const size_t axis = hasAxis_ ? axis_ : dims.size() - 1;
+    if (axis >= dims.size())
+      return sdk::invalidParam(std::string(op_) + ": axis " + std::to_string(axis) + " out of range for in[0] " +
+                               dimsToString(dims));
+    QNN_SDK_RETURN_IF_ERROR(checkOutputDims(op_, outputs[0], dims));
+    outer_ = inner_ = 1;
+    for (size_t d = 0; d < axis; ++d) outer_ *= dims[d];
+    for (size_t d = axis + 1; d < dims.size(); ++d) inner_ *= dims[d];
+    len_ = dims[axis];
+    return Status::ok();
+  }
+
+  Status execute(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) override {
+    const float* in = inputs[0].as<const float>();
+    float* out = outputs[0].as<float>();
+    const size_t rows = outer_ * inner_;
+    const size_t grain = std::max<size_t>(1, 4096 / std::max<size_t>(len_, 1));
+    parallelFor(rows, grain, [&](size_t r0, size_t r1) {
+      for (size_t r = r0; r < r1; ++r) {
+        const size_t base = (r / inner_) * len_ * inner_ + r % inner_;
+        normalizeRow(in + base, out + base, inner_);
+      }
+    });
+    return Status::ok();
+  }
+
+ private:
+  // One row of len_ elements `stride` apart. out may alias in.
+  void normalizeRow(const float* x, float* y, size_t stride) const {
+    if (len_ == 0) return;
+    // exp(beta*x - max(beta*x)); max taken over beta*x so negative beta works.
+    float maxScaled = -INFINITY;
+    for (size_t i = 0; i < len_; ++i) maxScaled = std::max(maxScaled, beta_ * x[i * stride]);
+    float sum = 0.f;
+    if (isLog_) {
+      for (size_t i = 0; i < len_; ++i) sum += std::exp(beta_ * x[i * stride] - maxScaled);
+      const float logSum = std::log(sum) + maxScaled;
+      for (size_t i = 0; i < len_; ++i) y[i * stride] = beta_ * x[i * stride] - logSum;
+    } else {
+      for (size_t i = 0; i < len_; ++i) {
+        const float e = std::exp(beta_ * x[i * stride] - maxScaled);
+        y[i * stride] = e;
+        sum += e;
+      }
+      const float inv = 1.f / sum;
+      for (size_t i = 0; i < len_; ++i) y[i * stride] *= inv;
+    }
+  }
+
+  const bool isLog_;
+  const char* op_;
+  bool hasAxis_ = false;
+  uint32_t axis_ = 0;
+  float beta_ = 1.f;
+  size_t outer_ = 1, inner_ = 1, len_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Kernel> makeSoftmax(const std::string& opType) {
+  if (opType == "Softmax") return std::make_unique<SoftmaxKernel>(false);
+  if (opType == "LogSoftmax") return std::make_unique<SoftmaxKernel>(true);
+  return nullptr;
+}
+
 }  // namespace qnn::cpu

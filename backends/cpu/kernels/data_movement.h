@@ -1,0 +1,86 @@
+// Shared by the kernels that only move elements (shape ops, concat/split,
+// slice/gather/pad): they work on raw bytes, so any dtype of a known size is
+// fine as long as input and output agree, including their quantization.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+#include "kernels/broadcast.h"
+#include "kernels/kernel_util.h"
+
+namespace qnn::cpu {
+
+inline Status checkSameElementType(const char* op, const char* role, const TensorView& in, const TensorView& out) {
+  if (sdk::dtypeSize(in.dtype) == 0)
+    return sdk::unsupportedDType(std::string(op) + ": " + role + " datatype " + sdk::dtypeName(in.dtype) +
+                                 " is not supported");
+  if (out.dtype != in.dtype)
+    return sdk::unsupportedDType(std::string(op) + ": " + role + " datatype " + sdk::dtypeName(out.dtype) +
+                                 " must equal the input's " + sdk::dtypeName(in.dtype));
+  if (sdk::dtypeIsFixedPoint(in.dtype) && !(in.quant == out.quant))
+    return sdk::unsupportedDType(std::string(op) + ": " + role +
+                                 " quantization differs from the input's; requantizing is not supported");
+  return Status::ok();
+}
+
+// Row-major element strides of dims.
+inline std::vector<size_t> rowMajorStrides(const std::vector<uint32_t>& dims) {
+  std::vector<size_t> s(dims.size(), 1);
+  for (size_t d = dims.size(); d-- > 1;) s[d - 1] = s[d] * dims[d];
+  return s;
+}
+
+// Copies one element of `size` bytes; the switch lets the compiler use a
+// single load/store for the common sizes.
+inline void copyElement(uint8_t* dst, const uint8_t* src, size_t size) {
+  switch (size) {
+    case 1: *dst = *src; break;
+    case 2: std::memcpy(dst, src, 2); break;
+    case 4: std::memcpy(dst, src, 4); break;
+    case 8: std::memcpy(dst, src, 8); break;
+    default: std::memcpy(dst, src, size);
+  }
+}
+
+// Writes the elements of a strided view of src contiguously to dst, in the
+// view's row-major order: view element (i0..in) is at src + sum(i_d * steps[d])
+// bytes (steps may be negative). Rows with a step of one element are memcpy'd.
+inline void copyStridedView(const uint8_t* src, uint8_t* dst, const std::vector<size_t>& dims,
+                            const std::vector<ptrdiff_t>& steps, size_t elementSize) {
+  size_t total = 1;
+  for (size_t d : dims) total *= d;
+  if (total == 0) return;
+  const size_t n = dims.size();
+  const size_t rowLen = n ? dims[n - 1] : 1;
+  const ptrdiff_t rowStep = n ? steps[n - 1] : 0;
+  parallelFor(total / rowLen, std::max<size_t>(1, kElementwiseGrain / rowLen), [&](size_t begin, size_t end) {
+    for (size_t row = begin; row < end; ++row) {
+      size_t rest = row;
+      ptrdiff_t offset = 0;
+      for (size_t d = n - 1; n > 0 && d-- > 0;) {
+        offset += static_cast<ptrdiff_t>(rest % dims[d]) * steps[d];
+        rest /= dims[d];
+      }
+      const uint8_t* s = src + offset;
+      uint8_t* o = dst + row * rowLen * elementSize;
+      if (rowStep == static_cast<ptrdiff_t>(elementSize)) {
+        std::memcpy(o, s, rowLen * elementSize);
+      } else {
+        for (size_t i = 0; i < rowLen; ++i) copyElement(o + i * elementSize, s + i * rowStep, elementSize);
+      }
+    }
+  });
+}
+
+// Dims of a reduced-rank output: an empty shape (all axes removed) is written
+// as [1] by clients, so accept both.
+inline Status checkOutputDimsAllowScalar(const char* op, const TensorView& out, const std::vector<uint32_t>& expected) {
+  if (expected.empty() && out.dims == std::vector<uint32_t>{1}) return Status::ok();
+  return checkOutputDims(op, out, expected);
+}
+
+}  // namespace qnn::cpu

@@ -1,0 +1,207 @@
+// Goto/BLIS-style GEMM: B packed into NR-wide column panels over the full K,
+// A packed per (MC x KC) block into MR-tall row panels, and an MR x NR register
+// tile micro-kernel. The AVX2/FMA micro-kernel is chosen at run time; the
+// portable one is plain loops that the compiler vectorizes for the baseline ISA.
+#include "kernels/gemm.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "kernels/kernel_util.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define QNN_GEMM_HAVE_X86 1
+#endif
+
+namespace qnn::cpu::gemm {
+namespace {
+
+constexpr size_t kMR = 6;    // 6 x 16 accumulators = 12 ymm registers of 16
+constexpr size_t kNR = 16;
+constexpr size_t kKC = 256;  // A block of MC x KC floats = 96 KiB: stays in L2
+constexpr size_t kMC = 96;   // multiple of kMR
+// Below this many multiply-adds a product runs on the calling thread: waking
+// the pool costs more than it saves.
+constexpr size_t kMinParallelWork = size_t(1) << 18;
+
+using MicroKernel = void (*)(size_t kc, const float* a, const float* b, float* c, size_t ldc, size_t mr,
+                             size_t nr, const float* bias, bool first);
+
+// Writes an MR x NR tile held in `tile` to C: on the first K block it replaces
+// C (adding the bias), on later blocks it accumulates.
+inline void storeTile(const float* tile, float* c, size_t ldc, size_t mr, size_t nr, const float* bias,
+                      bool first) {
+  for (size_t i = 0; i < mr; ++i) {
+    float* row = c + i * ldc;
+    const float* t = tile + i * kNR;
+    if (first) {
+      for (size_t j = 0; j < nr; ++j) row[j] = t[j] + (bias ? bias[j] : 0.f);
+    } else {
+      for (size_t j = 0; j < nr; ++j) row[j] += t[j];
+    }
+  }
+}
+
+void microKernelPortable(size_t kc, const float* a, const float* b, float* c, size_t ldc, size_t mr, size_t nr,
+                         const float* bias, bool first) {
+  float acc[kMR * kNR] = {};
+  for (size_t k = 0; k < kc; ++k, a += kMR, b += kNR) {
+    for (size_t i = 0; i < kMR; ++i) {
+      const float ai = a[i];
+      for (size_t j = 0; j < kNR; ++j) acc[i * kNR + j] += ai * b[j];
+    }
+  }
+  storeTile(acc, c, ldc, mr, nr, bias, first);
+}
+
+#ifdef QNN_GEMM_HAVE_X86
+__attribute__((target("avx2,fma"))) void microKernelAvx2(size_t kc, const float* a, const float* b, float* c,
+                                                         size_t ldc, size_t mr, size_t nr, const float* bias,
+                                                         bool first) {
+  __m256 c00 = _mm256_setzero_ps(), c01 = _mm256_setzero_ps();
+  __m256 c10 = _mm256_setzero_ps(), c11 = _mm256_setzero_ps();
+  __m256 c20 = _mm256_setzero_ps(), c21 = _mm256_setzero_ps();
+  __m256 c30 = _mm256_setzero_ps(), c31 = _mm256_setzero_ps();
+  __m256 c40 = _mm256_setzero_ps(), c41 = _mm256_setzero_ps();
+  __m256 c50 = _mm256_setzero_ps(), c51 = _mm256_setzero_ps();
+  for (size_t k = 0; k < kc; ++k, a += kMR, b += kNR) {
+    const __m256 b0 = _mm256_loadu_ps(b), b1 = _mm256_loadu_ps(b + 8);
+    __m256 ai = _mm256_broadcast_ss(a + 0);
+    c00 = _mm256_fmadd_ps(ai, b0, c00), c01 = _mm256_fmadd_ps(ai, b1, c01);
+    ai = _mm256_broadcast_ss(a + 1);
+    c10 = _mm256_fmadd_ps(ai, b0, c10), c11 = _mm256_fmadd_ps(ai, b1, c11);
+    ai = _mm256_broadcast_ss(a + 2);
+    c20 = _mm256_fmadd_ps(ai, b0, c20), c21 = _mm256_fmadd_ps(ai, b1, c21);
+    ai = _mm256_broadcast_ss(a + 3);
+    c30 = _mm256_fmadd_ps(ai, b0, c30), c31 = _mm256_fmadd_ps(ai, b1, c31);
+    ai = _mm256_broadcast_ss(a + 4);
+    c40 = _mm256_fmadd_ps(ai, b0, c40), c41 = _mm256_fmadd_ps(ai, b1, c41);
+    ai = _mm256_broadcast_ss(a + 5);
+    c50 = _mm256_fmadd_ps(ai, b0, c50), c51 = _mm256_fmadd_ps(ai, b1, c51);
+  }
+  const __m256 rows[kMR][2] = {{c00, c01}, {c10, c11}, {c20, c21}, {c30, c31}, {c40, c41}, {c50, c51}};
+  if (mr == kMR && nr == kNR) {
+    __m256 bias0 = _mm256_setzero_ps(), bias1 = _mm256_setzero_ps();
+    if (first && bias) bias0 = _mm256_loadu_ps(bias), bias1 = _mm256_loadu_ps(bias + 8);
+    for (size_t i = 0; i < kMR; ++i) {
+      float* row = c + i * ldc;
+      if (first) {
+        _mm256_storeu_ps(row, _mm256_add_ps(rows[i][0], bias0));
+        _mm256_storeu_ps(row + 8, _mm256_add_ps(rows[i][1], bias1));
+      } else {
+        _mm256_storeu_ps(row, _mm256_add_ps(rows[i][0], _mm256_loadu_ps(row)));
+        _mm256_storeu_ps(row + 8, _mm256_add_ps(rows[i][1], _mm256_loadu_ps(row + 8)));
+      }
+    }
+    return;
+  }
+  alignas(32) float tile[kMR * kNR];
+  for (size_t i = 0; i < kMR; ++i) {
+    _mm256_store_ps(tile + i * kNR, rows[i][0]);
+    _mm256_store_ps(tile + i * kNR + 8, rows[i][1]);
+  }
+  storeTile(tile, c, ldc, mr, nr, bias, first);
+}
+#endif
+
+MicroKernel selectMicroKernel() {
+#ifdef QNN_GEMM_HAVE_X86
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return microKernelAvx2;
+#endif
+  return microKernelPortable;
+}
+
+// Packs rows [i0, i0+mc) x cols [k0, k0+kc) of op(A) into MR-tall panels,
+// k-major inside a panel; rows past M are zero so the micro-kernel needs no
+// row bounds.
+void packA(const float* A, size_t lda, bool transA, size_t M, size_t i0, size_t mc, size_t k0, size_t kc,
+           float* dst) {
+  for (size_t ip = 0; ip < mc; ip += kMR) {
+    const size_t rows = std::min(kMR, M - (i0 + ip));
+    if (!transA) {
+      for (size_t ii = 0; ii < kMR; ++ii) {
+        if (ii < rows) {
+          const float* src = A + (i0 + ip + ii) * lda + k0;
+          for (size_t k = 0; k < kc; ++k) dst[k * kMR + ii] = src[k];
+        } else {
+          for (size_t k = 0; k < kc; ++k) dst[k * kMR + ii] = 0.f;
+        }
+      }
+    } else {
+      for (size_t k = 0; k < kc; ++k) {
+        const float* src = A + (k0 + k) * lda + i0 + ip;
+        for (size_t ii = 0; ii < kMR; ++ii) dst[k * kMR + ii] = ii < rows ? src[ii] : 0.f;
+      }
+    }
+    dst += kc * kMR;
+  }
+}
+
+}  // namespace
+
+size_t packedBSize(size_t K, size_t N) { return K * ((N + kNR - 1) / kNR) * kNR; }
+
+void packB(const float* B, size_t ldb, bool transB, size_t K, size_t N, float* packed) {
+  for (size_t j0 = 0; j0 < N; j0 += kNR) {
+    const size_t cols = std::min(kNR, N - j0);
+    float* panel = packed + j0 * K;  // panel j0/kNR starts at (j0/kNR) * K * kNR
+    for (size_t k = 0; k < K; ++k) {
+      float* dst = panel + k * kNR;
+      if (!transB) {
+        const float* src = B + k * ldb + j0;
+        for (size_t j = 0; j < cols; ++j) dst[j] = src[j];
+      } else {
+        for (size_t j = 0; j < cols; ++j) dst[j] = B[(j0 + j) * ldb + k];
+      }
+      for (size_t j = cols; j < kNR; ++j) dst[j] = 0.f;
+    }
+  }
+}
+
+void multiply(size_t M, size_t N, size_t K, const float* A, size_t lda, bool transA, const float* packedB,
+              const float* bias, float* C, size_t ldc, bool parallel) {
+  if (M == 0 || N == 0) return;
+  if (K == 0) {  // an empty sum: C is the bias
+    for (size_t i = 0; i < M; ++i)
+      for (size_t j = 0; j < N; ++j) C[i * ldc + j] = bias ? bias[j] : 0.f;
+    return;
+  }
+  static const MicroKernel micro = selectMicroKernel();
+
+  // Tasks are (row block x column block) tiles; split columns too when there
+  // are few row blocks (e.g. a fully connected layer with batch 1).
+  const size_t mTiles = (M + kMC - 1) / kMC;
+  const size_t nPanels = (N + kNR - 1) / kNR;
+  const size_t nSplit = std::min(nPanels, std::max<size_t>(1, (16 + mTiles - 1) / mTiles));
+  const size_t panelsPerTile = (nPanels + nSplit - 1) / nSplit;
+  const size_t nTiles = (nPanels + panelsPerTile - 1) / panelsPerTile;
+  const size_t numTasks = mTiles * nTiles;
+
+  auto runTasks = [&](size_t taskBegin, size_t taskEnd) {
+    alignas(64) float aBlock[kMC * kKC];
+    for (size_t t = taskBegin; t < taskEnd; ++t) {
+      const size_t i0 = (t / nTiles) * kMC, mc = std::min(kMC, M - i0);
+      const size_t p0 = (t % nTiles) * panelsPerTile, p1 = std::min(nPanels, p0 + panelsPerTile);
+      for (size_t k0 = 0; k0 < K; k0 += kKC) {
+        const size_t kc = std::min(kKC, K - k0);
+        packA(A, lda, transA, M, i0, mc, k0, kc, aBlock);
+        for (size_t p = p0; p < p1; ++p) {
+          const size_t j0 = p * kNR, nr = std::min(kNR, N - j0);
+          const float* bPanel = packedB + p * K * kNR + k0 * kNR;
+          for (size_t ip = 0; ip < mc; ip += kMR) {
+            micro(kc, aBlock + ip * kc, bPanel, C + (i0 + ip) * ldc + j0, ldc, std::min(kMR, mc - ip), nr,
+                  bias ? bias + j0 : nullptr, k0 == 0);
+          }
+        }
+      }
+    }
+  };
+  const bool worthSplitting = parallel && M * N * K >= kMinParallelWork;
+  if (worthSplitting)
+    parallelFor(numTasks, 1, runTasks);
+  else
+    runTasks(0, numTasks);
+}
+
+}  // namespace qnn::cpu::gemm

@@ -1,0 +1,26 @@
+// Single-precision GEMM shared by the convolution and matrix-product kernels:
+//   C[M,N] = op(A)[M,K] * B[K,N] (+ bias[N])
+// B is packed once into column panels (packB) so static weights can be packed
+// at prepare time and reused by every execute; A is packed per call in small
+// cache-sized blocks on the stack, so multiply() never allocates.
+#pragma once
+
+#include <cstddef>
+
+namespace qnn::cpu::gemm {
+
+// Number of floats packB writes for a K x N matrix (N rounded up to a panel).
+size_t packedBSize(size_t K, size_t N);
+
+// Packs B (K x N, or N x K when transB, row stride ldb) into `packed`, which
+// must hold packedBSize(K, N) floats.
+void packB(const float* B, size_t ldb, bool transB, size_t K, size_t N, float* packed);
+
+// C = op(A) * packedB (+ bias). op(A) is A (M x K, row stride lda) or, when
+// transA, the transpose of the K x M matrix A. bias may be null. C rows are
+// ldc apart. With `parallel`, work is split over the backend's worker threads;
+// callers that already parallelize over independent products pass false.
+void multiply(size_t M, size_t N, size_t K, const float* A, size_t lda, bool transA,
+              const float* packedB, const float* bias, float* C, size_t ldc, bool parallel = true);
+
+}  // namespace qnn::cpu::gemm

@@ -1,0 +1,77 @@
+// Throughput of the element-wise/data-movement kernels on typical CNN shapes.
+#include <benchmark/benchmark.h>
+
+#include <vector>
+
+#include "kernels/kernel.h"
+
+namespace {
+
+using qnn::sdk::DType;
+using qnn::sdk::OpParams;
+using qnn::sdk::TensorView;
+
+struct Prepared {
+  std::unique_ptr<qnn::cpu::Kernel> kernel;
+  std::vector<std::vector<float>> buffers;  // inputs then outputs
+  std::vector<TensorView> in, out;
+};
+
+// Builds, inits and prepares a float kernel with the given input/output dims.
+Prepared prepare(const char* op, const OpParams& params, const std::vector<std::vector<uint32_t>>& inDims,
+                 const std::vector<uint32_t>& outDims) {
+  Prepared p;
+  p.kernel = qnn::cpu::findKernel(op)(op);
+  (void)p.kernel->init(params);
+  auto view = [&](const std::vector<uint32_t>& dims) {
+    TensorView v;
+    v.dtype = DType::kFloat32;
+    v.dims = dims;
+    p.buffers.emplace_back(v.numElements(), 0.5f);
+    return v;
+  };
+  for (auto& d : inDims) p.in.push_back(view(d));
+  p.out.push_back(view(outDims));
+  (void)p.kernel->prepare(p.in, p.out);
+  for (size_t i = 0; i < p.in.size(); ++i) p.in[i].data = p.buffers[i].data();
+  p.out[0].data = p.buffers.back().data();
+  return p;
+}
+
+void run(benchmark::State& state, Prepared& p) {
+  for (auto _ : state) {
+    (void)p.kernel->execute(p.in, p.out);
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(state.iterations() * int64_t(p.out[0].numElements()));
+}
+
+void BM_AddSameShape1M(benchmark::State& state) {
+  auto p = prepare("ElementWiseAdd", {}, {{1024, 1024}, {1024, 1024}}, {1024, 1024});
+  run(state, p);
+}
+BENCHMARK(BM_AddSameShape1M)->UseRealTime();
+
+void BM_AddChannelBroadcast(benchmark::State& state) {
+  auto p = prepare("ElementWiseAdd", {}, {{1, 64, 112, 112}, {64, 1, 1}}, {1, 64, 112, 112});
+  run(state, p);
+}
+BENCHMARK(BM_AddChannelBroadcast)->UseRealTime();
+
+void BM_TransposeNchwToNhwc(benchmark::State& state) {
+  OpParams params;
+  params.set("perm", qnn::sdk::tensorU32({4}, {0, 2, 3, 1}));
+  auto p = prepare("Transpose", params, {{1, 64, 56, 56}}, {1, 56, 56, 64});
+  run(state, p);
+}
+BENCHMARK(BM_TransposeNchwToNhwc)->UseRealTime();
+
+void BM_ReduceMeanLastAxis(benchmark::State& state) {
+  OpParams params;
+  params.set("axes", qnn::sdk::tensorU32({1}, {2}));
+  auto p = prepare("ReduceMean", params, {{1, 512, 2048}}, {1, 512});
+  run(state, p);
+}
+BENCHMARK(BM_ReduceMeanLastAxis)->UseRealTime();
+
+}  // namespace

@@ -1,0 +1,93 @@
+// Micro-benchmarks of the CPU backend's compute core: square GEMMs and the two
+// MobileNetV2 building blocks (3x3 depthwise, 1x1 pointwise conv), reported in
+// FLOP/s. Thread count follows QNN_CPU_NUM_THREADS like the backend itself.
+#include <benchmark/benchmark.h>
+
+#include <memory>
+#include <vector>
+
+#include "core/op_params.h"
+#include "kernels/gemm.h"
+#include "kernels/kernel.h"
+
+namespace {
+
+using qnn::sdk::DType;
+using qnn::sdk::TensorView;
+
+std::vector<float> filled(size_t n) {
+  std::vector<float> v(n);
+  for (size_t i = 0; i < n; ++i) v[i] = float(int(i * 7919 % 201) - 100) / 100.f;
+  return v;
+}
+
+void BM_GemmSquare(benchmark::State& state) {
+  const size_t n = size_t(state.range(0));
+  std::vector<float> a = filled(n * n), b = filled(n * n), c(n * n);
+  std::vector<float> packed(qnn::cpu::gemm::packedBSize(n, n));
+  qnn::cpu::gemm::packB(b.data(), n, false, n, n, packed.data());
+  for (auto _ : state) {
+    qnn::cpu::gemm::multiply(n, n, n, a.data(), n, false, packed.data(), nullptr, c.data(), n);
+    benchmark::DoNotOptimize(c.data());
+  }
+  state.counters["FLOP/s"] = benchmark::Counter(2.0 * n * n * n, benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(BM_GemmSquare)->Arg(256)->Arg(512)->Arg(1024)->Unit(benchmark::kMillisecond);
+
+// Runs one conv-family kernel on NHWC input [1, h, w, cin] with a static filter.
+void runConv(benchmark::State& state, const char* opType, std::vector<uint32_t> inDims,
+             std::vector<uint32_t> filterDims, std::vector<uint32_t> outDims, uint32_t stride, uint32_t pad,
+             double flops) {
+  auto factory = qnn::cpu::findKernel(opType);
+  if (!factory) {
+    state.SkipWithError("no kernel");
+    return;
+  }
+  auto kernel = factory(opType);
+  qnn::sdk::OpParams params;
+  params.set("stride", qnn::sdk::tensorU32({2}, {stride, stride}));
+  params.set("pad_amount", qnn::sdk::tensorU32({2, 2}, {pad, pad, pad, pad}));
+  std::vector<float> x = filled(TensorView{nullptr, DType::kFloat32, inDims, {}}.numElements());
+  std::vector<float> w = filled(TensorView{nullptr, DType::kFloat32, filterDims, {}}.numElements());
+  std::vector<float> bias = filled(filterDims[3]);
+  std::vector<float> y(TensorView{nullptr, DType::kFloat32, outDims, {}}.numElements());
+  std::vector<TensorView> inDesc{{nullptr, DType::kFloat32, inDims, {}},
+                                 {w.data(), DType::kFloat32, filterDims, {}},
+                                 {bias.data(), DType::kFloat32, {filterDims[3]}, {}}};
+  std::vector<TensorView> outDesc{{nullptr, DType::kFloat32, outDims, {}}};
+  if (!kernel->init(params).isOk() || !kernel->prepare(inDesc, outDesc).isOk()) {
+    state.SkipWithError("init/prepare failed");
+    return;
+  }
+  inDesc[0].data = x.data();
+  outDesc[0].data = y.data();
+  for (auto _ : state) {
+    if (!kernel->execute(inDesc, outDesc).isOk()) state.SkipWithError("execute failed");
+    benchmark::DoNotOptimize(y.data());
+  }
+  state.counters["FLOP/s"] = benchmark::Counter(flops, benchmark::Counter::kIsIterationInvariantRate);
+}
+
+// MobileNetV2 block 2 expansion output: 112x112x96, 3x3 depthwise stride 1.
+void BM_DepthwiseConv3x3(benchmark::State& state) {
+  runConv(state, "DepthWiseConv2d", {1, 112, 112, 96}, {3, 3, 1, 96}, {1, 112, 112, 96}, 1, 1,
+          2.0 * 112 * 112 * 96 * 9);
+}
+BENCHMARK(BM_DepthwiseConv3x3)->Unit(benchmark::kMillisecond);
+
+// MobileNetV2 pointwise projection: 56x56, 144 -> 24 channels... and a wider 1x1.
+void BM_PointwiseConv1x1(benchmark::State& state) {
+  runConv(state, "Conv2d", {1, 56, 56, 144}, {1, 1, 144, 32}, {1, 56, 56, 32}, 1, 0, 2.0 * 56 * 56 * 144 * 32);
+}
+BENCHMARK(BM_PointwiseConv1x1)->Unit(benchmark::kMillisecond);
+
+// ResNet-18 layer2 3x3 conv (im2col path): 28x28x128 -> 128.
+void BM_Conv3x3Im2col(benchmark::State& state) {
+  runConv(state, "Conv2d", {1, 28, 28, 128}, {3, 3, 128, 128}, {1, 28, 28, 128}, 1, 1,
+          2.0 * 28 * 28 * 128 * 128 * 9);
+}
+BENCHMARK(BM_Conv3x3Im2col)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+
+// Linked with benchmark::benchmark_main, which provides main().
