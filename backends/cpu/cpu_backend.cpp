@@ -1,0 +1,34 @@
+// libQnnCpu.so's C entry points: the function table handed out by
+// QnnInterface_getProviders. Each entry forwards to the shared Runtime, which
+// checks handles, runs the C++ inside and turns the outcome into an error code.
+#include "CPU/QnnCpuCommon.h"
+#include "QnnInterface.h"
+#include "cpu_engine.h"
+#include "runtime/api_table.h"
+#include "runtime/newer_members.h"
+
+namespace {
+
+qnn::sdk::Runtime& runtime() {
+  static qnn::sdk::Runtime rt([] {
+    qnn::sdk::BackendDescriptor d;
+    d.backendId = QNN_BACKEND_ID_CPU;
+    d.providerName = QNN_CPU_INTERFACE_PROVIDER_NAME;
+    d.buildId = "OpenQNN CPU backend " OPENQNN_VERSION_STRING;
+    d.backendApiMajor = QNN_CPU_API_VERSION_MAJOR;
+    d.backendApiMinor = QNN_CPU_API_VERSION_MINOR;
+    d.backendApiPatch = QNN_CPU_API_VERSION_PATCH;
+    d.createEngine = qnn::cpu::createCpuEngine;
+    return d;
+  }());
+  return rt;
+}
+
+using CpuApi = qnn::sdk::ApiTable<runtime>;
+
+}  // namespace
+
+extern "C" QNN_API Qnn_ErrorHandle_t QnnInterface_getProviders(const QnnInterface_t*** providerList,
+                                                                uint32_t* numProviders) {
+  return qnn::sdk::getProviders(CpuApi::provider(), providerList, numProviders);
+}

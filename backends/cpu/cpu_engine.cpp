@@ -1,0 +1,169 @@
+#include "cpu_engine.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstring>
+
+#include "kernels/kernel.h"
+#include "kernels/kernel_util.h"
+#include "quant_emulation.h"
+
+namespace qnn::cpu {
+namespace {
+
+using sdk::GraphIR;
+using sdk::NodeInfo;
+using sdk::TensorInfo;
+using sdk::TensorKind;
+
+// Ops that read or write fixed-point data themselves; every other op runs its
+// float kernel on dequantized data when its tensors are fixed-point.
+bool handlesFixedPointItself(const std::string& op) {
+  return op == "Quantize" || op == "Dequantize" || op == "Convert" || op == "Cast" || op == "Reshape" ||
+         op == "Squeeze" || op == "ExpandDims" || op == "Transpose" || op == "Concat" || op == "Split" ||
+         op == "StridedSlice" || op == "Gather" || op == "Tile" || op == "Argmax" || op == "Argmin";
+}
+
+bool needsFloatEmulation(const std::string& op, const std::vector<const TensorInfo*>& ins,
+                         const std::vector<const TensorInfo*>& outs) {
+  if (handlesFixedPointItself(op)) return false;
+  for (auto* t : ins)
+    if (t && sdk::dtypeIsFixedPoint(t->dtype) && t->dtype != DType::kSFixed32) return true;
+  for (auto* t : outs)
+    if (sdk::dtypeIsFixedPoint(t->dtype)) return true;
+  return false;
+}
+
+TensorView viewOf(const TensorInfo& t, bool asFloat) {
+  TensorView v;
+  v.dtype = asFloat && (sdk::dtypeIsFixedPoint(t.dtype)) ? DType::kFloat32 : t.dtype;
+  v.dims = t.dims;
+  if (!asFloat) v.quant = t.quant;
+  if (t.kind == TensorKind::kStatic) v.data = const_cast<uint8_t*>(t.staticData.data());
+  return v;
+}
+
+// Creates, initializes and prepares the kernel of one node.
+Status makeKernel(const NodeInfo& node, const std::vector<const TensorInfo*>& ins,
+                  const std::vector<const TensorInfo*>& outs, bool floatEmulation, std::unique_ptr<Kernel>* out) {
+  KernelFactory factory = findKernel(node.typeName);
+  if (!factory) return sdk::unsupportedOp("the CPU backend has no kernel for op type '" + node.typeName + "'");
+  std::unique_ptr<Kernel> kernel = factory(node.typeName);
+  if (!kernel) return sdk::unsupportedOp("the CPU backend cannot create op type '" + node.typeName + "'");
+  Status st = kernel->init(node.params);
+  if (!st.isOk()) return {st.code(), "node '" + node.name + "': " + st.message()};
+  std::vector<TensorView> inViews, outViews;
+  for (auto* t : ins) inViews.push_back(viewOf(*t, floatEmulation));
+  for (auto* t : outs) outViews.push_back(viewOf(*t, floatEmulation));
+  st = kernel->prepare(inViews, outViews);
+  if (!st.isOk()) return {st.code(), "node '" + node.name + "': " + st.message()};
+  *out = std::move(kernel);
+  return Status::ok();
+}
+
+struct Step {
+  const NodeInfo* node = nullptr;
+  std::unique_ptr<Kernel> kernel;
+  std::vector<uint32_t> inIds, outIds;
+  std::vector<TensorView> inViews, outViews;  // data pointers refreshed per execute
+  bool floatEmulation = false;
+  std::vector<std::vector<float>> floatIn, floatOut;  // scratch for emulation
+};
+
+class CpuPreparedGraph : public sdk::PreparedGraph {
+ public:
+  explicit CpuPreparedGraph(const GraphIR& ir) : ir_(ir) {}
+
+  Status build() {
+    for (auto& [id, t] : ir_.tensors) {
+      if (t.kind == TensorKind::kNative) buffers_[id].assign(t.byteSize(), 0);
+      if (t.kind == TensorKind::kStatic) pointers_[id] = const_cast<uint8_t*>(t.staticData.data());
+    }
+    for (auto& [id, buf] : buffers_) pointers_[id] = buf.data();
+    for (const NodeInfo& node : ir_.nodes) {
+      auto step = std::make_unique<Step>();
+      step->node = &node;
+      std::vector<const TensorInfo*> ins, outs;
+      for (uint32_t id : node.inputIds) ins.push_back(ir_.findTensor(id));
+      for (uint32_t id : node.outputIds) outs.push_back(ir_.findTensor(id));
+      step->floatEmulation = needsFloatEmulation(node.typeName, ins, outs);
+      QNN_SDK_RETURN_IF_ERROR(makeKernel(node, ins, outs, step->floatEmulation, &step->kernel));
+      step->inIds = node.inputIds;
+      step->outIds = node.outputIds;
+      for (auto* t : ins) step->inViews.push_back(viewOf(*t, step->floatEmulation));
+      for (auto* t : outs) step->outViews.push_back(viewOf(*t, step->floatEmulation));
+      if (step->floatEmulation) {
+        for (auto* t : ins) step->floatIn.emplace_back(sdk::dtypeIsFixedPoint(t->dtype) ? t->numElements() : 0);
+        for (auto* t : outs) step->floatOut.emplace_back(sdk::dtypeIsFixedPoint(t->dtype) ? t->numElements() : 0);
+      }
+      steps_.push_back(std::move(step));
+    }
+    return Status::ok();
+  }
+
+  Status execute(const std::vector<sdk::TensorBinding>& inputs, const std::vector<sdk::TensorBinding>& outputs,
+                 const sdk::ExecuteOptions& options, std::vector<sdk::NodeTiming>* timings) override {
+    for (auto& b : inputs) pointers_[b.tensorId] = b.data;
+    for (auto& b : outputs) pointers_[b.tensorId] = b.data;
+    for (auto& step : steps_) {
+      if (options.checkCancel) QNN_SDK_RETURN_IF_ERROR(options.checkCancel());
+      auto start = std::chrono::steady_clock::now();
+      for (size_t i = 0; i < step->inIds.size(); ++i) {
+        const TensorInfo* t = ir_.findTensor(step->inIds[i]);
+        void* p = pointers_[step->inIds[i]];
+        if (step->floatEmulation && sdk::dtypeIsFixedPoint(t->dtype)) {
+          dequantizeToFloat(*t, p, step->floatIn[i].data());
+          p = step->floatIn[i].data();
+        }
+        step->inViews[i].data = p;
+      }
+      for (size_t i = 0; i < step->outIds.size(); ++i) {
+        const TensorInfo* t = ir_.findTensor(step->outIds[i]);
+        step->outViews[i].data = step->floatEmulation && sdk::dtypeIsFixedPoint(t->dtype)
+                                     ? static_cast<void*>(step->floatOut[i].data())
+                                     : pointers_[step->outIds[i]];
+      }
+      QNN_SDK_RETURN_IF_ERROR(step->kernel->execute(step->inViews, step->outViews));
+      if (step->floatEmulation)
+        for (size_t i = 0; i < step->outIds.size(); ++i) {
+          const TensorInfo* t = ir_.findTensor(step->outIds[i]);
+          if (sdk::dtypeIsFixedPoint(t->dtype)) quantizeFromFloat(*t, step->floatOut[i].data(), pointers_[step->outIds[i]]);
+        }
+      if (options.collectNodeTimings && timings) {
+        auto us = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start);
+        timings->push_back({step->node->name, step->node->typeName, static_cast<uint64_t>(us.count())});
+      }
+    }
+    return Status::ok();
+  }
+
+ private:
+  const GraphIR& ir_;  // owned by the graph object, which outlives this
+  std::map<uint32_t, std::vector<uint8_t>> buffers_;
+  std::map<uint32_t, void*> pointers_;
+  std::vector<std::unique_ptr<Step>> steps_;
+};
+
+class CpuEngine : public sdk::ExecutionEngine {
+ public:
+  Status validateNode(const NodeInfo& node, const std::vector<const TensorInfo*>& inputs,
+                      const std::vector<const TensorInfo*>& outputs) override {
+    std::unique_ptr<Kernel> kernel;
+    return makeKernel(node, inputs, outputs, needsFloatEmulation(node.typeName, inputs, outputs), &kernel);
+  }
+
+  Status prepare(const GraphIR& graph, std::unique_ptr<sdk::PreparedGraph>* out) override {
+    auto prepared = std::make_unique<CpuPreparedGraph>(graph);
+    QNN_SDK_RETURN_IF_ERROR(prepared->build());
+    *out = std::move(prepared);
+    return Status::ok();
+  }
+
+  std::vector<std::string> supportedOps() const override { return supportedOpTypes(); }
+};
+
+}  // namespace
+
+std::unique_ptr<sdk::ExecutionEngine> createCpuEngine() { return std::make_unique<CpuEngine>(); }
+
+}  // namespace qnn::cpu

@@ -1,0 +1,94 @@
+#include "quant_emulation.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+namespace qnn::cpu {
+namespace {
+
+using sdk::DType;
+using sdk::QuantInfo;
+
+// Scale and offset of element i: per tensor, or per channel along quant.axis.
+struct ChannelOf {
+  const sdk::TensorInfo& t;
+  size_t inner = 1, channels = 1;
+  explicit ChannelOf(const sdk::TensorInfo& tensor) : t(tensor) {
+    if (t.quant.kind == QuantInfo::Kind::kAxisScaleOffset) {
+      channels = t.dims[t.quant.axis];
+      for (size_t d = t.quant.axis + 1; d < t.dims.size(); ++d) inner *= t.dims[d];
+    }
+  }
+  void at(size_t i, float* scale, int32_t* offset) const {
+    if (t.quant.kind == QuantInfo::Kind::kAxisScaleOffset) {
+      size_t c = (i / inner) % channels;
+      *scale = t.quant.scales[c];
+      *offset = t.quant.offsets[c];
+    } else {
+      *scale = t.quant.scale;
+      *offset = t.quant.offset;
+    }
+  }
+};
+
+template <typename Q>
+void dequant(const sdk::TensorInfo& t, const Q* src, float* dst) {
+  ChannelOf ch(t);
+  size_t n = t.numElements();
+  if (t.quant.kind != QuantInfo::Kind::kAxisScaleOffset) {
+    float s = t.quant.scale;
+    int32_t o = t.quant.offset;
+    for (size_t i = 0; i < n; ++i) dst[i] = s * (static_cast<int32_t>(src[i]) + o);
+    return;
+  }
+  for (size_t i = 0; i < n; ++i) {
+    float s;
+    int32_t o;
+    ch.at(i, &s, &o);
+    dst[i] = s * (static_cast<int32_t>(src[i]) + o);
+  }
+}
+
+template <typename Q>
+void quant(const sdk::TensorInfo& t, const float* src, Q* dst) {
+  ChannelOf ch(t);
+  size_t n = t.numElements();
+  constexpr double lo = std::numeric_limits<Q>::min(), hi = std::numeric_limits<Q>::max();
+  for (size_t i = 0; i < n; ++i) {
+    float s;
+    int32_t o;
+    ch.at(i, &s, &o);
+    double q = s != 0.f ? std::nearbyint(static_cast<double>(src[i]) / s) - o : -o;
+    dst[i] = static_cast<Q>(std::clamp(q, lo, hi));
+  }
+}
+
+}  // namespace
+
+void dequantizeToFloat(const sdk::TensorInfo& t, const void* src, float* dst) {
+  switch (t.dtype) {
+    case DType::kUFixed8: dequant(t, static_cast<const uint8_t*>(src), dst); break;
+    case DType::kSFixed8: dequant(t, static_cast<const int8_t*>(src), dst); break;
+    case DType::kUFixed16: dequant(t, static_cast<const uint16_t*>(src), dst); break;
+    case DType::kSFixed16: dequant(t, static_cast<const int16_t*>(src), dst); break;
+    case DType::kSFixed32: dequant(t, static_cast<const int32_t*>(src), dst); break;
+    case DType::kUFixed32: dequant(t, static_cast<const uint32_t*>(src), dst); break;
+    default: break;
+  }
+}
+
+void quantizeFromFloat(const sdk::TensorInfo& t, const float* src, void* dst) {
+  switch (t.dtype) {
+    case DType::kUFixed8: quant(t, src, static_cast<uint8_t*>(dst)); break;
+    case DType::kSFixed8: quant(t, src, static_cast<int8_t*>(dst)); break;
+    case DType::kUFixed16: quant(t, src, static_cast<uint16_t*>(dst)); break;
+    case DType::kSFixed16: quant(t, src, static_cast<int16_t*>(dst)); break;
+    case DType::kSFixed32: quant(t, src, static_cast<int32_t*>(dst)); break;
+    case DType::kUFixed32: quant(t, src, static_cast<uint32_t*>(dst)); break;
+    default: break;
+  }
+}
+
+}  // namespace qnn::cpu

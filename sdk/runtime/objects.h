@@ -1,0 +1,97 @@
+// The objects behind the API's handles. Lifetimes: a backend owns nothing by
+// pointer from the client; contexts hold their graphs; a graph holds its IR and,
+// once finalized, its prepared form. shared_ptr keeps an object alive while a
+// call uses it even if another thread frees its handle meanwhile.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "QnnInterface.h"
+#include "core/handle_registry.h"
+#include "core/logger.h"
+#include "runtime/engine.h"
+#include "runtime/profile.h"
+
+namespace qnn::sdk {
+
+class BackendObject : public HandleObject {
+ public:
+  HandleKind kind() const override { return HandleKind::kBackend; }
+  std::shared_ptr<Logger> logger;
+  std::unique_ptr<ExecutionEngine> engine;
+  std::vector<std::string> opNames;               // storage behind getSupportedOperations
+  std::vector<QnnBackend_OperationName_t> opNameEntries;
+  std::mutex mutex;
+};
+
+class DeviceObject : public HandleObject {
+ public:
+  HandleKind kind() const override { return HandleKind::kDevice; }
+  std::shared_ptr<Logger> logger;
+};
+
+class MemObject;
+
+class ContextObject;
+
+class GraphObject : public HandleObject {
+ public:
+  HandleKind kind() const override { return HandleKind::kGraph; }
+  enum class State { kBuilding, kFinalized };
+  std::weak_ptr<ContextObject> context;
+  std::shared_ptr<BackendObject> backend;
+  GraphIR ir;
+  State state = State::kBuilding;
+  std::unique_ptr<PreparedGraph> prepared;
+  std::set<std::string> nodeNames;
+  std::mutex mutex;       // guards ir/state while building
+  std::mutex execMutex;   // one execution at a time per graph
+};
+
+class ContextObject : public HandleObject {
+ public:
+  HandleKind kind() const override { return HandleKind::kContext; }
+  std::shared_ptr<BackendObject> backend;
+  std::map<std::string, void*> graphsByName;           // name -> graph handle
+  std::map<uint32_t, TensorInfo> contextTensors;
+  std::set<std::string> tensorNames;                    // context tensor names
+  std::set<void*> memHandles;
+  uint32_t nextTensorId = 1;                            // ids are unique within a context
+  std::mutex mutex;
+};
+
+class MemObject : public HandleObject {
+ public:
+  HandleKind kind() const override { return HandleKind::kMem; }
+  ~MemObject() override;
+  std::weak_ptr<ContextObject> context;
+  void* data = nullptr;
+  size_t size = 0;
+  int fd = -1;
+  bool mapped = false;  // data came from mmap of fd
+  DType dtype = DType::kUndefined;
+  std::vector<uint32_t> dims;
+};
+
+class SignalObject : public HandleObject {
+ public:
+  HandleKind kind() const override { return HandleKind::kSignal; }
+  std::atomic<bool> triggered{false};
+  std::atomic<bool> inUse{false};
+  uint64_t timeoutUs = 0;  // 0 = none
+};
+
+class LogObject : public Logger {
+ public:
+  using Logger::Logger;
+};
+
+}  // namespace qnn::sdk

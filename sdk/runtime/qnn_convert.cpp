@@ -1,0 +1,153 @@
+#include "runtime/qnn_convert.h"
+
+#include <cstring>
+
+namespace qnn::sdk {
+
+const Qnn_TensorV1_t& tensorFields(const Qnn_Tensor_t& t) { return t.v1; }
+Qnn_TensorV1_t& tensorFields(Qnn_Tensor_t& t) { return t.v1; }
+
+bool tensorVersionSupported(const Qnn_Tensor_t& t) {
+  return t.version == QNN_TENSOR_VERSION_1 || static_cast<uint32_t>(t.version) == 2u;
+}
+
+Status readQuantization(const Qnn_QuantizeParams_t& q, const std::vector<uint32_t>& dims, QuantInfo* out) {
+  *out = QuantInfo{};
+  if (q.encodingDefinition != QNN_DEFINITION_DEFINED) return Status::ok();
+  switch (q.quantizationEncoding) {
+    case QNN_QUANTIZATION_ENCODING_SCALE_OFFSET:
+      out->kind = QuantInfo::Kind::kScaleOffset;
+      out->scale = q.scaleOffsetEncoding.scale;
+      out->offset = q.scaleOffsetEncoding.offset;
+      break;
+    case QNN_QUANTIZATION_ENCODING_BW_SCALE_OFFSET:
+      out->kind = QuantInfo::Kind::kScaleOffset;
+      out->scale = q.bwScaleOffsetEncoding.scale;
+      out->offset = q.bwScaleOffsetEncoding.offset;
+      out->bitwidth = q.bwScaleOffsetEncoding.bitwidth;
+      break;
+    case QNN_QUANTIZATION_ENCODING_AXIS_SCALE_OFFSET: {
+      const auto& a = q.axisScaleOffsetEncoding;
+      if (a.axis < 0 || static_cast<size_t>(a.axis) >= dims.size())
+        return invalidTensor("per-axis quantization axis " + std::to_string(a.axis) + " is outside the tensor's rank");
+      if (a.numScaleOffsets != dims[a.axis] || (a.numScaleOffsets && !a.scaleOffset))
+        return invalidTensor("per-axis quantization needs " + std::to_string(dims[a.axis]) +
+                             " scale/offset pairs, got " + std::to_string(a.numScaleOffsets));
+      out->kind = QuantInfo::Kind::kAxisScaleOffset;
+      out->axis = a.axis;
+      for (uint32_t i = 0; i < a.numScaleOffsets; ++i) {
+        out->scales.push_back(a.scaleOffset[i].scale);
+        out->offsets.push_back(a.scaleOffset[i].offset);
+      }
+      break;
+    }
+    case QNN_QUANTIZATION_ENCODING_BW_AXIS_SCALE_OFFSET: {
+      const auto& a = q.bwAxisScaleOffsetEncoding;
+      if (a.axis < 0 || static_cast<size_t>(a.axis) >= dims.size())
+        return invalidTensor("per-axis quantization axis " + std::to_string(a.axis) + " is outside the tensor's rank");
+      if (a.numElements != dims[a.axis] || (a.numElements && !a.scales))
+        return invalidTensor("per-axis quantization needs " + std::to_string(dims[a.axis]) + " scales, got " +
+                             std::to_string(a.numElements));
+      out->kind = QuantInfo::Kind::kAxisScaleOffset;
+      out->axis = a.axis;
+      out->bitwidth = a.bitwidth;
+      for (uint32_t i = 0; i < a.numElements; ++i) {
+        out->scales.push_back(a.scales[i]);
+        out->offsets.push_back(a.offsets ? a.offsets[i] : 0);
+      }
+      break;
+    }
+    default:
+      return invalidTensor("unknown quantization encoding " + std::to_string(q.quantizationEncoding));
+  }
+  return Status::ok();
+}
+
+Status readTensorInfo(const Qnn_Tensor_t& t, TensorUse use, TensorInfo* out) {
+  if (!tensorVersionSupported(t))
+    return invalidTensor("unsupported Qnn_Tensor_t version " + std::to_string(t.version));
+  const Qnn_TensorV1_t& v = tensorFields(t);
+  TensorInfo info;
+  if (use == TensorUse::kCreate) {
+    if (!v.name || !*v.name) return invalidTensor("tensor has no name");
+    info.name = v.name;
+  } else if (v.name) {
+    info.name = v.name;
+  }
+  std::string what = "tensor '" + info.name + "'";
+  uint32_t type = static_cast<uint32_t>(v.type);
+  if (type > QNN_TENSOR_TYPE_NULL) return invalidTensor(what + ": unknown tensor type " + std::to_string(type));
+  info.kind = static_cast<TensorKind>(type);
+  if (use == TensorUse::kParam) info.kind = TensorKind::kStatic;
+  if (!dtypeIsKnown(static_cast<uint32_t>(v.dataType)))
+    return invalidTensor(what + ": unknown datatype 0x" + std::to_string(static_cast<uint32_t>(v.dataType)));
+  info.dtype = static_cast<DType>(v.dataType);
+  if (v.dataFormat != QNN_TENSOR_DATA_FORMAT_FLAT_BUFFER)
+    return invalidTensor(what + ": only the flat-buffer data format is supported");
+  if (v.rank > 0 && !v.dimensions) return invalidTensor(what + ": rank " + std::to_string(v.rank) + " but no dimensions");
+  if (v.rank > 16) return invalidTensor(what + ": rank " + std::to_string(v.rank) + " exceeds 16");
+  uint64_t elements = 1;
+  for (uint32_t i = 0; i < v.rank; ++i) {
+    if (v.dimensions[i] == 0) return invalidTensor(what + ": dimension " + std::to_string(i) + " is 0");
+    elements *= v.dimensions[i];
+    if (elements > (1ull << 40)) return invalidTensor(what + ": too many elements");
+    info.dims.push_back(v.dimensions[i]);
+  }
+  if (static_cast<uint32_t>(t.version) == 2u && t.v2.isDynamicDimensions) {
+    for (uint32_t i = 0; i < v.rank; ++i)
+      if (t.v2.isDynamicDimensions[i])
+        return {StatusCode::kNotSupported, what + ": dynamic dimensions are not supported by this backend"};
+  }
+  QNN_SDK_RETURN_IF_ERROR(readQuantization(v.quantizeParams, info.dims, &info.quant));
+  if (dtypeIsFixedPoint(info.dtype) && info.quant.kind == QuantInfo::Kind::kNone && info.kind != TensorKind::kNull &&
+      info.dtype != DType::kSFixed32 && info.dtype != DType::kUFixed32)
+    return invalidTensor(what + ": fixed-point datatype " + dtypeName(info.dtype) + " needs quantization params");
+  if (info.kind == TensorKind::kStatic) {
+    if (v.memType != QNN_TENSORMEMTYPE_RAW) return invalidTensor(what + ": static data must be a client buffer");
+    size_t need = info.byteSize();
+    if (!v.clientBuf.data || v.clientBuf.dataSize != need)
+      return invalidTensor(what + ": static data is " + std::to_string(v.clientBuf.dataSize) + " bytes, expected " +
+                           std::to_string(need));
+    info.staticData.assign(static_cast<const uint8_t*>(v.clientBuf.data),
+                           static_cast<const uint8_t*>(v.clientBuf.data) + need);
+  }
+  *out = std::move(info);
+  return Status::ok();
+}
+
+Status readParam(const Qnn_Param_t& p, std::string* name, ParamValue* value) {
+  if (!p.name || !*p.name) return invalidParam("param has no name");
+  *name = p.name;
+  ParamValue v;
+  if (p.paramType == QNN_PARAMTYPE_SCALAR) {
+    const Qnn_Scalar_t& s = p.scalarParam;
+    if (!dtypeIsKnown(static_cast<uint32_t>(s.dataType)))
+      return invalidParam("param '" + *name + "': unknown scalar datatype");
+    v.dtype = static_cast<DType>(s.dataType);
+    switch (v.dtype) {
+      case DType::kFloat32: v.scalar.f32 = s.floatValue; break;
+      case DType::kUInt32: case DType::kUFixed32: v.scalar.u32 = s.uint32Value; break;
+      case DType::kInt32: case DType::kSFixed32: v.scalar.i32 = s.int32Value; break;
+      case DType::kUInt16: case DType::kUFixed16: v.scalar.u32 = s.uint16Value; v.dtype = DType::kUInt32; break;
+      case DType::kInt16: case DType::kSFixed16: v.scalar.i32 = s.int16Value; v.dtype = DType::kInt32; break;
+      case DType::kUInt8: case DType::kUFixed8: v.scalar.u32 = s.uint8Value; v.dtype = DType::kUInt32; break;
+      case DType::kInt8: case DType::kSFixed8: v.scalar.i32 = s.int8Value; v.dtype = DType::kInt32; break;
+      case DType::kBool8: v.scalar.b8 = s.bool8Value ? 1 : 0; break;
+      default: return invalidParam("param '" + *name + "': scalar datatype " + dtypeName(v.dtype) + " is not supported");
+    }
+  } else if (p.paramType == QNN_PARAMTYPE_TENSOR) {
+    TensorInfo info;
+    Status st = readTensorInfo(p.tensorParam, TensorUse::kParam, &info);
+    if (!st.isOk()) return invalidParam("param '" + *name + "': " + st.message());
+    v.isTensor = true;
+    v.dtype = info.dtype;
+    v.dims = info.dims;
+    v.data = std::move(info.staticData);
+  } else {
+    return invalidParam("param '" + *name + "': unknown param type " + std::to_string(p.paramType));
+  }
+  *value = std::move(v);
+  return Status::ok();
+}
+
+}  // namespace qnn::sdk

@@ -1,0 +1,100 @@
+// Runtime: the shared implementation of the QNN C API for one backend library.
+// Each backend's thin C entry file creates one Runtime with its descriptor and
+// forwards every entry point to the method of the same name. Methods validate
+// every handle and pointer, never throw, and return QNN error codes.
+#pragma once
+
+#include "QnnInterface.h"
+#include "runtime/engine.h"
+
+namespace qnn::sdk {
+
+class Runtime {
+ public:
+  explicit Runtime(BackendDescriptor descriptor);
+
+  const BackendDescriptor& descriptor() const { return desc_; }
+  Qnn_ApiVersion_t apiVersion() const;
+
+  Qnn_ErrorHandle_t propertyHasCapability(QnnProperty_Key_t key);
+
+  Qnn_ErrorHandle_t backendCreate(Qnn_LogHandle_t logger, const QnnBackend_Config_t** config,
+                                  Qnn_BackendHandle_t* backend);
+  Qnn_ErrorHandle_t backendSetConfig(Qnn_BackendHandle_t backend, const QnnBackend_Config_t** config);
+  Qnn_ErrorHandle_t backendGetApiVersion(Qnn_ApiVersion_t* version);
+  Qnn_ErrorHandle_t backendGetBuildId(const char** id);
+  Qnn_ErrorHandle_t backendRegisterOpPackage(Qnn_BackendHandle_t backend, const char* path, const char* provider,
+                                             const char* target);
+  Qnn_ErrorHandle_t backendGetSupportedOperations(Qnn_BackendHandle_t backend, uint32_t* num,
+                                                  const QnnBackend_OperationName_t** ops);
+  Qnn_ErrorHandle_t backendValidateOpConfig(Qnn_BackendHandle_t backend, Qnn_OpConfig_t opConfig);
+  Qnn_ErrorHandle_t backendFree(Qnn_BackendHandle_t backend);
+
+  Qnn_ErrorHandle_t contextCreate(Qnn_BackendHandle_t backend, Qnn_DeviceHandle_t device,
+                                  const QnnContext_Config_t** config, Qnn_ContextHandle_t* context);
+  Qnn_ErrorHandle_t contextSetConfig(Qnn_ContextHandle_t context, const QnnContext_Config_t** config);
+  Qnn_ErrorHandle_t contextGetBinarySize(Qnn_ContextHandle_t context, Qnn_ContextBinarySize_t* size);
+  Qnn_ErrorHandle_t contextGetBinary(Qnn_ContextHandle_t context, void* buffer, Qnn_ContextBinarySize_t bufferSize,
+                                     Qnn_ContextBinarySize_t* written);
+  Qnn_ErrorHandle_t contextCreateFromBinary(Qnn_BackendHandle_t backend, Qnn_DeviceHandle_t device,
+                                            const QnnContext_Config_t** config, const void* buffer,
+                                            Qnn_ContextBinarySize_t size, Qnn_ContextHandle_t* context,
+                                            Qnn_ProfileHandle_t profile);
+  Qnn_ErrorHandle_t contextFree(Qnn_ContextHandle_t context, Qnn_ProfileHandle_t profile);
+
+  Qnn_ErrorHandle_t graphCreate(Qnn_ContextHandle_t context, const char* name, const QnnGraph_Config_t** config,
+                                Qnn_GraphHandle_t* graph);
+  Qnn_ErrorHandle_t graphSetConfig(Qnn_GraphHandle_t graph, const QnnGraph_Config_t** config);
+  Qnn_ErrorHandle_t graphAddNode(Qnn_GraphHandle_t graph, Qnn_OpConfig_t opConfig);
+  Qnn_ErrorHandle_t graphFinalize(Qnn_GraphHandle_t graph, Qnn_ProfileHandle_t profile, Qnn_SignalHandle_t signal);
+  Qnn_ErrorHandle_t graphRetrieve(Qnn_ContextHandle_t context, const char* name, Qnn_GraphHandle_t* graph);
+  Qnn_ErrorHandle_t graphExecute(Qnn_GraphHandle_t graph, const Qnn_Tensor_t* inputs, uint32_t numInputs,
+                                 Qnn_Tensor_t* outputs, uint32_t numOutputs, Qnn_ProfileHandle_t profile,
+                                 Qnn_SignalHandle_t signal);
+  Qnn_ErrorHandle_t graphExecuteAsync(Qnn_GraphHandle_t graph, const Qnn_Tensor_t* inputs, uint32_t numInputs,
+                                      Qnn_Tensor_t* outputs, uint32_t numOutputs, Qnn_ProfileHandle_t profile,
+                                      Qnn_SignalHandle_t signal, Qnn_NotifyFn_t notifyFn, void* notifyParam);
+
+  Qnn_ErrorHandle_t tensorCreateContextTensor(Qnn_ContextHandle_t context, Qnn_Tensor_t* tensor);
+  Qnn_ErrorHandle_t tensorCreateGraphTensor(Qnn_GraphHandle_t graph, Qnn_Tensor_t* tensor);
+
+  Qnn_ErrorHandle_t logCreate(QnnLog_Callback_t callback, QnnLog_Level_t level, Qnn_LogHandle_t* logger);
+  Qnn_ErrorHandle_t logSetLogLevel(Qnn_LogHandle_t logger, QnnLog_Level_t level);
+  Qnn_ErrorHandle_t logFree(Qnn_LogHandle_t logger);
+
+  Qnn_ErrorHandle_t profileCreate(Qnn_BackendHandle_t backend, QnnProfile_Level_t level,
+                                  Qnn_ProfileHandle_t* profile);
+  Qnn_ErrorHandle_t profileGetEvents(Qnn_ProfileHandle_t profile, const QnnProfile_EventId_t** events,
+                                     uint32_t* numEvents);
+  Qnn_ErrorHandle_t profileGetSubEvents(QnnProfile_EventId_t event, const QnnProfile_EventId_t** subEvents,
+                                        uint32_t* numSubEvents);
+  Qnn_ErrorHandle_t profileGetEventData(QnnProfile_EventId_t event, QnnProfile_EventData_t* data);
+  Qnn_ErrorHandle_t profileFree(Qnn_ProfileHandle_t profile);
+
+  Qnn_ErrorHandle_t memRegister(Qnn_ContextHandle_t context, const Qnn_MemDescriptor_t* descriptors,
+                                uint32_t numDescriptors, Qnn_MemHandle_t* memHandles);
+  Qnn_ErrorHandle_t memDeRegister(const Qnn_MemHandle_t* memHandles, uint32_t numHandles);
+
+  Qnn_ErrorHandle_t deviceGetPlatformInfo(Qnn_LogHandle_t logger, const QnnDevice_PlatformInfo_t** info);
+  Qnn_ErrorHandle_t deviceFreePlatformInfo(Qnn_LogHandle_t logger, const QnnDevice_PlatformInfo_t* info);
+  Qnn_ErrorHandle_t deviceGetInfrastructure(const QnnDevice_Infrastructure_t* infra);
+  Qnn_ErrorHandle_t deviceCreate(Qnn_LogHandle_t logger, const QnnDevice_Config_t** config,
+                                 Qnn_DeviceHandle_t* device);
+  Qnn_ErrorHandle_t deviceSetConfig(Qnn_DeviceHandle_t device, const QnnDevice_Config_t** config);
+  Qnn_ErrorHandle_t deviceGetInfo(Qnn_DeviceHandle_t device, const QnnDevice_PlatformInfo_t** info);
+  Qnn_ErrorHandle_t deviceFree(Qnn_DeviceHandle_t device);
+
+  Qnn_ErrorHandle_t signalCreate(Qnn_BackendHandle_t backend, const QnnSignal_Config_t** config,
+                                 Qnn_SignalHandle_t* signal);
+  Qnn_ErrorHandle_t signalSetConfig(Qnn_SignalHandle_t signal, const QnnSignal_Config_t** config);
+  Qnn_ErrorHandle_t signalTrigger(Qnn_SignalHandle_t signal);
+  Qnn_ErrorHandle_t signalFree(Qnn_SignalHandle_t signal);
+
+  // Message of an error code (QnnError's errorGetMessage).
+  static const char* errorMessage(Qnn_ErrorHandle_t error);
+
+ private:
+  BackendDescriptor desc_;
+};
+
+}  // namespace qnn::sdk
