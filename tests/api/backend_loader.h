@@ -1,0 +1,91 @@
+// Test helper: loads a backend library with dlopen and picks its provider, the
+// way client applications do. Uses only the public headers.
+#pragma once
+
+#include <dlfcn.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "QnnInterface.h"
+
+namespace qnn::test {
+
+class LoadedBackend {
+ public:
+  explicit LoadedBackend(const std::string& path) {
+    lib_ = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!lib_) {
+      error_ = dlerror();
+      return;
+    }
+    using GetProviders = Qnn_ErrorHandle_t (*)(const QnnInterface_t***, uint32_t*);
+    auto get = reinterpret_cast<GetProviders>(dlsym(lib_, "QnnInterface_getProviders"));
+    if (!get) {
+      error_ = "QnnInterface_getProviders not exported";
+      return;
+    }
+    const QnnInterface_t** providers = nullptr;
+    uint32_t n = 0;
+    if (get(&providers, &n) != QNN_SUCCESS || n == 0) {
+      error_ = "no providers";
+      return;
+    }
+    for (uint32_t i = 0; i < n; ++i) {
+      const Qnn_Version_t& v = providers[i]->apiVersion.coreApiVersion;
+      if (v.major == QNN_API_VERSION_MAJOR && v.minor >= QNN_API_VERSION_MINOR) {
+        provider_ = providers[i];
+        break;
+      }
+    }
+    if (!provider_) error_ = "no provider with a compatible API version";
+  }
+  ~LoadedBackend() {
+    if (lib_) dlclose(lib_);
+  }
+  LoadedBackend(const LoadedBackend&) = delete;
+  LoadedBackend& operator=(const LoadedBackend&) = delete;
+
+  bool ok() const { return provider_ != nullptr; }
+  const std::string& error() const { return error_; }
+  const QnnInterface_t& provider() const { return *provider_; }
+  const QNN_INTERFACE_VER_TYPE& api() const { return provider_->QNN_INTERFACE_VER_NAME; }
+
+ private:
+  void* lib_ = nullptr;
+  const QnnInterface_t* provider_ = nullptr;
+  std::string error_;
+};
+
+// Paths of the backends under test, set by CMake.
+inline std::string cpuBackendPath() { return QNN_TEST_CPU_BACKEND_PATH; }
+
+// Builds Qnn_Tensor_t values whose name and dims storage live in the object.
+struct TensorSpec {
+  std::string name;
+  std::vector<uint32_t> dims;
+  Qnn_Tensor_t tensor = QNN_TENSOR_INIT;
+
+  TensorSpec(std::string n, Qnn_TensorType_t type, Qnn_DataType_t dtype, std::vector<uint32_t> d,
+             void* data = nullptr, uint32_t dataSize = 0)
+      : name(std::move(n)), dims(std::move(d)) {
+    tensor.version = QNN_TENSOR_VERSION_1;
+    tensor.v1.name = name.c_str();
+    tensor.v1.type = type;
+    tensor.v1.dataType = dtype;
+    tensor.v1.dataFormat = QNN_TENSOR_DATA_FORMAT_FLAT_BUFFER;
+    tensor.v1.rank = static_cast<uint32_t>(dims.size());
+    tensor.v1.dimensions = dims.data();
+    tensor.v1.memType = QNN_TENSORMEMTYPE_RAW;
+    tensor.v1.clientBuf.data = data;
+    tensor.v1.clientBuf.dataSize = dataSize;
+  }
+  // Copies must re-point name/dims at their own storage.
+  TensorSpec(const TensorSpec& o) : name(o.name), dims(o.dims), tensor(o.tensor) {
+    tensor.v1.name = name.c_str();
+    tensor.v1.dimensions = dims.data();
+  }
+};
+
+}  // namespace qnn::test
