@@ -2,6 +2,8 @@
 
 #include <chrono>
 #include <cmath>
+#include <climits>
+#include <cstdint>
 #include <cstring>
 
 #include "kernels/kernel.h"
@@ -75,11 +77,9 @@ class CpuPreparedGraph : public sdk::PreparedGraph {
   explicit CpuPreparedGraph(const GraphIR& ir) : ir_(ir) {}
 
   Status build() {
-    for (auto& [id, t] : ir_.tensors) {
-      if (t.kind == TensorKind::kNative) buffers_[id].assign(t.byteSize(), 0);
+    for (auto& [id, t] : ir_.tensors)
       if (t.kind == TensorKind::kStatic) pointers_[id] = const_cast<uint8_t*>(t.staticData.data());
-    }
-    for (auto& [id, buf] : buffers_) pointers_[id] = buf.data();
+    QNN_SDK_RETURN_IF_ERROR(planNativeBuffers());
     for (const NodeInfo& node : ir_.nodes) {
       auto step = std::make_unique<Step>();
       step->node = &node;
@@ -98,6 +98,50 @@ class CpuPreparedGraph : public sdk::PreparedGraph {
       }
       steps_.push_back(std::move(step));
     }
+    return Status::ok();
+  }
+
+  // Native tensors share buffers once their last reader has run: a tensor gets
+  // the smallest free buffer that fits (or a new one) when its producer runs,
+  // and returns it after its last consumer. A node's outputs never share a
+  // buffer with its inputs, since kernels are not written to work in place.
+  Status planNativeBuffers() {
+    std::map<uint32_t, size_t> lastUse;
+    for (size_t n = 0; n < ir_.nodes.size(); ++n)
+      for (uint32_t id : ir_.nodes[n].inputIds) lastUse[id] = n;
+    std::multimap<size_t, size_t> freeBySize;  // capacity -> buffer index
+    std::map<uint32_t, size_t> assigned;        // tensor id -> buffer index
+    for (size_t n = 0; n < ir_.nodes.size(); ++n) {
+      for (uint32_t id : ir_.nodes[n].outputIds) {
+        const TensorInfo* t = ir_.findTensor(id);
+        if (!t || t->kind != TensorKind::kNative) continue;
+        size_t need = std::max<size_t>(t->byteSize(), 1);
+        auto it = freeBySize.lower_bound(need);
+        if (it != freeBySize.end()) {
+          assigned[id] = it->second;
+          freeBySize.erase(it);
+        } else {
+          arena_.emplace_back(need);
+          assigned[id] = arena_.size() - 1;
+        }
+      }
+      for (uint32_t id : ir_.nodes[n].inputIds) {
+        auto a = assigned.find(id);
+        if (a != assigned.end() && lastUse[id] == n) {
+          freeBySize.emplace(arena_[a->second].size(), a->second);
+          assigned.erase(a);
+          lastUse[id] = SIZE_MAX;  // released once even if read twice by this node
+        }
+      }
+      for (uint32_t id : ir_.nodes[n].outputIds)  // produced but never read
+        if (auto a = assigned.find(id); a != assigned.end() && !lastUse.count(id)) {
+          nativeOf_[id] = a->second;
+          freeBySize.emplace(arena_[a->second].size(), a->second);
+          assigned.erase(a);
+        }
+      for (auto& [id, buf] : assigned) nativeOf_[id] = buf;
+    }
+    for (auto& [id, buf] : nativeOf_) pointers_[id] = arena_[buf].data();
     return Status::ok();
   }
 
@@ -139,7 +183,8 @@ class CpuPreparedGraph : public sdk::PreparedGraph {
 
  private:
   const GraphIR& ir_;  // owned by the graph object, which outlives this
-  std::map<uint32_t, std::vector<uint8_t>> buffers_;
+  std::vector<std::vector<uint8_t>> arena_;  // native tensor storage, shared by liveness
+  std::map<uint32_t, size_t> nativeOf_;      // native tensor id -> arena index
   std::map<uint32_t, void*> pointers_;
   std::vector<std::unique_ptr<Step>> steps_;
 };

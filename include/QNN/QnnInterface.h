@@ -324,8 +324,8 @@ typedef struct {
   const char *providerName;
   Qnn_ApiVersion_t apiVersion;
   union {
-    QnnInterface_ImplementationV2_7_t v2_7;
     QNN_INTERFACE_VER_TYPE QNN_INTERFACE_VER_NAME;
+    QnnInterface_ImplementationV2_7_t v2_7;
   };
 } QnnInterface_t;
 
@@ -333,9 +333,9 @@ QNN_API
 Qnn_ErrorHandle_t QnnInterface_getProviders(const QnnInterface_t ***providerList, uint32_t *numProviders);
 
 /* Empty provider reporting the claimed core API version. The union's first member is
- * v2_7, so its initializer is the 44-entry list; the compiler zero-fills the rest. */
+ * the current table, so every one of its entries is initialized to NULL. */
 #define QNN_INTERFACE_INIT \
-  {QNN_BACKEND_ID_NULL, NULL, QNN_API_VERSION_INIT, {QNN_INTERFACE_V2_7_INIT}}
+  {QNN_BACKEND_ID_NULL, NULL, QNN_API_VERSION_INIT, {QNN_INTERFACE_VER_TYPE_INIT}}
 /* All-NULL 2.7 table (44 entries). */
 #define QNN_INTERFACE_V2_7_INIT \
   {NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, \

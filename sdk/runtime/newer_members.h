@@ -1,13 +1,91 @@
-// Members of the function table added after API 2.7. Those the runtime does not
-// implement yet answer QNN_COMMON_ERROR_NOT_SUPPORTED and say so in the log.
+// Members of the function table added after API 2.7. The runtime implements the
+// ones it can honour; the rest answer QNN_COMMON_ERROR_NOT_SUPPORTED and say so
+// in the log, as the project's rule for unimplemented entries demands.
 #pragma once
 
+#include <string>
+
+#include "binary/context_binary.h"
+#include "core/logger.h"
 #include "runtime/api_table.h"
 
 namespace qnn::sdk {
 
+// Logs that `Name::value` is not implemented and returns NOT_SUPPORTED; one
+// instantiation per table member gives a function of exactly the member's type.
+template <typename Fn, typename Name>
+struct NotSupported;
+template <typename... Args, typename Name>
+struct NotSupported<Qnn_ErrorHandle_t (*)(Args...), Name> {
+  static Qnn_ErrorHandle_t call(Args...) {
+    logMessage(nullptr, QNN_LOG_LEVEL_WARN, std::string(Name::value()) + " is not implemented by this backend yet");
+    return QNN_COMMON_ERROR_NOT_SUPPORTED;
+  }
+};
+
+#define QNN_SDK_NOT_SUPPORTED(table, member, apiName)                                \
+  do {                                                                              \
+    struct Name {                                                                   \
+      static const char* value() { return apiName; }                                \
+    };                                                                              \
+    (table).member = &NotSupported<decltype((table).member), Name>::call;           \
+  } while (0)
+
 template <RuntimeAccessor rt>
 template <typename Table>
-void ApiTable<rt>::fillNewerMembers(Table&) {}
+void ApiTable<rt>::fillNewerMembers(Table& t) {
+  t.backendSetConfig = backendSetConfig;
+  t.errorGetMessage = [](Qnn_ErrorHandle_t error, const char** message) -> Qnn_ErrorHandle_t {
+    if (!message) return QNN_COMMON_ERROR_INVALID_ARGUMENT;
+    *message = Runtime::errorMessage(error);
+    return QNN_SUCCESS;
+  };
+  // Messages are static strings: the verbose form is the same text and needs no freeing.
+  t.errorGetVerboseMessage = [](Qnn_ErrorHandle_t error, const char** message) -> Qnn_ErrorHandle_t {
+    if (!message) return QNN_COMMON_ERROR_INVALID_ARGUMENT;
+    *message = Runtime::errorMessage(error);
+    return QNN_SUCCESS;
+  };
+  t.errorFreeVerboseMessage = [](const char* message) -> Qnn_ErrorHandle_t {
+    return message ? QNN_SUCCESS : QNN_COMMON_ERROR_INVALID_ARGUMENT;
+  };
+  t.contextValidateBinary = [](Qnn_BackendHandle_t, Qnn_DeviceHandle_t, const QnnContext_Config_t**,
+                               const void* buffer, Qnn_ContextBinarySize_t size) -> Qnn_ErrorHandle_t {
+    if (!buffer || size == 0) return QNN_CONTEXT_ERROR_INVALID_ARGUMENT;
+    Status st = validateContextBinary(buffer, size);
+    if (!st.isOk()) {
+      logMessage(nullptr, QNN_LOG_LEVEL_ERROR, "QnnContext_validateBinary: " + st.message());
+      return QNN_CONTEXT_ERROR_CREATE_FROM_BINARY;
+    }
+    return QNN_SUCCESS;
+  };
+  t.contextCreateFromBinaryWithSignal = [](Qnn_BackendHandle_t b, Qnn_DeviceHandle_t d, const QnnContext_Config_t** c,
+                                           const void* buf, Qnn_ContextBinarySize_t s, Qnn_ContextHandle_t* x,
+                                           Qnn_ProfileHandle_t p, Qnn_SignalHandle_t) -> Qnn_ErrorHandle_t {
+    // Loading is not interruptible here; the signal is accepted and not used.
+    return rt().contextCreateFromBinary(b, d, c, buf, s, x, p);
+  };
+  QNN_SDK_NOT_SUPPORTED(t, graphCreateSubgraph, "QnnGraph_createSubgraph");
+  QNN_SDK_NOT_SUPPORTED(t, profileSetConfig, "QnnProfile_setConfig");
+  QNN_SDK_NOT_SUPPORTED(t, profileGetExtendedEventData, "QnnProfile_getExtendedEventData");
+  QNN_SDK_NOT_SUPPORTED(t, graphPrepareExecutionEnvironment, "QnnGraph_prepareExecutionEnvironment");
+  QNN_SDK_NOT_SUPPORTED(t, graphReleaseExecutionEnvironment, "QnnGraph_releaseExecutionEnvironment");
+  QNN_SDK_NOT_SUPPORTED(t, graphGetProperty, "QnnGraph_getProperty");
+  QNN_SDK_NOT_SUPPORTED(t, contextCreateFromBinaryListAsync, "QnnContext_createFromBinaryListAsync");
+  QNN_SDK_NOT_SUPPORTED(t, tensorUpdateGraphTensors, "QnnTensor_updateGraphTensors");
+  QNN_SDK_NOT_SUPPORTED(t, tensorUpdateContextTensors, "QnnTensor_updateContextTensors");
+  QNN_SDK_NOT_SUPPORTED(t, contextGetBinarySectionSize, "QnnContext_getBinarySectionSize");
+  QNN_SDK_NOT_SUPPORTED(t, contextGetBinarySection, "QnnContext_getBinarySection");
+  QNN_SDK_NOT_SUPPORTED(t, contextApplyBinarySection, "QnnContext_applyBinarySection");
+  QNN_SDK_NOT_SUPPORTED(t, backendGetProperty, "QnnBackend_getProperty");
+  QNN_SDK_NOT_SUPPORTED(t, contextGetProperty, "QnnContext_getProperty");
+  QNN_SDK_NOT_SUPPORTED(t, contextGetIncrementalBinary, "QnnContext_getIncrementalBinary");
+  QNN_SDK_NOT_SUPPORTED(t, contextReleaseIncrementalBinary, "QnnContext_releaseIncrementalBinary");
+  QNN_SDK_NOT_SUPPORTED(t, contextFinalize, "QnnContext_finalize");
+  QNN_SDK_NOT_SUPPORTED(t, globalConfigSet, "QnnGlobalConfig_Set");
+  QNN_SDK_NOT_SUPPORTED(t, contextCreateFromBinaryWithCallback, "QnnContext_createFromBinaryWithCallback");
+}
+
+#undef QNN_SDK_NOT_SUPPORTED
 
 }  // namespace qnn::sdk

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "CPU/QnnCpuCommon.h"
 #include "QnnInterface.h"
 
 namespace qnn::test {

@@ -50,7 +50,9 @@ class E2E : public ::testing::Test {
     ASSERT_EQ(api().backendCreate(nullptr, nullptr, &backend), QNN_SUCCESS);
   }
   void TearDown() override {
-    if (backend) EXPECT_EQ(api().backendFree(backend), QNN_SUCCESS);
+    if (backend) {
+      EXPECT_EQ(api().backendFree(backend), QNN_SUCCESS);
+    }
   }
   const QNN_INTERFACE_VER_TYPE& api() { return lib.api(); }
 

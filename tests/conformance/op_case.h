@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <ostream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -68,6 +69,9 @@ struct OpCase {
   double atol = 1e-5;
   double rtol = 1e-5;
 };
+
+// Test output names a case by its name, not its bytes.
+inline void PrintTo(const OpCase& c, std::ostream* os) { *os << c.name; }
 
 // Deterministic pseudo-random data for cases (xorshift; same on every machine).
 class CaseRng {

@@ -1,0 +1,256 @@
+// Features of the API beyond one execute: profiling events, signals (abort and
+// timeout), asynchronous execution, registered fd memory, concurrent graphs.
+#include <gtest/gtest.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
+#include "backend_loader.h"
+
+namespace qnn::test {
+namespace {
+
+// A graph of `depth` chained Relu nodes over [1, n] floats: in -> ... -> out.
+class ReluChain {
+ public:
+  ReluChain(const QNN_INTERFACE_VER_TYPE& api, Qnn_ContextHandle_t ctx, const std::string& name, uint32_t n,
+            int depth)
+      : api_(api), in_("in", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_FLOAT_32, {1, n}),
+        out_("out", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_FLOAT_32, {1, n}) {
+    EXPECT_EQ(api.graphCreate(ctx, name.c_str(), nullptr, &graph), QNN_SUCCESS);
+    EXPECT_EQ(api.tensorCreateGraphTensor(graph, &in_.tensor), QNN_SUCCESS);
+    Qnn_Tensor_t prev = in_.tensor;
+    std::vector<std::unique_ptr<TensorSpec>> mids;
+    for (int i = 0; i < depth; ++i) {
+      Qnn_Tensor_t next;
+      if (i + 1 == depth) {
+        EXPECT_EQ(api.tensorCreateGraphTensor(graph, &out_.tensor), QNN_SUCCESS);
+        next = out_.tensor;
+      } else {
+        mids.push_back(std::make_unique<TensorSpec>("mid" + std::to_string(i), QNN_TENSOR_TYPE_NATIVE,
+                                                    QNN_DATATYPE_FLOAT_32, std::vector<uint32_t>{1, n}));
+        EXPECT_EQ(api.tensorCreateGraphTensor(graph, &mids.back()->tensor), QNN_SUCCESS);
+        next = mids.back()->tensor;
+      }
+      std::string nodeName = "relu" + std::to_string(i);
+      Qnn_OpConfig_t op = QNN_OPCONFIG_INIT;
+      op.v1 = {nodeName.c_str(), "qti.aisw", "Relu", 0, nullptr, 1, &prev, 1, &next};
+      EXPECT_EQ(api.graphAddNode(graph, op), QNN_SUCCESS);
+      prev = next;
+    }
+    EXPECT_EQ(api.graphFinalize(graph, nullptr, nullptr), QNN_SUCCESS);
+    input.resize(n);
+    output.assign(n, 0.f);
+    for (uint32_t i = 0; i < n; ++i) input[i] = (i % 2 ? 1.f : -1.f) * float(i);
+  }
+  Qnn_ErrorHandle_t execute(Qnn_ProfileHandle_t profile = nullptr, Qnn_SignalHandle_t signal = nullptr) {
+    bind();
+    return api_.graphExecute(graph, &in_.tensor, 1, &out_.tensor, 1, profile, signal);
+  }
+  void bind() {
+    in_.tensor.v1.clientBuf = {input.data(), uint32_t(input.size() * 4)};
+    out_.tensor.v1.clientBuf = {output.data(), uint32_t(output.size() * 4)};
+  }
+  bool outputCorrect() const {
+    for (size_t i = 0; i < input.size(); ++i)
+      if (output[i] != std::max(input[i], 0.f)) return false;
+    return true;
+  }
+
+  const QNN_INTERFACE_VER_TYPE& api_;
+  TensorSpec in_, out_;
+  Qnn_GraphHandle_t graph = nullptr;
+  std::vector<float> input, output;
+};
+
+class Features : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_TRUE(lib.ok()) << lib.error();
+    ASSERT_EQ(api().backendCreate(nullptr, nullptr, &backend), QNN_SUCCESS);
+    ASSERT_EQ(api().contextCreate(backend, nullptr, nullptr, &ctx), QNN_SUCCESS);
+  }
+  void TearDown() override {
+    api().contextFree(ctx, nullptr);
+    api().backendFree(backend);
+  }
+  const QNN_INTERFACE_VER_TYPE& api() { return lib.api(); }
+  LoadedBackend lib{cpuBackendPath()};
+  Qnn_BackendHandle_t backend = nullptr;
+  Qnn_ContextHandle_t ctx = nullptr;
+};
+
+TEST_F(Features, DetailedProfileHasOneSubEventPerNode) {
+  ReluChain chain(api(), ctx, "chain", 64, 5);
+  Qnn_ProfileHandle_t profile = nullptr;
+  ASSERT_EQ(api().profileCreate(backend, QNN_PROFILE_LEVEL_DETAILED, &profile), QNN_SUCCESS);
+  ASSERT_EQ(chain.execute(profile), QNN_SUCCESS);
+  const QnnProfile_EventId_t* events = nullptr;
+  uint32_t num = 0;
+  ASSERT_EQ(api().profileGetEvents(profile, &events, &num), QNN_SUCCESS);
+  ASSERT_EQ(num, 1u);
+  QnnProfile_EventData_t data;
+  ASSERT_EQ(api().profileGetEventData(events[0], &data), QNN_SUCCESS);
+  EXPECT_EQ(data.type, QNN_PROFILE_EVENTTYPE_EXECUTE);
+  EXPECT_EQ(data.unit, QNN_PROFILE_EVENTUNIT_MICROSEC);
+  const QnnProfile_EventId_t* subs = nullptr;
+  uint32_t numSubs = 0;
+  ASSERT_EQ(api().profileGetSubEvents(events[0], &subs, &numSubs), QNN_SUCCESS);
+  ASSERT_EQ(numSubs, 5u);
+  ASSERT_EQ(api().profileGetEventData(subs[2], &data), QNN_SUCCESS);
+  EXPECT_EQ(data.type, QNN_PROFILE_EVENTTYPE_NODE);
+  EXPECT_STREQ(data.identifier, "relu2 (Relu)");
+  EXPECT_EQ(api().profileFree(profile), QNN_SUCCESS);
+  EXPECT_EQ(api().profileGetEventData(events[0], &data), QNN_PROFILE_ERROR_INVALID_HANDLE);
+}
+
+TEST_F(Features, BasicProfileHasNoNodeEvents) {
+  ReluChain chain(api(), ctx, "chain", 64, 3);
+  Qnn_ProfileHandle_t profile = nullptr;
+  ASSERT_EQ(api().profileCreate(backend, QNN_PROFILE_LEVEL_BASIC, &profile), QNN_SUCCESS);
+  ASSERT_EQ(chain.execute(profile), QNN_SUCCESS);
+  ASSERT_EQ(chain.execute(profile), QNN_SUCCESS);
+  const QnnProfile_EventId_t* events = nullptr;
+  uint32_t num = 0, numSubs = 7;
+  ASSERT_EQ(api().profileGetEvents(profile, &events, &num), QNN_SUCCESS);
+  EXPECT_EQ(num, 2u);
+  const QnnProfile_EventId_t* subs = nullptr;
+  ASSERT_EQ(api().profileGetSubEvents(events[0], &subs, &numSubs), QNN_SUCCESS);
+  EXPECT_EQ(numSubs, 0u);
+  EXPECT_EQ(api().profileFree(profile), QNN_SUCCESS);
+}
+
+TEST_F(Features, SignalTimeoutStopsExecution) {
+  ReluChain chain(api(), ctx, "long", 1 << 16, 400);  // far longer than 1 us
+  QnnSignal_Config_t timeout = QNN_SIGNAL_CONFIG_INIT;
+  timeout.option = QNN_SIGNAL_CONFIG_OPTION_TIMEOUT;
+  timeout.timeoutDurationUs = 1;
+  const QnnSignal_Config_t* configs[] = {&timeout, nullptr};
+  Qnn_SignalHandle_t signal = nullptr;
+  ASSERT_EQ(api().signalCreate(backend, configs, &signal), QNN_SUCCESS);
+  EXPECT_EQ(chain.execute(nullptr, signal), QNN_GRAPH_ERROR_TIMED_OUT);
+  // Without the signal the same graph completes.
+  EXPECT_EQ(chain.execute(), QNN_SUCCESS);
+  EXPECT_TRUE(chain.outputCorrect());
+  EXPECT_EQ(api().signalFree(signal), QNN_SUCCESS);
+}
+
+TEST_F(Features, SignalTriggerAbortsExecution) {
+  ReluChain chain(api(), ctx, "long", 1 << 16, 4000);
+  Qnn_SignalHandle_t signal = nullptr;
+  ASSERT_EQ(api().signalCreate(backend, nullptr, &signal), QNN_SUCCESS);
+  std::atomic<Qnn_ErrorHandle_t> result{QNN_SUCCESS};
+  std::thread runner([&] { result = chain.execute(nullptr, signal); });
+  // Trigger once the execution holds the signal (trigger on an idle signal is refused).
+  Qnn_ErrorHandle_t trig = QNN_SIGNAL_ERROR_SIGNAL_IDLE;
+  for (int i = 0; i < 20000 && trig == QNN_SIGNAL_ERROR_SIGNAL_IDLE; ++i) {
+    trig = api().signalTrigger(signal);
+    if (trig == QNN_SIGNAL_ERROR_SIGNAL_IDLE) std::this_thread::sleep_for(std::chrono::microseconds(50));
+  }
+  runner.join();
+  ASSERT_EQ(trig, QNN_SUCCESS);
+  EXPECT_EQ(result.load(), QNN_GRAPH_ERROR_ABORTED);
+  EXPECT_EQ(api().signalFree(signal), QNN_SUCCESS);
+}
+
+TEST_F(Features, AsyncExecuteNotifies) {
+  ReluChain chain(api(), ctx, "async", 1000, 3);
+  chain.bind();
+  struct Waiter {
+    std::mutex m;
+    std::condition_variable cv;
+    bool done = false;
+    Qnn_ErrorHandle_t error = 1;
+  } waiter;
+  auto notify = [](void* param, Qnn_NotifyStatus_t status) {
+    auto* w = static_cast<Waiter*>(param);
+    std::lock_guard<std::mutex> lock(w->m);
+    w->done = true;
+    w->error = status.error;
+    w->cv.notify_all();
+  };
+  ASSERT_EQ(api().graphExecuteAsync(chain.graph, &chain.in_.tensor, 1, &chain.out_.tensor, 1, nullptr, nullptr, notify,
+                                    &waiter),
+            QNN_SUCCESS);
+  std::unique_lock<std::mutex> lock(waiter.m);
+  ASSERT_TRUE(waiter.cv.wait_for(lock, std::chrono::seconds(30), [&] { return waiter.done; }));
+  EXPECT_EQ(waiter.error, QNN_SUCCESS);
+  EXPECT_TRUE(chain.outputCorrect());
+}
+
+TEST_F(Features, RegisteredFdMemoryServesAsInputAndOutput) {
+  ReluChain chain(api(), ctx, "mem", 256, 2);
+  int fdIn = memfd_create("qnn-in", 0), fdOut = memfd_create("qnn-out", 0);
+  ASSERT_GE(fdIn, 0);
+  ASSERT_EQ(ftruncate(fdIn, 1024), 0);
+  ASSERT_EQ(ftruncate(fdOut, 1024), 0);
+  uint32_t dims[] = {1, 256};
+  Qnn_MemDescriptor_t d[2] = {QNN_MEM_DESCRIPTOR_INIT, QNN_MEM_DESCRIPTOR_INIT};
+  for (int i = 0; i < 2; ++i) {
+    d[i].memShape = {2, dims, nullptr};
+    d[i].dataType = QNN_DATATYPE_FLOAT_32;
+    d[i].memType = QNN_MEM_TYPE_ION;
+    d[i].ionInfo.fd = i == 0 ? fdIn : fdOut;
+  }
+  Qnn_MemHandle_t handles[2] = {nullptr, nullptr};
+  ASSERT_EQ(api().memRegister(ctx, d, 2, handles), QNN_SUCCESS);
+  auto* inMap = static_cast<float*>(mmap(nullptr, 1024, PROT_READ | PROT_WRITE, MAP_SHARED, fdIn, 0));
+  auto* outMap = static_cast<float*>(mmap(nullptr, 1024, PROT_READ | PROT_WRITE, MAP_SHARED, fdOut, 0));
+  for (int i = 0; i < 256; ++i) inMap[i] = float(i % 7) - 3.f;
+  chain.in_.tensor.v1.memType = QNN_TENSORMEMTYPE_MEMHANDLE;
+  chain.in_.tensor.v1.memHandle = handles[0];
+  chain.out_.tensor.v1.memType = QNN_TENSORMEMTYPE_MEMHANDLE;
+  chain.out_.tensor.v1.memHandle = handles[1];
+  ASSERT_EQ(api().graphExecute(chain.graph, &chain.in_.tensor, 1, &chain.out_.tensor, 1, nullptr, nullptr),
+            QNN_SUCCESS);
+  for (int i = 0; i < 256; ++i) ASSERT_EQ(outMap[i], std::max(inMap[i], 0.f)) << i;
+  EXPECT_EQ(api().memDeRegister(handles, 2), QNN_SUCCESS);
+  EXPECT_EQ(api().memDeRegister(handles, 2), QNN_MEM_ERROR_INVALID_HANDLE);
+  munmap(inMap, 1024);
+  munmap(outMap, 1024);
+  close(fdIn);
+  close(fdOut);
+}
+
+TEST_F(Features, GraphsExecuteConcurrently) {
+  ReluChain a(api(), ctx, "a", 4096, 8), b(api(), ctx, "b", 4096, 8);
+  std::atomic<int> failures{0};
+  auto loop = [&](ReluChain& chain) {
+    for (int i = 0; i < 50; ++i)
+      if (chain.execute() != QNN_SUCCESS || !chain.outputCorrect()) ++failures;
+  };
+  std::thread ta(loop, std::ref(a)), tb(loop, std::ref(b));
+  ta.join();
+  tb.join();
+  EXPECT_EQ(failures.load(), 0);
+}
+
+TEST_F(Features, LogCallbackReceivesErrors) {
+  static std::atomic<int> errors{0};
+  Qnn_LogHandle_t logger = nullptr;
+  ASSERT_EQ(api().logCreate([](const char*, QnnLog_Level_t level, uint64_t, va_list) {
+              if (level == QNN_LOG_LEVEL_ERROR) ++errors;
+            },
+                            QNN_LOG_LEVEL_WARN, &logger),
+            QNN_SUCCESS);
+  Qnn_BackendHandle_t b = nullptr;
+  ASSERT_EQ(api().backendCreate(logger, nullptr, &b), QNN_SUCCESS);
+  Qnn_ContextHandle_t c = nullptr;
+  ASSERT_EQ(api().contextCreate(b, nullptr, nullptr, &c), QNN_SUCCESS);
+  Qnn_GraphHandle_t g = nullptr;
+  ASSERT_EQ(api().graphCreate(c, "g", nullptr, &g), QNN_SUCCESS);
+  int before = errors.load();
+  EXPECT_EQ(api().graphExecute(g, nullptr, 0, nullptr, 0, nullptr, nullptr), QNN_GRAPH_ERROR_GRAPH_NOT_FINALIZED);
+  EXPECT_EQ(errors.load(), before + 1);
+  EXPECT_EQ(api().contextFree(c, nullptr), QNN_SUCCESS);
+  EXPECT_EQ(api().backendFree(b), QNN_SUCCESS);
+  EXPECT_EQ(api().logFree(logger), QNN_SUCCESS);
+}
+
+}  // namespace
+}  // namespace qnn::test
