@@ -94,10 +94,10 @@ void topK(const std::vector<float>& x, const Dims& in, uint32_t k, std::vector<f
   indices->clear();
   for (size_t r = 0; r < rows; ++r) {
     std::vector<bool> taken(len, false);
-    for (uint32_t i = 0; i < k; ++i) {  // selection: pick the best untaken, lowest index on ties
+    for (uint32_t i = 0; i < k; ++i) {  // selection: pick the best untaken, largest index on ties
       size_t best = len;
       for (size_t j = 0; j < len; ++j)
-        if (!taken[j] && (best == len || x[r * len + j] > x[r * len + best])) best = j;
+        if (!taken[j] && (best == len || x[r * len + j] >= x[r * len + best])) best = j;
       taken[best] = true;
       values->push_back(x[r * len + best]);
       indices->push_back(static_cast<int32_t>(best));

@@ -104,16 +104,14 @@ class ArgMinMaxKernel final : public Kernel {
 };
 
 // TopK along the last axis: values sorted best first, with their indices.
-// Equal values are ordered by lower index first (the brief's rule; the op
-// catalogue's one-line summary says larger index first - see kLowerIndexFirst).
+// Equal values are ordered larger index first, as the op definition states.
 class TopKKernel final : public Kernel {
  public:
-  static constexpr bool kLowerIndexFirst = true;
+  static constexpr bool kLowerIndexFirst = false;
 
   Status init(const OpParams& params) override {
     if (!params.has("k")) return sdk::invalidParam("TopK: k is mandatory");
     k_ = params.u32("k", 0);
-    largest_ = params.b("largest", true);
     if (k_ == 0) return sdk::invalidParam("TopK: k must be >= 1");
     return Status::ok();
   }
@@ -158,8 +156,8 @@ class TopKKernel final : public Kernel {
         std::iota(order.begin(), order.end(), 0u);
         std::partial_sort(order.begin(), order.begin() + k_, order.end(), [&](uint32_t i, uint32_t j) {
           const T a = row[i], c = row[j];
-          if (largest_ ? ranksAbove(a, c) : ranksAbove(c, a)) return true;
-          if (largest_ ? ranksAbove(c, a) : ranksAbove(a, c)) return false;
+          if (ranksAbove(a, c)) return true;
+          if (ranksAbove(c, a)) return false;
           return kLowerIndexFirst ? i < j : i > j;
         });
         for (size_t i = 0; i < k_; ++i) {
@@ -171,7 +169,6 @@ class TopKKernel final : public Kernel {
   }
 
   uint32_t k_ = 1;
-  bool largest_ = true;
   size_t rowLen_ = 1, rows_ = 0;
 };
 
