@@ -105,8 +105,9 @@ TEST_F(Features, DetailedProfileHasOneSubEventPerNode) {
   ASSERT_EQ(api().profileGetEventData(subs[2], &data), QNN_SUCCESS);
   EXPECT_EQ(data.type, QNN_PROFILE_EVENTTYPE_NODE);
   EXPECT_STREQ(data.identifier, "relu2 (Relu)");
+  QnnProfile_EventId_t first = events[0];  // the array dies with the profile
   EXPECT_EQ(api().profileFree(profile), QNN_SUCCESS);
-  EXPECT_EQ(api().profileGetEventData(events[0], &data), QNN_PROFILE_ERROR_INVALID_HANDLE);
+  EXPECT_EQ(api().profileGetEventData(first, &data), QNN_PROFILE_ERROR_INVALID_HANDLE);
 }
 
 TEST_F(Features, BasicProfileHasNoNodeEvents) {
