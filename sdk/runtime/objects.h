@@ -29,6 +29,7 @@ class BackendObject : public HandleObject {
   std::unique_ptr<ExecutionEngine> engine;
   std::vector<std::string> opNames;               // storage behind getSupportedOperations
   std::vector<QnnBackend_OperationName_t> opNameEntries;
+  std::set<void*> contexts;  // context handles, freed with the backend
   std::mutex mutex;
 };
 

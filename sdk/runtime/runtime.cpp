@@ -313,8 +313,17 @@ static void freeContextObject(const std::shared_ptr<ContextObject>& ctx) {
 
 Qnn_ErrorHandle_t Runtime::backendFree(Qnn_BackendHandle_t backend) {
   return guarded([&]() -> Qnn_ErrorHandle_t {
-    auto obj = handles().remove(backend, HandleKind::kBackend);
+    auto obj = std::static_pointer_cast<BackendObject>(handles().remove(backend, HandleKind::kBackend));
     if (!obj) return QNN_BACKEND_ERROR_INVALID_HANDLE;
+    // Freeing a backend frees everything created from it that is still alive.
+    std::set<void*> contexts;
+    {
+      std::lock_guard<std::mutex> lock(obj->mutex);
+      contexts.swap(obj->contexts);
+    }
+    for (void* c : contexts)
+      if (auto ctx = handles().remove(c, HandleKind::kContext))
+        freeContextObject(std::static_pointer_cast<ContextObject>(ctx));
     return QNN_SUCCESS;
   });
 }
@@ -355,6 +364,8 @@ Qnn_ErrorHandle_t Runtime::contextCreate(Qnn_BackendHandle_t backend, Qnn_Device
     auto ctx = std::make_shared<ContextObject>();
     ctx->backend = b;
     *context = handles().add(ctx);
+    std::lock_guard<std::mutex> lock(b->mutex);
+    b->contexts.insert(*context);
     return QNN_SUCCESS;
   });
 }
@@ -482,6 +493,8 @@ Qnn_ErrorHandle_t Runtime::contextCreateFromBinary(Qnn_BackendHandle_t backend, 
       prof->addEvent(0, QNN_PROFILE_EVENTTYPE_INIT, QNN_PROFILE_EVENTUNIT_MICROSEC, nowMicros() - start,
                      "context create from binary");
     *context = handles().add(ctx);
+    std::lock_guard<std::mutex> lock(b->mutex);
+    b->contexts.insert(*context);
     return QNN_SUCCESS;
   });
 }
@@ -492,7 +505,12 @@ Qnn_ErrorHandle_t Runtime::contextFree(Qnn_ContextHandle_t context, Qnn_ProfileH
       return QNN_PROFILE_ERROR_INVALID_HANDLE;
     auto obj = handles().remove(context, HandleKind::kContext);
     if (!obj) return QNN_CONTEXT_ERROR_INVALID_HANDLE;
-    freeContextObject(std::static_pointer_cast<ContextObject>(obj));
+    auto ctx = std::static_pointer_cast<ContextObject>(obj);
+    {
+      std::lock_guard<std::mutex> lock(ctx->backend->mutex);
+      ctx->backend->contexts.erase(context);
+    }
+    freeContextObject(ctx);
     return QNN_SUCCESS;
   });
 }
@@ -1023,6 +1041,15 @@ const HostPlatformInfo& hostPlatformInfo() {
   static const HostPlatformInfo info;
   return info;
 }
+
+bool deviceConfigValid(const QnnDevice_Config_t** config) {
+  if (!config) return true;
+  for (size_t i = 0; config[i]; ++i)
+    if (config[i]->option != QNN_DEVICE_CONFIG_OPTION_CUSTOM &&
+        config[i]->option != QNN_DEVICE_CONFIG_OPTION_PLATFORM_INFO)
+      return false;
+  return true;
+}
 }  // namespace
 
 Qnn_ErrorHandle_t Runtime::deviceGetPlatformInfo(Qnn_LogHandle_t logger, const QnnDevice_PlatformInfo_t** info) {
@@ -1049,11 +1076,7 @@ Qnn_ErrorHandle_t Runtime::deviceCreate(Qnn_LogHandle_t logger, const QnnDevice_
     if (!device) return QNN_DEVICE_ERROR_INVALID_ARGUMENT;
     auto d = std::make_shared<DeviceObject>();
     if (logger && !(d->logger = handles().get<Logger>(logger, HandleKind::kLog))) return QNN_DEVICE_ERROR_INVALID_HANDLE;
-    if (config)
-      for (size_t i = 0; config[i]; ++i)
-        if (config[i]->option != QNN_DEVICE_CONFIG_OPTION_CUSTOM &&
-            config[i]->option != QNN_DEVICE_CONFIG_OPTION_PLATFORM_INFO)
-          return QNN_DEVICE_ERROR_INVALID_CONFIG;
+    if (!deviceConfigValid(config)) return QNN_DEVICE_ERROR_INVALID_CONFIG;
     *device = handles().add(d);
     return QNN_SUCCESS;
   });
@@ -1061,11 +1084,7 @@ Qnn_ErrorHandle_t Runtime::deviceCreate(Qnn_LogHandle_t logger, const QnnDevice_
 
 Qnn_ErrorHandle_t Runtime::deviceSetConfig(Qnn_DeviceHandle_t device, const QnnDevice_Config_t** config) {
   if (!handles().get<DeviceObject>(device, HandleKind::kDevice)) return QNN_DEVICE_ERROR_INVALID_HANDLE;
-  if (config)
-    for (size_t i = 0; config[i]; ++i)
-      if (config[i]->option != QNN_DEVICE_CONFIG_OPTION_CUSTOM &&
-          config[i]->option != QNN_DEVICE_CONFIG_OPTION_PLATFORM_INFO)
-        return QNN_DEVICE_ERROR_INVALID_CONFIG;
+  if (!deviceConfigValid(config)) return QNN_DEVICE_ERROR_INVALID_CONFIG;
   return QNN_SUCCESS;
 }
 

@@ -69,6 +69,17 @@ TEST_F(Misuse, ContextOnFreedBackend) {
   EXPECT_EQ(api().contextCreate(b, nullptr, nullptr, &c), QNN_CONTEXT_ERROR_INVALID_HANDLE);
   EXPECT_EQ(c, nullptr);
 }
+TEST_F(Misuse, BackendFreeReleasesItsContextsAndGraphs) {
+  Qnn_BackendHandle_t b = nullptr;
+  Qnn_ContextHandle_t c = nullptr;
+  Qnn_GraphHandle_t g = nullptr;
+  ASSERT_EQ(api().backendCreate(nullptr, nullptr, &b), QNN_SUCCESS);
+  ASSERT_EQ(api().contextCreate(b, nullptr, nullptr, &c), QNN_SUCCESS);
+  ASSERT_EQ(api().graphCreate(c, "g", nullptr, &g), QNN_SUCCESS);
+  ASSERT_EQ(api().backendFree(b), QNN_SUCCESS);
+  EXPECT_EQ(api().contextFree(c, nullptr), QNN_CONTEXT_ERROR_INVALID_HANDLE);
+  EXPECT_EQ(api().graphFinalize(g, nullptr, nullptr), QNN_GRAPH_ERROR_INVALID_HANDLE);
+}
 TEST_F(Misuse, WrongKindHandle) {
   Qnn_GraphHandle_t g = nullptr;
   // A backend handle where a context is expected.
