@@ -1,7 +1,9 @@
 // Goto/BLIS-style GEMM: B packed into NR-wide column panels over the full K,
 // A packed per (MC x KC) block into MR-tall row panels, and an MR x NR register
-// tile micro-kernel. The AVX2/FMA micro-kernel is chosen at run time; the
-// portable one is plain loops that the compiler vectorizes for the baseline ISA.
+// tile micro-kernel. The micro-kernel is chosen at run time: AVX-512 (14 x 16,
+// one zmm per row), AVX2/FMA (6 x 16), or plain loops the compiler vectorizes
+// for the baseline ISA. MR depends on the kernel; NR is 16 for all of them, so
+// packed weights do not depend on the machine.
 #include "kernels/gemm.h"
 
 #include <algorithm>
@@ -17,10 +19,12 @@
 namespace qnn::cpu::gemm {
 namespace {
 
-constexpr size_t kMR = 6;    // 6 x 16 accumulators = 12 ymm registers of 16
+constexpr size_t kMR = 6;        // AVX2/portable: 6 x 16 accumulators = 12 ymm registers of 16
+constexpr size_t kMRAvx512 = 14;  // 14 zmm accumulators keep both FMA ports busy
+constexpr size_t kMaxMR = kMRAvx512;
 constexpr size_t kNR = 16;
-constexpr size_t kKC = 256;  // A block of MC x KC floats = 96 KiB: stays in L2
-constexpr size_t kMC = 96;   // multiple of kMR
+constexpr size_t kKC = 256;  // A block of MC x KC floats = 84 KiB: stays in L2
+constexpr size_t kMC = 84;   // multiple of every MR (6 and 14)
 // Below this many multiply-adds a product runs on the calling thread: waking
 // the pool costs more than it saves.
 constexpr size_t kMinParallelWork = size_t(1) << 18;
@@ -32,6 +36,7 @@ using MicroKernel = void (*)(size_t kc, const float* a, const float* b, float* c
 // C (adding the bias), on later blocks it accumulates.
 inline void storeTile(const float* tile, float* c, size_t ldc, size_t mr, size_t nr, const float* bias,
                       bool first) {
+  // tile rows are kNR floats apart.
   for (size_t i = 0; i < mr; ++i) {
     float* row = c + i * ldc;
     const float* t = tile + i * kNR;
@@ -105,36 +110,62 @@ __attribute__((target("avx2,fma"))) void microKernelAvx2(size_t kc, const float*
 }
 #endif
 
-MicroKernel selectMicroKernel() {
 #ifdef QNN_GEMM_HAVE_X86
-  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return microKernelAvx2;
+__attribute__((target("avx512f"))) void microKernelAvx512(size_t kc, const float* a, const float* b, float* c,
+                                                          size_t ldc, size_t mr, size_t nr, const float* bias,
+                                                          bool first) {
+  __m512 acc[kMRAvx512];
+  for (size_t i = 0; i < kMRAvx512; ++i) acc[i] = _mm512_setzero_ps();
+  for (size_t k = 0; k < kc; ++k, a += kMRAvx512, b += kNR) {
+    const __m512 bk = _mm512_loadu_ps(b);
+    for (size_t i = 0; i < kMRAvx512; ++i) acc[i] = _mm512_fmadd_ps(_mm512_set1_ps(a[i]), bk, acc[i]);
+  }
+  const __mmask16 mask = nr == kNR ? __mmask16(0xFFFF) : __mmask16((1u << nr) - 1);
+  const __m512 biasRow = first && bias ? _mm512_maskz_loadu_ps(mask, bias) : _mm512_setzero_ps();
+  for (size_t i = 0; i < mr; ++i) {
+    float* row = c + i * ldc;
+    const __m512 prev = first ? biasRow : _mm512_maskz_loadu_ps(mask, row);
+    _mm512_mask_storeu_ps(row, mask, _mm512_add_ps(acc[i], prev));
+  }
+}
 #endif
-  return microKernelPortable;
+
+struct MicroKernelInfo {
+  MicroKernel run;
+  size_t mr;
+};
+
+MicroKernelInfo selectMicroKernel() {
+#ifdef QNN_GEMM_HAVE_X86
+  if (__builtin_cpu_supports("avx512f")) return {microKernelAvx512, kMRAvx512};
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return {microKernelAvx2, kMR};
+#endif
+  return {microKernelPortable, kMR};
 }
 
 // Packs rows [i0, i0+mc) x cols [k0, k0+kc) of op(A) into MR-tall panels,
 // k-major inside a panel; rows past M are zero so the micro-kernel needs no
 // row bounds.
 void packA(const float* A, size_t lda, bool transA, size_t M, size_t i0, size_t mc, size_t k0, size_t kc,
-           float* dst) {
-  for (size_t ip = 0; ip < mc; ip += kMR) {
-    const size_t rows = std::min(kMR, M - (i0 + ip));
+           size_t mr, float* dst) {
+  for (size_t ip = 0; ip < mc; ip += mr) {
+    const size_t rows = std::min(mr, M - (i0 + ip));
     if (!transA) {
-      for (size_t ii = 0; ii < kMR; ++ii) {
+      for (size_t ii = 0; ii < mr; ++ii) {
         if (ii < rows) {
           const float* src = A + (i0 + ip + ii) * lda + k0;
-          for (size_t k = 0; k < kc; ++k) dst[k * kMR + ii] = src[k];
+          for (size_t k = 0; k < kc; ++k) dst[k * mr + ii] = src[k];
         } else {
-          for (size_t k = 0; k < kc; ++k) dst[k * kMR + ii] = 0.f;
+          for (size_t k = 0; k < kc; ++k) dst[k * mr + ii] = 0.f;
         }
       }
     } else {
       for (size_t k = 0; k < kc; ++k) {
         const float* src = A + (k0 + k) * lda + i0 + ip;
-        for (size_t ii = 0; ii < kMR; ++ii) dst[k * kMR + ii] = ii < rows ? src[ii] : 0.f;
+        for (size_t ii = 0; ii < mr; ++ii) dst[k * mr + ii] = ii < rows ? src[ii] : 0.f;
       }
     }
-    dst += kc * kMR;
+    dst += kc * mr;
   }
 }
 
@@ -167,7 +198,8 @@ void multiply(size_t M, size_t N, size_t K, const float* A, size_t lda, bool tra
       for (size_t j = 0; j < N; ++j) C[i * ldc + j] = bias ? bias[j] : 0.f;
     return;
   }
-  static const MicroKernel micro = selectMicroKernel();
+  static const MicroKernelInfo micro = selectMicroKernel();
+  const size_t mrK = micro.mr;
 
   // Tasks are (row block x column block) tiles; split columns too when there
   // are few row blocks (e.g. a fully connected layer with batch 1).
@@ -179,19 +211,21 @@ void multiply(size_t M, size_t N, size_t K, const float* A, size_t lda, bool tra
   const size_t numTasks = mTiles * nTiles;
 
   auto runTasks = [&](size_t taskBegin, size_t taskEnd) {
-    alignas(64) float aBlock[kMC * kKC];
+    // kMC is a multiple of every MR, so a block's last panel is never padded
+    // beyond kMC rows except at the matrix's bottom edge (kMC + kMaxMR rows).
+    alignas(64) float aBlock[(kMC + kMaxMR) * kKC];
     for (size_t t = taskBegin; t < taskEnd; ++t) {
       const size_t i0 = (t / nTiles) * kMC, mc = std::min(kMC, M - i0);
       const size_t p0 = (t % nTiles) * panelsPerTile, p1 = std::min(nPanels, p0 + panelsPerTile);
       for (size_t k0 = 0; k0 < K; k0 += kKC) {
         const size_t kc = std::min(kKC, K - k0);
-        packA(A, lda, transA, M, i0, mc, k0, kc, aBlock);
+        packA(A, lda, transA, M, i0, mc, k0, kc, mrK, aBlock);
         for (size_t p = p0; p < p1; ++p) {
           const size_t j0 = p * kNR, nr = std::min(kNR, N - j0);
           const float* bPanel = packedB + p * K * kNR + k0 * kNR;
-          for (size_t ip = 0; ip < mc; ip += kMR) {
-            micro(kc, aBlock + ip * kc, bPanel, C + (i0 + ip) * ldc + j0, ldc, std::min(kMR, mc - ip), nr,
-                  bias ? bias + j0 : nullptr, k0 == 0);
+          for (size_t ip = 0; ip < mc; ip += mrK) {
+            micro.run(kc, aBlock + ip * kc, bPanel, C + (i0 + ip) * ldc + j0, ldc, std::min(mrK, mc - ip), nr,
+                      bias ? bias + j0 : nullptr, k0 == 0);
           }
         }
       }
