@@ -41,22 +41,24 @@ TensorView viewOf(const TensorInfo& t, bool asFloat) {
   v.dtype = asFloat && (sdk::dtypeIsFixedPoint(t.dtype)) ? DType::kFloat32 : t.dtype;
   v.dims = t.dims;
   if (!asFloat) v.quant = t.quant;
-  if (t.kind == TensorKind::kStatic) v.data = const_cast<uint8_t*>(t.staticData.data());
+  // Under float emulation a fixed-point static tensor's bytes are still quantized
+  // while the view says FLOAT_32: exposing them would let prepare() read them as
+  // floats (4x past the buffer). Leave data null so the kernel treats the tensor
+  // as dynamic; execute() hands it the dequantized copy.
+  const bool quantizedBytes = asFloat && sdk::dtypeIsFixedPoint(t.dtype);
+  if (t.kind == TensorKind::kStatic && !quantizedBytes) v.data = const_cast<uint8_t*>(t.staticData.data());
   return v;
 }
 
 // Creates, initializes and prepares the kernel of one node.
-Status makeKernel(const NodeInfo& node, const std::vector<const TensorInfo*>& ins,
-                  const std::vector<const TensorInfo*>& outs, bool floatEmulation, std::unique_ptr<Kernel>* out) {
+Status makeKernel(const NodeInfo& node, const std::vector<TensorView>& inViews,
+                  const std::vector<TensorView>& outViews, std::unique_ptr<Kernel>* out) {
   KernelFactory factory = findKernel(node.typeName);
   if (!factory) return sdk::unsupportedOp("the CPU backend has no kernel for op type '" + node.typeName + "'");
   std::unique_ptr<Kernel> kernel = factory(node.typeName);
   if (!kernel) return sdk::unsupportedOp("the CPU backend cannot create op type '" + node.typeName + "'");
   Status st = kernel->init(node.params);
   if (!st.isOk()) return {st.code(), "node '" + node.name + "': " + st.message()};
-  std::vector<TensorView> inViews, outViews;
-  for (auto* t : ins) inViews.push_back(viewOf(*t, floatEmulation));
-  for (auto* t : outs) outViews.push_back(viewOf(*t, floatEmulation));
   st = kernel->prepare(inViews, outViews);
   if (!st.isOk()) return {st.code(), "node '" + node.name + "': " + st.message()};
   *out = std::move(kernel);
@@ -70,7 +72,14 @@ struct Step {
   std::vector<TensorView> inViews, outViews;  // data pointers refreshed per execute
   bool floatEmulation = false;
   std::vector<std::vector<float>> floatIn, floatOut;  // scratch for emulation
+  std::vector<bool> inputDequantizedOnce;             // static fixed-point inputs, done at build
 };
+
+std::vector<TensorView> viewsOf(const std::vector<const TensorInfo*>& tensors, bool floatEmulation) {
+  std::vector<TensorView> views;
+  for (auto* t : tensors) views.push_back(viewOf(*t, floatEmulation));
+  return views;
+}
 
 class CpuPreparedGraph : public sdk::PreparedGraph {
  public:
@@ -87,15 +96,26 @@ class CpuPreparedGraph : public sdk::PreparedGraph {
       for (uint32_t id : node.inputIds) ins.push_back(ir_.findTensor(id));
       for (uint32_t id : node.outputIds) outs.push_back(ir_.findTensor(id));
       step->floatEmulation = needsFloatEmulation(node.typeName, ins, outs);
-      QNN_SDK_RETURN_IF_ERROR(makeKernel(node, ins, outs, step->floatEmulation, &step->kernel));
       step->inIds = node.inputIds;
       step->outIds = node.outputIds;
-      for (auto* t : ins) step->inViews.push_back(viewOf(*t, step->floatEmulation));
-      for (auto* t : outs) step->outViews.push_back(viewOf(*t, step->floatEmulation));
+      step->inViews = viewsOf(ins, step->floatEmulation);
+      step->outViews = viewsOf(outs, step->floatEmulation);
+      step->inputDequantizedOnce.assign(ins.size(), false);
       if (step->floatEmulation) {
-        for (auto* t : ins) step->floatIn.emplace_back(sdk::dtypeIsFixedPoint(t->dtype) ? t->numElements() : 0);
+        for (size_t i = 0; i < ins.size(); ++i) {
+          const TensorInfo* t = ins[i];
+          step->floatIn.emplace_back(sdk::dtypeIsFixedPoint(t->dtype) ? t->numElements() : 0);
+          // Static weights are dequantized once here, so the kernel can pack
+          // them at prepare like float weights.
+          if (t->kind == TensorKind::kStatic && sdk::dtypeIsFixedPoint(t->dtype)) {
+            dequantizeToFloat(*t, t->staticData.data(), step->floatIn[i].data());
+            step->inViews[i].data = step->floatIn[i].data();
+            step->inputDequantizedOnce[i] = true;
+          }
+        }
         for (auto* t : outs) step->floatOut.emplace_back(sdk::dtypeIsFixedPoint(t->dtype) ? t->numElements() : 0);
       }
+      QNN_SDK_RETURN_IF_ERROR(makeKernel(node, step->inViews, step->outViews, &step->kernel));
       steps_.push_back(std::move(step));
     }
     return Status::ok();
@@ -153,6 +173,7 @@ class CpuPreparedGraph : public sdk::PreparedGraph {
       if (options.checkCancel) QNN_SDK_RETURN_IF_ERROR(options.checkCancel());
       auto start = std::chrono::steady_clock::now();
       for (size_t i = 0; i < step->inIds.size(); ++i) {
+        if (step->inputDequantizedOnce[i]) continue;
         const TensorInfo* t = ir_.findTensor(step->inIds[i]);
         void* p = pointers_[step->inIds[i]];
         if (step->floatEmulation && sdk::dtypeIsFixedPoint(t->dtype)) {
@@ -194,7 +215,8 @@ class CpuEngine : public sdk::ExecutionEngine {
   Status validateNode(const NodeInfo& node, const std::vector<const TensorInfo*>& inputs,
                       const std::vector<const TensorInfo*>& outputs) override {
     std::unique_ptr<Kernel> kernel;
-    return makeKernel(node, inputs, outputs, needsFloatEmulation(node.typeName, inputs, outputs), &kernel);
+    bool emulate = needsFloatEmulation(node.typeName, inputs, outputs);
+    return makeKernel(node, viewsOf(inputs, emulate), viewsOf(outputs, emulate), &kernel);
   }
 
   Status prepare(const GraphIR& graph, std::unique_ptr<sdk::PreparedGraph>* out) override {

@@ -4,7 +4,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
@@ -341,6 +343,60 @@ TEST_F(Features, ContextTensorSharedByGraphsAndBinaries) {
     for (int i = 0; i < 4; ++i) EXPECT_EQ(out[i], in[i] + bias[i]);
   }
   EXPECT_EQ(api().contextFree(restored, nullptr), QNN_SUCCESS);
+}
+
+}  // namespace
+}  // namespace qnn::test
+
+namespace qnn::test {
+namespace {
+
+// The CPU backend's int8 mode: fixed-point tensors run through the float kernel
+// with real = scale * (q + offset); outputs round half to even and saturate.
+// Expected values come from that formula evaluated here in double precision.
+Qnn_QuantizeParams_t scaleOffset(float scale, int32_t offset) {
+  Qnn_QuantizeParams_t q = QNN_QUANTIZE_PARAMS_INIT;
+  q.encodingDefinition = QNN_DEFINITION_DEFINED;
+  q.quantizationEncoding = QNN_QUANTIZATION_ENCODING_SCALE_OFFSET;
+  q.scaleOffsetEncoding = {scale, offset};
+  return q;
+}
+
+TEST_F(Features, QuantizedFullyConnectedMatchesTheFormulaBitExactly) {
+  constexpr uint32_t kIn = 6, kOut = 5;
+  const float sx = 0.05f, sw = 0.02f, sy = 0.1f;
+  const int32_t ox = -128, ow = 0, oy = -100;
+  std::vector<uint8_t> x(kIn);
+  std::vector<int8_t> w(kOut * kIn);
+  for (uint32_t i = 0; i < kIn; ++i) x[i] = uint8_t(37 * i + 11);
+  for (uint32_t i = 0; i < kOut * kIn; ++i) w[i] = int8_t(int(i * 29 % 255) - 127);
+  Qnn_GraphHandle_t g = nullptr;
+  ASSERT_EQ(api().graphCreate(ctx, "fc_u8", nullptr, &g), QNN_SUCCESS);
+  TensorSpec tx("x", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_UFIXED_POINT_8, {1, kIn});
+  TensorSpec tw("w", QNN_TENSOR_TYPE_STATIC, QNN_DATATYPE_SFIXED_POINT_8, {kOut, kIn}, w.data(), uint32_t(w.size()));
+  TensorSpec ty("y", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_UFIXED_POINT_8, {1, kOut});
+  tx.tensor.v1.quantizeParams = scaleOffset(sx, ox);
+  tw.tensor.v1.quantizeParams = scaleOffset(sw, ow);
+  ty.tensor.v1.quantizeParams = scaleOffset(sy, oy);
+  for (TensorSpec* t : {&tx, &tw, &ty}) ASSERT_EQ(api().tensorCreateGraphTensor(g, &t->tensor), QNN_SUCCESS);
+  Qnn_Tensor_t ins[] = {tx.tensor, tw.tensor};
+  Qnn_OpConfig_t op = QNN_OPCONFIG_INIT;
+  op.v1 = {"fc", "qti.aisw", "FullyConnected", 0, nullptr, 2, ins, 1, &ty.tensor};
+  ASSERT_EQ(api().graphAddNode(g, op), QNN_SUCCESS);
+  ASSERT_EQ(api().graphFinalize(g, nullptr, nullptr), QNN_SUCCESS);
+  std::vector<uint8_t> y(kOut, 0);
+  tx.tensor.v1.clientBuf = {x.data(), kIn};
+  ty.tensor.v1.clientBuf = {y.data(), kOut};
+  ASSERT_EQ(api().graphExecute(g, &tx.tensor, 1, &ty.tensor, 1, nullptr, nullptr), QNN_SUCCESS);
+  for (uint32_t o = 0; o < kOut; ++o) {
+    // The kernel accumulates in float32: compute the sum the same way so the
+    // rounding decision is identical, then quantize as documented.
+    float acc = 0.f;
+    for (uint32_t i = 0; i < kIn; ++i) acc += (sx * float(x[i] + ox)) * (sw * float(w[o * kIn + i] + ow));
+    double q = std::nearbyint(double(acc) / sy) - oy;
+    uint8_t want = uint8_t(std::min(255.0, std::max(0.0, q)));
+    EXPECT_EQ(int(y[o]), int(want)) << "output " << o;
+  }
 }
 
 }  // namespace
