@@ -1,0 +1,48 @@
+// Command-line parsing shared by the tools: a table of known flags, `--flag value`
+// or `--flag=value`, no positional arguments. Anything else is a UsageError, so a
+// typo never runs with a silently different configuration.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace qnn::tools {
+
+struct FlagSpec {
+  std::string name;      // without the leading "--"
+  bool takesValue;
+  std::string valueName; // shown in the usage text, e.g. "FILE"
+  std::string help;
+};
+
+class ArgParser {
+ public:
+  ArgParser(std::string toolName, std::string summary, std::vector<FlagSpec> flags);
+
+  // Throws UsageError. A flag given twice keeps the last value.
+  void parse(int argc, char** argv);
+  bool has(const std::string& name) const { return values_.count(name) != 0; }
+  std::string value(const std::string& name, const std::string& fallback = "") const;
+  std::string usage() const;
+
+  // Numeric values with the flag named in the error.
+  int64_t intValue(const std::string& name, int64_t fallback, int64_t minimum) const;
+  double doubleValue(const std::string& name, double fallback, double minimum) const;
+  // Flags that must not be combined.
+  void requireExclusive(const std::string& a, const std::string& b) const;
+
+ private:
+  const FlagSpec* find(const std::string& name) const;
+  std::string tool_;
+  std::string summary_;
+  std::vector<FlagSpec> flags_;
+  std::map<std::string, std::string> values_;
+};
+
+// Splits s at every sep; empty pieces are kept (callers decide what they mean).
+std::vector<std::string> splitString(const std::string& s, char sep);
+std::string trimString(const std::string& s);
+
+}  // namespace qnn::tools

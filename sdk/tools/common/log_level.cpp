@@ -1,0 +1,36 @@
+#include "log_level.h"
+
+#include <cstdarg>
+#include <cstdio>
+#include <mutex>
+
+#include "tool_error.h"
+
+namespace qnn::tools {
+
+QnnLog_Level_t parseLogLevel(const std::string& v) {
+  if (v == "error") return QNN_LOG_LEVEL_ERROR;
+  if (v == "warn") return QNN_LOG_LEVEL_WARN;
+  if (v == "info") return QNN_LOG_LEVEL_INFO;
+  if (v == "verbose") return QNN_LOG_LEVEL_VERBOSE;
+  if (v == "debug") return QNN_LOG_LEVEL_DEBUG;
+  throw UsageError("--log_level must be error, warn, info, debug or verbose, got '" + v + "'");
+}
+
+void stderrLogCallback(const char* fmt, QnnLog_Level_t level, uint64_t, va_list args) {
+  static std::mutex mutex;  // backends may log from worker threads
+  const char* name = level == QNN_LOG_LEVEL_ERROR ? "error"
+                     : level == QNN_LOG_LEVEL_WARN ? "warn"
+                     : level == QNN_LOG_LEVEL_INFO ? "info"
+                     : level == QNN_LOG_LEVEL_VERBOSE ? "verbose"
+                                                      : "debug";
+  char buf[2048];
+  va_list copy;
+  va_copy(copy, args);
+  std::vsnprintf(buf, sizeof buf, fmt, copy);
+  va_end(copy);
+  std::lock_guard<std::mutex> lock(mutex);
+  std::fprintf(stderr, "[qnn %s] %s\n", name, buf);
+}
+
+}  // namespace qnn::tools

@@ -1,0 +1,15 @@
+// --log_level values and the log callback the tools hand to backends and model
+// libraries: one "[qnn <level>] message" line per call on stderr.
+#pragma once
+
+#include <string>
+
+#include "QnnLog.h"
+
+namespace qnn::tools {
+
+// "error", "warn", "info", "debug", "verbose"; throws UsageError otherwise.
+QnnLog_Level_t parseLogLevel(const std::string& value);
+void stderrLogCallback(const char* fmt, QnnLog_Level_t level, uint64_t timestamp, va_list args);
+
+}  // namespace qnn::tools

@@ -1,0 +1,40 @@
+// ModelLibrary: a model .so (the QnnModel contract of model_library.h) loaded
+// and composed into a context. Owns the returned GraphInfo array and frees it
+// through the library's own free function before the library is unloaded.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "dynamic_library.h"
+#include "model_library.h"
+#include "qnn_backend.h"
+
+namespace qnn::tools {
+
+class ModelLibrary {
+ public:
+  ModelLibrary() = default;
+  ~ModelLibrary();
+  ModelLibrary(const ModelLibrary&) = delete;
+  ModelLibrary& operator=(const ModelLibrary&) = delete;
+
+  // Resolves <prefix>_composeGraphs and <prefix>_freeGraphsInfo. Throws ToolError.
+  void load(const std::string& path, const std::string& prefix);
+  // Creates the library's graphs in context. configs may be empty.
+  void compose(const QnnBackend& backend, Qnn_ContextHandle_t context,
+               const std::vector<const GraphConfigInfo_t*>& configs, bool debug);
+  const std::vector<GraphInfo_t*>& graphs() const { return graphs_; }
+  const std::string& path() const { return lib_.path(); }
+
+ private:
+  void release();
+  DynamicLibrary lib_;
+  ComposeGraphsFnHandleType_t compose_ = nullptr;
+  FreeGraphInfoFnHandleType_t free_ = nullptr;
+  GraphInfoPtr_t* info_ = nullptr;
+  uint32_t count_ = 0;
+  std::vector<GraphInfo_t*> graphs_;
+};
+
+}  // namespace qnn::tools

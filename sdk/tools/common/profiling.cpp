@@ -1,0 +1,156 @@
+#include "profiling.h"
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "QnnProfile.h"
+#include "qnn_backend.h"
+#include "raw_file.h"
+#include "tool_error.h"
+
+namespace qnn::tools {
+
+struct ProfileJson {
+  static nlohmann::json toJson(const ProfileCollector::Event& e) {
+    nlohmann::json j = {{"phase", e.phase}, {"type", e.type}, {"unit", e.unit}, {"value", e.value},
+                        {"identifier", e.identifier}};
+    if (!e.graph.empty()) j["graph"] = e.graph;
+    if (e.inference >= 0) j["inference"] = e.inference;
+    if (e.topLevel) j["startUs"] = e.startUs;
+    if (!e.subEvents.empty()) {
+      j["subEvents"] = nlohmann::json::array();
+      for (const auto& s : e.subEvents) j["subEvents"].push_back(toJson(s));
+    }
+    return j;
+  }
+};
+
+namespace {
+
+std::string unitName(QnnProfile_EventUnit_t unit) {
+  switch (unit) {
+    case QNN_PROFILE_EVENTUNIT_MICROSEC: return "us";
+    case QNN_PROFILE_EVENTUNIT_BYTES: return "bytes";
+    case QNN_PROFILE_EVENTUNIT_CYCLES: return "cycles";
+    case QNN_PROFILE_EVENTUNIT_COUNT: return "count";
+    default: return "backend";
+  }
+}
+
+}  // namespace
+
+ProfilingLevel parseProfilingLevel(const std::string& value, const std::vector<std::string>& allowed) {
+  bool ok = false;
+  std::string list;
+  for (const auto& a : allowed) {
+    ok = ok || a == value;
+    list += (list.empty() ? "" : ", ") + a;
+  }
+  if (!ok) throw UsageError("--profiling_level must be one of " + list + ", got '" + value + "'");
+  if (value == "basic") return ProfilingLevel::kBasic;
+  if (value == "detailed") return ProfilingLevel::kDetailed;
+  if (value == "client") return ProfilingLevel::kClient;
+  return ProfilingLevel::kBackend;
+}
+
+std::string profilingLevelName(ProfilingLevel level) {
+  switch (level) {
+    case ProfilingLevel::kBasic: return "basic";
+    case ProfilingLevel::kDetailed: return "detailed";
+    case ProfilingLevel::kClient: return "client";
+    case ProfilingLevel::kBackend: return "backend";
+    default: return "off";
+  }
+}
+
+ProfileCollector::ProfileCollector(std::string tool, ProfilingLevel level)
+    : tool_(std::move(tool)), level_(level), start_(std::chrono::steady_clock::now()) {}
+
+ProfileCollector::~ProfileCollector() {
+  if (handle_ && api_ && api_->profileFree) api_->profileFree(handle_);
+}
+
+void ProfileCollector::attach(const QnnBackend& backend) {
+  api_ = &backend.api();
+  QnnProfile_Level_t qnnLevel = 0;
+  if (level_ == ProfilingLevel::kBasic) qnnLevel = QNN_PROFILE_LEVEL_BASIC;
+  if (level_ == ProfilingLevel::kDetailed) qnnLevel = QNN_PROFILE_LEVEL_DETAILED;
+  if (level_ == ProfilingLevel::kBackend) qnnLevel = QNN_PROFILE_LEVEL_BACKEND;
+  if (qnnLevel == 0) return;
+  if (!api_->profileCreate) throw ToolError("backend does not implement QnnProfile_create");
+  backend.check(api_->profileCreate(backend.backend(), qnnLevel, &handle_),
+                "QnnProfile_create (level " + profilingLevelName(level_) + ")");
+}
+
+uint64_t ProfileCollector::nowUs() const {
+  return static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start_).count());
+}
+
+ProfileCollector::Event ProfileCollector::readEvent(QnnProfile_EventId_t id, int depth) const {
+  Event e;
+  e.topLevel = false;
+  QnnProfile_EventData_t data{};
+  if (api_->profileGetEventData(id, &data) == QNN_SUCCESS) {
+    e.type = data.type;
+    e.unit = unitName(data.unit);
+    e.value = data.value;
+    e.identifier = data.identifier ? data.identifier : "";
+  }
+  const QnnProfile_EventId_t* subs = nullptr;
+  uint32_t n = 0;
+  // Depth bound: a malformed backend tree must not recurse forever.
+  if (depth < 8 && api_->profileGetSubEvents && api_->profileGetSubEvents(id, &subs, &n) == QNN_SUCCESS && subs)
+    for (uint32_t i = 0; i < n; ++i) e.subEvents.push_back(readEvent(subs[i], depth + 1));
+  return e;
+}
+
+void ProfileCollector::collect(const std::string& phase, const std::string& graph, int64_t inference,
+                               uint64_t startUs) {
+  if (!handle_ || !api_->profileGetEvents || !api_->profileGetEventData) return;
+  const QnnProfile_EventId_t* ids = nullptr;
+  uint32_t n = 0;
+  if (api_->profileGetEvents(handle_, &ids, &n) != QNN_SUCCESS || !ids) return;
+  // Top-level events accumulate in the handle in call order: take the new tail.
+  for (uint32_t i = seen_; i < n; ++i) {
+    Event e = readEvent(ids[i], 0);
+    e.topLevel = true;
+    e.phase = phase;
+    e.graph = graph;
+    e.inference = inference;
+    e.startUs = startUs;
+    events_.push_back(std::move(e));
+  }
+  seen_ = n;
+}
+
+void ProfileCollector::addClientEvent(const std::string& identifier, const std::string& graph, int64_t inference,
+                                      uint64_t startUs, uint64_t valueUs) {
+  if (!enabled()) return;
+  Event e;
+  e.phase = "client";
+  e.unit = "us";
+  e.value = valueUs;
+  e.identifier = identifier;
+  e.graph = graph;
+  e.inference = inference;
+  e.startUs = startUs;
+  events_.push_back(std::move(e));
+}
+
+void ProfileCollector::write(const std::string& outputDir, const std::string& backendPath,
+                             const std::string& buildId) const {
+  if (!enabled()) return;
+  makeDirectories(outputDir);
+  std::string base = backendPath.substr(backendPath.find_last_of('/') + 1);
+  nlohmann::json doc = {{"format", "openqnn-profile"}, {"version", 1}, {"tool", tool_}, {"backend", base},
+                        {"backendBuildId", buildId}, {"profilingLevel", profilingLevelName(level_)},
+                        {"events", nlohmann::json::array()}};
+  for (const auto& e : events_) doc["events"].push_back(ProfileJson::toJson(e));
+  const std::string path = outputDir + "/qnn-profiling-data_0.log";
+  std::ofstream out(path);
+  out << doc.dump(1) << "\n";
+  if (!out) throw ToolError("cannot write profiling log '" + path + "'");
+}
+
+}  // namespace qnn::tools
