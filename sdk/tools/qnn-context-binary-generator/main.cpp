@@ -1,0 +1,116 @@
+// qnn-context-binary-generator: composes the graphs of model libraries on a
+// backend, finalizes them and saves the context as <output_dir>/<name>.bin, plus
+// the tensor record <name>.bin.json (graph inputs/outputs) that qnn-net-run
+// --retrieve_context uses when no libQnnSystem.so is available.
+#include <cstdio>
+
+#include "arg_parser.h"
+#include "backend_extensions.h"
+#include "context_session.h"
+#include "log_level.h"
+#include "profiling.h"
+#include "raw_file.h"
+#include "run_config.h"
+#include "tool_error.h"
+#include "tool_main.h"
+
+namespace qnn::tools {
+namespace {
+
+ArgParser makeParser() {
+  return ArgParser("qnn-context-binary-generator",
+                   "Composes model libraries on a QNN backend and saves the finalized context as a binary.",
+                   {
+                       {"model", true, "FILE", "model library .so; comma list for a multi-graph context"},
+                       {"backend", true, "FILE", "backend library"},
+                       {"binary_file", true, "VAL", "binary name, saved as <output_dir>/<VAL>.bin"},
+                       {"model_prefix", true, "VAL", "function prefix of the model library (default QnnModel)"},
+                       {"output_dir", true, "DIR", "output directory (default ./output)"},
+                       {"op_packages", true, "VAL", "op_package_path:interface_provider[,...]"},
+                       {"config_file", true, "FILE", "JSON: backend_extensions, context_configs, graph_configs"},
+                       {"profiling_level", true, "VAL", "basic, detailed or backend"},
+                       {"enable_intermediate_outputs", false, "", "every intermediate tensor becomes a graph output"},
+                       {"log_level", true, "VAL", "error, warn, info, debug or verbose"},
+                       {"verbose", false, "", "same as --log_level verbose"},
+                       {"version", false, "", "print the SDK version"},
+                       {"help", false, "", "show this help"},
+                   });
+}
+
+std::string binaryFileName(const std::string& name) {
+  const bool hasBin = name.size() > 4 && name.compare(name.size() - 4, 4, ".bin") == 0;
+  return hasBin ? name : name + ".bin";
+}
+
+int run(const ArgParser& args) {
+  if (!args.has("backend")) throw UsageError("--backend is required");
+  if (!args.has("model")) throw UsageError("--model is required");
+  if (!args.has("binary_file")) throw UsageError("--binary_file is required");
+  const std::string backendPath = args.value("backend");
+  requireFile(backendPath, "backend library");
+  auto models = splitString(args.value("model"), ',');
+  for (const auto& m : models) {
+    if (m.empty()) throw UsageError("--model has an empty entry");
+    requireFile(m, "model library");
+  }
+  const std::string name = args.value("binary_file");
+  if (name.find('/') != std::string::npos) throw UsageError("--binary_file is a name, not a path (use --output_dir)");
+  const std::string outputDir = args.value("output_dir", "./output");
+  std::vector<OpPackageSpec> packages;
+  if (args.has("op_packages")) packages = parseOpPackages(args.value("op_packages"), true);
+  ProfilingLevel level = ProfilingLevel::kOff;
+  if (args.has("profiling_level"))
+    level = parseProfilingLevel(args.value("profiling_level"), {"basic", "detailed", "backend"});
+  QnnLog_Level_t logLevel = static_cast<QnnLog_Level_t>(0);
+  if (args.has("log_level")) logLevel = parseLogLevel(args.value("log_level"));
+  if (args.has("verbose")) logLevel = QNN_LOG_LEVEL_VERBOSE;
+  RunConfig config;
+  if (args.has("config_file")) {
+    requireFile(args.value("config_file"), "config file");
+    config = readRunConfig(args.value("config_file"));
+  }
+  if (!config.extensionLibrary.empty()) rejectBackendExtensions(config.extensionLibrary, config.extensionConfig);
+
+  QnnBackend backend;
+  backend.load(backendPath, logLevel);
+  backend.registerOpPackages(packages);
+  ProfileCollector profile("qnn-context-binary-generator", level);
+  profile.attach(backend);
+  QnnConfigLists qnnConfigs(config);
+  ContextSession session(backend, &profile);
+  session.createContext(qnnConfigs.contextConfigs());
+  session.composeModels(models, args.value("model_prefix", "QnnModel"), qnnConfigs.graphConfigInfos(),
+                        args.has("enable_intermediate_outputs"));
+  session.finalizeGraphs();
+  std::vector<GraphSpec> specs;
+  for (const auto& g : session.graphs()) specs.push_back(g.spec);
+  std::vector<uint8_t> binary = session.serialize();
+  session.close();
+
+  makeDirectories(outputDir);
+  const std::string path = outputDir + "/" + binaryFileName(name);
+  writeBinaryFile(path, binary.data(), binary.size());
+  writeTensorRecord(tensorRecordPath(path), specs);
+  profile.write(outputDir, backendPath, backend.buildId());
+  std::printf("Saved context binary: %s (%zu bytes, %zu graph(s))\n", path.c_str(), binary.size(), specs.size());
+  return 0;
+}
+
+}  // namespace
+}  // namespace qnn::tools
+
+int main(int argc, char** argv) {
+  return qnn::tools::runToolMain("qnn-context-binary-generator", [&]() {
+    auto parser = qnn::tools::makeParser();
+    parser.parse(argc, argv);
+    if (parser.has("help")) {
+      std::printf("%s", parser.usage().c_str());
+      return 0;
+    }
+    if (parser.has("version")) {
+      std::printf("QNN SDK v%s (OpenQNN)\n", OPENQNN_VERSION_STRING);
+      return 0;
+    }
+    return qnn::tools::run(parser);
+  });
+}
