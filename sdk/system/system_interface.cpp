@@ -1,0 +1,147 @@
+// The C entry points of libQnnSystem.so: the provider table and the four
+// QnnSystemContext_* calls of system API 1.1. Each entry runs inside guarded(),
+// so no C++ exception crosses the C boundary, and answers a null, freed or
+// forged handle with QNN_SYSTEM_CONTEXT_ERROR_INVALID_HANDLE (handles are keys
+// in the core's HandleRegistry, never dereferenced pointers).
+#include <new>
+#include <string>
+
+#include "System/QnnSystemInterface.h"
+#include "core/logger.h"
+#include "system_context.h"
+
+namespace qnn::system {
+namespace {
+
+// Errors go to stderr only when QNN_LOG_TO_STDERR is set: the System API takes no
+// log callback. Logging must not throw out of a catch handler.
+void logError(const char* entry, const std::string& message) noexcept {
+  try {
+    sdk::logMessage(nullptr, QNN_LOG_LEVEL_ERROR, std::string(entry) + ": " + message);
+  } catch (...) {
+  }
+}
+
+template <typename Fn>
+Qnn_ErrorHandle_t guarded(const char* entry, Fn&& fn) noexcept {
+  try {
+    return fn();
+  } catch (const std::bad_alloc&) {
+    logError(entry, "out of memory");
+    return QNN_COMMON_ERROR_MEM_ALLOC;
+  } catch (const std::exception& e) {
+    logError(entry, e.what());
+    return QNN_SYSTEM_CONTEXT_ERROR_OPERATION_FAILED;
+  } catch (...) {
+    logError(entry, "unexpected internal error");
+    return QNN_SYSTEM_CONTEXT_ERROR_OPERATION_FAILED;
+  }
+}
+
+Qnn_ErrorHandle_t toSystemError(const char* entry, const sdk::Status& s) {
+  if (s.isOk()) return QNN_SUCCESS;
+  logError(entry, s.message());
+  switch (s.code()) {
+    case sdk::StatusCode::kInvalidArgument: return QNN_SYSTEM_CONTEXT_ERROR_INVALID_ARGUMENT;
+    case sdk::StatusCode::kInvalidHandle: return QNN_SYSTEM_CONTEXT_ERROR_INVALID_HANDLE;
+    case sdk::StatusCode::kCorruptData: return QNN_SYSTEM_CONTEXT_ERROR_MALFORMED_BINARY;
+    case sdk::StatusCode::kNotSupported: return QNN_SYSTEM_CONTEXT_ERROR_UNSUPPORTED_FEATURE;
+    case sdk::StatusCode::kOutOfMemory: return QNN_COMMON_ERROR_MEM_ALLOC;
+    default: return QNN_SYSTEM_CONTEXT_ERROR_OPERATION_FAILED;
+  }
+}
+
+std::shared_ptr<SystemContextObject> lookup(QnnSystemContext_Handle_t handle) {
+  return sdk::handles().get<SystemContextObject>(handle, sdk::HandleKind::kSystemContext);
+}
+
+// Shared by getBinaryInfo and getMetadata: validates, parses, returns the info.
+Qnn_ErrorHandle_t binaryInfo(const char* entry, QnnSystemContext_Handle_t handle, const void* buffer, uint64_t size,
+                             const QnnSystemContext_BinaryInfo_t** info, Qnn_ContextBinarySize_t* infoSize) {
+  auto ctx = lookup(handle);
+  if (!ctx) return toSystemError(entry, {sdk::StatusCode::kInvalidHandle, "invalid system context handle"});
+  if (!buffer || size == 0 || !info)
+    return toSystemError(entry, sdk::invalidArgument("binary buffer, its size and the info pointer are required"));
+  const BinaryInfoStorage* storage = nullptr;
+  Qnn_ErrorHandle_t err = toSystemError(entry, ctx->parse(buffer, size, &storage));
+  if (err != QNN_SUCCESS) return err;
+  *info = storage->info();
+  if (infoSize) *infoSize = storage->byteSize();
+  return QNN_SUCCESS;
+}
+
+}  // namespace
+}  // namespace qnn::system
+
+using qnn::system::guarded;
+
+extern "C" {
+
+QNN_API Qnn_ErrorHandle_t QnnSystemContext_create(QnnSystemContext_Handle_t* sysCtxHandle) {
+  const char* entry = __func__;  // the lambda's own __func__ would be "operator()"
+  return guarded(entry, [&]() -> Qnn_ErrorHandle_t {
+    if (!sysCtxHandle)
+      return qnn::system::toSystemError(entry, qnn::sdk::invalidArgument("sysCtxHandle is null"));
+    *sysCtxHandle = qnn::sdk::handles().add(std::make_shared<qnn::system::SystemContextObject>());
+    return QNN_SUCCESS;
+  });
+}
+
+// Frees the handle and with it every QnnSystemContext_BinaryInfo_t returned through it.
+QNN_API Qnn_ErrorHandle_t QnnSystemContext_free(QnnSystemContext_Handle_t sysCtxHandle) {
+  const char* entry = __func__;  // the lambda's own __func__ would be "operator()"
+  return guarded(entry, [&]() -> Qnn_ErrorHandle_t {
+    if (!qnn::sdk::handles().remove(sysCtxHandle, qnn::sdk::HandleKind::kSystemContext))
+      return qnn::system::toSystemError(entry, {qnn::sdk::StatusCode::kInvalidHandle, "invalid system context handle"});
+    return QNN_SUCCESS;
+  });
+}
+
+// *binaryInfo is owned by sysCtxHandle and stays valid until QnnSystemContext_free.
+// *binaryInfoSize receives the bytes of that info tree (structs, arrays, strings).
+QNN_API Qnn_ErrorHandle_t QnnSystemContext_getBinaryInfo(QnnSystemContext_Handle_t sysCtxHandle, void* binaryBuffer,
+                                                         uint64_t binaryBufferSize,
+                                                         const QnnSystemContext_BinaryInfo_t** binaryInfo,
+                                                         Qnn_ContextBinarySize_t* binaryInfoSize) {
+  const char* entry = __func__;  // the lambda's own __func__ would be "operator()"
+  return guarded(entry, [&]() -> Qnn_ErrorHandle_t {
+    if (!binaryInfoSize && qnn::system::lookup(sysCtxHandle))
+      return qnn::system::toSystemError(entry, qnn::sdk::invalidArgument("binaryInfoSize is null"));
+    return qnn::system::binaryInfo(entry, sysCtxHandle, binaryBuffer, binaryBufferSize, binaryInfo,
+                                   binaryInfoSize);
+  });
+}
+
+// Same info as getBinaryInfo (our binaries hold no metadata cheaper to reach than
+// the graphs); owned by sysCtxHandle until QnnSystemContext_free.
+QNN_API Qnn_ErrorHandle_t QnnSystemContext_getMetadata(QnnSystemContext_Handle_t sysCtxHandle, const void* binaryBuffer,
+                                                       Qnn_ContextBinarySize_t binaryBufferSize,
+                                                       const QnnSystemContext_BinaryInfo_t** binaryInfo) {
+  const char* entry = __func__;  // the lambda's own __func__ would be "operator()"
+  return guarded(entry, [&]() -> Qnn_ErrorHandle_t {
+    return qnn::system::binaryInfo(entry, sysCtxHandle, binaryBuffer, binaryBufferSize, binaryInfo, nullptr);
+  });
+}
+
+// One provider; the table and the list are static, valid while the library is loaded.
+QNN_API Qnn_ErrorHandle_t QnnSystemInterface_getProviders(const QnnSystemInterface_t*** providerList,
+                                                          uint32_t* numProviders) {
+  static const QnnSystemInterface_t provider = [] {
+    QnnSystemInterface_t p = QNN_SYSTEM_INTERFACE_INIT;
+    p.backendId = QNN_BACKEND_ID_NULL;  // the System API is backend-independent
+    p.providerName = "SYSTEM_OPENQNN";
+    p.systemApiVersion = {QNN_SYSTEM_API_VERSION_MAJOR, QNN_SYSTEM_API_VERSION_MINOR, QNN_SYSTEM_API_VERSION_PATCH};
+    p.QNN_SYSTEM_INTERFACE_VER_NAME.systemContextCreate = QnnSystemContext_create;
+    p.QNN_SYSTEM_INTERFACE_VER_NAME.systemContextGetBinaryInfo = QnnSystemContext_getBinaryInfo;
+    p.QNN_SYSTEM_INTERFACE_VER_NAME.systemContextGetMetaData = QnnSystemContext_getMetadata;
+    p.QNN_SYSTEM_INTERFACE_VER_NAME.systemContextFree = QnnSystemContext_free;
+    return p;
+  }();
+  static const QnnSystemInterface_t* providers[] = {&provider};
+  if (!providerList || !numProviders) return QNN_SYSTEM_INTERFACE_ERROR_INVALID_PARAMETER;
+  *providerList = providers;
+  *numProviders = 1;
+  return QNN_SUCCESS;
+}
+
+}  // extern "C"

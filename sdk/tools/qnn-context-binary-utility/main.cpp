@@ -1,0 +1,56 @@
+// qnn-context-binary-utility: reads a context binary through libQnnSystem.so and
+// writes what it holds as JSON (binary_info_json.h describes the document).
+// Every failure is one "qnn-context-binary-utility: error: ..." line and exit 1;
+// the JSON file is written only after the binary was read successfully.
+#include <cstdio>
+
+#include "arg_parser.h"
+#include "binary_info_json.h"
+#include "output_path.h"
+#include "raw_file.h"
+#include "system_context_reader.h"
+#include "tool_error.h"
+#include "tool_main.h"
+
+namespace {
+
+constexpr const char* kTool = "qnn-context-binary-utility";
+
+int run(int argc, char** argv) {
+  using namespace qnn::tools;
+  ArgParser args(kTool, "Writes the graphs, tensors and versions recorded in a context binary as JSON.",
+                 {{"context_binary", true, "FILE", "context binary to read (required)"},
+                  {"json_file", true, "FILE", "JSON file to write; its directory must exist (required)"},
+                  {"system_library", true, "FILE", "libQnnSystem.so to use (default: the one next to this tool)"},
+                  {"version", false, "", "print the version and exit"},
+                  {"help", false, "", "print this help and exit"}});
+  args.parse(argc, argv);
+  if (args.has("help")) {
+    std::fputs(args.usage().c_str(), stdout);
+    return 0;
+  }
+  if (args.has("version")) {
+    std::printf("%s (OpenQNN) %s\n", kTool, OPENQNN_VERSION_STRING);
+    return 0;
+  }
+  if (!args.has("context_binary")) throw UsageError("--context_binary is required");
+  if (!args.has("json_file")) throw UsageError("--json_file is required");
+  const std::string binaryPath = args.value("context_binary");
+  const std::string jsonPath = args.value("json_file");
+
+  requireParentDirectory(jsonPath);
+  std::vector<uint8_t> binary = readBinaryFile(binaryPath);
+  SystemContextReader system(args.value("system_library"));
+  // Names come from the binary: replace invalid UTF-8 instead of failing on it.
+  const std::string text =
+      binaryInfoToJson(system.binaryInfo(binary, binaryPath)).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
+      "\n";
+  writeBinaryFile(jsonPath, text.data(), text.size());
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return qnn::tools::runToolMain(kTool, [&] { return run(argc, argv); });
+}

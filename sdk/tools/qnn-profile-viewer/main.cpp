@@ -1,0 +1,68 @@
+// qnn-profile-viewer: reads a profiling log written by the run tools
+// (docs/profiling-log-format.md), prints a summary and, with --output, writes a
+// Chrome trace. Every failure is one "qnn-profile-viewer: error: ..." line and
+// exit 1; the trace is written only after the whole log was read.
+#include <cstdio>
+
+#include "arg_parser.h"
+#include "chrome_trace.h"
+#include "output_path.h"
+#include "profile_log.h"
+#include "profile_summary.h"
+#include "raw_file.h"
+#include "tool_error.h"
+#include "tool_main.h"
+
+namespace {
+
+constexpr const char* kTool = "qnn-profile-viewer";
+
+int run(int argc, char** argv) {
+  using namespace qnn::tools;
+  ArgParser args(kTool, "Summarizes a profiling log and converts it to a Chrome trace.",
+                 {{"input_log", true, "FILE", "profiling log to read (required)"},
+                  {"output", true, "FILE", "write a Chrome trace-event JSON here (opens in Perfetto)"},
+                  {"reader", true, "LIB", "custom reader library (not supported by OpenQNN)"},
+                  {"version", false, "", "print the version and exit"},
+                  {"help", false, "", "print this help and exit"}});
+  args.parse(argc, argv);
+  if (args.has("help")) {
+    std::fputs(args.usage().c_str(), stdout);
+    return 0;
+  }
+  if (args.has("version")) {
+    std::printf("%s (OpenQNN) %s\n", kTool, OPENQNN_VERSION_STRING);
+    return 0;
+  }
+  // A reader plugin's interface is vendor-defined and undocumented: refuse it
+  // rather than guess at an ABI.
+  if (args.has("reader"))
+    throw ToolError("custom readers are not supported (--reader " + args.value("reader") +
+                    "); logs are read in the openqnn-profile format");
+  if (!args.has("input_log")) throw UsageError("--input_log is required");
+  const std::string outputPath = args.value("output");
+  if (!outputPath.empty()) requireParentDirectory(outputPath);
+
+  const std::vector<uint8_t> bytes = readBinaryFile(args.value("input_log"));
+  ProfileLog log;
+  try {
+    log = parseProfileLog(std::string(bytes.begin(), bytes.end()));
+  } catch (const ToolError& e) {
+    throw ToolError("'" + args.value("input_log") + "': " + e.what());
+  }
+  const std::string summary = formatProfileSummary(log);
+  if (!outputPath.empty()) {
+    const std::string trace =
+        chromeTrace(log).dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+    writeBinaryFile(outputPath, trace.data(), trace.size());
+  }
+  std::fputs(summary.c_str(), stdout);
+  if (!outputPath.empty()) std::printf("\nChrome trace written to %s\n", outputPath.c_str());
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return qnn::tools::runToolMain(kTool, [&] { return run(argc, argv); });
+}

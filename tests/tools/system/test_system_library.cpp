@@ -1,0 +1,229 @@
+// libQnnSystem.so through dlopen and the public System headers: provider table,
+// getBinaryInfo / getMetadata against what the client created on libQnnCpu.so,
+// refusal of truncated, corrupted and foreign binaries, and handle misuse.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "context_binary_fixture.h"
+#include "system_loader.h"
+
+namespace qnn::test {
+namespace {
+
+class SystemLibrary : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_TRUE(lib.ok()) << lib.error();
+    ASSERT_TRUE(fixture().error.empty()) << fixture().error;
+    ASSERT_EQ(api().systemContextCreate(&ctx), QNN_SUCCESS);
+    ASSERT_NE(ctx, nullptr);
+  }
+  void TearDown() override {
+    if (ctx) {
+      EXPECT_EQ(api().systemContextFree(ctx), QNN_SUCCESS);
+    }
+  }
+  const QNN_SYSTEM_INTERFACE_VER_TYPE& api() { return lib.api(); }
+  static const ContextBinaryFixture& fixture() { return contextBinaryFixture(); }
+
+  Qnn_ErrorHandle_t getInfo(std::vector<uint8_t>& bytes, const QnnSystemContext_BinaryInfo_t** info) {
+    Qnn_ContextBinarySize_t infoSize = 0;
+    return api().systemContextGetBinaryInfo(ctx, bytes.data(), bytes.size(), info, &infoSize);
+  }
+
+  LoadedSystemLibrary lib{systemLibraryPath()};
+  QnnSystemContext_Handle_t ctx = nullptr;
+};
+
+void expectTensor(const Qnn_Tensor_t& got, const ExpectedTensor& want) {
+  SCOPED_TRACE(want.name);
+  ASSERT_EQ(got.version, QNN_TENSOR_VERSION_1);
+  const Qnn_TensorV1_t& v = got.v1;
+  EXPECT_EQ(v.id, want.id);
+  ASSERT_NE(v.name, nullptr);
+  EXPECT_STREQ(v.name, want.name.c_str());
+  EXPECT_EQ(v.type, want.type);
+  EXPECT_EQ(v.dataFormat, QNN_TENSOR_DATA_FORMAT_FLAT_BUFFER);
+  EXPECT_EQ(v.dataType, want.dtype);
+  ASSERT_EQ(v.rank, want.dims.size());
+  ASSERT_NE(v.dimensions, nullptr);
+  EXPECT_EQ(std::vector<uint32_t>(v.dimensions, v.dimensions + v.rank), want.dims);
+  const Qnn_QuantizeParams_t& q = v.quantizeParams;
+  if (want.encoding == QNN_QUANTIZATION_ENCODING_UNDEFINED) {
+    EXPECT_NE(q.encodingDefinition, QNN_DEFINITION_DEFINED);
+    return;
+  }
+  EXPECT_EQ(q.encodingDefinition, QNN_DEFINITION_DEFINED);
+  ASSERT_EQ(q.quantizationEncoding, want.encoding);
+  if (want.encoding == QNN_QUANTIZATION_ENCODING_SCALE_OFFSET) {
+    EXPECT_EQ(q.scaleOffsetEncoding.scale, want.scale);
+    EXPECT_EQ(q.scaleOffsetEncoding.offset, want.offset);
+  } else {
+    const auto& a = q.axisScaleOffsetEncoding;
+    EXPECT_EQ(a.axis, want.axis);
+    ASSERT_EQ(a.numScaleOffsets, want.scales.size());
+    ASSERT_NE(a.scaleOffset, nullptr);
+    for (uint32_t i = 0; i < a.numScaleOffsets; ++i) {
+      EXPECT_EQ(a.scaleOffset[i].scale, want.scales[i]) << i;
+      EXPECT_EQ(a.scaleOffset[i].offset, want.offsets[i]) << i;
+    }
+  }
+}
+
+void expectMatchesFixture(const QnnSystemContext_BinaryInfo_t& info, const ContextBinaryFixture& f) {
+  ASSERT_EQ(info.version, QNN_SYSTEM_CONTEXT_BINARY_INFO_VERSION_2);
+  const auto& v = info.contextBinaryInfoV2;
+  EXPECT_EQ(v.backendId, f.backendId);
+  ASSERT_NE(v.buildId, nullptr);
+  EXPECT_GT(std::strlen(v.buildId), 0u);
+  EXPECT_EQ(v.coreApiVersion.major, uint32_t(QNN_API_VERSION_MAJOR));
+  EXPECT_EQ(v.coreApiVersion.minor, uint32_t(QNN_API_VERSION_MINOR));
+  EXPECT_EQ(v.contextBlobVersion.major, 1u);
+  EXPECT_EQ(v.contextBlobSize, f.bytes.size());
+  EXPECT_EQ(v.numContextTensors, 0u);
+  EXPECT_EQ(v.platformInfo, nullptr);
+  ASSERT_EQ(v.numGraphs, f.graphs.size());
+  ASSERT_NE(v.graphs, nullptr);
+  for (size_t g = 0; g < f.graphs.size(); ++g) {
+    const ExpectedGraph& want = f.graphs[g];
+    SCOPED_TRACE(want.name);
+    ASSERT_EQ(v.graphs[g].version, QNN_SYSTEM_CONTEXT_GRAPH_INFO_VERSION_1);
+    const auto& gi = v.graphs[g].graphInfoV1;
+    EXPECT_STREQ(gi.graphName, want.name.c_str());
+    ASSERT_EQ(gi.numGraphInputs, want.inputs.size());
+    ASSERT_EQ(gi.numGraphOutputs, want.outputs.size());
+    for (size_t i = 0; i < want.inputs.size(); ++i) expectTensor(gi.graphInputs[i], want.inputs[i]);
+    for (size_t i = 0; i < want.outputs.size(); ++i) expectTensor(gi.graphOutputs[i], want.outputs[i]);
+  }
+}
+
+TEST_F(SystemLibrary, ProviderTable) {
+  const QnnSystemInterface_t& p = lib.provider();
+  EXPECT_EQ(p.systemApiVersion.major, uint32_t(QNN_SYSTEM_API_VERSION_MAJOR));
+  EXPECT_EQ(p.systemApiVersion.minor, uint32_t(QNN_SYSTEM_API_VERSION_MINOR));
+  ASSERT_NE(p.providerName, nullptr);
+  EXPECT_NE(api().systemContextCreate, nullptr);
+  EXPECT_NE(api().systemContextGetBinaryInfo, nullptr);
+  EXPECT_NE(api().systemContextGetMetaData, nullptr);
+  EXPECT_NE(api().systemContextFree, nullptr);
+  uint32_t n = 0;
+  const QnnSystemInterface_t** list = nullptr;
+  EXPECT_EQ(lib.getProviders()(nullptr, &n), QNN_SYSTEM_INTERFACE_ERROR_INVALID_PARAMETER);
+  EXPECT_EQ(lib.getProviders()(&list, nullptr), QNN_SYSTEM_INTERFACE_ERROR_INVALID_PARAMETER);
+  // The table entries are the exported functions.
+  EXPECT_EQ(reinterpret_cast<void*>(api().systemContextGetMetaData), lib.symbol("QnnSystemContext_getMetadata"));
+}
+
+TEST_F(SystemLibrary, BinaryInfoListsEveryGraphInputAndOutput) {
+  std::vector<uint8_t> bytes = fixture().bytes;
+  const QnnSystemContext_BinaryInfo_t* info = nullptr;
+  Qnn_ContextBinarySize_t infoSize = 0;
+  ASSERT_EQ(api().systemContextGetBinaryInfo(ctx, bytes.data(), bytes.size(), &info, &infoSize), QNN_SUCCESS);
+  ASSERT_NE(info, nullptr);
+  EXPECT_GT(infoSize, sizeof(QnnSystemContext_BinaryInfo_t));
+  expectMatchesFixture(*info, fixture());
+}
+
+TEST_F(SystemLibrary, MetadataMatchesBinaryInfo) {
+  const std::vector<uint8_t>& bytes = fixture().bytes;
+  const QnnSystemContext_BinaryInfo_t* info = nullptr;
+  ASSERT_EQ(api().systemContextGetMetaData(ctx, bytes.data(), bytes.size(), &info), QNN_SUCCESS);
+  ASSERT_NE(info, nullptr);
+  expectMatchesFixture(*info, fixture());
+}
+
+TEST_F(SystemLibrary, InfoOutlivesTheBufferAndLaterCalls) {
+  // The info belongs to the handle: it survives the client's buffer and a second call.
+  const QnnSystemContext_BinaryInfo_t* first = nullptr;
+  {
+    std::vector<uint8_t> bytes = fixture().bytes;
+    ASSERT_EQ(getInfo(bytes, &first), QNN_SUCCESS);
+    std::fill(bytes.begin(), bytes.end(), 0);
+  }
+  std::vector<uint8_t> again = fixture().bytes;
+  const QnnSystemContext_BinaryInfo_t* second = nullptr;
+  ASSERT_EQ(getInfo(again, &second), QNN_SUCCESS);
+  expectMatchesFixture(*first, fixture());
+  expectMatchesFixture(*second, fixture());
+}
+
+TEST_F(SystemLibrary, TruncatedCorruptedAndForeignBinariesAreRefused) {
+  const std::vector<uint8_t>& good = fixture().bytes;
+  const QnnSystemContext_BinaryInfo_t* info = nullptr;
+  for (size_t size : {size_t(1), size_t(7), size_t(20), size_t(44), good.size() / 2, good.size() - 1}) {
+    std::vector<uint8_t> truncated(good.begin(), good.begin() + size);
+    EXPECT_EQ(getInfo(truncated, &info), QNN_SYSTEM_CONTEXT_ERROR_MALFORMED_BINARY) << size;
+    EXPECT_EQ(info, nullptr);
+  }
+  for (size_t at : {size_t(9), size_t(30), good.size() / 2, good.size() - 1}) {
+    std::vector<uint8_t> corrupted = good;
+    corrupted[at] ^= 0x5a;
+    EXPECT_EQ(getInfo(corrupted, &info), QNN_SYSTEM_CONTEXT_ERROR_MALFORMED_BINARY) << at;
+    EXPECT_EQ(info, nullptr);
+  }
+  std::vector<uint8_t> foreign(good.size(), 0);
+  std::memcpy(foreign.data(), "\x7f" "ELF", 4);
+  EXPECT_EQ(getInfo(foreign, &info), QNN_SYSTEM_CONTEXT_ERROR_MALFORMED_BINARY);
+  std::vector<uint8_t> trailing = good;
+  trailing.push_back(0);
+  EXPECT_EQ(getInfo(trailing, &info), QNN_SYSTEM_CONTEXT_ERROR_MALFORMED_BINARY);
+  EXPECT_EQ(api().systemContextGetMetaData(ctx, foreign.data(), foreign.size(), &info),
+            QNN_SYSTEM_CONTEXT_ERROR_MALFORMED_BINARY);
+  EXPECT_EQ(info, nullptr);
+}
+
+TEST_F(SystemLibrary, InvalidArgumentsAreRefused) {
+  std::vector<uint8_t> bytes = fixture().bytes;
+  const QnnSystemContext_BinaryInfo_t* info = nullptr;
+  Qnn_ContextBinarySize_t infoSize = 0;
+  EXPECT_EQ(api().systemContextCreate(nullptr), QNN_SYSTEM_CONTEXT_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(api().systemContextGetBinaryInfo(ctx, nullptr, bytes.size(), &info, &infoSize),
+            QNN_SYSTEM_CONTEXT_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(api().systemContextGetBinaryInfo(ctx, bytes.data(), 0, &info, &infoSize),
+            QNN_SYSTEM_CONTEXT_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(api().systemContextGetBinaryInfo(ctx, bytes.data(), bytes.size(), nullptr, &infoSize),
+            QNN_SYSTEM_CONTEXT_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(api().systemContextGetBinaryInfo(ctx, bytes.data(), bytes.size(), &info, nullptr),
+            QNN_SYSTEM_CONTEXT_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(api().systemContextGetMetaData(ctx, nullptr, bytes.size(), &info), QNN_SYSTEM_CONTEXT_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(api().systemContextGetMetaData(ctx, bytes.data(), bytes.size(), nullptr),
+            QNN_SYSTEM_CONTEXT_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(info, nullptr);
+}
+
+TEST_F(SystemLibrary, NullFreedAndForgedHandlesAreRefused) {
+  std::vector<uint8_t> bytes = fixture().bytes;
+  const QnnSystemContext_BinaryInfo_t* info = nullptr;
+  Qnn_ContextBinarySize_t infoSize = 0;
+  QnnSystemContext_Handle_t freed = nullptr;
+  ASSERT_EQ(api().systemContextCreate(&freed), QNN_SUCCESS);
+  ASSERT_EQ(api().systemContextFree(freed), QNN_SUCCESS);
+  int local = 0;
+  QnnSystemContext_Handle_t forged = &local;
+  for (QnnSystemContext_Handle_t h : {QnnSystemContext_Handle_t(nullptr), freed, forged}) {
+    EXPECT_EQ(api().systemContextGetBinaryInfo(h, bytes.data(), bytes.size(), &info, &infoSize),
+              QNN_SYSTEM_CONTEXT_ERROR_INVALID_HANDLE);
+    EXPECT_EQ(api().systemContextGetBinaryInfo(h, bytes.data(), bytes.size(), &info, nullptr),
+              QNN_SYSTEM_CONTEXT_ERROR_INVALID_HANDLE);
+    EXPECT_EQ(api().systemContextGetMetaData(h, bytes.data(), bytes.size(), &info),
+              QNN_SYSTEM_CONTEXT_ERROR_INVALID_HANDLE);
+    EXPECT_EQ(api().systemContextFree(h), QNN_SYSTEM_CONTEXT_ERROR_INVALID_HANDLE);
+  }
+  EXPECT_EQ(info, nullptr);
+}
+
+TEST_F(SystemLibrary, HandlesAreIndependent) {
+  QnnSystemContext_Handle_t other = nullptr;
+  ASSERT_EQ(api().systemContextCreate(&other), QNN_SUCCESS);
+  EXPECT_NE(other, ctx);
+  std::vector<uint8_t> bytes = fixture().bytes;
+  const QnnSystemContext_BinaryInfo_t* info = nullptr;
+  ASSERT_EQ(getInfo(bytes, &info), QNN_SUCCESS);
+  // Freeing another handle leaves this one's info intact.
+  ASSERT_EQ(api().systemContextFree(other), QNN_SUCCESS);
+  expectMatchesFixture(*info, fixture());
+}
+
+}  // namespace
+}  // namespace qnn::test
