@@ -212,6 +212,8 @@ class CpuPreparedGraph : public sdk::PreparedGraph {
 
 class CpuEngine : public sdk::ExecutionEngine {
  public:
+  CpuEngine() { warmUpWorkers(); }
+
   Status validateNode(const NodeInfo& node, const std::vector<const TensorInfo*>& inputs,
                       const std::vector<const TensorInfo*>& outputs) override {
     std::unique_ptr<Kernel> kernel;

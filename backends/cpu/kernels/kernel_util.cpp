@@ -157,6 +157,8 @@ thread_local bool WorkerPool::insideWorker_ = false;
 
 }  // namespace
 
+void warmUpWorkers() { WorkerPool::instance(); }
+
 void parallelFor(size_t n, size_t grain, const std::function<void(size_t, size_t)>& fn) {
   if (n == 0) return;
   grain = std::max<size_t>(grain, 1);

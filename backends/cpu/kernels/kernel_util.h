@@ -29,4 +29,7 @@ Status broadcastShapes(const char* op, const std::vector<uint32_t>& a, const std
 // disjoint ranges.
 void parallelFor(size_t n, size_t grain, const std::function<void(size_t, size_t)>& fn);
 
+// Starts the worker threads now, so the first execute does not pay for them.
+void warmUpWorkers();
+
 }  // namespace qnn::cpu
