@@ -268,7 +268,7 @@ class DepthWiseConv2dKernel final : public Kernel {
     const float* bias = biasOf(inputs);
     float* output = outputs[0].as<float>();
     const bool gatherTaps = multiplier_ == 1 && size_t(fh_) * fw_ <= kMaxTaps;
-    parallelFor(size_t(batch_) * outH_, 1, [&](size_t r0, size_t r1) {
+    parallelFor(size_t(batch_) * outH_, rowGrain(size_t(outW_) * cout_ * fh_ * fw_), [&](size_t r0, size_t r1) {
       const float* taps[kMaxTaps];
       const float* weights[kMaxTaps];
       for (size_t r = r0; r < r1; ++r) {

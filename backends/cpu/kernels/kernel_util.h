@@ -29,6 +29,13 @@ Status broadcastShapes(const char* op, const std::vector<uint32_t>& a, const std
 // disjoint ranges.
 void parallelFor(size_t n, size_t grain, const std::function<void(size_t, size_t)>& fn);
 
+// Grain (rows per task) that gives each task at least ~32k multiply-adds, so
+// small layers run inline instead of waking the workers.
+inline size_t rowGrain(size_t workPerRow) {
+  constexpr size_t kMinTaskWork = 32768;
+  return workPerRow >= kMinTaskWork ? 1 : kMinTaskWork / (workPerRow ? workPerRow : 1);
+}
+
 // Starts the worker threads now, so the first execute does not pay for them.
 void warmUpWorkers();
 

@@ -63,7 +63,7 @@ class Pool2dKernel final : public Kernel {
   Status execute(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) override {
     const float* input = inputs[0].as<const float>();
     float* output = outputs[0].as<float>();
-    parallelFor(size_t(batch_) * outH_, 1, [&](size_t r0, size_t r1) {
+    parallelFor(size_t(batch_) * outH_, rowGrain(size_t(outW_) * channels_ * fh_ * fw_), [&](size_t r0, size_t r1) {
       for (size_t r = r0; r < r1; ++r) {
         const size_t b = r / outH_;
         const int64_t oh = int64_t(r % outH_);
