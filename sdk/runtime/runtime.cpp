@@ -391,9 +391,15 @@ static Status collectContext(ContextObject& ctx, const BackendDescriptor& desc, 
   out->backendApiMajor = desc.backendApiMajor;
   out->backendApiMinor = desc.backendApiMinor;
   out->backendApiPatch = desc.backendApiPatch;
-  std::lock_guard<std::mutex> lock(ctx.mutex);
-  for (auto& [id, t] : ctx.contextTensors) out->contextTensors.push_back(t);
-  for (auto& [name, handle] : ctx.graphsByName) {
+  // Lock order everywhere is graph, then context: copy what is needed from the
+  // context first and lock each graph afterwards.
+  std::map<std::string, void*> graphs;
+  {
+    std::lock_guard<std::mutex> lock(ctx.mutex);
+    for (auto& [id, t] : ctx.contextTensors) out->contextTensors.push_back(t);
+    graphs = ctx.graphsByName;
+  }
+  for (auto& [name, handle] : graphs) {
     auto g = handles().get<GraphObject>(handle, HandleKind::kGraph);
     if (!g) continue;
     std::lock_guard<std::mutex> glock(g->mutex);
