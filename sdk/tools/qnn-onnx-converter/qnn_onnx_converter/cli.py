@@ -1,0 +1,109 @@
+"""Command line of qnn-onnx-converter (vendor flag names; float32 only)."""
+import argparse
+import os
+import sys
+
+from .errors import ConverterError
+from .ir import NAME_RULE, sanitize
+
+PROG = "qnn-onnx-converter"
+QUANT_FLAGS = ["input_list", "quantization_overrides", "act_bw", "weight_bw", "bias_bw", "param_quantizer",
+               "act_quantizer", "algorithms", "keep_quant_nodes", "ignore_encodings", "use_per_row_quantization",
+               "use_per_channel_quantization", "use_native_input_files", "use_native_output_files",
+               "restrict_quantization_steps", "float_fallback"]
+
+EPILOG = f"""Outputs: OUTPUT_PATH (model.cpp), the same path with .bin (ustar tar of NAME.raw weight files,
+one per BINVARSTART(NAME)) and _net.json. The graph is named after the .cpp base name.
+Layout: rank-4 NCHW activations are converted to NHWC inside the graph (Conv filters HWIO,
+depthwise [kh,kw,1,C*m]); transposes are inserted only where a layout is needed (after rank-4
+inputs, before rank-4 outputs, before layout-bound ops such as Reshape), so graph inputs and
+outputs keep the ONNX shapes and element order. BatchNormalization after Conv is folded; the
+Erf-based Gelu and the decomposed LayerNorm patterns become Gelu / LayerNorm.
+Names: {NAME_RULE}
+Not supported yet: quantization (any quantizer flag is an error), --float_bitwidth 16, custom ops."""
+
+
+def parse(argv):
+    p = argparse.ArgumentParser(prog=PROG, description="Convert an ONNX model (float32) into a QNN model.cpp/model.bin.",
+                                epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("-i", "--input_network", required=True, help="path to the source .onnx model")
+    p.add_argument("-o", "--output_path", help="output model.cpp path (default: input path with .cpp)")
+    p.add_argument("-d", "--input_dim", nargs=2, action="append", default=[], metavar=("INPUT_NAME", "INPUT_DIM"),
+                   help="pin an input's dims, e.g. 'data' 1,3,224,224; repeat per input")
+    p.add_argument("--out_node", "--out_name", action="append", default=[], dest="out_node",
+                   help="graph output tensor name; repeat per output (default: the model's outputs)")
+    p.add_argument("--input_dtype", nargs=2, action="append", default=[], metavar=("INPUT_NAME", "INPUT_DTYPE"),
+                   help="input data type; only float32 is supported for float inputs")
+    p.add_argument("-l", "--input_layout", nargs=2, action="append", default=[], metavar=("INPUT_NAME", "LAYOUT"),
+                   help="accepted for compatibility; inputs keep the ONNX layout")
+    p.add_argument("--float_bitwidth", "--float_bw", type=int, choices=[32, 16], default=32)
+    p.add_argument("--keep_disconnected_nodes", action="store_true", help="keep ops not connected to the outputs")
+    p.add_argument("--disable_batchnorm_folding", action="store_true")
+    p.add_argument("--overwrite_model_prefix", action="store_true", help="name functions <ModelName>_composeGraphs")
+    p.add_argument("--dry_run", nargs="?", const="info", default=None, help="report unsupported ops; write nothing")
+    p.add_argument("--debug", nargs="?", const=True, default=False)
+    for f in QUANT_FLAGS:
+        p.add_argument("--" + f, nargs="?", const=True, default=None, help=argparse.SUPPRESS)
+    return p.parse_args(argv)
+
+
+def _dims(name, text):
+    try:
+        dims = [int(v) for v in text.replace(" ", "").split(",")]
+    except ValueError:
+        raise ConverterError(f"--input_dim {name}: '{text}' is not a comma-separated list of integers")
+    if any(d <= 0 for d in dims):
+        raise ConverterError(f"--input_dim {name}: dims must be positive")
+    return dims
+
+
+def run(args):
+    used_quant = [f for f in QUANT_FLAGS if getattr(args, f) is not None]
+    if used_quant:
+        raise ConverterError(f"quantization is not supported yet (--{used_quant[0]})")
+    if args.float_bitwidth == 16:
+        raise ConverterError("--float_bitwidth 16 is not supported yet (float32 only)")
+    for name, dt in args.input_dtype:
+        if dt not in ("float32", "float"):
+            raise ConverterError(f"--input_dtype {name} {dt}: only float32 is supported")
+    from . import loader, patterns, convert
+    from .emit_cpp import write_cpp
+    from .emit_bin import write_bin
+    from .emit_json import write_json
+    dims = {n: _dims(n, d) for n, d in args.input_dim}
+    model = loader.load(args.input_network, dims, args.out_node, args.keep_disconnected_nodes)
+    patterns.run_all(model, fold_bn=not args.disable_batchnorm_folding)
+    if args.dry_run is not None:
+        bad = convert.unsupported(model)
+        for n in bad:
+            print(f"unsupported: {n.op_type} (node '{n.name}', opset {model.opset})")
+        print(f"{len(model.nodes)} nodes, {len(bad)} unsupported")
+        return 1 if bad else 0
+    out = args.output_path or os.path.splitext(args.input_network)[0] + ".cpp"
+    base = os.path.splitext(out)[0]
+    graph_name = sanitize(os.path.basename(base))
+    graph = convert.convert(model, graph_name)
+    if args.debug:
+        for op in graph.ops:
+            print(f"{op.type:22s} {op.name}: {op.inputs} -> {op.outputs}", file=sys.stderr)
+    prefix = graph_name + "_" if args.overwrite_model_prefix else "QnnModel_"
+    os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
+    write_cpp(graph, out, os.path.basename(args.input_network), prefix)
+    write_bin(graph, base + ".bin")
+    write_json(graph, base + "_net.json", " ".join(sys.argv))
+    print(f"{PROG}: wrote {out}, {base}.bin, {base}_net.json ({len(graph.ops)} nodes; inputs "
+          + ", ".join(f"{i}{graph.tensors[i].shape}" for i in graph.inputs) + "; outputs "
+          + ", ".join(f"{o}{graph.tensors[o].shape}" for o in graph.outputs) + ")")
+    return 0
+
+
+def main(argv=None):
+    args = parse(sys.argv[1:] if argv is None else argv)
+    try:
+        return run(args)
+    except ConverterError as e:
+        print(f"{PROG}: error: {e}", file=sys.stderr)
+        return 1
+    except ImportError as e:
+        print(f"{PROG}: error: {e} (install python3-onnx and python3-numpy)", file=sys.stderr)
+        return 1

@@ -1,0 +1,31 @@
+"""model_net.json: the graph of model.cpp as JSON (tensors with dims/dtype/type, nodes with params)."""
+import json
+
+import numpy as np
+
+from .ir import QNN_DTYPES
+
+_TYPES = {"in": "QNN_TENSOR_TYPE_APP_WRITE", "out": "QNN_TENSOR_TYPE_APP_READ",
+          "native": "QNN_TENSOR_TYPE_NATIVE", "static": "QNN_TENSOR_TYPE_STATIC"}
+
+
+def _param(p):
+    v = p.value.tolist() if isinstance(p.value, np.ndarray) else (bool(p.value) if p.dtype == np.bool_ else p.value)
+    return {"kind": p.kind, "data_type": QNN_DTYPES[p.dtype], "value": v}
+
+
+def write_json(graph, path, converter_args):
+    doc = {
+        "model.cpp": "", "model.bin": "", "converter_command": converter_args,
+        "graph": {
+            "name": graph.name,
+            "inputs": graph.inputs, "outputs": graph.outputs,
+            "tensors": {t.name: {"type": _TYPES[t.kind], "data_type": QNN_DTYPES[t.dtype], "dims": t.shape}
+                        for t in graph.tensors.values()},
+            "nodes": {op.name: {"package": "qti.aisw", "type": op.type, "input_names": op.inputs,
+                                "output_names": op.outputs, "params": {p.name: _param(p) for p in op.params}}
+                      for op in graph.ops},
+        },
+    }
+    with open(path, "w") as f:
+        json.dump(doc, f, indent=1)

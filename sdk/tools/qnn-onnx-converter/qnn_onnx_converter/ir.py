@@ -1,0 +1,102 @@
+"""The QNN graph the converter builds: tensors, ops and the name rule."""
+import re
+from collections import OrderedDict
+
+import numpy as np
+
+from .errors import ConverterError
+
+# numpy dtype -> QNN data type enumerator
+QNN_DTYPES = {
+    np.dtype(np.float32): "QNN_DATATYPE_FLOAT_32",
+    np.dtype(np.int32): "QNN_DATATYPE_INT_32",
+    np.dtype(np.uint32): "QNN_DATATYPE_UINT_32",
+    np.dtype(np.int8): "QNN_DATATYPE_INT_8",
+    np.dtype(np.uint8): "QNN_DATATYPE_UINT_8",
+    np.dtype(np.int16): "QNN_DATATYPE_INT_16",
+    np.dtype(np.uint16): "QNN_DATATYPE_UINT_16",
+    np.dtype(np.bool_): "QNN_DATATYPE_BOOL_8",
+}
+
+NAME_RULE = ("Tensor and node names: every character outside [A-Za-z0-9_] becomes '_', a leading digit "
+             "gets a '_' prefix, and a name that would clash with an earlier one gets '_1', '_2', ... "
+             "appended. Legal ONNX names (inputs and outputs included) are kept unchanged.")
+
+
+def sanitize(name):
+    s = re.sub(r"[^A-Za-z0-9_]", "_", name)
+    if not s or s[0].isdigit():
+        s = "_" + s
+    return s
+
+
+def qnn_dtype(np_dtype):
+    dt = np.dtype(np_dtype)
+    if dt == np.int64:
+        dt = np.dtype(np.int32)
+    if dt not in QNN_DTYPES:
+        raise ConverterError(f"data type {dt} has no QNN equivalent")
+    return dt
+
+
+class Tensor:
+    def __init__(self, name, shape, dtype, kind, data=None):
+        self.name, self.shape, self.dtype, self.kind, self.data = name, list(shape), np.dtype(dtype), kind, data
+
+
+class Param:
+    """kind 'scalar' (value: python number/bool) or 'tensor' (value: numpy array)."""
+    def __init__(self, name, kind, dtype, value):
+        self.name, self.kind, self.dtype, self.value = name, kind, np.dtype(dtype), value
+
+
+class Op:
+    def __init__(self, name, op_type, inputs, outputs, params):
+        self.name, self.type, self.inputs, self.outputs, self.params = name, op_type, inputs, outputs, params
+
+
+class Graph:
+    def __init__(self, name):
+        self.name = name
+        self.tensors = OrderedDict()
+        self.ops = []
+        self.inputs = []   # names, in order
+        self.outputs = []  # names, in order
+        self._used = {name}
+        self.reserved, self.reserved_for = set(), set()
+
+    def unique(self, wanted):
+        """Sanitize and make unique in the single namespace shared by tensors and nodes.
+        Names in self.reserved (graph inputs/outputs) go only to the tensor that is that output."""
+        base = sanitize(wanted)
+        if base in self.reserved and wanted in self.reserved_for and type(wanted).__name__ == "_Exact":
+            self.reserved.discard(base)
+            self.reserved_for.discard(wanted)
+            self._used.add(base)
+            return base
+        name, i = base, 0
+        while name in self._used or name in self.reserved:
+            i += 1
+            name = f"{base}_{i}"
+        self._used.add(name)
+        return name
+
+    def add_tensor(self, wanted, shape, dtype, kind, data=None):
+        name = self.unique(wanted)
+        if data is not None:
+            data = np.ascontiguousarray(data, dtype=dtype)
+        self.tensors[name] = Tensor(name, shape, dtype, kind, data)
+        return name
+
+    def add_op(self, wanted, op_type, inputs, outputs, params=()):
+        name = self.unique(wanted)
+        self.ops.append(Op(name, op_type, list(inputs), list(outputs), list(params)))
+        return name
+
+
+def scalar(name, dtype, value):
+    return Param(name, "scalar", dtype, value)
+
+
+def tparam(name, dtype, value):
+    return Param(name, "tensor", dtype, np.asarray(value, dtype=dtype))

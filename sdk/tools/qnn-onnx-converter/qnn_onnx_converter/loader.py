@@ -1,0 +1,120 @@
+"""Load an ONNX model: parse, pin dynamic input dims, infer static shapes, fold constants."""
+import numpy as np
+import onnx
+from onnx import numpy_helper, shape_inference, helper
+
+from .errors import ConverterError, onnx_np_dtype
+from . import fold
+
+
+class OnnxModel:
+    """What the op converters see: nodes in order, constants, shapes and dtypes by tensor name."""
+    def __init__(self):
+        self.nodes = []
+        self.consts = {}       # name -> numpy array
+        self.shapes = {}       # name -> list of ints
+        self.dtypes = {}       # name -> numpy dtype
+        self.inputs = []       # graph input names (not initializers)
+        self.outputs = []      # graph output names
+        self.opset = 0
+
+
+def _elem_dtype(elem_type):
+    return onnx_np_dtype(elem_type)
+
+
+def _collect_value_info(m, model):
+    vis = list(m.graph.value_info) + list(m.graph.input) + list(m.graph.output)
+    for vi in vis:
+        t = vi.type.tensor_type
+        if not t.HasField("elem_type") or t.elem_type == 0:
+            continue
+        model.dtypes[vi.name] = _elem_dtype(t.elem_type)
+        if t.HasField("shape"):
+            dims = [d.dim_value if d.HasField("dim_value") else None for d in t.shape.dim]
+            if all(d is not None and d >= 0 for d in dims):
+                model.shapes[vi.name] = dims
+
+
+def _pin_inputs(m, input_dims, init_names):
+    pinned = set()
+    for vi in m.graph.input:
+        if vi.name in init_names:
+            continue
+        dims = vi.type.tensor_type.shape.dim
+        if vi.name in input_dims:
+            want = input_dims[vi.name]
+            if len(want) != len(dims):
+                raise ConverterError(f"--input_dim {vi.name}: {len(want)} dims given, the model's input has rank {len(dims)}")
+            for d, v in zip(dims, want):
+                if d.HasField("dim_value") and d.dim_value > 0 and d.dim_value != v:
+                    raise ConverterError(f"--input_dim {vi.name}: dim {v} differs from the model's static dim {d.dim_value}")
+                d.ClearField("dim_param")
+                d.dim_value = v
+            pinned.add(vi.name)
+        elif any(not d.HasField("dim_value") or d.dim_value <= 0 for d in dims):
+            shown = ",".join(str(d.dim_value) if d.HasField("dim_value") and d.dim_value > 0 else (d.dim_param or "?") for d in dims)
+            raise ConverterError(f"input '{vi.name}' has dynamic dims [{shown}]; pin them with --input_dim {vi.name} N,C,H,W")
+    unknown = set(input_dims) - pinned
+    if unknown:
+        raise ConverterError(f"--input_dim names no graph input: {', '.join(sorted(unknown))}")
+
+
+def load(path, input_dims, out_nodes, keep_disconnected):
+    try:
+        m = onnx.load(path)
+    except Exception as e:  # protobuf DecodeError, OSError, ...
+        raise ConverterError(f"cannot read ONNX model '{path}': {str(e).splitlines()[0] if str(e) else type(e).__name__}")
+    if len(m.graph.node) == 0 and len(m.graph.output) == 0:
+        raise ConverterError(f"'{path}' is not an ONNX model (no graph)")
+    try:
+        onnx.checker.check_model(m)
+    except Exception as e:
+        raise ConverterError(f"invalid ONNX model '{path}': {str(e).splitlines()[0]}")
+    model = OnnxModel()
+    model.opset = max([o.version for o in m.opset_import if o.domain in ("", "ai.onnx")] or [0])
+    if m.functions:
+        m = onnx.inliner.inline_local_functions(m) if hasattr(onnx, "inliner") else m
+    init_names = {i.name for i in m.graph.initializer}
+    _pin_inputs(m, input_dims, init_names)
+    for init in m.graph.initializer:
+        model.consts[init.name] = numpy_helper.to_array(init)
+    model.inputs = [vi.name for vi in m.graph.input if vi.name not in init_names]
+    model.outputs = list(out_nodes) if out_nodes else [vi.name for vi in m.graph.output]
+    m = _infer(m)
+    _collect_value_info(m, model)
+    nodes = list(m.graph.node)
+    # fold everything computable from constants and static shapes, then infer again
+    remaining = fold.fold_constants(nodes, model)
+    if len(remaining) != len(nodes):
+        del m.graph.node[:]
+        m.graph.node.extend(remaining)
+        del m.graph.initializer[:]
+        for name, arr in model.consts.items():
+            m.graph.initializer.extend([numpy_helper.from_array(np.asarray(arr), name)])
+        m = _infer(m)
+        _collect_value_info(m, model)
+    known = set(model.consts) | set(model.inputs) | {o for n in remaining for o in n.output}
+    for o in model.outputs:
+        if o not in known:
+            raise ConverterError(f"--out_node '{o}' is not a tensor of the model")
+    model.nodes = remaining if keep_disconnected else _prune(remaining, model.outputs)
+    return model
+
+
+def _infer(m):
+    try:
+        return shape_inference.infer_shapes(m, strict_mode=False, data_prop=True)
+    except Exception as e:
+        raise ConverterError(f"ONNX shape inference failed: {str(e).splitlines()[0]}")
+
+
+def _prune(nodes, outputs):
+    """Drop nodes that do not contribute to the outputs."""
+    need = set(outputs)
+    keep = []
+    for n in reversed(nodes):
+        if any(o in need for o in n.output):
+            keep.append(n)
+            need.update(i for i in n.input if i)
+    return list(reversed(keep))

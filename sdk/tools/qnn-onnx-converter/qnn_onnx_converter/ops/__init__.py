@@ -1,0 +1,15 @@
+"""ONNX op converters. Each module registers functions f(ctx, node, a) with @converter('OpType', ...)."""
+CONVERTERS = {}
+
+
+def converter(*op_types):
+    def deco(fn):
+        for t in op_types:
+            CONVERTERS[t] = fn
+        return fn
+    return deco
+
+
+def load_all():
+    from . import conv, elementwise, shape, nn  # noqa: F401  (registration side effects)
+    return CONVERTERS

@@ -1,0 +1,128 @@
+"""Gemm/MatMul, Softmax, LayerNormalization, Reduce*, ArgMax/ArgMin, TopK."""
+import numpy as np
+
+from ..errors import ConverterError
+from ..ir import scalar, tparam
+from ..layout import nhwc_axis
+from .elementwise import pick_layout
+from . import converter
+
+
+@converter("Gemm")
+def gemm(ctx, node, a):
+    alpha, beta = a.get("alpha", 1.0), a.get("beta", 1.0)
+    if a.get("transA", 0):
+        raise ConverterError(f"node '{node.name}' (Gemm): transA=1 is not supported")
+    if not ctx.is_const(node.input[1]):
+        raise ConverterError(f"node '{node.name}' (Gemm): non-constant B is not supported")
+    b = ctx.const_value(node.input[1]).astype(np.float32)
+    w = (b if a.get("transB", 0) else b.T) * alpha           # [N, K]
+    n = w.shape[0]
+    if len(node.input) > 2 and node.input[2]:
+        c = ctx.const_value(node.input[2]).astype(np.float32) * beta
+        if c.size not in (1, n) or (c.ndim == 2 and c.shape[0] != 1):
+            raise ConverterError(f"node '{node.name}' (Gemm): C must broadcast as a row vector")
+        bias = np.broadcast_to(c.reshape(-1), (n,))
+    else:
+        bias = np.zeros(n, np.float32)
+    x = ctx.get(node.input[0], "plain")
+    y = ctx.out(node.output[0], "plain")
+    ctx.g.add_op(node.name or node.output[0], "FullyConnected",
+                 [x, ctx.new_const(node.input[1] + "_fc", w), ctx.new_const(node.output[0] + "_bias", bias)], [y])
+
+
+@converter("MatMul")
+def matmul(ctx, node, a):
+    sa, sb = ctx.shape(node.input[0]), ctx.shape(node.input[1])
+    y_shape = ctx.shape(node.output[0])
+    if ctx.is_const(node.input[1]) and len(sb) == 2 and len(sa) >= 2:
+        # FullyConnected with weights [N, K]; keep_dims keeps the leading dims of rank>2 inputs
+        w = ctx.const_value(node.input[1]).astype(np.float32).T
+        x = ctx.get(node.input[0], "plain")
+        y = ctx.out(node.output[0], "plain")
+        params = [scalar("keep_dims", np.bool_, True)] if len(sa) > 2 else []
+        ctx.g.add_op(node.name or node.output[0], "FullyConnected",
+                     [x, ctx.new_const(node.input[1] + "_fc", np.ascontiguousarray(w)),
+                      ctx.new_const(node.output[0] + "_bias", np.zeros(w.shape[0], np.float32))], [y], params)
+        return
+    if len(sa) < 2 or len(sb) < 2:
+        raise ConverterError(f"node '{node.name}' (MatMul): rank-1 operands are not supported")
+    y = ctx.out(node.output[0], "plain", shape=y_shape)
+    ctx.g.add_op(node.name or node.output[0], "MatMul", [ctx.get(node.input[0], "plain"), ctx.get(node.input[1], "plain")], [y],
+                 [scalar("transpose_in0", np.bool_, False), scalar("transpose_in1", np.bool_, False)])
+
+
+@converter("Softmax", "LogSoftmax")
+def softmax(ctx, node, a):
+    rank = len(ctx.shape(node.input[0]))
+    axis = a.get("axis", -1 if ctx.m.opset >= 13 else 1) % rank
+    if ctx.m.opset < 13 and axis != rank - 1:
+        raise ConverterError(f"node '{node.name}' ({node.op_type}): opset<13 softmax over axis {axis} (2-D coercion) "
+                             "is only supported for the last axis")
+    lay = pick_layout(ctx, [node.input[0]], rank)
+    x = ctx.get(node.input[0], lay)
+    y = ctx.out(node.output[0], lay)
+    ctx.g.add_op(node.name or node.output[0], node.op_type, [x], [y],
+                 [scalar("axis", np.uint32, nhwc_axis(axis) if lay == "nhwc" else axis), scalar("beta", np.float32, 1.0)])
+
+
+@converter("LayerNormalization")
+def layernorm(ctx, node, a):
+    shp = ctx.shape(node.input[0])
+    rank = len(shp)
+    axis = a.get("axis", -1) % rank
+    if len(node.output) > 1 and any(node.output[1:]):
+        raise ConverterError(f"node '{node.name}' (LayerNormalization): Mean/InvStdDev outputs are not supported")
+    norm_shape = shp[axis:]
+    g = ctx.const_value(node.input[1]).astype(np.float32)
+    b = ctx.const_value(node.input[2]).astype(np.float32) if len(node.input) > 2 and node.input[2] else np.zeros(norm_shape, np.float32)
+    g = np.broadcast_to(g, norm_shape)
+    b = np.broadcast_to(b, norm_shape)
+    x = ctx.get(node.input[0], "plain")
+    y = ctx.out(node.output[0], "plain")
+    ctx.g.add_op(node.name or node.output[0], "LayerNorm",
+                 [x, ctx.new_const(node.input[1] + "_gamma", g), ctx.new_const(node.output[0] + "_beta", b)], [y],
+                 [scalar("epsilon", np.float32, a.get("epsilon", 1e-5)),
+                  tparam("axes", np.uint32, list(range(axis, rank)))])
+
+
+@converter("ReduceMean", "ReduceMax", "ReduceMin", "ReduceSum", "ReduceProd")
+def reduce(ctx, node, a):
+    rank = len(ctx.shape(node.input[0]))
+    if "axes" in a:
+        axes = list(a["axes"])
+    elif len(node.input) > 1 and node.input[1]:
+        axes = [int(v) for v in ctx.const_value(node.input[1])]
+    else:
+        axes = [] if a.get("noop_with_empty_axes", 0) else list(range(rank))
+    axes = sorted(v % rank for v in axes)
+    keep = bool(a.get("keepdims", 1))
+    lay = pick_layout(ctx, [node.input[0]], rank) if keep else "plain"
+    if lay == "nhwc":
+        axes = sorted(nhwc_axis(v) for v in axes)
+    x = ctx.get(node.input[0], lay)
+    y = ctx.out(node.output[0], lay)
+    ctx.g.add_op(node.name or node.output[0], node.op_type, [x], [y],
+                 [tparam("axes", np.uint32, axes), scalar("keep_dims", np.bool_, keep)])
+
+
+@converter("ArgMax", "ArgMin")
+def argmax(ctx, node, a):
+    rank = len(ctx.shape(node.input[0]))
+    if a.get("select_last_index", 0):
+        raise ConverterError(f"node '{node.name}' ({node.op_type}): select_last_index=1 is not supported")
+    x = ctx.get(node.input[0], "plain")
+    y = ctx.out(node.output[0], "plain", dtype=np.int32)
+    ctx.g.add_op(node.name or node.output[0], "Argmax" if node.op_type == "ArgMax" else "Argmin", [x], [y],
+                 [scalar("axis", np.uint32, a.get("axis", 0) % rank), scalar("keep_dims", np.bool_, bool(a.get("keepdims", 1)))])
+
+
+@converter("TopK")
+def topk(ctx, node, a):
+    rank = len(ctx.shape(node.input[0]))
+    if a.get("axis", -1) % rank != rank - 1 or not a.get("largest", 1):
+        raise ConverterError(f"node '{node.name}' (TopK): only largest=1 along the last axis is supported")
+    k = int(ctx.const_value(node.input[1]).reshape(-1)[0]) if len(node.input) > 1 else int(a["k"])
+    x = ctx.get(node.input[0], "plain")
+    outs = [ctx.out(node.output[0], "plain"), ctx.out(node.output[1], "plain", dtype=np.int32)]
+    ctx.g.add_op(node.name or node.output[0], "TopK", [x], outs, [scalar("k", np.uint32, k)])

@@ -1,0 +1,218 @@
+#!/usr/bin/python3
+"""qnn-onnx-converter tests: tiny models built here with onnx.helper (numpy reference outputs),
+the bench models of gen_models.py (run, check shape and finiteness), and error cases.
+usage: test_converter.py BUILD_DIR CASE [GEN_MODELS_PY]    exit 77 = skipped (no python3-onnx)"""
+import os
+import subprocess
+import sys
+import tempfile
+
+try:
+    import numpy as np
+    import onnx
+    from onnx import helper, numpy_helper, TensorProto
+except ImportError as e:
+    print(f"SKIP: {e}")
+    sys.exit(77)
+
+B, CASE = sys.argv[1], sys.argv[2]
+CONV = os.path.join(B, "bin", "qnn-onnx-converter")
+rs = np.random.RandomState(0)
+
+
+def run(cmd, ok=True):
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if ok and p.returncode != 0:
+        sys.exit(f"FAIL: {' '.join(cmd)}\n{p.stdout}{p.stderr}")
+    return p
+
+
+def save(nodes, inputs, outputs, inits, path, opset=13):
+    g = helper.make_graph(nodes, "g", inputs, outputs, [numpy_helper.from_array(v, k) for k, v in inits.items()])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)])
+    m.ir_version = 8
+    onnx.save(m, path)
+
+
+def convert_and_run(model, feeds, work, extra=()):
+    """feeds: [(name, array)]; returns {output file stem: array}."""
+    name = os.path.splitext(os.path.basename(model))[0]
+    run([CONV, "-i", model, "-o", f"{work}/{name}.cpp", *extra])
+    run([os.path.join(B, "bin", "qnn-model-lib-generator"), "-c", f"{work}/{name}.cpp", "-b", f"{work}/{name}.bin",
+         "-o", f"{work}/lib"])
+    parts = []
+    for n, arr in feeds:
+        arr.astype(np.float32).tofile(f"{work}/{n}.raw")
+        parts.append(f"{n}:={work}/{n}.raw")
+    with open(f"{work}/list.txt", "w") as f:
+        f.write(" ".join(parts) + "\n")
+    run([os.path.join(B, "bin", "qnn-net-run"), "--model", f"{work}/lib/x86_64-linux-clang/lib{name}.so",
+         "--backend", os.path.join(B, "backends", "cpu", "libQnnCpu.so"), "--input_list", f"{work}/list.txt",
+         "--output_dir", f"{work}/out"])
+    d = f"{work}/out/Result_0"
+    return {f[:-4]: np.fromfile(os.path.join(d, f), np.float32) for f in os.listdir(d)}
+
+
+def check(got, want, name, tol=1e-4):
+    want = np.asarray(want, np.float32).reshape(-1)
+    if got.size != want.size:
+        sys.exit(f"FAIL: {name}: {got.size} values, expected {want.size}")
+    err = np.abs(got - want).max() / max(np.abs(want).max(), 1e-30)
+    print(f"{name}: max relative error {err:.2e}")
+    if not err <= tol:
+        sys.exit(f"FAIL: {name}: relative error {err} > {tol}")
+
+
+# ---------------- numpy reference ops ----------------
+def conv2d(x, w, b, stride=1, pad=0, group=1):
+    n, c, h, wd = x.shape
+    o, cg, kh, kw = w.shape
+    xp = np.pad(x, ((0, 0), (0, 0), (pad, pad), (pad, pad)))
+    oh, ow = (h + 2 * pad - kh) // stride + 1, (wd + 2 * pad - kw) // stride + 1
+    y = np.zeros((n, o, oh, ow), np.float64)
+    og = o // group
+    for g in range(group):
+        xs = xp[:, g * cg:(g + 1) * cg]
+        for i in range(kh):
+            for j in range(kw):
+                patch = xs[:, :, i:i + stride * oh:stride, j:j + stride * ow:stride]
+                y[:, g * og:(g + 1) * og] += np.einsum("nchw,oc->nohw", patch, w[g * og:(g + 1) * og, :, i, j])
+    return y + b.reshape(1, -1, 1, 1)
+
+
+def maxpool2(x):
+    n, c, h, w = x.shape
+    return x.reshape(n, c, h // 2, 2, w // 2, 2).max(axis=(3, 5))
+
+
+def softmax(x, axis=-1):
+    e = np.exp(x - x.max(axis=axis, keepdims=True))
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+def erf(x):
+    import math
+    return np.vectorize(math.erf)(x)
+
+
+# ---------------- cases ----------------
+def case_small_cnn(work):
+    """Conv+BN+Relu, MaxPool, depthwise Conv, Clip, residual Add, GAP, Flatten, Gemm, Softmax; NCHW in/out."""
+    w1, b1 = rs.randn(8, 3, 3, 3).astype(np.float32) * 0.3, rs.randn(8).astype(np.float32) * 0.1
+    bn = [(1 + 0.1 * rs.randn(8)).astype(np.float32), (0.1 * rs.randn(8)).astype(np.float32),
+          (0.1 * rs.randn(8)).astype(np.float32), (1 + 0.1 * np.abs(rs.randn(8))).astype(np.float32)]
+    wd, bd = rs.randn(8, 1, 3, 3).astype(np.float32) * 0.3, rs.randn(8).astype(np.float32) * 0.1
+    wg, bg = rs.randn(8, 4, 1, 1).astype(np.float32) * 0.3, rs.randn(8).astype(np.float32) * 0.1
+    fw, fb = rs.randn(5, 8).astype(np.float32), rs.randn(5).astype(np.float32)
+    inits = dict(w1=w1, b1=b1, s=bn[0], bb=bn[1], mu=bn[2], var=bn[3], wd=wd, bd=bd, wg=wg, bg=bg, fw=fw, fb=fb,
+                 lo=np.float32(0), hi=np.float32(6))
+    N = helper.make_node
+    nodes = [N("Conv", ["x", "w1", "b1"], ["c1"], pads=[1, 1, 1, 1]),
+             N("BatchNormalization", ["c1", "s", "bb", "mu", "var"], ["n1"], epsilon=1e-5),
+             N("Relu", ["n1"], ["r1"]),
+             N("MaxPool", ["r1"], ["p1"], kernel_shape=[2, 2], strides=[2, 2]),
+             N("Conv", ["p1", "wd", "bd"], ["d1"], pads=[1, 1, 1, 1], group=8),
+             N("Clip", ["d1", "lo", "hi"], ["k1"]),
+             N("Conv", ["k1", "wg", "bg"], ["g1"], group=2),
+             N("Add", ["g1", "p1"], ["a1"]),
+             N("GlobalAveragePool", ["a1"], ["gap"]),
+             N("Flatten", ["gap"], ["flat"]),
+             N("Gemm", ["flat", "fw", "fb"], ["logits"], transB=1),
+             N("Softmax", ["logits"], ["probs"], axis=1)]
+    F = TensorProto.FLOAT
+    save(nodes, [helper.make_tensor_value_info("x", F, [1, 3, 8, 8])],
+         [helper.make_tensor_value_info("probs", F, [1, 5]), helper.make_tensor_value_info("a1", F, [1, 8, 4, 4])],
+         inits, f"{work}/small_cnn.onnx")
+    x = rs.randn(1, 3, 8, 8).astype(np.float32)
+    got = convert_and_run(f"{work}/small_cnn.onnx", [("x", x)], work)
+    c1 = conv2d(x, w1, b1, pad=1)
+    n1 = (c1 - bn[2].reshape(1, -1, 1, 1)) / np.sqrt(bn[3].reshape(1, -1, 1, 1) + 1e-5) * bn[0].reshape(1, -1, 1, 1) + bn[1].reshape(1, -1, 1, 1)
+    p1 = maxpool2(np.maximum(n1, 0))
+    k1 = np.clip(conv2d(p1, wd, bd, pad=1, group=8), 0, 6)
+    a1 = conv2d(k1, wg, bg, group=2) + p1
+    logits = a1.mean(axis=(2, 3)) @ fw.T + fb
+    check(got["a1"], a1, "small_cnn a1 (rank-4 output, NCHW)")
+    check(got["probs"], softmax(logits), "small_cnn probs")
+
+
+def case_mlp(work):
+    """MatMul+Add, Erf-Gelu pattern, decomposed LayerNorm pattern, Reshape/Transpose, Tanh; dynamic batch via --input_dim."""
+    w1, b1 = rs.randn(16, 32).astype(np.float32) * 0.3, rs.randn(32).astype(np.float32) * 0.1
+    w2 = rs.randn(32, 16).astype(np.float32) * 0.3
+    gam, bet = (1 + 0.1 * rs.randn(16)).astype(np.float32), (0.1 * rs.randn(16)).astype(np.float32)
+    inits = dict(w1=w1, b1=b1, w2=w2, sq2=np.float32(np.sqrt(2)), one=np.float32(1), half=np.float32(0.5),
+                 eps=np.float32(1e-5), gam=gam, bet=bet, shp=np.array([0, 2, 4, 2], np.int64))
+    N = helper.make_node
+    nodes = [N("MatMul", ["x", "w1"], ["m1"]), N("Add", ["m1", "b1"], ["h"]),
+             N("Div", ["h", "sq2"], ["hd"]), N("Erf", ["hd"], ["he"]), N("Add", ["he", "one"], ["h1"]),
+             N("Mul", ["h", "h1"], ["hm"]), N("Mul", ["hm", "half"], ["gelu"]),
+             N("MatMul", ["gelu", "w2"], ["m2"]),
+             N("ReduceMean", ["m2"], ["mean"], axes=[-1]), N("Sub", ["m2", "mean"], ["d"]),
+             N("Mul", ["d", "d"], ["dd"]), N("ReduceMean", ["dd"], ["var"], axes=[-1]),
+             N("Add", ["var", "eps"], ["ve"]), N("Sqrt", ["ve"], ["sd"]), N("Div", ["d", "sd"], ["nrm"]),
+             N("Mul", ["nrm", "gam"], ["ng"]), N("Add", ["ng", "bet"], ["ln"]),
+             N("Tanh", ["ln"], ["t"]), N("Reshape", ["t", "shp"], ["r"]),
+             N("Transpose", ["r"], ["y"], perm=[0, 3, 1, 2])]
+    F = TensorProto.FLOAT
+    save(nodes, [helper.make_tensor_value_info("x", F, ["batch", 16])],
+         [helper.make_tensor_value_info("y", F, ["batch", 2, 2, 4])], inits, f"{work}/mlp.onnx")
+    x = rs.randn(3, 16).astype(np.float32)
+    got = convert_and_run(f"{work}/mlp.onnx", [("x", x)], work, ["--input_dim", "x", "3,16"])
+    h = x @ w1 + b1
+    g = 0.5 * h * (1 + erf(h / np.sqrt(2)))
+    m2 = g @ w2
+    d = m2 - m2.mean(-1, keepdims=True)
+    ln = d / np.sqrt((d * d).mean(-1, keepdims=True) + 1e-5) * gam + bet
+    check(got["y"], np.tanh(ln).reshape(3, 2, 4, 2).transpose(0, 3, 1, 2), "mlp y")
+    js = open(f"{work}/mlp_net.json").read()
+    for op in ('"Gelu"', '"LayerNorm"'):
+        if op not in js:
+            sys.exit(f"FAIL: mlp: pattern {op} not fused")
+
+
+def case_bench(work):
+    """gen_models.py models: convert, build, run; check output shape and finite values."""
+    gen = sys.argv[3] if len(sys.argv) > 3 else ""
+    if not os.path.exists(gen):
+        print(f"SKIP: gen_models.py not found at {gen!r}")
+        sys.exit(77)
+    run(["/usr/bin/python3", gen, f"{work}/models"], ok=False)  # torchvision exports may fail
+    for name, shape, outshape in [("mobilenet_v2_helper", (1, 3, 224, 224), 1000), ("resnet18_helper", (1, 3, 224, 224), 1000),
+                                  ("matmul_1024", (1024, 1024), 1024 * 1024), ("transformer_l4_h256_s128", (1, 128, 256), 128 * 256)]:
+        model = f"{work}/models/{name}.onnx"
+        if not os.path.exists(model):
+            sys.exit(f"FAIL: gen_models.py did not produce {name}.onnx")
+        inp = [i.name for i in onnx.load(model, load_external_data=False).graph.input][0]
+        out = convert_and_run(model, [(inp, rs.randn(*shape).astype(np.float32))], f"{work}/{name}")
+        y = out["output"]
+        if y.size != outshape or not np.all(np.isfinite(y)):
+            sys.exit(f"FAIL: {name}: {y.size} values (expected {outshape}), finite={np.all(np.isfinite(y))}")
+        print(f"{name}: ran, {y.size} finite values")
+
+
+def expect_error(cmd, needle):
+    p = run(cmd, ok=False)
+    if p.returncode == 0 or needle not in p.stderr or "qnn-onnx-converter: error:" not in p.stderr:
+        sys.exit(f"FAIL: {' '.join(cmd)}: rc={p.returncode}, stderr={p.stderr!r}, expected '{needle}'")
+    print(f"ok: {p.stderr.strip().splitlines()[-1]}")
+
+
+def case_errors(work):
+    F = TensorProto.FLOAT
+    save([helper.make_node("NonZero", ["x"], ["y"], name="nz")], [helper.make_tensor_value_info("x", F, [4])],
+         [helper.make_tensor_value_info("y", TensorProto.INT64, [1, "n"])], {}, f"{work}/unsup.onnx")
+    expect_error([CONV, "-i", f"{work}/unsup.onnx", "-o", f"{work}/u.cpp"], "unsupported op NonZero (node 'nz'")
+    with open(f"{work}/bad.onnx", "wb") as f:
+        f.write(b"\x12\x34this is not a protobuf" * 10)
+    expect_error([CONV, "-i", f"{work}/bad.onnx", "-o", f"{work}/b.cpp"], "bad.onnx")
+    save([helper.make_node("Relu", ["x"], ["y"])], [helper.make_tensor_value_info("x", F, ["n", 4])],
+         [helper.make_tensor_value_info("y", F, ["n", 4])], {}, f"{work}/dyn.onnx")
+    expect_error([CONV, "-i", f"{work}/dyn.onnx", "-o", f"{work}/d.cpp"], "input 'x' has dynamic dims")
+    expect_error([CONV, "-i", f"{work}/dyn.onnx", "--input_dim", "x", "2,4", "--input_list", "l.txt"], "quantization is not supported yet")
+    expect_error([CONV, "-i", f"{work}/dyn.onnx", "--input_dim", "x", "2,4", "--float_bitwidth", "16"], "not supported yet")
+    expect_error([CONV, "-i", f"{work}/missing.onnx"], "missing.onnx")
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    {"small_cnn": case_small_cnn, "mlp": case_mlp, "bench": case_bench, "errors": case_errors}[CASE](tmp)
+print("PASS")
