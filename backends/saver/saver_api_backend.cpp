@@ -1,0 +1,186 @@
+// Property, backend, log and error entries.
+#include "QnnProperty.h"
+#include "Saver/QnnSaverCommon.h"
+#include "saver_api.h"
+#include "saver_forward.h"
+
+namespace qnn::saver {
+
+using trace::Value;
+
+Qnn_ErrorHandle_t propertyHasCapability(QnnProperty_Key_t key) {
+  return recorded(callId("propertyHasCapability"), [&](Value& a) -> Qnn_ErrorHandle_t {
+    a.add("key", Value::uint(uint32_t(key)));
+    // Recording alone supports every capability: nothing is executed.
+    return pass() ? forward(pass()->propertyHasCapability, key) : Qnn_ErrorHandle_t(QNN_PROPERTY_SUPPORTED);
+  });
+}
+
+Qnn_ErrorHandle_t backendCreate(Qnn_LogHandle_t logger, const QnnBackend_Config_t** config,
+                                Qnn_BackendHandle_t* backend) {
+  return recorded(callId("backendCreate"), [&](Value& a) -> Qnn_ErrorHandle_t {
+    void* realLog = nullptr;
+    if (!useHandle(a, "logger", logger, Kind::Log, true, &realLog)) return QNN_LOG_ERROR_INVALID_HANDLE;
+    a.add("config", configListValue(config));
+    if (!backend) return QNN_BACKEND_ERROR_INVALID_ARGUMENT;
+    void* real = nullptr;
+    Qnn_ErrorHandle_t rc = pass() ? forward(pass()->backendCreate, realLog, config, &real) : QNN_SUCCESS;
+    if (rc == QNN_SUCCESS) created(a, "backend", Kind::Backend, real, backend);
+    return rc;
+  });
+}
+
+Qnn_ErrorHandle_t backendSetConfig(Qnn_BackendHandle_t backend, const QnnBackend_Config_t** config) {
+  return recorded(callId("backendSetConfig"), [&](Value& a) -> Qnn_ErrorHandle_t {
+    void* real = nullptr;
+    if (!useHandle(a, "backend", backend, Kind::Backend, false, &real)) return QNN_BACKEND_ERROR_INVALID_HANDLE;
+    a.add("config", configListValue(config));
+    return pass() ? forward(pass()->backendSetConfig, real, config) : QNN_SUCCESS;
+  });
+}
+
+Qnn_ErrorHandle_t backendGetApiVersion(Qnn_ApiVersion_t* version) {
+  return recorded(callId("backendGetApiVersion"), [&](Value& a) -> Qnn_ErrorHandle_t {
+    if (!version) return QNN_BACKEND_ERROR_INVALID_ARGUMENT;
+    Qnn_ErrorHandle_t rc = QNN_SUCCESS;
+    if (pass()) {
+      rc = forward(pass()->backendGetApiVersion, version);
+    } else {
+      *version = Qnn_ApiVersion_t QNN_SAVER_API_VERSION_INIT;
+    }
+    if (rc == QNN_SUCCESS) {
+      Value v = Value::list();
+      for (uint32_t x : {version->coreApiVersion.major, version->coreApiVersion.minor, version->coreApiVersion.patch,
+                         version->backendApiVersion.major, version->backendApiVersion.minor,
+                         version->backendApiVersion.patch})
+        v.push(Value::uint(x));
+      a.add("version", std::move(v));
+    }
+    return rc;
+  });
+}
+
+Qnn_ErrorHandle_t backendGetBuildId(const char** id) {
+  return recorded(callId("backendGetBuildId"), [&](Value& a) -> Qnn_ErrorHandle_t {
+    if (!id) return QNN_BACKEND_ERROR_INVALID_ARGUMENT;
+    Qnn_ErrorHandle_t rc = QNN_SUCCESS;
+    if (pass()) rc = forward(pass()->backendGetBuildId, id);
+    else *id = "OpenQNN Saver backend " OPENQNN_VERSION_STRING;
+    if (rc == QNN_SUCCESS) a.add("id", Value::str(*id));
+    return rc;
+  });
+}
+
+Qnn_ErrorHandle_t backendRegisterOpPackage(Qnn_BackendHandle_t backend, const char* path, const char* provider,
+                                           const char* target) {
+  return recorded(callId("backendRegisterOpPackage"), [&](Value& a) -> Qnn_ErrorHandle_t {
+    void* real = nullptr;
+    if (!useHandle(a, "backend", backend, Kind::Backend, false, &real)) return QNN_BACKEND_ERROR_INVALID_HANDLE;
+    a.add("packagePath", Value::str(path));
+    a.add("interfaceProvider", Value::str(provider));
+    a.add("target", Value::str(target));
+    return pass() ? forward(pass()->backendRegisterOpPackage, real, path, provider, target) : QNN_SUCCESS;
+  });
+}
+
+Qnn_ErrorHandle_t backendGetSupportedOperations(Qnn_BackendHandle_t backend, uint32_t* num,
+                                                const QnnBackend_OperationName_t** ops) {
+  return recorded(callId("backendGetSupportedOperations"), [&](Value& a) -> Qnn_ErrorHandle_t {
+    void* real = nullptr;
+    if (!useHandle(a, "backend", backend, Kind::Backend, false, &real)) return QNN_BACKEND_ERROR_INVALID_HANDLE;
+    if (!num || !ops) return QNN_BACKEND_ERROR_INVALID_ARGUMENT;
+    Qnn_ErrorHandle_t rc = QNN_SUCCESS;
+    if (pass()) {
+      rc = forward(pass()->backendGetSupportedOperations, real, num, ops);
+    } else {
+      *num = 0;  // recording only: no op is executed, none is claimed
+      *ops = nullptr;
+    }
+    if (rc == QNN_SUCCESS) a.add("numOperations", Value::uint(*num));
+    return rc;
+  });
+}
+
+Qnn_ErrorHandle_t backendValidateOpConfig(Qnn_BackendHandle_t backend, Qnn_OpConfig_t op) {
+  return recorded(callId("backendValidateOpConfig"), [&](Value& a) -> Qnn_ErrorHandle_t {
+    void* real = nullptr;
+    if (!useHandle(a, "backend", backend, Kind::Backend, false, &real)) return QNN_BACKEND_ERROR_INVALID_HANDLE;
+    a.add("opConfig", opConfigValue(op));
+    return pass() ? forward(pass()->backendValidateOpConfig, real, op) : QNN_SUCCESS;
+  });
+}
+
+Qnn_ErrorHandle_t backendFree(Qnn_BackendHandle_t backend) {
+  return recorded(callId("backendFree"), [&](Value& a) -> Qnn_ErrorHandle_t {
+    void* real = nullptr;
+    if (!useHandle(a, "backend", backend, Kind::Backend, false, &real)) return QNN_BACKEND_ERROR_INVALID_HANDLE;
+    Qnn_ErrorHandle_t rc = pass() ? forward(pass()->backendFree, real) : QNN_SUCCESS;
+    if (rc == QNN_SUCCESS) handles().remove(backend);
+    return rc;
+  });
+}
+
+Qnn_ErrorHandle_t logCreate(QnnLog_Callback_t callback, QnnLog_Level_t level, Qnn_LogHandle_t* logger) {
+  return recorded(callId("logCreate"), [&](Value& a) -> Qnn_ErrorHandle_t {
+    a.add("hasCallback", Value::uint(callback != nullptr));
+    a.add("maxLogLevel", Value::uint(uint32_t(level)));
+    if (!logger) return QNN_LOG_ERROR_INVALID_ARGUMENT;
+    void* real = nullptr;
+    // The client's callback goes to the real backend unchanged: its messages are the real ones.
+    Qnn_ErrorHandle_t rc = pass() ? forward(pass()->logCreate, callback, level, &real) : QNN_SUCCESS;
+    if (rc == QNN_SUCCESS) created(a, "logger", Kind::Log, real, logger);
+    return rc;
+  });
+}
+
+Qnn_ErrorHandle_t logSetLogLevel(Qnn_LogHandle_t logger, QnnLog_Level_t level) {
+  return recorded(callId("logSetLogLevel"), [&](Value& a) -> Qnn_ErrorHandle_t {
+    void* real = nullptr;
+    if (!useHandle(a, "logger", logger, Kind::Log, false, &real)) return QNN_LOG_ERROR_INVALID_HANDLE;
+    a.add("maxLogLevel", Value::uint(uint32_t(level)));
+    return pass() ? forward(pass()->logSetLogLevel, real, level) : QNN_SUCCESS;
+  });
+}
+
+Qnn_ErrorHandle_t logFree(Qnn_LogHandle_t logger) {
+  return recorded(callId("logFree"), [&](Value& a) -> Qnn_ErrorHandle_t {
+    void* real = nullptr;
+    if (!useHandle(a, "logger", logger, Kind::Log, false, &real)) return QNN_LOG_ERROR_INVALID_HANDLE;
+    Qnn_ErrorHandle_t rc = pass() ? forward(pass()->logFree, real) : QNN_SUCCESS;
+    if (rc == QNN_SUCCESS) handles().remove(logger);
+    return rc;
+  });
+}
+
+Qnn_ErrorHandle_t errorGetMessage(Qnn_ErrorHandle_t error, const char** message) {
+  return recorded(callId("errorGetMessage"), [&](Value& a) -> Qnn_ErrorHandle_t {
+    a.add("errorHandle", Value::uint(error));
+    if (!message) return QNN_COMMON_ERROR_INVALID_ARGUMENT;
+    Qnn_ErrorHandle_t rc = QNN_SUCCESS;
+    if (pass()) rc = forward(pass()->errorGetMessage, error, message);
+    else *message = error == QNN_SUCCESS ? "success" : "error recorded by the QNN Saver";
+    if (rc == QNN_SUCCESS) a.add("message", Value::str(*message));
+    return rc;
+  });
+}
+
+Qnn_ErrorHandle_t errorGetVerboseMessage(Qnn_ErrorHandle_t error, const char** message) {
+  return recorded(callId("errorGetVerboseMessage"), [&](Value& a) -> Qnn_ErrorHandle_t {
+    a.add("errorHandle", Value::uint(error));
+    if (!message) return QNN_COMMON_ERROR_INVALID_ARGUMENT;
+    Qnn_ErrorHandle_t rc = QNN_SUCCESS;
+    if (pass()) rc = forward(pass()->errorGetVerboseMessage, error, message);
+    else *message = error == QNN_SUCCESS ? "success" : "error recorded by the QNN Saver";
+    if (rc == QNN_SUCCESS) a.add("message", Value::str(*message));
+    return rc;
+  });
+}
+
+Qnn_ErrorHandle_t errorFreeVerboseMessage(const char* message) {
+  return recorded(callId("errorFreeVerboseMessage"), [&](Value&) -> Qnn_ErrorHandle_t {
+    if (!message) return QNN_COMMON_ERROR_INVALID_ARGUMENT;
+    return pass() ? forward(pass()->errorFreeVerboseMessage, message) : QNN_SUCCESS;
+  });
+}
+
+}  // namespace qnn::saver

@@ -1,0 +1,174 @@
+// Graph and tensor entries. Without pass-through the Saver assigns tensor ids
+// itself (clients need them for execute) and leaves execute outputs untouched.
+#include <vector>
+
+#include "saver_api.h"
+#include "saver_forward.h"
+
+namespace qnn::saver {
+
+using trace::Value;
+
+namespace {
+
+// Copies client tensors and swaps Saver mem handles for the backend's.
+bool mapTensors(const Qnn_Tensor_t* tensors, uint32_t n, std::vector<Qnn_Tensor_t>& out) {
+  out.assign(tensors, tensors + n);
+  for (Qnn_Tensor_t& t : out)
+    if ((t.version == QNN_TENSOR_VERSION_1 || t.version == QNN_TENSOR_VERSION_2) &&
+        t.v1.memType == QNN_TENSORMEMTYPE_MEMHANDLE) {
+      void* real = nullptr;
+      if (!handles().find(t.v1.memHandle, Kind::Mem, &real)) return false;
+      t.v1.memHandle = real;
+    }
+  return true;
+}
+
+// The backend may update an output's dataSize (and, for v2, isProduced): copy back.
+void copyBackOutputs(const std::vector<Qnn_Tensor_t>& mapped, Qnn_Tensor_t* outputs) {
+  for (size_t k = 0; k < mapped.size(); ++k) {
+    if (mapped[k].v1.memType == QNN_TENSORMEMTYPE_RAW) outputs[k].v1.clientBuf.dataSize = mapped[k].v1.clientBuf.dataSize;
+    if (mapped[k].version == QNN_TENSOR_VERSION_2) outputs[k].v2.isProduced = mapped[k].v2.isProduced;
+  }
+}
+
+template <typename CreateFn>
+Qnn_ErrorHandle_t createTensor(Value& a, CreateFn fn, void* realParent, Qnn_Tensor_t* tensor) {
+  if (!tensor || (tensor->version != QNN_TENSOR_VERSION_1 && tensor->version != QNN_TENSOR_VERSION_2))
+    return QNN_TENSOR_ERROR_INVALID_TENSOR_PARAM;
+  a.add("tensor", tensorValue(tensor, true));
+  Qnn_ErrorHandle_t rc = QNN_SUCCESS;
+  if (pass()) {
+    std::vector<Qnn_Tensor_t> mapped;
+    if (!mapTensors(tensor, 1, mapped)) return QNN_MEM_ERROR_INVALID_HANDLE;
+    rc = forward(fn, realParent, &mapped[0]);
+    tensor->v1.id = mapped[0].v1.id;
+  } else {
+    tensor->v1.id = SaverState::get().nextTensorId();
+  }
+  if (rc == QNN_SUCCESS) a.add("id", Value::uint(tensor->v1.id));
+  return rc;
+}
+
+}  // namespace
+
+Qnn_ErrorHandle_t graphCreate(Qnn_ContextHandle_t context, const char* name, const QnnGraph_Config_t** config,
+                              Qnn_GraphHandle_t* graph) {
+  return recorded(callId("graphCreate"), [&](Value& a) -> Qnn_ErrorHandle_t {
+    void* real = nullptr;
+    if (!useHandle(a, "context", context, Kind::Context, false, &real)) return QNN_CONTEXT_ERROR_INVALID_HANDLE;
+    a.add("graphName", Value::str(name));
+    a.add("config", configListValue(config));
+    if (!name || !graph) return QNN_GRAPH_ERROR_INVALID_ARGUMENT;
+    void* rg = nullptr;
+    Qnn_ErrorHandle_t rc = pass() ? forward(pass()->graphCreate, real, name, config, &rg) : QNN_SUCCESS;
+    if (rc == QNN_SUCCESS) created(a, "graph", Kind::Graph, rg, graph);
+    return rc;
+  });
+}
+
+Qnn_ErrorHandle_t graphSetConfig(Qnn_GraphHandle_t graph, const QnnGraph_Config_t** config) {
+  return recorded(callId("graphSetConfig"), [&](Value& a) -> Qnn_ErrorHandle_t {
+    void* real = nullptr;
+    if (!useHandle(a, "graph", graph, Kind::Graph, false, &real)) return QNN_GRAPH_ERROR_INVALID_HANDLE;
+    a.add("config", configListValue(config));
+    return pass() ? forward(pass()->graphSetConfig, real, config) : QNN_SUCCESS;
+  });
+}
+
+Qnn_ErrorHandle_t graphAddNode(Qnn_GraphHandle_t graph, Qnn_OpConfig_t op) {
+  return recorded(callId("graphAddNode"), [&](Value& a) -> Qnn_ErrorHandle_t {
+    void* real = nullptr;
+    if (!useHandle(a, "graph", graph, Kind::Graph, false, &real)) return QNN_GRAPH_ERROR_INVALID_HANDLE;
+    a.add("opConfig", opConfigValue(op));
+    return pass() ? forward(pass()->graphAddNode, real, op) : QNN_SUCCESS;
+  });
+}
+
+Qnn_ErrorHandle_t graphFinalize(Qnn_GraphHandle_t graph, Qnn_ProfileHandle_t profile, Qnn_SignalHandle_t signal) {
+  return recorded(callId("graphFinalize"), [&](Value& a) -> Qnn_ErrorHandle_t {
+    void *real = nullptr, *rp = nullptr, *rs = nullptr;
+    if (!useHandle(a, "graph", graph, Kind::Graph, false, &real)) return QNN_GRAPH_ERROR_INVALID_HANDLE;
+    if (!useHandle(a, "profile", profile, Kind::Profile, true, &rp)) return QNN_PROFILE_ERROR_INVALID_HANDLE;
+    if (!useHandle(a, "signal", signal, Kind::Signal, true, &rs)) return QNN_SIGNAL_ERROR_INVALID_HANDLE;
+    return pass() ? forward(pass()->graphFinalize, real, rp, rs) : QNN_SUCCESS;
+  });
+}
+
+Qnn_ErrorHandle_t graphRetrieve(Qnn_ContextHandle_t context, const char* name, Qnn_GraphHandle_t* graph) {
+  return recorded(callId("graphRetrieve"), [&](Value& a) -> Qnn_ErrorHandle_t {
+    void* real = nullptr;
+    if (!useHandle(a, "context", context, Kind::Context, false, &real)) return QNN_CONTEXT_ERROR_INVALID_HANDLE;
+    a.add("graphName", Value::str(name));
+    if (!name || !graph) return QNN_GRAPH_ERROR_INVALID_ARGUMENT;
+    void* rg = nullptr;
+    Qnn_ErrorHandle_t rc = pass() ? forward(pass()->graphRetrieve, real, name, &rg) : QNN_SUCCESS;
+    if (rc == QNN_SUCCESS) created(a, "graph", Kind::Graph, rg, graph);
+    return rc;
+  });
+}
+
+Qnn_ErrorHandle_t graphExecute(Qnn_GraphHandle_t graph, const Qnn_Tensor_t* inputs, uint32_t numInputs,
+                               Qnn_Tensor_t* outputs, uint32_t numOutputs, Qnn_ProfileHandle_t profile,
+                               Qnn_SignalHandle_t signal) {
+  return recorded(callId("graphExecute"), [&](Value& a) -> Qnn_ErrorHandle_t {
+    void *real = nullptr, *rp = nullptr, *rs = nullptr;
+    if (!useHandle(a, "graph", graph, Kind::Graph, false, &real)) return QNN_GRAPH_ERROR_INVALID_HANDLE;
+    a.add("inputs", tensorListValue(inputs, numInputs, true));
+    if (!useHandle(a, "profile", profile, Kind::Profile, true, &rp)) return QNN_PROFILE_ERROR_INVALID_HANDLE;
+    if (!useHandle(a, "signal", signal, Kind::Signal, true, &rs)) return QNN_SIGNAL_ERROR_INVALID_HANDLE;
+    if ((numInputs && !inputs) || (numOutputs && !outputs)) return QNN_GRAPH_ERROR_INVALID_ARGUMENT;
+    Qnn_ErrorHandle_t rc = QNN_SUCCESS;
+    if (pass()) {
+      std::vector<Qnn_Tensor_t> in, out;
+      if (!mapTensors(inputs, numInputs, in) || !mapTensors(outputs, numOutputs, out)) return QNN_MEM_ERROR_INVALID_HANDLE;
+      rc = forward(pass()->graphExecute, real, in.data(), numInputs, out.data(), numOutputs, rp, rs);
+      copyBackOutputs(out, outputs);
+    }
+    // Outputs hold real results only after a forwarded, successful run.
+    a.add("outputs", tensorListValue(outputs, numOutputs, pass() && rc == QNN_SUCCESS));
+    return rc;
+  });
+}
+
+Qnn_ErrorHandle_t graphExecuteAsync(Qnn_GraphHandle_t graph, const Qnn_Tensor_t* inputs, uint32_t numInputs,
+                                    Qnn_Tensor_t* outputs, uint32_t numOutputs, Qnn_ProfileHandle_t profile,
+                                    Qnn_SignalHandle_t signal, Qnn_NotifyFn_t notifyFn, void* notifyParam) {
+  return recorded(callId("graphExecuteAsync"), [&](Value& a) -> Qnn_ErrorHandle_t {
+    void *real = nullptr, *rp = nullptr, *rs = nullptr;
+    if (!useHandle(a, "graph", graph, Kind::Graph, false, &real)) return QNN_GRAPH_ERROR_INVALID_HANDLE;
+    a.add("inputs", tensorListValue(inputs, numInputs, true));
+    if (!useHandle(a, "profile", profile, Kind::Profile, true, &rp)) return QNN_PROFILE_ERROR_INVALID_HANDLE;
+    if (!useHandle(a, "signal", signal, Kind::Signal, true, &rs)) return QNN_SIGNAL_ERROR_INVALID_HANDLE;
+    a.add("hasNotifyFn", Value::uint(notifyFn != nullptr));
+    // Outputs are written asynchronously: their data is not recorded.
+    a.add("outputs", tensorListValue(outputs, numOutputs, false));
+    if ((numInputs && !inputs) || (numOutputs && !outputs)) return QNN_GRAPH_ERROR_INVALID_ARGUMENT;
+    if (!pass()) {
+      if (notifyFn) notifyFn(notifyParam, Qnn_NotifyStatus_t{QNN_SUCCESS});
+      return QNN_SUCCESS;
+    }
+    std::vector<Qnn_Tensor_t> in, out;
+    if (!mapTensors(inputs, numInputs, in) || !mapTensors(outputs, numOutputs, out)) return QNN_MEM_ERROR_INVALID_HANDLE;
+    return forward(pass()->graphExecuteAsync, real, in.data(), numInputs, out.data(), numOutputs, rp, rs, notifyFn,
+                   notifyParam);
+  });
+}
+
+Qnn_ErrorHandle_t tensorCreateContextTensor(Qnn_ContextHandle_t context, Qnn_Tensor_t* tensor) {
+  return recorded(callId("tensorCreateContextTensor"), [&](Value& a) -> Qnn_ErrorHandle_t {
+    void* real = nullptr;
+    if (!useHandle(a, "context", context, Kind::Context, false, &real)) return QNN_CONTEXT_ERROR_INVALID_HANDLE;
+    return createTensor(a, pass() ? pass()->tensorCreateContextTensor : nullptr, real, tensor);
+  });
+}
+
+Qnn_ErrorHandle_t tensorCreateGraphTensor(Qnn_GraphHandle_t graph, Qnn_Tensor_t* tensor) {
+  return recorded(callId("tensorCreateGraphTensor"), [&](Value& a) -> Qnn_ErrorHandle_t {
+    void* real = nullptr;
+    if (!useHandle(a, "graph", graph, Kind::Graph, false, &real)) return QNN_GRAPH_ERROR_INVALID_HANDLE;
+    return createTensor(a, pass() ? pass()->tensorCreateGraphTensor : nullptr, real, tensor);
+  });
+}
+
+}  // namespace qnn::saver

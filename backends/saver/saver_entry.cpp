@@ -1,0 +1,43 @@
+// libQnnSaver.so's C entry points: QnnInterface_getProviders (backend id
+// QNN_BACKEND_ID_SAVER, the 69-entry table of recording entries) and
+// QnnSaver_initialize (Saver/QnnSaver.h).
+#include "QnnInterface.h"
+#include "Saver/QnnSaver.h"
+#include "Saver/QnnSaverCommon.h"
+#include "saver_call.h"
+#include "saver_table.h"
+
+namespace {
+
+const QnnInterface_t& provider() {
+  static const QnnInterface_t iface = [] {
+    QnnInterface_t p = QNN_INTERFACE_INIT;
+    p.backendId = QNN_BACKEND_ID_SAVER;
+    p.providerName = QNN_SAVER_INTERFACE_PROVIDER_NAME;
+    p.apiVersion = Qnn_ApiVersion_t QNN_SAVER_API_VERSION_INIT;
+    qnn::saver::fillTable(p.QNN_INTERFACE_VER_NAME);
+    return p;
+  }();
+  return iface;
+}
+
+}  // namespace
+
+extern "C" QNN_API Qnn_ErrorHandle_t QnnInterface_getProviders(const QnnInterface_t*** providerList,
+                                                                uint32_t* numProviders) {
+  try {
+    if (!providerList || !numProviders) return QNN_INTERFACE_ERROR_INVALID_PARAMETER;
+    static const QnnInterface_t* list[] = {&provider()};
+    *providerList = list;
+    *numProviders = 1;
+    return QNN_SUCCESS;
+  } catch (...) {
+    return QNN_COMMON_ERROR_GENERAL;
+  }
+}
+
+extern "C" QNN_API Qnn_ErrorHandle_t QnnSaver_initialize(const QnnSaver_Config_t** config) {
+  return qnn::saver::recorded(qnn::trace::kCallSaverInitialize, [&](qnn::trace::Value& a) {
+    return qnn::saver::SaverState::get().initialize(config, a);
+  });
+}

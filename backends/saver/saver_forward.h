@@ -1,0 +1,25 @@
+// Helpers shared by the saver_api_*.cpp entries.
+#pragma once
+
+#include "QnnInterface.h"
+#include "saver_call.h"
+
+namespace qnn::saver {
+
+// The pass-through table, or null when only recording.
+inline const QNN_INTERFACE_VER_TYPE* pass() { return SaverState::get().real(); }
+inline HandleTable& handles() { return SaverState::get().handles(); }
+
+// Calls a pass-through member; a member the backend leaves NULL is unsupported.
+template <typename Fn, typename... Args>
+Qnn_ErrorHandle_t forward(Fn fn, Args... args) {
+  return fn ? fn(args...) : Qnn_ErrorHandle_t(QNN_COMMON_ERROR_NOT_SUPPORTED);
+}
+
+// Hands out a Saver handle for a successfully created object and records it.
+inline void created(trace::Value& args, const char* name, Kind kind, void* real, void** out) {
+  *out = handles().add(kind, real);
+  args.add(name, handleValue(*out));
+}
+
+}  // namespace qnn::saver

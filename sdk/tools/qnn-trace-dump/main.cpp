@@ -1,0 +1,55 @@
+// qnn-trace-dump: prints every call of a Saver trace with its arguments, and
+// with --json writes the same as JSON. A truncated or corrupt trace prints the
+// calls that decoded, then one "qnn-trace-dump: error: ..." line, exit 1.
+#include <cstdio>
+#include <fstream>
+
+#include "arg_parser.h"
+#include "tool_error.h"
+#include "tool_main.h"
+#include "trace_reader.h"
+#include "trace_text.h"
+
+namespace {
+
+constexpr const char* kTool = "qnn-trace-dump";
+
+int run(int argc, char** argv) {
+  using namespace qnn::tools;
+  ArgParser args(kTool, "Prints the calls recorded in a QNN Saver trace (saver_output.qnntrace).",
+                 {{"trace", true, "FILE", "trace to read (required)"},
+                  {"json", true, "FILE", "also write the calls as JSON here"},
+                  {"version", false, "", "print the version and exit"},
+                  {"help", false, "", "print this help and exit"}});
+  args.parse(argc, argv);
+  if (args.has("help")) {
+    std::fputs(args.usage().c_str(), stdout);
+    return 0;
+  }
+  if (args.has("version")) {
+    std::printf("%s (OpenQNN) %s\n", kTool, OPENQNN_VERSION_STRING);
+    return 0;
+  }
+  if (!args.has("trace")) throw UsageError("--trace is required");
+  qnn::trace::Trace trace;
+  qnn::trace::readTrace(args.value("trace"), trace);
+  if (trace.version != 0) std::printf("trace version %u\n", trace.version);
+  for (const auto& call : trace.calls) std::printf("%s\n", qnn::trace::callToText(call).c_str());
+  if (trace.version != 0)
+    std::printf("%zu calls, %zu data blobs\n", trace.calls.size(), trace.blobs.size());
+  std::fflush(stdout);
+  if (args.has("json")) {
+    std::ofstream out(args.value("json"));
+    if (!out || !(out << qnn::trace::traceToJson(trace) << '\n')) throw ToolError("cannot write " + args.value("json"));
+  }
+  if (!trace.ok())
+    throw ToolError(args.value("trace") + ": " + trace.error + " at offset " + std::to_string(trace.errorOffset) +
+                    " (" + std::to_string(trace.calls.size()) + " calls before it were read)");
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return qnn::tools::runToolMain(kTool, [&] { return run(argc, argv); });
+}

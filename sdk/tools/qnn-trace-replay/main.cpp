@@ -1,0 +1,78 @@
+// qnn-trace-replay: replays a Saver trace on a backend library with typed
+// dispatch (no compiler needed). With --compare, every execute output recorded
+// in the trace (pass-through recordings) is checked against the replay: exact
+// for integer types, relative tolerance for float32; the first divergent call
+// and tensor is reported and the exit code is 2.
+#include <cstdio>
+
+#include "arg_parser.h"
+#include "dynamic_library.h"
+#include "replayer.h"
+#include "tool_error.h"
+#include "tool_main.h"
+
+namespace {
+
+constexpr const char* kTool = "qnn-trace-replay";
+
+int run(int argc, char** argv) {
+  using namespace qnn::tools;
+  ArgParser args(kTool, "Replays a QNN Saver trace on a backend.",
+                 {{"trace", true, "FILE", "trace to replay (required)"},
+                  {"backend", true, "LIB", "backend library to replay on (required)"},
+                  {"compare", false, "", "compare execute outputs with the recorded ones"},
+                  {"tolerance", true, "X", "relative tolerance for float outputs (default 1e-5)"},
+                  {"help", false, "", "print this help and exit"}});
+  args.parse(argc, argv);
+  if (args.has("help")) {
+    std::fputs(args.usage().c_str(), stdout);
+    return 0;
+  }
+  if (!args.has("trace") || !args.has("backend")) throw UsageError("--trace and --backend are required");
+  qnn::trace::Trace trace;
+  if (!qnn::trace::readTrace(args.value("trace"), trace)) {
+    // A damaged tail is reported, and the readable prefix replayed.
+    if (trace.calls.empty()) throw ToolError(args.value("trace") + ": " + trace.error);
+    std::fprintf(stderr, "%s: warning: %s at offset %llu; replaying the %zu calls before it\n", kTool,
+                 trace.error.c_str(), (unsigned long long)trace.errorOffset, trace.calls.size());
+  }
+  DynamicLibrary lib;
+  if (!lib.open(args.value("backend"))) throw ToolError("cannot load " + args.value("backend"));
+  using GetProviders = Qnn_ErrorHandle_t (*)(const QnnInterface_t***, uint32_t*);
+  auto get = reinterpret_cast<GetProviders>(lib.symbol("QnnInterface_getProviders"));
+  const QnnInterface_t** providers = nullptr;
+  uint32_t n = 0;
+  const QnnInterface_t* provider = nullptr;
+  if (get && get(&providers, &n) == QNN_SUCCESS)
+    for (uint32_t k = 0; k < n && !provider; ++k)
+      if (providers[k]->apiVersion.coreApiVersion.major == QNN_API_VERSION_MAJOR &&
+          providers[k]->apiVersion.coreApiVersion.minor >= QNN_API_VERSION_MINOR)
+        provider = providers[k];
+  if (!provider) throw ToolError(args.value("backend") + " has no compatible QNN provider");
+  qnn::replay::ReplayOptions options;
+  options.compare = args.has("compare");
+  options.tolerance = args.doubleValue("tolerance", 1e-5, 0);
+  qnn::replay::Replayer replayer(provider->QNN_INTERFACE_VER_NAME, trace, options);
+  qnn::replay::ReplayReport report = replayer.run();
+  std::printf("replayed %zu calls, skipped %zu", report.replayed, report.skipped);
+  if (!report.skippedCalls.empty()) {
+    std::string names;
+    for (const std::string& s : report.skippedCalls)
+      if (names.find(s) == std::string::npos) names += (names.empty() ? "" : ", ") + s;
+    std::printf(" (%s)", names.c_str());
+  }
+  if (options.compare) std::printf(", compared %zu outputs", report.compared);
+  std::printf("\n");
+  if (!report.firstDivergence.empty()) {
+    std::printf("first divergence: %s\n", report.firstDivergence.c_str());
+    return 2;
+  }
+  if (options.compare) std::printf("no divergence\n");
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return qnn::tools::runToolMain(kTool, [&] { return run(argc, argv); });
+}

@@ -1,0 +1,48 @@
+// Replays decoded calls on a backend in trace order: typed dispatch per call
+// id, recorded handle ids mapped to the live handles the backend returns.
+// Calls it cannot replay yet are skipped and counted.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "QnnInterface.h"
+#include "trace_reader.h"
+
+namespace qnn::replay {
+
+struct ReplayOptions {
+  bool compare = false;
+  double tolerance = 1e-5;  // float outputs: |got - want| <= tol * (1 + |want|)
+};
+
+struct ReplayReport {
+  size_t replayed = 0, skipped = 0, compared = 0;
+  std::vector<std::string> skippedCalls;
+  std::string firstDivergence;  // empty when none
+};
+
+class Replayer {
+ public:
+  Replayer(const QNN_INTERFACE_VER_TYPE& api, const trace::Trace& trace, ReplayOptions options);
+  // Throws ToolError when a call fails differently from the recording.
+  ReplayReport run();
+
+ private:
+  bool replay(const trace::CallRecord& call);
+  void* live(const trace::Value& handle) const;
+  void bind(const trace::Value& handle, void* live);
+  void expectResult(const trace::CallRecord& call, Qnn_ErrorHandle_t rc);
+  void compareOutputs(const trace::CallRecord& call, const trace::Value& outputs,
+                      const std::vector<std::vector<uint8_t>>& got, const std::vector<Qnn_DataType_t>& types);
+
+  const QNN_INTERFACE_VER_TYPE& api_;
+  const trace::Trace& trace_;
+  ReplayOptions options_;
+  ReplayReport report_;
+  std::map<uint64_t, void*> handles_;
+  std::map<uint64_t, std::vector<uint8_t>> liveBinaries_;  // recorded blob id -> binary made in this replay
+};
+
+}  // namespace qnn::replay

@@ -1,0 +1,103 @@
+#include "trace_tensors.h"
+
+#include "tool_error.h"
+
+namespace qnn::replay {
+
+using trace::Value;
+using tools::ToolError;
+
+const Value& field(const Value& v, const char* name) {
+  const Value* f = v.field(name);
+  if (!f) throw ToolError(std::string("malformed trace record: no field '") + name + "'");
+  return *f;
+}
+
+void buildTensor(const Value& v, const trace::Trace& t, bool withData, bool allocate, OwnedTensor& out) {
+  // Always rebuilt as a version-1 tensor: the fields every backend reads.
+  Qnn_TensorV1_t& x = out.tensor.v1;
+  out.tensor.version = QNN_TENSOR_VERSION_1;
+  x.id = uint32_t(field(v, "id").u);
+  out.name = field(v, "name").s;
+  x.name = out.name.c_str();
+  x.type = Qnn_TensorType_t(field(v, "type").u);
+  x.dataFormat = Qnn_TensorDataFormat_t(field(v, "dataFormat").u);
+  x.dataType = Qnn_DataType_t(field(v, "dataType").u);
+  const Value& q = field(v, "quant");
+  x.quantizeParams.encodingDefinition = Qnn_Definition_t(field(q, "definition").u);
+  x.quantizeParams.quantizationEncoding = Qnn_QuantizationEncoding_t(field(q, "encoding").u);
+  if (x.quantizeParams.encodingDefinition == QNN_DEFINITION_DEFINED) {
+    if (x.quantizeParams.quantizationEncoding == QNN_QUANTIZATION_ENCODING_SCALE_OFFSET) {
+      x.quantizeParams.scaleOffsetEncoding.scale = float(field(q, "scale").f);
+      x.quantizeParams.scaleOffsetEncoding.offset = int32_t(field(q, "offset").i);
+    } else if (x.quantizeParams.quantizationEncoding == QNN_QUANTIZATION_ENCODING_AXIS_SCALE_OFFSET) {
+      for (const Value& p : field(q, "scaleOffsets").items)
+        out.scaleOffsets.push_back({float(p.items.at(0).f), int32_t(p.items.at(1).i)});
+      x.quantizeParams.axisScaleOffsetEncoding.axis = int32_t(field(q, "axis").i);
+      x.quantizeParams.axisScaleOffsetEncoding.numScaleOffsets = uint32_t(out.scaleOffsets.size());
+      x.quantizeParams.axisScaleOffsetEncoding.scaleOffset = out.scaleOffsets.data();
+    } else {
+      throw ToolError("replay of this quantization encoding is not supported yet");
+    }
+  }
+  for (const Value& d : field(v, "dims").items) out.dims.push_back(uint32_t(d.u));
+  x.rank = uint32_t(out.dims.size());
+  x.dimensions = out.dims.data();
+  x.memType = QNN_TENSORMEMTYPE_RAW;
+  if (Qnn_TensorMemType_t(field(v, "memType").u) != QNN_TENSORMEMTYPE_RAW)
+    throw ToolError("replay of mem-handle tensors is not supported yet ('" + out.name + "')");
+  const Value* data = v.field("data");
+  if (withData && data) {
+    const std::vector<uint8_t>* bytes = t.blob(*data);
+    if (!bytes) throw ToolError("tensor '" + out.name + "' refers to missing blob " + std::to_string(data->u));
+    out.data = *bytes;
+  } else if (allocate) {
+    out.data.assign(field(v, "dataSize").u, 0);
+  }
+  x.clientBuf.data = out.data.empty() ? nullptr : out.data.data();
+  x.clientBuf.dataSize = uint32_t(out.data.size());
+}
+
+void buildOp(const Value& v, const trace::Trace& t, OwnedOp& out) {
+  out.name = field(v, "name").s;
+  out.package = field(v, "packageName").s;
+  out.type = field(v, "typeName").s;
+  for (const Value& p : field(v, "params").items) {
+    Qnn_Param_t param = QNN_PARAM_INIT;
+    out.paramNames.push_back(field(p, "name").s);
+    param.name = out.paramNames.back().c_str();
+    param.paramType = Qnn_ParamType_t(field(p, "paramType").u);
+    if (param.paramType == QNN_PARAMTYPE_SCALAR) {
+      const Value& s = field(p, "scalar");
+      const Value& value = field(s, "value");
+      param.scalarParam.dataType = Qnn_DataType_t(field(s, "dataType").u);
+      switch (param.scalarParam.dataType) {
+        case QNN_DATATYPE_FLOAT_32: param.scalarParam.floatValue = float(value.f); break;
+        case QNN_DATATYPE_INT_32: param.scalarParam.int32Value = int32_t(value.i); break;
+        case QNN_DATATYPE_INT_16: param.scalarParam.int16Value = int16_t(value.i); break;
+        case QNN_DATATYPE_INT_8: param.scalarParam.int8Value = int8_t(value.i); break;
+        case QNN_DATATYPE_UINT_16: param.scalarParam.uint16Value = uint16_t(value.u); break;
+        case QNN_DATATYPE_UINT_8:
+        case QNN_DATATYPE_BOOL_8: param.scalarParam.uint8Value = uint8_t(value.u); break;
+        default: param.scalarParam.uint32Value = uint32_t(value.u); break;
+      }
+    } else {
+      out.tensors.emplace_back();
+      buildTensor(field(p, "tensor"), t, true, false, out.tensors.back());
+      param.tensorParam = out.tensors.back().tensor;
+    }
+    out.params.push_back(param);
+  }
+  for (const char* list : {"inputs", "outputs"})
+    for (const Value& tv : field(v, list).items) {
+      out.tensors.emplace_back();
+      buildTensor(tv, t, false, false, out.tensors.back());
+      (std::string(list) == "inputs" ? out.inputs : out.outputs).push_back(out.tensors.back().tensor);
+    }
+  out.op.version = QNN_OPCONFIG_VERSION_1;
+  out.op.v1 = {out.name.c_str(), out.package.c_str(), out.type.c_str(), uint32_t(out.params.size()),
+               out.params.data(), uint32_t(out.inputs.size()), out.inputs.data(), uint32_t(out.outputs.size()),
+               out.outputs.data()};
+}
+
+}  // namespace qnn::replay

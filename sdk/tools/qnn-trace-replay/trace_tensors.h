@@ -1,0 +1,39 @@
+// Rebuilds QNN structs from recorded Values, owning every string, dims array
+// and data buffer they point at.
+#pragma once
+
+#include <deque>
+#include <string>
+#include <vector>
+
+#include "QnnInterface.h"
+#include "trace_reader.h"
+
+namespace qnn::replay {
+
+struct OwnedTensor {
+  Qnn_Tensor_t tensor = QNN_TENSOR_INIT;
+  std::string name;
+  std::vector<uint32_t> dims;
+  std::vector<uint8_t> data;
+  std::vector<Qnn_ScaleOffset_t> scaleOffsets;
+};
+
+// Throws ToolError on a malformed record. With `withData` the recorded blob is
+// copied in; `allocate` gives a zeroed buffer of dataSize instead (outputs).
+void buildTensor(const trace::Value& v, const trace::Trace& t, bool withData, bool allocate, OwnedTensor& out);
+
+struct OwnedOp {
+  Qnn_OpConfig_t op = QNN_OPCONFIG_INIT;
+  std::string name, package, type;
+  std::deque<OwnedTensor> tensors;  // deque: stable addresses
+  std::deque<std::string> paramNames;
+  std::vector<Qnn_Param_t> params;
+  std::vector<Qnn_Tensor_t> inputs, outputs;
+};
+
+void buildOp(const trace::Value& v, const trace::Trace& t, OwnedOp& out);
+
+const trace::Value& field(const trace::Value& v, const char* name);
+
+}  // namespace qnn::replay
