@@ -1,6 +1,7 @@
 #include "arg_parser.h"
 
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 
 #include "tool_error.h"
@@ -103,6 +104,22 @@ std::string trimString(const std::string& s) {
   size_t b = s.find_first_not_of(ws);
   if (b == std::string::npos) return "";
   return s.substr(b, s.find_last_not_of(ws) - b + 1);
+}
+
+}  // namespace qnn::tools
+
+namespace qnn::tools {
+
+bool ArgParser::answeredHelpOrVersion() const {
+  if (has("help")) {
+    std::fputs(usage().c_str(), stdout);
+    return true;
+  }
+  if (has("version")) {
+    std::printf("%s (OpenQNN) %s\n", tool_.c_str(), OPENQNN_VERSION_STRING);
+    return true;
+  }
+  return false;
 }
 
 }  // namespace qnn::tools

@@ -23,6 +23,10 @@ class ArgParser {
 
   // Throws UsageError. A flag given twice keeps the last value.
   void parse(int argc, char** argv);
+
+  // Prints the usage for --help or "<tool> (OpenQNN) <version>" for --version and
+  // returns true when either was given: the tool then exits 0.
+  bool answeredHelpOrVersion() const;
   bool has(const std::string& name) const { return values_.count(name) != 0; }
   std::string value(const std::string& name, const std::string& fallback = "") const;
   std::string usage() const;

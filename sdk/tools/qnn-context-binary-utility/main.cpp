@@ -25,14 +25,7 @@ int run(int argc, char** argv) {
                   {"version", false, "", "print the version and exit"},
                   {"help", false, "", "print this help and exit"}});
   args.parse(argc, argv);
-  if (args.has("help")) {
-    std::fputs(args.usage().c_str(), stdout);
-    return 0;
-  }
-  if (args.has("version")) {
-    std::printf("%s (OpenQNN) %s\n", kTool, OPENQNN_VERSION_STRING);
-    return 0;
-  }
+  if (args.answeredHelpOrVersion()) return 0;
   if (!args.has("context_binary")) throw UsageError("--context_binary is required");
   if (!args.has("json_file")) throw UsageError("--json_file is required");
   const std::string binaryPath = args.value("context_binary");

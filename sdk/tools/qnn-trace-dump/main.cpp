@@ -22,14 +22,7 @@ int run(int argc, char** argv) {
                   {"version", false, "", "print the version and exit"},
                   {"help", false, "", "print this help and exit"}});
   args.parse(argc, argv);
-  if (args.has("help")) {
-    std::fputs(args.usage().c_str(), stdout);
-    return 0;
-  }
-  if (args.has("version")) {
-    std::printf("%s (OpenQNN) %s\n", kTool, OPENQNN_VERSION_STRING);
-    return 0;
-  }
+  if (args.answeredHelpOrVersion()) return 0;
   if (!args.has("trace")) throw UsageError("--trace is required");
   qnn::trace::Trace trace;
   qnn::trace::readTrace(args.value("trace"), trace);
