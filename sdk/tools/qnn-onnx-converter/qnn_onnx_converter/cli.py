@@ -7,20 +7,20 @@ from .errors import ConverterError
 from .ir import NAME_RULE, sanitize
 
 PROG = "qnn-onnx-converter"
-QUANT_FLAGS = ["input_list", "quantization_overrides", "act_bw", "weight_bw", "bias_bw", "param_quantizer",
-               "act_quantizer", "algorithms", "keep_quant_nodes", "ignore_encodings", "use_per_row_quantization",
-               "use_per_channel_quantization", "use_native_input_files", "use_native_output_files",
-               "restrict_quantization_steps", "float_fallback"]
+from . import quant
 
 EPILOG = f"""Outputs: OUTPUT_PATH (model.cpp), the same path with .bin (ustar tar of NAME.raw weight files,
 one per BINVARSTART(NAME)) and _net.json. The graph is named after the .cpp base name.
-Layout: rank-4 NCHW activations are converted to NHWC inside the graph (Conv filters HWIO,
-depthwise [kh,kw,1,C*m]); transposes are inserted only where a layout is needed (after rank-4
-inputs, before rank-4 outputs, before layout-bound ops such as Reshape), so graph inputs and
-outputs keep the ONNX shapes and element order. BatchNormalization after Conv is folded; the
+Layout: rank-4 NCHW activations are NHWC inside the graph (Conv filters HWIO, depthwise
+[kh,kw,1,C*m]). As in the vendor's legacy converters, rank-4 inputs become NHWC graph inputs
+(raw input files in N,H,W,C order) and rank-4 outputs computed in NHWC stay NHWC; --preserve_io
+layout [NAMES] keeps the ONNX layout, --input_layout NAME NHWC|NONTRIVIAL marks a rank-4 input that
+is not NCHW, --custom_io YAML sets Layout {{Model, Custom}} per tensor. Transposes are inserted only
+where a layout is needed. BatchNormalization after Conv is folded; the
 Erf-based Gelu and the decomposed LayerNorm patterns become Gelu / LayerNorm.
 Names: {NAME_RULE}
-Not supported yet: quantization (any quantizer flag is an error), --float_bitwidth 16, custom ops."""
+{quant.FLAG_HELP}
+Not supported yet: --float_bitwidth 16, --restrict_quantization_steps, custom ops."""
 
 
 def parse(argv):
@@ -35,15 +35,17 @@ def parse(argv):
     p.add_argument("--input_dtype", nargs=2, action="append", default=[], metavar=("INPUT_NAME", "INPUT_DTYPE"),
                    help="input data type; only float32 is supported for float inputs")
     p.add_argument("-l", "--input_layout", nargs=2, action="append", default=[], metavar=("INPUT_NAME", "LAYOUT"),
-                   help="accepted for compatibility; inputs keep the ONNX layout")
+                   help="source layout of an input (NCHW is assumed for rank 4 and made NHWC)")
+    p.add_argument("--preserve_io", nargs="*", default=None, metavar="layout|datatype NAME",
+                   help="keep the ONNX layout of the named (default: all) inputs and outputs")
+    p.add_argument("--custom_io", help="YAML list of {IOName, Layout: {Model, Custom}, Datatype: float32}")
     p.add_argument("--float_bitwidth", "--float_bw", type=int, choices=[32, 16], default=32)
     p.add_argument("--keep_disconnected_nodes", action="store_true", help="keep ops not connected to the outputs")
     p.add_argument("--disable_batchnorm_folding", action="store_true")
     p.add_argument("--overwrite_model_prefix", action="store_true", help="name functions <ModelName>_composeGraphs")
     p.add_argument("--dry_run", nargs="?", const="info", default=None, help="report unsupported ops; write nothing")
     p.add_argument("--debug", nargs="?", const=True, default=False)
-    for f in QUANT_FLAGS:
-        p.add_argument("--" + f, nargs="?", const=True, default=None, help=argparse.SUPPRESS)
+    quant.add_arguments(p)
     return p.parse_args(argv)
 
 
@@ -58,9 +60,7 @@ def _dims(name, text):
 
 
 def run(args):
-    used_quant = [f for f in QUANT_FLAGS if getattr(args, f) is not None]
-    if used_quant:
-        raise ConverterError(f"quantization is not supported yet (--{used_quant[0]})")
+    plan = quant.Plan(args)
     if args.float_bitwidth == 16:
         raise ConverterError("--float_bitwidth 16 is not supported yet (float32 only)")
     for name, dt in args.input_dtype:
@@ -72,7 +72,10 @@ def run(args):
     from .emit_json import write_json
     dims = {n: _dims(n, d) for n, d in args.input_dim}
     model = loader.load(args.input_network, dims, args.out_node, args.keep_disconnected_nodes)
+    quant.prepare_model(plan, model)
     patterns.run_all(model, fold_bn=not args.disable_batchnorm_folding)
+    quant.equalize(plan, model)
+    plan.unused_flags_warning(args)
     if args.dry_run is not None:
         bad = convert.unsupported(model)
         for n in bad:
@@ -82,7 +85,12 @@ def run(args):
     out = args.output_path or os.path.splitext(args.input_network)[0] + ".cpp"
     base = os.path.splitext(out)[0]
     graph_name = sanitize(os.path.basename(base))
-    graph = convert.convert(model, graph_name)
+    from .io_layout import IoLayout
+    io = IoLayout(args.input_layout, args.preserve_io, args.custom_io)
+    graph = convert.convert(model, graph_name, io)
+    if quant.active(plan):
+        graph.model_inputs, graph.model_consts, graph.model_nodes = model.inputs, model.consts, model.nodes
+        quant.quantize(plan, graph)
     if args.debug:
         for op in graph.ops:
             print(f"{op.type:22s} {op.name}: {op.inputs} -> {op.outputs}", file=sys.stderr)
@@ -91,6 +99,8 @@ def run(args):
     write_cpp(graph, out, os.path.basename(args.input_network), prefix)
     write_bin(graph, base + ".bin")
     write_json(graph, base + "_net.json", " ".join(sys.argv))
+    if quant.active(plan):
+        quant.write_encodings(graph, base + "_encodings.json")
     print(f"{PROG}: wrote {out}, {base}.bin, {base}_net.json ({len(graph.ops)} nodes; inputs "
           + ", ".join(f"{i}{graph.tensors[i].shape}" for i in graph.inputs) + "; outputs "
           + ", ".join(f"{o}{graph.tensors[o].shape}" for o in graph.outputs) + ")")

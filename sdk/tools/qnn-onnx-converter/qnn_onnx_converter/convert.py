@@ -2,6 +2,7 @@
 import numpy as np
 
 from .errors import ConverterError
+from .io_layout import IDENTITY, NCHW_TO_NHWC, IoLayout
 from .ir import Graph, qnn_dtype, tparam
 from .layout import Ctx
 from .ops import load_all
@@ -12,19 +13,32 @@ def unsupported(model):
     return [n for n in model.nodes if n.op_type not in conv or (n.domain not in ("", "ai.onnx"))]
 
 
-def convert(model, graph_name):
+def convert(model, graph_name, io=None):
+    """io: IoLayout choosing graph input/output layouts (default: the vendor's, NHWC for rank-4)."""
     conv = load_all()
+    io = io or IoLayout()
+    io.check_names(model.inputs, model.outputs)
     g = Graph(graph_name)
-    ctx = Ctx(model, g)
+    ctx = Ctx(model, g, io)
     from .ir import sanitize
     g.reserved = {sanitize(o) for o in model.outputs}
     g.reserved_for = set(model.outputs)
     for name in model.inputs:
         if name not in model.shapes:
             raise ConverterError(f"input '{name}' has no static shape; pin it with --input_dim {name} DIMS")
-        q = g.add_tensor(name, model.shapes[name], qnn_dtype(model.dtypes.get(name, np.float32)), "in")
-        ctx.register(name, q, "plain")
+        shape = model.shapes[name]
+        perm = io.input_perm(name, len(shape))
+        q = g.add_tensor(name, [shape[p] for p in perm], qnn_dtype(model.dtypes.get(name, np.float32)), "in")
         g.inputs.append(q)
+        g.axis_format[q] = io.input_format(name, perm)
+        if perm == NCHW_TO_NHWC:
+            ctx.register(name, q, "nhwc")
+        elif perm == IDENTITY[:len(shape)]:
+            ctx.register(name, q, "plain")
+        else:  # graph input in NCHW for a source tensor in NHWC: one Transpose back to ONNX order
+            plain = g.add_tensor(name + "_onnx_order", shape, g.tensors[q].dtype, "native")
+            g.add_op(plain + "_transpose", "Transpose", [q], [plain], [tparam("perm", np.uint32, _inverse(perm))])
+            ctx.register(name, plain, "plain")
     for n in model.nodes:
         fn = conv.get(n.op_type) if n.domain in ("", "ai.onnx") else None
         if fn is None:
@@ -33,14 +47,29 @@ def convert(model, graph_name):
     for name in model.outputs:
         if ctx.is_const(name):
             raise ConverterError(f"output '{name}' is a constant; nothing to compute")
-        q = ctx.get(name, "plain")
+        computed = next(iter(ctx.map.get(name, {})), "plain")   # the layout its producer wrote
+        perm = io.output_perm(name, len(ctx.shape(name)), computed == "nhwc")
+        if perm == NCHW_TO_NHWC:
+            q = ctx.get(name, "nhwc")
+        else:
+            q = ctx.get(name, "plain")
+            if perm != IDENTITY[:len(perm)]:
+                src = q
+                q = g.add_tensor(name, [g.tensors[src].shape[p] for p in perm], g.tensors[src].dtype, "native")
+                g.add_op(q + "_transpose", "Transpose", [src], [q], [tparam("perm", np.uint32, perm)])
         if g.tensors[q].kind == "in" or q in g.outputs:
             src = q   # an input or an output already: copy through a Reshape
             q = g.add_tensor(name, g.tensors[src].shape, g.tensors[src].dtype, "native")
             g.add_op(q + "_copy", "Reshape", [src], [q])
         g.tensors[q].kind = "out"
         g.outputs.append(q)
+        g.axis_format[q] = io.output_format(perm)
+    g.onnx_map = ctx.map   # ONNX tensor -> its QNN tensors by layout (quantization finds encodings by ONNX name)
     return g
+
+
+def _inverse(perm):
+    return [perm.index(i) for i in range(len(perm))]
 
 
 def _attr(a):

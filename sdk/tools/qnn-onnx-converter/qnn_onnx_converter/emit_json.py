@@ -14,18 +14,30 @@ def _param(p):
     return {"kind": p.kind, "data_type": QNN_DTYPES[p.dtype], "value": v}
 
 
+def _tensor(t):
+    enc = getattr(t, "quant", None)
+    if enc is None or enc.is_float:
+        return {"type": _TYPES[t.kind], "data_type": QNN_DTYPES[t.dtype], "dims": t.shape}
+    q = {"bitwidth": enc.bitwidth, "scale": enc.scale.tolist(), "offset": enc.offset.tolist()}
+    if enc.per_axis:
+        q["axis"] = enc.axis
+    return {"type": _TYPES[t.kind], "data_type": enc.qnn_dtype(), "dims": t.shape,
+            "quant_params": {"encoding": "AXIS_SCALE_OFFSET" if enc.per_axis else "SCALE_OFFSET", **q}}
+
+
 def write_json(graph, path, converter_args):
     doc = {
         "model.cpp": "", "model.bin": "", "converter_command": converter_args,
         "graph": {
             "name": graph.name,
             "inputs": graph.inputs, "outputs": graph.outputs,
-            "tensors": {t.name: {"type": _TYPES[t.kind], "data_type": QNN_DTYPES[t.dtype], "dims": t.shape}
-                        for t in graph.tensors.values()},
+            "tensors": {t.name: _tensor(t) for t in graph.tensors.values()},
             "nodes": {op.name: {"package": "qti.aisw", "type": op.type, "input_names": op.inputs,
                                 "output_names": op.outputs, "params": {p.name: _param(p) for p in op.params}}
                       for op in graph.ops},
         },
     }
+    for name, fmt in getattr(graph, "axis_format", {}).items():   # the layout the I/O raw files use
+        doc["graph"]["tensors"][name]["axis_format"] = fmt
     with open(path, "w") as f:
         json.dump(doc, f, indent=1)

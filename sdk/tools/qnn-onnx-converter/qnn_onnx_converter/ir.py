@@ -62,6 +62,7 @@ class Graph:
         self.ops = []
         self.inputs = []   # names, in order
         self.outputs = []  # names, in order
+        self.axis_format = {}  # graph input/output name -> NHWC | NCHW | <declared layout> | ANY
         self._used = {name}
         self.reserved, self.reserved_for = set(), set()
 

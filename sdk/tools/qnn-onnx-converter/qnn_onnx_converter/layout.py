@@ -2,8 +2,8 @@
 
 Rank-4 activations consumed by spatial ops (Conv, pools, Resize, ...) live in NHWC. A tensor is
 transposed only when a consumer needs the other layout (each transpose made once and reused), so
-NHWC chains stay NHWC and transposes appear at the edges: after rank-4 graph inputs, before
-layout-bound ops (Reshape, MatMul, ...) and before rank-4 graph outputs (which keep ONNX layout).
+NHWC chains stay NHWC and transposes appear only where needed: before layout-bound ops (Reshape,
+MatMul, ...) and at graph inputs/outputs whose layout io_layout.IoLayout fixes differently.
 """
 import numpy as np
 
@@ -24,8 +24,8 @@ class _Exact(str):
 
 
 class Ctx:
-    def __init__(self, model, graph):
-        self.m, self.g = model, graph
+    def __init__(self, model, graph, io=None):
+        self.m, self.g, self.io = model, graph, io
         self.map = {}     # onnx name -> {'plain': qnn name, 'nhwc': qnn name}
         self.cache = {}   # (onnx const name, layout) -> qnn name
 
@@ -75,7 +75,8 @@ class Ctx:
         if len(t.shape) != 4:
             raise ConverterError(f"internal: layout change of rank-{len(t.shape)} tensor '{name}'")
         perm = TO_NHWC if layout == "nhwc" else TO_NCHW
-        wanted = name if (layout == "plain" and name in self.m.outputs) else src + ("_nhwc" if layout == "nhwc" else "_nchw")
+        exact = name in self.m.outputs and (layout == "nhwc") == self._nhwc_output(name)
+        wanted = name if exact else src + ("_nhwc" if layout == "nhwc" else "_nchw")
         out = self.g.add_tensor(_Exact(wanted) if wanted == name else wanted,
                                 [t.shape[p] for p in perm], t.dtype, "native")
         self.g.add_op(out + "_transpose", "Transpose", [src], [out], [tparam("perm", np.uint32, perm)])
@@ -114,10 +115,15 @@ class Ctx:
                 raise ConverterError(f"internal: NHWC output '{onnx_name}' of rank {len(shp)}")
             shp = [shp[p] for p in TO_NHWC]
         dt = dtype if dtype is not None else self.dtype(onnx_name)
-        wanted = onnx_name + "_nhwc" if (layout == "nhwc" and onnx_name in self.m.outputs) else onnx_name
+        wanted = onnx_name + "_nhwc" if (layout == "nhwc" and onnx_name in self.m.outputs
+                                         and not self._nhwc_output(onnx_name)) else onnx_name
         q = self.g.add_tensor(wanted if wanted != onnx_name else _Exact(onnx_name), shp, dt, "native")
         self.register(onnx_name, q, layout)
         return q
+
+    def _nhwc_output(self, name):
+        """Whether graph output `name`, when computed in NHWC, is handed out in NHWC (taking the ONNX name)."""
+        return self.io is not None and self.io.output_perm(name, 4, True) == [0, 2, 3, 1]
 
     def alias(self, onnx_out, onnx_in):
         """onnx_out is the same tensor as onnx_in (Identity, Dropout)."""
