@@ -5,6 +5,8 @@
 #     qnn-model-lib-generator -> qnn-net-run (detailed profiling) -> qnn-profile-viewer,
 #     qnn-context-binary-generator -> qnn-net-run --retrieve_context -> qnn-context-binary-utility,
 #  printing the model's outputs, the per-op profile and the binary's graph description.
+# The model.cpp of part 2 is hand-written in the converter's style; scripts/run-mobilenet.sh takes a
+# real ONNX model (torchvision MobileNetV2) through qnn-onnx-converter and the same tools.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD

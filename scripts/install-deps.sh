@@ -4,11 +4,30 @@ set -euo pipefail
 packages=(build-essential cmake ninja-build pkg-config
           zlib1g-dev nlohmann-json3-dev libtinyxml2-dev libffi-dev
           libgtest-dev libgmock-dev libbenchmark-dev python3
-          python3-onnx python3-numpy)
+          python3-onnx python3-numpy python3-yaml)
+# References the converter's accuracy tests compare with (tests skip without them; set
+# QNN_SKIP_REFERENCE_DEPS=1 to leave them out): torchvision models and ONNX Runtime via node.
+if [ "${QNN_SKIP_REFERENCE_DEPS:-0}" != 1 ]; then
+  packages+=(python3-torch python3-torchvision nodejs)
+  command -v npm >/dev/null 2>&1 || packages+=(npm)
+fi
 missing=()
 for p in "${packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO=sudo
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}"
+fi
+
+# onnxruntime-node (pinned by tests/tools/onnx_converter/ortnode/package-lock.json) into a project-local
+# dir; the CPU provider ships in the package, so the optional CUDA download is skipped.
+if [ "${QNN_SKIP_REFERENCE_DEPS:-0}" != 1 ]; then
+  here=$(cd "$(dirname "$0")/.." && pwd)
+  ortdir=${QNN_ORTNODE_DIR:-$here/build/ortnode}
+  lock=$here/tests/tools/onnx_converter/ortnode/package-lock.json
+  if ! cmp -s "$lock" "$ortdir/package-lock.json" || [ ! -d "$ortdir/node_modules/onnxruntime-node" ]; then
+    mkdir -p "$ortdir"
+    cp "$here/tests/tools/onnx_converter/ortnode/package.json" "$lock" "$ortdir/"
+    (cd "$ortdir" && ONNXRUNTIME_NODE_INSTALL=skip npm ci --no-audit --no-fund --loglevel=error)
+  fi
 fi

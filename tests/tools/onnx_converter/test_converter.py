@@ -3,64 +3,30 @@
 the bench models of gen_models.py (run, check shape and finiteness), and error cases.
 usage: test_converter.py BUILD_DIR CASE [GEN_MODELS_PY]    exit 77 = skipped (no python3-onnx)"""
 import os
-import subprocess
 import sys
 import tempfile
 
 try:
     import numpy as np
     import onnx
-    from onnx import helper, numpy_helper, TensorProto
+    from onnx import helper, TensorProto
 except ImportError as e:
     print(f"SKIP: {e}")
     sys.exit(77)
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import testlib  # noqa: E402
+from testlib import run, save, check  # noqa: E402
+
 B, CASE = sys.argv[1], sys.argv[2]
-CONV = os.path.join(B, "bin", "qnn-onnx-converter")
+TOOLS = testlib.Tools(B)
+CONV = TOOLS.conv
 rs = np.random.RandomState(0)
 
 
-def run(cmd, ok=True):
-    p = subprocess.run(cmd, capture_output=True, text=True)
-    if ok and p.returncode != 0:
-        sys.exit(f"FAIL: {' '.join(cmd)}\n{p.stdout}{p.stderr}")
-    return p
-
-
-def save(nodes, inputs, outputs, inits, path, opset=13):
-    g = helper.make_graph(nodes, "g", inputs, outputs, [numpy_helper.from_array(v, k) for k, v in inits.items()])
-    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)])
-    m.ir_version = 8
-    onnx.save(m, path)
-
-
 def convert_and_run(model, feeds, work, extra=()):
-    """feeds: [(name, array)]; returns {output file stem: array}."""
-    name = os.path.splitext(os.path.basename(model))[0]
-    run([CONV, "-i", model, "-o", f"{work}/{name}.cpp", *extra])
-    run([os.path.join(B, "bin", "qnn-model-lib-generator"), "-c", f"{work}/{name}.cpp", "-b", f"{work}/{name}.bin",
-         "-o", f"{work}/lib"])
-    parts = []
-    for n, arr in feeds:
-        arr.astype(np.float32).tofile(f"{work}/{n}.raw")
-        parts.append(f"{n}:={work}/{n}.raw")
-    with open(f"{work}/list.txt", "w") as f:
-        f.write(" ".join(parts) + "\n")
-    run([os.path.join(B, "bin", "qnn-net-run"), "--model", f"{work}/lib/x86_64-linux-clang/lib{name}.so",
-         "--backend", os.path.join(B, "backends", "cpu", "libQnnCpu.so"), "--input_list", f"{work}/list.txt",
-         "--output_dir", f"{work}/out"])
-    d = f"{work}/out/Result_0"
-    return {f[:-4]: np.fromfile(os.path.join(d, f), np.float32) for f in os.listdir(d)}
-
-
-def check(got, want, name, tol=1e-4):
-    want = np.asarray(want, np.float32).reshape(-1)
-    if got.size != want.size:
-        sys.exit(f"FAIL: {name}: {got.size} values, expected {want.size}")
-    err = np.abs(got - want).max() / max(np.abs(want).max(), 1e-30)
-    print(f"{name}: max relative error {err:.2e}")
-    if not err <= tol:
-        sys.exit(f"FAIL: {name}: relative error {err} > {tol}")
+    """feeds: [(name, array in ONNX layout)]; returns {output name: array in ONNX layout}."""
+    return testlib.convert_and_run(TOOLS, model, feeds, work, extra)
 
 
 # ---------------- numpy reference ops ----------------
@@ -131,7 +97,7 @@ def case_small_cnn(work):
     k1 = np.clip(conv2d(p1, wd, bd, pad=1, group=8), 0, 6)
     a1 = conv2d(k1, wg, bg, group=2) + p1
     logits = a1.mean(axis=(2, 3)) @ fw.T + fb
-    check(got["a1"], a1, "small_cnn a1 (rank-4 output, NCHW)")
+    check(got["a1"], a1, "small_cnn a1 (rank-4 output, NHWC in the graph)")
     check(got["probs"], softmax(logits), "small_cnn probs")
 
 
@@ -208,7 +174,8 @@ def case_errors(work):
     save([helper.make_node("Relu", ["x"], ["y"])], [helper.make_tensor_value_info("x", F, ["n", 4])],
          [helper.make_tensor_value_info("y", F, ["n", 4])], {}, f"{work}/dyn.onnx")
     expect_error([CONV, "-i", f"{work}/dyn.onnx", "-o", f"{work}/d.cpp"], "input 'x' has dynamic dims")
-    expect_error([CONV, "-i", f"{work}/dyn.onnx", "--input_dim", "x", "2,4", "--input_list", "l.txt"], "quantization is not supported yet")
+    expect_error([CONV, "-i", f"{work}/dyn.onnx", "--input_dim", "x", "2,4", "--input_list", f"{work}/missing_list.txt"],
+                 "--input_list: cannot read")
     expect_error([CONV, "-i", f"{work}/dyn.onnx", "--input_dim", "x", "2,4", "--float_bitwidth", "16"], "not supported yet")
     expect_error([CONV, "-i", f"{work}/missing.onnx"], "missing.onnx")
 

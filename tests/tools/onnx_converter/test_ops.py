@@ -1,0 +1,292 @@
+#!/usr/bin/python3
+"""One tiny ONNX model per converter (built here with onnx.helper): convert, build, run on the CPU
+backend, compare with a numpy reference written from the ONNX operator definitions. Rank-4 inputs
+go in NHWC (the converter's default, as the vendor's) and rank-4 outputs come back in the layout the
+graph reports; the last cases check that layout choice itself (--preserve_io, --input_layout, --custom_io).
+
+usage: test_ops.py BUILD_DIR [CASE...]      exit 77 = skipped (no python3-onnx / python3-numpy)
+Tolerance 1e-5 relative to the largest reference value: every case sums at most a few dozen fp32
+terms (error ~1e-7), so this still fails on any indexing or parameter mistake."""
+import json
+import math
+import os
+import sys
+import tempfile
+
+try:
+    import numpy as np
+    from onnx import helper, TensorProto
+except ImportError as e:
+    print(f"SKIP: {e}")
+    sys.exit(77)
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import testlib  # noqa: E402
+
+TOOLS = testlib.Tools(sys.argv[1] if len(sys.argv) > 1 else "build")
+F, I64 = TensorProto.FLOAT, TensorProto.INT64
+N = helper.make_node
+TOL = 1e-5
+rs = np.random.RandomState(7)
+
+
+def vi(name, shape, dt=F):
+    return helper.make_tensor_value_info(name, dt, shape)
+
+
+def f32(*shape, scale=1.0):
+    return (rs.randn(*shape) * scale).astype(np.float32)
+
+
+def model_case(work, name, nodes, inputs, outputs, inits, feeds, want, extra=(), opset=13, tol=TOL):
+    """inputs/outputs: [(name, shape[, dtype])]; feeds: {input: array}; want: {output: reference}."""
+    path = f"{work}/{name}.onnx"
+    testlib.save(nodes, [vi(*i) for i in inputs], [vi(*o) for o in outputs], inits, path, opset)
+    got = testlib.convert_and_run(TOOLS, path, [(i[0], feeds[i[0]]) for i in inputs], f"{work}/{name}", extra)
+    for out, ref in want.items():
+        testlib.check(got[out], np.asarray(ref, np.float32), f"{name}: {out}", tol)
+    return got
+
+
+# ---------------- numpy references ----------------
+def conv_transpose(x, w, b, stride, pads, out_pad, group):
+    n, cin, h, wd = x.shape
+    _, og, kh, kw = w.shape
+    ig = cin // group
+    full = np.zeros((n, og * group, (h - 1) * stride + kh + out_pad, (wd - 1) * stride + kw + out_pad))
+    for g in range(group):
+        for c in range(ig):
+            for o in range(og):
+                for i in range(kh):
+                    for j in range(kw):
+                        full[:, g * og + o, i:i + stride * h:stride, j:j + stride * wd:stride] += \
+                            x[:, g * ig + c] * w[g * ig + c, o, i, j]
+    oh = stride * (h - 1) + out_pad + kh - pads[0] - pads[2]
+    ow = stride * (wd - 1) + out_pad + kw - pads[1] - pads[3]
+    return full[:, :, pads[0]:pads[0] + oh, pads[1]:pads[1] + ow] + b.reshape(1, -1, 1, 1)
+
+
+def linear_weights(n_in, n_out, scale):
+    """[n_out, n_in] interpolation matrix of ONNX Resize linear, half_pixel."""
+    m = np.zeros((n_out, n_in))
+    for o in range(n_out):
+        x = max((o + 0.5) / scale - 0.5, 0.0)
+        x0 = min(int(math.floor(x)), n_in - 1)
+        x1 = min(x0 + 1, n_in - 1)
+        t = x - x0 if x0 < n_in - 1 else 0.0
+        m[o, x0] += 1 - t
+        m[o, x1] += t
+    return m
+
+
+def avg_pool(x, k, s, p, count_pad):
+    n, c, h, w = x.shape
+    xp = np.pad(x, ((0, 0), (0, 0), (p, p), (p, p)))
+    ones = np.pad(np.ones((h, w)), p)
+    oh, ow = (h + 2 * p - k) // s + 1, (w + 2 * p - k) // s + 1
+    y = np.zeros((n, c, oh, ow))
+    for i in range(oh):
+        for j in range(ow):
+            win = xp[:, :, i * s:i * s + k, j * s:j * s + k]
+            cnt = k * k if count_pad else ones[i * s:i * s + k, j * s:j * s + k].sum()
+            y[:, :, i, j] = win.sum(axis=(2, 3)) / cnt
+    return y
+
+
+# ---------------- cases ----------------
+def case_conv_transpose(work):
+    x, w, b = f32(1, 4, 5, 5), f32(4, 3, 3, 3, scale=0.3), f32(6, scale=0.1)
+    model_case(work, "conv_transpose", [N("ConvTranspose", ["x", "w", "b"], ["y"], strides=[2, 2], pads=[1, 1, 1, 1],
+                                         output_padding=[1, 1], group=2)],
+               [("x", [1, 4, 5, 5])], [("y", [1, 6, 10, 10])], {"w": w, "b": b}, {"x": x},
+               {"y": conv_transpose(x, w, b, 2, [1, 1, 1, 1], 1, 2)})
+
+
+def case_resize(work):
+    x = f32(1, 3, 4, 5)
+    near = x.repeat(2, axis=2).repeat(2, axis=3)                 # asymmetric + floor at scale 2
+    lin = np.einsum("oh,nchw,pw->ncop", linear_weights(4, 8, 2.0), x, linear_weights(5, 10, 2.0))
+    scales = np.array([1, 1, 2, 2], np.float32)
+    model_case(work, "resize",
+               [N("Resize", ["x", "", "scales"], ["near"], mode="nearest", coordinate_transformation_mode="asymmetric",
+                  nearest_mode="floor"),
+                N("Resize", ["x", "", "", "sizes"], ["lin"], mode="linear", coordinate_transformation_mode="half_pixel")],
+               [("x", [1, 3, 4, 5])], [("near", [1, 3, 8, 10]), ("lin", [1, 3, 8, 10])],
+               {"scales": scales, "sizes": np.array([1, 3, 8, 10], np.int64)}, {"x": x}, {"near": near, "lin": lin})
+
+
+def case_pad(work):
+    x = f32(1, 2, 4, 5)
+    pads = np.array([0, 1, 1, 2, 0, 0, 2, 1], np.int64)         # begins N,C,H,W then ends
+    width = ((0, 0), (1, 0), (1, 2), (2, 1))
+    sp = np.array([0, 0, 1, 2, 0, 0, 2, 1], np.int64)
+    model_case(work, "pad",
+               [N("Pad", ["x", "pads", "val"], ["const"], mode="constant"),
+                N("Pad", ["x", "sp"], ["refl"], mode="reflect"),
+                N("Pad", ["x", "sp"], ["edge"], mode="edge")],
+               [("x", [1, 2, 4, 5])], [("const", [1, 3, 7, 8]), ("refl", [1, 2, 7, 8]), ("edge", [1, 2, 7, 8])],
+               {"pads": pads, "val": np.array(0.5, np.float32), "sp": sp}, {"x": x},
+               {"const": np.pad(x, width, constant_values=0.5),
+                "refl": np.pad(x, ((0, 0), (0, 0), (1, 2), (2, 1)), mode="reflect"),
+                "edge": np.pad(x, ((0, 0), (0, 0), (1, 2), (2, 1)), mode="edge")})
+
+
+def case_slice(work):
+    x, m = f32(1, 4, 6, 5), f32(5, 7)
+    model_case(work, "slice",
+               [N("Slice", ["x", "s1", "e1", "a1", "t1"], ["y4"]), N("Slice", ["m", "s2", "e2"], ["y2"])],
+               [("x", [1, 4, 6, 5]), ("m", [5, 7])], [("y4", [1, 2, 6, 3]), ("y2", [3, 5])],
+               {"s1": np.array([1, -1], np.int64), "e1": np.array([3, -1000], np.int64),
+                "a1": np.array([1, 3], np.int64), "t1": np.array([1, -2], np.int64),
+                "s2": np.array([1, -5], np.int64), "e2": np.array([4, 100], np.int64)},
+               {"x": x, "m": m}, {"y4": x[:, 1:3, :, ::-2], "y2": m[1:4, 2:]})
+
+
+def case_split(work):
+    x = f32(1, 4, 3, 3)
+    model_case(work, "split", [N("Split", ["x", "sizes"], ["a", "b"], axis=1), N("Split", ["x"], ["c", "d", "e"], axis=2)],
+               [("x", [1, 4, 3, 3])], [("a", [1, 1, 3, 3]), ("b", [1, 3, 3, 3]), ("c", [1, 4, 1, 3]),
+                                       ("d", [1, 4, 1, 3]), ("e", [1, 4, 1, 3])],
+               {"sizes": np.array([1, 3], np.int64)}, {"x": x},
+               {"a": x[:, :1], "b": x[:, 1:], "c": x[:, :, :1], "d": x[:, :, 1:2], "e": x[:, :, 2:]})
+
+
+def case_gather(work):
+    x, table = f32(2, 5, 3), f32(10, 4)
+    ids = np.array([[3, 0], [9, 3]], np.int64)
+    idx = np.array([4, -1, 0], np.int64)
+    model_case(work, "gather", [N("Gather", ["x", "idx"], ["g"], axis=1), N("Gather", ["table", "ids"], ["emb"], axis=0)],
+               [("x", [2, 5, 3]), ("ids", [2, 2], I64)], [("g", [2, 3, 3]), ("emb", [2, 2, 4])],
+               {"idx": idx, "table": table}, {"x": x, "ids": ids},
+               {"g": np.take(x, idx, axis=1), "emb": table[ids]})
+
+
+def case_topk_argmax(work):
+    x = f32(3, 10)
+    order = np.argsort(-x, axis=1, kind="stable")[:, :4]
+    model_case(work, "topk_argmax", [N("TopK", ["x", "k"], ["vals", "inds"]), N("ArgMax", ["x"], ["am"], axis=1, keepdims=0),
+                                     N("ArgMin", ["x"], ["an"], axis=0, keepdims=1)],
+               [("x", [3, 10])], [("vals", [3, 4]), ("inds", [3, 4], I64), ("am", [3], I64), ("an", [1, 10], I64)],
+               {"k": np.array([4], np.int64)}, {"x": x},
+               {"vals": np.take_along_axis(x, order, 1), "inds": order, "am": x.argmax(1), "an": x.argmin(0)[None]})
+
+
+def case_activations(work):
+    x = f32(1, 3, 4, 4, scale=2.0)
+    slope = np.array([0.1, -0.2, 0.3], np.float32).reshape(3, 1, 1)
+    sig = 1 / (1 + np.exp(-x.astype(np.float64)))
+    model_case(work, "activations",
+               [N("PRelu", ["x", "slope"], ["prelu"]), N("HardSigmoid", ["x"], ["hsig"], alpha=0.3, beta=0.4),
+                N("LeakyRelu", ["x"], ["lrelu"], alpha=0.05), N("Sigmoid", ["x"], ["sig"]),
+                N("HardSwish", ["x"], ["hswish"]), N("Elu", ["x"], ["elu"], alpha=0.7), N("Tanh", ["x"], ["tanh"]),
+                N("Clip", ["x", "lo", "hi"], ["clip"])],
+               [("x", [1, 3, 4, 4])], [(o, [1, 3, 4, 4]) for o in ("prelu", "hsig", "lrelu", "sig", "hswish", "elu", "tanh", "clip")],
+               {"slope": slope, "lo": np.array(-0.5, np.float32), "hi": np.array(1.0, np.float32)}, {"x": x},
+               {"prelu": np.where(x > 0, x, x * slope), "hsig": np.clip(0.3 * x + 0.4, 0, 1),
+                "lrelu": np.where(x > 0, x, 0.05 * x), "sig": sig, "hswish": x * np.clip(x + 3, 0, 6) / 6,
+                "elu": np.where(x > 0, x, 0.7 * (np.exp(x.astype(np.float64)) - 1)), "tanh": np.tanh(x),
+                "clip": np.clip(x, -0.5, 1.0)}, opset=14)
+
+
+def case_where_cast(work):
+    x, y = f32(2, 3, 4), f32(2, 3, 4)
+    c = (f32(2, 3, 4, scale=3.0))
+    model_case(work, "where_cast",
+               [N("Greater", ["x", "y"], ["gt"]), N("Mul", ["y", "two"], ["twice"]),
+                N("Where", ["gt", "x", "twice"], ["w"]),
+                N("Cast", ["c"], ["ci"], to=TensorProto.INT32), N("Cast", ["ci"], ["cf"], to=TensorProto.FLOAT),
+                N("Cast", ["gt"], ["gf"], to=TensorProto.FLOAT)],
+               [("x", [2, 3, 4]), ("y", [2, 3, 4]), ("c", [2, 3, 4])],
+               [("w", [2, 3, 4]), ("cf", [2, 3, 4]), ("gf", [2, 3, 4])],
+               {"two": np.array(2.0, np.float32)}, {"x": x, "y": y, "c": c},
+               {"w": np.where(x > y, x, 2 * y), "cf": np.trunc(c), "gf": (x > y).astype(np.float32)})
+
+
+def case_broadcast(work):
+    x, z = f32(1, 3, 4, 4), np.abs(f32(2, 1, 5)) + 0.5
+    cb = f32(3, 1, 1)
+    model_case(work, "broadcast",
+               [N("Sub", ["x", "cb"], ["sub"]), N("Div", ["z", "row"], ["div"]), N("Pow", ["z", "p"], ["pow"]),
+                N("Max", ["x", "cb"], ["max"]), N("Mul", ["x", "s"], ["mul"])],
+               [("x", [1, 3, 4, 4]), ("z", [2, 1, 5])],
+               [("sub", [1, 3, 4, 4]), ("div", [2, 3, 5]), ("pow", [2, 1, 5]), ("max", [1, 3, 4, 4]), ("mul", [1, 3, 4, 4])],
+               {"cb": cb, "row": np.array([[1.0], [2.0], [-4.0]], np.float32), "p": np.array(1.5, np.float32),
+                "s": np.array([[[0.5]], [[2.0]], [[-1.0]]], np.float32)},
+               {"x": x, "z": z},
+               {"sub": x - cb, "div": z / np.array([[1.0], [2.0], [-4.0]]), "pow": z.astype(np.float64) ** 1.5,
+                "max": np.maximum(x, cb), "mul": x * np.array([0.5, 2.0, -1.0]).reshape(3, 1, 1)})
+
+
+def case_shape_ops(work):
+    """Concat, Reduce*, Squeeze/Unsqueeze, AveragePool, Transpose, Softmax on an NHWC-held tensor."""
+    x, y = f32(1, 2, 5, 5), f32(1, 3, 5, 5)
+    model_case(work, "shape_ops",
+               [N("Concat", ["x", "y"], ["cat"], axis=1),
+                N("ReduceMax", ["cat"], ["rmax"], axes=[2, 3], keepdims=1),
+                N("ReduceSum", ["cat", "sum_axes"], ["rsum"], keepdims=0),
+                N("Squeeze", ["rmax", "sq_axes"], ["sq"]), N("Unsqueeze", ["sq", "un_axes"], ["un"]),
+                N("AveragePool", ["x"], ["avg0"], kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1]),
+                N("AveragePool", ["x"], ["avg1"], kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1],
+                  count_include_pad=1),
+                N("Softmax", ["y"], ["smax"], axis=1)],
+               [("x", [1, 2, 5, 5]), ("y", [1, 3, 5, 5])],
+               [("rsum", [1, 5, 5]), ("un", [1, 5, 1]), ("avg0", [1, 2, 3, 3]), ("avg1", [1, 2, 3, 3]), ("smax", [1, 3, 5, 5])],
+               {"sq_axes": np.array([2, 3], np.int64), "sum_axes": np.array([1], np.int64), "un_axes": np.array([-1], np.int64)}, {"x": x, "y": y},
+               {"rsum": np.concatenate([x, y], 1).sum(1),
+                "un": np.concatenate([x, y], 1).max(axis=(2, 3))[..., None],
+                "avg0": avg_pool(x, 3, 2, 1, False), "avg1": avg_pool(x, 3, 2, 1, True),
+                "smax": np.exp(y) / np.exp(y).sum(1, keepdims=True)})
+
+
+# ---------------- graph input/output layout ----------------
+def _conv_model(work):
+    w = f32(4, 3, 1, 1)
+    x = f32(1, 3, 4, 5)
+    nodes = [N("Conv", ["x", "w"], ["c"]), N("Relu", ["c"], ["y"])]
+    path = f"{work}/io.onnx"
+    testlib.save(nodes, [vi("x", [1, 3, 4, 5])], [vi("y", [1, 4, 4, 5])], {"w": w}, path)
+    return path, x, np.maximum(np.einsum("nchw,oc->nohw", x, w[:, :, 0, 0]), 0)
+
+
+def _graph_io(work, name):
+    g = json.load(open(f"{work}/{name}/io_net.json"))["graph"]
+    return g["tensors"]["x"]["dims"], g["tensors"]["y"]["dims"]
+
+
+def case_io_layout(work):
+    """Default: rank-4 input and output NHWC (vendor legacy converter); --preserve_io layout, --input_layout
+    NONTRIVIAL (input only) and a --custom_io YAML keep or pick the ONNX layout."""
+    path, x, want = _conv_model(work)
+    yaml_path = f"{work}/custom_io.yaml"
+    with open(yaml_path, "w") as f:
+        f.write("- IOName: x\n  Layout:\n    Model: NCHW\n    Custom: NCHW\n"
+                "- IOName: y\n  Layout:\n    Custom: NHWC\n")
+    for name, extra, io_dims in [("default", [], ([1, 4, 5, 3], [1, 4, 5, 4])),
+                                 ("preserve", ["--preserve_io", "layout"], ([1, 3, 4, 5], [1, 4, 4, 5])),
+                                 ("preserve_x", ["--preserve_io", "layout", "x"], ([1, 3, 4, 5], [1, 4, 5, 4])),
+                                 ("custom_io", ["--custom_io", yaml_path], ([1, 3, 4, 5], [1, 4, 5, 4]))]:
+        got = testlib.convert_and_run(TOOLS, path, [("x", x)], f"{work}/{name}", extra)
+        dims = _graph_io(work, name)
+        print(f"io_layout {name}: graph input x {dims[0]}, output y {dims[1]}")
+        if tuple(dims) != io_dims:
+            sys.exit(f"FAIL: io_layout {name}: graph x/y dims {dims}, expected {io_dims}")
+        testlib.check(got["y"], want, f"io_layout {name}: y")
+    # an input declared NHWC in the source model is taken as it is (no transpose of the graph input)
+    p = testlib.run([TOOLS.conv, "-i", path, "-o", f"{work}/nt/io.cpp", "--input_layout", "x", "NONTRIVIAL"])
+    if "x[1, 3, 4, 5]" not in p.stdout:
+        sys.exit(f"FAIL: --input_layout x NONTRIVIAL should keep x [1,3,4,5]: {p.stdout}")
+    p = testlib.run([TOOLS.conv, "-i", path, "-o", f"{work}/bad/io.cpp", "--input_layout", "nope", "NCHW"], ok=False)
+    if p.returncode == 0 or "names no graph input" not in p.stderr:
+        sys.exit(f"FAIL: --input_layout with an unknown name: rc={p.returncode} {p.stderr}")
+    print("io_layout: --input_layout NONTRIVIAL keeps x [1,3,4,5]; unknown names are an error")
+
+
+CASES = {k[5:]: v for k, v in globals().items() if k.startswith("case_")}
+
+if __name__ == "__main__":
+    wanted = sys.argv[2:] or list(CASES)
+    with tempfile.TemporaryDirectory() as tmp:
+        for c in wanted:
+            os.makedirs(f"{tmp}/{c}")
+            CASES[c](f"{tmp}/{c}")
+    print("PASS")
