@@ -115,7 +115,7 @@ Qnn_ErrorHandle_t backendFree(Qnn_BackendHandle_t backend) {
     void* real = nullptr;
     if (!useHandle(a, "backend", backend, Kind::Backend, false, &real)) return QNN_BACKEND_ERROR_INVALID_HANDLE;
     Qnn_ErrorHandle_t rc = pass() ? forward(pass()->backendFree, real) : QNN_SUCCESS;
-    if (rc == QNN_SUCCESS) handles().remove(backend);
+    if (rc == QNN_SUCCESS) forget(backend);
     return rc;
   });
 }
@@ -147,7 +147,7 @@ Qnn_ErrorHandle_t logFree(Qnn_LogHandle_t logger) {
     void* real = nullptr;
     if (!useHandle(a, "logger", logger, Kind::Log, false, &real)) return QNN_LOG_ERROR_INVALID_HANDLE;
     Qnn_ErrorHandle_t rc = pass() ? forward(pass()->logFree, real) : QNN_SUCCESS;
-    if (rc == QNN_SUCCESS) handles().remove(logger);
+    if (rc == QNN_SUCCESS) forget(logger);
     return rc;
   });
 }

@@ -24,7 +24,7 @@ Qnn_ErrorHandle_t contextCreate(Qnn_BackendHandle_t backend, Qnn_DeviceHandle_t 
     if (!context) return QNN_CONTEXT_ERROR_INVALID_ARGUMENT;
     void* real = nullptr;
     Qnn_ErrorHandle_t rc = pass() ? forward(pass()->contextCreate, rb, rd, config, &real) : QNN_SUCCESS;
-    if (rc == QNN_SUCCESS) created(a, "context", Kind::Context, real, context);
+    if (rc == QNN_SUCCESS) created(a, "context", Kind::Context, real, context, backend);
     return rc;
   });
 }
@@ -89,7 +89,7 @@ Qnn_ErrorHandle_t contextCreateFromBinary(Qnn_BackendHandle_t backend, Qnn_Devic
     void* real = nullptr;
     Qnn_ErrorHandle_t rc =
         pass() ? forward(pass()->contextCreateFromBinary, rb, rd, config, buffer, size, &real, rp) : QNN_SUCCESS;
-    if (rc == QNN_SUCCESS) created(a, "context", Kind::Context, real, context);
+    if (rc == QNN_SUCCESS) created(a, "context", Kind::Context, real, context, backend);
     return rc;
   });
 }
@@ -111,7 +111,7 @@ Qnn_ErrorHandle_t contextCreateFromBinaryWithSignal(Qnn_BackendHandle_t backend,
     Qnn_ErrorHandle_t rc =
         pass() ? forward(pass()->contextCreateFromBinaryWithSignal, rb, rd, config, buffer, size, &real, rp, rs)
                : QNN_SUCCESS;
-    if (rc == QNN_SUCCESS) created(a, "context", Kind::Context, real, context);
+    if (rc == QNN_SUCCESS) created(a, "context", Kind::Context, real, context, backend);
     return rc;
   });
 }
@@ -136,7 +136,7 @@ Qnn_ErrorHandle_t contextFree(Qnn_ContextHandle_t context, Qnn_ProfileHandle_t p
     if (!useHandle(a, "context", context, Kind::Context, false, &real)) return QNN_CONTEXT_ERROR_INVALID_HANDLE;
     if (!useHandle(a, "profile", profile, Kind::Profile, true, &rp)) return QNN_PROFILE_ERROR_INVALID_HANDLE;
     Qnn_ErrorHandle_t rc = pass() ? forward(pass()->contextFree, real, rp) : QNN_SUCCESS;
-    if (rc == QNN_SUCCESS) handles().remove(context);
+    if (rc == QNN_SUCCESS) forget(context);
     return rc;
   });
 }
@@ -165,7 +165,8 @@ Qnn_ErrorHandle_t memRegister(Qnn_ContextHandle_t context, const Qnn_MemDescript
     if (rc != QNN_SUCCESS) return rc;
     Value out = Value::list();
     for (uint32_t k = 0; k < num; ++k) {
-      memHandles[k] = handles().add(Kind::Mem, reals[k]);
+      memHandles[k] = handles().add(Kind::Mem, reals[k], context);
+      SaverState::get().memViews().add(memHandles[k], descriptors[k]);
       out.push(handleValue(memHandles[k]));
     }
     a.add("memHandles", std::move(out));
@@ -188,7 +189,9 @@ Qnn_ErrorHandle_t memDeRegister(const Qnn_MemHandle_t* memHandles, uint32_t num)
     a.add("memHandles", std::move(list));
     Qnn_ErrorHandle_t rc = pass() ? forward(pass()->memDeRegister, reals.data(), num) : QNN_SUCCESS;
     if (rc == QNN_SUCCESS)
-      for (uint32_t k = 0; k < num; ++k) handles().remove(memHandles[k]);
+      for (uint32_t k = 0; k < num; ++k) {
+        forget(memHandles[k]);
+      }
     return rc;
   });
 }

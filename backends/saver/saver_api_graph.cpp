@@ -60,9 +60,12 @@ Qnn_ErrorHandle_t graphCreate(Qnn_ContextHandle_t context, const char* name, con
     a.add("graphName", Value::str(name));
     a.add("config", configListValue(config));
     if (!name || !graph) return QNN_GRAPH_ERROR_INVALID_ARGUMENT;
+    GraphConfigCopy copy;
+    const QnnGraph_Config_t** mapped = nullptr;
+    if (!mapGraphConfig(config, copy, &mapped)) return QNN_PROFILE_ERROR_INVALID_HANDLE;
     void* rg = nullptr;
-    Qnn_ErrorHandle_t rc = pass() ? forward(pass()->graphCreate, real, name, config, &rg) : QNN_SUCCESS;
-    if (rc == QNN_SUCCESS) created(a, "graph", Kind::Graph, rg, graph);
+    Qnn_ErrorHandle_t rc = pass() ? forward(pass()->graphCreate, real, name, mapped, &rg) : QNN_SUCCESS;
+    if (rc == QNN_SUCCESS) created(a, "graph", Kind::Graph, rg, graph, context);
     return rc;
   });
 }
@@ -72,7 +75,10 @@ Qnn_ErrorHandle_t graphSetConfig(Qnn_GraphHandle_t graph, const QnnGraph_Config_
     void* real = nullptr;
     if (!useHandle(a, "graph", graph, Kind::Graph, false, &real)) return QNN_GRAPH_ERROR_INVALID_HANDLE;
     a.add("config", configListValue(config));
-    return pass() ? forward(pass()->graphSetConfig, real, config) : QNN_SUCCESS;
+    GraphConfigCopy copy;
+    const QnnGraph_Config_t** mapped = nullptr;
+    if (!mapGraphConfig(config, copy, &mapped)) return QNN_PROFILE_ERROR_INVALID_HANDLE;
+    return pass() ? forward(pass()->graphSetConfig, real, mapped) : QNN_SUCCESS;
   });
 }
 
@@ -103,7 +109,7 @@ Qnn_ErrorHandle_t graphRetrieve(Qnn_ContextHandle_t context, const char* name, Q
     if (!name || !graph) return QNN_GRAPH_ERROR_INVALID_ARGUMENT;
     void* rg = nullptr;
     Qnn_ErrorHandle_t rc = pass() ? forward(pass()->graphRetrieve, real, name, &rg) : QNN_SUCCESS;
-    if (rc == QNN_SUCCESS) created(a, "graph", Kind::Graph, rg, graph);
+    if (rc == QNN_SUCCESS) created(a, "graph", Kind::Graph, rg, graph, context);
     return rc;
   });
 }

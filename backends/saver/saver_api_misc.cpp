@@ -25,7 +25,7 @@ Qnn_ErrorHandle_t profileCreate(Qnn_BackendHandle_t backend, QnnProfile_Level_t 
     if (!profile) return QNN_PROFILE_ERROR_INVALID_ARGUMENT;
     void* real = nullptr;
     Qnn_ErrorHandle_t rc = pass() ? forward(pass()->profileCreate, rb, level, &real) : QNN_SUCCESS;
-    if (rc == QNN_SUCCESS) created(a, "profile", Kind::Profile, real, profile);
+    if (rc == QNN_SUCCESS) created(a, "profile", Kind::Profile, real, profile, backend);
     return rc;
   });
 }
@@ -78,7 +78,7 @@ Qnn_ErrorHandle_t profileFree(Qnn_ProfileHandle_t profile) {
     void* real = nullptr;
     if (!useHandle(a, "profile", profile, Kind::Profile, false, &real)) return QNN_PROFILE_ERROR_INVALID_HANDLE;
     Qnn_ErrorHandle_t rc = pass() ? forward(pass()->profileFree, real) : QNN_SUCCESS;
-    if (rc == QNN_SUCCESS) handles().remove(profile);
+    if (rc == QNN_SUCCESS) forget(profile);
     return rc;
   });
 }
@@ -154,7 +154,7 @@ Qnn_ErrorHandle_t deviceFree(Qnn_DeviceHandle_t device) {
     void* real = nullptr;
     if (!useHandle(a, "device", device, Kind::Device, false, &real)) return QNN_DEVICE_ERROR_INVALID_HANDLE;
     Qnn_ErrorHandle_t rc = pass() ? forward(pass()->deviceFree, real) : QNN_SUCCESS;
-    if (rc == QNN_SUCCESS) handles().remove(device);
+    if (rc == QNN_SUCCESS) forget(device);
     return rc;
   });
 }
@@ -168,7 +168,7 @@ Qnn_ErrorHandle_t signalCreate(Qnn_BackendHandle_t backend, const QnnSignal_Conf
     if (!signal) return QNN_SIGNAL_ERROR_INVALID_ARGUMENT;
     void* real = nullptr;
     Qnn_ErrorHandle_t rc = pass() ? forward(pass()->signalCreate, rb, config, &real) : QNN_SUCCESS;
-    if (rc == QNN_SUCCESS) created(a, "signal", Kind::Signal, real, signal);
+    if (rc == QNN_SUCCESS) created(a, "signal", Kind::Signal, real, signal, backend);
     return rc;
   });
 }
@@ -195,7 +195,7 @@ Qnn_ErrorHandle_t signalFree(Qnn_SignalHandle_t signal) {
     void* real = nullptr;
     if (!useHandle(a, "signal", signal, Kind::Signal, false, &real)) return QNN_SIGNAL_ERROR_INVALID_HANDLE;
     Qnn_ErrorHandle_t rc = pass() ? forward(pass()->signalFree, real) : QNN_SUCCESS;
-    if (rc == QNN_SUCCESS) handles().remove(signal);
+    if (rc == QNN_SUCCESS) forget(signal);
     return rc;
   });
 }

@@ -103,6 +103,12 @@ Value tensorValue(const Qnn_Tensor_t* tensor, bool withData) {
       v.add("data", SaverState::get().blob(t.clientBuf.data, t.clientBuf.dataSize));
   } else if (t.memType == QNN_TENSORMEMTYPE_MEMHANDLE) {
     v.add("memHandle", handleValue(t.memHandle));
+    const void* bytes = nullptr;
+    size_t size = 0;
+    if (withData && SaverState::get().memViews().view(t.memHandle, &bytes, &size)) {
+      v.add("dataSize", Value::uint(size));
+      v.add("data", SaverState::get().blob(bytes, size));
+    }
   }
   if (tensor->version == QNN_TENSOR_VERSION_2) {
     const Qnn_TensorV2_t& t2 = tensor->v2;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "QnnInterface.h"
+#include "saver_configs.h"
 #include "trace_value.h"
 
 namespace qnn::saver {
@@ -12,19 +13,5 @@ trace::Value handleValue(const void* handle);
 trace::Value tensorValue(const Qnn_Tensor_t* tensor, bool withData);
 trace::Value tensorListValue(const Qnn_Tensor_t* tensors, uint32_t count, bool withData);
 trace::Value opConfigValue(const Qnn_OpConfig_t& op);
-
-// Config arrays (NULL-terminated): each entry's option; a custom config's
-// payload is backend-defined and opaque to the Saver.
-template <typename Config>
-trace::Value configListValue(const Config* const* config) {
-  if (!config) return trace::Value::null();
-  trace::Value list = trace::Value::list();
-  for (size_t k = 0; config[k]; ++k) {
-    trace::Value v = trace::Value::record();
-    v.add("option", trace::Value::uint(uint64_t(uint32_t(config[k]->option))));
-    list.push(std::move(v));
-  }
-  return list;
-}
 
 }  // namespace qnn::saver

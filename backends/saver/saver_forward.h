@@ -17,9 +17,16 @@ Qnn_ErrorHandle_t forward(Fn fn, Args... args) {
 }
 
 // Hands out a Saver handle for a successfully created object and records it.
-inline void created(trace::Value& args, const char* name, Kind kind, void* real, void** out) {
-  *out = handles().add(kind, real);
+// `parent`: the Saver handle whose free also frees this object.
+inline void created(trace::Value& args, const char* name, Kind kind, void* real, void** out, void* parent = nullptr) {
+  *out = handles().add(kind, real, parent);
   args.add(name, handleValue(*out));
+}
+
+// Drops a freed handle and its children (and the Saver's views of freed memory).
+inline void forget(void* handle) {
+  for (const auto& [h, kind] : handles().remove(handle))
+    if (kind == Kind::Mem) SaverState::get().memViews().remove(h);
 }
 
 }  // namespace qnn::saver

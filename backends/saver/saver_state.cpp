@@ -21,11 +21,21 @@ uint64_t threadNumber() {
 
 }  // namespace
 
+namespace {
+std::atomic<SaverState*> instance{nullptr};
+}
+
 SaverState& SaverState::get() {
   // Never destroyed: entries may run from other libraries' destructors at exit.
-  static SaverState* s = new SaverState();
+  static SaverState* s = [] {
+    SaverState* created = new SaverState();
+    instance = created;
+    return created;
+  }();
   return *s;
 }
+
+SaverState* SaverState::peek() { return instance.load(); }
 
 SaverState::SaverState() {
   const char* path = std::getenv("QNN_SAVER_BACKEND");
@@ -43,7 +53,10 @@ SaverState::SaverState() {
     for (uint32_t k = 0; k < n && !real_; ++k) {
       const Qnn_Version_t& v = providers[k]->apiVersion.coreApiVersion;
       if (v.major == QNN_API_VERSION_MAJOR && v.minor >= QNN_API_VERSION_MINOR)
+      {
         real_ = &providers[k]->QNN_INTERFACE_VER_NAME;
+        realBackendId_ = providers[k]->backendId;
+      }
     }
   if (!real_) logError(std::string("QNN_SAVER_BACKEND: no compatible provider in ") + path + "; recording only");
 }
@@ -78,7 +91,10 @@ Qnn_ErrorHandle_t SaverState::initialize(const QnnSaver_Config_t** config, trace
         v.add("backendId", trace::Value::uint(c.backendId));
         break;
       case QNN_SAVER_CONFIG_OPTION_FILE_CONFIG:
-        // Names of saver_output.c / params.bin, which this Saver does not write yet.
+        if (!started_ && c.fileConfig.modelFileName && *c.fileConfig.modelFileName)
+          sourceFileName_ = c.fileConfig.modelFileName;
+        if (!started_ && c.fileConfig.dataFileName && *c.fileConfig.dataFileName)
+          paramsFileName_ = c.fileConfig.dataFileName;
         v.add("modelFileName", trace::Value::str(c.fileConfig.modelFileName));
         v.add("dataFileName", trace::Value::str(c.fileConfig.dataFileName));
         break;
@@ -110,6 +126,11 @@ void SaverState::openTraceLocked() {
   if (!writer_.open((dir / "saver_output.qnntrace").string(), &error)) logError("Saver: " + error);
 }
 
+uint32_t SaverState::customConfigBackendId() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return backendId_ ? backendId_ : realBackendId_;
+}
+
 std::string SaverState::traceDir() {
   std::lock_guard<std::mutex> lock(mu_);
   return openedDir_;
@@ -130,6 +151,11 @@ void SaverState::record(trace::CallRecord& call) {
   }
   call.threadId = threadNumber();
   writer_.writeCall(call);
+  ++callsSinceProgram_;
+  // A freed backend or context is a resting point: the replay program follows.
+  static const uint32_t contextFree = trace::callIdOf("contextFree"), backendFree = trace::callIdOf("backendFree");
+  if (call.callId == contextFree || call.callId == backendFree)
+    writeReplayProgram(true);
 }
 
 }  // namespace qnn::saver

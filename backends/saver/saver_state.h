@@ -11,6 +11,7 @@
 #include "QnnInterface.h"
 #include "Saver/QnnSaver.h"
 #include "saver_handles.h"
+#include "saver_mem_views.h"
 #include "trace_writer.h"
 
 namespace qnn::saver {
@@ -18,15 +19,29 @@ namespace qnn::saver {
 class SaverState {
  public:
   static SaverState& get();
+  // The state if any entry has run yet, else null (creates nothing).
+  static SaverState* peek();
 
   Qnn_ErrorHandle_t initialize(const QnnSaver_Config_t** config, trace::Value& recorded);
   // The pass-through backend's table, or null when the Saver only records.
   const QNN_INTERFACE_VER_TYPE* real() const { return real_; }
+  // Whose custom config structs to expect: QNN_SAVER_CONFIG_OPTION_BACKEND_ID,
+  // else the pass-through backend's id, else 0 (payloads not recorded).
+  uint32_t customConfigBackendId();
   HandleTable& handles() { return handles_; }
+  MemViews& memViews() { return memViews_; }
   trace::Value blob(const void* data, uint64_t size);
   void record(trace::CallRecord& call);
   uint32_t nextTensorId() { return nextTensorId_++; }
   std::string traceDir();
+  // Rewrites saver_output.c and params.bin from the trace so far
+  // (saver_replay_program.cpp). Runs at backendFree/contextFree and when the
+  // library is unloaded or the process exits; a process that dies leaves the
+  // trace, which qnn-trace-to-c converts. `atRestingPoint`: a free, skipped
+  // when the last generation is recent relative to its cost (it reads the
+  // whole trace), so clients that free often do not pay quadratically.
+  void writeReplayProgram(bool atRestingPoint = false);
+  bool replayProgramStale() const { return callsSinceProgram_ != 0; }
 
  private:
   SaverState();
@@ -36,12 +51,18 @@ class SaverState {
   std::string outputDir_ = "./saver_output/";
   bool appendTimestamp_ = false;
   uint32_t backendId_ = 0;
+  std::string sourceFileName_ = "saver_output.c", paramsFileName_ = "params.bin";
+  std::mutex programMu_;  // one generation at a time
+  std::atomic<uint64_t> callsSinceProgram_{0};
+  double lastProgramEnd_ = 0, lastProgramCost_ = 0;  // steady-clock seconds, under programMu_
   bool started_ = false;
   std::string openedDir_;
   trace::TraceWriter writer_;
   void* lib_ = nullptr;
   const QNN_INTERFACE_VER_TYPE* real_ = nullptr;
+  uint32_t realBackendId_ = 0;
   HandleTable handles_;
+  MemViews memViews_;
   std::atomic<uint32_t> nextTensorId_{1};
 };
 

@@ -3,11 +3,15 @@
 #include <zlib.h>
 
 #include <chrono>
+#include <cmath>
+#include <cstring>
 
 #include "byte_codec.h"
 
 namespace qnn::trace {
 namespace {
+
+constexpr size_t kKeptScratch = 64u << 20;
 
 uint64_t nowNs() {
   return uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -15,10 +19,44 @@ uint64_t nowNs() {
                       .count());
 }
 
-uint64_t fnv1a64(const uint8_t* p, uint64_t n) {
-  uint64_t h = 1469598103934665603ull;
-  for (uint64_t k = 0; k < n; ++k) h = (h ^ p[k]) * 1099511628211ull;
-  return h;
+constexpr uint64_t kP1 = 0x9E3779B185EBCA87ull, kP2 = 0xC2B2AE3D27D4EB4Full, kP3 = 0x165667B19E3779F9ull;
+
+uint64_t rotl(uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
+
+uint64_t finalMix(uint64_t h) {
+  h ^= h >> 33;
+  h *= 0xFF51AFD7ED558CCDull;
+  h ^= h >> 33;
+  h *= 0xC4CEB9FE1A85EC53ull;
+  return h ^ (h >> 33);
+}
+
+// Content key for deduplication: four independent lanes over 32-byte stripes
+// (tensor data is large and hashed on every execute, so this runs near memory
+// speed), folded into two 64-bit halves.
+std::pair<uint64_t, uint64_t> contentHash(const uint8_t* p, uint64_t n) {
+  uint64_t v[4] = {kP1 + kP2, kP2, 0, 0 - kP1};
+  uint64_t k = 0;
+  for (; k + 32 <= n; k += 32)
+    for (int lane = 0; lane < 4; ++lane) {
+      uint64_t w;
+      std::memcpy(&w, p + k + 8 * lane, 8);
+      v[lane] = rotl(v[lane] + w * kP2, 31) * kP1;
+    }
+  for (; k < n; ++k) v[k & 1] = rotl(v[k & 1] ^ (p[k] * kP3), 11) * kP1;
+  return {finalMix(v[0] ^ rotl(v[2], 17) ^ n), finalMix(v[1] ^ rotl(v[3], 23) ^ (n * kP3))};
+}
+
+// Bits per byte of a sample's byte histogram: float weights and activations sit
+// near 7-8 (about 5 after a Relu zeroes half of them), zeros, masks and small
+// integers far below.
+double sampleEntropy(const uint8_t* p, size_t n) {
+  uint32_t counts[256] = {};
+  for (size_t k = 0; k < n; ++k) ++counts[p[k]];
+  double bits = 0;
+  for (uint32_t c : counts)
+    if (c) bits -= double(c) / double(n) * std::log2(double(c) / double(n));
+  return bits;
 }
 
 uint32_t crc32Of(const uint8_t* p, uint64_t n, uint32_t crc = 0) {
@@ -54,38 +92,51 @@ bool TraceWriter::open(const std::string& path, std::string* error) {
   return true;
 }
 
+// Tensor data is often incompressible (float activations): deflating it costs
+// more than most executes that produced it. A byte-entropy estimate of a 4 KiB
+// sample decides (above 4 bits: stored); stored blocks are still a zlib stream, so the format does not
+// change.
+int TraceWriter::levelFor(BlockType type, const std::vector<uint8_t>& raw) {
+  constexpr size_t kSample = 4 << 10;
+  if (type != BlockType::Blob || raw.size() < 2 * kSample) return Z_BEST_SPEED;
+  return sampleEntropy(raw.data() + raw.size() / 2 - kSample / 2, kSample) > 4.0 ? Z_NO_COMPRESSION : Z_BEST_SPEED;
+}
+
 void TraceWriter::writeBlock(BlockType type, const std::vector<uint8_t>& raw) {
   uLongf compSize = compressBound(uLong(raw.size()));
-  std::vector<uint8_t> comp(compSize);
-  if (compress2(comp.data(), &compSize, raw.data(), uLong(raw.size()), Z_BEST_SPEED) != Z_OK) return;
-  comp.resize(compSize);
+  if (comp_.size() < compSize) comp_.resize(compSize);  // grows only: no zero-fill per block
+  if (compress2(comp_.data(), &compSize, raw.data(), uLong(raw.size()), levelFor(type, raw)) != Z_OK) return;
   std::vector<uint8_t> head;
   putLE<uint32_t>(head, kBlockMagic);
   putLE<uint32_t>(head, uint32_t(type));
   putLE<uint32_t>(head, uint32_t(raw.size()));
-  putLE<uint32_t>(head, uint32_t(comp.size()));
+  putLE<uint32_t>(head, uint32_t(compSize));
   // The CRC covers type and sizes too: a flipped size is caught, not trusted.
   uint32_t crc = crc32Of(head.data() + 4, 12);
-  crc = crc32Of(comp.data(), comp.size(), crc);
+  crc = crc32Of(comp_.data(), compSize, crc);
   putLE<uint32_t>(head, crc);
   std::fwrite(head.data(), 1, head.size(), file_);
-  std::fwrite(comp.data(), 1, comp.size(), file_);
+  std::fwrite(comp_.data(), 1, compSize, file_);
   std::fflush(file_);  // the kernel has it: survives SIGKILL of this process
 }
 
 Value TraceWriter::putBlob(const void* data, uint64_t size) {
   std::lock_guard<std::mutex> lock(mu_);
   const uint8_t* p = static_cast<const uint8_t*>(data);
-  auto key = std::make_tuple(fnv1a64(p, size), crc32Of(p, size), size);
+  auto [h1, h2] = contentHash(p, size);
+  auto key = std::make_tuple(h1, h2, size);
   auto it = blobs_.find(key);
   if (it != blobs_.end()) return Value::blob(it->second, size);
   uint64_t id = nextBlob_++;
   if (file_) {
-    std::vector<uint8_t> raw;
-    raw.reserve(size + 8);
-    putLE<uint64_t>(raw, id);
-    raw.insert(raw.end(), p, p + size);
-    if (raw.size() <= kMaxBlockSize) writeBlock(BlockType::Blob, raw);
+    raw_.clear();
+    putLE<uint64_t>(raw_, id);
+    raw_.insert(raw_.end(), p, p + size);
+    if (raw_.size() <= kMaxBlockSize) writeBlock(BlockType::Blob, raw_);
+    if (raw_.capacity() > kKeptScratch) {  // a one-off huge weight: do not hold its size forever
+      std::vector<uint8_t>().swap(raw_);
+      std::vector<uint8_t>().swap(comp_);
+    }
   }
   blobs_.emplace(key, id);
   return Value::blob(id, size);

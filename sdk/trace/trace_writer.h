@@ -9,6 +9,7 @@
 #include <mutex>
 #include <string>
 #include <tuple>
+#include <vector>
 
 #include "trace_format.h"
 
@@ -32,14 +33,16 @@ class TraceWriter {
 
  private:
   void writeBlock(BlockType type, const std::vector<uint8_t>& raw);
+  int levelFor(BlockType type, const std::vector<uint8_t>& raw);
 
   std::mutex mu_;
   std::FILE* file_ = nullptr;
   uint64_t nextSeq_ = 0;
   uint64_t nextBlob_ = 1;
   uint64_t startNs_ = 0;
-  // (fnv64, crc32, size) -> blob id. Two keys must collide at once for a wrong match.
+  // (hash lane 1, hash lane 2, size) -> blob id: 128 bits must collide for a wrong match.
   std::map<std::tuple<uint64_t, uint32_t, uint64_t>, uint64_t> blobs_;
+  std::vector<uint8_t> raw_, comp_;  // scratch, reused under mu_
 };
 
 }  // namespace qnn::trace

@@ -16,12 +16,14 @@
 #include <sstream>
 
 #include "QnnTypes.h"
+#include "saver_test_util.h"
 #include "trace_reader.h"
 
 namespace fs = std::filesystem;
 using qnn::trace::CallRecord;
 using qnn::trace::Trace;
 using qnn::trace::Value;
+using namespace qnn::saver_test;
 
 namespace {
 
@@ -34,34 +36,12 @@ std::vector<float> randomData(size_t n, unsigned seed) {
   return v;
 }
 
-std::vector<uint8_t> readBytes(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
 void writeBytes(const fs::path& p, const uint8_t* data, size_t n) {
   std::ofstream out(p, std::ios::binary);
   out.write(reinterpret_cast<const char*>(data), std::streamsize(n));
 }
 
-struct RunResult {
-  int exitCode = -1;
-  std::string out, err;
-};
-
-RunResult run(const std::string& command, const fs::path& dir) {
-  fs::path out = dir / "stdout.txt", err = dir / "stderr.txt";
-  int status = std::system((command + " >" + out.string() + " 2>" + err.string()).c_str());
-  RunResult r;
-  r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  auto text = [](const fs::path& p) {
-    std::ifstream in(p);
-    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  };
-  r.out = text(out);
-  r.err = text(err);
-  return r;
-}
+using RunResult = Outcome;
 
 // Rewrites blob `blobId` of a trace with byte `offset` flipped, re-compressed and
 // with a fresh CRC: a well-formed trace whose data differs (an edited weight).

@@ -69,90 +69,12 @@ void Replayer::compareOutputs(const trace::CallRecord& c, const Value& outputs,
 }
 
 bool Replayer::replay(const trace::CallRecord& c) {
-  const Value& a = c.args;
+  // The table is the members in call-id order: one the backend leaves NULL is not called.
+  const void* const* members = reinterpret_cast<const void* const*>(&api_);
+  if (c.callId >= 1 && c.callId <= trace::kNumTableCalls && !members[c.callId - 1]) return false;
   const std::string member = trace::callMember(c.callId);
-  Qnn_ErrorHandle_t rc;
-  if (member == "backendCreate") {
-    void* b = nullptr;
-    rc = api_.backendCreate(static_cast<Qnn_LogHandle_t>(live(field(a, "logger"))), nullptr, &b);
-    if (rc == QNN_SUCCESS && a.field("backend")) bind(field(a, "backend"), b);
-  } else if (member == "contextCreate") {
-    void* x = nullptr;
-    rc = api_.contextCreate(live(field(a, "backend")), live(field(a, "device")), nullptr, &x);
-    if (rc == QNN_SUCCESS && a.field("context")) bind(field(a, "context"), x);
-  } else if (member == "graphCreate") {
-    void* g = nullptr;
-    rc = api_.graphCreate(live(field(a, "context")), field(a, "graphName").s.c_str(), nullptr, &g);
-    if (rc == QNN_SUCCESS && a.field("graph")) bind(field(a, "graph"), g);
-  } else if (member == "graphRetrieve") {
-    void* g = nullptr;
-    rc = api_.graphRetrieve(live(field(a, "context")), field(a, "graphName").s.c_str(), &g);
-    if (rc == QNN_SUCCESS && a.field("graph")) bind(field(a, "graph"), g);
-  } else if (member == "tensorCreateGraphTensor" || member == "tensorCreateContextTensor") {
-    OwnedTensor t;
-    buildTensor(field(a, "tensor"), trace_, true, false, t);
-    rc = member == "tensorCreateGraphTensor" ? api_.tensorCreateGraphTensor(live(field(a, "graph")), &t.tensor)
-                                             : api_.tensorCreateContextTensor(live(field(a, "context")), &t.tensor);
-    // Later calls name tensors by their recorded ids: the backend must assign the same.
-    if (rc == QNN_SUCCESS && a.field("id") && t.tensor.v1.id != field(a, "id").u)
-      throw ToolError("call #" + std::to_string(c.seq) + ": backend assigned tensor id " +
-                      std::to_string(t.tensor.v1.id) + ", recorded " + std::to_string(field(a, "id").u));
-  } else if (member == "graphAddNode" || member == "backendValidateOpConfig") {
-    OwnedOp op;
-    buildOp(field(a, "opConfig"), trace_, op);
-    rc = member == "graphAddNode" ? api_.graphAddNode(live(field(a, "graph")), op.op)
-                                  : api_.backendValidateOpConfig(live(field(a, "backend")), op.op);
-  } else if (member == "graphFinalize") {
-    rc = api_.graphFinalize(live(field(a, "graph")), nullptr, nullptr);
-  } else if (member == "graphExecute") {
-    std::vector<OwnedTensor> in(field(a, "inputs").items.size()), out(field(a, "outputs").items.size());
-    std::vector<Qnn_Tensor_t> ins, outs;
-    for (size_t k = 0; k < in.size(); ++k) {
-      buildTensor(field(a, "inputs").items[k], trace_, true, false, in[k]);
-      ins.push_back(in[k].tensor);
-    }
-    for (size_t k = 0; k < out.size(); ++k) {
-      buildTensor(field(a, "outputs").items[k], trace_, false, true, out[k]);
-      outs.push_back(out[k].tensor);
-    }
-    rc = api_.graphExecute(live(field(a, "graph")), ins.data(), uint32_t(ins.size()), outs.data(),
-                           uint32_t(outs.size()), nullptr, nullptr);
-    if (rc == QNN_SUCCESS && options_.compare) {
-      std::vector<std::vector<uint8_t>> got;
-      std::vector<Qnn_DataType_t> types;
-      for (auto& o : out) {
-        got.push_back(o.data);
-        types.push_back(o.tensor.v1.dataType);
-      }
-      compareOutputs(c, field(a, "outputs"), got, types);
-    }
-  } else if (member == "contextGetBinarySize") {
-    Qnn_ContextBinarySize_t size = 0;
-    rc = api_.contextGetBinarySize(live(field(a, "context")), &size);
-  } else if (member == "contextGetBinary") {
-    Qnn_ContextBinarySize_t size = 0, written = 0;
-    void* ctx = live(field(a, "context"));
-    rc = api_.contextGetBinarySize(ctx, &size);
-    std::vector<uint8_t> bin(size);
-    if (rc == QNN_SUCCESS) rc = api_.contextGetBinary(ctx, bin.data(), size, &written);
-    bin.resize(written);
-    if (rc == QNN_SUCCESS && a.field("binary")) liveBinaries_[field(a, "binary").u] = std::move(bin);
-  } else if (member == "contextCreateFromBinary") {
-    const Value& ref = field(a, "binary");
-    auto it = liveBinaries_.find(ref.u);  // a binary this replay produced replaces the recorded one
-    const std::vector<uint8_t>* bin = it != liveBinaries_.end() ? &it->second : trace_.blob(ref);
-    if (!bin) throw ToolError("call #" + std::to_string(c.seq) + ": context binary blob missing");
-    void* x = nullptr;
-    rc = api_.contextCreateFromBinary(live(field(a, "backend")), live(field(a, "device")), nullptr, bin->data(),
-                                      bin->size(), &x, nullptr);
-    if (rc == QNN_SUCCESS && a.field("context")) bind(field(a, "context"), x);
-  } else if (member == "contextFree") {
-    rc = api_.contextFree(live(field(a, "context")), nullptr);
-  } else if (member == "backendFree") {
-    rc = api_.backendFree(live(field(a, "backend")));
-  } else {
-    return false;
-  }
+  Qnn_ErrorHandle_t rc = QNN_SUCCESS;
+  if (!replayGraph(c, member, &rc) && !replayContext(c, member, &rc) && !replayObjects(c, member, &rc)) return false;
   expectResult(c, rc);
   return true;
 }

@@ -1,6 +1,7 @@
 // Replays decoded calls on a backend in trace order: typed dispatch per call
-// id, recorded handle ids mapped to the live handles the backend returns.
-// Calls it cannot replay yet are skipped and counted.
+// id, recorded handle ids mapped to the live handles the backend returns,
+// configs rebuilt, registered memory backed by memfds. Calls it cannot replay
+// are skipped and counted.
 #pragma once
 
 #include <map>
@@ -8,6 +9,8 @@
 #include <vector>
 
 #include "QnnInterface.h"
+#include "replay_memory.h"
+#include "trace_tensors.h"
 #include "trace_reader.h"
 
 namespace qnn::replay {
@@ -31,6 +34,13 @@ class Replayer {
 
  private:
   bool replay(const trace::CallRecord& call);
+  // replay_calls.cpp, by API group; false when the call is not replayed.
+  bool replayGraph(const trace::CallRecord& call, const std::string& member, Qnn_ErrorHandle_t* rc);
+  bool replayContext(const trace::CallRecord& call, const std::string& member, Qnn_ErrorHandle_t* rc);
+  bool replayObjects(const trace::CallRecord& call, const std::string& member, Qnn_ErrorHandle_t* rc);
+  Qnn_ErrorHandle_t execute(const trace::CallRecord& call);
+  // Points mem-handle tensors at the live buffers (copying recorded input bytes in).
+  void attachMemory(OwnedTensor& tensor, bool input);
   void* live(const trace::Value& handle) const;
   void bind(const trace::Value& handle, void* live);
   void expectResult(const trace::CallRecord& call, Qnn_ErrorHandle_t rc);
@@ -43,6 +53,8 @@ class Replayer {
   ReplayReport report_;
   std::map<uint64_t, void*> handles_;
   std::map<uint64_t, std::vector<uint8_t>> liveBinaries_;  // recorded blob id -> binary made in this replay
+  ReplayMemory memory_;
+  const QnnDevice_PlatformInfo_t* platformInfo_ = nullptr;
 };
 
 }  // namespace qnn::replay

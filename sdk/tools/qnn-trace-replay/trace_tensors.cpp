@@ -43,16 +43,23 @@ void buildTensor(const Value& v, const trace::Trace& t, bool withData, bool allo
   for (const Value& d : field(v, "dims").items) out.dims.push_back(uint32_t(d.u));
   x.rank = uint32_t(out.dims.size());
   x.dimensions = out.dims.data();
-  x.memType = QNN_TENSORMEMTYPE_RAW;
-  if (Qnn_TensorMemType_t(field(v, "memType").u) != QNN_TENSORMEMTYPE_RAW)
-    throw ToolError("replay of mem-handle tensors is not supported yet ('" + out.name + "')");
+  x.memType = Qnn_TensorMemType_t(field(v, "memType").u);
+  if (x.memType != QNN_TENSORMEMTYPE_RAW && x.memType != QNN_TENSORMEMTYPE_MEMHANDLE)
+    throw ToolError("replay of tensor memory type " + std::to_string(x.memType) + " is not supported ('" + out.name + "')");
   const Value* data = v.field("data");
   if (withData && data) {
     const std::vector<uint8_t>* bytes = t.blob(*data);
     if (!bytes) throw ToolError("tensor '" + out.name + "' refers to missing blob " + std::to_string(data->u));
     out.data = *bytes;
-  } else if (allocate) {
+  } else if (allocate && x.memType == QNN_TENSORMEMTYPE_RAW) {
     out.data.assign(field(v, "dataSize").u, 0);
+  }
+  // A mem-handle tensor keeps its recorded bytes in `data` for the caller to
+  // copy into the live registered buffer, whose handle the caller sets.
+  if (x.memType == QNN_TENSORMEMTYPE_MEMHANDLE) {
+    out.memHandle = &field(v, "memHandle");
+    x.memHandle = nullptr;
+    return;
   }
   x.clientBuf.data = out.data.empty() ? nullptr : out.data.data();
   x.clientBuf.dataSize = uint32_t(out.data.size());

@@ -17,10 +17,12 @@ struct OwnedTensor {
   std::vector<uint32_t> dims;
   std::vector<uint8_t> data;
   std::vector<Qnn_ScaleOffset_t> scaleOffsets;
+  const trace::Value* memHandle = nullptr;  // recorded handle of a mem-handle tensor
 };
 
 // Throws ToolError on a malformed record. With `withData` the recorded blob is
 // copied in; `allocate` gives a zeroed buffer of dataSize instead (outputs).
+// Mem-handle tensors get a null handle: the caller maps `memHandle`.
 void buildTensor(const trace::Value& v, const trace::Trace& t, bool withData, bool allocate, OwnedTensor& out);
 
 struct OwnedOp {

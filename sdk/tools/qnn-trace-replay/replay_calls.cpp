@@ -1,0 +1,256 @@
+// The typed dispatch of qnn-trace-replay, one function per API group.
+#include <cstring>
+#include <future>
+
+#include "qnn_data_bytes.h"
+#include "replayer.h"
+#include "tool_error.h"
+#include "trace_configs.h"
+
+namespace qnn::replay {
+
+using tools::ToolError;
+using trace::Value;
+
+namespace {
+
+LiveHandle resolver(const Replayer* r, void* (Replayer::*live)(const Value&) const) {
+  return [r, live](const Value& v) { return (r->*live)(v); };
+}
+
+size_t bufferBytes(const Value& d) {
+  size_t elements = 1;
+  for (const Value& x : field(d, "dims").items) elements *= x.u;
+  return trace::qnnDataBytes(uint32_t(field(d, "dataType").u), elements);
+}
+
+}  // namespace
+
+void Replayer::attachMemory(OwnedTensor& t, bool input) {
+  if (!t.memHandle) return;
+  t.tensor.v1.memHandle = live(*t.memHandle);
+  size_t bytes = 0;
+  uint8_t* data = memory_.data(t.tensor.v1.memHandle, &bytes);
+  if (!data) throw ToolError("tensor '" + t.name + "' uses memory this replay did not register");
+  if (input && !t.data.empty()) std::memcpy(data, t.data.data(), std::min(bytes, t.data.size()));
+}
+
+Qnn_ErrorHandle_t Replayer::execute(const trace::CallRecord& c) {
+  const Value& a = c.args;
+  std::vector<OwnedTensor> in(field(a, "inputs").items.size()), out(field(a, "outputs").items.size());
+  std::vector<Qnn_Tensor_t> ins, outs;
+  for (size_t k = 0; k < in.size(); ++k) {
+    buildTensor(field(a, "inputs").items[k], trace_, true, false, in[k]);
+    attachMemory(in[k], true);
+    ins.push_back(in[k].tensor);
+  }
+  for (size_t k = 0; k < out.size(); ++k) {
+    buildTensor(field(a, "outputs").items[k], trace_, false, true, out[k]);
+    attachMemory(out[k], false);
+    outs.push_back(out[k].tensor);
+  }
+  Qnn_ErrorHandle_t rc;
+  if (c.callId == trace::callIdOf("graphExecuteAsync")) {
+    // Awaited here: the next call may use the outputs.
+    std::promise<Qnn_ErrorHandle_t> notified;
+    auto notify = [](void* param, Qnn_NotifyStatus_t status) {
+      static_cast<std::promise<Qnn_ErrorHandle_t>*>(param)->set_value(status.error);
+    };
+    rc = api_.graphExecuteAsync(live(field(a, "graph")), ins.data(), uint32_t(ins.size()), outs.data(),
+                                uint32_t(outs.size()), live(field(a, "profile")), live(field(a, "signal")), notify,
+                                &notified);
+    if (rc == QNN_SUCCESS) rc = notified.get_future().get();
+  } else {
+    rc = api_.graphExecute(live(field(a, "graph")), ins.data(), uint32_t(ins.size()), outs.data(),
+                           uint32_t(outs.size()), live(field(a, "profile")), live(field(a, "signal")));
+  }
+  if (rc == QNN_SUCCESS && options_.compare) {
+    std::vector<std::vector<uint8_t>> got;
+    std::vector<Qnn_DataType_t> types;
+    for (size_t k = 0; k < out.size(); ++k) {
+      size_t bytes = 0;
+      const uint8_t* mem = out[k].memHandle ? memory_.data(outs[k].v1.memHandle, &bytes) : nullptr;
+      got.push_back(mem ? std::vector<uint8_t>(mem, mem + bytes) : out[k].data);
+      types.push_back(out[k].tensor.v1.dataType);
+    }
+    compareOutputs(c, field(a, "outputs"), got, types);
+  }
+  return rc;
+}
+
+bool Replayer::replayGraph(const trace::CallRecord& c, const std::string& m, Qnn_ErrorHandle_t* rc) {
+  const Value& a = c.args;
+  LiveHandle liveOf = resolver(this, &Replayer::live);
+  if (m == "graphCreate") {
+    OwnedConfigs<QnnGraph_Config_t> cfg;
+    buildConfigs(field(a, "config"), trace_, liveOf, cfg);
+    void* g = nullptr;
+    *rc = api_.graphCreate(live(field(a, "context")), field(a, "graphName").s.c_str(), cfg.get(), &g);
+    if (*rc == QNN_SUCCESS && a.field("graph")) bind(field(a, "graph"), g);
+  } else if (m == "graphSetConfig") {
+    OwnedConfigs<QnnGraph_Config_t> cfg;
+    buildConfigs(field(a, "config"), trace_, liveOf, cfg);
+    *rc = api_.graphSetConfig(live(field(a, "graph")), cfg.get());
+  } else if (m == "graphRetrieve") {
+    void* g = nullptr;
+    *rc = api_.graphRetrieve(live(field(a, "context")), field(a, "graphName").s.c_str(), &g);
+    if (*rc == QNN_SUCCESS && a.field("graph")) bind(field(a, "graph"), g);
+  } else if (m == "tensorCreateGraphTensor" || m == "tensorCreateContextTensor") {
+    OwnedTensor t;
+    buildTensor(field(a, "tensor"), trace_, true, false, t);
+    attachMemory(t, true);
+    *rc = m == "tensorCreateGraphTensor" ? api_.tensorCreateGraphTensor(live(field(a, "graph")), &t.tensor)
+                                         : api_.tensorCreateContextTensor(live(field(a, "context")), &t.tensor);
+    // Later calls name tensors by their recorded ids: the backend must assign the same.
+    if (*rc == QNN_SUCCESS && a.field("id") && t.tensor.v1.id != field(a, "id").u)
+      throw ToolError("call #" + std::to_string(c.seq) + ": backend assigned tensor id " +
+                      std::to_string(t.tensor.v1.id) + ", recorded " + std::to_string(field(a, "id").u));
+  } else if (m == "graphAddNode" || m == "backendValidateOpConfig") {
+    OwnedOp op;
+    buildOp(field(a, "opConfig"), trace_, op);
+    *rc = m == "graphAddNode" ? api_.graphAddNode(live(field(a, "graph")), op.op)
+                              : api_.backendValidateOpConfig(live(field(a, "backend")), op.op);
+  } else if (m == "graphFinalize") {
+    *rc = api_.graphFinalize(live(field(a, "graph")), live(field(a, "profile")), live(field(a, "signal")));
+  } else if (m == "graphExecute" || m == "graphExecuteAsync") {
+    *rc = execute(c);
+  } else {
+    return false;
+  }
+  return true;
+}
+
+bool Replayer::replayContext(const trace::CallRecord& c, const std::string& m, Qnn_ErrorHandle_t* rc) {
+  const Value& a = c.args;
+  LiveHandle liveOf = resolver(this, &Replayer::live);
+  if (m == "contextCreate") {
+    OwnedConfigs<QnnContext_Config_t> cfg;
+    buildConfigs(field(a, "config"), trace_, liveOf, cfg);
+    void* x = nullptr;
+    *rc = api_.contextCreate(live(field(a, "backend")), live(field(a, "device")), cfg.get(), &x);
+    if (*rc == QNN_SUCCESS && a.field("context")) bind(field(a, "context"), x);
+  } else if (m == "contextSetConfig") {
+    OwnedConfigs<QnnContext_Config_t> cfg;
+    buildConfigs(field(a, "config"), trace_, liveOf, cfg);
+    *rc = api_.contextSetConfig(live(field(a, "context")), cfg.get());
+  } else if (m == "contextGetBinarySize") {
+    Qnn_ContextBinarySize_t size = 0;
+    *rc = api_.contextGetBinarySize(live(field(a, "context")), &size);
+  } else if (m == "contextGetBinary") {
+    Qnn_ContextBinarySize_t size = 0, written = 0;
+    void* ctx = live(field(a, "context"));
+    *rc = api_.contextGetBinarySize(ctx, &size);
+    std::vector<uint8_t> bin(size);
+    if (*rc == QNN_SUCCESS) *rc = api_.contextGetBinary(ctx, bin.data(), size, &written);
+    bin.resize(written);
+    if (*rc == QNN_SUCCESS && a.field("binary")) liveBinaries_[field(a, "binary").u] = std::move(bin);
+  } else if (m == "contextCreateFromBinary") {
+    const Value& ref = field(a, "binary");
+    auto it = liveBinaries_.find(ref.u);  // a binary this replay produced replaces the recorded one
+    const std::vector<uint8_t>* bin = it != liveBinaries_.end() ? &it->second : trace_.blob(ref);
+    if (!bin) throw ToolError("call #" + std::to_string(c.seq) + ": context binary blob missing");
+    OwnedConfigs<QnnContext_Config_t> cfg;
+    buildConfigs(field(a, "config"), trace_, liveOf, cfg);
+    void* x = nullptr;
+    *rc = api_.contextCreateFromBinary(live(field(a, "backend")), live(field(a, "device")), cfg.get(), bin->data(),
+                                       bin->size(), &x, live(field(a, "profile")));
+    if (*rc == QNN_SUCCESS && a.field("context")) bind(field(a, "context"), x);
+  } else if (m == "contextFree") {
+    *rc = api_.contextFree(live(field(a, "context")), live(field(a, "profile")));
+  } else if (m == "memRegister") {
+    const Value& descriptors = field(a, "memDescriptors");
+    std::vector<Qnn_MemDescriptor_t> desc(descriptors.items.size(), Qnn_MemDescriptor_t QNN_MEM_DESCRIPTOR_INIT);
+    std::vector<std::vector<uint32_t>> dims(desc.size());
+    for (size_t k = 0; k < desc.size(); ++k) {
+      const Value& d = descriptors.items[k];
+      if (field(d, "memType").u != QNN_MEM_TYPE_ION) return false;  // custom memory: nothing to stand in for it
+      for (const Value& x : field(d, "dims").items) dims[k].push_back(uint32_t(x.u));
+      desc[k].memShape = {uint32_t(dims[k].size()), dims[k].data(), nullptr};
+      desc[k].dataType = Qnn_DataType_t(field(d, "dataType").u);
+      desc[k].memType = QNN_MEM_TYPE_ION;
+      desc[k].ionInfo.fd = memory_.create(bufferBytes(d));
+    }
+    std::vector<Qnn_MemHandle_t> handles(desc.size(), nullptr);
+    *rc = api_.memRegister(live(field(a, "context")), desc.data(), uint32_t(desc.size()), handles.data());
+    if (*rc == QNN_SUCCESS)
+      for (size_t k = 0; k < desc.size(); ++k) {
+        memory_.bind(handles[k], desc[k].ionInfo.fd);
+        bind(field(a, "memHandles").items.at(k), handles[k]);
+      }
+  } else if (m == "memDeRegister") {
+    std::vector<Qnn_MemHandle_t> handles;
+    for (const Value& h : field(a, "memHandles").items) handles.push_back(live(h));
+    *rc = api_.memDeRegister(handles.data(), uint32_t(handles.size()));
+    if (*rc == QNN_SUCCESS)
+      for (void* h : handles) memory_.release(h);
+  } else {
+    return false;
+  }
+  return true;
+}
+
+bool Replayer::replayObjects(const trace::CallRecord& c, const std::string& m, Qnn_ErrorHandle_t* rc) {
+  const Value& a = c.args;
+  LiveHandle liveOf = resolver(this, &Replayer::live);
+  void* created = nullptr;
+  const char* createdName = nullptr;
+  if (m == "backendCreate") {
+    OwnedConfigs<QnnBackend_Config_t> cfg;
+    buildConfigs(field(a, "config"), trace_, liveOf, cfg);
+    *rc = api_.backendCreate(live(field(a, "logger")), cfg.get(), &created);
+    createdName = "backend";
+  } else if (m == "backendFree") {
+    *rc = api_.backendFree(live(field(a, "backend")));
+  } else if (m == "logCreate") {
+    // Recorded messages are not replayed: the backend's own go to a sink.
+    static const QnnLog_Callback_t sink = [](const char*, QnnLog_Level_t, uint64_t, va_list) {};
+    *rc = api_.logCreate(field(a, "hasCallback").u ? sink : nullptr, QnnLog_Level_t(field(a, "maxLogLevel").u),
+                         &created);
+    createdName = "logger";
+  } else if (m == "logSetLogLevel") {
+    *rc = api_.logSetLogLevel(live(field(a, "logger")), QnnLog_Level_t(field(a, "maxLogLevel").u));
+  } else if (m == "logFree") {
+    *rc = api_.logFree(live(field(a, "logger")));
+  } else if (m == "profileCreate") {
+    *rc = api_.profileCreate(live(field(a, "backend")), QnnProfile_Level_t(field(a, "level").u), &created);
+    createdName = "profile";
+  } else if (m == "profileGetEvents") {
+    const QnnProfile_EventId_t* events = nullptr;
+    uint32_t n = 0;
+    *rc = api_.profileGetEvents(live(field(a, "profile")), &events, &n);
+  } else if (m == "profileFree") {
+    *rc = api_.profileFree(live(field(a, "profile")));
+  } else if (m == "signalCreate") {
+    OwnedConfigs<QnnSignal_Config_t> cfg;
+    buildConfigs(field(a, "config"), trace_, liveOf, cfg);
+    *rc = api_.signalCreate(live(field(a, "backend")), cfg.get(), &created);
+    createdName = "signal";
+  } else if (m == "signalSetConfig") {
+    OwnedConfigs<QnnSignal_Config_t> cfg;
+    buildConfigs(field(a, "config"), trace_, liveOf, cfg);
+    *rc = api_.signalSetConfig(live(field(a, "signal")), cfg.get());
+  } else if (m == "signalTrigger") {
+    *rc = api_.signalTrigger(live(field(a, "signal")));
+  } else if (m == "signalFree") {
+    *rc = api_.signalFree(live(field(a, "signal")));
+  } else if (m == "deviceCreate") {
+    OwnedConfigs<QnnDevice_Config_t> cfg;
+    buildConfigs(field(a, "config"), trace_, liveOf, cfg);
+    *rc = api_.deviceCreate(live(field(a, "logger")), cfg.get(), &created);
+    createdName = "device";
+  } else if (m == "deviceFree") {
+    *rc = api_.deviceFree(live(field(a, "device")));
+  } else if (m == "deviceGetPlatformInfo") {
+    *rc = api_.deviceGetPlatformInfo(live(field(a, "logger")), &platformInfo_);
+  } else if (m == "deviceFreePlatformInfo") {
+    if (!platformInfo_) return false;  // nothing of this replay's to free
+    *rc = api_.deviceFreePlatformInfo(live(field(a, "logger")), platformInfo_);
+    platformInfo_ = nullptr;
+  } else {
+    return false;
+  }
+  if (*rc == QNN_SUCCESS && createdName && a.field(createdName)) bind(field(a, createdName), created);
+  return true;
+}
+
+}  // namespace qnn::replay

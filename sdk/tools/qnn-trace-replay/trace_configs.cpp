@@ -1,0 +1,101 @@
+#include "trace_configs.h"
+
+#include <cstring>
+
+namespace qnn::replay {
+
+using trace::Value;
+
+namespace {
+
+uint64_t num(const Value& e, const char* name) {
+  const Value* f = e.field(name);
+  return f ? f->u : 0;
+}
+
+// Shared by every config type: the custom payload, copied so the backend may
+// keep the pointer for the call's duration.
+template <typename Config>
+bool custom(const Value& e, const trace::Trace& t, OwnedConfigs<Config>& out, Config& c) {
+  const Value* ref = e.field("custom");
+  const std::vector<uint8_t>* bytes = ref ? t.blob(*ref) : nullptr;
+  if (!bytes) return false;
+  out.payloads.push_back(*bytes);
+  c.customConfig = out.payloads.back().data();
+  return true;
+}
+
+template <typename Config>
+const char* string(const Value* v, OwnedConfigs<Config>& out) {
+  if (!v || v->kind != Value::Kind::String) return nullptr;
+  out.strings.push_back(v->s);
+  return out.strings.back().c_str();
+}
+
+void errorConfig(const Value& e, Qnn_ErrorReportingConfig_t& c) {
+  const Value* r = e.field("errorReporting");
+  c.reportingLevel = Qnn_ErrorReportingLevel_t(num(*r, "reportingLevel"));
+  c.storageLimit = uint32_t(num(*r, "storageLimit"));
+}
+
+bool fill(const Value& e, const trace::Trace& t, const LiveHandle&, OwnedConfigs<QnnBackend_Config_t>& out,
+          QnnBackend_Config_t& c) {
+  if (e.field("errorReporting")) return errorConfig(e, c.errorConfig), true;
+  if (e.field("platformOption")) return (c.platformOption = string(e.field("platformOption"), out)), true;
+  return custom(e, t, out, c);
+}
+
+bool fill(const Value& e, const trace::Trace& t, const LiveHandle&, OwnedConfigs<QnnContext_Config_t>& out,
+          QnnContext_Config_t& c) {
+  if (e.field("priority")) return (c.priority = Qnn_Priority_t(num(e, "priority"))), true;
+  if (e.field("errorReporting")) return errorConfig(e, c.errorConfig), true;
+  if (e.field("oemString")) return (c.oemString = string(e.field("oemString"), out)), true;
+  if (const Value* d = e.field("asyncQueueDepth")) {
+    c.asyncExeQueueDepth.type = QnnContext_AsyncExecutionQueueDepthType_t(num(*d, "type"));
+    c.asyncExeQueueDepth.depth = uint32_t(num(*d, "depth"));
+    return true;
+  }
+  return custom(e, t, out, c);
+}
+
+bool fill(const Value& e, const trace::Trace& t, const LiveHandle& live, OwnedConfigs<QnnGraph_Config_t>& out,
+          QnnGraph_Config_t& c) {
+  if (e.field("priority")) return (c.priority = Qnn_Priority_t(num(e, "priority"))), true;
+  if (const Value* p = e.field("profile")) return (c.profileHandle = live(*p)), true;
+  return custom(e, t, out, c);
+}
+
+bool fill(const Value& e, const trace::Trace& t, const LiveHandle&, OwnedConfigs<QnnDevice_Config_t>& out,
+          QnnDevice_Config_t& c) {
+  return custom(e, t, out, c);
+}
+
+bool fill(const Value& e, const trace::Trace& t, const LiveHandle&, OwnedConfigs<QnnSignal_Config_t>& out,
+          QnnSignal_Config_t& c) {
+  if (e.field("timeoutUs")) return (c.timeoutDurationUs = num(e, "timeoutUs")), true;
+  if (e.field("flag")) return true;
+  return custom(e, t, out, c);
+}
+
+template <typename Config>
+void build(const Value& recorded, const trace::Trace& t, const LiveHandle& live, OwnedConfigs<Config>& out) {
+  if (recorded.kind != Value::Kind::List) return;
+  for (const Value& e : recorded.items) {
+    Config c;
+    std::memset(&c, 0, sizeof c);
+    c.option = decltype(c.option)(num(e, "option"));
+    if (fill(e, t, live, out, c)) out.entries.push_back(c);
+  }
+  for (const Config& c : out.entries) out.list.push_back(&c);
+  out.list.push_back(nullptr);
+}
+
+}  // namespace
+
+void buildConfigs(const Value& r, const trace::Trace& t, const LiveHandle& l, OwnedConfigs<QnnBackend_Config_t>& o) { build(r, t, l, o); }
+void buildConfigs(const Value& r, const trace::Trace& t, const LiveHandle& l, OwnedConfigs<QnnContext_Config_t>& o) { build(r, t, l, o); }
+void buildConfigs(const Value& r, const trace::Trace& t, const LiveHandle& l, OwnedConfigs<QnnGraph_Config_t>& o) { build(r, t, l, o); }
+void buildConfigs(const Value& r, const trace::Trace& t, const LiveHandle& l, OwnedConfigs<QnnDevice_Config_t>& o) { build(r, t, l, o); }
+void buildConfigs(const Value& r, const trace::Trace& t, const LiveHandle& l, OwnedConfigs<QnnSignal_Config_t>& o) { build(r, t, l, o); }
+
+}  // namespace qnn::replay

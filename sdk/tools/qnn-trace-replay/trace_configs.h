@@ -1,0 +1,40 @@
+// Rebuilds recorded config arrays (docs/saver-trace-format.md, "config
+// arrays") as NULL-terminated QNN config lists that own their strings and
+// custom payloads. Entries whose payload was not recorded are left out.
+#pragma once
+
+#include <deque>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "QnnInterface.h"
+#include "trace_reader.h"
+
+namespace qnn::replay {
+
+template <typename Config>
+struct OwnedConfigs {
+  std::deque<Config> entries;  // deque: stable addresses
+  std::vector<const Config*> list;
+  std::deque<std::string> strings;
+  std::deque<std::vector<uint8_t>> payloads;
+  // The list for the API call: null when none was recorded.
+  const Config** get() { return list.empty() ? nullptr : list.data(); }
+};
+
+// Maps a recorded handle (a profile named in a graph config) to the live one.
+using LiveHandle = std::function<void*(const trace::Value&)>;
+
+void buildConfigs(const trace::Value& recorded, const trace::Trace& t, const LiveHandle& live,
+                  OwnedConfigs<QnnBackend_Config_t>& out);
+void buildConfigs(const trace::Value& recorded, const trace::Trace& t, const LiveHandle& live,
+                  OwnedConfigs<QnnContext_Config_t>& out);
+void buildConfigs(const trace::Value& recorded, const trace::Trace& t, const LiveHandle& live,
+                  OwnedConfigs<QnnGraph_Config_t>& out);
+void buildConfigs(const trace::Value& recorded, const trace::Trace& t, const LiveHandle& live,
+                  OwnedConfigs<QnnDevice_Config_t>& out);
+void buildConfigs(const trace::Value& recorded, const trace::Trace& t, const LiveHandle& live,
+                  OwnedConfigs<QnnSignal_Config_t>& out);
+
+}  // namespace qnn::replay

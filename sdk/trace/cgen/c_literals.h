@@ -1,0 +1,16 @@
+// C source literals for generated code: exact floats, escaped strings.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace qnn::trace::cgen {
+
+// "text" with every byte outside printable ASCII (and quotes, backslashes,
+// '?' against trigraphs) as a three-digit octal escape.
+std::string cString(const std::string& s);
+// A float literal that converts back to exactly `v` (hex float; INFINITY/NAN
+// spelled as expressions).
+std::string cFloat(double v);
+
+}  // namespace qnn::trace::cgen

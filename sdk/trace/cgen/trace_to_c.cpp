@@ -1,0 +1,52 @@
+#include "trace_to_c.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "c_generator.h"
+
+namespace qnn::trace {
+
+ReplayProgramFiles replayProgramFilesOf(const Trace& trace) {
+  ReplayProgramFiles files;
+  for (const CallRecord& c : trace.calls) {
+    if (c.callId != kCallSaverInitialize || c.result != 0) continue;
+    const Value* config = c.args.field("config");
+    for (size_t k = 0; config && k < config->items.size(); ++k) {
+      const Value* model = config->items[k].field("modelFileName");
+      const Value* data = config->items[k].field("dataFileName");
+      if (model && model->kind == Value::Kind::String && !model->s.empty()) files.source = model->s;
+      if (data && data->kind == Value::Kind::String && !data->s.empty()) files.params = data->s;
+    }
+  }
+  return files;
+}
+
+bool writeReplayProgram(const Trace& trace, const std::string& dir, const ReplayProgramFiles& files,
+                        std::string* error) {
+  namespace fs = std::filesystem;
+  cgen::CGenerator generator(trace, files.params);
+  std::string source = generator.generate();
+  fs::path sourcePath = fs::path(dir) / files.source, paramsPath = fs::path(dir) / files.params;
+  fs::path sourceTemp = sourcePath.string() + ".tmp", paramsTemp = paramsPath.string() + ".tmp";
+  if (!generator.params().write(paramsTemp.string(), error)) return false;
+  {
+    std::ofstream out(sourceTemp, std::ios::binary);
+    out << source;
+    if (!out.flush()) {
+      if (error) *error = "cannot write " + sourceTemp.string();
+      return false;
+    }
+  }
+  std::error_code ec;
+  fs::rename(paramsTemp, paramsPath, ec);
+  if (!ec) fs::rename(sourceTemp, sourcePath, ec);
+  if (ec) {
+    if (error) *error = "cannot write " + sourcePath.string() + ": " + ec.message();
+    return false;
+  }
+  return true;
+}
+
+}  // namespace qnn::trace
