@@ -16,51 +16,11 @@
 namespace qnn::cpu {
 namespace {
 
-// Reads a UINT_32 tensor param that must have exactly `dims`; absent optional
-// params take `def`.
-Status readUintTensor(const OpParams& params, const char* op, const char* name, std::vector<uint32_t> dims,
-                      bool mandatory, std::vector<int64_t> def, std::vector<int64_t>* out) {
-  const sdk::ParamValue* p = params.find(name);
-  if (!p) {
-    if (mandatory) return sdk::invalidParam(std::string(op) + ": missing mandatory param " + name);
-    *out = std::move(def);
-    return Status::ok();
-  }
-  if (!p->isTensor || p->dims != dims)
-    return sdk::invalidParam(std::string(op) + ": param " + name + " must be a tensor of shape " +
-                             dimsToString(dims));
-  *out = p->tensorAsInt64();
-  size_t n = 1;
-  for (uint32_t d : dims) n *= d;
-  if (out->size() != n) return sdk::invalidParam(std::string(op) + ": param " + name + " has no valid data");
-  for (int64_t v : *out)
-    if (v < 0 || v > 0x7fffffff) return sdk::invalidParam(std::string(op) + ": param " + name + " out of range");
-  return Status::ok();
-}
-
-// Stride, padding and dilation shared by the three convolutions.
-struct Window {
-  int64_t strideH = 1, strideW = 1, dilH = 1, dilW = 1;
-  int64_t padTop = 0, padBottom = 0, padLeft = 0, padRight = 0;
-};
-
+using Window = sdk::ConvWindow;
 Status readWindow(const OpParams& params, const char* op, bool hasDilation, Window* w) {
-  std::vector<int64_t> stride, pad, dil;
-  QNN_SDK_RETURN_IF_ERROR(readUintTensor(params, op, "stride", {2}, true, {}, &stride));
-  QNN_SDK_RETURN_IF_ERROR(readUintTensor(params, op, "pad_amount", {2, 2}, true, {}, &pad));
-  if (hasDilation) QNN_SDK_RETURN_IF_ERROR(readUintTensor(params, op, "dilation", {2}, false, {1, 1}, &dil));
-  else dil = {1, 1};
-  if (stride[0] == 0 || stride[1] == 0) return sdk::invalidParam(std::string(op) + ": stride must be > 0");
-  if (dil[0] == 0 || dil[1] == 0) return sdk::invalidParam(std::string(op) + ": dilation must be > 0");
-  *w = Window{stride[0], stride[1], dil[0], dil[1], pad[0], pad[1], pad[2], pad[3]};
-  return Status::ok();
+  return sdk::readConvWindow(params, op, hasDilation, w);
 }
-
-// out = floor((pad_before + in + pad_after - dilated_filter) / stride + 1); <= 0 is an error.
-int64_t convOutSize(int64_t in, int64_t filter, int64_t dil, int64_t stride, int64_t padBefore, int64_t padAfter) {
-  int64_t span = padBefore + in + padAfter - ((filter - 1) * dil + 1);
-  return span < 0 ? 0 : span / stride + 1;
-}
+using sdk::convOutSize;
 
 // Input, filter, optional bias, one output: the checks common to all three ops.
 Status checkConvTensors(const char* op, const std::vector<TensorView>& inputs,
@@ -319,7 +279,7 @@ class TransposeConv2dKernel final : public Kernel {
     group_ = params.u32("group", 1);
     if (group_ == 0) return sdk::invalidParam("TransposeConv2d: group must be > 0");
     std::vector<int64_t> outPad;
-    QNN_SDK_RETURN_IF_ERROR(readUintTensor(params, op, "output_padding", {2}, false, {0, 0}, &outPad));
+    QNN_SDK_RETURN_IF_ERROR(readUintTensorParam(params, op, "output_padding", {2}, false, {0, 0}, &outPad));
     if (outPad[0] >= win_.strideH || outPad[1] >= win_.strideW)
       return sdk::invalidParam("TransposeConv2d: output_padding must be < stride");
     outPadH_ = outPad[0], outPadW_ = outPad[1];

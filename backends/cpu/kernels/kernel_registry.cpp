@@ -1,7 +1,8 @@
 // The one table of op types the CPU backend implements. Adding an op: write its
 // kernel family file, declare the factory in kernel_factories.h, add rows here.
-#include <algorithm>
 #include <cstring>
+
+#include "core/op_table.h"
 
 #include "kernels/kernel_factories.h"
 
@@ -106,17 +107,8 @@ constexpr KernelEntry kKernelTable[] = {
 
 }  // namespace
 
-KernelFactory findKernel(const std::string& opType) {
-  for (const KernelEntry& e : kKernelTable)
-    if (opType == e.opType) return e.factory;
-  return nullptr;
-}
+KernelFactory findKernel(const std::string& opType) { return sdk::findInOpTable(kKernelTable, opType); }
 
-std::vector<std::string> supportedOpTypes() {
-  std::vector<std::string> names;
-  for (const KernelEntry& e : kKernelTable) names.emplace_back(e.opType);
-  std::sort(names.begin(), names.end());
-  return names;
-}
+std::vector<std::string> supportedOpTypes() { return sdk::opTableNames(kKernelTable); }
 
 }  // namespace qnn::cpu

@@ -10,65 +10,6 @@
 
 namespace qnn::cpu {
 
-std::string dimsToString(const std::vector<uint32_t>& dims) {
-  std::ostringstream os;
-  os << '[';
-  for (size_t i = 0; i < dims.size(); ++i) os << (i ? "," : "") << dims[i];
-  os << ']';
-  return os.str();
-}
-
-Status checkArity(const char* op, const std::vector<TensorView>& inputs, size_t minIn, size_t maxIn,
-                  const std::vector<TensorView>& outputs, size_t numOut) {
-  if (inputs.size() < minIn || inputs.size() > maxIn) {
-    std::ostringstream os;
-    os << op << ": expects " << minIn;
-    if (maxIn != minIn) os << ".." << maxIn;
-    os << " inputs, got " << inputs.size();
-    return sdk::invalidTensor(os.str());
-  }
-  if (outputs.size() != numOut)
-    return sdk::invalidTensor(std::string(op) + ": expects " + std::to_string(numOut) + " outputs, got " +
-                              std::to_string(outputs.size()));
-  return Status::ok();
-}
-
-Status checkOutputDims(const char* op, const TensorView& out, const std::vector<uint32_t>& expected) {
-  if (out.dims != expected)
-    return sdk::invalidTensor(std::string(op) + ": output dims " + dimsToString(out.dims) +
-                              " do not match the computed " + dimsToString(expected));
-  return Status::ok();
-}
-
-Status checkRank(const char* op, const char* role, const TensorView& t, size_t rank) {
-  if (t.rank() != rank)
-    return sdk::invalidTensor(std::string(op) + ": " + role + " must have rank " + std::to_string(rank) +
-                              ", got " + dimsToString(t.dims));
-  return Status::ok();
-}
-
-Status checkDType(const char* op, const char* role, const TensorView& t, std::initializer_list<DType> allowed) {
-  for (DType d : allowed)
-    if (t.dtype == d) return Status::ok();
-  return sdk::unsupportedDType(std::string(op) + ": " + role + " datatype " + sdk::dtypeName(t.dtype) +
-                               " is not supported");
-}
-
-Status broadcastShapes(const char* op, const std::vector<uint32_t>& a, const std::vector<uint32_t>& b,
-                       std::vector<uint32_t>* out) {
-  size_t rank = std::max(a.size(), b.size());
-  out->assign(rank, 1);
-  for (size_t i = 0; i < rank; ++i) {
-    uint32_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
-    uint32_t db = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
-    if (da != db && da != 1 && db != 1)
-      return sdk::invalidTensor(std::string(op) + ": shapes " + dimsToString(a) + " and " + dimsToString(b) +
-                                " do not broadcast");
-    (*out)[i] = da == 1 ? db : da;
-  }
-  return Status::ok();
-}
-
 namespace {
 
 // A fixed pool of workers; the calling thread takes part in every job. One job

@@ -5,24 +5,19 @@
 #include <string>
 #include <vector>
 
+#include "core/kernel_checks.h"
 #include "kernels/kernel.h"
 
 namespace qnn::cpu {
 
-std::string dimsToString(const std::vector<uint32_t>& dims);
-
-// Checks the number of inputs (min..max) and outputs.
-Status checkArity(const char* op, const std::vector<TensorView>& inputs, size_t minIn, size_t maxIn,
-                  const std::vector<TensorView>& outputs, size_t numOut);
-// Fails with a message naming op, tensor role and both shapes when they differ.
-Status checkOutputDims(const char* op, const TensorView& out, const std::vector<uint32_t>& expected);
-Status checkRank(const char* op, const char* role, const TensorView& t, size_t rank);
-Status checkDType(const char* op, const char* role, const TensorView& t,
-                  std::initializer_list<DType> allowed);
-
-// Numpy-style broadcasting of two shapes (right-aligned). Fails if incompatible.
-Status broadcastShapes(const char* op, const std::vector<uint32_t>& a, const std::vector<uint32_t>& b,
-                       std::vector<uint32_t>* out);
+// Argument checks shared with every backend (sdk/core/kernel_checks.h).
+using sdk::broadcastShapes;
+using sdk::checkArity;
+using sdk::checkDType;
+using sdk::checkOutputDims;
+using sdk::checkRank;
+using sdk::dimsToString;
+using sdk::readUintTensorParam;
 
 // Runs fn(begin, end) over [0, n) split into chunks on the backend's worker
 // threads; runs inline when n < grain. fn must be safe to call concurrently on

@@ -10,38 +10,16 @@
 namespace qnn::cpu {
 namespace {
 
-Status readPair(const OpParams& params, const char* op, const char* name, std::vector<uint32_t> dims,
-                std::vector<int64_t>* out) {
-  const sdk::ParamValue* p = params.find(name);
-  if (!p) return sdk::invalidParam(std::string(op) + ": missing mandatory param " + name);
-  if (!p->isTensor || p->dims != dims)
-    return sdk::invalidParam(std::string(op) + ": param " + name + " must be a tensor of shape " + dimsToString(dims));
-  *out = p->tensorAsInt64();
-  size_t n = 1;
-  for (uint32_t d : dims) n *= d;
-  if (out->size() != n) return sdk::invalidParam(std::string(op) + ": param " + name + " has no valid data");
-  for (int64_t v : *out)
-    if (v < 0 || v > 0x7fffffff) return sdk::invalidParam(std::string(op) + ": param " + name + " out of range");
-  return Status::ok();
-}
-
 class Pool2dKernel final : public Kernel {
  public:
   explicit Pool2dKernel(bool isMax) : isMax_(isMax), op_(isMax ? "PoolMax2d" : "PoolAvg2d") {}
 
   Status init(const OpParams& params) override {
-    std::vector<int64_t> filter, stride, pad;
-    QNN_SDK_RETURN_IF_ERROR(readPair(params, op_, "filter_size", {2}, &filter));
-    QNN_SDK_RETURN_IF_ERROR(readPair(params, op_, "stride", {2}, &stride));
-    QNN_SDK_RETURN_IF_ERROR(readPair(params, op_, "pad_amount", {2, 2}, &pad));
-    if (filter[0] == 0 || filter[1] == 0) return sdk::invalidParam(std::string(op_) + ": filter_size must be > 0");
-    if (stride[0] == 0 || stride[1] == 0) return sdk::invalidParam(std::string(op_) + ": stride must be > 0");
-    fh_ = filter[0], fw_ = filter[1], sh_ = stride[0], sw_ = stride[1];
-    padTop_ = pad[0], padBottom_ = pad[1], padLeft_ = pad[2], padRight_ = pad[3];
-    const uint32_t rounding = params.u32("rounding_mode", 0);
-    if (rounding > 1) return sdk::invalidParam(std::string(op_) + ": rounding_mode must be 0 (FLOOR) or 1 (CEIL)");
-    ceil_ = rounding == 1;
-    countPad_ = !isMax_ && params.b("count_pad_for_edges", false);
+    sdk::PoolWindow w;
+    QNN_SDK_RETURN_IF_ERROR(sdk::readPoolWindow(params, op_, isMax_, &w));
+    fh_ = w.fh, fw_ = w.fw, sh_ = w.sh, sw_ = w.sw;
+    padTop_ = w.padTop, padBottom_ = w.padBottom, padLeft_ = w.padLeft, padRight_ = w.padRight;
+    ceil_ = w.ceil, countPad_ = w.countPad;
     return Status::ok();
   }
 

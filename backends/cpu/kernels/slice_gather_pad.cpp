@@ -16,18 +16,10 @@ namespace {
 class StridedSliceKernel final : public Kernel {
  public:
   Status init(const OpParams& params) override {
-    if (!params.has("ranges")) return sdk::invalidParam("StridedSlice: ranges is mandatory");
-    const std::vector<uint32_t> dims = params.dims("ranges");
-    ranges_ = params.ints("ranges", {});
-    if (dims.size() != 2 || dims[1] != 3 || ranges_.size() != size_t(dims[0]) * 3)
-      return sdk::invalidParam("StridedSlice: ranges must have shape [n,3], got " + dimsToString(dims));
-    beginMask_ = params.u32("begin_mask", 0);
-    endMask_ = params.u32("end_mask", 0);
-    shrinkMask_ = params.u32("shrink_axes", 0);
-    newAxesMask_ = params.u32("new_axes_mask", 0);
-    for (size_t j = 0; j < ranges_.size() / 3; ++j)
-      if (ranges_[3 * j + 2] == 0 && !bit(newAxesMask_, j))
-        return sdk::invalidParam("StridedSlice: stride of range " + std::to_string(j) + " is 0");
+    sdk::StridedSliceParams p;
+    QNN_SDK_RETURN_IF_ERROR(sdk::readStridedSliceParams(params, &p));
+    ranges_ = std::move(p.ranges);
+    beginMask_ = p.beginMask, endMask_ = p.endMask, shrinkMask_ = p.shrinkMask, newAxesMask_ = p.newAxesMask;
     return Status::ok();
   }
 

@@ -1,0 +1,59 @@
+// Argument checks every backend's kernels share, with uniform messages (they
+// name the op, the tensor role, the shapes or the datatype).
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+#include "core/op_params.h"
+#include "core/status.h"
+#include "core/tensor_view.h"
+
+namespace qnn::sdk {
+
+// "[1,2,3]".
+std::string dimsToString(const std::vector<uint32_t>& dims);
+// The number of inputs (minIn..maxIn) and outputs.
+Status checkArity(const char* op, const std::vector<TensorView>& inputs, size_t minIn, size_t maxIn,
+                  const std::vector<TensorView>& outputs, size_t numOut);
+// Fails with a message naming op and both shapes when they differ.
+Status checkOutputDims(const char* op, const TensorView& out, const std::vector<uint32_t>& expected);
+Status checkRank(const char* op, const char* role, const TensorView& t, size_t rank);
+Status checkDType(const char* op, const char* role, const TensorView& t, std::initializer_list<DType> allowed);
+// Numpy-style broadcasting of two shapes (right-aligned). Fails if incompatible.
+Status broadcastShapes(const char* op, const std::vector<uint32_t>& a, const std::vector<uint32_t>& b,
+                       std::vector<uint32_t>* out);
+// A UINT_32 tensor param of exactly `dims` (absent optional params take `def`),
+// every value in 0..INT32_MAX.
+Status readUintTensorParam(const OpParams& params, const char* op, const char* name, std::vector<uint32_t> dims,
+                           bool mandatory, std::vector<int64_t> def, std::vector<int64_t>* out);
+
+// Stride, padding and dilation of the 2-D convolutions (params stride,
+// pad_amount [[top, bottom], [left, right]] and, when hasDilation, dilation).
+struct ConvWindow {
+  int64_t strideH = 1, strideW = 1, dilH = 1, dilW = 1;
+  int64_t padTop = 0, padBottom = 0, padLeft = 0, padRight = 0;
+};
+Status readConvWindow(const OpParams& params, const char* op, bool hasDilation, ConvWindow* w);
+// floor((pad_before + in + pad_after - dilated_filter) / stride) + 1, 0 when the
+// padded input is smaller than the dilated filter.
+int64_t convOutSize(int64_t in, int64_t filter, int64_t dil, int64_t stride, int64_t padBefore, int64_t padAfter);
+
+// PoolMax2d / PoolAvg2d params: filter_size, stride, pad_amount (mandatory),
+// rounding_mode (0 FLOOR, 1 CEIL), count_pad_for_edges (PoolAvg2d only).
+struct PoolWindow {
+  int64_t fh = 1, fw = 1, sh = 1, sw = 1, padTop = 0, padBottom = 0, padLeft = 0, padRight = 0;
+  bool ceil = false, countPad = false;
+};
+Status readPoolWindow(const OpParams& params, const char* op, bool isMax, PoolWindow* w);
+
+// StridedSlice params: ranges [n, 3] (begin, end, stride) and the four masks.
+struct StridedSliceParams {
+  std::vector<int64_t> ranges;
+  uint32_t beginMask = 0, endMask = 0, shrinkMask = 0, newAxesMask = 0;
+};
+Status readStridedSliceParams(const OpParams& params, StridedSliceParams* out);
+
+}  // namespace qnn::sdk
