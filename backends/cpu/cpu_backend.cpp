@@ -4,6 +4,7 @@
 #include "CPU/QnnCpuCommon.h"
 #include "QnnInterface.h"
 #include "cpu_engine.h"
+#include "cpu_op_package_kernel.h"
 #include "runtime/api_table.h"
 #include "runtime/newer_members.h"
 
@@ -19,6 +20,8 @@ qnn::sdk::Runtime& runtime() {
     d.backendApiMinor = QNN_CPU_API_VERSION_MINOR;
     d.backendApiPatch = QNN_CPU_API_VERSION_PATCH;
     d.createEngine = qnn::cpu::createCpuEngine;
+    d.opPackageInfrastructure = qnn::cpu::cpuOpPackageInfrastructure();
+    d.opPackageTargets = {"CPU"};
     return d;
   }());
   return rt;

@@ -6,8 +6,10 @@
 #include <cstdint>
 #include <cstring>
 
+#include "cpu_op_package_kernel.h"
 #include "kernels/kernel.h"
 #include "kernels/kernel_util.h"
+#include "opdefs/op_catalog.h"
 #include "quant_emulation.h"
 
 namespace qnn::cpu {
@@ -26,9 +28,13 @@ bool handlesFixedPointItself(const std::string& op) {
          op == "StridedSlice" || op == "Gather" || op == "Tile" || op == "Argmax" || op == "Argmin";
 }
 
-bool needsFloatEmulation(const std::string& op, const std::vector<const TensorInfo*>& ins,
+bool isPackageOp(const NodeInfo& node) { return node.packageName != sdk::kBuiltinOpPackage; }
+
+// Op packages see float data for fixed-point tensors: the CPU op package
+// interface carries no quantization parameters.
+bool needsFloatEmulation(const NodeInfo& node, const std::vector<const TensorInfo*>& ins,
                          const std::vector<const TensorInfo*>& outs) {
-  if (handlesFixedPointItself(op)) return false;
+  if (!isPackageOp(node) && handlesFixedPointItself(node.typeName)) return false;
   for (auto* t : ins)
     if (t && sdk::dtypeIsFixedPoint(t->dtype) && t->dtype != DType::kSFixed32) return true;
   for (auto* t : outs)
@@ -50,13 +56,31 @@ TensorView viewOf(const TensorInfo& t, bool asFloat) {
   return v;
 }
 
-// Creates, initializes and prepares the kernel of one node.
-Status makeKernel(const NodeInfo& node, const std::vector<TensorView>& inViews,
-                  const std::vector<TensorView>& outViews, std::unique_ptr<Kernel>* out) {
+// The kernel object of one node: a built-in kernel, or a wrapper over the op
+// of a registered package (whose op impl is created only when forExecution).
+Status createKernel(const NodeInfo& node, const sdk::OpPackageSet* packages, bool forExecution,
+                    std::unique_ptr<Kernel>* out) {
+  if (isPackageOp(node)) {
+    auto package = packages ? packages->find(node.packageName) : nullptr;
+    if (!package || !package->hasOp(node.typeName))
+      return sdk::unsupportedOp("node '" + node.name + "': op '" + node.typeName + "' of op package '" +
+                                node.packageName + "' is not registered with this backend");
+    *out = std::make_unique<PackageOpKernel>(std::move(package), node, forExecution);
+    return Status::ok();
+  }
   KernelFactory factory = findKernel(node.typeName);
   if (!factory) return sdk::unsupportedOp("the CPU backend has no kernel for op type '" + node.typeName + "'");
-  std::unique_ptr<Kernel> kernel = factory(node.typeName);
-  if (!kernel) return sdk::unsupportedOp("the CPU backend cannot create op type '" + node.typeName + "'");
+  *out = factory(node.typeName);
+  if (!*out) return sdk::unsupportedOp("the CPU backend cannot create op type '" + node.typeName + "'");
+  return Status::ok();
+}
+
+// Creates, initializes and prepares the kernel of one node.
+Status makeKernel(const NodeInfo& node, const sdk::OpPackageSet* packages, bool forExecution,
+                  const std::vector<TensorView>& inViews, const std::vector<TensorView>& outViews,
+                  std::unique_ptr<Kernel>* out) {
+  std::unique_ptr<Kernel> kernel;
+  QNN_SDK_RETURN_IF_ERROR(createKernel(node, packages, forExecution, &kernel));
   Status st = kernel->init(node.params);
   if (!st.isOk()) return {st.code(), "node '" + node.name + "': " + st.message()};
   st = kernel->prepare(inViews, outViews);
@@ -83,7 +107,8 @@ std::vector<TensorView> viewsOf(const std::vector<const TensorInfo*>& tensors, b
 
 class CpuPreparedGraph : public sdk::PreparedGraph {
  public:
-  explicit CpuPreparedGraph(const GraphIR& ir) : ir_(ir) {}
+  CpuPreparedGraph(const GraphIR& ir, std::shared_ptr<const sdk::OpPackageSet> packages)
+      : ir_(ir), packages_(std::move(packages)) {}
 
   Status build() {
     for (auto& [id, t] : ir_.tensors)
@@ -95,7 +120,7 @@ class CpuPreparedGraph : public sdk::PreparedGraph {
       std::vector<const TensorInfo*> ins, outs;
       for (uint32_t id : node.inputIds) ins.push_back(ir_.findTensor(id));
       for (uint32_t id : node.outputIds) outs.push_back(ir_.findTensor(id));
-      step->floatEmulation = needsFloatEmulation(node.typeName, ins, outs);
+      step->floatEmulation = needsFloatEmulation(node, ins, outs);
       step->inIds = node.inputIds;
       step->outIds = node.outputIds;
       step->inViews = viewsOf(ins, step->floatEmulation);
@@ -115,7 +140,8 @@ class CpuPreparedGraph : public sdk::PreparedGraph {
         }
         for (auto* t : outs) step->floatOut.emplace_back(sdk::dtypeIsFixedPoint(t->dtype) ? t->numElements() : 0);
       }
-      QNN_SDK_RETURN_IF_ERROR(makeKernel(node, step->inViews, step->outViews, &step->kernel));
+      QNN_SDK_RETURN_IF_ERROR(
+          makeKernel(node, packages_.get(), true, step->inViews, step->outViews, &step->kernel));
       steps_.push_back(std::move(step));
     }
     return Status::ok();
@@ -204,6 +230,7 @@ class CpuPreparedGraph : public sdk::PreparedGraph {
 
  private:
   const GraphIR& ir_;  // owned by the graph object, which outlives this
+  std::shared_ptr<const sdk::OpPackageSet> packages_;  // where package ops are resolved at build
   std::vector<std::vector<uint8_t>> arena_;  // native tensor storage, shared by liveness
   std::map<uint32_t, size_t> nativeOf_;      // native tensor id -> arena index
   std::map<uint32_t, void*> pointers_;
@@ -217,18 +244,23 @@ class CpuEngine : public sdk::ExecutionEngine {
   Status validateNode(const NodeInfo& node, const std::vector<const TensorInfo*>& inputs,
                       const std::vector<const TensorInfo*>& outputs) override {
     std::unique_ptr<Kernel> kernel;
-    bool emulate = needsFloatEmulation(node.typeName, inputs, outputs);
-    return makeKernel(node, viewsOf(inputs, emulate), viewsOf(outputs, emulate), &kernel);
+    bool emulate = needsFloatEmulation(node, inputs, outputs);
+    return makeKernel(node, packages_.get(), false, viewsOf(inputs, emulate), viewsOf(outputs, emulate), &kernel);
   }
 
   Status prepare(const GraphIR& graph, std::unique_ptr<sdk::PreparedGraph>* out) override {
-    auto prepared = std::make_unique<CpuPreparedGraph>(graph);
+    auto prepared = std::make_unique<CpuPreparedGraph>(graph, packages_);
     QNN_SDK_RETURN_IF_ERROR(prepared->build());
     *out = std::move(prepared);
     return Status::ok();
   }
 
   std::vector<std::string> supportedOps() const override { return supportedOpTypes(); }
+
+  void setOpPackages(std::shared_ptr<const sdk::OpPackageSet> packages) override { packages_ = std::move(packages); }
+
+ private:
+  std::shared_ptr<const sdk::OpPackageSet> packages_;  // the backend handle's registered packages
 };
 
 }  // namespace

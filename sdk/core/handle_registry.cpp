@@ -1,5 +1,7 @@
 #include "core/handle_registry.h"
 
+#include <atomic>
+
 namespace qnn::sdk {
 
 // Handles are spaced and offset so that they are never small integers a client
@@ -39,9 +41,22 @@ void* HandleRegistry::handleOf(const HandleObject* obj) const {
   return nullptr;
 }
 
+namespace {
+std::atomic<bool> gShuttingDown{false};
+
+// The library's registry, which flags the shutdown before the objects it holds
+// are destroyed (the destructor body runs before the member's).
+struct GlobalRegistry {
+  HandleRegistry registry;
+  ~GlobalRegistry() { gShuttingDown.store(true); }
+};
+}  // namespace
+
 HandleRegistry& handles() {
-  static HandleRegistry registry;
-  return registry;
+  static GlobalRegistry global;
+  return global.registry;
 }
+
+bool handlesShuttingDown() { return gShuttingDown.load(); }
 
 }  // namespace qnn::sdk

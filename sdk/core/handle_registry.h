@@ -45,5 +45,9 @@ class HandleRegistry {
 
 // The registry of one backend library (each .so has its own copy of the core).
 HandleRegistry& handles();
+// True once the registry of handles() is being destroyed (process exit, or the
+// library unloaded): objects freed from then on must not call into other
+// libraries (e.g. op packages), which may already be finalized.
+bool handlesShuttingDown();
 
 }  // namespace qnn::sdk

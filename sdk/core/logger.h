@@ -20,6 +20,8 @@ class Logger : public HandleObject {
   void setLevel(QnnLog_Level_t level) { maxLevel_.store(level); }
   QnnLog_Level_t level() const { return maxLevel_.load(); }
   bool enabled(QnnLog_Level_t level) const { return level <= maxLevel_.load(); }
+  // The client's callback (may be null); e.g. handed on to op packages' logInitialize.
+  QnnLog_Callback_t callback() const { return callback_; }
   void log(QnnLog_Level_t level, const std::string& message) const;
 
  private:

@@ -25,6 +25,7 @@ enum class StatusCode {
   kCorruptData,       // truncated/corrupted/foreign binary
   kAborted,           // a signal aborted the operation
   kTimedOut,          // a signal's timeout expired
+  kSubsystemRestart,  // the accelerator restarted: the client recreates its context
   kInternal,
 };
 

@@ -63,6 +63,10 @@ struct GraphIR {
   // Graph configs kept as they matter to execution and round-trip through binaries.
   uint32_t priority = 0;
   uint32_t precision = 0;  // Qnn_Precision_t
+  // Backend-specific settings from custom device/context/graph configs
+  // ("<scope>.<name>" -> decimal text). Not part of the graph section of a
+  // context binary: a backend that needs them stores its prepared form.
+  std::map<std::string, std::string> backendConfig;
 
   const TensorInfo* findTensor(uint32_t id) const {
     auto it = tensors.find(id);

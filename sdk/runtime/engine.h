@@ -12,10 +12,14 @@
 #include <string>
 #include <vector>
 
+#include "QnnOpPackage.h"
 #include "core/status.h"
 #include "graph/graph_ir.h"
+#include "runtime/backend_hooks.h"
 
 namespace qnn::sdk {
+
+class OpPackageSet;  // runtime/op_package_registry.h
 
 // Where the data of one graph input/output lives for one execute call.
 struct TensorBinding {
@@ -24,11 +28,21 @@ struct TensorBinding {
   size_t size = 0;
 };
 
+// A backend-specific profiling event (e.g. estimated accelerator cycles); type
+// and unit are QnnProfile_EventType_t / QnnProfile_EventUnit_t values.
+struct ProfileExtraEvent {
+  uint32_t type = 0;
+  uint32_t unit = 0;
+  uint64_t value = 0;
+  std::string identifier;
+};
+
 // Per-node timing reported to the profiler at the detailed level.
 struct NodeTiming {
   std::string nodeName;
   std::string opType;
   uint64_t micros = 0;
+  std::vector<ProfileExtraEvent> extra{};  // sub-events of the node's event
 };
 
 // Options of one execute call. checkCancel is polled between nodes; it returns
@@ -36,6 +50,8 @@ struct NodeTiming {
 struct ExecuteOptions {
   bool collectNodeTimings = false;
   std::function<Status()> checkCancel;
+  // Set when profiling at any level: backend events to put under the execute event.
+  std::vector<ProfileExtraEvent>* graphEvents = nullptr;
 };
 
 class PreparedGraph {
@@ -45,6 +61,12 @@ class PreparedGraph {
   // caller. Called by one thread at a time per graph.
   virtual Status execute(const std::vector<TensorBinding>& inputs, const std::vector<TensorBinding>& outputs,
                          const ExecuteOptions& options, std::vector<NodeTiming>* timings) = 0;
+  // Backend events to put under the finalize (or load-from-binary) event, e.g.
+  // what the optimization passes did. Default: none.
+  virtual void finalizeEvents(std::vector<ProfileExtraEvent>*) const {}
+  // The backend's prepared form for the context binary (ExecutionEngine::restore
+  // reads it back); false when the backend re-prepares from the GraphIR instead.
+  virtual bool serialize(std::vector<uint8_t>*) const { return false; }
 };
 
 class ExecutionEngine {
@@ -58,6 +80,29 @@ class ExecutionEngine {
   virtual Status prepare(const GraphIR& graph, std::unique_ptr<PreparedGraph>* out) = 0;
   // Op types this backend runs, for getSupportedOperations.
   virtual std::vector<std::string> supportedOps() const = 0;
+  // Op packages (only for backends whose descriptor sets opPackageInfrastructure):
+  // called once right after the engine is created with the backend handle's set
+  // of registered packages, which keeps growing as packages are registered. The
+  // engine resolves nodes whose packageName is not the built-in one in it, in
+  // validateNode and prepare; it may keep the set (shared ownership).
+  virtual void setOpPackages(std::shared_ptr<const OpPackageSet> packages) { (void)packages; }
+  // graphAddNode's check, which may depend on the graph's configs (e.g. a float
+  // precision mode). Default: the graph-independent validateNode.
+  virtual Status validateNodeInGraph(const GraphIR& /*graph*/, const NodeInfo& node,
+                                     const std::vector<const TensorInfo*>& inputs,
+                                     const std::vector<const TensorInfo*>& outputs) {
+    return validateNode(node, inputs, outputs);
+  }
+  // QNN_GRAPH_CONFIG_OPTION_CUSTOM (custom never null): parse and validate the
+  // backend's struct into graph->backendConfig / graph fields. Default: ignored.
+  virtual Status applyGraphCustomConfig(const void* /*custom*/, GraphIR* /*graph*/) { return Status::ok(); }
+  // Rebuilds a prepared graph from PreparedGraph::serialize's bytes without
+  // preparing again; `graph` is the stored IR (its backendConfig holds the
+  // loading context's settings). Default: not supported (the runtime prepares).
+  virtual Status restore(const GraphIR& /*graph*/, const uint8_t* /*data*/, size_t /*size*/,
+                         std::unique_ptr<PreparedGraph>* /*out*/) {
+    return {StatusCode::kNotSupported, "this backend stores no prepared graphs"};
+  }
 };
 
 // What a backend library tells the shared runtime about itself.
@@ -67,6 +112,16 @@ struct BackendDescriptor {
   const char* buildId = "";
   uint32_t backendApiMajor = 0, backendApiMinor = 0, backendApiPatch = 0;
   std::function<std::unique_ptr<ExecutionEngine>()> createEngine;
+  // Op packages: the backend-specific global infrastructure handed to a
+  // package's init (e.g. a QnnCpuOpPackage_GlobalInfra_t*, owned by the backend
+  // library and valid for the process). Null: QnnBackend_registerOpPackage
+  // answers NOT_SUPPORTED.
+  QnnOpPackage_GlobalInfrastructure_t opPackageInfrastructure = nullptr;
+  // Accepted values of registerOpPackage's target (case-insensitive); a null or
+  // empty target is always accepted.
+  std::vector<std::string> opPackageTargets;
+  // Device, property and custom-config answers; null: host-CPU defaults.
+  std::shared_ptr<BackendHooks> hooks;
 };
 
 }  // namespace qnn::sdk

@@ -8,6 +8,7 @@ Qnn_ErrorHandle_t toQnnError(ApiGroup group, const Status& s) {
   if (c == C::kOk) return QNN_SUCCESS;
   if (c == C::kNotSupported) return QNN_COMMON_ERROR_NOT_SUPPORTED;
   if (c == C::kOutOfMemory) return QNN_COMMON_ERROR_MEM_ALLOC;
+  if (c == C::kSubsystemRestart) return QNN_COMMON_ERROR_SYSTEM_COMMUNICATION;
   switch (group) {
     case ApiGroup::kBackend:
       switch (c) {

@@ -18,6 +18,7 @@
 #include "core/handle_registry.h"
 #include "core/logger.h"
 #include "runtime/engine.h"
+#include "runtime/op_package_registry.h"
 #include "runtime/profile.h"
 
 namespace qnn::sdk {
@@ -29,7 +30,10 @@ class BackendObject : public HandleObject {
   std::unique_ptr<ExecutionEngine> engine;
   std::vector<std::string> opNames;               // storage behind getSupportedOperations
   std::vector<QnnBackend_OperationName_t> opNameEntries;
+  std::vector<std::shared_ptr<const OpPackage>> listedOpPackages;  // keep the package/op names listed alive
   std::set<void*> contexts;  // context handles, freed with the backend
+  // Op packages registered on this handle; shared with the engine, emptied by backendFree.
+  std::shared_ptr<OpPackageSet> opPackages = std::make_shared<OpPackageSet>();
   std::mutex mutex;
 };
 
@@ -37,6 +41,12 @@ class DeviceObject : public HandleObject {
  public:
   HandleKind kind() const override { return HandleKind::kDevice; }
   std::shared_ptr<Logger> logger;
+  BackendSettings settings;                  // from custom device configs
+  // Behind QnnDevice_getInfo: every info handed out lives as long as the device;
+  // a new one is made only when the settings changed since the last call.
+  std::vector<std::unique_ptr<PlatformInfoStorage>> infos;
+  BackendSettings infoSettings;
+  std::mutex mutex;                          // guards settings/info
 };
 
 class MemObject;
@@ -66,6 +76,7 @@ class ContextObject : public HandleObject {
   std::set<std::string> tensorNames;                    // context tensor names
   std::set<void*> memHandles;
   uint32_t nextTensorId = 1;                            // ids are unique within a context
+  BackendSettings settings;  // device + context custom settings, copied into each graph's IR
   std::mutex mutex;
 };
 

@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "binary/context_binary.h"
+#include "binary/prepared_blob.h"
 #include "opdefs/op_catalog.h"
 #include "runtime/error_map.h"
 #include "runtime/objects.h"
@@ -51,6 +52,18 @@ std::weak_ptr<Logger> gLastLogger;
 std::shared_ptr<Logger> anyLogger() {
   std::lock_guard<std::mutex> lock(gLastLoggerMutex);
   return gLastLogger.lock();
+}
+
+void addExtraEvents(ProfileObject& prof, QnnProfile_EventId_t parent, const std::vector<ProfileExtraEvent>& events) {
+  for (const ProfileExtraEvent& e : events) prof.addEvent(parent, e.type, e.unit, e.value, e.identifier);
+}
+
+// The custom settings of a device handle (validated by the caller).
+BackendSettings deviceSettings(Qnn_DeviceHandle_t device) {
+  auto d = handles().get<DeviceObject>(device, HandleKind::kDevice);
+  if (!d) return {};
+  std::lock_guard<std::mutex> lock(d->mutex);
+  return d->settings;
 }
 
 void freeGraphHandles(ContextObject& ctx) {
@@ -108,6 +121,8 @@ Qnn_ApiVersion_t Runtime::apiVersion() const {
 // ---------------------------------------------------------------- property
 
 Qnn_ErrorHandle_t Runtime::propertyHasCapability(QnnProperty_Key_t key) {
+  Qnn_ErrorHandle_t answer = QNN_PROPERTY_NOT_SUPPORTED;
+  if (desc_.hooks && desc_.hooks->hasCapability(key, &answer)) return answer;
   switch (key) {
     case QNN_PROPERTY_GROUP_CORE:
     case QNN_PROPERTY_GROUP_BACKEND:
@@ -135,17 +150,18 @@ Qnn_ErrorHandle_t Runtime::propertyHasCapability(QnnProperty_Key_t key) {
     case QNN_PROPERTY_GROUP_DEVICE:
     case QNN_PROPERTY_GROUP_ERROR:
       return QNN_PROPERTY_SUPPORTED;
-    case QNN_PROPERTY_BACKEND_SUPPORT_OP_PACKAGE:  // until op packages land
+    case QNN_PROPERTY_BACKEND_SUPPORT_OP_PACKAGE:
+    case QNN_PROPERTY_GROUP_OP_PACKAGE:
+    case QNN_PROPERTY_OP_PACKAGE_SUPPORTS_VALIDATION:
+    case QNN_PROPERTY_OP_PACKAGE_SUPPORTS_OP_IMPLS:
+      return desc_.opPackageInfrastructure ? QNN_PROPERTY_SUPPORTED : QNN_PROPERTY_NOT_SUPPORTED;
     case QNN_PROPERTY_BACKEND_SUPPORT_PLATFORM_OPTIONS:
     case QNN_PROPERTY_GRAPH_SUPPORT_NULL_INPUTS:
     case QNN_PROPERTY_GRAPH_SUPPORT_BATCH_MULTIPLE:
     case QNN_PROPERTY_GRAPH_SUPPORT_EXECUTE_PER_API_PROFILING:
     case QNN_PROPERTY_DEVICE_SUPPORT_INFRASTRUCTURE:
     case QNN_PROPERTY_LOG_SUPPORTS_DEFAULT_STREAM:
-    case QNN_PROPERTY_GROUP_OP_PACKAGE:
-    case QNN_PROPERTY_OP_PACKAGE_SUPPORTS_VALIDATION:
-    case QNN_PROPERTY_OP_PACKAGE_SUPPORTS_OP_IMPLS:
-    case QNN_PROPERTY_OP_PACKAGE_SUPPORTS_DUPLICATE_NAMES:
+    case QNN_PROPERTY_OP_PACKAGE_SUPPORTS_DUPLICATE_NAMES:  // one package per name per backend handle
     case QNN_PROPERTY_GROUP_CUSTOM:
       return QNN_PROPERTY_NOT_SUPPORTED;
     default:
@@ -169,6 +185,14 @@ Qnn_ErrorHandle_t Runtime::backendCreate(Qnn_LogHandle_t logger, const QnnBacken
       for (size_t i = 0; config[i]; ++i) {
         switch (config[i]->option) {
           case QNN_BACKEND_CONFIG_OPTION_CUSTOM:
+            if (config[i]->customConfig && desc_.hooks) {
+              Status st = desc_.hooks->applyBackendCustomConfig(config[i]->customConfig);
+              if (!st.isOk()) {
+                logMessage(obj->logger.get(), QNN_LOG_LEVEL_ERROR, "QnnBackend_create: " + st.message());
+                return QNN_BACKEND_ERROR_INVALID_CONFIG;
+              }
+            }
+            break;
           case QNN_BACKEND_CONFIG_OPTION_ERROR_REPORTING:
           case QNN_BACKEND_CONFIG_OPTION_PLATFORM:
             break;
@@ -181,6 +205,7 @@ Qnn_ErrorHandle_t Runtime::backendCreate(Qnn_LogHandle_t logger, const QnnBacken
     }
     obj->engine = desc_.createEngine();
     if (!obj->engine) return QNN_BACKEND_ERROR_CANNOT_INITIALIZE;
+    if (desc_.opPackageInfrastructure) obj->engine->setOpPackages(obj->opPackages);
     if (obj->logger) {
       std::lock_guard<std::mutex> lock(gLastLoggerMutex);
       gLastLogger = obj->logger;
@@ -196,8 +221,14 @@ Qnn_ErrorHandle_t Runtime::backendSetConfig(Qnn_BackendHandle_t backend, const Q
     auto b = handles().get<BackendObject>(backend, HandleKind::kBackend);
     if (!b) return QNN_BACKEND_ERROR_INVALID_HANDLE;
     if (!config) return QNN_SUCCESS;
-    for (size_t i = 0; config[i]; ++i)
+    for (size_t i = 0; config[i]; ++i) {
       if (config[i]->option > QNN_BACKEND_CONFIG_OPTION_PLATFORM) return QNN_BACKEND_ERROR_INVALID_CONFIG;
+      if (config[i]->option == QNN_BACKEND_CONFIG_OPTION_CUSTOM && config[i]->customConfig && desc_.hooks) {
+        Status st = desc_.hooks->applyBackendCustomConfig(config[i]->customConfig);
+        if (!st.isOk()) return fail(loggerOf(b), ApiGroup::kBackend, "QnnBackend_setConfig", st),
+                               QNN_BACKEND_ERROR_INVALID_CONFIG;
+      }
+    }
     return QNN_SUCCESS;
   });
 }
@@ -214,15 +245,54 @@ Qnn_ErrorHandle_t Runtime::backendGetBuildId(const char** id) {
   return QNN_SUCCESS;
 }
 
+static bool sameIgnoringCase(const std::string& a, const std::string& b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
 Qnn_ErrorHandle_t Runtime::backendRegisterOpPackage(Qnn_BackendHandle_t backend, const char* path,
-                                                    const char* provider, const char*) {
+                                                    const char* provider, const char* target) {
   return guarded([&]() -> Qnn_ErrorHandle_t {
+    const std::string api = "QnnBackend_registerOpPackage: ";
     auto b = handles().get<BackendObject>(backend, HandleKind::kBackend);
     if (!b) return QNN_BACKEND_ERROR_INVALID_HANDLE;
-    if (!path || !provider) return QNN_BACKEND_ERROR_INVALID_ARGUMENT;
-    logMessage(loggerOf(b), QNN_LOG_LEVEL_ERROR,
-               "QnnBackend_registerOpPackage: custom op packages are not supported by this backend yet");
-    return QNN_COMMON_ERROR_NOT_SUPPORTED;
+    const Logger* log = loggerOf(b);
+    if (!desc_.opPackageInfrastructure) {
+      logMessage(log, QNN_LOG_LEVEL_ERROR, api + "this backend does not take op packages");
+      return QNN_COMMON_ERROR_NOT_SUPPORTED;
+    }
+    if (!path || !*path || !provider || !*provider) {
+      logMessage(log, QNN_LOG_LEVEL_ERROR, api + "the library path and the interface provider name are required");
+      return QNN_BACKEND_ERROR_INVALID_ARGUMENT;
+    }
+    if (target && *target && !desc_.opPackageTargets.empty() &&
+        std::none_of(desc_.opPackageTargets.begin(), desc_.opPackageTargets.end(),
+                     [&](const std::string& t) { return sameIgnoringCase(t, target); })) {
+      logMessage(log, QNN_LOG_LEVEL_ERROR,
+                 api + "op package '" + path + "' is for target '" + target + "', which this backend does not run");
+      return QNN_BACKEND_ERROR_INVALID_ARGUMENT;
+    }
+    OpPackageHost host;
+    host.infrastructure = desc_.opPackageInfrastructure;
+    host.backendApiMajor = desc_.backendApiMajor;
+    host.backendId = desc_.backendId;
+    setOpPackageLogger(b->logger);
+    OpPackageLoadResult loaded = loadOpPackage(path, provider, host, b->logger);
+    if (loaded.error != QNN_SUCCESS) {
+      logMessage(log, QNN_LOG_LEVEL_ERROR, api + loaded.message);
+      return loaded.error;
+    }
+    const std::string name = loaded.package->name();
+    if (name == kBuiltinOpPackage || !b->opPackages->add(loaded.package)) {
+      logMessage(log, QNN_LOG_LEVEL_ERROR,
+                 api + "an op package named '" + name + "' is already registered with this backend");
+      return QNN_BACKEND_ERROR_OP_PACKAGE_DUPLICATE;
+    }
+    logMessage(log, QNN_LOG_LEVEL_INFO,
+               api + "registered op package '" + name + "' (" + std::to_string(loaded.package->opNames().size()) +
+                   " ops) from '" + path + "'");
+    return QNN_SUCCESS;
   });
 }
 
@@ -233,9 +303,16 @@ Qnn_ErrorHandle_t Runtime::backendGetSupportedOperations(Qnn_BackendHandle_t bac
     if (!b) return QNN_BACKEND_ERROR_INVALID_HANDLE;
     if (!num || !ops) return QNN_BACKEND_ERROR_INVALID_ARGUMENT;
     std::lock_guard<std::mutex> lock(b->mutex);
-    if (b->opNames.empty()) {
-      b->opNames = b->engine->supportedOps();
+    // Built once, and again only when packages were registered since: an array
+    // handed out stays valid as long as the set of packages does not change.
+    auto packages = b->opPackages->all();
+    if (b->opNames.empty() || packages != b->listedOpPackages) {
+      b->opNameEntries.clear();
+      if (b->opNames.empty()) b->opNames = b->engine->supportedOps();
       for (auto& n : b->opNames) b->opNameEntries.push_back({kBuiltinOpPackage, n.c_str(), nullptr});
+      b->listedOpPackages = std::move(packages);
+      for (auto& pkg : b->listedOpPackages)
+        for (auto& n : pkg->opNames()) b->opNameEntries.push_back({pkg->name().c_str(), n.c_str(), nullptr});
     }
     *num = static_cast<uint32_t>(b->opNameEntries.size());
     *ops = b->opNameEntries.data();
@@ -246,7 +323,7 @@ Qnn_ErrorHandle_t Runtime::backendGetSupportedOperations(Qnn_BackendHandle_t bac
 // Reads and validates an op config against the op definitions and the engine.
 // Tensors come from the op config itself (validateOpConfig) or from the graph
 // (addNode, via lookup).
-static Status readNode(const Qnn_OpConfig_t& op, NodeInfo* node) {
+static Status readNode(const Qnn_OpConfig_t& op, const OpPackageSet& packages, NodeInfo* node) {
   if (op.version != QNN_OPCONFIG_VERSION_1)
     return invalidArgument("unsupported Qnn_OpConfig_t version " + std::to_string(op.version));
   const Qnn_OpConfigV1_t& v = op.v1;
@@ -255,10 +332,19 @@ static Status readNode(const Qnn_OpConfig_t& op, NodeInfo* node) {
   node->name = v.name;
   node->packageName = v.packageName ? v.packageName : "";
   node->typeName = v.typeName;
-  if (node->packageName != kBuiltinOpPackage)
-    return unsupportedOp("node '" + node->name + "': op package '" + node->packageName + "' is not registered");
-  const OpDef* def = findOpDef(node->typeName);
-  if (!def) return unsupportedOp("node '" + node->name + "': unknown op type '" + node->typeName + "'");
+  std::shared_ptr<const OpPackage> package;
+  const OpDef* def = nullptr;
+  if (node->packageName != kBuiltinOpPackage) {
+    package = packages.find(node->packageName);
+    if (!package)
+      return unsupportedOp("node '" + node->name + "': op package '" + node->packageName +
+                           "' is not registered with this backend");
+    if (!package->hasOp(node->typeName))
+      return unsupportedOp("node '" + node->name + "': op package '" + node->packageName + "' has no op '" +
+                           node->typeName + "'");
+  } else if (!(def = findOpDef(node->typeName))) {
+    return unsupportedOp("node '" + node->name + "': unknown op type '" + node->typeName + "'");
+  }
   if ((v.numOfParams && !v.params) || (v.numOfInputs && !v.inputTensors) || (v.numOfOutputs && !v.outputTensors))
     return invalidArgument("node '" + node->name + "': null params, inputs or outputs array with a non-zero count");
   for (uint32_t i = 0; i < v.numOfParams; ++i) {
@@ -268,7 +354,15 @@ static Status readNode(const Qnn_OpConfig_t& op, NodeInfo* node) {
     if (node->params.has(name)) return invalidParam("node '" + node->name + "': param '" + name + "' given twice");
     node->params.set(name, std::move(value));
   }
-  return validateAgainstOpDef(*def, node->name, node->params, v.numOfInputs, v.numOfOutputs);
+  if (def) return validateAgainstOpDef(*def, node->name, node->params, v.numOfInputs, v.numOfOutputs);
+  // A package op: the package checks its own op config.
+  if (package->impl().validateOpConfig && OpPackage::callable()) {
+    Qnn_ErrorHandle_t st = package->impl().validateOpConfig(op);
+    if (st != QNN_SUCCESS)
+      return invalidParam("node '" + node->name + "': op package '" + node->packageName + "' rejects its '" +
+                          node->typeName + "' op config (validateOpConfig returned error " + std::to_string(st) + ")");
+  }
+  return Status::ok();
 }
 
 Qnn_ErrorHandle_t Runtime::backendValidateOpConfig(Qnn_BackendHandle_t backend, Qnn_OpConfig_t opConfig) {
@@ -276,7 +370,7 @@ Qnn_ErrorHandle_t Runtime::backendValidateOpConfig(Qnn_BackendHandle_t backend, 
     auto b = handles().get<BackendObject>(backend, HandleKind::kBackend);
     if (!b) return QNN_BACKEND_ERROR_INVALID_HANDLE;
     NodeInfo node;
-    Status st = readNode(opConfig, &node);
+    Status st = readNode(opConfig, *b->opPackages, &node);
     if (!st.isOk()) return fail(loggerOf(b), ApiGroup::kBackend, "QnnBackend_validateOpConfig", st);
     std::vector<TensorInfo> ins(opConfig.v1.numOfInputs), outs(opConfig.v1.numOfOutputs);
     std::vector<const TensorInfo*> inPtrs, outPtrs;
@@ -285,6 +379,7 @@ Qnn_ErrorHandle_t Runtime::backendValidateOpConfig(Qnn_BackendHandle_t backend, 
       // The op config's tensors need not carry data; only shapes and types count.
       if (!st.isOk() && ins[i].dims.empty()) {
         const Qnn_TensorV1_t& v = tensorFields(opConfig.v1.inputTensors[i]);
+        ins[i].name = v.name ? v.name : "";
         ins[i].dtype = static_cast<DType>(v.dataType);
         for (uint32_t d = 0; v.dimensions && d < v.rank; ++d) ins[i].dims.push_back(v.dimensions[d]);
         Status q = readQuantization(v.quantizeParams, ins[i].dims, &ins[i].quant);
@@ -294,6 +389,7 @@ Qnn_ErrorHandle_t Runtime::backendValidateOpConfig(Qnn_BackendHandle_t backend, 
     }
     for (uint32_t i = 0; i < opConfig.v1.numOfOutputs; ++i) {
       const Qnn_TensorV1_t& v = tensorFields(opConfig.v1.outputTensors[i]);
+      outs[i].name = v.name ? v.name : "";
       outs[i].dtype = static_cast<DType>(v.dataType);
       for (uint32_t d = 0; v.dimensions && d < v.rank; ++d) outs[i].dims.push_back(v.dimensions[d]);
       Status q = readQuantization(v.quantizeParams, outs[i].dims, &outs[i].quant);
@@ -324,23 +420,35 @@ Qnn_ErrorHandle_t Runtime::backendFree(Qnn_BackendHandle_t backend) {
     for (void* c : contexts)
       if (auto ctx = handles().remove(c, HandleKind::kContext))
         freeContextObject(std::static_pointer_cast<ContextObject>(ctx));
+    // Each package is terminated and unloaded once no other backend handle or
+    // prepared graph still uses it.
+    obj->opPackages->clear();
     return QNN_SUCCESS;
   });
 }
 
 // ---------------------------------------------------------------- context
 
-static Status checkContextConfig(const QnnContext_Config_t** config) {
+// Validates context configs; priority and the backend's custom configs go into
+// `settings` (may be null: validate only).
+static Status checkContextConfig(const QnnContext_Config_t** config, BackendHooks* hooks = nullptr,
+                                 BackendSettings* settings = nullptr) {
   if (!config) return Status::ok();
+  BackendSettings scratch;
+  if (!settings) settings = &scratch;
   for (size_t i = 0; config[i]; ++i) {
     switch (config[i]->option) {
       case QNN_CONTEXT_CONFIG_OPTION_CUSTOM:
+        if (hooks && config[i]->customConfig)
+          QNN_SDK_RETURN_IF_ERROR(hooks->applyContextCustomConfig(config[i]->customConfig, settings));
+        break;
       case QNN_CONTEXT_CONFIG_OPTION_ERROR_REPORTING:
       case QNN_CONTEXT_CONFIG_OPTION_OEM_STRING:
       case QNN_CONTEXT_CONFIG_ASYNC_EXECUTION_QUEUE_DEPTH:
         break;
       case QNN_CONTEXT_CONFIG_OPTION_PRIORITY:
         if (config[i]->priority > QNN_PRIORITY_HIGH) return invalidArgument("invalid context priority");
+        (*settings)["context.priority"] = std::to_string(config[i]->priority);
         break;
       default:
         return invalidArgument("unknown context config option " + std::to_string(config[i]->option));
@@ -356,12 +464,13 @@ Qnn_ErrorHandle_t Runtime::contextCreate(Qnn_BackendHandle_t backend, Qnn_Device
     if (!b) return QNN_CONTEXT_ERROR_INVALID_HANDLE;
     if (device && !handles().get<DeviceObject>(device, HandleKind::kDevice)) return QNN_DEVICE_ERROR_INVALID_HANDLE;
     if (!context) return QNN_CONTEXT_ERROR_INVALID_ARGUMENT;
-    Status st = checkContextConfig(config);
+    auto ctx = std::make_shared<ContextObject>();
+    if (device) ctx->settings = deviceSettings(device);
+    Status st = checkContextConfig(config, desc_.hooks.get(), &ctx->settings);
     if (!st.isOk()) {
       logMessage(loggerOf(b), QNN_LOG_LEVEL_ERROR, "QnnContext_create: " + st.message());
       return QNN_CONTEXT_ERROR_INVALID_CONFIG;
     }
-    auto ctx = std::make_shared<ContextObject>();
     ctx->backend = b;
     *context = handles().add(ctx);
     std::lock_guard<std::mutex> lock(b->mutex);
@@ -374,9 +483,16 @@ Qnn_ErrorHandle_t Runtime::contextSetConfig(Qnn_ContextHandle_t context, const Q
   return guarded([&]() -> Qnn_ErrorHandle_t {
     auto ctx = handles().get<ContextObject>(context, HandleKind::kContext);
     if (!ctx) return QNN_CONTEXT_ERROR_INVALID_HANDLE;
-    Status st = checkContextConfig(config);
+    BackendSettings updated;
+    {
+      std::lock_guard<std::mutex> lock(ctx->mutex);
+      updated = ctx->settings;
+    }
+    Status st = checkContextConfig(config, desc_.hooks.get(), &updated);
     if (!st.isOk()) return fail(loggerOf(ctx->backend), ApiGroup::kContext, "QnnContext_setConfig", st),
                            QNN_CONTEXT_ERROR_INVALID_CONFIG;
+    std::lock_guard<std::mutex> lock(ctx->mutex);
+    ctx->settings = std::move(updated);
     return QNN_SUCCESS;
   });
 }
@@ -399,6 +515,7 @@ static Status collectContext(ContextObject& ctx, const BackendDescriptor& desc, 
     for (auto& [id, t] : ctx.contextTensors) out->contextTensors.push_back(t);
     graphs = ctx.graphsByName;
   }
+  PreparedGraphBlobs prepared;
   for (auto& [name, handle] : graphs) {
     auto g = handles().get<GraphObject>(handle, HandleKind::kGraph);
     if (!g) continue;
@@ -406,7 +523,10 @@ static Status collectContext(ContextObject& ctx, const BackendDescriptor& desc, 
     if (g->state != GraphObject::State::kFinalized)
       return invalidState("graph '" + name + "' is not finalized; finalize every graph before serializing");
     out->graphs.push_back(g->ir);
+    std::vector<uint8_t> bytes;
+    if (g->prepared && g->prepared->serialize(&bytes)) prepared[name] = std::move(bytes);
   }
+  if (!prepared.empty()) encodePreparedGraphs(prepared, &out->backendBlob);
   return Status::ok();
 }
 
@@ -449,6 +569,25 @@ Qnn_ErrorHandle_t Runtime::contextGetBinary(Qnn_ContextHandle_t context, void* b
   });
 }
 
+// A binary's graphs may use ops of op packages: each must be registered, with
+// that op, before the binary can be loaded.
+static Status checkOpPackagesRegistered(const ContextBinaryContents& contents, const OpPackageSet& packages) {
+  for (const GraphIR& g : contents.graphs)
+    for (const NodeInfo& n : g.nodes) {
+      if (n.packageName == kBuiltinOpPackage) continue;
+      auto pkg = packages.find(n.packageName);
+      if (!pkg)
+        return notSupported("graph '" + g.name + "' needs op package '" + n.packageName + "' (node '" + n.name +
+                            "', op '" + n.typeName +
+                            "'), which is not registered with this backend; register it first "
+                            "(QnnBackend_registerOpPackage, or --op_packages in the tools)");
+      if (!pkg->hasOp(n.typeName))
+        return notSupported("graph '" + g.name + "' needs op '" + n.typeName + "' of op package '" + n.packageName +
+                            "' (node '" + n.name + "'), which the registered package does not provide");
+    }
+  return Status::ok();
+}
+
 Qnn_ErrorHandle_t Runtime::contextCreateFromBinary(Qnn_BackendHandle_t backend, Qnn_DeviceHandle_t device,
                                                    const QnnContext_Config_t** config, const void* buffer,
                                                    Qnn_ContextBinarySize_t size, Qnn_ContextHandle_t* context,
@@ -461,7 +600,12 @@ Qnn_ErrorHandle_t Runtime::contextCreateFromBinary(Qnn_BackendHandle_t backend, 
     std::shared_ptr<ProfileObject> prof;
     if (profile && !(prof = handles().get<ProfileObject>(profile, HandleKind::kProfile)))
       return QNN_PROFILE_ERROR_INVALID_HANDLE;
-    if (!checkContextConfig(config).isOk()) return QNN_CONTEXT_ERROR_INVALID_CONFIG;
+    BackendSettings settings = device ? deviceSettings(device) : BackendSettings{};
+    Status cst = checkContextConfig(config, desc_.hooks.get(), &settings);
+    if (!cst.isOk()) {
+      logMessage(loggerOf(b), QNN_LOG_LEVEL_ERROR, "QnnContext_createFromBinary: " + cst.message());
+      return QNN_CONTEXT_ERROR_INVALID_CONFIG;
+    }
     uint64_t start = nowMicros();
     ContextBinaryContents contents;
     Status st = readContextBinary(buffer, size, &contents);
@@ -472,8 +616,19 @@ Qnn_ErrorHandle_t Runtime::contextCreateFromBinary(Qnn_BackendHandle_t backend, 
                      std::to_string(contents.backendId) + ", this is backend id " + std::to_string(desc_.backendId));
       return QNN_CONTEXT_ERROR_BINARY_CONFIGURATION;
     }
+    st = checkOpPackagesRegistered(contents, *b->opPackages);
+    if (!st.isOk()) {
+      logMessage(loggerOf(b), QNN_LOG_LEVEL_ERROR, "QnnContext_createFromBinary: " + st.message());
+      return QNN_CONTEXT_ERROR_BINARY_CONFIGURATION;
+    }
+    PreparedGraphBlobs prepared;
+    if (!contents.backendBlob.empty()) {
+      st = decodePreparedGraphs(contents.backendBlob, &prepared);
+      if (!st.isOk()) return fail(loggerOf(b), ApiGroup::kContext, "QnnContext_createFromBinary", st);
+    }
     auto ctx = std::make_shared<ContextObject>();
     ctx->backend = b;
+    ctx->settings = settings;
     uint32_t maxId = 0;
     for (auto& t : contents.contextTensors) {
       maxId = std::max(maxId, t.id);
@@ -488,16 +643,36 @@ Qnn_ErrorHandle_t Runtime::contextCreateFromBinary(Qnn_BackendHandle_t backend, 
       for (auto& [id, t] : ir.tensors) maxId = std::max(maxId, id);
       for (auto& n : ir.nodes) g->nodeNames.insert(n.name);
       g->ir = std::move(ir);
-      st = b->engine->prepare(g->ir, &g->prepared);
-      if (!st.isOk()) return fail(loggerOf(b), ApiGroup::kContext, "QnnContext_createFromBinary", st);
+      g->ir.backendConfig = settings;
+      // A stored prepared form is restored as is; otherwise the graph is prepared again.
+      auto stored = prepared.find(g->ir.name);
+      if (stored == prepared.end()) {
+        st = b->engine->prepare(g->ir, &g->prepared);
+        if (!st.isOk()) return fail(loggerOf(b), ApiGroup::kContext, "QnnContext_createFromBinary", st);
+      } else {
+        st = b->engine->restore(g->ir, stored->second.data(), stored->second.size(), &g->prepared);
+        if (!st.isOk()) {
+          // kInvalidArgument: prepared for another device (e.g. another HTP architecture).
+          logMessage(loggerOf(b), QNN_LOG_LEVEL_ERROR, "QnnContext_createFromBinary: " + st.message());
+          if (st.code() == StatusCode::kInvalidArgument) return QNN_CONTEXT_ERROR_BINARY_CONFIGURATION;
+          if (st.code() == StatusCode::kCorruptData) return QNN_CONTEXT_ERROR_CREATE_FROM_BINARY;
+          return toQnnError(ApiGroup::kContext, st);
+        }
+      }
       g->state = GraphObject::State::kFinalized;
       graphs.push_back(std::move(g));
     }
     ctx->nextTensorId = maxId + 1;
     for (auto& g : graphs) ctx->graphsByName[g->ir.name] = handles().add(g);
-    if (prof)
-      prof->addEvent(0, QNN_PROFILE_EVENTTYPE_INIT, QNN_PROFILE_EVENTUNIT_MICROSEC, nowMicros() - start,
-                     "context create from binary");
+    if (prof) {
+      auto top = prof->addEvent(0, QNN_PROFILE_EVENTTYPE_INIT, QNN_PROFILE_EVENTUNIT_MICROSEC, nowMicros() - start,
+                                "context create from binary");
+      for (auto& g : graphs) {
+        std::vector<ProfileExtraEvent> extra;
+        g->prepared->finalizeEvents(&extra);
+        addExtraEvents(*prof, top, extra);
+      }
+    }
     *context = handles().add(ctx);
     std::lock_guard<std::mutex> lock(b->mutex);
     b->contexts.insert(*context);
@@ -527,7 +702,10 @@ static Status applyGraphConfig(GraphObject& g, const QnnGraph_Config_t** config)
   if (!config) return Status::ok();
   for (size_t i = 0; config[i]; ++i) {
     switch (config[i]->option) {
-      case QNN_GRAPH_CONFIG_OPTION_CUSTOM: break;
+      case QNN_GRAPH_CONFIG_OPTION_CUSTOM:
+        if (config[i]->customConfig)
+          QNN_SDK_RETURN_IF_ERROR(g.backend->engine->applyGraphCustomConfig(config[i]->customConfig, &g.ir));
+        break;
       case QNN_GRAPH_CONFIG_OPTION_PRIORITY:
         if (config[i]->priority > QNN_PRIORITY_HIGH) return invalidArgument("invalid graph priority");
         g.ir.priority = config[i]->priority;
@@ -553,6 +731,10 @@ Qnn_ErrorHandle_t Runtime::graphCreate(Qnn_ContextHandle_t context, const char* 
     g->context = ctx;
     g->backend = ctx->backend;
     g->ir.name = name;
+    {
+      std::lock_guard<std::mutex> lock(ctx->mutex);
+      g->ir.backendConfig = ctx->settings;
+    }
     Status st = applyGraphConfig(*g, config);
     if (!st.isOk()) return fail(loggerOf(ctx->backend), ApiGroup::kGraph, "QnnGraph_create", st);
     std::lock_guard<std::mutex> lock(ctx->mutex);
@@ -640,7 +822,7 @@ Qnn_ErrorHandle_t Runtime::graphAddNode(Qnn_GraphHandle_t graph, Qnn_OpConfig_t 
       return QNN_GRAPH_ERROR_GRAPH_FINALIZED;
     }
     NodeInfo node;
-    Status st = readNode(opConfig, &node);
+    Status st = readNode(opConfig, *g->backend->opPackages, &node);
     if (!st.isOk()) return fail(log, ApiGroup::kGraph, "QnnGraph_addNode", st);
     if (g->nodeNames.count(node.name))
       return fail(log, ApiGroup::kGraph, "QnnGraph_addNode",
@@ -681,7 +863,7 @@ Qnn_ErrorHandle_t Runtime::graphAddNode(Qnn_GraphHandle_t graph, Qnn_OpConfig_t 
       outs.push_back(t);
       node.outputIds.push_back(t->id);
     }
-    st = g->backend->engine->validateNode(node, ins, outs);
+    st = g->backend->engine->validateNodeInGraph(g->ir, node, ins, outs);
     if (!st.isOk()) return fail(log, ApiGroup::kGraph, "QnnGraph_addNode", st);
     g->nodeNames.insert(node.name);
     g->ir.nodes.push_back(std::move(node));
@@ -719,9 +901,13 @@ Qnn_ErrorHandle_t Runtime::graphFinalize(Qnn_GraphHandle_t graph, Qnn_ProfileHan
       return st.code() == StatusCode::kOutOfMemory ? QNN_GRAPH_ERROR_MEM_ALLOC : QNN_GRAPH_ERROR_FINALIZE_FAILED;
     }
     g->state = GraphObject::State::kFinalized;
-    if (prof)
-      prof->addEvent(0, QNN_PROFILE_EVENTTYPE_FINALIZE, QNN_PROFILE_EVENTUNIT_MICROSEC, nowMicros() - start,
-                     "graph finalize: " + g->ir.name);
+    if (prof) {
+      auto top = prof->addEvent(0, QNN_PROFILE_EVENTTYPE_FINALIZE, QNN_PROFILE_EVENTUNIT_MICROSEC,
+                                nowMicros() - start, "graph finalize: " + g->ir.name);
+      std::vector<ProfileExtraEvent> extra;
+      g->prepared->finalizeEvents(&extra);
+      addExtraEvents(*prof, top, extra);
+    }
     return QNN_SUCCESS;
   });
 }
@@ -839,6 +1025,8 @@ Qnn_ErrorHandle_t Runtime::graphExecute(Qnn_GraphHandle_t graph, const Qnn_Tenso
       };
     }
     std::vector<NodeTiming> timings;
+    std::vector<ProfileExtraEvent> graphEvents;
+    if (prof) options.graphEvents = &graphEvents;
     {
       std::lock_guard<std::mutex> exec(g->execMutex);
       st = g->prepared->execute(in, out, options, &timings);
@@ -848,9 +1036,12 @@ Qnn_ErrorHandle_t Runtime::graphExecute(Qnn_GraphHandle_t graph, const Qnn_Tenso
       uint64_t total = nowMicros() - start;
       auto top = prof->addEvent(0, QNN_PROFILE_EVENTTYPE_EXECUTE, QNN_PROFILE_EVENTUNIT_MICROSEC, total,
                                 "graph execute: " + g->ir.name);
-      for (auto& t : timings)
-        prof->addEvent(top, QNN_PROFILE_EVENTTYPE_NODE, QNN_PROFILE_EVENTUNIT_MICROSEC, t.micros,
-                       t.nodeName + " (" + t.opType + ")");
+      addExtraEvents(*prof, top, graphEvents);
+      for (auto& t : timings) {
+        auto node = prof->addEvent(top, QNN_PROFILE_EVENTTYPE_NODE, QNN_PROFILE_EVENTUNIT_MICROSEC, t.micros,
+                                   t.nodeName + " (" + t.opType + ")");
+        addExtraEvents(*prof, node, t.extra);
+      }
     }
     return QNN_SUCCESS;
   });
@@ -1048,32 +1239,62 @@ const HostPlatformInfo& hostPlatformInfo() {
   return info;
 }
 
-bool deviceConfigValid(const QnnDevice_Config_t** config) {
-  if (!config) return true;
-  for (size_t i = 0; config[i]; ++i)
-    if (config[i]->option != QNN_DEVICE_CONFIG_OPTION_CUSTOM &&
-        config[i]->option != QNN_DEVICE_CONFIG_OPTION_PLATFORM_INFO)
-      return false;
-  return true;
+// Validates device configs; the backend's custom configs go into `settings`.
+Status applyDeviceConfig(BackendHooks* hooks, const QnnDevice_Config_t** config, BackendSettings* settings) {
+  if (!config) return Status::ok();
+  for (size_t i = 0; config[i]; ++i) {
+    if (config[i]->option == QNN_DEVICE_CONFIG_OPTION_CUSTOM) {
+      if (hooks && config[i]->customConfig)
+        QNN_SDK_RETURN_IF_ERROR(hooks->applyDeviceCustomConfig(config[i]->customConfig, settings));
+    } else if (config[i]->option != QNN_DEVICE_CONFIG_OPTION_PLATFORM_INFO) {
+      return invalidArgument("unknown device config option " + std::to_string(config[i]->option));
+    }
+  }
+  return Status::ok();
 }
+
+// Platform infos handed out by QnnDevice_getPlatformInfo until the client frees them.
+std::mutex gPlatformInfoMutex;
+std::map<const QnnDevice_PlatformInfo_t*, std::unique_ptr<PlatformInfoStorage>> gPlatformInfos;
 }  // namespace
 
 Qnn_ErrorHandle_t Runtime::deviceGetPlatformInfo(Qnn_LogHandle_t logger, const QnnDevice_PlatformInfo_t** info) {
-  if (logger && !handles().get<Logger>(logger, HandleKind::kLog)) return QNN_DEVICE_ERROR_INVALID_HANDLE;
-  if (!info) return QNN_DEVICE_ERROR_INVALID_ARGUMENT;
-  *info = &hostPlatformInfo().info;
-  return QNN_SUCCESS;
+  return guarded([&]() -> Qnn_ErrorHandle_t {
+    if (logger && !handles().get<Logger>(logger, HandleKind::kLog)) return QNN_DEVICE_ERROR_INVALID_HANDLE;
+    if (!info) return QNN_DEVICE_ERROR_INVALID_ARGUMENT;
+    std::unique_ptr<PlatformInfoStorage> storage = desc_.hooks ? desc_.hooks->platformInfo({}) : nullptr;
+    if (!storage) {
+      *info = &hostPlatformInfo().info;
+      return QNN_SUCCESS;
+    }
+    std::lock_guard<std::mutex> lock(gPlatformInfoMutex);
+    const QnnDevice_PlatformInfo_t* p = storage->info();
+    gPlatformInfos[p] = std::move(storage);
+    *info = p;
+    return QNN_SUCCESS;
+  });
 }
 
 Qnn_ErrorHandle_t Runtime::deviceFreePlatformInfo(Qnn_LogHandle_t logger, const QnnDevice_PlatformInfo_t* info) {
-  if (logger && !handles().get<Logger>(logger, HandleKind::kLog)) return QNN_DEVICE_ERROR_INVALID_HANDLE;
-  if (info != &hostPlatformInfo().info) return QNN_DEVICE_ERROR_INVALID_ARGUMENT;
-  return QNN_SUCCESS;
+  return guarded([&]() -> Qnn_ErrorHandle_t {
+    if (logger && !handles().get<Logger>(logger, HandleKind::kLog)) return QNN_DEVICE_ERROR_INVALID_HANDLE;
+    if (info == &hostPlatformInfo().info) return QNN_SUCCESS;
+    std::lock_guard<std::mutex> lock(gPlatformInfoMutex);
+    return gPlatformInfos.erase(info) ? QNN_SUCCESS : QNN_DEVICE_ERROR_INVALID_ARGUMENT;
+  });
 }
 
-Qnn_ErrorHandle_t Runtime::deviceGetInfrastructure(const QnnDevice_Infrastructure_t*) {
-  logMessage(anyLogger().get(), QNN_LOG_LEVEL_WARN, "QnnDevice_getInfrastructure: this backend has none");
-  return QNN_COMMON_ERROR_NOT_SUPPORTED;
+Qnn_ErrorHandle_t Runtime::deviceGetInfrastructure(const QnnDevice_Infrastructure_t* infra) {
+  return guarded([&]() -> Qnn_ErrorHandle_t {
+    if (!desc_.hooks) {
+      logMessage(anyLogger().get(), QNN_LOG_LEVEL_WARN, "QnnDevice_getInfrastructure: this backend has none");
+      return QNN_COMMON_ERROR_NOT_SUPPORTED;
+    }
+    if (!infra) return QNN_DEVICE_ERROR_INVALID_ARGUMENT;
+    Status st = desc_.hooks->getInfrastructure(infra);
+    if (!st.isOk()) return fail(anyLogger().get(), ApiGroup::kDevice, "QnnDevice_getInfrastructure", st);
+    return QNN_SUCCESS;
+  });
 }
 
 Qnn_ErrorHandle_t Runtime::deviceCreate(Qnn_LogHandle_t logger, const QnnDevice_Config_t** config,
@@ -1082,23 +1303,51 @@ Qnn_ErrorHandle_t Runtime::deviceCreate(Qnn_LogHandle_t logger, const QnnDevice_
     if (!device) return QNN_DEVICE_ERROR_INVALID_ARGUMENT;
     auto d = std::make_shared<DeviceObject>();
     if (logger && !(d->logger = handles().get<Logger>(logger, HandleKind::kLog))) return QNN_DEVICE_ERROR_INVALID_HANDLE;
-    if (!deviceConfigValid(config)) return QNN_DEVICE_ERROR_INVALID_CONFIG;
+    Status st = applyDeviceConfig(desc_.hooks.get(), config, &d->settings);
+    if (!st.isOk()) {
+      logMessage(d->logger ? d->logger.get() : anyLogger().get(), QNN_LOG_LEVEL_ERROR, "QnnDevice_create: " + st.message());
+      return QNN_DEVICE_ERROR_INVALID_CONFIG;
+    }
     *device = handles().add(d);
     return QNN_SUCCESS;
   });
 }
 
 Qnn_ErrorHandle_t Runtime::deviceSetConfig(Qnn_DeviceHandle_t device, const QnnDevice_Config_t** config) {
-  if (!handles().get<DeviceObject>(device, HandleKind::kDevice)) return QNN_DEVICE_ERROR_INVALID_HANDLE;
-  if (!deviceConfigValid(config)) return QNN_DEVICE_ERROR_INVALID_CONFIG;
-  return QNN_SUCCESS;
+  return guarded([&]() -> Qnn_ErrorHandle_t {
+    auto d = handles().get<DeviceObject>(device, HandleKind::kDevice);
+    if (!d) return QNN_DEVICE_ERROR_INVALID_HANDLE;
+    std::lock_guard<std::mutex> lock(d->mutex);
+    BackendSettings updated = d->settings;
+    Status st = applyDeviceConfig(desc_.hooks.get(), config, &updated);
+    if (!st.isOk()) {
+      logMessage(d->logger ? d->logger.get() : anyLogger().get(), QNN_LOG_LEVEL_ERROR,
+                 "QnnDevice_setConfig: " + st.message());
+      return QNN_DEVICE_ERROR_INVALID_CONFIG;
+    }
+    d->settings = std::move(updated);
+    return QNN_SUCCESS;
+  });
 }
 
 Qnn_ErrorHandle_t Runtime::deviceGetInfo(Qnn_DeviceHandle_t device, const QnnDevice_PlatformInfo_t** info) {
-  if (!handles().get<DeviceObject>(device, HandleKind::kDevice)) return QNN_DEVICE_ERROR_INVALID_HANDLE;
-  if (!info) return QNN_DEVICE_ERROR_INVALID_ARGUMENT;
-  *info = &hostPlatformInfo().info;
-  return QNN_SUCCESS;
+  return guarded([&]() -> Qnn_ErrorHandle_t {
+    auto d = handles().get<DeviceObject>(device, HandleKind::kDevice);
+    if (!d) return QNN_DEVICE_ERROR_INVALID_HANDLE;
+    if (!info) return QNN_DEVICE_ERROR_INVALID_ARGUMENT;
+    std::lock_guard<std::mutex> lock(d->mutex);
+    if (d->infos.empty() || d->infoSettings != d->settings) {
+      std::unique_ptr<PlatformInfoStorage> storage = desc_.hooks ? desc_.hooks->platformInfo(d->settings) : nullptr;
+      if (!storage) {
+        *info = &hostPlatformInfo().info;
+        return QNN_SUCCESS;
+      }
+      d->infos.push_back(std::move(storage));
+      d->infoSettings = d->settings;
+    }
+    *info = d->infos.back()->info();
+    return QNN_SUCCESS;
+  });
 }
 
 Qnn_ErrorHandle_t Runtime::deviceFree(Qnn_DeviceHandle_t device) {
@@ -1170,9 +1419,15 @@ const char* Runtime::errorMessage(Qnn_ErrorHandle_t error) {
     case QNN_BACKEND_ERROR_INVALID_HANDLE: return "invalid backend handle";
     case QNN_BACKEND_ERROR_INVALID_ARGUMENT: return "invalid argument to a backend call";
     case QNN_BACKEND_ERROR_NOT_SUPPORTED: return "not supported by this backend";
+    case QNN_BACKEND_ERROR_OP_PACKAGE_NOT_FOUND: return "op package library not found or not loadable";
+    case QNN_BACKEND_ERROR_OP_PACKAGE_IF_PROVIDER_NOT_FOUND: return "op package interface provider not found";
+    case QNN_BACKEND_ERROR_OP_PACKAGE_REGISTRATION_FAILED: return "op package registration failed";
+    case QNN_BACKEND_ERROR_OP_PACKAGE_UNSUPPORTED_VERSION: return "op package built for an unsupported API version";
+    case QNN_BACKEND_ERROR_OP_PACKAGE_DUPLICATE: return "an op package of that name is already registered";
     case QNN_CONTEXT_ERROR_INVALID_HANDLE: return "invalid context handle";
     case QNN_CONTEXT_ERROR_CREATE_FROM_BINARY: return "context binary is invalid or corrupted";
-    case QNN_CONTEXT_ERROR_BINARY_CONFIGURATION: return "context binary was made for another backend";
+    case QNN_CONTEXT_ERROR_BINARY_CONFIGURATION:
+      return "context binary was made for another backend or needs an op package that is not registered";
     case QNN_CONTEXT_ERROR_NOT_FINALIZED: return "graphs of the context are not finalized";
     case QNN_GRAPH_ERROR_INVALID_HANDLE: return "invalid graph handle";
     case QNN_GRAPH_ERROR_INVALID_TENSOR: return "invalid tensor";

@@ -370,9 +370,10 @@ TEST_F(Misuse, LogInvalidLevel) {
   EXPECT_EQ(api().logCreate(nullptr, static_cast<QnnLog_Level_t>(99), &l), QNN_LOG_ERROR_INVALID_ARGUMENT);
 }
 TEST_F(Misuse, UnknownPropertyKey) { EXPECT_EQ(api().propertyHasCapability(123456), QNN_PROPERTY_ERROR_UNKNOWN_KEY); }
-TEST_F(Misuse, OpPackageNotSupportedYet) {
+TEST_F(Misuse, OpPackageMissingLibrary) {
   EXPECT_EQ(api().backendRegisterOpPackage(backend, "/nonexistent.so", "Provider", nullptr),
-            QNN_COMMON_ERROR_NOT_SUPPORTED);
+            QNN_BACKEND_ERROR_OP_PACKAGE_NOT_FOUND);
+  EXPECT_EQ(api().backendRegisterOpPackage(backend, nullptr, "Provider", nullptr), QNN_BACKEND_ERROR_INVALID_ARGUMENT);
 }
 TEST_F(Misuse, MemRegisterBadFd) {
   uint32_t dims[] = {4};

@@ -57,7 +57,7 @@ TEST(Interface, SupportedOperationsCoverTheCoreOpSet) {
                          "LayerNorm", "Resize", "Gather", "StridedSlice", "TopK", "Quantize", "Dequantize"})
     EXPECT_TRUE(names.count(op)) << op;
   EXPECT_EQ(lib.api().propertyHasCapability(QNN_PROPERTY_GRAPH_SUPPORT_EXECUTE), QNN_PROPERTY_SUPPORTED);
-  EXPECT_EQ(lib.api().propertyHasCapability(QNN_PROPERTY_BACKEND_SUPPORT_OP_PACKAGE), QNN_PROPERTY_NOT_SUPPORTED);
+  EXPECT_EQ(lib.api().propertyHasCapability(QNN_PROPERTY_BACKEND_SUPPORT_OP_PACKAGE), QNN_PROPERTY_SUPPORTED);
   EXPECT_EQ(lib.api().backendFree(b), QNN_SUCCESS);
 }
 

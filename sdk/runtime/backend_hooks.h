@@ -1,0 +1,49 @@
+// BackendHooks: the backend-specific answers to API calls that carry no backend
+// handle or carry a backend's CUSTOM config structs (QnnDevice_*, custom
+// backend/context configs, properties). A backend without hooks behaves as the
+// host CPU: one device, custom configs ignored, no infrastructure. The graph
+// custom config, which needs the engine, is ExecutionEngine::applyGraphCustomConfig.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+
+#include "QnnInterface.h"
+#include "core/status.h"
+
+namespace qnn::sdk {
+
+// Backend-specific settings taken from custom configs. They flow device ->
+// context -> graph (GraphIR::backendConfig), so prepare sees all of them.
+// Keys are "<scope>.<name>" (e.g. "device.arch"); values are decimal text.
+using BackendSettings = std::map<std::string, std::string>;
+
+// Owns one QnnDevice_PlatformInfo_t and whatever it points to.
+class PlatformInfoStorage {
+ public:
+  virtual ~PlatformInfoStorage() = default;
+  virtual const QnnDevice_PlatformInfo_t* info() const = 0;
+};
+
+class BackendHooks {
+ public:
+  virtual ~BackendHooks() = default;
+  // QNN_BACKEND_CONFIG_OPTION_CUSTOM / QNN_CONTEXT_CONFIG_OPTION_CUSTOM /
+  // QNN_DEVICE_CONFIG_OPTION_CUSTOM: parse and validate the backend's struct
+  // (never null here) into settings. An error refuses the create/setConfig call.
+  virtual Status applyBackendCustomConfig(const void*) { return Status::ok(); }
+  virtual Status applyContextCustomConfig(const void*, BackendSettings*) { return Status::ok(); }
+  virtual Status applyDeviceCustomConfig(const void*, BackendSettings*) { return Status::ok(); }
+  // Platform info of a device with these settings (empty: QnnDevice_getPlatformInfo).
+  // nullptr: report the runtime's single host device.
+  virtual std::unique_ptr<PlatformInfoStorage> platformInfo(const BackendSettings&) { return nullptr; }
+  // QnnDevice_getInfrastructure; the pointed-to struct lives as long as the library.
+  virtual Status getInfrastructure(const QnnDevice_Infrastructure_t*) {
+    return {StatusCode::kNotSupported, "this backend has no device infrastructure"};
+  }
+  // Properties the backend answers itself; false: the runtime's answer stands.
+  virtual bool hasCapability(QnnProperty_Key_t, Qnn_ErrorHandle_t*) { return false; }
+};
+
+}  // namespace qnn::sdk
