@@ -20,18 +20,27 @@ const FlagSpec* ArgParser::find(const std::string& name) const {
 void ArgParser::parse(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
-    if (arg.rfind("--", 0) != 0 || arg.size() == 2)
-      throw UsageError("unexpected argument '" + arg + "'");
-    std::string name = arg.substr(2);
+    std::string name;
     std::string value;
     bool inlineValue = false;
-    if (auto eq = name.find('='); eq != std::string::npos) {
-      value = name.substr(eq + 1);
-      name = name.substr(0, eq);
-      inlineValue = true;
+    const FlagSpec* spec = nullptr;
+    if (arg.rfind("--", 0) == 0 && arg.size() > 2) {
+      name = arg.substr(2);
+      if (auto eq = name.find('='); eq != std::string::npos) {
+        value = name.substr(eq + 1);
+        name = name.substr(0, eq);
+        inlineValue = true;
+      }
+      spec = find(name);
+      if (!spec) throw UsageError("unknown flag '--" + name + "'");
+    } else if (arg.size() > 1 && arg[0] == '-' && arg[1] != '-') {
+      for (const auto& f : flags_)
+        if (!f.shortName.empty() && f.shortName == arg.substr(1)) spec = &f;
+      if (!spec) throw UsageError("unknown flag '" + arg + "'");
+      name = spec->name;
+    } else {
+      throw UsageError("unexpected argument '" + arg + "'");
     }
-    const FlagSpec* spec = find(name);
-    if (!spec) throw UsageError("unknown flag '--" + name + "'");
     if (spec->takesValue) {
       if (!inlineValue) {
         if (i + 1 >= argc) throw UsageError("--" + name + " needs a value");
@@ -42,7 +51,13 @@ void ArgParser::parse(int argc, char** argv) {
       throw UsageError("--" + name + " takes no value");
     }
     values_[name] = value;
+    if (spec->repeatable) repeatedValues_[name].push_back(value);
   }
+}
+
+std::vector<std::string> ArgParser::values(const std::string& name) const {
+  auto it = repeatedValues_.find(name);
+  return it == repeatedValues_.end() ? std::vector<std::string>{} : it->second;
 }
 
 std::string ArgParser::value(const std::string& name, const std::string& fallback) const {
@@ -53,7 +68,8 @@ std::string ArgParser::value(const std::string& name, const std::string& fallbac
 std::string ArgParser::usage() const {
   std::string out = "usage: " + tool_ + " [options]\n" + summary_ + "\n\noptions:\n";
   for (const auto& f : flags_) {
-    std::string left = "  --" + f.name + (f.takesValue ? " <" + f.valueName + ">" : "");
+    std::string left = "  " + (f.shortName.empty() ? "" : "-" + f.shortName + ", ") + "--" + f.name +
+                       (f.takesValue ? " <" + f.valueName + ">" : "");
     if (left.size() < 40) left.resize(40, ' ');
     else left += "\n" + std::string(40, ' ');
     out += left + f.help + "\n";

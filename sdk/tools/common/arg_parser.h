@@ -1,5 +1,5 @@
 // Command-line parsing shared by the tools: a table of known flags, `--flag value`
-// or `--flag=value`, no positional arguments. Anything else is a UsageError, so a
+// or `--flag=value` (or a declared short alias `-x value`), no positional arguments. Anything else is a UsageError, so a
 // typo never runs with a silently different configuration.
 #pragma once
 
@@ -15,6 +15,8 @@ struct FlagSpec {
   bool takesValue;
   std::string valueName; // shown in the usage text, e.g. "FILE"
   std::string help;
+  std::string shortName = "";  // e.g. "p" for -p; empty = none
+  bool repeatable = false;     // every occurrence is kept (values())
 };
 
 class ArgParser {
@@ -29,6 +31,8 @@ class ArgParser {
   bool answeredHelpOrVersion() const;
   bool has(const std::string& name) const { return values_.count(name) != 0; }
   std::string value(const std::string& name, const std::string& fallback = "") const;
+  // Every value of a repeatable flag, in command-line order.
+  std::vector<std::string> values(const std::string& name) const;
   std::string usage() const;
 
   // Numeric values with the flag named in the error.
@@ -43,6 +47,7 @@ class ArgParser {
   std::string summary_;
   std::vector<FlagSpec> flags_;
   std::map<std::string, std::string> values_;
+  std::map<std::string, std::vector<std::string>> repeatedValues_;
 };
 
 // Splits s at every sep; empty pieces are kept (callers decide what they mean).
