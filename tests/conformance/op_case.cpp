@@ -10,6 +10,18 @@ std::map<std::string, CaseSource>& sources() {
   static std::map<std::string, CaseSource> s;
   return s;
 }
+std::map<std::string, CaseSource>& fixedPointSources() {
+  static std::map<std::string, CaseSource> s;
+  return s;
+}
+std::vector<OpCase> collect(const std::map<std::string, CaseSource>& from) {
+  std::vector<OpCase> all;
+  for (auto& [family, source] : from) {
+    auto cases = source();
+    for (auto& c : cases) all.push_back(std::move(c));
+  }
+  return all;
+}
 }  // namespace
 
 bool registerCaseSource(const std::string& family, CaseSource source) {
@@ -17,13 +29,13 @@ bool registerCaseSource(const std::string& family, CaseSource source) {
   return true;
 }
 
-std::vector<OpCase> allCases() {
-  std::vector<OpCase> all;
-  for (auto& [family, source] : sources()) {
-    auto cases = source();
-    for (auto& c : cases) all.push_back(std::move(c));
-  }
-  return all;
+std::vector<OpCase> allCases() { return collect(sources()); }
+
+bool registerFixedPointCaseSource(const std::string& family, CaseSource source) {
+  fixedPointSources()[family] = std::move(source);
+  return true;
 }
+
+std::vector<OpCase> allFixedPointCases() { return collect(fixedPointSources()); }
 
 }  // namespace qnn::conformance

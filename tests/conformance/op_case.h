@@ -101,4 +101,11 @@ bool registerCaseSource(const std::string& family, CaseSource source);
 // Every case of every registered source, in registration-independent (sorted) order.
 std::vector<OpCase> allCases();
 
+// Fixed-point cases: quantized tensors whose expected outputs follow the integer
+// rule of docs/htp-fixed-point.md (reference_fixed_point.*). Backends that
+// implement that rule (htp_sim) must match them bit-exactly; they are kept apart
+// from allCases() because float-emulating backends (cpu) round differently.
+bool registerFixedPointCaseSource(const std::string& family, CaseSource source);
+std::vector<OpCase> allFixedPointCases();
+
 }  // namespace qnn::conformance

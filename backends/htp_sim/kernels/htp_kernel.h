@@ -38,6 +38,18 @@ class Kernel {
   virtual Status init(const OpParams& params) = 0;
   virtual Status prepare(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) = 0;
   virtual Status execute(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) = 0;
+  // Optional, between init and prepare: fuse a following Relu / Relu1 / Relu6 /
+  // ReluMinMax whose output encoding this kernel's output takes over. Outputs are
+  // then clamped to [quantize(realMin), quantize(realMax)] of the output encoding,
+  // bit-identical to running the activation after the kernel with equal
+  // encodings. Returns false when the kernel cannot fuse (keep the activation).
+  // Implemented by Conv2d, DepthWiseConv2d, TransposeConv2d, FullyConnected,
+  // MatMul and Batchnorm.
+  virtual bool fuseOutputClamp(double realMin, double realMax) {
+    (void)realMin;
+    (void)realMax;
+    return false;
+  }
 };
 
 using KernelFactory = std::unique_ptr<Kernel> (*)(const std::string& opType);

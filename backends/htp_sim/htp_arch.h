@@ -1,0 +1,42 @@
+// The simulated hardware: the SoC table of the vendor's documentation (SoC
+// model id -> Hexagon architecture) and, per HTP architecture, the parameters of
+// the simulator's cost model (VTCM size, HVX threads, HMX throughput). The
+// numbers are model parameters documented in docs/htp-simulator.md, not
+// measurements of a device.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace qnn::htp {
+
+struct SocInfo {
+  uint32_t socModel;
+  const char* name;
+  uint32_t arch;  // Hexagon version (68, 69, 73, 75); 66 = no HTP; 0 = N/A
+};
+
+struct ArchInfo {
+  uint32_t arch;
+  uint32_t vtcmMB;             // VTCM size
+  uint32_t hvxThreads;         // HVX contexts (1024-bit vectors)
+  uint32_t hmxInt8MacsPerCycle;  // HMX matrix unit, 8-bit x 8-bit
+  bool fp16;                   // HMX/HVX fp16 support (float graphs in fp16 mode)
+};
+
+// The SoC with this model id, nullptr if the table has none.
+const SocInfo* findSoc(uint32_t socModel);
+// The HTP architecture's parameters, nullptr if the simulator has no HTP of that version.
+const ArchInfo* findArch(uint32_t arch);
+// What the simulator is without a device config.
+constexpr uint32_t kDefaultSocModel = 60;  // SC8380XP, the SoC of ONNX Runtime's examples
+constexpr uint32_t kDefaultArch = 73;
+
+// HVX vector width in bytes (1024 bits).
+constexpr uint32_t kHvxVectorBytes = 128;
+// Clock of the HTP core for a DCVS voltage corner (QnnHtpPerfInfrastructure_VoltageCorner_t); 0: unknown corner.
+uint32_t clockMHzForCorner(uint32_t corner);
+// The nominal clock used when no power config is active.
+constexpr uint32_t kNominalClockMHz = 1200;
+
+}  // namespace qnn::htp

@@ -1,0 +1,36 @@
+// libQnnHtp.so's C entry points: the function table handed out by
+// QnnInterface_getProviders. Each entry forwards to the shared Runtime; the HTP
+// specifics live in the engine (htp_engine.h) and the hooks (htp_hooks.h).
+#include "HTP/QnnHtpCommon.h"
+#include "QnnInterface.h"
+#include "htp_engine.h"
+#include "htp_hooks.h"
+#include "runtime/api_table.h"
+#include "runtime/newer_members.h"
+
+namespace {
+
+qnn::sdk::Runtime& runtime() {
+  static qnn::sdk::Runtime rt([] {
+    qnn::sdk::BackendDescriptor d;
+    d.backendId = QNN_BACKEND_ID_HTP;
+    d.providerName = QNN_HTP_INTERFACE_PROVIDER_NAME;
+    d.buildId = "OpenQNN HTP simulator backend " OPENQNN_VERSION_STRING;
+    d.backendApiMajor = QNN_HTP_API_VERSION_MAJOR;
+    d.backendApiMinor = QNN_HTP_API_VERSION_MINOR;
+    d.backendApiPatch = QNN_HTP_API_VERSION_PATCH;
+    d.createEngine = qnn::htp::createHtpEngine;
+    d.hooks = qnn::htp::createHtpHooks();
+    return d;
+  }());
+  return rt;
+}
+
+using HtpApi = qnn::sdk::ApiTable<runtime>;
+
+}  // namespace
+
+extern "C" QNN_API Qnn_ErrorHandle_t QnnInterface_getProviders(const QnnInterface_t*** providerList,
+                                                                uint32_t* numProviders) {
+  return qnn::sdk::getProviders(HtpApi::provider(), providerList, numProviders);
+}

@@ -1,0 +1,311 @@
+#include "htp_engine.h"
+
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+
+#include "HTP/QnnHtpProfile.h"
+#include "QnnProfile.h"
+#include "QnnTypes.h"
+#include "binary/context_binary.h"
+#include "htp_kernels.h"
+#include "htp_passes.h"
+#include "htp_perf_infra.h"
+#include "htp_prepared_format.h"
+#include "htp_support.h"
+
+namespace qnn::htp {
+namespace {
+
+using sdk::GraphIR;
+using sdk::NodeInfo;
+using sdk::Status;
+using sdk::TensorInfo;
+using sdk::TensorKind;
+
+uint64_t microsSince(std::chrono::steady_clock::time_point start) {
+  return static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start).count());
+}
+
+// The simulated DSP subsystem of one backend handle. A restart (forced after
+// QNN_HTP_SIM_FAIL_AFTER_EXECUTES executes, for tests) invalidates every graph
+// prepared before it: their executes fail until the client frees the context
+// and creates it again, as after a real subsystem restart.
+class Subsystem {
+ public:
+  Subsystem() {
+    if (const char* env = std::getenv("QNN_HTP_SIM_FAIL_AFTER_EXECUTES")) failAfter_ = std::strtoull(env, nullptr, 10);
+  }
+  uint64_t epoch() const { return epoch_.load(); }
+  // Called before each execute of a graph prepared in `graphEpoch`.
+  Status beginExecute(uint64_t graphEpoch) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (graphEpoch != epoch_)
+      return {sdk::StatusCode::kSubsystemRestart,
+              "the HTP subsystem restarted since this graph was loaded; free the context and create it again"};
+    if (failAfter_ && ++executes_ > failAfter_) {
+      executes_ = 0;
+      ++epoch_;
+      return {sdk::StatusCode::kSubsystemRestart,
+              "the HTP subsystem restarted (simulated by QNN_HTP_SIM_FAIL_AFTER_EXECUTES); free the context and "
+              "create it again"};
+    }
+    return Status::ok();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::atomic<uint64_t> epoch_{0};
+  uint64_t executes_ = 0;
+  uint64_t failAfter_ = 0;
+};
+
+sdk::TensorView viewOf(const TensorInfo& t) {
+  sdk::TensorView v;
+  v.dtype = t.dtype;
+  v.dims = t.dims;
+  v.quant = t.quant;
+  if (t.kind == TensorKind::kStatic) v.data = const_cast<uint8_t*>(t.staticData.data());
+  return v;
+}
+
+Status makeKernel(const NodeInfo& node, const std::vector<sdk::TensorView>& ins,
+                  const std::vector<sdk::TensorView>& outs, std::unique_ptr<Kernel>* out) {
+  KernelFactory factory = findKernel(node.typeName);
+  std::unique_ptr<Kernel> k = factory ? factory(node.typeName) : nullptr;
+  if (!k)
+    return sdk::unsupportedOp("node '" + node.name + "': the HTP simulator has no kernel for op " + node.typeName +
+                              " yet");
+  Status st = k->init(node.params);
+  if (st.isOk()) st = k->prepare(ins, outs);
+  if (!st.isOk()) return {st.code(), "node '" + node.name + "' (op " + node.typeName + "): " + st.message()};
+  *out = std::move(k);
+  return Status::ok();
+}
+
+template <typename T>
+void clampAll(void* data, size_t n, int32_t lo, int32_t hi) {
+  T* p = static_cast<T*>(data);
+  for (size_t i = 0; i < n; ++i) p[i] = static_cast<T>(std::min<int32_t>(std::max<int32_t>(p[i], lo), hi));
+}
+
+void applyClamp(const FusedClamp& c, const TensorInfo& t, void* data) {
+  size_t n = t.numElements();
+  switch (t.dtype) {
+    case sdk::DType::kUFixed8: clampAll<uint8_t>(data, n, c.lo, c.hi); break;
+    case sdk::DType::kSFixed8: clampAll<int8_t>(data, n, c.lo, c.hi); break;
+    case sdk::DType::kUFixed16: clampAll<uint16_t>(data, n, c.lo, c.hi); break;
+    case sdk::DType::kSFixed16: clampAll<int16_t>(data, n, c.lo, c.hi); break;
+    default: break;
+  }
+}
+
+struct Step {
+  const NodeInfo* node = nullptr;
+  const NodePlan* plan = nullptr;
+  std::unique_ptr<Kernel> kernel;
+  std::vector<sdk::TensorView> ins, outs;
+};
+
+class HtpPreparedGraph : public sdk::PreparedGraph {
+ public:
+  HtpPreparedGraph(PreparedPlan plan, GraphOptions options, std::shared_ptr<Subsystem> subsystem, bool restored,
+                   uint64_t prepareMicros)
+      : plan_(std::move(plan)),
+        options_(options),
+        subsystem_(std::move(subsystem)),
+        epoch_(subsystem_->epoch()),
+        restored_(restored),
+        prepareMicros_(prepareMicros) {}
+
+  Status build() {
+    const GraphIR& g = plan_.graph;
+    if (plan_.plans.size() != g.nodes.size()) return sdk::corruptData("prepared HTP graph: plan and nodes differ");
+    for (auto& [id, t] : g.tensors)
+      if (t.kind == TensorKind::kNative) buffers_[id].resize(std::max<size_t>(1, t.byteSize()));
+    for (size_t i = 0; i < g.nodes.size(); ++i) {
+      auto s = std::make_unique<Step>();
+      s->node = &g.nodes[i];
+      s->plan = &plan_.plans[i];
+      for (uint32_t id : s->node->inputIds) {
+        const TensorInfo* t = g.findTensor(id);
+        if (!t) return sdk::corruptData("prepared HTP graph: node '" + s->node->name + "' reads an unknown tensor");
+        s->ins.push_back(viewOf(*t));
+      }
+      for (uint32_t id : s->node->outputIds) {
+        const TensorInfo* t = g.findTensor(id);
+        if (!t) return sdk::corruptData("prepared HTP graph: node '" + s->node->name + "' writes an unknown tensor");
+        s->outs.push_back(viewOf(*t));
+      }
+      QNN_SDK_RETURN_IF_ERROR(makeKernel(*s->node, s->ins, s->outs, &s->kernel));
+      steps_.push_back(std::move(s));
+    }
+    return Status::ok();
+  }
+
+  Status execute(const std::vector<sdk::TensorBinding>& inputs, const std::vector<sdk::TensorBinding>& outputs,
+                 const sdk::ExecuteOptions& options, std::vector<sdk::NodeTiming>* timings) override {
+    QNN_SDK_RETURN_IF_ERROR(subsystem_->beginExecute(epoch_));
+    auto start = std::chrono::steady_clock::now();
+    std::map<uint32_t, void*> ptr;
+    for (auto& [id, buf] : buffers_) ptr[id] = buf.data();
+    for (auto& b : inputs) ptr[b.tensorId] = b.data;
+    for (auto& b : outputs) ptr[b.tensorId] = b.data;
+    uint64_t cycles = 0;
+    for (auto& s : steps_) {
+      if (options.checkCancel) QNN_SDK_RETURN_IF_ERROR(options.checkCancel());
+      auto nodeStart = std::chrono::steady_clock::now();
+      for (size_t i = 0; i < s->ins.size(); ++i) {
+        const TensorInfo* t = plan_.graph.findTensor(s->node->inputIds[i]);
+        if (t->kind != TensorKind::kStatic && t->kind != TensorKind::kNull) s->ins[i].data = ptr[t->id];
+      }
+      for (size_t i = 0; i < s->outs.size(); ++i) s->outs[i].data = ptr[s->node->outputIds[i]];
+      QNN_SDK_RETURN_IF_ERROR(s->kernel->execute(s->ins, s->outs));
+      if (s->plan->clamp.active)
+        applyClamp(s->plan->clamp, *plan_.graph.findTensor(s->node->outputIds[0]), s->outs[0].data);
+      cycles += s->plan->cycles;
+      if (options.collectNodeTimings && timings) {
+        sdk::NodeTiming t{s->node->name, s->node->typeName, microsSince(nodeStart), {}};
+        t.extra.push_back({QNN_PROFILE_EVENTTYPE_NODE, QNN_PROFILE_EVENTUNIT_CYCLES, s->plan->cycles,
+                           s->node->name + ": estimated HTP cycles (" + (s->plan->onHmx ? "HMX" : "HVX") + ", " +
+                               std::to_string(s->plan->tiles) + (s->plan->tiles == 1 ? " tile, " : " tiles, ") +
+                               s->plan->layout +
+                               (s->plan->clamp.active ? ", fused " + s->plan->clamp.activation : std::string()) +
+                               ")"});
+        timings->push_back(std::move(t));
+      }
+    }
+    if (options.graphEvents) addExecuteEvents(cycles, microsSince(start), options.graphEvents);
+    return Status::ok();
+  }
+
+  void finalizeEvents(std::vector<sdk::ProfileExtraEvent>* events) const override {
+    events->push_back({QNN_HTP_PROFILE_EVENTTYPE_GRAPH_FINALIZE_HOST_RPC_TIME_MICROSEC, QNN_PROFILE_EVENTUNIT_MICROSEC,
+                       prepareMicros_,
+                       restored_ ? plan_.graph.name + ": prepared graph loaded from the context binary (passes not re-run)"
+                                 : plan_.graph.name + ": graph prepared for HTP V" + std::to_string(options_.arch)});
+    for (const PassRecord& p : plan_.passes)
+      events->push_back({QNN_PROFILE_EVENTTYPE_BACKEND, QNN_PROFILE_EVENTUNIT_COUNT, p.changes,
+                         "pass " + p.pass + (p.detail.empty() ? std::string() : ": " + p.detail)});
+  }
+
+  bool serialize(std::vector<uint8_t>* out) const override { return encodePreparedGraph(plan_, options_, out).isOk(); }
+
+ private:
+  void addExecuteEvents(uint64_t cycles, uint64_t hostMicros, std::vector<sdk::ProfileExtraEvent>* ev) const {
+    PowerState power = currentPowerState();
+    uint64_t accelMicros = cycles / std::max<uint32_t>(1, power.clockMHz);
+    std::string setup = "HTP V" + std::to_string(options_.arch) + ", " + std::to_string(options_.hvxThreads) +
+                        " HVX threads, " + std::to_string(options_.vtcmMB) + " MB VTCM, power mode " + power.mode +
+                        " (" + std::to_string(power.clockMHz) + " MHz)";
+    ev->push_back({QNN_HTP_PROFILE_EVENTTYPE_GRAPH_EXECUTE_HOST_RPC_TIME_MICROSEC, QNN_PROFILE_EVENTUNIT_MICROSEC,
+                   hostMicros, "host time (measured)"});
+    ev->push_back({QNN_HTP_PROFILE_EVENTTYPE_GRAPH_EXECUTE_HTP_RPC_TIME_MICROSEC, QNN_PROFILE_EVENTUNIT_MICROSEC,
+                   accelMicros + power.rpcControlLatencyUs,
+                   "HTP RPC time (estimated, RPC control latency " + std::to_string(power.rpcControlLatencyUs) +
+                       " us, polling " + std::to_string(power.rpcPollingTimeUs) + " us)"});
+    ev->push_back({QNN_HTP_PROFILE_EVENTTYPE_GRAPH_EXECUTE_ACCEL_TIME_CYCLE, QNN_PROFILE_EVENTUNIT_CYCLES, cycles,
+                   "accelerator cycles (estimated): " + setup});
+    ev->push_back({QNN_HTP_PROFILE_EVENTTYPE_GRAPH_EXECUTE_ACCEL_TIME_MICROSEC, QNN_PROFILE_EVENTUNIT_MICROSEC,
+                   accelMicros, "accelerator time (estimated): " + setup});
+    ev->push_back({QNN_HTP_PROFILE_EVENTTYPE_GRAPH_NUMBER_OF_HVX_THREADS, QNN_PROFILE_EVENTUNIT_COUNT,
+                   options_.hvxThreads, "number of HVX threads"});
+  }
+
+  PreparedPlan plan_;
+  GraphOptions options_;
+  std::shared_ptr<Subsystem> subsystem_;
+  uint64_t epoch_;
+  bool restored_;
+  uint64_t prepareMicros_;
+  std::map<uint32_t, std::vector<uint8_t>> buffers_;  // native tensors
+  std::vector<std::unique_ptr<Step>> steps_;
+};
+
+class HtpEngine : public sdk::ExecutionEngine {
+ public:
+  HtpEngine() : subsystem_(std::make_shared<Subsystem>()) {}
+
+  Status validateNode(const NodeInfo& node, const std::vector<const TensorInfo*>& inputs,
+                      const std::vector<const TensorInfo*>& outputs) override {
+    // Without a graph (QnnBackend_validateOpConfig) float tensors are judged as
+    // in an fp16 graph: the op config alone cannot say which mode it will run in.
+    return validate(node, inputs, outputs, /*fp16Mode=*/true);
+  }
+
+  Status validateNodeInGraph(const GraphIR& graph, const NodeInfo& node, const std::vector<const TensorInfo*>& inputs,
+                             const std::vector<const TensorInfo*>& outputs) override {
+    return validate(node, inputs, outputs, resolveGraphOptions(graph.backendConfig).fp16);
+  }
+
+  Status applyGraphCustomConfig(const void* custom, GraphIR* graph) override {
+    if (!graph->nodes.empty()) {
+      // Precision decides what addNode accepted; it cannot change afterwards.
+      Settings probe = graph->backendConfig;
+      uint32_t precision = graph->precision;
+      QNN_SDK_RETURN_IF_ERROR(htp::applyGraphCustomConfig(custom, &probe, &precision));
+      if (probe.count("graph.fp16") != graph->backendConfig.count("graph.fp16"))
+        return sdk::invalidArgument("HTP graph config: precision must be set before nodes are added");
+    }
+    return htp::applyGraphCustomConfig(custom, &graph->backendConfig, &graph->precision);
+  }
+
+  Status prepare(const GraphIR& graph, std::unique_ptr<sdk::PreparedGraph>* out) override {
+    auto start = std::chrono::steady_clock::now();
+    GraphOptions options = resolveGraphOptions(graph.backendConfig);
+    PreparedPlan plan;
+    QNN_SDK_RETURN_IF_ERROR(runPasses(graph, options, &plan));
+    auto prepared =
+        std::make_unique<HtpPreparedGraph>(std::move(plan), options, subsystem_, false, microsSince(start));
+    QNN_SDK_RETURN_IF_ERROR(prepared->build());
+    *out = std::move(prepared);
+    return Status::ok();
+  }
+
+  Status restore(const GraphIR& graph, const uint8_t* data, size_t size,
+                 std::unique_ptr<sdk::PreparedGraph>* out) override {
+    auto start = std::chrono::steady_clock::now();
+    PreparedPlan plan;
+    GraphOptions options;
+    QNN_SDK_RETURN_IF_ERROR(decodePreparedGraph(data, size, &plan, &options));
+    // The loading device must be the architecture the graph was prepared for.
+    GraphOptions device = resolveGraphOptions(graph.backendConfig);
+    if (graph.backendConfig.count("device.arch") || graph.backendConfig.count("device.soc"))
+      if (device.arch != options.arch)
+        return sdk::invalidArgument("graph '" + graph.name + "' was prepared for HTP V" + std::to_string(options.arch) +
+                                    ", the device is V" + std::to_string(device.arch));
+    auto prepared = std::make_unique<HtpPreparedGraph>(std::move(plan), options, subsystem_, true, microsSince(start));
+    QNN_SDK_RETURN_IF_ERROR(prepared->build());
+    *out = std::move(prepared);
+    return Status::ok();
+  }
+
+  std::vector<std::string> supportedOps() const override {
+    std::vector<std::string> ops;
+    for (const std::string& op : htpOpTypes())
+      if (findKernel(op)) ops.push_back(op);
+    return ops;
+  }
+
+ private:
+  Status validate(const NodeInfo& node, const std::vector<const TensorInfo*>& inputs,
+                  const std::vector<const TensorInfo*>& outputs, bool fp16Mode) {
+    QNN_SDK_RETURN_IF_ERROR(checkHtpSupport(node, inputs, outputs, fp16Mode));
+    std::vector<sdk::TensorView> ins, outs;
+    for (auto* t : inputs) ins.push_back(t ? viewOf(*t) : sdk::TensorView{});
+    for (auto* t : outputs) outs.push_back(t ? viewOf(*t) : sdk::TensorView{});
+    std::unique_ptr<Kernel> k;
+    return makeKernel(node, ins, outs, &k);
+  }
+
+  std::shared_ptr<Subsystem> subsystem_;
+};
+
+}  // namespace
+
+std::unique_ptr<sdk::ExecutionEngine> createHtpEngine() { return std::make_unique<HtpEngine>(); }
+
+}  // namespace qnn::htp

@@ -1,0 +1,82 @@
+#include "htp_hooks.h"
+
+#include "HTP/QnnHtpDevice.h"
+#include "HTP/QnnHtpProperty.h"
+#include "htp_options.h"
+#include "htp_perf_infra.h"
+
+namespace qnn::htp {
+namespace {
+
+// One on-chip HTP device with one core, described by the HTP extension struct.
+class HtpPlatformInfo : public sdk::PlatformInfoStorage {
+ public:
+  explicit HtpPlatformInfo(const GraphOptions& o) {
+    const ArchInfo* arch = findArch(o.arch);
+    ext_.devType = QNN_HTP_DEVICE_TYPE_ON_CHIP;
+    ext_.onChipDevice.vtcmSize = arch ? arch->vtcmMB : 0;
+    ext_.onChipDevice.socModel = o.socModel;
+    ext_.onChipDevice.signedPdSupport = true;
+    ext_.onChipDevice.dlbcSupport = o.arch >= 73;
+    ext_.onChipDevice.arch = static_cast<QnnHtpDevice_Arch_t>(o.arch);
+    core_.version = QNN_DEVICE_CORE_INFO_VERSION_1;
+    core_.v1.coreId = 0;
+    core_.v1.coreType = 0;
+    core_.v1.coreInfoExtension = nullptr;
+    device_.version = QNN_DEVICE_HARDWARE_DEVICE_INFO_VERSION_1;
+    device_.v1.deviceId = 0;
+    device_.v1.deviceType = QNN_HTP_DEVICE_TYPE_ON_CHIP;
+    device_.v1.numCores = 1;
+    device_.v1.cores = &core_;
+    device_.v1.deviceInfoExtension = reinterpret_cast<QnnDevice_DeviceInfoExtension_t>(&ext_);
+    info_.version = QNN_DEVICE_PLATFORM_INFO_VERSION_1;
+    info_.v1.numHwDevices = 1;
+    info_.v1.hwDevices = &device_;
+  }
+  const QnnDevice_PlatformInfo_t* info() const override { return &info_; }
+
+ private:
+  QnnHtpDevice_DeviceInfoExtension_t ext_{};
+  QnnDevice_CoreInfo_t core_{};
+  QnnDevice_HardwareDeviceInfo_t device_{};
+  QnnDevice_PlatformInfo_t info_{};
+};
+
+class HtpHooks : public sdk::BackendHooks {
+ public:
+  sdk::Status applyBackendCustomConfig(const void*) override {
+    // The API version of these headers defines no HTP backend custom config.
+    return sdk::invalidArgument("the HTP backend defines no backend custom config (QnnHtpBackend.h)");
+  }
+  sdk::Status applyContextCustomConfig(const void*, sdk::BackendSettings*) override {
+    return sdk::invalidArgument("the HTP backend defines no context custom config (QnnHtpContext.h)");
+  }
+  sdk::Status applyDeviceCustomConfig(const void* custom, sdk::BackendSettings* settings) override {
+    return htp::applyDeviceCustomConfig(custom, settings);
+  }
+  std::unique_ptr<sdk::PlatformInfoStorage> platformInfo(const sdk::BackendSettings& settings) override {
+    return std::make_unique<HtpPlatformInfo>(resolveGraphOptions(settings));
+  }
+  sdk::Status getInfrastructure(const QnnDevice_Infrastructure_t* infra) override {
+    *const_cast<QnnDevice_Infrastructure_t*>(infra) =
+        reinterpret_cast<QnnDevice_Infrastructure_t>(const_cast<QnnHtpDevice_Infrastructure_t*>(perfInfrastructure()));
+    return sdk::Status::ok();
+  }
+  bool hasCapability(QnnProperty_Key_t key, Qnn_ErrorHandle_t* answer) override {
+    if (key == QNN_PROPERTY_DEVICE_SUPPORT_INFRASTRUCTURE) {
+      *answer = QNN_PROPERTY_SUPPORTED;
+      return true;
+    }
+    if (key == QNN_PROPERTY_CUSTOM_HTP_UNSIGNED_PD_SUPPORT) {
+      *answer = QNN_PROPERTY_SUPPORTED;
+      return true;
+    }
+    return false;
+  }
+};
+
+}  // namespace
+
+std::shared_ptr<sdk::BackendHooks> createHtpHooks() { return std::make_shared<HtpHooks>(); }
+
+}  // namespace qnn::htp

@@ -1,0 +1,160 @@
+#include "htp_options.h"
+
+#include <cmath>
+
+#include "HTP/QnnHtpDevice.h"
+#include "HTP/QnnHtpGraph.h"
+
+namespace qnn::htp {
+namespace {
+
+uint32_t get(const Settings& s, const char* key, uint32_t def) {
+  auto it = s.find(key);
+  return it == s.end() ? def : static_cast<uint32_t>(std::stoul(it->second));
+}
+
+// The architecture of the settings' device: the arch config, else the SoC's, else the default.
+uint32_t archOf(const Settings& s) {
+  if (uint32_t a = get(s, "device.arch", 0)) return a;
+  if (const SocInfo* soc = findSoc(get(s, "device.soc", 0))) return soc->arch;
+  return kDefaultArch;
+}
+
+}  // namespace
+
+GraphOptions resolveGraphOptions(const Settings& s) {
+  GraphOptions o;
+  o.arch = archOf(s);
+  o.socModel = get(s, "device.soc", s.count("device.arch") ? 0 : kDefaultSocModel);
+  const ArchInfo* arch = findArch(o.arch);
+  o.vtcmMB = get(s, "graph.vtcm_mb", 0);
+  if (o.vtcmMB == 0 && arch) o.vtcmMB = arch->vtcmMB;
+  o.optMode = get(s, "graph.opt_mode", 0);
+  o.fp16 = get(s, "graph.fp16", 0) != 0;
+  o.hvxThreads = get(s, "graph.hvx_threads", 0);
+  if (o.hvxThreads == 0 && arch) o.hvxThreads = arch->hvxThreads;
+  o.foldReluIntoConv = get(s, "graph.fold_relu_off", 0) == 0;
+  o.contextPriority = get(s, "context.priority", 0);
+  return o;
+}
+
+sdk::Status applyDeviceCustomConfig(const void* custom, Settings* s) {
+  const auto& c = *static_cast<const QnnHtpDevice_CustomConfig_t*>(custom);
+  switch (c.option) {
+    case QNN_HTP_DEVICE_CONFIG_OPTION_SOC: {
+      const SocInfo* soc = findSoc(c.socModel);
+      if (!soc) return sdk::invalidArgument("HTP device config: SoC model " + std::to_string(c.socModel) +
+                                            " is not in the supported SoC table");
+      if (!findArch(soc->arch))
+        return sdk::invalidArgument("HTP device config: SoC model " + std::to_string(c.socModel) + " (" + soc->name +
+                                    ") has no HTP (Hexagon " +
+                                    (soc->arch ? "V" + std::to_string(soc->arch) : std::string("N/A")) + ")");
+      uint32_t arch = get(*s, "device.arch", soc->arch);
+      if (arch != soc->arch)
+        return sdk::invalidArgument("HTP device config: SoC model " + std::to_string(c.socModel) + " (" + soc->name +
+                                    ") is Hexagon V" + std::to_string(soc->arch) + ", the arch config says V" +
+                                    std::to_string(arch));
+      (*s)["device.soc"] = std::to_string(c.socModel);
+      return sdk::Status::ok();
+    }
+    case QNN_HTP_DEVICE_CONFIG_OPTION_ARCH: {
+      if (c.arch.deviceId != 0)
+        return sdk::invalidArgument("HTP device config: device id " + std::to_string(c.arch.deviceId) +
+                                    " does not exist (the simulator has device 0)");
+      if (c.arch.arch == QNN_HTP_DEVICE_ARCH_NONE) {
+        s->erase("device.arch");
+        return sdk::Status::ok();
+      }
+      if (!findArch(c.arch.arch))
+        return sdk::invalidArgument("HTP device config: HTP architecture " + std::to_string(c.arch.arch) +
+                                    " is not one of V68, V69, V73, V75");
+      if (const SocInfo* soc = findSoc(get(*s, "device.soc", 0)); soc && soc->arch != static_cast<uint32_t>(c.arch.arch))
+        return sdk::invalidArgument("HTP device config: arch V" + std::to_string(c.arch.arch) + " differs from SoC " +
+                                    soc->name + "'s V" + std::to_string(soc->arch));
+      (*s)["device.arch"] = std::to_string(c.arch.arch);
+      return sdk::Status::ok();
+    }
+    case QNN_HTP_DEVICE_CONFIG_OPTION_SIGNEDPD:
+      if (c.useSignedProcessDomain.deviceId != 0)
+        return sdk::invalidArgument("HTP device config: signed PD for device " +
+                                    std::to_string(c.useSignedProcessDomain.deviceId) + ", which does not exist");
+      (*s)["device.signed_pd"] = c.useSignedProcessDomain.useSignedProcessDomain ? "1" : "0";
+      return sdk::Status::ok();
+    default:
+      return sdk::invalidArgument("HTP device config: unknown option " + std::to_string(c.option));
+  }
+}
+
+sdk::Status applyGraphCustomConfig(const void* custom, Settings* s, uint32_t* precision) {
+  const auto& c = *static_cast<const QnnHtpGraph_CustomConfig_t*>(custom);
+  const uint32_t archVersion = archOf(*s);
+  const ArchInfo* arch = findArch(archVersion);
+  if (!arch) return sdk::invalidArgument("HTP graph config: the device's architecture has no HTP");
+  switch (c.option) {
+    case QNN_HTP_GRAPH_CONFIG_OPTION_OPTIMIZATION: {
+      float v = c.optimizationOption.floatValue;
+      switch (c.optimizationOption.type) {
+        case QNN_HTP_GRAPH_OPTIMIZATION_TYPE_FINALIZE_OPTIMIZATION_FLAG:
+          if (!(v >= 0.f && v <= 3.f) || v != std::floor(v))
+            return sdk::invalidArgument("HTP graph config: finalize optimization mode " + std::to_string(v) +
+                                        " is not 0, 1, 2 or 3");
+          (*s)["graph.opt_mode"] = std::to_string(static_cast<uint32_t>(v));
+          return sdk::Status::ok();
+        case QNN_HTP_GRAPH_OPTIMIZATION_TYPE_SCHEDULE_THRESHOLD:
+        case QNN_HTP_GRAPH_OPTIMIZATION_TYPE_FINALIZE_RETRIES:
+          if (!(v >= 0.f) || v != std::floor(v))
+            return sdk::invalidArgument("HTP graph config: optimization value " + std::to_string(v) +
+                                        " must be a non-negative integer");
+          (*s)[c.optimizationOption.type == QNN_HTP_GRAPH_OPTIMIZATION_TYPE_SCHEDULE_THRESHOLD
+                   ? "graph.schedule_threshold"
+                   : "graph.finalize_retries"] = std::to_string(static_cast<uint32_t>(v));
+          return sdk::Status::ok();
+        case QNN_HTP_GRAPH_OPTIMIZATION_TYPE_ENABLE_DLBC:
+          if (v != 0.f && v != 1.f) return sdk::invalidArgument("HTP graph config: DLBC is enabled with 0 or 1");
+          (*s)["graph.dlbc"] = v != 0.f ? "1" : "0";
+          return sdk::Status::ok();
+        default:
+          return sdk::invalidArgument("HTP graph config: unknown optimization type " +
+                                      std::to_string(c.optimizationOption.type));
+      }
+    }
+    case QNN_HTP_GRAPH_CONFIG_OPTION_PRECISION:
+      if (c.precision == QNN_PRECISION_FLOAT16) {
+        if (!arch->fp16)
+          return sdk::invalidArgument("HTP graph config: fp16 precision needs an HTP with fp16 (V69 or later); the "
+                                      "device is V" + std::to_string(archVersion));
+        (*s)["graph.fp16"] = "1";
+      } else if (c.precision == QNN_PRECISION_FLOAT32) {
+        return sdk::invalidArgument("HTP graph config: the HTP computes floats in fp16 only; QNN_PRECISION_FLOAT32 "
+                                    "is not supported");
+      } else {
+        return sdk::invalidArgument("HTP graph config: unknown precision " + std::to_string(c.precision));
+      }
+      *precision = c.precision;
+      return sdk::Status::ok();
+    case QNN_HTP_GRAPH_CONFIG_OPTION_VTCM_SIZE:
+      if (c.vtcmSizeInMB > arch->vtcmMB)
+        return sdk::invalidArgument("HTP graph config: VTCM size " + std::to_string(c.vtcmSizeInMB) +
+                                    " MB exceeds the " + std::to_string(arch->vtcmMB) + " MB of HTP V" +
+                                    std::to_string(archVersion));
+      (*s)["graph.vtcm_mb"] = std::to_string(c.vtcmSizeInMB);
+      return sdk::Status::ok();
+    case QNN_HTP_GRAPH_CONFIG_OPTION_FOLD_RELU_ACTIVATION_INTO_CONV_OFF:
+      (*s)["graph.fold_relu_off"] = c.foldReluActivationIntoConvOff ? "1" : "0";
+      return sdk::Status::ok();
+    case QNN_HTP_GRAPH_CONFIG_OPTION_SHORT_DEPTH_CONV_ON_HMX_OFF:
+      (*s)["graph.short_depth_conv_hmx_off"] = c.shortDepthConvOnHmxOff ? "1" : "0";
+      return sdk::Status::ok();
+    case QNN_HTP_GRAPH_CONFIG_OPTION_NUM_HVX_THREADS:
+      if (c.numHvxThreads == 0 || c.numHvxThreads > arch->hvxThreads)
+        return sdk::invalidArgument("HTP graph config: " + std::to_string(c.numHvxThreads) +
+                                    " HVX threads; HTP V" + std::to_string(archVersion) + " has 1 to " +
+                                    std::to_string(arch->hvxThreads));
+      (*s)["graph.hvx_threads"] = std::to_string(c.numHvxThreads);
+      return sdk::Status::ok();
+    default:
+      return sdk::invalidArgument("HTP graph config: unknown option " + std::to_string(c.option));
+  }
+}
+
+}  // namespace qnn::htp

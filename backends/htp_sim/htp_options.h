@@ -1,0 +1,36 @@
+// The HTP settings of one graph, resolved from GraphIR::backendConfig (device,
+// context and graph custom configs) with the simulator's defaults, and the
+// parsers that validate the HTP custom config structs into those settings.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "core/status.h"
+#include "htp_arch.h"
+
+namespace qnn::htp {
+
+using Settings = std::map<std::string, std::string>;
+
+struct GraphOptions {
+  uint32_t socModel = kDefaultSocModel;
+  uint32_t arch = kDefaultArch;
+  uint32_t vtcmMB = 0;        // budget the graph may use; 0 in the config means the whole VTCM
+  uint32_t optMode = 0;       // finalize optimization mode 0..3
+  bool fp16 = false;          // float tensors run in fp16 (QNN_PRECISION_FLOAT16)
+  uint32_t hvxThreads = 0;    // 0 in the config means all of the arch's threads
+  bool foldReluIntoConv = true;
+  uint32_t contextPriority = 0;  // Qnn_Priority_t
+};
+
+// Never fails: settings were validated when they were set.
+GraphOptions resolveGraphOptions(const Settings& settings);
+
+// QnnHtpDevice_CustomConfig_t -> "device.*".
+sdk::Status applyDeviceCustomConfig(const void* custom, Settings* settings);
+// QnnHtpGraph_CustomConfig_t -> "graph.*"; *precision is set for QNN_HTP_GRAPH_CONFIG_OPTION_PRECISION.
+sdk::Status applyGraphCustomConfig(const void* custom, Settings* settings, uint32_t* precision);
+
+}  // namespace qnn::htp

@@ -1,0 +1,99 @@
+#include "htp_prepared_format.h"
+
+#include "HTP/QnnHtpCommon.h"
+#include "binary/byte_io.h"
+#include "binary/context_binary.h"
+
+namespace qnn::htp {
+namespace {
+
+using sdk::binary::ByteReader;
+using sdk::binary::ByteWriter;
+
+constexpr uint32_t kMagic = 0x50505448;  // "HTPP" little-endian
+constexpr uint32_t kVersion = 1;
+constexpr size_t kMaxString = 1 << 20;
+
+sdk::Status corrupt(const std::string& what) { return sdk::corruptData("prepared HTP graph: " + what); }
+
+}  // namespace
+
+sdk::Status encodePreparedGraph(const PreparedPlan& plan, const GraphOptions& o, std::vector<uint8_t>* out) {
+  sdk::ContextBinaryContents graph;
+  graph.backendId = QNN_BACKEND_ID_HTP;
+  graph.graphs.push_back(plan.graph);
+  std::vector<uint8_t> graphBytes;
+  QNN_SDK_RETURN_IF_ERROR(sdk::writeContextBinary(graph, &graphBytes));
+  ByteWriter w(out);
+  w.u32(kMagic);
+  w.u32(kVersion);
+  for (uint32_t v : {o.socModel, o.arch, o.vtcmMB, o.optMode, uint32_t(o.fp16), o.hvxThreads,
+                     uint32_t(o.foldReluIntoConv), o.contextPriority})
+    w.u32(v);
+  w.u32(static_cast<uint32_t>(plan.passes.size()));
+  for (const PassRecord& p : plan.passes) {
+    w.str(p.pass);
+    w.u32(p.changes);
+    w.str(p.detail);
+  }
+  w.u32(static_cast<uint32_t>(plan.plans.size()));
+  for (const NodePlan& n : plan.plans) {
+    w.u8(n.clamp.active);
+    w.i32(n.clamp.lo);
+    w.i32(n.clamp.hi);
+    w.str(n.clamp.activation);
+    w.u32(n.tiles);
+    w.str(n.layout);
+    w.u64(n.cycles);
+    w.u8(n.onHmx);
+  }
+  w.u64(graphBytes.size());
+  w.bytes(graphBytes.data(), graphBytes.size());
+  return sdk::Status::ok();
+}
+
+sdk::Status decodePreparedGraph(const uint8_t* data, size_t size, PreparedPlan* plan, GraphOptions* o) {
+  ByteReader r(data, size);
+  uint32_t magic = 0, version = 0;
+  if (!r.u32(&magic) || magic != kMagic) return corrupt("bad magic");
+  if (!r.u32(&version) || version != kVersion) return corrupt("unknown version " + std::to_string(version));
+  uint32_t fp16 = 0, fold = 0;
+  for (uint32_t* v : {&o->socModel, &o->arch, &o->vtcmMB, &o->optMode, &fp16, &o->hvxThreads, &fold,
+                      &o->contextPriority})
+    if (!r.u32(v)) return corrupt("truncated options");
+  o->fp16 = fp16 != 0;
+  o->foldReluIntoConv = fold != 0;
+  if (!findArch(o->arch)) return corrupt("unknown HTP architecture " + std::to_string(o->arch));
+  uint32_t n = 0;
+  if (!r.count(&n, 12)) return corrupt("truncated pass records");
+  for (uint32_t i = 0; i < n; ++i) {
+    PassRecord p;
+    if (!r.str(&p.pass, kMaxString) || !r.u32(&p.changes) || !r.str(&p.detail, kMaxString))
+      return corrupt("truncated pass record");
+    plan->passes.push_back(std::move(p));
+  }
+  if (!r.count(&n, 30)) return corrupt("truncated node plans");
+  for (uint32_t i = 0; i < n; ++i) {
+    NodePlan p;
+    uint8_t active = 0, hmx = 0;
+    if (!r.u8(&active) || !r.i32(&p.clamp.lo) || !r.i32(&p.clamp.hi) || !r.str(&p.clamp.activation, kMaxString) ||
+        !r.u32(&p.tiles) || !r.str(&p.layout, kMaxString) || !r.u64(&p.cycles) || !r.u8(&hmx))
+      return corrupt("truncated node plan");
+    p.clamp.active = active != 0;
+    p.onHmx = hmx != 0;
+    plan->plans.push_back(std::move(p));
+  }
+  uint64_t graphSize = 0;
+  const uint8_t* graphBytes = nullptr;
+  if (!r.u64(&graphSize) || graphSize != r.remaining() || !r.view(graphSize, &graphBytes))
+    return corrupt("truncated graph");
+  sdk::ContextBinaryContents graph;
+  sdk::Status st = sdk::readContextBinary(graphBytes, graphSize, &graph);
+  if (!st.isOk()) return corrupt(st.message());
+  if (graph.graphs.size() != 1) return corrupt("holds " + std::to_string(graph.graphs.size()) + " graphs");
+  plan->graph = std::move(graph.graphs[0]);
+  if (plan->plans.size() != plan->graph.nodes.size()) return corrupt("node plans do not match the graph's nodes");
+  return sdk::Status::ok();
+}
+
+}  // namespace qnn::htp

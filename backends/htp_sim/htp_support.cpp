@@ -1,0 +1,128 @@
+#include "htp_support.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace qnn::htp {
+namespace {
+
+using sdk::DType;
+using sdk::QuantInfo;
+using sdk::Status;
+using sdk::TensorInfo;
+
+struct HtpSlotRule {
+  uint8_t index;
+  bool isOutput;
+  bool variadic;  // this rule covers every tensor from index on
+  uint8_t numDtypes;
+  DType dtypes[9];
+};
+
+struct HtpOpSupport {
+  const char* name;
+  bool fp16;  // runs float tensors in fp16 mode
+  const HtpSlotRule* slots;
+  uint8_t numSlots;
+  uint8_t maxInputRank, maxOutputRank;  // 0: no limit stated
+};
+
+#include "htp_support_data.inc"
+
+const HtpOpSupport* findOp(const std::string& name) {
+  for (const HtpOpSupport& op : kHtpOps)
+    if (name == op.name) return &op;
+  return nullptr;
+}
+
+const HtpSlotRule* ruleFor(const HtpOpSupport& op, bool output, size_t index) {
+  const HtpSlotRule* best = nullptr;
+  for (uint8_t i = 0; i < op.numSlots; ++i) {
+    const HtpSlotRule& r = op.slots[i];
+    if (r.isOutput != output) continue;
+    if (r.index == index) return &r;
+    if (r.variadic && r.index <= index) best = &r;
+  }
+  return best;
+}
+
+// Ops whose input 1 is a weight that may be per-channel and 4-bit.
+bool hasWeightInput(const std::string& op) {
+  return op == "Conv2d" || op == "DepthWiseConv2d" || op == "TransposeConv2d" || op == "Conv3d" ||
+         op == "TransposeConv3d" || op == "FullyConnected" || op == "MatMul";
+}
+
+std::string listOf(const HtpSlotRule& r) {
+  std::string s;
+  for (uint8_t i = 0; i < r.numDtypes; ++i) s += (i ? ", " : "") + std::string(sdk::dtypeName(r.dtypes[i]));
+  return s;
+}
+
+Status checkTensor(const sdk::NodeInfo& node, const HtpOpSupport& op, bool output, size_t index,
+                   const TensorInfo& t, bool fp16Mode) {
+  const std::string where = "node '" + node.name + "' (op " + node.typeName + "): " + (output ? "output " : "input ") +
+                            std::to_string(index) + " '" + t.name + "' ";
+  const char* dt = sdk::dtypeName(t.dtype);
+  if (t.kind == sdk::TensorKind::kNull) return Status::ok();
+  const HtpSlotRule* rule = ruleFor(op, output, index);
+  const bool listed = rule && std::find(rule->dtypes, rule->dtypes + rule->numDtypes, t.dtype) != rule->dtypes + rule->numDtypes;
+  const bool isFloat = t.dtype == DType::kFloat32 || t.dtype == DType::kFloat16;
+  if (isFloat && !listed) {
+    if (!fp16Mode)
+      return sdk::unsupportedDType(where + "has datatype " + dt +
+                                   ": the HTP runs float tensors only in a graph with fp16 precision "
+                                   "(QnnHtpGraph_CustomConfig_t QNN_HTP_GRAPH_CONFIG_OPTION_PRECISION = "
+                                   "QNN_PRECISION_FLOAT16)");
+    if (!op.fp16) return sdk::unsupportedDType(where + "has datatype " + dt + ": op " + node.typeName +
+                                               " has no fp16 implementation on the HTP");
+  } else if (rule && !listed) {
+    return sdk::unsupportedDType(where + "has datatype " + dt + ", which the HTP does not support there (supported: " +
+                                 listOf(*rule) + ")");
+  }
+  // Rank limits stated by the op's HTP constraints.
+  uint8_t maxRank = output ? op.maxOutputRank : op.maxInputRank;
+  if (maxRank && t.dims.size() > maxRank)
+    return sdk::unsupportedDType(where + "has rank " + std::to_string(t.dims.size()) + "; the HTP supports at most " +
+                                 std::to_string(maxRank) + " for op " + node.typeName);
+  if (!sdk::dtypeIsFixedPoint(t.dtype)) return Status::ok();
+  const QuantInfo& q = t.quant;
+  const bool weight = !output && index == 1 && hasWeightInput(node.typeName) && t.kind == sdk::TensorKind::kStatic;
+  if (q.kind == QuantInfo::Kind::kNone)
+    return sdk::unsupportedDType(where + "has datatype " + dt + " but no quantization encoding");
+  if (q.kind == QuantInfo::Kind::kAxisScaleOffset && !weight && t.dtype != DType::kSFixed32)
+    return sdk::unsupportedDType(where + "has a per-channel encoding; the HTP takes per-channel encodings only "
+                                 "on the static weights of convolutions and matrix multiplications");
+  if (q.bitwidth == 4 && !weight)
+    return sdk::unsupportedDType(where + "is 4-bit; the HTP takes 4-bit data only as static weights of "
+                                 "convolutions and matrix multiplications");
+  if (q.bitwidth != 0 && q.bitwidth != 4 && q.bitwidth != 8 * sdk::dtypeSize(t.dtype))
+    return sdk::unsupportedDType(where + "has a " + std::to_string(q.bitwidth) + "-bit encoding of " + dt +
+                                 ", which the HTP does not support");
+  return Status::ok();
+}
+
+}  // namespace
+
+bool htpSupportsOp(const std::string& opType) { return findOp(opType) != nullptr; }
+
+std::vector<std::string> htpOpTypes() {
+  std::vector<std::string> names;
+  for (const HtpOpSupport& op : kHtpOps) names.push_back(op.name);
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+Status checkHtpSupport(const sdk::NodeInfo& node, const std::vector<const TensorInfo*>& inputs,
+                       const std::vector<const TensorInfo*>& outputs, bool fp16Mode) {
+  const HtpOpSupport* op = findOp(node.typeName);
+  if (!op)
+    return sdk::unsupportedOp("node '" + node.name + "': op " + node.typeName +
+                              " is not supported by the HTP backend (not in the HTP column of the op definitions)");
+  for (size_t i = 0; i < inputs.size(); ++i)
+    if (inputs[i]) QNN_SDK_RETURN_IF_ERROR(checkTensor(node, *op, false, i, *inputs[i], fp16Mode));
+  for (size_t i = 0; i < outputs.size(); ++i)
+    if (outputs[i]) QNN_SDK_RETURN_IF_ERROR(checkTensor(node, *op, true, i, *outputs[i], fp16Mode));
+  return Status::ok();
+}
+
+}  // namespace qnn::htp

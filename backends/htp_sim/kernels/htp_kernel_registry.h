@@ -1,0 +1,32 @@
+// Factories of the HTP integer kernel families; the table that maps op types
+// to them is htp_kernel_registry.cpp. Each returns a new kernel the caller owns.
+#pragma once
+
+#include "htp_kernel.h"
+
+namespace qnn::htp {
+
+std::unique_ptr<Kernel> makeQuantConv2d(const std::string& op);
+std::unique_ptr<Kernel> makeQuantDepthWiseConv2d(const std::string& op);
+std::unique_ptr<Kernel> makeQuantFullyConnected(const std::string& op);
+std::unique_ptr<Kernel> makeQuantMatMul(const std::string& op);
+std::unique_ptr<Kernel> makeQuantTransposeConv2d(const std::string& op);
+std::unique_ptr<Kernel> makeQuantBatchnorm(const std::string& op);
+std::unique_ptr<Kernel> makeQuantTable(const std::string& op);
+std::unique_ptr<Kernel> makeQuantClamp(const std::string& op);
+std::unique_ptr<Kernel> makeQuantBinary(const std::string& op);
+std::unique_ptr<Kernel> makeQuantPrelu(const std::string& op);
+std::unique_ptr<Kernel> makeQuantCompareLogic(const std::string& op);
+std::unique_ptr<Kernel> makeQuantSelect(const std::string& op);
+std::unique_ptr<Kernel> makeQuantMovement(const std::string& op);
+std::unique_ptr<Kernel> makeQuantPool(const std::string& op);
+std::unique_ptr<Kernel> makeQuantReduce(const std::string& op);
+std::unique_ptr<Kernel> makeQuantSoftmax(const std::string& op);
+std::unique_ptr<Kernel> makeQuantResize(const std::string& op);
+std::unique_ptr<Kernel> makeQuantLayerNorm(const std::string& op);
+std::unique_ptr<Kernel> makeQuantInstanceNorm(const std::string& op);
+std::unique_ptr<Kernel> makeQuantTopK(const std::string& op);
+std::unique_ptr<Kernel> makeQuantCast(const std::string& op);
+std::unique_ptr<Kernel> makeQuantArgMinMax(const std::string& op);
+
+}  // namespace qnn::htp

@@ -1,0 +1,198 @@
+#include "htp_kernel_util.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+#include <system_error>
+#include <thread>
+
+namespace qnn::htp {
+
+namespace {
+bool validScale(float s) { return std::isfinite(s) && s > 0.f; }
+}  // namespace
+
+Status tensorEncoding(const char* op, const char* role, const TensorView& t, Encoding* out) {
+  *out = Encoding{};
+  if (!sdk::dtypeIsFixedPoint(t.dtype)) return Status::ok();
+  if (t.quant.kind != QuantInfo::Kind::kScaleOffset)
+    return sdk::invalidTensor(std::string(op) + ": " + role + " (" + sdk::dtypeName(t.dtype) +
+                              ") needs a per-tensor scale/offset encoding");
+  if (!validScale(t.quant.scale))
+    return sdk::invalidTensor(std::string(op) + ": " + role + " has scale " + std::to_string(t.quant.scale) +
+                              ", expected a finite value > 0");
+  *out = Encoding{t.quant.scale, t.quant.offset};
+  return Status::ok();
+}
+
+Status channelEncodings(const char* op, const char* role, const TensorView& t, uint32_t axis, uint32_t channels,
+                        std::vector<Encoding>* out) {
+  out->clear();
+  if (t.quant.kind == QuantInfo::Kind::kAxisScaleOffset) {
+    if (t.quant.axis < 0 || uint32_t(t.quant.axis) != axis || t.quant.scales.size() != channels ||
+        t.quant.offsets.size() != channels)
+      return sdk::invalidTensor(std::string(op) + ": " + role + " per-axis encoding must be on axis " +
+                                std::to_string(axis) + " with " + std::to_string(channels) + " scales/offsets");
+    for (uint32_t c = 0; c < channels; ++c) {
+      if (!validScale(t.quant.scales[c]))
+        return sdk::invalidTensor(std::string(op) + ": " + role + " channel " + std::to_string(c) +
+                                  " has a scale that is not finite and > 0");
+      out->push_back(Encoding{t.quant.scales[c], t.quant.offsets[c]});
+    }
+    return Status::ok();
+  }
+  Encoding e;
+  QNN_SDK_RETURN_IF_ERROR(tensorEncoding(op, role, t, &e));
+  out->assign(channels, e);
+  return Status::ok();
+}
+
+Status multiplierFor(const char* op, double real, fx::FixedPointMultiplier* out) {
+  if (!fx::decomposeMultiplier(real, out))
+    return sdk::invalidTensor(std::string(op) + ": the requantization multiplier " + std::to_string(real) +
+                              " of these encodings is out of range [0, 2^31)");
+  return Status::ok();
+}
+
+int64_t loadInt(const TensorView& t, size_t i) {
+  switch (t.dtype) {
+    case DType::kUFixed8: case DType::kUInt8: case DType::kBool8: return t.as<const uint8_t>()[i];
+    case DType::kSFixed8: case DType::kInt8: return t.as<const int8_t>()[i];
+    case DType::kUFixed16: case DType::kUInt16: return t.as<const uint16_t>()[i];
+    case DType::kSFixed16: case DType::kInt16: return t.as<const int16_t>()[i];
+    case DType::kSFixed32: case DType::kInt32: return t.as<const int32_t>()[i];
+    case DType::kUFixed32: case DType::kUInt32: return t.as<const uint32_t>()[i];
+    default: return 0;
+  }
+}
+
+std::vector<int32_t> loadAll(const TensorView& t) {
+  std::vector<int32_t> v(t.numElements());
+  for (size_t i = 0; i < v.size(); ++i) v[i] = int32_t(loadInt(t, i));
+  return v;
+}
+
+void storeInt(const TensorView& t, size_t i, int64_t v) {
+  switch (t.dtype) {
+    case DType::kUFixed8: case DType::kUInt8: case DType::kBool8: t.as<uint8_t>()[i] = uint8_t(v); break;
+    case DType::kSFixed8: case DType::kInt8: t.as<int8_t>()[i] = int8_t(v); break;
+    case DType::kUFixed16: case DType::kUInt16: t.as<uint16_t>()[i] = uint16_t(v); break;
+    case DType::kSFixed16: case DType::kInt16: t.as<int16_t>()[i] = int16_t(v); break;
+    case DType::kSFixed32: case DType::kInt32: t.as<int32_t>()[i] = int32_t(v); break;
+    case DType::kUFixed32: case DType::kUInt32: t.as<uint32_t>()[i] = uint32_t(v); break;
+    default: break;
+  }
+}
+
+namespace {
+template <typename T>
+void storeTyped(const TensorView& t, size_t first, const int64_t* values, size_t n) {
+  T* dst = t.as<T>() + first;
+  for (size_t j = 0; j < n; ++j) dst[j] = T(values[j]);
+}
+template <typename TS, typename TA>
+void loadTyped(const TensorView& t, size_t first, size_t step, size_t n, int32_t shift, TA* dst) {
+  const TS* src = t.as<const TS>() + first;
+  for (size_t j = 0; j < n; ++j) dst[j] = TA(int32_t(src[j * step]) + shift);
+}
+template <typename TA>
+void loadShiftedAs(const TensorView& t, size_t first, size_t step, size_t n, int32_t shift, TA* dst) {
+  switch (t.dtype) {
+    case DType::kUFixed8: case DType::kUInt8: loadTyped<uint8_t>(t, first, step, n, shift, dst); break;
+    case DType::kSFixed8: case DType::kInt8: loadTyped<int8_t>(t, first, step, n, shift, dst); break;
+    case DType::kUFixed16: case DType::kUInt16: loadTyped<uint16_t>(t, first, step, n, shift, dst); break;
+    case DType::kSFixed16: case DType::kInt16: loadTyped<int16_t>(t, first, step, n, shift, dst); break;
+    default:
+      for (size_t j = 0; j < n; ++j) dst[j] = TA(loadInt(t, first + j * step) + shift);
+      break;
+  }
+}
+}  // namespace
+
+void storeInts(const TensorView& t, size_t first, const int64_t* values, size_t n) {
+  switch (t.dtype) {
+    case DType::kUFixed8: case DType::kUInt8: case DType::kBool8: storeTyped<uint8_t>(t, first, values, n); break;
+    case DType::kSFixed8: case DType::kInt8: storeTyped<int8_t>(t, first, values, n); break;
+    case DType::kUFixed16: case DType::kUInt16: storeTyped<uint16_t>(t, first, values, n); break;
+    case DType::kSFixed16: case DType::kInt16: storeTyped<int16_t>(t, first, values, n); break;
+    default:
+      for (size_t j = 0; j < n; ++j) storeInt(t, first + j, values[j]);
+      break;
+  }
+}
+
+void loadShifted(const TensorView& t, size_t first, size_t step, size_t n, int32_t shift, uint8_t* dst) {
+  loadShiftedAs(t, first, step, n, shift, dst);
+}
+void loadShifted(const TensorView& t, size_t first, size_t step, size_t n, int32_t shift, uint16_t* dst) {
+  loadShiftedAs(t, first, step, n, shift, dst);
+}
+
+Status Requantizer::prepare(const char* op, const TensorView& in, const TensorView& out) {
+  Encoding ein, eout;
+  QNN_SDK_RETURN_IF_ERROR(tensorEncoding(op, "in[0]", in, &ein));
+  QNN_SDK_RETURN_IF_ERROR(tensorEncoding(op, "out[0]", out, &eout));
+  if (sdk::dtypeIsFixedPoint(in.dtype) != sdk::dtypeIsFixedPoint(out.dtype))
+    return sdk::unsupportedDType(std::string(op) + ": in[0] " + sdk::dtypeName(in.dtype) + " and out[0] " +
+                                 sdk::dtypeName(out.dtype) + " must both be fixed-point or both integer");
+  identity_ = in.dtype == out.dtype && ein.scale == eout.scale && ein.offset == eout.offset &&
+              in.quant.bitwidth == out.quant.bitwidth;
+  inOffset_ = ein.offset;
+  outOffset_ = eout.offset;
+  range_ = rangeOf(out);
+  return multiplierFor(op, double(ein.scale) / double(eout.scale), &m_);
+}
+
+std::vector<uint32_t> broadcastIndexMap(const std::vector<uint32_t>& in, const std::vector<uint32_t>& out) {
+  if (in == out) return {};
+  size_t total = 1;
+  for (uint32_t d : out) total *= d;
+  std::vector<uint32_t> padded(out.size() - in.size(), 1);
+  padded.insert(padded.end(), in.begin(), in.end());
+  const std::vector<size_t> inStrides = stridesOf(padded);
+  std::vector<uint32_t> index(total);
+  std::vector<uint32_t> coord(out.size(), 0);
+  for (size_t i = 0; i < total; ++i) {
+    size_t src = 0;
+    for (size_t d = 0; d < out.size(); ++d) src += (padded[d] == 1 ? 0 : coord[d]) * inStrides[d];
+    index[i] = uint32_t(src);
+    for (size_t d = out.size(); d-- > 0;) {
+      if (++coord[d] < out[d]) break;
+      coord[d] = 0;
+    }
+  }
+  return index;
+}
+
+void parallelChunks(size_t n, double work, const std::function<void(size_t, size_t)>& fn) {
+  constexpr double kMinWorkPerThread = 2e6;
+  const size_t hw = std::max<size_t>(1, std::thread::hardware_concurrency());
+  const size_t threads = std::min<size_t>({hw, 4, n, size_t(work / kMinWorkPerThread) + 1});
+  if (threads <= 1) {
+    fn(0, n);
+    return;
+  }
+  std::vector<std::thread> pool;
+  const size_t chunk = (n + threads - 1) / threads;
+  size_t inlineBegin = 0;
+  try {
+    for (size_t t = 1; t < threads; ++t) {
+      const size_t begin = t * chunk, end = std::min(n, begin + chunk);
+      if (begin < end) pool.emplace_back(fn, begin, end);
+    }
+  } catch (const std::system_error&) {
+    // No thread available: the chunks not started run here.
+    inlineBegin = (pool.size() + 1) * chunk;
+    for (size_t begin = inlineBegin; begin < n; begin += chunk) fn(begin, std::min(n, begin + chunk));
+  }
+  fn(0, std::min(n, chunk));
+  for (auto& t : pool) t.join();
+}
+
+std::vector<size_t> stridesOf(const std::vector<uint32_t>& dims) {
+  std::vector<size_t> s(dims.size(), 1);
+  for (size_t i = dims.size(); i-- > 1;) s[i - 1] = s[i] * dims[i];
+  return s;
+}
+
+}  // namespace qnn::htp

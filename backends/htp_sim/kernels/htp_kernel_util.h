@@ -1,0 +1,92 @@
+// Helpers shared by the HTP integer kernels: argument checks with uniform
+// messages, per-tensor encodings, and widening loads / saturating stores of
+// the stored integer types.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+#include "core/kernel_checks.h"
+#include "htp_kernel.h"
+#include "quant/fixed_point.h"
+
+namespace qnn::htp {
+
+namespace fx = sdk::quant;
+
+using sdk::broadcastShapes;
+using sdk::checkArity;
+using sdk::checkDType;
+using sdk::checkOutputDims;
+using sdk::checkRank;
+using sdk::dimsToString;
+using sdk::readUintTensorParam;
+
+// The fixed-point activation types the integer kernels compute on.
+constexpr std::initializer_list<DType> kActivationTypes = {DType::kUFixed8, DType::kSFixed8, DType::kUFixed16,
+                                                           DType::kSFixed16};
+
+// A per-tensor encoding. Integer (non-fixed-point) tensors get scale 1, offset 0.
+struct Encoding {
+  float scale = 1.f;
+  int32_t offset = 0;
+};
+// Reads the per-tensor encoding of t; fails (naming op and role) if a fixed-point
+// tensor has no scale/offset encoding or a scale that is not finite and > 0.
+Status tensorEncoding(const char* op, const char* role, const TensorView& t, Encoding* out);
+// Per-channel (or per-tensor, repeated) encodings of a weight-like tensor along
+// `axis`; `channels` entries.
+Status channelEncodings(const char* op, const char* role, const TensorView& t, uint32_t axis, uint32_t channels,
+                        std::vector<Encoding>* out);
+
+inline fx::QuantRange rangeOf(const TensorView& t) { return fx::quantRange(t.dtype, t.quant.bitwidth); }
+
+// Decomposes a real multiplier or fails with a message naming the op.
+Status multiplierFor(const char* op, double real, fx::FixedPointMultiplier* out);
+
+// Stored element i of an integer/fixed-point tensor, widened.
+int64_t loadInt(const TensorView& t, size_t i);
+// Every element of t, widened.
+std::vector<int32_t> loadAll(const TensorView& t);
+// Stores v (already saturated to the dtype's range) as element i.
+void storeInt(const TensorView& t, size_t i, int64_t v);
+// n elements from `first` on: the dtype switch once per call, not per element
+// (the hot loops of the weighted ops).
+void storeInts(const TensorView& t, size_t first, const int64_t* values, size_t n);
+// dst[j] = TA(element (first + j * step) + shift) for j < n.
+void loadShifted(const TensorView& t, size_t first, size_t step, size_t n, int32_t shift, uint8_t* dst);
+void loadShifted(const TensorView& t, size_t first, size_t step, size_t n, int32_t shift, uint16_t* dst);
+
+// Converts stored values of one encoding into another with the fixed-point rule:
+// out = saturate(applyMultiplier(q + in.offset, s_in / s_out) - out.offset).
+// Same dtype and encoding is a plain copy.
+class Requantizer {
+ public:
+  Status prepare(const char* op, const TensorView& in, const TensorView& out);
+  bool isIdentity() const { return identity_; }
+  int64_t operator()(int64_t q) const { return fx::requantize(q + inOffset_, m_, outOffset_, range_); }
+
+ private:
+  bool identity_ = true;
+  int32_t inOffset_ = 0, outOffset_ = 0;
+  fx::FixedPointMultiplier m_;
+  fx::QuantRange range_;
+};
+
+// Index of the input element each output element reads, for a right-aligned
+// broadcast of `in` to `out`; empty when the shapes are equal (identity).
+std::vector<uint32_t> broadcastIndexMap(const std::vector<uint32_t>& in, const std::vector<uint32_t>& out);
+
+// Runs fn(begin, end) over [0, n) in contiguous chunks on up to
+// hardware_concurrency() (max 4) short-lived threads when `work` (multiply-adds)
+// is large enough to pay for them, else inline. fn must be safe to run
+// concurrently on disjoint ranges; results do not depend on the split.
+void parallelChunks(size_t n, double work, const std::function<void(size_t, size_t)>& fn);
+
+// Row-major strides of dims.
+std::vector<size_t> stridesOf(const std::vector<uint32_t>& dims);
+
+}  // namespace qnn::htp

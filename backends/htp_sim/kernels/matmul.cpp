@@ -1,0 +1,246 @@
+// Quantized FullyConnected and MatMul: QuantGemm over the unsigned-shifted
+// input rows, zero-point and bias terms folded per output column (see
+// weighted_output.h for the formula).
+#include <algorithm>
+
+#include "htp_kernel_registry.h"
+#include "quant_gemm.h"
+#include "weighted_output.h"
+
+namespace qnn::htp {
+namespace {
+
+// Converts rows x k stored values (element (r, c) at src index r*rs + c*cs) to
+// unsigned values in dst.
+template <typename TA>
+void unsignedRows(const TensorView& t, size_t base, size_t rows, size_t k, size_t rs, size_t cs, int32_t shift,
+                  TA* dst) {
+  for (size_t r = 0; r < rows; ++r) loadShifted(t, base + r * rs, cs, k, shift, dst + r * k);
+}
+
+// Packs B (k x n, element (kk, j) = values[kk*ks + j*ns]) narrow if possible;
+// returns whether the narrow path is exact.
+bool packNarrowOrWide(QuantGemm& g, const int32_t* values, size_t k, size_t n, size_t ks, size_t ns, bool narrowA) {
+  std::vector<int32_t> b(k * n);
+  for (size_t kk = 0; kk < k; ++kk)
+    for (size_t j = 0; j < n; ++j) b[kk * n + j] = values[kk * ks + j * ns];
+  if (g.pack(b.data(), k, n, narrowA, true)) return narrowA;
+  g.pack(b.data(), k, n, false, false);
+  return false;
+}
+
+// Multiplies rows of unsigned A (narrow or wide) and writes finished outputs.
+template <typename TA, typename TAcc>
+void multiplyAndFinish(const QuantGemm& g, const TensorView& x, size_t xBase, size_t rows, size_t k, size_t rs,
+                       size_t cs, const UnsignedInput& u, const WeightedOutput& out, const TensorView& y,
+                       size_t yBase) {
+  std::vector<TA> a(rows * k);
+  unsignedRows(x, xBase, rows, k, rs, cs, u.shift, a.data());
+  const size_t n = g.n();
+  std::vector<TAcc> acc(rows * n);
+  g.multiply(a.data(), rows, k, acc.data());
+  std::vector<int64_t> correction(n), row(n);
+  for (size_t j = 0; j < n; ++j) correction[j] = -u.zeroPoint * g.columnSums()[j];
+  for (size_t r = 0; r < rows; ++r) {
+    out.finishRow(acc.data() + r * n, n, 0, correction.data(), row.data());
+    storeInts(y, yBase + r * n, row.data(), n);
+  }
+}
+
+Status checkWeighted(const char* op, const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs,
+                     std::initializer_list<DType> in1Types) {
+  QNN_SDK_RETURN_IF_ERROR(checkArity(op, inputs, 2, 3, outputs, 1));
+  QNN_SDK_RETURN_IF_ERROR(checkDType(op, "in[0]", inputs[0], kActivationTypes));
+  QNN_SDK_RETURN_IF_ERROR(checkDType(op, "in[1]", inputs[1], in1Types));
+  QNN_SDK_RETURN_IF_ERROR(checkDType(op, "out[0]", outputs[0], kActivationTypes));
+  if (inputs.size() == 3) {
+    QNN_SDK_RETURN_IF_ERROR(checkRank(op, "in[2] (bias)", inputs[2], 1));
+    QNN_SDK_RETURN_IF_ERROR(checkDType(op, "in[2] (bias)", inputs[2], kBiasTypes));
+  }
+  return Status::ok();
+}
+
+// ---------------------------------------------------------------------------
+class QuantFullyConnected final : public Kernel {
+ public:
+  bool fuseOutputClamp(double realMin, double realMax) override {
+    out_.setClamp(realMin, realMax);
+    return true;
+  }
+  Status init(const OpParams& params) override {
+    keepDims_ = params.b("keep_dims", false);
+    return Status::ok();
+  }
+
+  Status prepare(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) override {
+    const char* op = "FullyConnected";
+    QNN_SDK_RETURN_IF_ERROR(checkWeighted(op, inputs, outputs, kWeightTypes));
+    QNN_SDK_RETURN_IF_ERROR(checkRank(op, "in[1] (weights)", inputs[1], 2));
+    const auto& xd = inputs[0].dims;
+    n_ = inputs[1].dims[0], k_ = inputs[1].dims[1];
+    if (xd.empty() || k_ == 0 || inputs[0].numElements() % k_ != 0)
+      return sdk::invalidTensor("FullyConnected: in[0] dims " + dimsToString(xd) +
+                                " are not a whole number of rows of " + std::to_string(k_));
+    rows_ = inputs[0].numElements() / k_;
+    std::vector<uint32_t> outDims;
+    if (xd.size() == 1) outDims = {uint32_t(n_)};
+    else if (keepDims_) {
+      outDims.assign(xd.begin(), xd.end() - 1);
+      outDims.push_back(uint32_t(n_));
+    } else outDims = {uint32_t(rows_), uint32_t(n_)};
+    QNN_SDK_RETURN_IF_ERROR(checkOutputDims(op, outputs[0], outDims));
+    Encoding ex;
+    QNN_SDK_RETURN_IF_ERROR(tensorEncoding(op, "in[0]", inputs[0], &ex));
+    QNN_SDK_RETURN_IF_ERROR(channelEncodings(op, "in[1] (weights)", inputs[1], 0, uint32_t(n_), &wEnc_));
+    QNN_SDK_RETURN_IF_ERROR(out_.prepare(op, ex, wEnc_, inputs.size() == 3 ? &inputs[2] : nullptr, outputs[0]));
+    input_ = unsignedInput(inputs[0], ex);
+    staticWeights_ = inputs[1].data != nullptr;
+    if (staticWeights_) pack(inputs[1]);
+    return Status::ok();
+  }
+
+  Status execute(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) override {
+    if (!staticWeights_) pack(inputs[1]);
+    if (out_.biasPending()) out_.readBias(inputs[2]);
+    constexpr size_t kTile = 64;
+    const size_t tiles = (rows_ + kTile - 1) / kTile;
+    parallelChunks(tiles, double(rows_) * double(k_) * double(n_), [&](size_t t0, size_t t1) {
+      for (size_t t = t0; t < t1; ++t) {
+        const size_t r0 = t * kTile, rows = std::min(kTile, rows_ - r0);
+        if (narrow_)
+          multiplyAndFinish<uint8_t, int32_t>(gemm_, inputs[0], r0 * k_, rows, k_, k_, 1, input_, out_, outputs[0],
+                                              r0 * n_);
+        else
+          multiplyAndFinish<uint16_t, int64_t>(gemm_, inputs[0], r0 * k_, rows, k_, k_, 1, input_, out_,
+                                               outputs[0], r0 * n_);
+      }
+    });
+    return Status::ok();
+  }
+
+ private:
+  void pack(const TensorView& w) {
+    std::vector<int32_t> values(n_ * k_);
+    for (size_t j = 0; j < n_; ++j)
+      for (size_t kk = 0; kk < k_; ++kk) values[j * k_ + kk] = int32_t(loadInt(w, j * k_ + kk) + wEnc_[j].offset);
+    narrow_ = packNarrowOrWide(gemm_, values.data(), k_, n_, 1, k_, input_.narrow);
+  }
+
+  bool keepDims_ = false, staticWeights_ = false, narrow_ = false;
+  size_t n_ = 0, k_ = 0, rows_ = 0;
+  std::vector<Encoding> wEnc_;
+  UnsignedInput input_;
+  WeightedOutput out_;
+  QuantGemm gemm_;
+};
+
+// ---------------------------------------------------------------------------
+class QuantMatMul final : public Kernel {
+ public:
+  bool fuseOutputClamp(double realMin, double realMax) override {
+    out_.setClamp(realMin, realMax);
+    return true;
+  }
+  Status init(const OpParams& params) override {
+    transA_ = params.b("transpose_in0", false);
+    transB_ = params.b("transpose_in1", false);
+    return Status::ok();
+  }
+
+  Status prepare(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) override {
+    const char* op = "MatMul";
+    QNN_SDK_RETURN_IF_ERROR(checkWeighted(op, inputs, outputs, kActivationTypes));
+    const auto& ad = inputs[0].dims;
+    const auto& bd = inputs[1].dims;
+    if (ad.size() < 2 || bd.size() < 2)
+      return sdk::invalidTensor("MatMul: in[0] and in[1] need rank >= 2, got " + dimsToString(ad) + " and " +
+                                dimsToString(bd));
+    const size_t ar = ad[ad.size() - 2], ac = ad.back(), br = bd[bd.size() - 2], bc = bd.back();
+    m_ = transA_ ? ac : ar, k_ = transA_ ? ar : ac, n_ = transB_ ? br : bc;
+    if ((transB_ ? bc : br) != k_)
+      return sdk::invalidTensor("MatMul: inner dimensions of " + dimsToString(ad) + " and " + dimsToString(bd) +
+                                " differ");
+    std::vector<uint32_t> aBatch(ad.begin(), ad.end() - 2), bBatch(bd.begin(), bd.end() - 2), outDims;
+    QNN_SDK_RETURN_IF_ERROR(broadcastShapes(op, aBatch, bBatch, &outDims));
+    batchDims_ = outDims;
+    const size_t rank = outDims.size();
+    aBatch_.assign(rank - aBatch.size(), 1);
+    aBatch_.insert(aBatch_.end(), aBatch.begin(), aBatch.end());
+    bBatch_.assign(rank - bBatch.size(), 1);
+    bBatch_.insert(bBatch_.end(), bBatch.begin(), bBatch.end());
+    outDims.push_back(uint32_t(m_));
+    outDims.push_back(uint32_t(n_));
+    QNN_SDK_RETURN_IF_ERROR(checkOutputDims(op, outputs[0], outDims));
+    Encoding ex;
+    QNN_SDK_RETURN_IF_ERROR(tensorEncoding(op, "in[0]", inputs[0], &ex));
+    const uint32_t channelAxis = uint32_t(bd.size() - (transB_ ? 2 : 1));
+    QNN_SDK_RETURN_IF_ERROR(channelEncodings(op, "in[1]", inputs[1], channelAxis, uint32_t(n_), &wEnc_));
+    QNN_SDK_RETURN_IF_ERROR(out_.prepare(op, ex, wEnc_, inputs.size() == 3 ? &inputs[2] : nullptr, outputs[0]));
+    input_ = unsignedInput(inputs[0], ex);
+    size_t numB = 1;
+    for (uint32_t d : bBatch) numB *= d;
+    gemms_.assign(numB, QuantGemm{});
+    narrow_.assign(numB, false);
+    staticB_ = inputs[1].data != nullptr;
+    if (staticB_)
+      for (size_t i = 0; i < numB; ++i) pack(inputs[1], i);
+    return Status::ok();
+  }
+
+  Status execute(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) override {
+    if (!staticB_)
+      for (size_t i = 0; i < gemms_.size(); ++i) pack(inputs[1], i);
+    if (out_.biasPending()) out_.readBias(inputs[2]);
+    size_t numBatch = 1;
+    for (uint32_t d : batchDims_) numBatch *= d;
+    const size_t rs = transA_ ? 1 : k_, cs = transA_ ? m_ : 1;
+    for (size_t o = 0; o < numBatch; ++o) {
+      size_t rem = o, aIdx = 0, bIdx = 0, aMul = 1, bMul = 1;
+      for (size_t d = batchDims_.size(); d-- > 0;) {
+        const size_t c = rem % batchDims_[d];
+        rem /= batchDims_[d];
+        aIdx += (aBatch_[d] == 1 ? 0 : c) * aMul;
+        bIdx += (bBatch_[d] == 1 ? 0 : c) * bMul;
+        aMul *= aBatch_[d];
+        bMul *= bBatch_[d];
+      }
+      if (narrow_[bIdx])
+        multiplyAndFinish<uint8_t, int32_t>(gemms_[bIdx], inputs[0], aIdx * m_ * k_, m_, k_, rs, cs, input_, out_,
+                                            outputs[0], o * m_ * n_);
+      else
+        multiplyAndFinish<uint16_t, int64_t>(gemms_[bIdx], inputs[0], aIdx * m_ * k_, m_, k_, rs, cs, input_, out_,
+                                             outputs[0], o * m_ * n_);
+    }
+    return Status::ok();
+  }
+
+ private:
+  void pack(const TensorView& b, size_t index) {
+    const size_t base = index * k_ * n_;
+    std::vector<int32_t> values(k_ * n_);
+    for (size_t i = 0; i < values.size(); ++i) {
+      const size_t channel = transB_ ? i / k_ : i % n_;
+      values[i] = int32_t(loadInt(b, base + i) + wEnc_[channel].offset);
+    }
+    narrow_[index] = packNarrowOrWide(gemms_[index], values.data(), k_, n_, transB_ ? 1 : n_, transB_ ? k_ : 1,
+                                      input_.narrow);
+  }
+
+  bool transA_ = false, transB_ = false, staticB_ = false;
+  size_t m_ = 0, k_ = 0, n_ = 0;
+  std::vector<uint32_t> batchDims_, aBatch_, bBatch_;
+  std::vector<Encoding> wEnc_;
+  UnsignedInput input_;
+  WeightedOutput out_;
+  std::vector<QuantGemm> gemms_;
+  std::vector<bool> narrow_;
+};
+
+}  // namespace
+
+std::unique_ptr<Kernel> makeQuantFullyConnected(const std::string&) {
+  return std::make_unique<QuantFullyConnected>();
+}
+std::unique_ptr<Kernel> makeQuantMatMul(const std::string&) { return std::make_unique<QuantMatMul>(); }
+
+}  // namespace qnn::htp

@@ -1,0 +1,149 @@
+// Quantized unary ops.
+//  * Table ops (Sigmoid, Tanh, Gelu, HardSwish, Elu, ElementWise{Exp, Log, ...}):
+//    a table over every stored input value (256 or 65536 entries) built at
+//    prepare as quantize(f(dequantize(q))), f evaluated in double; execute is
+//    a lookup, so the result is exactly that definition.
+//  * Clamp ops (Relu, Relu1, Relu6, ReluMinMax): requantize to the output
+//    encoding with the fixed-point rule, then clamp to the quantized bounds
+//    quantize(min) .. quantize(max) of the output encoding.
+#include <cmath>
+#include <functional>
+
+#include "htp_kernel_registry.h"
+#include "htp_kernel_util.h"
+
+namespace qnn::htp {
+namespace {
+
+using RealFunction = std::function<double(double)>;
+
+// The real-valued definition of each table op.
+RealFunction tableFunction(const std::string& op, const OpParams& params) {
+  if (op == "Sigmoid") return [](double x) { return 1.0 / (1.0 + std::exp(-x)); };
+  if (op == "Tanh") return [](double x) { return std::tanh(x); };
+  if (op == "Gelu") return [](double x) { return 0.5 * x * (1.0 + std::erf(x / std::sqrt(2.0))); };
+  if (op == "HardSwish") return [](double x) { return x * std::min(std::max(x + 3.0, 0.0), 6.0) / 6.0; };
+  if (op == "Elu") {
+    const double alpha = params.f32("alpha", 1.f);
+    return [alpha](double x) { return x > 0 ? x : alpha * (std::exp(x) - 1.0); };
+  }
+  if (op == "ElementWiseExp") return [](double x) { return std::exp(x); };
+  if (op == "ElementWiseLog") return [](double x) { return std::log(x); };
+  if (op == "ElementWiseSquareRoot") return [](double x) { return std::sqrt(x); };
+  if (op == "ElementWiseRsqrt") return [](double x) { return 1.0 / std::sqrt(x); };
+  if (op == "ElementWiseAbs") return [](double x) { return std::fabs(x); };
+  if (op == "ElementWiseNeg") return [](double x) { return -x; };
+  if (op == "ElementWiseFloor") return [](double x) { return std::floor(x); };
+  if (op == "ElementWiseCeil") return [](double x) { return std::ceil(x); };
+  if (op == "ElementWiseRound") return [](double x) { return std::nearbyint(x); };
+  if (op == "ElementWiseSign") return [](double x) { return double((0 < x) - (x < 0)); };
+  if (op == "ElementWiseSin") return [](double x) { return std::sin(x); };
+  if (op == "ElementWiseCos") return [](double x) { return std::cos(x); };
+  if (op == "ElementWiseAsin") return [](double x) { return std::asin(x); };
+  if (op == "ElementWiseAtan") return [](double x) { return std::atan(x); };
+  return nullptr;
+}
+
+constexpr std::initializer_list<DType> kTableTypes = {DType::kUFixed8, DType::kSFixed8, DType::kUFixed16,
+                                                      DType::kSFixed16};
+
+// One fixed-point input, one output of the same shape.
+Status checkUnaryActivation(const char* op, const std::vector<TensorView>& inputs,
+                            const std::vector<TensorView>& outputs) {
+  QNN_SDK_RETURN_IF_ERROR(checkArity(op, inputs, 1, 1, outputs, 1));
+  QNN_SDK_RETURN_IF_ERROR(checkDType(op, "in[0]", inputs[0], kTableTypes));
+  QNN_SDK_RETURN_IF_ERROR(checkDType(op, "out[0]", outputs[0], kTableTypes));
+  return checkOutputDims(op, outputs[0], inputs[0].dims);
+}
+
+class TableKernel final : public Kernel {
+ public:
+  explicit TableKernel(std::string op) : op_(std::move(op)) {}
+
+  Status init(const OpParams& params) override {
+    f_ = tableFunction(op_, params);
+    if (!f_) return sdk::unsupportedOp(op_ + ": no table definition");
+    return Status::ok();
+  }
+
+  Status prepare(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) override {
+    const char* op = op_.c_str();
+    QNN_SDK_RETURN_IF_ERROR(checkUnaryActivation(op, inputs, outputs));
+    Encoding ein, eout;
+    QNN_SDK_RETURN_IF_ERROR(tensorEncoding(op, "in[0]", inputs[0], &ein));
+    QNN_SDK_RETURN_IF_ERROR(tensorEncoding(op, "out[0]", outputs[0], &eout));
+    const fx::QuantRange inRange = rangeOf(inputs[0]), outRange = rangeOf(outputs[0]);
+    lo_ = inRange.lo;
+    table_.resize(size_t(inRange.hi - inRange.lo + 1));
+    for (size_t i = 0; i < table_.size(); ++i) {
+      const double x = fx::dequantizeValue(lo_ + int64_t(i), ein.scale, ein.offset);
+      table_[i] = int32_t(fx::quantizeValue(f_(x), eout.scale, eout.offset, outRange));
+    }
+    return Status::ok();
+  }
+
+  Status execute(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) override {
+    const size_t n = inputs[0].numElements();
+    for (size_t i = 0; i < n; ++i) storeInt(outputs[0], i, table_[size_t(loadInt(inputs[0], i) - lo_)]);
+    return Status::ok();
+  }
+
+ private:
+  std::string op_;
+  RealFunction f_;
+  int64_t lo_ = 0;
+  std::vector<int32_t> table_;
+};
+
+// ---------------------------------------------------------------------------
+class ClampKernel final : public Kernel {
+ public:
+  explicit ClampKernel(std::string op) : op_(std::move(op)) {}
+
+  Status init(const OpParams& params) override {
+    if (op_ == "Relu") min_ = 0, max_ = INFINITY;
+    else if (op_ == "Relu1") min_ = -1, max_ = 1;
+    else if (op_ == "Relu6") min_ = 0, max_ = 6;
+    else {
+      if (!params.has("min_value") || !params.has("max_value"))
+        return sdk::invalidParam("ReluMinMax: min_value and max_value are mandatory");
+      min_ = params.f32("min_value", 0.f), max_ = params.f32("max_value", 0.f);
+      if (!(min_ <= max_)) return sdk::invalidParam("ReluMinMax: min_value must be <= max_value");
+    }
+    return Status::ok();
+  }
+
+  Status prepare(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) override {
+    const char* op = op_.c_str();
+    QNN_SDK_RETURN_IF_ERROR(checkUnaryActivation(op, inputs, outputs));
+    QNN_SDK_RETURN_IF_ERROR(requant_.prepare(op, inputs[0], outputs[0]));
+    Encoding eout;
+    QNN_SDK_RETURN_IF_ERROR(tensorEncoding(op, "out[0]", outputs[0], &eout));
+    const fx::QuantRange r = rangeOf(outputs[0]);
+    lo_ = fx::quantizeValue(min_, eout.scale, eout.offset, r);
+    hi_ = fx::quantizeValue(max_, eout.scale, eout.offset, r);
+    return Status::ok();
+  }
+
+  Status execute(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) override {
+    const size_t n = inputs[0].numElements();
+    for (size_t i = 0; i < n; ++i) {
+      const int64_t v = requant_(loadInt(inputs[0], i));
+      storeInt(outputs[0], i, v < lo_ ? lo_ : (v > hi_ ? hi_ : v));
+    }
+    return Status::ok();
+  }
+
+ private:
+  std::string op_;
+  double min_ = 0, max_ = 0;
+  int64_t lo_ = 0, hi_ = 0;
+  Requantizer requant_;
+};
+
+}  // namespace
+
+std::unique_ptr<Kernel> makeQuantTable(const std::string& op) { return std::make_unique<TableKernel>(op); }
+std::unique_ptr<Kernel> makeQuantClamp(const std::string& op) { return std::make_unique<ClampKernel>(op); }
+
+}  // namespace qnn::htp

@@ -1,0 +1,129 @@
+// Shared helpers of the HTP backend tests: the loaded library, a log capture
+// and a backend fixture.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <mutex>
+#include <set>
+#include <string>
+
+#include "HTP/QnnHtpCommon.h"
+#include "HTP/QnnHtpDevice.h"
+#include "HTP/QnnHtpGraph.h"
+#include "backend_loader.h"
+
+namespace qnn::test {
+
+inline LoadedBackend& htpLib() {
+  static LoadedBackend lib(QNN_TEST_HTP_BACKEND_PATH);
+  return lib;
+}
+
+// Everything the backend logs, for asserting on refusal messages.
+struct LogCapture {
+  static std::mutex mutex;
+  static std::string text;
+  static void callback(const char* fmt, QnnLog_Level_t, uint64_t, va_list args) {
+    char buf[4096];
+    vsnprintf(buf, sizeof buf, fmt, args);
+    std::lock_guard<std::mutex> lock(mutex);
+    text += buf;
+    text += "\n";
+  }
+  static std::string take() {
+    std::lock_guard<std::mutex> lock(mutex);
+    std::string t;
+    t.swap(text);
+    return t;
+  }
+};
+
+class HtpTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_TRUE(htpLib().ok()) << htpLib().error();
+    ASSERT_EQ(api().logCreate(LogCapture::callback, QNN_LOG_LEVEL_ERROR, &log), QNN_SUCCESS);
+    ASSERT_EQ(api().backendCreate(log, nullptr, &backend), QNN_SUCCESS);
+    LogCapture::take();
+  }
+  void TearDown() override {
+    if (backend) {
+      EXPECT_EQ(api().backendFree(backend), QNN_SUCCESS);
+    }
+    if (log) {
+      EXPECT_EQ(api().logFree(log), QNN_SUCCESS);
+    }
+  }
+  static const QNN_INTERFACE_VER_TYPE& api() { return htpLib().api(); }
+
+  // A device with the given HTP custom configs (nullptr-terminated list built here).
+  Qnn_ErrorHandle_t makeDevice(std::vector<QnnHtpDevice_CustomConfig_t> customs, Qnn_DeviceHandle_t* device) {
+    std::vector<QnnDevice_Config_t> configs(customs.size());
+    std::vector<const QnnDevice_Config_t*> list;
+    for (size_t i = 0; i < customs.size(); ++i) {
+      configs[i].option = QNN_DEVICE_CONFIG_OPTION_CUSTOM;
+      configs[i].customConfig = &customs[i];
+      list.push_back(&configs[i]);
+    }
+    list.push_back(nullptr);
+    return api().deviceCreate(log, list.data(), device);
+  }
+  // Graph configs from HTP custom configs.
+  Qnn_ErrorHandle_t makeGraph(Qnn_ContextHandle_t ctx, const char* name, std::vector<QnnHtpGraph_CustomConfig_t> customs,
+                              Qnn_GraphHandle_t* graph) {
+    std::vector<QnnGraph_Config_t> configs(customs.size());
+    std::vector<const QnnGraph_Config_t*> list;
+    for (size_t i = 0; i < customs.size(); ++i) {
+      configs[i].option = QNN_GRAPH_CONFIG_OPTION_CUSTOM;
+      configs[i].customConfig = &customs[i];
+      list.push_back(&configs[i]);
+    }
+    list.push_back(nullptr);
+    return api().graphCreate(ctx, name, list.data(), graph);
+  }
+
+  Qnn_LogHandle_t log = nullptr;
+  Qnn_BackendHandle_t backend = nullptr;
+};
+
+inline QnnHtpDevice_CustomConfig_t socConfig(uint32_t soc) {
+  QnnHtpDevice_CustomConfig_t c{};
+  c.option = QNN_HTP_DEVICE_CONFIG_OPTION_SOC;
+  c.socModel = soc;
+  return c;
+}
+inline QnnHtpDevice_CustomConfig_t archConfig(QnnHtpDevice_Arch_t arch) {
+  QnnHtpDevice_CustomConfig_t c{};
+  c.option = QNN_HTP_DEVICE_CONFIG_OPTION_ARCH;
+  c.arch.deviceId = 0;
+  c.arch.arch = arch;
+  return c;
+}
+inline QnnHtpGraph_CustomConfig_t precisionConfig(Qnn_Precision_t p) {
+  QnnHtpGraph_CustomConfig_t c{};
+  c.option = QNN_HTP_GRAPH_CONFIG_OPTION_PRECISION;
+  c.precision = p;
+  return c;
+}
+inline QnnHtpGraph_CustomConfig_t optimizationConfig(QnnHtpGraph_OptimizationType_t type, float value) {
+  QnnHtpGraph_CustomConfig_t c{};
+  c.option = QNN_HTP_GRAPH_CONFIG_OPTION_OPTIMIZATION;
+  c.optimizationOption.type = type;
+  c.optimizationOption.floatValue = value;
+  return c;
+}
+inline QnnHtpGraph_CustomConfig_t vtcmConfig(uint32_t mb) {
+  QnnHtpGraph_CustomConfig_t c{};
+  c.option = QNN_HTP_GRAPH_CONFIG_OPTION_VTCM_SIZE;
+  c.vtcmSizeInMB = mb;
+  return c;
+}
+inline QnnHtpGraph_CustomConfig_t hvxThreadsConfig(uint64_t n) {
+  QnnHtpGraph_CustomConfig_t c{};
+  c.option = QNN_HTP_GRAPH_CONFIG_OPTION_NUM_HVX_THREADS;
+  c.numHvxThreads = n;
+  return c;
+}
+
+}  // namespace qnn::test

@@ -1,0 +1,452 @@
+// The HTP simulator end to end through dlopen: refusals with their messages, a
+// quantized conv+relu graph bit-exact against an independent integer reference,
+// the prepared graph through a context binary, profiling events, memfd shared
+// buffers and the simulated subsystem restart.
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+
+#include "HTP/QnnHtpProfile.h"
+#include "htp_test_util.h"
+
+namespace qnn::test {
+namespace {
+
+constexpr uint32_t kH = 5, kW = 6, kCin = 3, kCout = 4, kK = 3;
+constexpr float kSx = 0.05f, kSb = 0.0004f, kSconv = 0.08f, kSout = 0.06f;
+constexpr int32_t kOffX = -128, kOffConv = -90, kOffOut = -20;
+const float kSw[kCout] = {0.01f, 0.02f, 0.015f, 0.03f};
+
+// Independent reference of the fixed-point rule (docs/htp-fixed-point.md): the
+// multiplier as a Q31 mantissa, one round-half-away-from-zero of the exact product.
+int64_t requantizeRef(int64_t acc, double multiplier) {
+  int e = 0;
+  double frac = std::frexp(multiplier, &e);
+  int64_t m = std::llround(std::ldexp(frac, 31));
+  if (m == (int64_t(1) << 31)) m >>= 1, ++e;
+  const int shift = 31 - e;
+  __extension__ typedef __int128 Wide;
+  Wide p = Wide(acc) * m, half = Wide(1) << (shift - 1);
+  return int64_t(p >= 0 ? (p + half) >> shift : -((-p + half) >> shift));
+}
+
+// Conv (NHWC, HWIO per-channel int8 weights, pad 1) requantized straight into the
+// relu output's encoding and clamped at its zero: what the HTP's conv+relu fusion computes.
+std::vector<uint8_t> referenceConvRelu(const std::vector<uint8_t>& x, const std::vector<int8_t>& w,
+                                       const std::vector<int32_t>& b) {
+  std::vector<uint8_t> out(kH * kW * kCout);
+  for (uint32_t oh = 0; oh < kH; ++oh)
+    for (uint32_t ow = 0; ow < kW; ++ow)
+      for (uint32_t co = 0; co < kCout; ++co) {
+        int64_t acc = std::llround(double(kSb) * b[co] / (double(kSx) * double(kSw[co])));
+        for (uint32_t kh = 0; kh < kK; ++kh)
+          for (uint32_t kw = 0; kw < kK; ++kw) {
+            int ih = int(oh) + int(kh) - 1, iw = int(ow) + int(kw) - 1;
+            if (ih < 0 || iw < 0 || ih >= int(kH) || iw >= int(kW)) continue;
+            for (uint32_t ci = 0; ci < kCin; ++ci)
+              acc += int64_t(x[(ih * kW + iw) * kCin + ci] + kOffX) * w[((kh * kK + kw) * kCin + ci) * kCout + co];
+          }
+        int64_t q = requantizeRef(acc, double(kSx) * double(kSw[co]) / double(kSout)) - kOffOut;
+        q = std::max<int64_t>(q, -kOffOut);  // relu: real 0 in the output encoding
+        out[(oh * kW + ow) * kCout + co] = uint8_t(std::min<int64_t>(q, 255));
+      }
+  return out;
+}
+
+struct QuantSpec : TensorSpec {
+  std::vector<Qnn_ScaleOffset_t> channels;
+  QuantSpec(std::string n, Qnn_TensorType_t type, Qnn_DataType_t dtype, std::vector<uint32_t> d, float scale,
+            int32_t offset, void* data = nullptr, uint32_t size = 0)
+      : TensorSpec(std::move(n), type, dtype, std::move(d), data, size) {
+    tensor.v1.quantizeParams.encodingDefinition = QNN_DEFINITION_DEFINED;
+    tensor.v1.quantizeParams.quantizationEncoding = QNN_QUANTIZATION_ENCODING_SCALE_OFFSET;
+    tensor.v1.quantizeParams.scaleOffsetEncoding = {scale, offset};
+  }
+  void perChannel(int32_t axis, const float* scales, uint32_t n) {
+    for (uint32_t i = 0; i < n; ++i) channels.push_back({scales[i], 0});
+    tensor.v1.quantizeParams.quantizationEncoding = QNN_QUANTIZATION_ENCODING_AXIS_SCALE_OFFSET;
+    tensor.v1.quantizeParams.axisScaleOffsetEncoding = {axis, n, channels.data()};
+  }
+};
+
+Qnn_Param_t tensorParam(const char* name, TensorSpec& spec) {
+  Qnn_Param_t p = QNN_PARAM_INIT;
+  p.paramType = QNN_PARAMTYPE_TENSOR;
+  p.name = name;
+  p.tensorParam = spec.tensor;
+  return p;
+}
+
+class HtpGraphTest : public HtpTest {
+ protected:
+  void SetUp() override {
+    HtpTest::SetUp();
+    std::mt19937 rng(11);
+    x.resize(kH * kW * kCin);
+    w.resize(kK * kK * kCin * kCout);
+    b.resize(kCout);
+    for (auto& v : x) v = uint8_t(rng() % 256);
+    for (auto& v : w) v = int8_t(int(rng() % 255) - 127);
+    for (auto& v : b) v = int32_t(rng() % 20001) - 10000;
+  }
+
+  // conv -> relu, uint8 activations, per-channel int8 weights, int32 bias.
+  Qnn_GraphHandle_t buildConvRelu(Qnn_ContextHandle_t ctx, std::vector<QnnHtpGraph_CustomConfig_t> configs = {}) {
+    Qnn_GraphHandle_t g = nullptr;
+    EXPECT_EQ(makeGraph(ctx, "conv_relu", configs, &g), QNN_SUCCESS);
+    QuantSpec in("x", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_UFIXED_POINT_8, {1, kH, kW, kCin}, kSx, kOffX);
+    QuantSpec wt("w", QNN_TENSOR_TYPE_STATIC, QNN_DATATYPE_SFIXED_POINT_8, {kK, kK, kCin, kCout}, 0, 0, w.data(),
+                 uint32_t(w.size()));
+    wt.perChannel(3, kSw, kCout);
+    QuantSpec bias("b", QNN_TENSOR_TYPE_STATIC, QNN_DATATYPE_SFIXED_POINT_32, {kCout}, kSb, 0, b.data(),
+                   uint32_t(b.size() * 4));
+    QuantSpec conv("conv", QNN_TENSOR_TYPE_NATIVE, QNN_DATATYPE_UFIXED_POINT_8, {1, kH, kW, kCout}, kSconv, kOffConv);
+    QuantSpec out("out", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_UFIXED_POINT_8, {1, kH, kW, kCout}, kSout, kOffOut);
+    for (TensorSpec* t : {(TensorSpec*)&in, (TensorSpec*)&wt, (TensorSpec*)&bias, (TensorSpec*)&conv, (TensorSpec*)&out})
+      EXPECT_EQ(api().tensorCreateGraphTensor(g, &t->tensor), QNN_SUCCESS) << t->name << LogCapture::take();
+    xId = in.tensor.v1.id;
+    outId = out.tensor.v1.id;
+    uint32_t strideData[] = {1, 1}, padData[] = {1, 1, 1, 1};
+    TensorSpec stride("stride", QNN_TENSOR_TYPE_STATIC, QNN_DATATYPE_UINT_32, {2}, strideData, 8);
+    TensorSpec pad("pad", QNN_TENSOR_TYPE_STATIC, QNN_DATATYPE_UINT_32, {2, 2}, padData, 16);
+    Qnn_Param_t params[] = {tensorParam("stride", stride), tensorParam("pad_amount", pad)};
+    Qnn_Tensor_t convIn[] = {in.tensor, wt.tensor, bias.tensor};
+    Qnn_OpConfig_t op = QNN_OPCONFIG_INIT;
+    op.v1 = {"conv0", "qti.aisw", "Conv2d", 2, params, 3, convIn, 1, &conv.tensor};
+    EXPECT_EQ(api().graphAddNode(g, op), QNN_SUCCESS) << LogCapture::take();
+    op.v1 = {"relu0", "qti.aisw", "Relu", 0, nullptr, 1, &conv.tensor, 1, &out.tensor};
+    EXPECT_EQ(api().graphAddNode(g, op), QNN_SUCCESS) << LogCapture::take();
+    return g;
+  }
+
+  Qnn_ErrorHandle_t run(Qnn_GraphHandle_t g, std::vector<uint8_t>* result, Qnn_ProfileHandle_t profile = nullptr) {
+    result->assign(kH * kW * kCout, 0);
+    QuantSpec in("x", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_UFIXED_POINT_8, {1, kH, kW, kCin}, kSx, kOffX, x.data(),
+                 uint32_t(x.size()));
+    QuantSpec out("out", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_UFIXED_POINT_8, {1, kH, kW, kCout}, kSout, kOffOut,
+                  result->data(), uint32_t(result->size()));
+    in.tensor.v1.id = xId;
+    out.tensor.v1.id = outId;
+    return api().graphExecute(g, &in.tensor, 1, &out.tensor, 1, profile, nullptr);
+  }
+
+  // Every event (and sub-event) of a profile: type, unit, value, identifier.
+  std::vector<QnnProfile_EventData_t> events(Qnn_ProfileHandle_t p) {
+    std::vector<QnnProfile_EventData_t> all;
+    const QnnProfile_EventId_t* ids = nullptr;
+    uint32_t n = 0;
+    EXPECT_EQ(api().profileGetEvents(p, &ids, &n), QNN_SUCCESS);
+    std::vector<QnnProfile_EventId_t> todo(ids, ids + n);
+    while (!todo.empty()) {
+      QnnProfile_EventId_t id = todo.back();
+      todo.pop_back();
+      QnnProfile_EventData_t d;
+      EXPECT_EQ(api().profileGetEventData(id, &d), QNN_SUCCESS);
+      all.push_back(d);
+      const QnnProfile_EventId_t* subs = nullptr;
+      uint32_t ns = 0;
+      EXPECT_EQ(api().profileGetSubEvents(id, &subs, &ns), QNN_SUCCESS);
+      todo.insert(todo.end(), subs, subs + ns);
+    }
+    return all;
+  }
+  static bool has(const std::vector<QnnProfile_EventData_t>& ev, uint32_t type, const std::string& text = "") {
+    for (auto& e : ev)
+      if (e.type == type && std::string(e.identifier ? e.identifier : "").find(text) != std::string::npos) return true;
+    return false;
+  }
+
+  std::vector<uint8_t> x;
+  std::vector<int8_t> w;
+  std::vector<int32_t> b;
+  uint32_t xId = 0, outId = 0;
+};
+
+TEST_F(HtpGraphTest, FloatGraphWithoutFp16Refused) {
+  Qnn_ContextHandle_t ctx = nullptr;
+  ASSERT_EQ(api().contextCreate(backend, nullptr, nullptr, &ctx), QNN_SUCCESS);
+  Qnn_GraphHandle_t g = nullptr;
+  ASSERT_EQ(makeGraph(ctx, "float", {}, &g), QNN_SUCCESS);
+  TensorSpec in("fin", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_FLOAT_32, {1, 4});
+  TensorSpec out("fout", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_FLOAT_32, {1, 4});
+  ASSERT_EQ(api().tensorCreateGraphTensor(g, &in.tensor), QNN_SUCCESS);
+  ASSERT_EQ(api().tensorCreateGraphTensor(g, &out.tensor), QNN_SUCCESS);
+  Qnn_OpConfig_t op = QNN_OPCONFIG_INIT;
+  op.v1 = {"relu_f", "qti.aisw", "Relu", 0, nullptr, 1, &in.tensor, 1, &out.tensor};
+  EXPECT_EQ(api().graphAddNode(g, op), QNN_GRAPH_ERROR_INVALID_OP_CONFIG);
+  std::string msg = LogCapture::take();
+  EXPECT_NE(msg.find("node 'relu_f' (op Relu): input 0 'fin' has datatype FLOAT_32"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("fp16 precision"), std::string::npos) << msg;
+  // The same node in a graph with fp16 precision passes the datatype check.
+  Qnn_GraphHandle_t g16 = nullptr;
+  ASSERT_EQ(makeGraph(ctx, "float16", {precisionConfig(QNN_PRECISION_FLOAT16)}, &g16), QNN_SUCCESS);
+  TensorSpec in16("fin16", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_FLOAT_32, {1, 4});
+  TensorSpec out16("fout16", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_FLOAT_32, {1, 4});
+  ASSERT_EQ(api().tensorCreateGraphTensor(g16, &in16.tensor), QNN_SUCCESS);
+  ASSERT_EQ(api().tensorCreateGraphTensor(g16, &out16.tensor), QNN_SUCCESS);
+  op.v1 = {"relu_f16", "qti.aisw", "Relu", 0, nullptr, 1, &in16.tensor, 1, &out16.tensor};
+  api().graphAddNode(g16, op);
+  EXPECT_EQ(LogCapture::take().find("fp16 precision"), std::string::npos);
+  EXPECT_EQ(api().contextFree(ctx, nullptr), QNN_SUCCESS);
+}
+
+TEST_F(HtpGraphTest, UnsupportedOpAndDatatypeRefused) {
+  QuantSpec in("q_in", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_UFIXED_POINT_8, {1, 2, 2, 4}, 0.1f, 0);
+  QuantSpec out("q_out", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_UFIXED_POINT_8, {1, 2, 2, 4}, 0.1f, 0);
+  Qnn_OpConfig_t op = QNN_OPCONFIG_INIT;
+  // Moments is a QNN op the HTP column does not list.
+  op.v1 = {"moments0", "qti.aisw", "Moments", 0, nullptr, 1, &in.tensor, 2, nullptr};
+  Qnn_Tensor_t outs[] = {out.tensor, out.tensor};
+  op.v1.outputTensors = outs;
+  uint32_t axesData[] = {1};
+  TensorSpec axes("axes", QNN_TENSOR_TYPE_STATIC, QNN_DATATYPE_UINT_32, {1}, axesData, 4);
+  Qnn_Param_t params[2] = {tensorParam("axes", axes), QNN_PARAM_INIT};
+  params[1].paramType = QNN_PARAMTYPE_SCALAR;
+  params[1].name = "keep_dims";
+  params[1].scalarParam.dataType = QNN_DATATYPE_BOOL_8;
+  params[1].scalarParam.bool8Value = 1;
+  op.v1.numOfParams = 2;
+  op.v1.params = params;
+  EXPECT_EQ(api().backendValidateOpConfig(backend, op), QNN_BACKEND_ERROR_NOT_SUPPORTED);
+  std::string msg = LogCapture::take();
+  EXPECT_NE(msg.find("op Moments is not supported by the HTP backend"), std::string::npos) << msg;
+  // Relu on INT_32 data: an op the HTP runs, a datatype it does not take there.
+  TensorSpec i32in("i_in", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_INT_32, {1, 4});
+  TensorSpec i32out("i_out", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_INT_32, {1, 4});
+  op.v1 = {"relu_i32", "qti.aisw", "Relu", 0, nullptr, 1, &i32in.tensor, 1, &i32out.tensor};
+  EXPECT_EQ(api().backendValidateOpConfig(backend, op), QNN_BACKEND_ERROR_NOT_SUPPORTED);
+  msg = LogCapture::take();
+  EXPECT_NE(msg.find("node 'relu_i32' (op Relu): input 0 'i_in' has datatype INT_32"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("supported: UFIXED_POINT_8"), std::string::npos) << msg;
+}
+
+TEST_F(HtpGraphTest, QuantizedConvReluBitExactAndFused) {
+  Qnn_ContextHandle_t ctx = nullptr;
+  ASSERT_EQ(api().contextCreate(backend, nullptr, nullptr, &ctx), QNN_SUCCESS);
+  Qnn_GraphHandle_t g = buildConvRelu(ctx);
+  Qnn_ProfileHandle_t prof = nullptr;
+  ASSERT_EQ(api().profileCreate(backend, QNN_PROFILE_LEVEL_DETAILED, &prof), QNN_SUCCESS);
+  ASSERT_EQ(api().graphFinalize(g, prof, nullptr), QNN_SUCCESS) << LogCapture::take();
+  std::vector<uint8_t> got;
+  ASSERT_EQ(run(g, &got, prof), QNN_SUCCESS) << LogCapture::take();
+  std::vector<uint8_t> want = referenceConvRelu(x, w, b);
+  for (size_t i = 0; i < want.size(); ++i) ASSERT_EQ(int(got[i]), int(want[i])) << i;
+  auto ev = events(prof);
+  EXPECT_TRUE(has(ev, QNN_PROFILE_EVENTTYPE_BACKEND, "pass conv_activation_fusion: conv0+relu0"));
+  EXPECT_TRUE(has(ev, QNN_HTP_PROFILE_EVENTTYPE_GRAPH_EXECUTE_ACCEL_TIME_CYCLE, "HTP V73, 6 HVX threads"));
+  EXPECT_TRUE(has(ev, QNN_HTP_PROFILE_EVENTTYPE_GRAPH_NUMBER_OF_HVX_THREADS));
+  bool nodeCycles = false;
+  for (auto& e : ev)
+    nodeCycles |= e.type == QNN_PROFILE_EVENTTYPE_NODE && e.unit == QNN_PROFILE_EVENTUNIT_CYCLES && e.value > 0 &&
+                  std::string(e.identifier).find("conv0: estimated HTP cycles (HMX") == 0;
+  EXPECT_TRUE(nodeCycles);
+  EXPECT_EQ(api().profileFree(prof), QNN_SUCCESS);
+
+  // The prepared graph goes through the context binary and comes back without passes.
+  Qnn_ContextBinarySize_t size = 0, written = 0;
+  ASSERT_EQ(api().contextGetBinarySize(ctx, &size), QNN_SUCCESS);
+  std::vector<uint8_t> bin(size);
+  ASSERT_EQ(api().contextGetBinary(ctx, bin.data(), size, &written), QNN_SUCCESS);
+  EXPECT_EQ(api().contextFree(ctx, nullptr), QNN_SUCCESS);
+  ASSERT_EQ(api().profileCreate(backend, QNN_PROFILE_LEVEL_BASIC, &prof), QNN_SUCCESS);
+  Qnn_ContextHandle_t loaded = nullptr;
+  ASSERT_EQ(api().contextCreateFromBinary(backend, nullptr, nullptr, bin.data(), written, &loaded, prof), QNN_SUCCESS)
+      << LogCapture::take();
+  EXPECT_TRUE(has(events(prof), QNN_HTP_PROFILE_EVENTTYPE_GRAPH_FINALIZE_HOST_RPC_TIME_MICROSEC, "passes not re-run"));
+  EXPECT_TRUE(has(events(prof), QNN_PROFILE_EVENTTYPE_BACKEND, "conv0+relu0"));
+  EXPECT_EQ(api().profileFree(prof), QNN_SUCCESS);
+  Qnn_GraphHandle_t lg = nullptr;
+  ASSERT_EQ(api().graphRetrieve(loaded, "conv_relu", &lg), QNN_SUCCESS);
+  std::vector<uint8_t> again;
+  ASSERT_EQ(run(lg, &again), QNN_SUCCESS) << LogCapture::take();
+  EXPECT_EQ(again, got);
+  // A binary prepared for V73 is refused by a V68 device.
+  Qnn_DeviceHandle_t v68 = nullptr;
+  ASSERT_EQ(makeDevice({archConfig(QNN_HTP_DEVICE_ARCH_V68)}, &v68), QNN_SUCCESS);
+  Qnn_ContextHandle_t wrong = nullptr;
+  EXPECT_EQ(api().contextCreateFromBinary(backend, v68, nullptr, bin.data(), written, &wrong, nullptr),
+            QNN_CONTEXT_ERROR_BINARY_CONFIGURATION);
+  EXPECT_EQ(api().deviceFree(v68), QNN_SUCCESS);
+  EXPECT_EQ(api().contextFree(loaded, nullptr), QNN_SUCCESS);
+}
+
+TEST_F(HtpGraphTest, OptimizationModeOneSkipsFusion) {
+  Qnn_ContextHandle_t ctx = nullptr;
+  ASSERT_EQ(api().contextCreate(backend, nullptr, nullptr, &ctx), QNN_SUCCESS);
+  Qnn_GraphHandle_t g =
+      buildConvRelu(ctx, {optimizationConfig(QNN_HTP_GRAPH_OPTIMIZATION_TYPE_FINALIZE_OPTIMIZATION_FLAG, 1)});
+  Qnn_ProfileHandle_t prof = nullptr;
+  ASSERT_EQ(api().profileCreate(backend, QNN_PROFILE_LEVEL_BASIC, &prof), QNN_SUCCESS);
+  ASSERT_EQ(api().graphFinalize(g, prof, nullptr), QNN_SUCCESS) << LogCapture::take();
+  auto ev = events(prof);
+  EXPECT_FALSE(has(ev, QNN_PROFILE_EVENTTYPE_BACKEND, "conv_activation_fusion"));
+  EXPECT_TRUE(has(ev, QNN_PROFILE_EVENTTYPE_BACKEND, "pass vtcm_tiling"));
+  std::vector<uint8_t> got;
+  EXPECT_EQ(run(g, &got), QNN_SUCCESS) << LogCapture::take();
+  EXPECT_EQ(api().profileFree(prof), QNN_SUCCESS);
+  EXPECT_EQ(api().contextFree(ctx, nullptr), QNN_SUCCESS);
+}
+
+// x + (a + b): the static a + b folds at finalize; the result equals mode 1's
+// unfolded graph byte for byte (same kernel, same data, run earlier). The
+// Convert -> Convert chain after it becomes one Convert in both modes, so the
+// comparison isolates constant folding.
+TEST_F(HtpGraphTest, ConstantAndRequantizeFolding) {
+  Qnn_ContextHandle_t ctx = nullptr;
+  ASSERT_EQ(api().contextCreate(backend, nullptr, nullptr, &ctx), QNN_SUCCESS);
+  std::vector<uint8_t> a = {10, 200, 33, 128, 7, 99}, bv = {250, 0, 77, 128, 64, 1}, xin = {0, 50, 100, 150, 200, 255};
+  auto build = [&](const char* name, float mode, uint32_t* xIdOut, uint32_t* outIdOut) {
+    Qnn_GraphHandle_t g = nullptr;
+    EXPECT_EQ(makeGraph(ctx, name, {optimizationConfig(QNN_HTP_GRAPH_OPTIMIZATION_TYPE_FINALIZE_OPTIMIZATION_FLAG, mode)},
+                        &g), QNN_SUCCESS);
+    std::string p = name;
+    QuantSpec tx(p + "x", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_UFIXED_POINT_8, {1, 6}, 0.1f, -100);
+    QuantSpec ta(p + "a", QNN_TENSOR_TYPE_STATIC, QNN_DATATYPE_UFIXED_POINT_8, {1, 6}, 0.05f, -128, a.data(), 6);
+    QuantSpec tb(p + "b", QNN_TENSOR_TYPE_STATIC, QNN_DATATYPE_UFIXED_POINT_8, {1, 6}, 0.02f, -10, bv.data(), 6);
+    QuantSpec tc(p + "c", QNN_TENSOR_TYPE_NATIVE, QNN_DATATYPE_UFIXED_POINT_8, {1, 6}, 0.07f, -60);
+    QuantSpec td(p + "d", QNN_TENSOR_TYPE_NATIVE, QNN_DATATYPE_UFIXED_POINT_8, {1, 6}, 0.12f, -110);
+    QuantSpec te(p + "e", QNN_TENSOR_TYPE_NATIVE, QNN_DATATYPE_UFIXED_POINT_16, {1, 6}, 0.001f, -30000);
+    QuantSpec to(p + "out", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_UFIXED_POINT_8, {1, 6}, 0.1f, -120);
+    for (QuantSpec* t : {&tx, &ta, &tb, &tc, &td, &te, &to})
+      EXPECT_EQ(api().tensorCreateGraphTensor(g, &t->tensor), QNN_SUCCESS) << t->name << LogCapture::take();
+    Qnn_OpConfig_t op = QNN_OPCONFIG_INIT;
+    Qnn_Tensor_t ab[] = {ta.tensor, tb.tensor}, xc[] = {tx.tensor, tc.tensor};
+    op.v1 = {"add_static", "qti.aisw", "ElementWiseAdd", 0, nullptr, 2, ab, 1, &tc.tensor};
+    EXPECT_EQ(api().graphAddNode(g, op), QNN_SUCCESS) << LogCapture::take();
+    op.v1 = {"add_x", "qti.aisw", "ElementWiseAdd", 0, nullptr, 2, xc, 1, &td.tensor};
+    EXPECT_EQ(api().graphAddNode(g, op), QNN_SUCCESS) << LogCapture::take();
+    op.v1 = {"to16", "qti.aisw", "Convert", 0, nullptr, 1, &td.tensor, 1, &te.tensor};
+    EXPECT_EQ(api().graphAddNode(g, op), QNN_SUCCESS) << LogCapture::take();
+    op.v1 = {"to8", "qti.aisw", "Convert", 0, nullptr, 1, &te.tensor, 1, &to.tensor};
+    EXPECT_EQ(api().graphAddNode(g, op), QNN_SUCCESS) << LogCapture::take();
+    *xIdOut = tx.tensor.v1.id;
+    *outIdOut = to.tensor.v1.id;
+    return g;
+  };
+  auto exec = [&](Qnn_GraphHandle_t g, uint32_t inId, uint32_t oId) {
+    std::vector<uint8_t> result(6, 0);
+    QuantSpec tx("x", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_UFIXED_POINT_8, {1, 6}, 0.1f, -100, xin.data(), 6);
+    QuantSpec to("out", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_UFIXED_POINT_8, {1, 6}, 0.1f, -120, result.data(), 6);
+    tx.tensor.v1.id = inId;
+    to.tensor.v1.id = oId;
+    EXPECT_EQ(api().graphExecute(g, &tx.tensor, 1, &to.tensor, 1, nullptr, nullptr), QNN_SUCCESS) << LogCapture::take();
+    return result;
+  };
+  uint32_t x0 = 0, o0 = 0, x1 = 0, o1 = 0;
+  Qnn_GraphHandle_t folded = build("m0", 0, &x0, &o0), plain = build("m1", 1, &x1, &o1);
+  Qnn_ProfileHandle_t prof = nullptr;
+  ASSERT_EQ(api().profileCreate(backend, QNN_PROFILE_LEVEL_BASIC, &prof), QNN_SUCCESS);
+  ASSERT_EQ(api().graphFinalize(folded, prof, nullptr), QNN_SUCCESS) << LogCapture::take();
+  auto ev = events(prof);
+  EXPECT_TRUE(has(ev, QNN_PROFILE_EVENTTYPE_BACKEND, "pass constant_folding: add_static"));
+  EXPECT_TRUE(has(ev, QNN_PROFILE_EVENTTYPE_BACKEND, "pass requantize_folding: to16+to8"));
+  ASSERT_EQ(api().graphFinalize(plain, nullptr, nullptr), QNN_SUCCESS) << LogCapture::take();
+  EXPECT_EQ(exec(folded, x0, o0), exec(plain, x1, o1));
+  EXPECT_EQ(api().profileFree(prof), QNN_SUCCESS);
+  EXPECT_EQ(api().contextFree(ctx, nullptr), QNN_SUCCESS);
+}
+
+// Three 1 MiB tensors in a graph with 1 MB of VTCM: the add runs in 3 tiles, and
+// the node's cycle estimate says so.
+TEST_F(HtpGraphTest, TilingWithinTheVtcmBudget) {
+  Qnn_ContextHandle_t ctx = nullptr;
+  ASSERT_EQ(api().contextCreate(backend, nullptr, nullptr, &ctx), QNN_SUCCESS);
+  Qnn_GraphHandle_t g = nullptr;
+  ASSERT_EQ(makeGraph(ctx, "big_add", {vtcmConfig(1)}, &g), QNN_SUCCESS);
+  const std::vector<uint32_t> dims = {1, 256, 256, 16};
+  QuantSpec a("a", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_UFIXED_POINT_8, dims, 0.1f, -128);
+  QuantSpec bb("b", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_UFIXED_POINT_8, dims, 0.1f, -128);
+  QuantSpec out("sum", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_UFIXED_POINT_8, dims, 0.2f, -128);
+  for (QuantSpec* t : {&a, &bb, &out}) ASSERT_EQ(api().tensorCreateGraphTensor(g, &t->tensor), QNN_SUCCESS);
+  Qnn_Tensor_t ins[] = {a.tensor, bb.tensor};
+  Qnn_OpConfig_t op = QNN_OPCONFIG_INIT;
+  op.v1 = {"add_big", "qti.aisw", "ElementWiseAdd", 0, nullptr, 2, ins, 1, &out.tensor};
+  ASSERT_EQ(api().graphAddNode(g, op), QNN_SUCCESS) << LogCapture::take();
+  Qnn_ProfileHandle_t prof = nullptr;
+  ASSERT_EQ(api().profileCreate(backend, QNN_PROFILE_LEVEL_DETAILED, &prof), QNN_SUCCESS);
+  ASSERT_EQ(api().graphFinalize(g, prof, nullptr), QNN_SUCCESS) << LogCapture::take();
+  EXPECT_TRUE(has(events(prof), QNN_PROFILE_EVENTTYPE_BACKEND, "pass vtcm_tiling: add_big in 3 tiles"));
+  std::vector<uint8_t> da(256 * 256 * 16, 140), db(da.size(), 116), result(da.size(), 0);
+  a.tensor.v1.clientBuf = {da.data(), uint32_t(da.size())};
+  bb.tensor.v1.clientBuf = {db.data(), uint32_t(db.size())};
+  out.tensor.v1.clientBuf = {result.data(), uint32_t(result.size())};
+  Qnn_Tensor_t execIn[] = {a.tensor, bb.tensor};
+  ASSERT_EQ(api().graphExecute(g, execIn, 2, &out.tensor, 1, prof, nullptr), QNN_SUCCESS) << LogCapture::take();
+  // (1.2 + -1.2) / 0.2 + 128 = 128 everywhere.
+  EXPECT_EQ(std::count(result.begin(), result.end(), 128), long(result.size()));
+  EXPECT_TRUE(has(events(prof), QNN_PROFILE_EVENTTYPE_NODE, "add_big: estimated HTP cycles (HVX, 3 tiles"));
+  EXPECT_EQ(api().profileFree(prof), QNN_SUCCESS);
+  EXPECT_EQ(api().contextFree(ctx, nullptr), QNN_SUCCESS);
+}
+
+TEST_F(HtpGraphTest, MemfdSharedBufferAsInput) {
+  Qnn_ContextHandle_t ctx = nullptr;
+  ASSERT_EQ(api().contextCreate(backend, nullptr, nullptr, &ctx), QNN_SUCCESS);
+  Qnn_GraphHandle_t g = buildConvRelu(ctx);
+  ASSERT_EQ(api().graphFinalize(g, nullptr, nullptr), QNN_SUCCESS);
+  int fd = memfd_create("htp_input", 0);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(ftruncate(fd, off_t(x.size())), 0);
+  ASSERT_EQ(pwrite(fd, x.data(), x.size(), 0), ssize_t(x.size()));
+  uint32_t dims[] = {1, kH, kW, kCin};
+  Qnn_MemDescriptor_t desc = QNN_MEM_DESCRIPTOR_INIT;
+  desc.memShape = {4, dims, nullptr};
+  desc.dataType = QNN_DATATYPE_UFIXED_POINT_8;
+  desc.memType = QNN_MEM_TYPE_ION;
+  desc.ionInfo.fd = fd;
+  Qnn_MemHandle_t mem = nullptr;
+  ASSERT_EQ(api().memRegister(ctx, &desc, 1, &mem), QNN_SUCCESS);
+  std::vector<uint8_t> result(kH * kW * kCout);
+  QuantSpec in("x", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_UFIXED_POINT_8, {1, kH, kW, kCin}, kSx, kOffX);
+  in.tensor.v1.id = xId;
+  in.tensor.v1.memType = QNN_TENSORMEMTYPE_MEMHANDLE;
+  in.tensor.v1.memHandle = mem;
+  QuantSpec out("out", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_UFIXED_POINT_8, {1, kH, kW, kCout}, kSout, kOffOut,
+                result.data(), uint32_t(result.size()));
+  out.tensor.v1.id = outId;
+  ASSERT_EQ(api().graphExecute(g, &in.tensor, 1, &out.tensor, 1, nullptr, nullptr), QNN_SUCCESS) << LogCapture::take();
+  EXPECT_EQ(result, referenceConvRelu(x, w, b));
+  EXPECT_EQ(api().memDeRegister(&mem, 1), QNN_SUCCESS);
+  // QURT addresses (QnnMemHtp_Descriptor_t) mean nothing on x86.
+  desc.memType = QNN_MEM_TYPE_CUSTOM;
+  desc.customInfo = nullptr;
+  EXPECT_EQ(api().memRegister(ctx, &desc, 1, &mem), QNN_MEM_ERROR_UNSUPPORTED_MEMTYPE);
+  close(fd);
+  EXPECT_EQ(api().contextFree(ctx, nullptr), QNN_SUCCESS);
+}
+
+TEST_F(HtpGraphTest, SimulatedSubsystemRestart) {
+  // The engine reads the variable when the backend is created.
+  EXPECT_EQ(api().backendFree(backend), QNN_SUCCESS);
+  setenv("QNN_HTP_SIM_FAIL_AFTER_EXECUTES", "2", 1);
+  backend = nullptr;
+  ASSERT_EQ(api().backendCreate(log, nullptr, &backend), QNN_SUCCESS);
+  unsetenv("QNN_HTP_SIM_FAIL_AFTER_EXECUTES");
+  Qnn_ContextHandle_t ctx = nullptr;
+  ASSERT_EQ(api().contextCreate(backend, nullptr, nullptr, &ctx), QNN_SUCCESS);
+  Qnn_GraphHandle_t g = buildConvRelu(ctx);
+  ASSERT_EQ(api().graphFinalize(g, nullptr, nullptr), QNN_SUCCESS);
+  std::vector<uint8_t> got, before(kH * kW * kCout, 0);
+  EXPECT_EQ(run(g, &got), QNN_SUCCESS);
+  EXPECT_EQ(run(g, &got), QNN_SUCCESS);
+  EXPECT_EQ(run(g, &got), QNN_COMMON_ERROR_SYSTEM_COMMUNICATION);
+  EXPECT_NE(LogCapture::take().find("subsystem restarted"), std::string::npos);
+  EXPECT_EQ(run(g, &got), QNN_COMMON_ERROR_SYSTEM_COMMUNICATION);  // the session is gone
+  EXPECT_EQ(got, before);                                         // outputs untouched on error
+  // Recreating the context brings the backend back.
+  EXPECT_EQ(api().contextFree(ctx, nullptr), QNN_SUCCESS);
+  ASSERT_EQ(api().contextCreate(backend, nullptr, nullptr, &ctx), QNN_SUCCESS);
+  g = buildConvRelu(ctx);
+  ASSERT_EQ(api().graphFinalize(g, nullptr, nullptr), QNN_SUCCESS);
+  EXPECT_EQ(run(g, &got), QNN_SUCCESS);
+  EXPECT_EQ(got, referenceConvRelu(x, w, b));
+  EXPECT_EQ(api().contextFree(ctx, nullptr), QNN_SUCCESS);
+}
+
+}  // namespace
+}  // namespace qnn::test

@@ -1,0 +1,77 @@
+// QuantGemm: the VNNI and portable paths against a naive exact product, over
+// sizes that exercise every tail (rows % 4, columns % 16, K % 4).
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "quant_gemm.h"
+
+namespace qnn::htp {
+namespace {
+
+struct Lcg {
+  uint32_t s;
+  uint32_t next() { return s = s * 1664525u + 1013904223u; }
+};
+
+std::vector<int32_t> naive(const std::vector<uint8_t>& a, const std::vector<int32_t>& b, size_t m, size_t k,
+                           size_t n) {
+  std::vector<int32_t> c(m * n, 0);
+  for (size_t i = 0; i < m; ++i)
+    for (size_t j = 0; j < n; ++j) {
+      int64_t s = 0;
+      for (size_t kk = 0; kk < k; ++kk) s += int64_t(a[i * k + kk]) * b[kk * n + j];
+      c[i * n + j] = int32_t(s);
+    }
+  return c;
+}
+
+TEST(QuantGemm, NarrowPathsMatchTheExactProduct) {
+  Lcg rng{7};
+  for (size_t m : {1u, 3u, 4u, 9u})
+    for (size_t k : {1u, 3u, 4u, 45u, 64u, 301u})
+      for (size_t n : {1u, 15u, 16u, 17u, 70u}) {
+        std::vector<uint8_t> a(m * k);
+        std::vector<int32_t> b(k * n);
+        for (auto& v : a) v = uint8_t(rng.next() >> 24);
+        for (auto& v : b) v = int32_t(rng.next() % 256) - 128;
+        const std::vector<int32_t> want = naive(a, b, m, k, n);
+        for (bool vnni : {true, false}) {
+          QuantGemm g;
+          ASSERT_TRUE(g.pack(b.data(), k, n, true, vnni));
+          EXPECT_TRUE(g.narrow());
+          if (!vnni) EXPECT_FALSE(g.usesVnni());
+          std::vector<int32_t> got(m * n, -1);
+          g.multiply(a.data(), m, k, got.data());
+          EXPECT_EQ(got, want) << "m=" << m << " k=" << k << " n=" << n << " vnni=" << g.usesVnni();
+        }
+      }
+}
+
+TEST(QuantGemm, UsesVnniWhenTheCpuHasItAndWeightsFitInt8) {
+  std::vector<int32_t> b(64 * 16, 1);
+  QuantGemm g;
+  ASSERT_TRUE(g.pack(b.data(), 64, 16, true, true));
+  EXPECT_EQ(g.usesVnni(), vnniAvailable());
+  b[5] = 200;  // no longer int8: the portable loop, still narrow
+  ASSERT_TRUE(g.pack(b.data(), 64, 16, true, true));
+  EXPECT_FALSE(g.usesVnni());
+  EXPECT_TRUE(g.narrow());
+}
+
+TEST(QuantGemm, RefusesNarrowWhenInt32CouldOverflowAndWidePathIsExact) {
+  const size_t k = 70000, n = 2;
+  std::vector<int32_t> b(k * n, 127);
+  QuantGemm g;
+  EXPECT_FALSE(g.pack(b.data(), k, n, true, true));  // 70000 * 255 * 127 > 2^31
+  ASSERT_TRUE(g.pack(b.data(), k, n, false, false));
+  std::vector<uint16_t> a(k, 255);
+  std::vector<int64_t> c(n);
+  g.multiply(a.data(), 1, k, c.data());
+  EXPECT_EQ(c[0], int64_t(k) * 255 * 127);
+  EXPECT_EQ(g.columnSums()[1], int64_t(k) * 127);
+}
+
+}  // namespace
+}  // namespace qnn::htp
