@@ -31,6 +31,7 @@ except ImportError as e:
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from onnx_reference import Reference  # noqa: E402
+from logit_cosine import cosine_report  # noqa: E402
 
 B, CASE = sys.argv[1], sys.argv[2]
 GEN = sys.argv[3] if len(sys.argv) > 3 else ""
@@ -142,21 +143,6 @@ def build_and_run(cpp, input_list, outdir):
 
 def results(outdir, n, name="output"):
     return [np.fromfile(f"{outdir}/Result_{k}/{name}.raw", np.float32).astype(np.float64) for k in range(n)]
-
-
-def cosine_report(got, want, label, threshold):
-    cos = np.array([g @ w / (np.linalg.norm(g) * np.linalg.norm(w)) for g, w in zip(got, want)])
-    # the logits of random-weight models are mostly an input-independent vector; also report the cosine
-    # of the input-dependent parts (each side minus its own mean over the held-out set)
-    gc, wc = np.array(got) - np.mean(got, axis=0), np.array(want) - np.mean(want, axis=0)
-    ccos = np.array([g @ w / max(np.linalg.norm(g) * np.linalg.norm(w), 1e-30) for g, w in zip(gc, wc)])
-    spread = np.linalg.norm(wc, axis=1).mean() / np.linalg.norm(np.mean(want, axis=0))
-    top1 = np.mean([np.argmax(g) == np.argmax(w) for g, w in zip(got, want)])
-    print(f"{label}: cosine to float over {len(got)} held-out inputs: min {cos.min():.6f} mean {cos.mean():.6f}"
-          f" (threshold {threshold}); input-dependent part (|float logit spread| / |mean logits| = {spread:.2g}):"
-          f" cosine mean {ccos.mean():.4f} min {ccos.min():.4f}; top-1 agreement {top1:.2f}")
-    if not cos.min() >= threshold:
-        fail(f"{label}: cosine {cos.min():.6f} < {threshold}")
 
 
 # ---------------- case: a model of gen_models.py ----------------
