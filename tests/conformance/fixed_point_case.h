@@ -43,5 +43,11 @@ const std::vector<QuantConfig>& weightedConfigs();
 // Activation types of the element-wise and data-movement cases.
 const std::vector<DType>& activationTypes();
 std::string typeTag(DType t);
+// Number of elements of a tensor of dims d.
+inline size_t elementCount(const std::vector<uint32_t>& d) {
+  size_t n = 1;
+  for (uint32_t v : d) n *= v;
+  return n;
+}
 
 }  // namespace qnn::conformance

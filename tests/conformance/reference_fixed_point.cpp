@@ -674,4 +674,42 @@ Ints argExtreme(bool isMax, const Ints& x, const Dims& xd, uint32_t axis) {
   return q;
 }
 
+Ints power(const Ints& a, const Dims& ad, Enc ea, const std::vector<double>& p, const Dims& pd, Enc out,
+           DType outType, Dims* outDims) {
+  *outDims = broadcastDims(ad, pd);
+  Ints q(count(*outDims));
+  for (size_t i = 0; i < q.size(); ++i) {
+    const double base = double(dequantize(a[broadcastSource(i, *outDims, ad)], ea));
+    q[i] = quantize(std::pow(base, p[broadcastSource(i, *outDims, pd)]), out, outType);
+  }
+  return q;
+}
+
+double castValue(double x, DType from, DType to) {
+  if (from == DType::kBool8) x = x == 0 ? 0 : 1;
+  if (to == DType::kBool8) return x == 0 ? 0 : 1;
+  if (to == DType::kFloat32) return double(float(x));
+  int bits = 32;
+  bool isSigned = false;
+  switch (to) {
+    case DType::kUInt8: case DType::kUFixed8: bits = 8; break;
+    case DType::kSFixed8: bits = 8, isSigned = true; break;
+    case DType::kUFixed16: bits = 16; break;
+    case DType::kInt32: isSigned = true; break;
+    default: break;
+  }
+  const double lo = isSigned ? -std::ldexp(1.0, bits - 1) : 0.0;
+  const double hi = lo + std::ldexp(1.0, bits) - 1;
+  if (from == DType::kFloat32) {
+    if (std::isnan(x)) return 0;
+    const double t = x < 0 ? std::ceil(x) : std::floor(x);
+    return t < lo ? lo : (t > hi ? hi : t);
+  }
+  // Integer source: the representative of x modulo 2^bits in [lo, hi].
+  const Wide span = Wide(1) << bits;
+  Wide r = (Wide(int64_t(x)) - Wide(int64_t(lo))) % span;
+  if (r < 0) r += span;
+  return double(int64_t(r + Wide(int64_t(lo))));
+}
+
 }  // namespace qnn::conformance::fxref

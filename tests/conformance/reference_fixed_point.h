@@ -134,4 +134,14 @@ void topK(const Ints& x, const Dims& xd, Enc ex, uint32_t k, Enc out, DType outT
 // Index of the first maximum (or minimum) along `axis`.
 Ints argExtreme(bool isMax, const Ints& x, const Dims& xd, uint32_t axis);
 
+// ElementWisePower: quantize(pow(double(dequantize(a)), p)) with the exponent's
+// real values p (broadcast together with a).
+Ints power(const Ints& a, const Dims& ad, Enc ea, const std::vector<double>& p, const Dims& pd, Enc out,
+           DType outType, Dims* outDims);
+// Cast of one value (encodings ignored), every value held exactly in a double:
+// a BOOL_8 source reads as 0/1; to BOOL_8 is != 0; to FLOAT_32 rounds to float;
+// from FLOAT_32 to an integer type truncates and saturates (NaN -> 0); integer to
+// integer wraps modulo 2^bits of the target type.
+double castValue(double x, DType from, DType to);
+
 }  // namespace qnn::conformance::fxref

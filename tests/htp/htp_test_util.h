@@ -87,6 +87,15 @@ class HtpTest : public ::testing::Test {
   Qnn_BackendHandle_t backend = nullptr;
 };
 
+// A tensor param whose tensor (and its storage) is `spec`'s.
+inline Qnn_Param_t tensorParam(const char* name, TensorSpec& spec) {
+  Qnn_Param_t p = QNN_PARAM_INIT;
+  p.paramType = QNN_PARAMTYPE_TENSOR;
+  p.name = name;
+  p.tensorParam = spec.tensor;
+  return p;
+}
+
 inline QnnHtpDevice_CustomConfig_t socConfig(uint32_t soc) {
   QnnHtpDevice_CustomConfig_t c{};
   c.option = QNN_HTP_DEVICE_CONFIG_OPTION_SOC;

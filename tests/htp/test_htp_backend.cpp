@@ -74,14 +74,6 @@ struct QuantSpec : TensorSpec {
   }
 };
 
-Qnn_Param_t tensorParam(const char* name, TensorSpec& spec) {
-  Qnn_Param_t p = QNN_PARAM_INIT;
-  p.paramType = QNN_PARAMTYPE_TENSOR;
-  p.name = name;
-  p.tensorParam = spec.tensor;
-  return p;
-}
-
 class HtpGraphTest : public HtpTest {
  protected:
   void SetUp() override {

@@ -1,7 +1,14 @@
 // The one table of op types the HTP simulator executes. Adding an op: write
 // its kernel family file, declare the factory in htp_kernel_registry.h, add
 // rows here and update /work/notes/htp-kernels.md + docs/htp-fixed-point.md.
+// fp16-mode float kernels have their own table (kFp16Table); an op in both
+// tables gets a kernel that picks one by the tensors' datatype at prepare.
 #include "htp_kernel_registry.h"
+
+#include "dtype_dispatch.h"
+#include "fp16.h"
+
+#include <algorithm>
 
 #include "core/op_table.h"
 
@@ -36,6 +43,7 @@ constexpr KernelEntry kKernelTable[] = {
     {"Quantize", makeQuantCast},
     {"Dequantize", makeQuantCast},
     {"Convert", makeQuantCast},
+    {"Cast", makeQuantCastValues},
     {"Argmax", makeQuantArgMinMax},
     {"Argmin", makeQuantArgMinMax},
     {"TopK", makeQuantTopK},
@@ -48,6 +56,7 @@ constexpr KernelEntry kKernelTable[] = {
     {"ElementWiseDivide", makeQuantBinary},
     {"ElementWiseSquaredDifference", makeQuantBinary},
     {"ElementWiseFloorDiv", makeQuantBinary},
+    {"ElementWisePower", makeQuantPower},
     {"ElementWiseEqual", makeQuantCompareLogic},
     {"ElementWiseNotEqual", makeQuantCompareLogic},
     {"ElementWiseGreater", makeQuantCompareLogic},
@@ -96,10 +105,78 @@ constexpr KernelEntry kKernelTable[] = {
     {"ElementWiseAtan", makeQuantTable},
 };
 
+// fp16 mode (docs/htp-simulator.md): float tensors, computed in float32 and
+// rounded to half after every op.
+constexpr KernelEntry kFp16Table[] = {
+    {"Conv2d", makeFp16Conv2d},
+    {"DepthWiseConv2d", makeFp16Conv2d},
+    {"FullyConnected", makeFp16FullyConnected},
+    {"MatMul", makeFp16MatMul},
+    {"ElementWiseAdd", makeFp16Binary},
+    {"ElementWiseSubtract", makeFp16Binary},
+    {"ElementWiseMultiply", makeFp16Binary},
+    {"ElementWiseDivide", makeFp16Binary},
+    {"ElementWiseMaximum", makeFp16Binary},
+    {"ElementWiseMinimum", makeFp16Binary},
+    {"ElementWiseSquaredDifference", makeFp16Binary},
+    {"ElementWisePower", makeFp16Binary},
+    {"Relu", makeFp16Unary},
+    {"Relu1", makeFp16Unary},
+    {"Relu6", makeFp16Unary},
+    {"ReluMinMax", makeFp16Unary},
+    {"Sigmoid", makeFp16Unary},
+    {"Tanh", makeFp16Unary},
+    {"Gelu", makeFp16Unary},
+    {"HardSwish", makeFp16Unary},
+    {"Elu", makeFp16Unary},
+    {"ElementWiseExp", makeFp16Unary},
+    {"ElementWiseLog", makeFp16Unary},
+    {"ElementWiseSquareRoot", makeFp16Unary},
+    {"ElementWiseRsqrt", makeFp16Unary},
+    {"ElementWiseAbs", makeFp16Unary},
+    {"ElementWiseNeg", makeFp16Unary},
+    {"PoolMax2d", makeFp16Pool},
+    {"PoolAvg2d", makeFp16Pool},
+    {"ReduceMean", makeFp16Reduce},
+    {"ReduceSum", makeFp16Reduce},
+    {"ReduceMax", makeFp16Reduce},
+    {"ReduceMin", makeFp16Reduce},
+    {"Softmax", makeFp16Softmax},
+    {"LogSoftmax", makeFp16Softmax},
+    {"LayerNorm", makeFp16LayerNorm},
+    {"Reshape", makeFp16Movement},
+    {"Squeeze", makeFp16Movement},
+    {"ExpandDims", makeFp16Movement},
+    {"Transpose", makeFp16Movement},
+    {"Tile", makeFp16Movement},
+    {"StridedSlice", makeFp16Movement},
+    {"Pad", makeFp16Movement},
+    {"Concat", makeFp16Movement},
+    {"Split", makeFp16Movement},
+    {"Gather", makeFp16Movement},
+};
+
+std::unique_ptr<Kernel> makeQuantOrFp16(const std::string& opType) {
+  KernelFactory quant = sdk::findInOpTable(kKernelTable, opType);
+  KernelFactory fp16 = sdk::findInOpTable(kFp16Table, opType);
+  return makeDtypeDispatch(quant ? quant(opType) : nullptr, fp16 ? fp16(opType) : nullptr);
+}
+
 }  // namespace
 
-KernelFactory findKernel(const std::string& opType) { return sdk::findInOpTable(kKernelTable, opType); }
+KernelFactory findKernel(const std::string& opType) {
+  KernelFactory quant = sdk::findInOpTable(kKernelTable, opType);
+  KernelFactory fp16 = sdk::findInOpTable(kFp16Table, opType);
+  if (quant && fp16) return makeQuantOrFp16;
+  return quant ? quant : fp16;
+}
 
-std::vector<std::string> supportedOpTypes() { return sdk::opTableNames(kKernelTable); }
+std::vector<std::string> supportedOpTypes() {
+  std::vector<std::string> ops = sdk::opTableNames(kKernelTable);
+  for (const std::string& op : sdk::opTableNames(kFp16Table))
+    if (!sdk::findInOpTable(kKernelTable, op)) ops.push_back(op);
+  std::sort(ops.begin(), ops.end());
+  return ops;
+}
 
 }  // namespace qnn::htp

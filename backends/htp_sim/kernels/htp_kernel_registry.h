@@ -28,5 +28,7 @@ std::unique_ptr<Kernel> makeQuantInstanceNorm(const std::string& op);
 std::unique_ptr<Kernel> makeQuantTopK(const std::string& op);
 std::unique_ptr<Kernel> makeQuantCast(const std::string& op);
 std::unique_ptr<Kernel> makeQuantArgMinMax(const std::string& op);
+std::unique_ptr<Kernel> makeQuantCastValues(const std::string& op);
+std::unique_ptr<Kernel> makeQuantPower(const std::string& op);
 
 }  // namespace qnn::htp

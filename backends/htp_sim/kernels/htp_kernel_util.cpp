@@ -195,4 +195,22 @@ std::vector<size_t> stridesOf(const std::vector<uint32_t>& dims) {
   return s;
 }
 
+Status fullyConnectedShape(const TensorView& in, size_t k, size_t n, bool keepDims, size_t* rows,
+                           std::vector<uint32_t>* outDims) {
+  const auto& xd = in.dims;
+  if (xd.empty() || k == 0 || in.numElements() % k != 0)
+    return sdk::invalidTensor("FullyConnected: in[0] dims " + dimsToString(xd) + " are not a whole number of rows of " +
+                              std::to_string(k));
+  *rows = in.numElements() / k;
+  if (xd.size() == 1) {
+    *outDims = {uint32_t(n)};
+  } else if (keepDims) {
+    outDims->assign(xd.begin(), xd.end() - 1);
+    outDims->push_back(uint32_t(n));
+  } else {
+    *outDims = {uint32_t(*rows), uint32_t(n)};
+  }
+  return Status::ok();
+}
+
 }  // namespace qnn::htp

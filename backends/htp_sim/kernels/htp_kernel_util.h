@@ -86,6 +86,12 @@ std::vector<uint32_t> broadcastIndexMap(const std::vector<uint32_t>& in, const s
 // concurrently on disjoint ranges; results do not depend on the split.
 void parallelChunks(size_t n, double work, const std::function<void(size_t, size_t)>& fn);
 
+// FullyConnected's shape rule: in[0] is rows of k = weights dim 1 (failing
+// otherwise); the output is [n] for a rank-1 input, in[0]'s leading dims + [n]
+// with keep_dims, else [rows, n]. Sets *rows.
+Status fullyConnectedShape(const TensorView& in, size_t k, size_t n, bool keepDims, size_t* rows,
+                           std::vector<uint32_t>* outDims);
+
 // Row-major strides of dims.
 std::vector<size_t> stridesOf(const std::vector<uint32_t>& dims);
 

@@ -76,18 +76,9 @@ class QuantFullyConnected final : public Kernel {
     const char* op = "FullyConnected";
     QNN_SDK_RETURN_IF_ERROR(checkWeighted(op, inputs, outputs, kWeightTypes));
     QNN_SDK_RETURN_IF_ERROR(checkRank(op, "in[1] (weights)", inputs[1], 2));
-    const auto& xd = inputs[0].dims;
     n_ = inputs[1].dims[0], k_ = inputs[1].dims[1];
-    if (xd.empty() || k_ == 0 || inputs[0].numElements() % k_ != 0)
-      return sdk::invalidTensor("FullyConnected: in[0] dims " + dimsToString(xd) +
-                                " are not a whole number of rows of " + std::to_string(k_));
-    rows_ = inputs[0].numElements() / k_;
     std::vector<uint32_t> outDims;
-    if (xd.size() == 1) outDims = {uint32_t(n_)};
-    else if (keepDims_) {
-      outDims.assign(xd.begin(), xd.end() - 1);
-      outDims.push_back(uint32_t(n_));
-    } else outDims = {uint32_t(rows_), uint32_t(n_)};
+    QNN_SDK_RETURN_IF_ERROR(fullyConnectedShape(inputs[0], k_, n_, keepDims_, &rows_, &outDims));
     QNN_SDK_RETURN_IF_ERROR(checkOutputDims(op, outputs[0], outDims));
     Encoding ex;
     QNN_SDK_RETURN_IF_ERROR(tensorEncoding(op, "in[0]", inputs[0], &ex));

@@ -1,0 +1,119 @@
+// fp16-mode element-wise ops: binary ops with broadcasting and the unary
+// activations, each element computed in float32 from fp16 operands and
+// rounded to half (fp16.h).
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "fp16.h"
+
+namespace qnn::htp {
+namespace {
+
+using BinaryFn = float (*)(float, float);
+
+BinaryFn binaryFn(const std::string& op) {
+  if (op == "ElementWiseAdd") return [](float a, float b) { return a + b; };
+  if (op == "ElementWiseSubtract") return [](float a, float b) { return a - b; };
+  if (op == "ElementWiseMultiply") return [](float a, float b) { return a * b; };
+  if (op == "ElementWiseDivide") return [](float a, float b) { return a / b; };
+  if (op == "ElementWiseMaximum") return [](float a, float b) { return std::max(a, b); };
+  if (op == "ElementWiseMinimum") return [](float a, float b) { return std::min(a, b); };
+  if (op == "ElementWiseSquaredDifference") return [](float a, float b) { return (a - b) * (a - b); };
+  if (op == "ElementWisePower") return [](float a, float b) { return std::pow(a, b); };
+  return nullptr;
+}
+
+class Fp16Binary final : public Fp16Kernel {
+ public:
+  Fp16Binary(const std::string& op, BinaryFn fn) : Fp16Kernel(op), fn_(fn) {}
+  Status init(const OpParams&) override { return Status::ok(); }
+
+ protected:
+  Status shapePrepare(const std::vector<TensorView>& in, const std::vector<TensorView>& out) override {
+    QNN_SDK_RETURN_IF_ERROR(checkArity(op_.c_str(), in, 2, 2, out, 1));
+    std::vector<uint32_t> dims;
+    QNN_SDK_RETURN_IF_ERROR(broadcastShapes(op_.c_str(), in[0].dims, in[1].dims, &dims));
+    QNN_SDK_RETURN_IF_ERROR(checkOutputDims(op_.c_str(), out[0], dims));
+    mapA_ = broadcastIndexMap(in[0].dims, dims);
+    mapB_ = broadcastIndexMap(in[1].dims, dims);
+    return Status::ok();
+  }
+  Status compute(const std::vector<const std::vector<float>*>& in, std::vector<std::vector<float>>& out,
+                 const std::vector<TensorView>&) override {
+    const std::vector<float>& a = *in[0];
+    const std::vector<float>& b = *in[1];
+    for (size_t i = 0; i < out[0].size(); ++i)
+      out[0][i] = fn_(a[mapA_.empty() ? i : mapA_[i]], b[mapB_.empty() ? i : mapB_[i]]);
+    return Status::ok();
+  }
+
+ private:
+  BinaryFn fn_;
+  std::vector<uint32_t> mapA_, mapB_;
+};
+
+class Fp16Unary final : public Fp16Kernel {
+ public:
+  using Fp16Kernel::Fp16Kernel;
+  Status init(const OpParams& params) override {
+    lo_ = -std::numeric_limits<float>::infinity(), hi_ = std::numeric_limits<float>::infinity();
+    alpha_ = params.f32("alpha", 1.f);
+    if (op_ == "Relu") lo_ = 0;
+    else if (op_ == "Relu6") lo_ = 0, hi_ = 6;
+    else if (op_ == "Relu1") lo_ = -1, hi_ = 1;
+    else if (op_ == "ReluMinMax") {
+      if (!params.has("min_value") || !params.has("max_value"))
+        return sdk::invalidParam("ReluMinMax: min_value and max_value are mandatory");
+      lo_ = params.f32("min_value", 0.f), hi_ = params.f32("max_value", 0.f);
+    }
+    clamp_ = op_ == "Relu" || op_ == "Relu6" || op_ == "Relu1" || op_ == "ReluMinMax";
+    return Status::ok();
+  }
+
+ protected:
+  Status shapePrepare(const std::vector<TensorView>& in, const std::vector<TensorView>& out) override {
+    QNN_SDK_RETURN_IF_ERROR(checkArity(op_.c_str(), in, 1, 1, out, 1));
+    return checkOutputDims(op_.c_str(), out[0], in[0].dims);
+  }
+  Status compute(const std::vector<const std::vector<float>*>& in, std::vector<std::vector<float>>& out,
+                 const std::vector<TensorView>&) override {
+    const std::vector<float>& x = *in[0];
+    std::vector<float>& y = out[0];
+    if (clamp_) {
+      for (size_t i = 0; i < x.size(); ++i) y[i] = std::min(std::max(x[i], lo_), hi_);
+      return Status::ok();
+    }
+    for (size_t i = 0; i < x.size(); ++i) y[i] = apply(x[i]);
+    return Status::ok();
+  }
+
+ private:
+  float apply(float v) const {
+    if (op_ == "Sigmoid") return 1.f / (1.f + std::exp(-v));
+    if (op_ == "Tanh") return std::tanh(v);
+    if (op_ == "Gelu") return 0.5f * v * (1.f + std::erf(v * 0.70710678118654752f));
+    if (op_ == "HardSwish") return v * std::min(std::max(v + 3.f, 0.f), 6.f) / 6.f;
+    if (op_ == "Elu") return v > 0 ? v : alpha_ * (std::exp(v) - 1.f);
+    if (op_ == "ElementWiseExp") return std::exp(v);
+    if (op_ == "ElementWiseLog") return std::log(v);
+    if (op_ == "ElementWiseSquareRoot") return std::sqrt(v);
+    if (op_ == "ElementWiseRsqrt") return 1.f / std::sqrt(v);
+    if (op_ == "ElementWiseAbs") return std::fabs(v);
+    if (op_ == "ElementWiseNeg") return -v;
+    return v;
+  }
+
+  bool clamp_ = false;
+  float lo_ = 0, hi_ = 0, alpha_ = 1;
+};
+
+}  // namespace
+
+std::unique_ptr<Kernel> makeFp16Binary(const std::string& op) {
+  BinaryFn fn = binaryFn(op);
+  return fn ? std::make_unique<Fp16Binary>(op, fn) : nullptr;
+}
+std::unique_ptr<Kernel> makeFp16Unary(const std::string& op) { return std::make_unique<Fp16Unary>(op); }
+
+}  // namespace qnn::htp

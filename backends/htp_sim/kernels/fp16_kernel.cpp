@@ -1,0 +1,71 @@
+#include <cstring>
+
+#include "fp16.h"
+
+namespace qnn::htp {
+
+void loadHalfValues(const TensorView& t, std::vector<float>* out) {
+  const size_t n = t.numElements();
+  out->resize(n);
+  if (t.dtype == DType::kFloat16) {
+    const auto* h = static_cast<const uint16_t*>(t.data);
+    for (size_t i = 0; i < n; ++i) (*out)[i] = sdk::quant::halfBitsToFloat(h[i]);
+  } else {
+    const auto* f = static_cast<const float*>(t.data);
+    for (size_t i = 0; i < n; ++i) (*out)[i] = roundToHalf(f[i]);
+  }
+}
+
+void storeHalfValues(const TensorView& t, const float* values, size_t n) {
+  if (t.dtype == DType::kFloat16) {
+    auto* h = static_cast<uint16_t*>(t.data);
+    for (size_t i = 0; i < n; ++i) h[i] = sdk::quant::floatToHalfBits(values[i]);
+  } else {
+    auto* f = static_cast<float*>(t.data);
+    for (size_t i = 0; i < n; ++i) f[i] = roundToHalf(values[i]);
+  }
+}
+
+Status Fp16Kernel::prepare(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) {
+  const char* op = op_.c_str();
+  const size_t nf = std::min(floatInputCount(inputs.size()), inputs.size());
+  for (size_t i = 0; i < nf; ++i)
+    if (inputs[i].dtype != DType::kUndefined || inputs[i].data)
+      QNN_SDK_RETURN_IF_ERROR(checkDType(op, ("in[" + std::to_string(i) + "]").c_str(), inputs[i], kFloatTypes));
+  for (size_t o = 0; o < outputs.size(); ++o)
+    QNN_SDK_RETURN_IF_ERROR(checkDType(op, ("out[" + std::to_string(o) + "]").c_str(), outputs[o], kFloatTypes));
+  QNN_SDK_RETURN_IF_ERROR(shapePrepare(inputs, outputs));
+  staticValues_.assign(nf, {});
+  dynamicValues_.assign(nf, {});
+  isStatic_.assign(nf, false);
+  for (size_t i = 0; i < nf; ++i)
+    if (inputs[i].data) {
+      isStatic_[i] = true;
+      loadHalfValues(inputs[i], &staticValues_[i]);  // weights rounded to half once
+    }
+  outValues_.assign(outputs.size(), {});
+  for (size_t o = 0; o < outputs.size(); ++o) outValues_[o].resize(outputs[o].numElements());
+  return Status::ok();
+}
+
+Status Fp16Kernel::execute(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) {
+  std::vector<const std::vector<float>*> in(staticValues_.size());
+  for (size_t i = 0; i < in.size(); ++i) {
+    if (isStatic_[i]) {
+      in[i] = &staticValues_[i];
+    } else {
+      if (inputs[i].data) loadHalfValues(inputs[i], &dynamicValues_[i]);
+      else dynamicValues_[i].clear();
+      in[i] = &dynamicValues_[i];
+    }
+  }
+  try {
+    QNN_SDK_RETURN_IF_ERROR(compute(in, outValues_, inputs));
+  } catch (const std::bad_alloc&) {
+    return {sdk::StatusCode::kOutOfMemory, op_ + ": out of memory"};
+  }
+  for (size_t o = 0; o < outputs.size(); ++o) storeHalfValues(outputs[o], outValues_[o].data(), outValues_[o].size());
+  return Status::ok();
+}
+
+}  // namespace qnn::htp
