@@ -128,4 +128,18 @@ Status readStridedSliceParams(const OpParams& params, StridedSliceParams* out) {
   return Status::ok();
 }
 
+SliceRange resolveSliceRange(int64_t begin, int64_t end, int64_t stride, int64_t dim, bool beginMasked,
+                             bool endMasked) {
+  const int64_t lo = stride > 0 ? 0 : -1, hi = stride > 0 ? dim : dim - 1;
+  auto resolve = [&](int64_t v, bool masked, int64_t maskedValue) {
+    if (masked) return maskedValue;
+    if (v < 0) v += dim;
+    return std::min(std::max(v, lo), hi);
+  };
+  SliceRange r;
+  r.begin = resolve(begin, beginMasked, stride > 0 ? 0 : dim - 1);
+  r.end = resolve(end, endMasked, stride > 0 ? dim : -1);
+  return r;
+}
+
 }  // namespace qnn::sdk

@@ -56,4 +56,13 @@ struct StridedSliceParams {
 };
 Status readStridedSliceParams(const OpParams& params, StridedSliceParams* out);
 
+// One axis of a StridedSlice that is not shrunk: begin and end (negative values
+// count from the end) clamped to [0, dim] going forward and [-1, dim-1] going
+// backward; a masked bound takes the axis's first or last element. end is exclusive.
+struct SliceRange {
+  int64_t begin = 0, end = 0;
+};
+SliceRange resolveSliceRange(int64_t begin, int64_t end, int64_t stride, int64_t dim, bool beginMasked,
+                             bool endMasked);
+
 }  // namespace qnn::sdk

@@ -54,16 +54,10 @@ class StridedSliceKernel final : public Kernel {
                                    " out of range for axis " + std::to_string(d) + " of size " + std::to_string(dim));
         count = 1;
       } else {
-        // Clamp to [0, dim] going forward, [-1, dim-1] going backward.
-        const int64_t lo = stride > 0 ? 0 : -1, hi = stride > 0 ? dim : dim - 1;
-        auto resolve = [&](int64_t v, bool masked, int64_t maskedValue) {
-          if (masked) return maskedValue;
-          if (v < 0) v += dim;
-          return std::min(std::max(v, lo), hi);
-        };
-        begin = resolve(begin, bit(beginMask_, j), stride > 0 ? 0 : dim - 1);
-        const int64_t end = resolve(ranges_[3 * j + 1], bit(endMask_, j), stride > 0 ? dim : -1);
-        const int64_t span = stride > 0 ? end - begin : begin - end, step = stride > 0 ? stride : -stride;
+        const sdk::SliceRange r = sdk::resolveSliceRange(begin, ranges_[3 * j + 1], stride, dim,
+                                                         bit(beginMask_, j), bit(endMask_, j));
+        begin = r.begin;
+        const int64_t span = stride > 0 ? r.end - r.begin : r.begin - r.end, step = stride > 0 ? stride : -stride;
         count = span > 0 ? (span + step - 1) / step : 0;
         outDims.push_back(static_cast<uint32_t>(count));
       }

@@ -240,16 +240,9 @@ class StridedSlice final : public MovementKernel {
         if (begin < 0 || begin >= dim) return sdk::invalidParam("StridedSlice: shrink index out of range");
         list.push_back(begin);
       } else {
-        // Clamp to [0, dim] going forward, [-1, dim-1] going backward.
-        const int64_t lo = stride > 0 ? 0 : -1, hi = stride > 0 ? dim : dim - 1;
-        auto resolve = [&](int64_t v, bool masked, int64_t maskedValue) {
-          if (masked) return maskedValue;
-          if (v < 0) v += dim;
-          return std::min(std::max(v, lo), hi);
-        };
-        begin = resolve(begin, bit(beginMask_, j), stride > 0 ? 0 : dim - 1);
-        const int64_t end = resolve(ranges_[3 * j + 1], bit(endMask_, j), stride > 0 ? dim : -1);
-        for (int64_t c = begin; stride > 0 ? c < end : c > end; c += stride) list.push_back(c);
+        const sdk::SliceRange r = sdk::resolveSliceRange(begin, ranges_[3 * j + 1], stride, dim,
+                                                         bit(beginMask_, j), bit(endMask_, j));
+        for (int64_t c = r.begin; stride > 0 ? c < r.end : c > r.end; c += stride) list.push_back(c);
         outDims.push_back(uint32_t(list.size()));
       }
       lists.push_back(std::move(list));
