@@ -1,10 +1,10 @@
 #include "htp_kernel_util.h"
 
+#include "core/worker_pool.h"
+
 #include <algorithm>
 #include <cmath>
 #include <sstream>
-#include <system_error>
-#include <thread>
 
 namespace qnn::htp {
 
@@ -164,29 +164,29 @@ std::vector<uint32_t> broadcastIndexMap(const std::vector<uint32_t>& in, const s
   return index;
 }
 
+namespace {
+// The simulator's host workers (QNN_HTP_SIM_THREADS, default all cores).
+sdk::WorkerPool& workerPool() {
+  static sdk::WorkerPool pool(sdk::WorkerPool::threadsFromEnv("QNN_HTP_SIM_THREADS"));
+  return pool;
+}
+}  // namespace
+
+unsigned hostThreads() { return workerPool().threads(); }
+
 void parallelChunks(size_t n, double work, const std::function<void(size_t, size_t)>& fn) {
-  constexpr double kMinWorkPerThread = 2e6;
-  const size_t hw = std::max<size_t>(1, std::thread::hardware_concurrency());
-  const size_t threads = std::min<size_t>({hw, 4, n, size_t(work / kMinWorkPerThread) + 1});
+  constexpr double kMinWorkPerThread = 2e5;
+  const size_t threads = std::min<size_t>({hostThreads(), n, size_t(work / kMinWorkPerThread) + 1});
   if (threads <= 1) {
-    fn(0, n);
+    if (n) fn(0, n);
     return;
   }
-  std::vector<std::thread> pool;
   const size_t chunk = (n + threads - 1) / threads;
-  size_t inlineBegin = 0;
-  try {
-    for (size_t t = 1; t < threads; ++t) {
-      const size_t begin = t * chunk, end = std::min(n, begin + chunk);
-      if (begin < end) pool.emplace_back(fn, begin, end);
-    }
-  } catch (const std::system_error&) {
-    // No thread available: the chunks not started run here.
-    inlineBegin = (pool.size() + 1) * chunk;
-    for (size_t begin = inlineBegin; begin < n; begin += chunk) fn(begin, std::min(n, begin + chunk));
-  }
-  fn(0, std::min(n, chunk));
-  for (auto& t : pool) t.join();
+  const std::function<void(size_t)> chunkFn = [&](size_t c) {
+    const size_t begin = c * chunk, end = std::min(n, begin + chunk);
+    if (begin < end) fn(begin, end);
+  };
+  if (!workerPool().tryRun(threads, chunkFn)) fn(0, n);
 }
 
 std::vector<size_t> stridesOf(const std::vector<uint32_t>& dims) {

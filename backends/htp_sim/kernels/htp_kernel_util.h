@@ -80,10 +80,15 @@ class Requantizer {
 // broadcast of `in` to `out`; empty when the shapes are equal (identity).
 std::vector<uint32_t> broadcastIndexMap(const std::vector<uint32_t>& in, const std::vector<uint32_t>& out);
 
-// Runs fn(begin, end) over [0, n) in contiguous chunks on up to
-// hardware_concurrency() (max 4) short-lived threads when `work` (multiply-adds)
-// is large enough to pay for them, else inline. fn must be safe to run
-// concurrently on disjoint ranges; results do not depend on the split.
+// Threads of the simulator's worker pool (QNN_HTP_SIM_THREADS, default all cores),
+// the caller included.
+unsigned hostThreads();
+
+// Runs fn(begin, end) over [0, n) in at most hostThreads() contiguous chunks on
+// the worker pool when `work` (multiply-adds or element operations) is large
+// enough to pay for waking it, else inline (also when the pool is busy with
+// another graph). fn must be safe to run concurrently on disjoint ranges;
+// results do not depend on the split.
 void parallelChunks(size_t n, double work, const std::function<void(size_t, size_t)>& fn);
 
 // FullyConnected's shape rule: in[0] is rows of k = weights dim 1 (failing

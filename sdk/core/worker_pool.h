@@ -1,0 +1,57 @@
+// A fixed set of worker threads that run one data-parallel job at a time; the
+// calling thread takes part in every job. Each backend owns its own pool (a
+// function-local static in the backend), so backends loaded into one process
+// do not share or fight over workers.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace qnn::sdk {
+
+class WorkerPool {
+ public:
+  // Starts threads - 1 workers (the caller is the last one). The destructor
+  // stops and joins them; destroy the pool only when no job runs.
+  explicit WorkerPool(unsigned threads);
+  ~WorkerPool();
+  WorkerPool(const WorkerPool&) = delete;
+  WorkerPool& operator=(const WorkerPool&) = delete;
+
+  // Threads that take part in a job (workers + caller).
+  unsigned threads() const { return unsigned(workers_.size()) + 1; }
+
+  // Runs chunkFn(c) for every c in [0, numChunks) on the workers and the caller
+  // and returns when all are done. Returns false without running anything when
+  // the pool cannot take the job: no workers, another job is running (another
+  // graph executing concurrently), or the caller is itself a worker; the caller
+  // then runs the chunks itself.
+  bool tryRun(size_t numChunks, const std::function<void(size_t)>& chunkFn);
+
+  // Thread count from an environment variable (e.g. QNN_CPU_NUM_THREADS) if set
+  // to a positive number, else hardware_concurrency(); clamped to 1..64.
+  static unsigned threadsFromEnv(const char* envName);
+
+ private:
+  void drain();
+  void workerLoop();
+
+  std::vector<std::thread> workers_;
+  std::mutex jobMutex_;  // one job at a time
+  std::mutex mutex_;     // guards the fields below
+  std::condition_variable cv_, doneCv_;
+  const std::function<void(size_t)>* job_ = nullptr;
+  size_t numChunks_ = 0;
+  std::atomic<size_t> nextChunk_{0};
+  std::atomic<uint64_t> generation_{0};
+  size_t pending_ = 0;
+  bool stop_ = false;
+};
+
+}  // namespace qnn::sdk
