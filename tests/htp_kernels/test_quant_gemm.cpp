@@ -2,6 +2,7 @@
 // sizes that exercise every tail (rows % 4, columns % 16, K % 4).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -54,10 +55,45 @@ TEST(QuantGemm, UsesVnniWhenTheCpuHasItAndWeightsFitInt8) {
   QuantGemm g;
   ASSERT_TRUE(g.pack(b.data(), 64, 16, true, true));
   EXPECT_EQ(g.usesVnni(), vnniAvailable());
-  b[5] = 200;  // no longer int8: the portable loop, still narrow
+  b[5] = 200;  // column 5 spans 1..200: int8 after a shift, still VNNI
+  ASSERT_TRUE(g.pack(b.data(), 64, 16, true, true));
+  EXPECT_EQ(g.usesVnni(), vnniAvailable());
+  b[21] = -100;  // column 5 now spans -100..200 (> 256 values): the portable loop, still narrow
   ASSERT_TRUE(g.pack(b.data(), 64, 16, true, true));
   EXPECT_FALSE(g.usesVnni());
   EXPECT_TRUE(g.narrow());
+}
+
+// Asymmetric uint8 weights: b = w + offset[j] with w in 0..255 and offset in
+// -255..0 per column (some columns inside int8, some shifted up or down), also
+// through multiplyColumns on 16-aligned column ranges.
+TEST(QuantGemm, ShiftedColumnsMatchTheExactProduct) {
+  Lcg rng{11};
+  for (size_t m : {1u, 5u, 8u})
+    for (size_t k : {3u, 64u, 147u, 577u})
+      for (size_t n : {16u, 40u, 64u}) {
+        std::vector<uint8_t> a(m * k);
+        std::vector<int32_t> b(k * n), offset(n);
+        for (auto& v : a) v = uint8_t(rng.next() >> 24);
+        for (size_t j = 0; j < n; ++j) offset[j] = j % 3 == 0 ? 0 : -int32_t(rng.next() % 256);
+        for (size_t kk = 0; kk < k; ++kk)
+          for (size_t j = 0; j < n; ++j) b[kk * n + j] = int32_t(rng.next() >> 24) + offset[j];
+        const std::vector<int32_t> want = naive(a, b, m, k, n);
+        QuantGemm g;
+        ASSERT_TRUE(g.pack(b.data(), k, n, true, true));
+        EXPECT_EQ(g.usesVnni(), vnniAvailable());
+        std::vector<int32_t> got(m * n, -1);
+        g.multiply(a.data(), m, k, got.data());
+        EXPECT_EQ(got, want) << "m=" << m << " k=" << k << " n=" << n;
+        for (size_t col0 = 16; col0 < n; col0 += 16) {
+          const size_t cols = std::min<size_t>(16, n - col0);
+          std::vector<int32_t> part(m * cols, -1);
+          g.multiplyColumns(a.data(), m, k, col0, cols, part.data(), cols);
+          for (size_t i = 0; i < m; ++i)
+            for (size_t j = 0; j < cols; ++j)
+              ASSERT_EQ(part[i * cols + j], want[i * n + col0 + j]) << "m=" << m << " k=" << k << " col " << col0 + j;
+        }
+      }
 }
 
 TEST(QuantGemm, RefusesNarrowWhenInt32CouldOverflowAndWidePathIsExact) {

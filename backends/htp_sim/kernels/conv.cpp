@@ -5,6 +5,7 @@
 //    addend at prepare.
 //  * DepthWiseConv2d: a direct loop with int64 sums.
 #include <algorithm>
+#include <cstring>
 #include <new>
 
 #include "htp_kernel_registry.h"
@@ -91,8 +92,9 @@ class QuantConv2d final : public Kernel {
                                    " puts the zero point outside the stored range of " +
                                    sdk::dtypeName(inputs[0].dtype));
     kDim_ = size_t(fh_) * fw_ * cinG_;
-    const size_t pixels = size_t(outH_) * outW_;
-    tileRows_ = std::min(pixels, std::max<size_t>(64, (size_t(1) << 18) / std::max<size_t>(kDim_, 1)));
+    direct_ = fh_ == 1 && fw_ == 1 && win_.strideH == 1 && win_.strideW == 1 && win_.padTop == 0 &&
+              win_.padBottom == 0 && win_.padLeft == 0 && win_.padRight == 0;
+    planTiles();
     gemms_.assign(group_, QuantGemm{});
     staticWeights_ = inputs[1].data != nullptr;
     if (staticWeights_) packWeights(inputs[1]);
@@ -103,8 +105,8 @@ class QuantConv2d final : public Kernel {
     if (!staticWeights_) packWeights(inputs[1]);
     if (out_.biasPending()) out_.readBias(inputs[2]);
     try {
-      if (narrow_) run<uint8_t, int32_t>(inputs[0], outputs[0]);
-      else run<uint16_t, int64_t>(inputs[0], outputs[0]);
+      if (narrow_) runNarrow(inputs[0], outputs[0]);
+      else runWide(inputs[0], outputs[0]);
     } catch (const std::bad_alloc&) {
       return {sdk::StatusCode::kOutOfMemory, "Conv2d: out of memory for im2col buffers"};
     }
@@ -130,25 +132,86 @@ class QuantConv2d final : public Kernel {
       }
   }
 
-  template <typename TA, typename TAcc>
-  void run(const TensorView& x, const TensorView& y) {
-    std::vector<TA> shifted;
-    const TA* src = unsignedView<TA>(x, input_, shifted);
-    const TA pad = TA(input_.zeroPoint);
-    const size_t pixels = size_t(outH_) * outW_, tilesPerImage = (pixels + tileRows_ - 1) / tileRows_;
+  // Work split: tiles of output pixels (the im2col block, sized to stay in L2
+  // beside a panel of weights) x column chunks (only when there are too few
+  // tiles to keep every thread busy, e.g. the 7x7 maps of ResNet's last stage).
+  void planTiles() {
+    const size_t pixels = size_t(outH_) * outW_, threads = hostThreads();
+    constexpr size_t kTileBytes = size_t(1) << 18;
+    const size_t target = std::clamp<size_t>(kTileBytes / std::max<size_t>(kDim_, 1), 16, 512);
+    size_t tiles = (pixels + target - 1) / target;
+    if (batch_ * group_ == 1 && tiles > 1) tiles = (tiles + threads - 1) / threads * threads;
+    tileRows_ = std::min(pixels, ((pixels + tiles - 1) / tiles + 3) / 4 * 4);
+    tilesPerImage_ = (pixels + tileRows_ - 1) / tileRows_;
+    const size_t items = size_t(batch_) * tilesPerImage_ * group_;
+    colChunk_ = coutG_;
+    if (items < 2 * threads && threads > 1) {
+      const size_t want = std::min<size_t>((coutG_ + 63) / 64, (2 * threads + items - 1) / items);
+      const size_t align = QuantGemm::kPanelAlign;
+      colChunk_ = std::max<size_t>(align, ((coutG_ + want - 1) / want + align - 1) / align * align);
+    }
+    colChunks_ = (coutG_ + colChunk_ - 1) / colChunk_;
+  }
+
+  // 8-bit input: VNNI GEMM per (tile, group, column chunk), requantized straight
+  // into the output.
+  void runNarrow(const TensorView& x, const TensorView& y) {
+    std::vector<uint8_t> shifted;
+    const uint8_t* src = unsignedView<uint8_t>(x, input_, shifted);
+    const uint8_t pad = uint8_t(input_.zeroPoint);
+    const size_t pixels = size_t(outH_) * outW_;
+    const size_t items = size_t(batch_) * tilesPerImage_ * group_ * colChunks_;
     const double macs = double(batch_) * double(pixels) * double(kDim_) * double(cout_);
-    // Tiles of output pixels are independent: split them across threads, each
-    // with its own scratch.
-    parallelChunks(size_t(batch_) * tilesPerImage, macs, [&](size_t t0, size_t t1) {
-      std::vector<TA> cols(tileRows_ * kDim_);
-      std::vector<TAcc> acc(tileRows_ * coutG_);
+    parallelChunks(items, macs, [&](size_t i0, size_t i1) {
+      // Scratch reused across executes: a fresh multi-100-KiB vector per call
+      // would be a fresh mmap and page faults every time.
+      thread_local std::vector<uint8_t> colsScratch;
+      thread_local std::vector<int32_t> accScratch;
+      std::vector<uint8_t>& cols = colsScratch;  // one TLS lookup, not one per use
+      std::vector<int32_t>& acc = accScratch;
+      // + kCopySlack: im2col's short row copies may write a few bytes past a row.
+      if (!direct_ && cols.size() < tileRows_ * kDim_ + kCopySlack) cols.resize(tileRows_ * kDim_ + kCopySlack);
+      if (acc.size() < tileRows_ * colChunk_) acc.resize(tileRows_ * colChunk_);
+      size_t cachedKey = SIZE_MAX;
+      for (size_t item = i0; item < i1; ++item) {
+        const size_t chunk = item % colChunks_, key = item / colChunks_;
+        const uint32_t g = uint32_t(key % group_);
+        const size_t tile = (key / group_) % tilesPerImage_, b = key / group_ / tilesPerImage_;
+        const size_t p0 = tile * tileRows_, rows = std::min(tileRows_, pixels - p0);
+        const uint8_t* image = src + b * inH_ * inW_ * cin_;
+        const uint8_t* a = image + p0 * cin_ + size_t(g) * cinG_;
+        size_t lda = cin_;
+        if (!direct_) {
+          if (key != cachedKey)
+            im2col(image, g, p0, rows, pad, cols.data(), x.numElements() - b * inH_ * inW_ * cin_);
+          cachedKey = key;
+          a = cols.data(), lda = kDim_;
+        }
+        const size_t col0 = chunk * colChunk_, ncols = std::min(colChunk_, coutG_ - col0);
+        gemms_[g].multiplyColumns(a, rows, lda, col0, ncols, acc.data(), ncols);
+        out_.storeRows(acc.data(), rows, ncols, ncols, size_t(g) * coutG_ + col0, y,
+                       (b * pixels + p0) * cout_ + size_t(g) * coutG_ + col0, cout_);
+      }
+    });
+  }
+
+  // 16-bit input (or weights too large for exact int32 sums): int64 GEMM.
+  void runWide(const TensorView& x, const TensorView& y) {
+    std::vector<uint16_t> shifted;
+    const uint16_t* src = unsignedView<uint16_t>(x, input_, shifted);
+    const uint16_t pad = uint16_t(input_.zeroPoint);
+    const size_t pixels = size_t(outH_) * outW_;
+    const double macs = double(batch_) * double(pixels) * double(kDim_) * double(cout_);
+    parallelChunks(size_t(batch_) * tilesPerImage_, macs, [&](size_t t0, size_t t1) {
+      std::vector<uint16_t> cols(tileRows_ * kDim_);
+      std::vector<int64_t> acc(tileRows_ * coutG_);
       std::vector<int64_t> row(coutG_);
       for (size_t t = t0; t < t1; ++t) {
-        const size_t b = t / tilesPerImage, p0 = (t % tilesPerImage) * tileRows_;
-        const TA* image = src + b * inH_ * inW_ * cin_;
+        const size_t b = t / tilesPerImage_, p0 = (t % tilesPerImage_) * tileRows_;
+        const uint16_t* image = src + b * inH_ * inW_ * cin_;
         const size_t rows = std::min(tileRows_, pixels - p0);
         for (uint32_t g = 0; g < group_; ++g) {
-          im2col(image, g, p0, rows, pad, cols.data());
+          im2col(image, g, p0, rows, pad, cols.data(), 0);
           gemms_[g].multiply(cols.data(), rows, kDim_, acc.data());
           for (size_t r = 0; r < rows; ++r) {
             const size_t outBase = (b * pixels + p0 + r) * cout_ + size_t(g) * coutG_;
@@ -160,13 +223,31 @@ class QuantConv2d final : public Kernel {
     });
   }
 
+  // imageValuesLeft: values readable from image on (0: no over-reading; else
+  // cols has kCopySlack spare bytes and rows of up to kCopySlack bytes are
+  // copied as one fixed-size block, which may spill into the next row's
+  // start before that row overwrites it).
   template <typename TA>
-  void im2col(const TA* image, uint32_t g, size_t p0, size_t rows, TA pad, TA* cols) const {
+  void im2col(const TA* image, uint32_t g, size_t p0, size_t rows, TA pad, TA* cols, size_t imageValuesLeft) const {
     for (size_t r = 0; r < rows; ++r) {
       const int64_t oh = int64_t((p0 + r) / outW_), ow = int64_t((p0 + r) % outW_);
       TA* dst = cols + r * kDim_;
+      const int64_t iw0 = ow * win_.strideW - win_.padLeft;
+      // One copy per filter row when its taps are contiguous in the input (no
+      // groups, no horizontal dilation, inside the image): small-channel
+      // layers such as a 7x7 stem over RGB would otherwise copy 3 bytes at a time.
+      const bool rowContiguous = cinG_ == cin_ && win_.dilW == 1 && iw0 >= 0 && iw0 + fw_ <= inW_;
       for (int64_t kh = 0; kh < fh_; ++kh) {
         const int64_t ih = oh * win_.strideH - win_.padTop + kh * win_.dilH;
+        if (rowContiguous && ih >= 0 && ih < inH_) {
+          const size_t offset = (size_t(ih) * inW_ + size_t(iw0)) * cin_, span = size_t(fw_) * cin_;
+          if (sizeof(TA) == 1 && span <= kCopySlack && offset + kCopySlack <= imageValuesLeft)
+            std::memcpy(dst, image + offset, kCopySlack);  // a fixed-size copy: a few vector moves
+          else
+            std::copy(image + offset, image + offset + span, dst);
+          dst += span;
+          continue;
+        }
         for (int64_t kw = 0; kw < fw_; ++kw, dst += cinG_) {
           const int64_t iw = ow * win_.strideW - win_.padLeft + kw * win_.dilW;
           if (ih < 0 || ih >= inH_ || iw < 0 || iw >= inW_) {
@@ -180,11 +261,13 @@ class QuantConv2d final : public Kernel {
     }
   }
 
+  static constexpr size_t kCopySlack = 32;
   Window win_;
   uint32_t group_ = 1;
   uint32_t batch_ = 0, inH_ = 0, inW_ = 0, cin_ = 0, fh_ = 0, fw_ = 0, cout_ = 0, cinG_ = 0, coutG_ = 0;
   int64_t outH_ = 0, outW_ = 0;
-  size_t kDim_ = 0, tileRows_ = 0;
+  size_t kDim_ = 0, tileRows_ = 0, tilesPerImage_ = 1, colChunk_ = 0, colChunks_ = 1;
+  bool direct_ = false;  // 1x1, stride 1, no padding: the input rows are the GEMM's A
   std::vector<Encoding> wEnc_;
   UnsignedInput input_;
   WeightedOutput out_;

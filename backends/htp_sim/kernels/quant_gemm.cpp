@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <type_traits>
 
 namespace qnn::htp {
 
@@ -14,6 +15,7 @@ bool vnniAvailable() {
     if (portable && std::strcmp(portable, "1") == 0) return false;
     __builtin_cpu_init();
     return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+           __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
            __builtin_cpu_supports("avx512vnni");
   }();
   return available;
@@ -36,65 +38,106 @@ inline int32_t quadAt(const uint8_t* row, size_t kq, size_t k) {
   return v;
 }
 
-// MR rows x NB blocks of 16 columns; accumulators stay in registers.
+// MR rows x NB blocks of 16 columns (block nb0..nb0+NB-1); accumulators stay
+// in registers. c points at column col0 of row 0; columns >= colEnd are not stored.
 template <int MR, int NB>
 __attribute__((target("avx512f,avx512bw,avx512vnni"))) void vnniTile(const uint8_t* a, size_t lda, size_t k,
                                                                       const int8_t* packed, size_t kQuads,
-                                                                      size_t nb0, size_t n, int32_t* c) {
+                                                                      size_t nb0, size_t col0, size_t colEnd,
+                                                                      const int32_t* rowSums, const int32_t* colShift,
+                                                                      int32_t* c, size_t ldc) {
   __m512i acc[MR][NB];
   for (int r = 0; r < MR; ++r)
     for (int j = 0; j < NB; ++j) acc[r][j] = _mm512_setzero_si512();
   const size_t fullQuads = k / 4;
-  for (size_t kq = 0; kq < kQuads; ++kq) {
+  const int8_t* bBase = packed + nb0 * kQuads * kLanes * 4;
+  const size_t bStride = kQuads * kLanes * 4;
+  size_t kq = 0;
+  for (; kq < fullQuads; ++kq) {
     __m512i b[NB];
-    for (int j = 0; j < NB; ++j)
-      b[j] = _mm512_loadu_si512(packed + ((nb0 + j) * kQuads + kq) * kLanes * 4);
+    for (int j = 0; j < NB; ++j) b[j] = _mm512_loadu_si512(bBase + j * bStride + kq * kLanes * 4);
     for (int r = 0; r < MR; ++r) {
-      const uint8_t* row = a + r * lda;
       int32_t quad;
-      if (kq < fullQuads) std::memcpy(&quad, row + kq * 4, 4);
-      else quad = quadAt(row, kq, k);
+      std::memcpy(&quad, a + r * lda + kq * 4, 4);
       const __m512i av = _mm512_set1_epi32(quad);
       for (int j = 0; j < NB; ++j) acc[r][j] = _mm512_dpbusd_epi32(acc[r][j], av, b[j]);
     }
   }
+  if (kq < kQuads) {  // the zero-padded tail quad: never read past a row's k bytes
+    __m512i b[NB];
+    for (int j = 0; j < NB; ++j) b[j] = _mm512_loadu_si512(bBase + j * bStride + kq * kLanes * 4);
+    for (int r = 0; r < MR; ++r) {
+      const __m512i av = _mm512_set1_epi32(quadAt(a + r * lda, kq, k));
+      for (int j = 0; j < NB; ++j) acc[r][j] = _mm512_dpbusd_epi32(acc[r][j], av, b[j]);
+    }
+  }
+  if (rowSums)  // shifted columns: + shift[j] * rowSum(r), wrapping (the exact sum fits int32)
+    for (int j = 0; j < NB; ++j) {
+      const __m512i shift = _mm512_loadu_si512(colShift + (nb0 + j) * kLanes);
+      for (int r = 0; r < MR; ++r)
+        acc[r][j] = _mm512_add_epi32(acc[r][j], _mm512_mullo_epi32(_mm512_set1_epi32(rowSums[r]), shift));
+    }
   for (int r = 0; r < MR; ++r)
     for (int j = 0; j < NB; ++j) {
       const size_t col = (nb0 + j) * kLanes;
-      if (col + kLanes <= n) {
-        _mm512_storeu_si512(c + r * n + col, acc[r][j]);
+      int32_t* dst = c + r * ldc + (col - col0);
+      if (col + kLanes <= colEnd) {
+        _mm512_storeu_si512(dst, acc[r][j]);
       } else {
-        alignas(64) int32_t tmp[kLanes];
-        _mm512_store_si512(tmp, acc[r][j]);
-        std::memcpy(c + r * n + col, tmp, (n - col) * sizeof(int32_t));
+        const __mmask16 keep = __mmask16((1u << (colEnd - col)) - 1);
+        _mm512_mask_storeu_epi32(dst, keep, acc[r][j]);
       }
     }
 }
 
-template <int MR>
-void vnniRows(const uint8_t* a, size_t lda, size_t k, const int8_t* packed, size_t kQuads, size_t n, int32_t* c) {
-  const size_t blocks = (n + kLanes - 1) / kLanes;
-  size_t nb = 0;
-  for (; nb + 4 <= blocks; nb += 4) vnniTile<MR, 4>(a, lda, k, packed, kQuads, nb, n, c);
-  switch (blocks - nb) {
-    case 3: vnniTile<MR, 3>(a, lda, k, packed, kQuads, nb, n, c); break;
-    case 2: vnniTile<MR, 2>(a, lda, k, packed, kQuads, nb, n, c); break;
-    case 1: vnniTile<MR, 1>(a, lda, k, packed, kQuads, nb, n, c); break;
+// Rows [0, rows) x blocks [nb0, nb0 + NB): the row loop inside, so the NB
+// blocks of B stay in L1/L2 while A streams.
+template <int NB>
+void vnniPanel(const uint8_t* a, size_t rows, size_t lda, size_t k, const int8_t* packed, size_t kQuads, size_t nb0,
+               size_t col0, size_t colEnd, const int32_t* rowSums, const int32_t* colShift, int32_t* c, size_t ldc) {
+  size_t m = 0;
+  auto tile = [&](auto mr) {
+    constexpr int MR = decltype(mr)::value;
+    vnniTile<MR, NB>(a + m * lda, lda, k, packed, kQuads, nb0, col0, colEnd, rowSums ? rowSums + m : nullptr,
+                     colShift, c + m * ldc, ldc);
+    m += MR;
+  };
+  while (m + 4 <= rows) tile(std::integral_constant<int, 4>{});
+  switch (rows - m) {
+    case 3: tile(std::integral_constant<int, 3>{}); break;
+    case 2: tile(std::integral_constant<int, 2>{}); break;
+    case 1: tile(std::integral_constant<int, 1>{}); break;
     default: break;
   }
 }
 
+// Sum of the k bytes of each row (exact in int32: k * 255 < 2^31 on the narrow path).
+__attribute__((target("avx512f,avx512bw"))) void rowByteSums(const uint8_t* a, size_t rows, size_t lda, size_t k,
+                                                              int32_t* sums) {
+  for (size_t r = 0; r < rows; ++r) {
+    const uint8_t* row = a + r * lda;
+    __m512i acc = _mm512_setzero_si512();
+    for (size_t i = 0; i < k; i += 64) {
+      const __mmask64 lanes = k - i >= 64 ? ~__mmask64(0) : (__mmask64(1) << (k - i)) - 1;
+      acc = _mm512_add_epi64(acc, _mm512_sad_epu8(_mm512_maskz_loadu_epi8(lanes, row + i), _mm512_setzero_si512()));
+    }
+    sums[r] = int32_t(_mm512_reduce_add_epi64(acc));
+  }
+}
+
+// Columns [col0, colEnd) of the K x N row-major b; c has row stride ldc.
 template <typename TA, typename TAcc>
-void portableMultiply(const TA* a, size_t rows, size_t lda, const int32_t* b, size_t k, size_t n, TAcc* c) {
+void portableMultiply(const TA* a, size_t rows, size_t lda, const int32_t* b, size_t k, size_t n, size_t col0,
+                      size_t colEnd, TAcc* c, size_t ldc) {
   for (size_t m = 0; m < rows; ++m) {
-    TAcc* __restrict out = c + m * n;
-    std::fill(out, out + n, TAcc(0));
+    TAcc* __restrict out = c + m * ldc;
+    std::fill(out, out + (colEnd - col0), TAcc(0));
     const TA* row = a + m * lda;
     for (size_t kk = 0; kk < k; ++kk) {
       const TAcc av = TAcc(row[kk]);
       if (av == 0) continue;
-      const int32_t* __restrict brow = b + kk * n;
-      for (size_t j = 0; j < n; ++j) out[j] += av * TAcc(brow[j]);
+      const int32_t* __restrict brow = b + kk * n + col0;
+      for (size_t j = 0; j < colEnd - col0; ++j) out[j] += av * TAcc(brow[j]);
     }
   }
 }
@@ -105,17 +148,27 @@ bool QuantGemm::pack(const int32_t* b, size_t k, size_t n, bool narrowA, bool al
   k_ = k, n_ = n;
   rowMajor_.assign(b, b + k * n);
   colSums_.assign(n, 0);
+  std::vector<int32_t> colMin(n, INT32_MAX), colMax(n, INT32_MIN);
   int64_t maxAbs = 0;
-  bool fitsInt8 = true;
   for (size_t kk = 0; kk < k; ++kk)
     for (size_t j = 0; j < n; ++j) {
-      const int64_t v = b[kk * n + j];
+      const int32_t v = b[kk * n + j];
       colSums_[j] += v;
-      maxAbs = std::max<int64_t>(maxAbs, v < 0 ? -v : v);
-      fitsInt8 = fitsInt8 && v >= -128 && v <= 127;
+      maxAbs = std::max<int64_t>(maxAbs, v < 0 ? -int64_t(v) : v);
+      colMin[j] = std::min(colMin[j], v), colMax[j] = std::max(colMax[j], v);
     }
   narrow_ = narrowA && narrowIsExact(k, maxAbs);
-  vnni_ = narrow_ && fitsInt8 && allowVnni && vnniAvailable();
+  // VNNI multiplies by int8: a column whose values span at most 256 integers is
+  // stored as b - shift[j] and the kernel adds shift[j] * rowSum(A) back
+  // (asymmetric uint8 weights: b = w + offset spans 256 values but not -128..127).
+  colShift_.assign(n, 0);
+  bool spansFit = true;
+  for (size_t j = 0; j < n && k > 0; ++j) {
+    spansFit = spansFit && int64_t(colMax[j]) - colMin[j] <= 255;
+    if (colMin[j] < -128 || colMax[j] > 127) colShift_[j] = colMax[j] > 127 ? colMax[j] - 127 : colMin[j] + 128;
+  }
+  hasColShift_ = std::any_of(colShift_.begin(), colShift_.end(), [](int32_t s) { return s != 0; });
+  vnni_ = narrow_ && spansFit && narrowIsExact(k, 128) && allowVnni && vnniAvailable();
   vnniPacked_.clear();
   if (vnni_) {
     const size_t kQuads = (k + 3) / 4, blocks = (n + kLanes - 1) / kLanes;
@@ -123,24 +176,47 @@ bool QuantGemm::pack(const int32_t* b, size_t k, size_t n, bool narrowA, bool al
     for (size_t kk = 0; kk < k; ++kk)
       for (size_t j = 0; j < n; ++j)
         vnniPacked_[((j / kLanes) * kQuads + kk / 4) * kLanes * 4 + (j % kLanes) * 4 + kk % 4] =
-            int8_t(b[kk * n + j]);
+            int8_t(b[kk * n + j] - colShift_[j]);
+    colShift_.resize(blocks * kLanes, 0);  // whole vectors for the kernel's loads
   }
   return narrow_ || !narrowA;
 }
 
 void QuantGemm::multiply(const uint8_t* a, size_t rows, size_t lda, int32_t* c) const {
+  multiplyColumns(a, rows, lda, 0, n_, c, n_);
+}
+
+void QuantGemm::multiplyColumns(const uint8_t* a, size_t rows, size_t lda, size_t col0, size_t cols, int32_t* c,
+                                size_t ldc) const {
+  const size_t colEnd = std::min(n_, col0 + cols);
   if (!vnni_) {
-    portableMultiply<uint8_t, int32_t>(a, rows, lda, rowMajor_.data(), k_, n_, c);
+    portableMultiply<uint8_t, int32_t>(a, rows, lda, rowMajor_.data(), k_, n_, col0, colEnd, c, ldc);
     return;
   }
-  const size_t kQuads = (k_ + 3) / 4;
-  size_t m = 0;
-  for (; m + 4 <= rows; m += 4) vnniRows<4>(a + m * lda, lda, k_, vnniPacked_.data(), kQuads, n_, c + m * n_);
-  for (; m < rows; ++m) vnniRows<1>(a + m * lda, lda, k_, vnniPacked_.data(), kQuads, n_, c + m * n_);
+  const size_t kQuads = (k_ + 3) / 4, blockEnd = (colEnd + kLanes - 1) / kLanes;
+  std::vector<int32_t> rowSums;
+  if (hasColShift_) {
+    rowSums.resize(rows);
+    rowByteSums(a, rows, lda, k_, rowSums.data());
+  }
+  const int32_t* sums = hasColShift_ ? rowSums.data() : nullptr;
+  size_t nb = col0 / kLanes;
+  auto panel = [&](auto nbCount) {
+    constexpr int NB = decltype(nbCount)::value;
+    vnniPanel<NB>(a, rows, lda, k_, vnniPacked_.data(), kQuads, nb, col0, colEnd, sums, colShift_.data(), c, ldc);
+    nb += NB;
+  };
+  while (nb + 4 <= blockEnd) panel(std::integral_constant<int, 4>{});
+  switch (blockEnd - nb) {
+    case 3: panel(std::integral_constant<int, 3>{}); break;
+    case 2: panel(std::integral_constant<int, 2>{}); break;
+    case 1: panel(std::integral_constant<int, 1>{}); break;
+    default: break;
+  }
 }
 
 void QuantGemm::multiply(const uint16_t* a, size_t rows, size_t lda, int64_t* c) const {
-  portableMultiply<uint16_t, int64_t>(a, rows, lda, rowMajor_.data(), k_, n_, c);
+  portableMultiply<uint16_t, int64_t>(a, rows, lda, rowMajor_.data(), k_, n_, 0, n_, c, n_);
 }
 
 }  // namespace qnn::htp

@@ -1,7 +1,12 @@
 #include "weighted_output.h"
 
+#include "quant_gemm.h"
+
+#include <immintrin.h>
+
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 namespace qnn::htp {
 
@@ -39,8 +44,10 @@ Status WeightedOutput::prepare(const char* op, const Encoding& x, const std::vec
     shift_[c] = std::min<int64_t>(std::max<int64_t>(shift, 1), 62);  // in range for the shift; exact path otherwise
     half_[c] = shift >= 1 && shift <= 62 ? int64_t(1) << (shift - 1) : 0;
   }
+  shiftsInRange_ = std::all_of(half_.begin(), half_.end(), [](int64_t h) { return h != 0; });
   biasAcc_.assign(n, 0);
   correction_.assign(n, 0);
+  addend_.assign(n, 0);
   biasPending_ = false;
   if (bias) {
     if (bias->numElements() != n)
@@ -58,10 +65,16 @@ void WeightedOutput::readBias(const TensorView& bias) {
     const double real = double(biasEnc_[c].scale) * double(loadInt(bias, c) + biasEnc_[c].offset);
     biasAcc_[c] = std::llround(real / (double(x_.scale) * double(w_[c].scale)));
   }
+  refreshAddend();
+}
+
+void WeightedOutput::refreshAddend() {
+  for (size_t c = 0; c < addend_.size(); ++c) addend_[c] = biasAcc_[c] + correction_[c];
 }
 
 void WeightedOutput::setZeroPointCorrection(int64_t z, const std::vector<int64_t>& columnSums, size_t channelBase) {
   for (size_t j = 0; j < columnSums.size(); ++j) correction_[channelBase + j] = -z * columnSums[j];
+  refreshAddend();
 }
 
 // The fast loop assumes every sum fits int32 and every shift is in 1..62 (so
@@ -70,15 +83,14 @@ void WeightedOutput::setZeroPointCorrection(int64_t z, const std::vector<int64_t
 template <typename TAcc>
 void WeightedOutput::finishRowImpl(const TAcc* acc, size_t n, size_t channelBase, const int64_t* colCorrection,
                                    int64_t* out) const {
-  const int64_t* bias = biasAcc_.data() + channelBase;
-  const int64_t* corr = correction_.data() + channelBase;
+  const int64_t* add = addend_.data() + channelBase;
   const int64_t* mant = mantissa_.data() + channelBase;
   const int64_t* shift = shift_.data() + channelBase;
   const int64_t* half = half_.data() + channelBase;
   const int64_t lo = range_.lo, hi = range_.hi, outOffset = outOffset_;
   bool exact = true;
   for (size_t j = 0; j < n; ++j) {
-    const int64_t a = int64_t(acc[j]) + bias[j] + corr[j] + (colCorrection ? colCorrection[j] : 0);
+    const int64_t a = int64_t(acc[j]) + add[j] + (colCorrection ? colCorrection[j] : 0);
     exact &= a >= INT32_MIN && a <= INT32_MAX && half[j] != 0;
     const int64_t p = (a < INT32_MIN ? INT32_MIN : a > INT32_MAX ? INT32_MAX : a) * mant[j];  // no overflow
     int64_t r = ((p + half[j] - (p < 0)) >> shift[j]) - outOffset;
@@ -87,7 +99,7 @@ void WeightedOutput::finishRowImpl(const TAcc* acc, size_t n, size_t channelBase
   }
   if (exact) return;
   for (size_t j = 0; j < n; ++j) {
-    const int64_t a = int64_t(acc[j]) + bias[j] + corr[j] + (colCorrection ? colCorrection[j] : 0);
+    const int64_t a = int64_t(acc[j]) + add[j] + (colCorrection ? colCorrection[j] : 0);
     out[j] = finish(a, channelBase + j);
   }
 }
@@ -99,6 +111,90 @@ __attribute__((target_clones("avx512f", "default"))) void WeightedOutput::finish
 __attribute__((target_clones("avx512f", "default"))) void WeightedOutput::finishRow(
     const int64_t* acc, size_t n, size_t channelBase, const int64_t* colCorrection, int64_t* out) const {
   finishRowImpl(acc, n, channelBase, colCorrection, out);
+}
+
+namespace {
+// Eight channels of the epilogue in int64 lanes: the same arithmetic as
+// finishRowImpl. Lanes whose sum leaves int32 are flagged in *outOfRange.
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) inline __m512i requantizeLanes(
+    __m256i acc, const int64_t* add, const int64_t* mant, const int64_t* shift, const int64_t* half, __mmask8 lanes,
+    __m512i outOffset, __m512i lo, __m512i hi, __mmask8* outOfRange) {
+  const __m512i a = _mm512_add_epi64(_mm512_cvtepi32_epi64(acc), _mm512_maskz_loadu_epi64(lanes, add));
+  *outOfRange = (_mm512_cmpgt_epi64_mask(a, _mm512_set1_epi64(INT32_MAX)) |
+                 _mm512_cmplt_epi64_mask(a, _mm512_set1_epi64(INT32_MIN))) & lanes;
+  const __m512i p = _mm512_mul_epi32(a, _mm512_maskz_loadu_epi64(lanes, mant));  // signed 32 x 32 -> 64
+  const __m512i rounded = _mm512_add_epi64(p, _mm512_add_epi64(_mm512_maskz_loadu_epi64(lanes, half),
+                                                                _mm512_srai_epi64(p, 63)));
+  __m512i r = _mm512_sub_epi64(_mm512_srav_epi64(rounded, _mm512_maskz_loadu_epi64(lanes, shift)), outOffset);
+  return _mm512_min_epi64(_mm512_max_epi64(r, lo), hi);
+}
+
+template <typename T>
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) inline void storeLanes(T* dst, __mmask8 lanes, __m512i v) {
+  if constexpr (sizeof(T) == 1) _mm512_mask_cvtepi64_storeu_epi8(dst, lanes, v);
+  else _mm512_mask_cvtepi64_storeu_epi16(dst, lanes, v);
+}
+
+template <typename T>
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void storeRowsAvx512(
+    const int32_t* acc, size_t rows, size_t ldc, size_t n, const int64_t* add, const int64_t* mant,
+    const int64_t* shift, const int64_t* half, int64_t outOffset, int64_t lo, int64_t hi, T* out,
+    size_t outRowStride, const std::function<int64_t(int64_t, size_t)>& exact) {
+  const __m512i vOff = _mm512_set1_epi64(outOffset), vLo = _mm512_set1_epi64(lo), vHi = _mm512_set1_epi64(hi);
+  for (size_t r = 0; r < rows; ++r) {
+    const int32_t* a = acc + r * ldc;
+    T* dst = out + r * outRowStride;
+    for (size_t j = 0; j < n; j += 8) {
+      const __mmask8 lanes = n - j >= 8 ? __mmask8(0xff) : __mmask8((1u << (n - j)) - 1);
+      __mmask8 bad;
+      const __m512i v = requantizeLanes(_mm256_maskz_loadu_epi32(lanes, a + j), add + j, mant + j, shift + j,
+                                        half + j, lanes, vOff, vLo, vHi, &bad);
+      storeLanes(dst + j, lanes, v);
+      for (; bad; bad &= __mmask8(bad - 1)) {  // rare: a sum beyond int32 takes the exact path
+        const size_t lane = size_t(__builtin_ctz(bad));
+        dst[j + lane] = T(exact(int64_t(a[j + lane]) + add[j + lane], j + lane));
+      }
+    }
+  }
+}
+}  // namespace
+
+template <typename T>
+void WeightedOutput::storeRowsAs(const int32_t* acc, size_t rows, size_t ldc, size_t n, size_t channelBase, T* out,
+                                 size_t outRowStride) const {
+  if (shiftsInRange_ && vnniAvailable()) {
+    storeRowsAvx512<T>(acc, rows, ldc, n, addend_.data() + channelBase, mantissa_.data() + channelBase,
+                       shift_.data() + channelBase, half_.data() + channelBase, outOffset_, range_.lo, range_.hi,
+                       out, outRowStride,
+                       [&](int64_t a, size_t j) { return finish(a, channelBase + j); });
+    return;
+  }
+  std::vector<int64_t> row(n);
+  for (size_t r = 0; r < rows; ++r) {
+    finishRow(acc + r * ldc, n, channelBase, nullptr, row.data());
+    for (size_t j = 0; j < n; ++j) out[r * outRowStride + j] = T(row[j]);
+  }
+}
+
+void WeightedOutput::storeRows(const int32_t* acc, size_t rows, size_t ldc, size_t n, size_t channelBase,
+                               const TensorView& y, size_t outFirst, size_t outRowStride) const {
+  switch (y.dtype) {
+    case DType::kUFixed8: storeRowsAs(acc, rows, ldc, n, channelBase, y.as<uint8_t>() + outFirst, outRowStride); return;
+    case DType::kSFixed8: storeRowsAs(acc, rows, ldc, n, channelBase, y.as<int8_t>() + outFirst, outRowStride); return;
+    case DType::kUFixed16:
+      storeRowsAs(acc, rows, ldc, n, channelBase, y.as<uint16_t>() + outFirst, outRowStride);
+      return;
+    case DType::kSFixed16:
+      storeRowsAs(acc, rows, ldc, n, channelBase, y.as<int16_t>() + outFirst, outRowStride);
+      return;
+    default: {
+      std::vector<int64_t> row(n);
+      for (size_t r = 0; r < rows; ++r) {
+        finishRow(acc + r * ldc, n, channelBase, nullptr, row.data());
+        storeInts(y, outFirst + r * outRowStride, row.data(), n);
+      }
+    }
+  }
 }
 
 std::vector<int32_t> offsetWeightsChannelLast(const TensorView& w, const std::vector<Encoding>& enc) {

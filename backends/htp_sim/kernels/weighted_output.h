@@ -53,7 +53,13 @@ class WeightedOutput {
   // for a row of n channels: the hot loop of every weighted op, vectorizable.
   void finishRow(const int32_t* acc, size_t n, size_t channelBase, const int64_t* colCorrection, int64_t* out) const;
   void finishRow(const int64_t* acc, size_t n, size_t channelBase, const int64_t* colCorrection, int64_t* out) const;
-  int64_t addend(size_t n) const { return biasAcc_[n] + correction_[n]; }
+  // Requantizes rows x n int32 accumulators (row stride ldc) of channels
+  // channelBase.. and stores them into y (8- or 16-bit fixed point; other dtypes
+  // go through storeInts) at element outFirst + r * outRowStride. The conv
+  // epilogue: AVX-512 when the CPU has it, same results as finishRow.
+  void storeRows(const int32_t* acc, size_t rows, size_t ldc, size_t n, size_t channelBase, const TensorView& y,
+                 size_t outFirst, size_t outRowStride) const;
+  int64_t addend(size_t n) const { return addend_[n]; }
   int64_t finish(int64_t acc, size_t n) const { return fx::requantize(acc, mult_[n], outOffset_, range_); }
 
  private:
@@ -62,7 +68,13 @@ class WeightedOutput {
   std::vector<fx::FixedPointMultiplier> mult_;
   // mult_ unpacked for the vector loop; shift outside 1..62 forces the exact path.
   std::vector<int64_t> mantissa_, shift_, half_;
-  std::vector<int64_t> biasAcc_, correction_;
+  template <typename T>
+  void storeRowsAs(const int32_t* acc, size_t rows, size_t ldc, size_t n, size_t channelBase, T* out,
+                   size_t outRowStride) const;
+  void refreshAddend();
+
+  std::vector<int64_t> biasAcc_, correction_, addend_;  // addend_ = biasAcc_ + correction_
+  bool shiftsInRange_ = true;  // every channel's shift in 1..62: the vector epilogue applies
   std::vector<Encoding> biasEnc_;
   bool biasPending_ = false;
   int32_t outOffset_ = 0;
