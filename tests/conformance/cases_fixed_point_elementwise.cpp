@@ -50,7 +50,8 @@ std::vector<OpCase> binaryCases() {
   };
   const ShapeSpec shapes[] = {{"same", {2, 3, 4, 5}, {2, 3, 4, 5}},
                               {"broadcast", {2, 1, 4, 5}, {3, 1, 5}},
-                              {"scalar", {3, 7}, {1}}};
+                              {"scalar", {3, 7}, {1}},
+                              {"channel", {2, 3, 4, 5}, {5}}};
   std::vector<OpCase> out;
   uint64_t seed = 700;
   for (const auto& op : ops)

@@ -12,9 +12,19 @@
 //    the scales' 24-bit mantissas; out = quantize(k). A zero divisor is treated as Divide's.
 // INT_32 tensors (Add, Subtract, Multiply, Divide) use plain integer arithmetic,
 // saturated to int32 (Divide truncates; x / 0 = 0).
+// A fused activation (fuseOutputClamp) narrows the output saturation range;
+// since every rule above ends in a saturation (Maximum / Minimum: of both
+// operands), that equals clamping the result afterwards.
+// 8-bit fast path (Add, Subtract, Multiply, Maximum, Minimum): the per-operand
+// part of the rule (A, B above, or the offset-shifted value, or the requantized
+// value) is a 256-entry table over the stored bytes, built at prepare with the
+// scalar code, combined and requantized in a vector loop (byte_paths.h), for
+// equal shapes and for an operand repeated along the trailing dims (scalar,
+// per-channel last axis). The results are the scalar rule's bits.
 #include <algorithm>
 #include <cmath>
 
+#include "byte_paths.h"
 #include "htp_kernel_registry.h"
 #include "htp_kernel_util.h"
 
@@ -49,6 +59,13 @@ class BinaryKernel final : public Kernel {
 
   Status init(const OpParams&) override { return Status::ok(); }
 
+  bool fuseOutputClamp(double realMin, double realMax) override {
+    clampMin_ = realMin;
+    clampMax_ = realMax;
+    fused_ = true;
+    return true;
+  }
+
   Status prepare(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) override {
     const char* op = op_.c_str();
     QNN_SDK_RETURN_IF_ERROR(checkArity(op, inputs, 2, 2, outputs, 1));
@@ -66,14 +83,26 @@ class BinaryKernel final : public Kernel {
     std::vector<uint32_t> outDims;
     QNN_SDK_RETURN_IF_ERROR(broadcastShapes(op, inputs[0].dims, inputs[1].dims, &outDims));
     QNN_SDK_RETURN_IF_ERROR(checkOutputDims(op, outputs[0], outDims));
-    indexA_ = broadcastIndexMap(inputs[0].dims, outDims);
-    indexB_ = broadcastIndexMap(inputs[1].dims, outDims);
-    if (integer_) return Status::ok();
+    bytePath_ = false;
+    if (integer_) {
+      if (fused_) return sdk::unsupportedDType(op_ + ": a fused activation needs a fixed-point output");
+      indexA_ = broadcastIndexMap(inputs[0].dims, outDims);
+      indexB_ = broadcastIndexMap(inputs[1].dims, outDims);
+      return Status::ok();
+    }
 
     QNN_SDK_RETURN_IF_ERROR(tensorEncoding(op, "in[0]", inputs[0], &ea_));
     QNN_SDK_RETURN_IF_ERROR(tensorEncoding(op, "in[1]", inputs[1], &eb_));
     QNN_SDK_RETURN_IF_ERROR(tensorEncoding(op, "out[0]", outputs[0], &eout_));
     range_ = rangeOf(outputs[0]);
+    if (fused_) {
+      const fx::QuantRange full = range_;
+      if (clampMin_ > -INFINITY)
+        range_.lo = std::max(range_.lo, fx::quantizeValue(clampMin_, eout_.scale, eout_.offset, full));
+      if (clampMax_ < INFINITY)
+        range_.hi = std::min(range_.hi, fx::quantizeValue(clampMax_, eout_.scale, eout_.offset, full));
+      if (range_.lo > range_.hi) range_.hi = range_.lo;
+    }
     switch (kind_) {
       case BinaryOp::kAdd:
       case BinaryOp::kSubtract: {
@@ -117,11 +146,20 @@ class BinaryKernel final : public Kernel {
         break;
       }
     }
+    prepareBytePath(inputs, outputs[0]);
+    if (!bytePath_) {
+      indexA_ = broadcastIndexMap(inputs[0].dims, outDims);
+      indexB_ = broadcastIndexMap(inputs[1].dims, outDims);
+    }
     return Status::ok();
   }
 
   Status execute(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) override {
     const size_t n = outputs[0].numElements();
+    if (bytePath_) {
+      executeBytes(inputs, outputs[0], n);
+      return Status::ok();
+    }
     for (size_t i = 0; i < n; ++i) {
       const int64_t a = loadInt(inputs[0], indexA_.empty() ? i : indexA_[i]);
       const int64_t b = loadInt(inputs[1], indexB_.empty() ? i : indexB_[i]);
@@ -141,16 +179,14 @@ class BinaryKernel final : public Kernel {
     switch (kind_) {
       case BinaryOp::kAdd:
       case BinaryOp::kSubtract: {
-        const int64_t ca = fx::applyMultiplier((a + ea_.offset) * (int64_t(1) << kCommonScaleBits), ma_);
-        const int64_t cb = fx::applyMultiplier((b + eb_.offset) * (int64_t(1) << kCommonScaleBits), mb_);
+        const int64_t ca = commonScaleA(a, kCommonScaleBits), cb = commonScaleB(b, kCommonScaleBits);
         return fx::requantize(kind_ == BinaryOp::kAdd ? ca + cb : ca - cb, mout_, eout_.offset, range_);
       }
       case BinaryOp::kMultiply:
         return fx::requantize((a + ea_.offset) * (b + eb_.offset), mout_, eout_.offset, range_);
       case BinaryOp::kMaximum:
       case BinaryOp::kMinimum: {
-        const int64_t ra = fx::requantize(a + ea_.offset, ma_, eout_.offset, range_);
-        const int64_t rb = fx::requantize(b + eb_.offset, mb_, eout_.offset, range_);
+        const int64_t ra = requantizedA(a), rb = requantizedB(b);
         return kind_ == BinaryOp::kMaximum ? std::max(ra, rb) : std::min(ra, rb);
       }
       case BinaryOp::kDivide: {
@@ -167,13 +203,106 @@ class BinaryKernel final : public Kernel {
         return fx::quantizeValue(double(floorDivide(num, den)), eout_.scale, eout_.offset, range_);
       }
       case BinaryOp::kSquaredDifference: {
-        const int64_t ca = fx::applyMultiplier((a + ea_.offset) * (int64_t(1) << kSquaredScaleBits), ma_);
-        const int64_t cb = fx::applyMultiplier((b + eb_.offset) * (int64_t(1) << kSquaredScaleBits), mb_);
+        const int64_t ca = commonScaleA(a, kSquaredScaleBits), cb = commonScaleB(b, kSquaredScaleBits);
         return fx::requantize((ca - cb) * (ca - cb), mout_, eout_.offset, range_);
       }
     }
     return 0;
   }
+
+  // The per-operand parts of the rules: an input at the common fine scale
+  // (Add, Subtract, SquaredDifference) and an input requantized to the output
+  // encoding (Maximum, Minimum).
+  int64_t commonScaleA(int64_t a, int bits) const {
+    return fx::applyMultiplier((a + ea_.offset) * (int64_t(1) << bits), ma_);
+  }
+  int64_t commonScaleB(int64_t b, int bits) const {
+    return fx::applyMultiplier((b + eb_.offset) * (int64_t(1) << bits), mb_);
+  }
+  int64_t requantizedA(int64_t a) const { return fx::requantize(a + ea_.offset, ma_, eout_.offset, range_); }
+  int64_t requantizedB(int64_t b) const { return fx::requantize(b + eb_.offset, mb_, eout_.offset, range_); }
+
+  // Enables the 8-bit fast path when the op, dtypes, shapes and value ranges allow it.
+  void prepareBytePath(const std::vector<TensorView>& inputs, const TensorView& out) {
+    const size_t n = out.numElements();
+    lengthA_ = repeatedBlock(inputs[0].dims, out.dims);
+    lengthB_ = repeatedBlock(inputs[1].dims, out.dims);
+    if (!isByteActivation(inputs[0]) || !isByteActivation(inputs[1]) || !isByteActivation(out) || n == 0 ||
+        lengthA_ == 0 || lengthB_ == 0 || std::max(lengthA_, lengthB_) != n)
+      return;
+    const DType ta = inputs[0].dtype, tb = inputs[1].dtype;
+    int64_t loA = INT64_MAX, hiA = INT64_MIN, loB = INT64_MAX, hiB = INT64_MIN;
+    for (int byte = 0; byte < 256; ++byte) {
+      const int64_t a = byteValue(ta, uint8_t(byte)), b = byteValue(tb, uint8_t(byte));
+      int64_t va, vb;
+      switch (kind_) {
+        case BinaryOp::kAdd: va = commonScaleA(a, kCommonScaleBits), vb = commonScaleB(b, kCommonScaleBits); break;
+        case BinaryOp::kSubtract: va = commonScaleA(a, kCommonScaleBits), vb = -commonScaleB(b, kCommonScaleBits); break;
+        case BinaryOp::kMultiply: va = a + ea_.offset, vb = b + eb_.offset; break;
+        case BinaryOp::kMaximum:
+        case BinaryOp::kMinimum: va = requantizedA(a), vb = requantizedB(b); break;
+        default: return;
+      }
+      if (va < INT32_MIN || va > INT32_MAX || vb < INT32_MIN || vb > INT32_MAX) return;
+      tableA_[size_t(byte)] = int32_t(va), tableB_[size_t(byte)] = int32_t(vb);
+      loA = std::min(loA, va), hiA = std::max(hiA, va), loB = std::min(loB, vb), hiB = std::max(hiB, vb);
+    }
+    combine_ = kind_ == BinaryOp::kMaximum   ? ByteCombine::kMax
+               : kind_ == BinaryOp::kMinimum ? ByteCombine::kMin
+               : kind_ == BinaryOp::kMultiply ? ByteCombine::kProduct
+                                              : ByteCombine::kSum;
+    if (combine_ == ByteCombine::kSum || combine_ == ByteCombine::kProduct) {
+      // The loop combines in int32 and uses applyMultiplier's int32 branch.
+      requant_ = byteRequant(mout_, eout_.offset, range_);
+      if (!requant_.usable) return;
+      int64_t lo = loA + loB, hi = hiA + hiB;
+      if (combine_ == ByteCombine::kProduct) {
+        lo = std::min({loA * loB, loA * hiB, hiA * loB, hiA * hiB});
+        hi = std::max({loA * loB, loA * hiB, hiA * loB, hiA * hiB});
+      }
+      if (lo < INT32_MIN || hi > INT32_MAX) return;
+    }
+    bytePath_ = true;
+  }
+
+  // Length of the trailing block of `out` that `in` holds and repeats (all of
+  // out when the shapes are equal, 1 for a scalar, C for a per-channel vector
+  // [C] or [1, .., C]), or 0 when `in` broadcasts in another way.
+  static size_t repeatedBlock(const std::vector<uint32_t>& in, const std::vector<uint32_t>& out) {
+    if (in.size() > out.size()) return 0;
+    size_t first = 0, length = 1;
+    while (first < in.size() && in[first] == 1) ++first;
+    for (size_t d = first; d < in.size(); ++d) {
+      if (in[d] != out[out.size() - in.size() + d]) return 0;
+      length *= in[d];
+    }
+    return length;
+  }
+
+  void executeBytes(const std::vector<TensorView>& inputs, const TensorView& out, size_t n) {
+    const uint8_t* a = inputs[0].as<const uint8_t>();
+    const uint8_t* b = inputs[1].as<const uint8_t>();
+    uint8_t* y = out.as<uint8_t>();
+    if (lengthA_ == lengthB_) {
+      combineBytes(combine_, tableA_, tableB_, requant_, a, b, y, n);
+      return;
+    }
+    // One operand repeats every `period` elements: it is tiled into a chunk
+    // long enough for the vector loop, the other operand streams past it.
+    const bool aRepeats = lengthA_ < lengthB_;
+    const uint8_t* block = aRepeats ? a : b;
+    const size_t period = aRepeats ? lengthA_ : lengthB_;
+    const size_t chunk = period * std::max<size_t>(1, kMinChunk / period);
+    repeated_.resize(chunk);
+    for (size_t j = 0; j < chunk; ++j) repeated_[j] = block[j % period];
+    for (size_t first = 0; first < n; first += chunk) {
+      const size_t len = std::min(chunk, n - first);
+      combineBytes(combine_, tableA_, tableB_, requant_, aRepeats ? repeated_.data() : a + first,
+                   aRepeats ? b + first : repeated_.data(), y + first, len);
+    }
+  }
+
+  static constexpr size_t kMinChunk = 1024;
 
   std::string op_;
   BinaryOp kind_;
@@ -185,6 +314,15 @@ class BinaryKernel final : public Kernel {
   int64_t zeroOut_ = 0;
   int64_t mantA_ = 0, mantB_ = 0;  // FloorDiv
   int scaleShift_ = 0;
+  bool fused_ = false;
+  double clampMin_ = -INFINITY, clampMax_ = INFINITY;
+  // 8-bit fast path.
+  bool bytePath_ = false;
+  size_t lengthA_ = 0, lengthB_ = 0;  // repeatedBlock of each input
+  ByteCombine combine_ = ByteCombine::kSum;
+  int32_t tableA_[256] = {}, tableB_[256] = {};
+  ByteRequant requant_;
+  std::vector<uint8_t> repeated_;  // execute scratch
 };
 
 }  // namespace

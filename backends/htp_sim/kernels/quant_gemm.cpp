@@ -1,6 +1,11 @@
 #include "quant_gemm.h"
 
+// GCC 12 reports its own AVX-512 intrinsic headers (their _mm512_undefined_*
+// placeholders) as maybe-uninitialized under -O2: false positives.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #include <immintrin.h>
+#pragma GCC diagnostic pop
 
 #include <algorithm>
 #include <cstdlib>

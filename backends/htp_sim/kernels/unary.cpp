@@ -6,9 +6,13 @@
 //  * Clamp ops (Relu, Relu1, Relu6, ReluMinMax): requantize to the output
 //    encoding with the fixed-point rule, then clamp to the quantized bounds
 //    quantize(min) .. quantize(max) of the output encoding.
+// 8-bit in and out: a 256-entry table of output bytes, built at prepare with the
+// rule above, is applied to the stored bytes (a Clamp with equal encodings is a
+// plain clamp of the bytes).
 #include <cmath>
 #include <functional>
 
+#include "byte_paths.h"
 #include "htp_kernel_registry.h"
 #include "htp_kernel_util.h"
 
@@ -79,11 +83,19 @@ class TableKernel final : public Kernel {
       const double x = fx::dequantizeValue(lo_ + int64_t(i), ein.scale, ein.offset);
       table_[i] = int32_t(fx::quantizeValue(f_(x), eout.scale, eout.offset, outRange));
     }
+    bytePath_ = isByteActivation(inputs[0]) && isByteActivation(outputs[0]);
+    if (bytePath_)
+      for (int byte = 0; byte < 256; ++byte)
+        byteTable_[byte] = uint8_t(table_[size_t(byteValue(inputs[0].dtype, uint8_t(byte)) - lo_)]);
     return Status::ok();
   }
 
   Status execute(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) override {
     const size_t n = inputs[0].numElements();
+    if (bytePath_) {
+      lookupBytes(byteTable_, inputs[0].as<const uint8_t>(), outputs[0].as<uint8_t>(), n);
+      return Status::ok();
+    }
     for (size_t i = 0; i < n; ++i) storeInt(outputs[0], i, table_[size_t(loadInt(inputs[0], i) - lo_)]);
     return Status::ok();
   }
@@ -93,6 +105,8 @@ class TableKernel final : public Kernel {
   RealFunction f_;
   int64_t lo_ = 0;
   std::vector<int32_t> table_;
+  bool bytePath_ = false;
+  uint8_t byteTable_[256] = {};
 };
 
 // ---------------------------------------------------------------------------
@@ -122,23 +136,41 @@ class ClampKernel final : public Kernel {
     const fx::QuantRange r = rangeOf(outputs[0]);
     lo_ = fx::quantizeValue(min_, eout.scale, eout.offset, r);
     hi_ = fx::quantizeValue(max_, eout.scale, eout.offset, r);
+    bytePath_ = isByteActivation(inputs[0]) && isByteActivation(outputs[0]);
+    // The plain byte clamp needs lo <= hi (always so for min <= max) and no requantization.
+    byteClamp_ = bytePath_ && requant_.isIdentity() && lo_ <= hi_;
+    if (bytePath_)
+      for (int byte = 0; byte < 256; ++byte) byteTable_[byte] = uint8_t(clamped(byteValue(inputs[0].dtype, uint8_t(byte))));
     return Status::ok();
   }
 
   Status execute(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) override {
     const size_t n = inputs[0].numElements();
-    for (size_t i = 0; i < n; ++i) {
-      const int64_t v = requant_(loadInt(inputs[0], i));
-      storeInt(outputs[0], i, v < lo_ ? lo_ : (v > hi_ ? hi_ : v));
+    const uint8_t* x = inputs[0].as<const uint8_t>();
+    if (byteClamp_) {
+      clampBytes(x, outputs[0].as<uint8_t>(), n, inputs[0].dtype == DType::kSFixed8, int32_t(lo_), int32_t(hi_));
+      return Status::ok();
     }
+    if (bytePath_) {
+      lookupBytes(byteTable_, x, outputs[0].as<uint8_t>(), n);
+      return Status::ok();
+    }
+    for (size_t i = 0; i < n; ++i) storeInt(outputs[0], i, clamped(loadInt(inputs[0], i)));
     return Status::ok();
   }
 
  private:
+  int64_t clamped(int64_t q) const {
+    const int64_t v = requant_(q);
+    return v < lo_ ? lo_ : (v > hi_ ? hi_ : v);
+  }
+
   std::string op_;
   double min_ = 0, max_ = 0;
   int64_t lo_ = 0, hi_ = 0;
   Requantizer requant_;
+  bool bytePath_ = false, byteClamp_ = false;
+  uint8_t byteTable_[256] = {};
 };
 
 }  // namespace
