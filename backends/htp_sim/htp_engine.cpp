@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -15,6 +16,7 @@
 #include "htp_perf_infra.h"
 #include "htp_prepared_format.h"
 #include "htp_support.h"
+#include "quant/fixed_point.h"
 
 namespace qnn::htp {
 namespace {
@@ -72,14 +74,35 @@ sdk::TensorView viewOf(const TensorInfo& t) {
   return v;
 }
 
+// The real bounds of a fused clamp for Kernel::fuseOutputClamp: the plan keeps
+// the quantized bounds [lo, hi] of output tensor t; their dequantized values
+// quantize back to lo and hi exactly, and a bound at the range end is open.
+void clampBounds(const FusedClamp& c, const TensorInfo& t, double* realMin, double* realMax) {
+  const sdk::quant::QuantRange range = sdk::quant::quantRange(t.dtype, t.quant.bitwidth);
+  const double scale = t.quant.scale;
+  *realMin = c.lo <= range.lo ? -INFINITY : scale * (double(c.lo) + t.quant.offset);
+  *realMax = c.hi >= range.hi ? INFINITY : scale * (double(c.hi) + t.quant.offset);
+}
+
+// clamp (may be null): an activation folded into the node; *kernelClamps tells
+// whether the kernel took it over (else the engine clamps after execute).
 Status makeKernel(const NodeInfo& node, const std::vector<sdk::TensorView>& ins,
-                  const std::vector<sdk::TensorView>& outs, std::unique_ptr<Kernel>* out) {
+                  const std::vector<sdk::TensorView>& outs, std::unique_ptr<Kernel>* out,
+                  const FusedClamp* clamp = nullptr, const TensorInfo* clampTensor = nullptr,
+                  bool* kernelClamps = nullptr) {
   KernelFactory factory = findKernel(node.typeName);
   std::unique_ptr<Kernel> k = factory ? factory(node.typeName) : nullptr;
   if (!k)
     return sdk::unsupportedOp("node '" + node.name + "': the HTP simulator has no kernel for op " + node.typeName +
                               " yet");
   Status st = k->init(node.params);
+  if (kernelClamps) *kernelClamps = false;
+  if (st.isOk() && clamp && clamp->active && clampTensor && kernelClamps &&
+      clampTensor->quant.kind == sdk::QuantInfo::Kind::kScaleOffset) {
+    double realMin, realMax;
+    clampBounds(*clamp, *clampTensor, &realMin, &realMax);
+    *kernelClamps = k->fuseOutputClamp(realMin, realMax);
+  }
   if (st.isOk()) st = k->prepare(ins, outs);
   if (!st.isOk()) return {st.code(), "node '" + node.name + "' (op " + node.typeName + "): " + st.message()};
   *out = std::move(k);
@@ -108,6 +131,7 @@ struct Step {
   const NodePlan* plan = nullptr;
   std::unique_ptr<Kernel> kernel;
   std::vector<sdk::TensorView> ins, outs;
+  bool kernelClamps = false;  // the kernel applies plan->clamp itself
 };
 
 class HtpPreparedGraph : public sdk::PreparedGraph {
@@ -140,7 +164,9 @@ class HtpPreparedGraph : public sdk::PreparedGraph {
         if (!t) return sdk::corruptData("prepared HTP graph: node '" + s->node->name + "' writes an unknown tensor");
         s->outs.push_back(viewOf(*t));
       }
-      QNN_SDK_RETURN_IF_ERROR(makeKernel(*s->node, s->ins, s->outs, &s->kernel));
+      const TensorInfo* out0 = s->node->outputIds.empty() ? nullptr : g.findTensor(s->node->outputIds[0]);
+      QNN_SDK_RETURN_IF_ERROR(
+          makeKernel(*s->node, s->ins, s->outs, &s->kernel, &s->plan->clamp, out0, &s->kernelClamps));
       steps_.push_back(std::move(s));
     }
     return Status::ok();
@@ -164,7 +190,7 @@ class HtpPreparedGraph : public sdk::PreparedGraph {
       }
       for (size_t i = 0; i < s->outs.size(); ++i) s->outs[i].data = ptr[s->node->outputIds[i]];
       QNN_SDK_RETURN_IF_ERROR(s->kernel->execute(s->ins, s->outs));
-      if (s->plan->clamp.active)
+      if (s->plan->clamp.active && !s->kernelClamps)
         applyClamp(s->plan->clamp, *plan_.graph.findTensor(s->node->outputIds[0]), s->outs[0].data);
       cycles += s->plan->cycles;
       if (options.collectNodeTimings && timings) {

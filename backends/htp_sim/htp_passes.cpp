@@ -154,12 +154,17 @@ bool isConvLike(const std::string& op) {
   return op == "Conv2d" || op == "DepthWiseConv2d" || op == "TransposeConv2d" || op == "FullyConnected";
 }
 
-// Folds Relu/Relu1/Relu6/ReluMinMax into the conv-like op producing its input.
+// Element-wise producers an activation folds into (ResNet's residual Add + Relu);
+// only on fixed-point tensors (checked below), where the kernels clamp exactly.
+bool isFusableElementWise(const std::string& op) { return op == "ElementWiseAdd" || op == "ElementWiseSubtract"; }
+
+// Folds Relu/Relu1/Relu6/ReluMinMax into the conv-like or Add/Subtract op producing its input.
 PassRecord activationFusion(GraphIR& g, std::map<std::string, FusedClamp>* clamps) {
   PassRecord r{"conv_activation_fusion", 0, ""};
   for (size_t i = 0; i < g.nodes.size(); ++i) {
     NodeInfo& producer = g.nodes[i];
-    if (!isConvLike(producer.typeName) || producer.outputIds.size() != 1) continue;
+    const bool elementWise = isFusableElementWise(producer.typeName);
+    if (!(isConvLike(producer.typeName) || elementWise) || producer.outputIds.size() != 1) continue;
     uint32_t mid = producer.outputIds[0];
     if (!isInternal(g, mid)) continue;
     int c = soleConsumer(g, mid);
@@ -181,6 +186,7 @@ PassRecord activationFusion(GraphIR& g, std::map<std::string, FusedClamp>* clamp
     if (!sdk::dtypeIsFixedPoint(outT.dtype) || outT.dtype != midT.dtype ||
         outT.quant.kind != sdk::QuantInfo::Kind::kScaleOffset)
       continue;
+    if (elementWise && outT.dims != midT.dims) continue;
     FusedClamp fc;
     fc.active = true;
     fc.activation = act.typeName;

@@ -63,9 +63,68 @@ TEST(Fusion, Conv2dRelu6EqualsConvThenRelu6) { checkConvActivation<uint8_t>(DTyp
 TEST(Fusion, Conv2dReluMinMax16Bit) { checkConvActivation<uint16_t>(DType::kUFixed16, "ReluMinMax", -2, 1.5); }
 TEST(Fusion, Conv2dRelu) { checkConvActivation<uint8_t>(DType::kUFixed8, "Relu", 0, INFINITY); }
 
-TEST(Fusion, NonWeightedKernelsDecline) {
-  auto k = findKernel("ElementWiseAdd")("ElementWiseAdd");
+TEST(Fusion, KernelsWithoutAnOutputClampDecline) {
+  auto k = findKernel("PoolMax2d")("PoolMax2d");
   EXPECT_FALSE(k->fuseOutputClamp(0, 6));
+}
+
+// ElementWiseAdd / Subtract + activation (ResNet's residual Add + Relu): the
+// fused binary op equals the op followed by the activation, with the
+// intermediate in the activation's output encoding.
+template <typename TAct>
+void checkBinaryActivation(const char* op, DType act, std::vector<uint32_t> bDims, const char* activation, double lo,
+                           double hi) {
+  const std::vector<uint32_t> dims = {2, 5, 7, 16};
+  size_t nb = 1;
+  for (uint32_t d : bDims) nb *= d;
+  const size_t n = 2 * 5 * 7 * 16;
+  std::vector<TAct> a = pattern<TAct>(n, 3), b = pattern<TAct>(nb, 4), fused(n), plain(n), activated(n);
+  const bool narrow = sizeof(TAct) == 1;
+  const float sa = narrow ? 0.05f : 0.0002f, sb = narrow ? 0.03f : 0.0001f, sy = narrow ? 0.04f : 0.00015f;
+  const int32_t oa = narrow ? -120 : -30000, ob = narrow ? -100 : -33000, oy = narrow ? -110 : -31000;
+  const int32_t shift = act == DType::kSFixed8 ? 128 : act == DType::kSFixed16 ? 32768 : 0;
+  const std::vector<TensorView> in = {view(act, dims, a.data(), sa, oa + shift), view(act, bDims, b.data(), sb, ob + shift)};
+  const double clamp[2] = {lo, hi};
+  auto k = ready(op, {}, in, {view(act, dims, nullptr, sy, oy + shift)}, nullptr);
+  auto fusedK = ready(op, {}, in, {view(act, dims, nullptr, sy, oy + shift)}, clamp);
+  ASSERT_TRUE(k->execute(in, {view(act, dims, plain.data(), sy, oy + shift)}).isOk());
+  ASSERT_TRUE(fusedK->execute(in, {view(act, dims, fused.data(), sy, oy + shift)}).isOk());
+
+  sdk::OpParams ap;
+  if (std::string(activation) == "ReluMinMax") {
+    ap.set("min_value", sdk::scalarF32(float(lo)));
+    ap.set("max_value", sdk::scalarF32(float(hi)));
+  }
+  const std::vector<TensorView> ain = {view(act, dims, plain.data(), sy, oy + shift)};
+  const std::vector<TensorView> aout = {view(act, dims, activated.data(), sy, oy + shift)};
+  auto relu = ready(activation, ap, ain, aout, nullptr);
+  ASSERT_TRUE(relu->execute(ain, aout).isOk());
+  EXPECT_EQ(fused, activated);
+  EXPECT_NE(plain, activated) << "the activation should change something in this case";
+}
+
+TEST(Fusion, AddReluSameShape) {
+  checkBinaryActivation<uint8_t>("ElementWiseAdd", DType::kUFixed8, {2, 5, 7, 16}, "Relu", 0, INFINITY);
+}
+TEST(Fusion, AddRelu6PerChannelSigned) {
+  checkBinaryActivation<int8_t>("ElementWiseAdd", DType::kSFixed8, {16}, "Relu6", 0, 6);
+}
+TEST(Fusion, SubtractReluMinMaxScalar) {
+  checkBinaryActivation<uint8_t>("ElementWiseSubtract", DType::kUFixed8, {1}, "ReluMinMax", -1.5, 2);
+}
+TEST(Fusion, AddRelu1Broadcast16Bit) {  // the general (index map) path
+  checkBinaryActivation<uint16_t>("ElementWiseAdd", DType::kUFixed16, {5, 1, 16}, "Relu1", -1, 1);
+}
+
+TEST(Fusion, IntegerBinaryOpRefusesAFusedActivation) {
+  auto k = findKernel("ElementWiseAdd")("ElementWiseAdd");
+  ASSERT_TRUE(k->init({}).isOk());
+  ASSERT_TRUE(k->fuseOutputClamp(0, INFINITY));
+  std::vector<int32_t> a(4), b(4);
+  TensorView ta, tb, ty;
+  for (TensorView* t : {&ta, &tb, &ty}) t->dtype = DType::kInt32, t->dims = {4};
+  ta.data = a.data(), tb.data = b.data();
+  EXPECT_FALSE(k->prepare({ta, tb}, {ty}).isOk());
 }
 
 }  // namespace
