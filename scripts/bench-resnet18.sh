@@ -3,7 +3,8 @@
 # (fp32), measured in one run on the same machine and the same thread count:
 #   torchvision resnet18 (seeded random weights) -> ONNX -> qnn-onnx-converter (float, and quantized
 #   with --input_list: 20 calibration inputs, 8-bit activations, 8-bit symmetric per-channel weights
-#   (--use_per_channel_quantization, the usual choice for the NPU), 32-bit bias)
+#   (--use_per_channel_quantization, the usual choice for the NPU), 32-bit bias; and once more with the
+#   converter's defaults: asymmetric per-tensor uint8 weights (tf), 8-bit bias)
 #   -> CPU: qnn-model-lib-generator -> qnn-net-run on libQnnCpu.so
 #   -> HTP: qnn-context-binary-generator --backend libQnnHtp.so (offline prepare) -> qnn-net-run
 #      --retrieve_context on libQnnHtp.so
@@ -22,7 +23,7 @@ ortbench=${QNN_ORT_BENCH_JS:-$root/../shared/bench/ort_bench.js}
 [ -f "$ortbench" ] || ortbench=/work/shared/bench/ort_bench.js
 [ -x "$build/bin/qnn-net-run" ] || scripts/build.sh
 if [ -n "${KEEP:-}" ]; then work=$KEEP; mkdir -p "$work"; else work=$(mktemp -d); trap 'rm -rf "$work"' EXIT; fi
-export QNN_CPU_NUM_THREADS=$threads
+export QNN_CPU_NUM_THREADS=$threads QNN_HTP_SIM_THREADS=$threads
 
 echo "== export torchvision resnet18, calibration and timing inputs"
 "$py" - "$work" <<'PY'
@@ -63,20 +64,26 @@ echo "== convert: float and 8-bit"
 "$build/bin/qnn-onnx-converter" -i "$work/resnet18.onnx" -o "$work/f32/resnet18.cpp" >/dev/null
 "$build/bin/qnn-onnx-converter" -i "$work/resnet18.onnx" -o "$work/q8/resnet18.cpp" --input_list "$work/calib.txt" \
   --act_bw 8 --weight_bw 8 --bias_bw 32 --use_per_channel_quantization >/dev/null
+"$build/bin/qnn-onnx-converter" -i "$work/resnet18.onnx" -o "$work/q8tf/resnet18.cpp" --input_list "$work/calib.txt" \
+  >/dev/null
 f32lib=$(lib "$work/f32/resnet18.cpp")
-q8lib=$(lib "$work/q8/resnet18.cpp")
-"$build/bin/qnn-context-binary-generator" --model "$q8lib" --backend "$build/backends/htp_sim/libQnnHtp.so" \
-  --binary_file resnet18_htp --output_dir "$work/q8" >/dev/null
+for q in q8 q8tf; do
+  "$build/bin/qnn-context-binary-generator" --model "$(lib "$work/$q/resnet18.cpp")" \
+    --backend "$build/backends/htp_sim/libQnnHtp.so" --binary_file resnet18_htp --output_dir "$work/$q" >/dev/null
+done
 
 echo "== run: $runs inferences each, $threads threads"
 "$build/bin/qnn-net-run" --model "$f32lib" --backend "$build/backends/cpu/libQnnCpu.so" \
   --input_list "$work/input_list.txt" --output_dir "$work/cpu_out" --num_inferences "$runs" \
   --keep_num_outputs 1 --profiling_level basic >/dev/null
-"$build/bin/qnn-net-run" --retrieve_context "$work/q8/resnet18_htp.bin" --backend "$build/backends/htp_sim/libQnnHtp.so" \
-  --input_list "$work/input_list.txt" --output_dir "$work/htp_out" --num_inferences "$runs" \
-  --keep_num_outputs 1 --profiling_level basic >/dev/null
+for q in q8 q8tf; do
+  "$build/bin/qnn-net-run" --retrieve_context "$work/$q/resnet18_htp.bin" \
+    --backend "$build/backends/htp_sim/libQnnHtp.so" --input_list "$work/input_list.txt" \
+    --output_dir "$work/${q}_out" --num_inferences "$runs" --keep_num_outputs 1 --profiling_level basic >/dev/null
+done
 cpu_ms=$(median_ms "$work/cpu_out/qnn-profiling-data_0.log")
-htp_ms=$(median_ms "$work/htp_out/qnn-profiling-data_0.log")
+htp_ms=$(median_ms "$work/q8_out/qnn-profiling-data_0.log")
+htp_tf_ms=$(median_ms "$work/q8tf_out/qnn-profiling-data_0.log")
 ort_ms=n/a
 modules=${QNN_ORT_NODE_MODULES:-$root/build/ortnode/node_modules}
 if command -v node >/dev/null && [ -d "$modules/onnxruntime-node" ]; then
@@ -85,5 +92,6 @@ if command -v node >/dev/null && [ -d "$modules/onnxruntime-node" ]; then
 fi
 printf '%-44s %10s\n' "ResNet-18, batch 1, $threads threads" "median ms"
 printf '%-44s %10s\n' "HTP simulator int8 (libQnnHtp.so)" "$htp_ms"
+printf '%-44s %10s\n' "  same, converter default weights (tf, uint8)" "$htp_tf_ms"
 printf '%-44s %10s\n' "CPU backend fp32 (libQnnCpu.so)" "$cpu_ms"
 printf '%-44s %10s\n' "ONNX Runtime CPU provider fp32" "$ort_ms"
