@@ -103,6 +103,12 @@ void ContextSession::loadBinary(const std::vector<uint8_t>& binary, const std::v
   }
 }
 
+std::vector<std::string> ContextSession::graphNames() const {
+  std::vector<std::string> names;
+  for (const auto& g : graphs_) names.push_back(g.spec.name);
+  return names;
+}
+
 std::vector<uint8_t> ContextSession::serialize() {
   const auto& api = backend_.api();
   Qnn_ContextBinarySize_t size = 0;

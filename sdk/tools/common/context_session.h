@@ -43,6 +43,7 @@ class ContextSession {
   void close();
 
   std::vector<LoadedGraph>& graphs() { return graphs_; }
+  std::vector<std::string> graphNames() const;
   Qnn_ContextHandle_t context() const { return context_; }
 
  private:

@@ -29,7 +29,7 @@ QnnBackend::~QnnBackend() {
   if (log_ && api_.logFree) api_.logFree(log_);
 }
 
-void QnnBackend::load(const std::string& path, QnnLog_Level_t logLevel) {
+void QnnBackend::load(const std::string& path, QnnLog_Level_t logLevel, const QnnDevice_Config_t** deviceConfigs) {
   if (!lib_.open(path)) throw ToolError("cannot load backend '" + path + "': " + lib_.error());
   using GetProviders = Qnn_ErrorHandle_t (*)(const QnnInterface_t***, uint32_t*);
   auto get = lib_.function<GetProviders>("QnnInterface_getProviders");
@@ -50,10 +50,14 @@ void QnnBackend::load(const std::string& path, QnnLog_Level_t logLevel) {
   if (logLevel != 0 && api_.logCreate) check(api_.logCreate(stderrLogCallback, logLevel, &log_), "QnnLog_create");
   if (!api_.backendCreate) throw ToolError("backend '" + path + "' does not implement QnnBackend_create");
   check(api_.backendCreate(log_, nullptr, &backend_), "QnnBackend_create");
-  // A backend without devices answers NOT_SUPPORTED; it then runs without one.
+  // A backend without devices answers NOT_SUPPORTED; it then runs without one,
+  // unless device configs were asked for.
+  if (deviceConfigs && !api_.deviceCreate)
+    throw ToolError("backend '" + path + "' has no QnnDevice_create for the backend extension's device configs");
   if (api_.deviceCreate) {
-    Qnn_ErrorHandle_t st = api_.deviceCreate(log_, nullptr, &device_);
+    Qnn_ErrorHandle_t st = api_.deviceCreate(log_, deviceConfigs, &device_);
     if (st != QNN_SUCCESS) device_ = nullptr;
+    if (deviceConfigs) check(st, "QnnDevice_create with the backend extension's device configs");
   }
 }
 

@@ -27,8 +27,10 @@ class QnnBackend {
   QnnBackend(const QnnBackend&) = delete;
   QnnBackend& operator=(const QnnBackend&) = delete;
 
-  // logLevel 0 = no backend logging. Throws ToolError.
-  void load(const std::string& path, QnnLog_Level_t logLevel);
+  // logLevel 0 = no backend logging. deviceConfigs (borrowed for the call) go to
+  // QnnDevice_create; with configs a failing device is an error, without them
+  // the backend may run device-less. Throws ToolError.
+  void load(const std::string& path, QnnLog_Level_t logLevel, const QnnDevice_Config_t** deviceConfigs = nullptr);
   void registerOpPackages(const std::vector<OpPackageSpec>& packages);
 
   const QNN_INTERFACE_VER_TYPE& api() const { return api_; }

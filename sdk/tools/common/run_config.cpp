@@ -65,7 +65,7 @@ RunConfig readRunConfig(const std::string& path) {
   return c;
 }
 
-QnnConfigLists::QnnConfigLists(const RunConfig& config) {
+QnnConfigLists::QnnConfigLists(const RunConfig& config, const BackendExtension* extension) {
   if (config.contextPriority) {
     auto c = std::make_unique<QnnContext_Config_t>();
     c->option = QNN_CONTEXT_CONFIG_OPTION_PRIORITY;
@@ -80,16 +80,29 @@ QnnConfigLists::QnnConfigLists(const RunConfig& config) {
     contextStorage_.push_back(std::move(c));
   }
   for (auto& c : contextStorage_) contextList_.push_back(c.get());
+  if (extension)
+    if (const QnnContext_Config_t** ext = extension->contextConfigs())
+      for (size_t i = 0; ext[i]; ++i) contextList_.push_back(ext[i]);
   contextList_.push_back(nullptr);
-  for (const auto& [name, gc] : config.graphs) {
+
+  std::vector<std::string> names;
+  for (const auto& entry : config.graphs) names.push_back(entry.first);
+  if (extension)
+    for (const auto& name : extension->graphNames())
+      if (!config.graphs.count(name)) names.push_back(name);
+  for (const auto& name : names) {
     auto e = std::make_unique<GraphEntry>();
     e->name = name;
-    if (gc.priority) {
+    if (auto it = config.graphs.find(name); it != config.graphs.end() && it->second.priority) {
       e->priority = std::make_unique<QnnGraph_Config_t>();
       e->priority->option = QNN_GRAPH_CONFIG_OPTION_PRIORITY;
-      e->priority->priority = *gc.priority;
+      e->priority->priority = *it->second.priority;
       e->list.push_back(e->priority.get());
     }
+    e->retrievedList = e->list;
+    e->retrievedList.push_back(nullptr);
+    if (const QnnGraph_Config_t** ext = extension ? extension->graphConfigs(name) : nullptr)
+      for (size_t i = 0; ext[i]; ++i) e->list.push_back(ext[i]);
     e->list.push_back(nullptr);
     e->info.graphName = e->name.data();
     e->info.graphConfigs = e->list.data();
@@ -98,7 +111,7 @@ QnnConfigLists::QnnConfigLists(const RunConfig& config) {
 }
 
 const QnnContext_Config_t** QnnConfigLists::contextConfigs() {
-  return contextStorage_.empty() ? nullptr : contextList_.data();
+  return contextList_.size() > 1 ? contextList_.data() : nullptr;
 }
 
 std::vector<const GraphConfigInfo_t*> QnnConfigLists::graphConfigInfos() {
@@ -110,7 +123,7 @@ std::vector<const GraphConfigInfo_t*> QnnConfigLists::graphConfigInfos() {
 
 const QnnGraph_Config_t** QnnConfigLists::graphConfigs(const std::string& graphName) {
   for (auto& g : graphs_)
-    if (g->name == graphName && g->list.size() > 1) return g->list.data();
+    if (g->name == graphName && g->retrievedList.size() > 1) return g->retrievedList.data();
   return nullptr;
 }
 

@@ -13,6 +13,7 @@
 
 #include "QnnContext.h"
 #include "QnnGraph.h"
+#include "backend_extensions.h"
 #include "model_library.h"
 
 namespace qnn::tools {
@@ -36,22 +37,29 @@ struct RunConfig {
 
 RunConfig readRunConfig(const std::string& path);  // throws ToolError
 
-// Owns QnnContext_Config_t / QnnGraph_Config_t arrays (null-terminated pointer lists).
+// Owns QnnContext_Config_t / QnnGraph_Config_t arrays (null-terminated pointer
+// lists): the config file's own settings merged with those of a loaded backend
+// extension, whose config structs the lists point to (the extension must outlive
+// this object; nullptr = no extension).
 class QnnConfigLists {
  public:
-  explicit QnnConfigLists(const RunConfig& config);
+  explicit QnnConfigLists(const RunConfig& config, const BackendExtension* extension = nullptr);
   // nullptr when there is nothing to set.
   const QnnContext_Config_t** contextConfigs();
-  // GraphConfigInfo entries for QnnModel_composeGraphs (one per configured graph).
+  // GraphConfigInfo entries for QnnModel_composeGraphs (one per configured graph):
+  // everything, the extension's backend configs included.
   std::vector<const GraphConfigInfo_t*> graphConfigInfos();
-  // The configs for one graph (for graphs retrieved from a binary); nullptr if none.
+  // The configs QnnGraph_setConfig may change on a graph retrieved from a binary
+  // (graph_configs' priority); nullptr if none. The extension's backend configs
+  // are fixed when a graph is prepared and come with the binary.
   const QnnGraph_Config_t** graphConfigs(const std::string& graphName);
 
  private:
   struct GraphEntry {
     std::string name;
     std::unique_ptr<QnnGraph_Config_t> priority;
-    std::vector<const QnnGraph_Config_t*> list;
+    std::vector<const QnnGraph_Config_t*> list;           // creation: priority + extension
+    std::vector<const QnnGraph_Config_t*> retrievedList;  // after retrieve: priority
     GraphConfigInfo_t info{};
   };
   std::vector<std::unique_ptr<QnnContext_Config_t>> contextStorage_;

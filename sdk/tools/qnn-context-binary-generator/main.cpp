@@ -69,18 +69,21 @@ int run(const ArgParser& args) {
     requireFile(args.value("config_file"), "config file");
     config = readRunConfig(args.value("config_file"));
   }
-  if (!config.extensionLibrary.empty()) rejectBackendExtensions(config.extensionLibrary, config.extensionConfig);
+  BackendExtension extension;  // outlives the backend: its configs are borrowed below
+  if (!config.extensionLibrary.empty())
+    extension.load(config.extensionLibrary, config.extensionConfig, backendPath, "qnn-context-binary-generator");
 
   QnnBackend backend;
-  backend.load(backendPath, logLevel);
+  backend.load(backendPath, logLevel, extension.deviceConfigs());
   backend.registerOpPackages(packages);
   ProfileCollector profile("qnn-context-binary-generator", level);
   profile.attach(backend);
-  QnnConfigLists qnnConfigs(config);
+  QnnConfigLists qnnConfigs(config, &extension);
   ContextSession session(backend, &profile);
   session.createContext(qnnConfigs.contextConfigs());
   session.composeModels(models, args.value("model_prefix", "QnnModel"), qnnConfigs.graphConfigInfos(),
                         args.has("enable_intermediate_outputs"));
+  extension.warnUnmatchedGraphs(session.graphNames());
   session.finalizeGraphs();
   std::vector<GraphSpec> specs;
   for (const auto& g : session.graphs()) specs.push_back(g.spec);

@@ -22,10 +22,11 @@ namespace {
 // The outputs each graph composes without debug, learned in a scratch context:
 // with --set_output_tensors the real composition runs in debug mode (every
 // intermediate becomes readable) and only these plus the requested ones are written.
-std::map<std::string, std::set<std::string>> defaultOutputs(const QnnBackend& backend, const NetRunOptions& o) {
+std::map<std::string, std::set<std::string>> defaultOutputs(const QnnBackend& backend, const NetRunOptions& o,
+                                                            const std::vector<const GraphConfigInfo_t*>& graphConfigs) {
   ContextSession scratch(backend, nullptr);
   scratch.createContext(nullptr);
-  scratch.composeModels(o.models, o.modelPrefix, {}, false);
+  scratch.composeModels(o.models, o.modelPrefix, graphConfigs, false);
   std::map<std::string, std::set<std::string>> out;
   for (const auto& g : scratch.graphs())
     for (const auto& t : g.spec.outputs) out[g.spec.name].insert(t.name);
@@ -54,7 +55,9 @@ int runNetRun(const NetRunOptions& o) {
   for (const auto& f : o.ignoredFlags) std::fprintf(stderr, "qnn-net-run: warning: ignoring %s\n", f.c_str());
   RunConfig config;
   if (!o.configFile.empty()) config = readRunConfig(o.configFile);
-  if (!config.extensionLibrary.empty()) rejectBackendExtensions(config.extensionLibrary, config.extensionConfig);
+  BackendExtension extension;  // outlives the backend: its configs are borrowed below
+  if (!config.extensionLibrary.empty())
+    extension.load(config.extensionLibrary, config.extensionConfig, o.backend, "qnn-net-run");
 
   std::vector<std::optional<InputList>> lists;
   for (const auto& l : o.inputLists) lists.push_back(l == "__" ? std::nullopt : std::optional(readInputList(l)));
@@ -76,18 +79,19 @@ int runNetRun(const NetRunOptions& o) {
   }
 
   QnnBackend backend;
-  backend.load(o.backend, o.logLevel);
+  backend.load(o.backend, o.logLevel, extension.deviceConfigs());
   backend.registerOpPackages(o.opPackages);
   ProfileCollector profile("qnn-net-run", o.profilingLevel);
   profile.attach(backend);
-  QnnConfigLists qnnConfigs(config);
+  QnnConfigLists qnnConfigs(config, &extension);
   ContextSession session(backend, &profile);
   std::map<std::string, std::set<std::string>> defaults;
 
   if (!o.models.empty()) {
-    if (!o.setOutputTensors.empty()) defaults = defaultOutputs(backend, o);
+    if (!o.setOutputTensors.empty()) defaults = defaultOutputs(backend, o, qnnConfigs.graphConfigInfos());
     session.createContext(qnnConfigs.contextConfigs());
     session.composeModels(o.models, o.modelPrefix, qnnConfigs.graphConfigInfos(), o.debug || !o.setOutputTensors.empty());
+    extension.warnUnmatchedGraphs(session.graphNames());
     for (const auto& [graphName, tensors] : o.setOutputTensors) {
       (void)tensors;
       if (!defaults.count(graphName)) throw ToolError("--set_output_tensors: no graph named '" + graphName + "'");
@@ -101,6 +105,9 @@ int runNetRun(const NetRunOptions& o) {
                     "QnnContext_validateBinary of '" + o.retrieveContext + "'");
     }
     session.loadBinary(binary, binarySpecs, qnnConfigs.contextConfigs(), o.retrieveTimeoutUs);
+    if (!extension.graphNames().empty())
+      std::fprintf(stderr, "qnn-net-run: note: the backend extension's graph settings were fixed when the binary "
+                   "was prepared; they are not applied again to retrieved graphs\n");
     for (auto& g : session.graphs())
       if (auto cfg = qnnConfigs.graphConfigs(g.spec.name))
         backend.check(backend.api().graphSetConfig(g.handle, cfg), "QnnGraph_setConfig of graph '" + g.spec.name + "'");

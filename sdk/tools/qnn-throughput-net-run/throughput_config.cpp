@@ -82,7 +82,8 @@ ThroughputConfig readThroughputConfig(const std::string& path) {
   ThroughputConfig c;
   for (const auto& b : requiredArray(doc, "backends", "config")) {
     BackendEntry e{requiredString(b, "backendName", "backends[]"), requiredString(b, "backendPath", "backends[]"),
-                   optional<std::string>(b, "profilingLevel", "OFF", "backends[]")};
+                   optional<std::string>(b, "profilingLevel", "OFF", "backends[]"),
+                   optional<std::string>(b, "backendExtensions", "", "backends[]")};
     requireFile(e.path, "backend library of '" + e.name + "'");
     c.backends.push_back(e);
   }
@@ -124,10 +125,12 @@ ThroughputConfig readThroughputConfig(const std::string& path) {
     e.loopInSeconds = unit == "seconds";
     e.loop = optional<int64_t>(t, "loop", 1, where);
     if (e.loop < 1 || e.intervalUs < 0) throw ToolError(where + ": loop must be >= 1 and interval >= 0");
+    e.backendConfig = optional<std::string>(t, "backendConfig", "", where);
     if (optional<bool>(t, "executeAsynchronous", false, where))
       throw ToolError(where + ": executeAsynchronous is not supported by this tool; set it to false");
     // Cross-references are checked here so a typo fails before any thread starts.
-    c.backend(e.backend);
+    if (c.backend(e.backend).extensionPath.empty() && !e.backendConfig.empty())
+      throw ToolError(where + ": backendConfig needs backendExtensions in backend '" + e.backend + "'");
     c.context(e.context);
     const ModelEntry& m = c.model(e.model);
     if (e.initModelInLoop && m.loadFromCachedBinary)

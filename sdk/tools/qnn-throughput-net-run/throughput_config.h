@@ -14,6 +14,7 @@ namespace qnn::tools::throughput {
 
 struct BackendEntry {
   std::string name, path, profilingLevel;
+  std::string extensionPath;  // backendExtensions: extension library, empty = none
 };
 struct ModelEntry {
   std::string name, path, inputPath;
@@ -29,6 +30,7 @@ struct ThreadEntry {
   int64_t intervalUs = 0;
   bool loopInSeconds = false;
   int64_t loop = 1;
+  std::string backendConfig;  // the backend extension's config file, empty = none
 };
 struct ThroughputConfig {
   std::vector<BackendEntry> backends;

@@ -8,6 +8,7 @@
 #include <random>
 #include <thread>
 
+#include "backend_extensions.h"
 #include "binary_graphs.h"
 #include "context_session.h"
 #include "data_convert.h"
@@ -15,6 +16,7 @@
 #include "input_loader.h"
 #include "log_level.h"
 #include "raw_file.h"
+#include "run_config.h"
 #include "tool_error.h"
 
 namespace qnn::tools::throughput {
@@ -47,24 +49,22 @@ std::vector<std::vector<uint8_t>> makeInputs(const GraphSpec& g, const ModelEntr
 
 class ThreadWorker {
  public:
-  ThreadWorker(const ThroughputConfig& c, const ThreadEntry& t, const QnnBackend& backend, uint32_t seed)
-      : config_(c), thread_(t), backend_(backend), model_(c.model(t.model)), seed_(seed) {}
+  // extension: the thread's backend extension (shared, read-only), or nullptr.
+  ThreadWorker(const ThroughputConfig& c, const ThreadEntry& t, const QnnBackend& backend,
+               const BackendExtension* extension, uint32_t seed)
+      : config_(c), thread_(t), backend_(backend), model_(c.model(t.model)), seed_(seed),
+        qnnConfigs_(runConfigOf(c.context(t.context)), extension) {}
 
   void setup() {
     session_ = std::make_unique<ContextSession>(backend_, nullptr);
-    const ContextEntry& ctx = config_.context(thread_.context);
-    QnnContext_Config_t priority{};
-    priority.option = QNN_CONTEXT_CONFIG_OPTION_PRIORITY;
-    priority.priority = ctx.priority.value_or(QNN_PRIORITY_DEFAULT);
-    const QnnContext_Config_t* list[] = {&priority, nullptr};
-    const QnnContext_Config_t** configs = ctx.priority ? list : nullptr;
+    const QnnContext_Config_t** configs = qnnConfigs_.contextConfigs();
     if (model_.loadFromCachedBinary) {
       auto binary = readBinaryFile(model_.path);
       auto specs = binaryGraphSpecs(model_.path, binary, "", backend_.path());
       session_->loadBinary(binary, specs, configs, 0);
     } else {
       session_->createContext(configs);
-      session_->composeModels({model_.path}, "QnnModel", {}, false);
+      session_->composeModels({model_.path}, "QnnModel", qnnConfigs_.graphConfigInfos(), false);
       session_->finalizeGraphs();
     }
     inputs_.clear();
@@ -123,11 +123,18 @@ class ThreadWorker {
   }
 
  private:
+  static RunConfig runConfigOf(const ContextEntry& ctx) {
+    RunConfig rc;
+    rc.contextPriority = ctx.priority;
+    return rc;
+  }
+
   const ThroughputConfig& config_;
   const ThreadEntry& thread_;
   const QnnBackend& backend_;
   const ModelEntry& model_;
   uint32_t seed_;
+  QnnConfigLists qnnConfigs_;
   std::unique_ptr<ContextSession> session_;
   std::vector<std::vector<std::vector<uint8_t>>> inputs_, outputs_;
 };
@@ -137,13 +144,36 @@ class ThreadWorker {
 ThroughputReport runThroughput(const ThroughputConfig& config) {
   QnnLog_Level_t level = static_cast<QnnLog_Level_t>(0);
   if (!config.logLevel.empty()) level = parseLogLevel(config.logLevel);
+  // One extension per (library, backendConfig) pair, shared by the threads that
+  // use it; declared first so it outlives the backends that borrow its configs.
+  std::map<std::pair<std::string, std::string>, std::unique_ptr<BackendExtension>> extensions;
+  std::vector<const BackendExtension*> threadExtension(config.threads.size(), nullptr);
+  // The backend's device is shared by its threads: one backendConfig may set it.
+  std::map<std::string, std::pair<std::string, const BackendExtension*>> deviceSource;
+  for (size_t i = 0; i < config.threads.size(); ++i) {
+    const ThreadEntry& t = config.threads[i];
+    const BackendEntry& b = config.backend(t.backend);
+    if (b.extensionPath.empty()) continue;
+    auto& ext = extensions[{b.extensionPath, t.backendConfig}];
+    if (!ext) {
+      ext = std::make_unique<BackendExtension>();
+      ext->load(b.extensionPath, t.backendConfig, b.path, "qnn-throughput-net-run");
+    }
+    threadExtension[i] = ext.get();
+    if (!ext->deviceConfigs()) continue;
+    auto [it, fresh] = deviceSource.emplace(t.backend, std::make_pair(t.backendConfig, ext.get()));
+    if (!fresh && it->second.first != t.backendConfig)
+      throw ToolError("threads[" + t.name + "]: backendConfig '" + t.backendConfig + "' and '" + it->second.first +
+                      "' both set devices for backend '" + t.backend + "', whose device the threads share");
+  }
   // One loaded backend per backends[] entry, shared by the threads that name it.
   std::map<std::string, std::unique_ptr<QnnBackend>> backends;
   for (const auto& t : config.threads) {
     if (backends.count(t.backend)) continue;
     const BackendEntry& b = config.backend(t.backend);
     auto loaded = std::make_unique<QnnBackend>();
-    loaded->load(b.path, level);
+    auto device = deviceSource.find(t.backend);
+    loaded->load(b.path, level, device == deviceSource.end() ? nullptr : device->second.second->deviceConfigs());
     backends[t.backend] = std::move(loaded);
   }
   ThroughputReport report;
@@ -154,7 +184,8 @@ ThroughputReport runThroughput(const ThroughputConfig& config) {
     report.threads[i].threadName = t.name;
     report.threads[i].backend = t.backend;
     report.threads[i].model = t.model;
-    workers.push_back(std::make_unique<ThreadWorker>(config, t, *backends[t.backend], static_cast<uint32_t>(i + 1)));
+    workers.push_back(std::make_unique<ThreadWorker>(config, t, *backends[t.backend], threadExtension[i],
+                                                     static_cast<uint32_t>(i + 1)));
   }
   gStop = false;
   auto previousInt = std::signal(SIGINT, onSignal);
