@@ -130,6 +130,25 @@ BENCHMARK(BM_HtpConv2d_u8)
     ->Args({56, 64, 64, 3, 1, 1})
     ->UseRealTime();
 
+// Args: input H=W, channels, stride (3x3 depthwise, pad 1): MobileNetV2's early and late layers.
+void BM_HtpDepthWiseConv2d_u8(benchmark::State& state) {
+  const uint32_t hw = uint32_t(state.range(0)), c = uint32_t(state.range(1)), stride = uint32_t(state.range(2));
+  const uint32_t out = (hw + 2 - 3) / stride + 1;
+  std::vector<uint8_t> x = randomBytes(size_t(hw) * hw * c, 7), w = randomBytes(9 * size_t(c), 8);
+  std::vector<int32_t> bias(c, 100);
+  std::vector<uint8_t> y(size_t(out) * out * c);
+  qnn::sdk::OpParams p;
+  p.set("stride", qnn::sdk::tensorU32({2}, {stride, stride}));
+  p.set("pad_amount", qnn::sdk::tensorU32({2, 2}, {1, 1, 1, 1}));
+  using qnn::sdk::DType;
+  runKernel(state, "DepthWiseConv2d", p,
+            {view(DType::kUFixed8, {1, hw, hw, c}, x.data(), 0.02f, -128),
+             view(DType::kSFixed8, {3, 3, 1, c}, w.data(), 0.01f, 0),
+             view(DType::kSFixed32, {c}, bias.data(), 0.0002f, 0)},
+            {view(DType::kUFixed8, {1, out, out, c}, y.data(), 0.05f, -100)}, double(out) * out * c * 9);
+}
+BENCHMARK(BM_HtpDepthWiseConv2d_u8)->Args({112, 96, 2})->Args({56, 144, 1})->Args({14, 576, 1})->UseRealTime();
+
 void BM_HtpFullyConnected_u8(benchmark::State& state) {
   const uint32_t rows = uint32_t(state.range(0)), k = 512, n = 1000;
   std::vector<uint8_t> x = randomBytes(size_t(rows) * k, 5), w = randomBytes(size_t(n) * k, 6);

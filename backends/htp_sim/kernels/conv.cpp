@@ -275,6 +275,15 @@ class QuantConv2d final : public Kernel {
   bool staticWeights_ = false, narrow_ = true;
 };
 
+// acc[c] += (x[c] + offset) * w[c]: the depthwise inner loop, vectorized per ISA.
+template <typename T>
+__attribute__((target_clones("avx512f", "avx2", "default"))) void accumulateTap(const T* __restrict x,
+                                                                               const int32_t* __restrict w,
+                                                                               int32_t offset, size_t n,
+                                                                               int32_t* __restrict acc) {
+  for (size_t c = 0; c < n; ++c) acc[c] += (int32_t(x[c]) + offset) * w[c];
+}
+
 // ---------------------------------------------------------------------------
 class QuantDepthWiseConv2d final : public Kernel {
  public:
@@ -312,6 +321,10 @@ class QuantDepthWiseConv2d final : public Kernel {
   Status execute(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) override {
     if (!staticWeights_) weights_ = offsetWeightsChannelLast(inputs[1], wEnc_);
     if (out_.biasPending()) out_.readBias(inputs[2]);
+    if (int32Exact()) {
+      if (inputs[0].dtype == DType::kUFixed8) return runInt32<uint8_t>(inputs[0], outputs[0]);
+      if (inputs[0].dtype == DType::kSFixed8) return runInt32<int8_t>(inputs[0], outputs[0]);
+    }
     const std::vector<int32_t> x = loadAll(inputs[0]);
     std::vector<int64_t> acc(cout_), row(cout_);
     for (uint32_t b = 0; b < batch_; ++b)
@@ -337,6 +350,50 @@ class QuantDepthWiseConv2d final : public Kernel {
   }
 
  private:
+  // 8-bit input: every tap's (x + offset) * w' is below 2^16 in magnitude, so
+  // int32 sums are exact when taps * 255 * max|w'| < 2^31.
+  bool int32Exact() const {
+    int64_t maxAbs = 1;
+    for (int32_t w : weights_) maxAbs = std::max<int64_t>(maxAbs, w < 0 ? -int64_t(w) : w);
+    return int64_t(fh_) * fw_ * 255 * maxAbs < (int64_t(1) << 31);
+  }
+
+  // Rows of output pixels on the worker pool; per pixel one int32 accumulator
+  // per channel, channels innermost (vectorized), requantized by storeRows.
+  template <typename T>
+  Status runInt32(const TensorView& x, const TensorView& y) {
+    const T* src = x.as<const T>();
+    const int32_t offset = ex_.offset;
+    const size_t rows = size_t(batch_) * size_t(outH_);
+    const double work = double(rows) * double(outW_) * double(cout_) * fh_ * fw_;
+    parallelChunks(rows, work, [&](size_t r0, size_t r1) {
+      std::vector<int32_t> acc(cout_);
+      for (size_t r = r0; r < r1; ++r) {
+        const size_t b = r / size_t(outH_);
+        const int64_t oh = int64_t(r % size_t(outH_));
+        for (int64_t ow = 0; ow < outW_; ++ow) {
+          std::fill(acc.begin(), acc.end(), 0);
+          for (int64_t kh = 0; kh < fh_; ++kh) {
+            const int64_t ih = oh * win_.strideH - win_.padTop + kh * win_.dilH;
+            if (ih < 0 || ih >= inH_) continue;  // padding is real 0: (zero point + offset) * w = 0
+            for (int64_t kw = 0; kw < fw_; ++kw) {
+              const int64_t iw = ow * win_.strideW - win_.padLeft + kw * win_.dilW;
+              if (iw < 0 || iw >= inW_) continue;
+              const T* px = src + ((b * inH_ + size_t(ih)) * inW_ + size_t(iw)) * cin_;
+              const int32_t* w = weights_.data() + (size_t(kh) * fw_ + size_t(kw)) * cout_;
+              if (mult_ == 1) accumulateTap(px, w, offset, cout_, acc.data());
+              else
+                for (uint32_t o = 0; o < cout_; ++o) acc[o] += (int32_t(px[o / mult_]) + offset) * w[o];
+            }
+          }
+          out_.storeRows(acc.data(), 1, cout_, cout_, 0, y, ((b * outH_ + size_t(oh)) * outW_ + size_t(ow)) * cout_,
+                         cout_);
+        }
+      }
+    });
+    return Status::ok();
+  }
+
   Window win_;
   uint32_t batch_ = 0, inH_ = 0, inW_ = 0, cin_ = 0, fh_ = 0, fw_ = 0, cout_ = 0, mult_ = 1;
   int64_t outH_ = 0, outW_ = 0;
