@@ -11,11 +11,13 @@
 #   -> ORT: ../shared/bench/ort_bench.js (onnxruntime-node from build/ortnode)
 # Latency = median graph execute time from each tool's basic profiling (qnn) or ort_bench.js (ORT).
 # usage: scripts/bench-resnet18.sh [RUNS] [THREADS]     (defaults 20 inferences, nproc threads)
+#   MODEL=mobilenet_v2 (or another torchvision.models name) times that model instead of resnet18
 #   BUILD=DIR build dir (default ./build)   KEEP=DIR keep the work files
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 runs=${1:-20}
+model=${MODEL:-resnet18}
 threads=${2:-$(nproc)}
 build=${BUILD:-$root/build}
 py=/usr/bin/python3
@@ -25,18 +27,18 @@ ortbench=${QNN_ORT_BENCH_JS:-$root/../shared/bench/ort_bench.js}
 if [ -n "${KEEP:-}" ]; then work=$KEEP; mkdir -p "$work"; else work=$(mktemp -d); trap 'rm -rf "$work"' EXIT; fi
 export QNN_CPU_NUM_THREADS=$threads QNN_HTP_SIM_THREADS=$threads
 
-echo "== export torchvision resnet18, calibration and timing inputs"
-"$py" - "$work" <<'PY'
+echo "== export torchvision $model, calibration and timing inputs"
+"$py" - "$work" "$model" <<'PY'
 import sys, numpy as np, torch, torchvision
-work = sys.argv[1]
+work, name = sys.argv[1], sys.argv[2]
 torch.manual_seed(0)
-net = torchvision.models.resnet18(weights=None).eval()
+net = getattr(torchvision.models, name)(weights=None).eval()
 with torch.no_grad():
     for m in net.modules():
         if isinstance(m, torch.nn.BatchNorm2d):
             m.running_mean.uniform_(-0.1, 0.1); m.running_var.uniform_(0.5, 1.5)
             m.weight.uniform_(0.5, 1.5); m.bias.uniform_(-0.1, 0.1)
-torch.onnx.export(net, torch.randn(1, 3, 224, 224), f"{work}/resnet18.onnx", opset_version=13,
+torch.onnx.export(net, torch.randn(1, 3, 224, 224), f"{work}/model.onnx", opset_version=13,
                   input_names=["input"], output_names=["output"], do_constant_folding=True)
 rs = np.random.RandomState(7)
 with open(f"{work}/calib.txt", "w") as fh:
@@ -61,10 +63,10 @@ print('%.2f' % statistics.median(e['dur'] / 1000.0 for e in ev if e.get('name', 
 }
 
 echo "== convert: float and 8-bit"
-"$build/bin/qnn-onnx-converter" -i "$work/resnet18.onnx" -o "$work/f32/resnet18.cpp" >/dev/null
-"$build/bin/qnn-onnx-converter" -i "$work/resnet18.onnx" -o "$work/q8/resnet18.cpp" --input_list "$work/calib.txt" \
+"$build/bin/qnn-onnx-converter" -i "$work/model.onnx" -o "$work/f32/resnet18.cpp" >/dev/null
+"$build/bin/qnn-onnx-converter" -i "$work/model.onnx" -o "$work/q8/resnet18.cpp" --input_list "$work/calib.txt" \
   --act_bw 8 --weight_bw 8 --bias_bw 32 --use_per_channel_quantization >/dev/null
-"$build/bin/qnn-onnx-converter" -i "$work/resnet18.onnx" -o "$work/q8tf/resnet18.cpp" --input_list "$work/calib.txt" \
+"$build/bin/qnn-onnx-converter" -i "$work/model.onnx" -o "$work/q8tf/resnet18.cpp" --input_list "$work/calib.txt" \
   >/dev/null
 f32lib=$(lib "$work/f32/resnet18.cpp")
 for q in q8 q8tf; do
@@ -87,10 +89,10 @@ htp_tf_ms=$(median_ms "$work/q8tf_out/qnn-profiling-data_0.log")
 ort_ms=n/a
 modules=${QNN_ORT_NODE_MODULES:-$root/build/ortnode/node_modules}
 if command -v node >/dev/null && [ -d "$modules/onnxruntime-node" ]; then
-  ort_line=$(NODE_PATH=$modules node "$ortbench" "$work/resnet18.onnx" --threads "$threads" --runs "$runs")
+  ort_line=$(NODE_PATH=$modules node "$ortbench" "$work/model.onnx" --threads "$threads" --runs "$runs")
   ort_ms=$(sed -n 's/.* median=\([0-9.]*\) ms.*/\1/p' <<<"$ort_line")
 fi
-printf '%-44s %10s\n' "ResNet-18, batch 1, $threads threads" "median ms"
+printf '%-44s %10s\n' "$model, batch 1, $threads threads" "median ms"
 printf '%-44s %10s\n' "HTP simulator int8 (libQnnHtp.so)" "$htp_ms"
 printf '%-44s %10s\n' "  same, converter default weights (tf, uint8)" "$htp_tf_ms"
 printf '%-44s %10s\n' "CPU backend fp32 (libQnnCpu.so)" "$cpu_ms"
