@@ -36,6 +36,19 @@ void buildTensor(const Value& v, const trace::Trace& t, bool withData, bool allo
       x.quantizeParams.axisScaleOffsetEncoding.axis = int32_t(field(q, "axis").i);
       x.quantizeParams.axisScaleOffsetEncoding.numScaleOffsets = uint32_t(out.scaleOffsets.size());
       x.quantizeParams.axisScaleOffsetEncoding.scaleOffset = out.scaleOffsets.data();
+    } else if (x.quantizeParams.quantizationEncoding == QNN_QUANTIZATION_ENCODING_BW_SCALE_OFFSET) {
+      x.quantizeParams.bwScaleOffsetEncoding = {uint32_t(field(q, "bitwidth").u), float(field(q, "scale").f),
+                                                int32_t(field(q, "offset").i)};
+    } else if (x.quantizeParams.quantizationEncoding == QNN_QUANTIZATION_ENCODING_BW_AXIS_SCALE_OFFSET) {
+      for (const Value& s : field(q, "scales").items) out.scales.push_back(float(s.f));
+      for (const Value& o : field(q, "offsets").items) out.offsets.push_back(int32_t(o.i));
+      if (!out.offsets.empty() && out.offsets.size() != out.scales.size())
+        throw ToolError("tensor '" + out.name + "': recorded per-axis encoding has " +
+                        std::to_string(out.scales.size()) + " scales but " + std::to_string(out.offsets.size()) +
+                        " offsets");
+      Qnn_BwAxisScaleOffset_t& e = x.quantizeParams.bwAxisScaleOffsetEncoding;
+      e = {uint32_t(field(q, "bitwidth").u), int32_t(field(q, "axis").i), uint32_t(out.scales.size()),
+           out.scales.data(), out.offsets.empty() ? nullptr : out.offsets.data()};
     } else {
       throw ToolError("replay of this quantization encoding is not supported yet");
     }

@@ -17,6 +17,8 @@ struct OwnedTensor {
   std::vector<uint32_t> dims;
   std::vector<uint8_t> data;
   std::vector<Qnn_ScaleOffset_t> scaleOffsets;
+  std::vector<float> scales;     // BW_AXIS_SCALE_OFFSET
+  std::vector<int32_t> offsets;  // BW_AXIS_SCALE_OFFSET (empty when recorded without)
   const trace::Value* memHandle = nullptr;  // recorded handle of a mem-handle tensor
 };
 
