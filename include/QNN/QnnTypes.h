@@ -32,6 +32,14 @@ typedef enum {
   QNN_DATATYPE_UFIXED_POINT_16 = 0x0416,
   QNN_DATATYPE_UFIXED_POINT_32 = 0x0432,
   QNN_DATATYPE_BOOL_8 = 0x0508,
+  // Added after API 2.7. The 4-bit types are packed two values per byte, the first
+  // element in the low nibble; the backends of this project take them only as
+  // STATIC tensor data (unpacked at creation) and refuse the other three types.
+  QNN_DATATYPE_BFLOAT_16 = 0x0226,
+  QNN_DATATYPE_FLOAT_64 = 0x0264,
+  QNN_DATATYPE_SFIXED_POINT_4 = 0x0304,
+  QNN_DATATYPE_UFIXED_POINT_4 = 0x0404,
+  QNN_DATATYPE_STRING = 0x0608,
   QNN_DATATYPE_UNDEFINED = 0x7fffffff,
 } Qnn_DataType_t;
 

@@ -30,6 +30,7 @@ size_t elementSize(Qnn_DataType_t t) {
   switch (t) {
     case QNN_DATATYPE_INT_8: case QNN_DATATYPE_UINT_8: case QNN_DATATYPE_SFIXED_POINT_8:
     case QNN_DATATYPE_UFIXED_POINT_8: case QNN_DATATYPE_BOOL_8:
+    case QNN_DATATYPE_SFIXED_POINT_4: case QNN_DATATYPE_UFIXED_POINT_4:  // packed: see staticDataBytes
       return 1;
     case QNN_DATATYPE_INT_16: case QNN_DATATYPE_UINT_16: case QNN_DATATYPE_FLOAT_16:
     case QNN_DATATYPE_SFIXED_POINT_16: case QNN_DATATYPE_UFIXED_POINT_16:
@@ -42,6 +43,12 @@ size_t elementSize(Qnn_DataType_t t) {
     default:
       return 0;
   }
+}
+
+// Bytes of static data the dims need: 4-bit values are packed two per byte.
+unsigned long long staticDataBytes(Qnn_DataType_t t, unsigned long long elements) {
+  if (t == QNN_DATATYPE_SFIXED_POINT_4 || t == QNN_DATATYPE_UFIXED_POINT_4) return (elements + 1) / 2;
+  return elements * elementSize(t);
 }
 
 const char* orUnnamed(const char* s) { return s ? s : "(null)"; }
@@ -136,8 +143,9 @@ ModelError_t QnnModel::addTensorImpl(const char* nodeName, Qnn_Tensor_t* tensor,
       PRINT_ERROR("QnnModel::addTensor(): static tensor %s must use raw memory\n", rawName);
       return MODEL_TENSOR_ERROR;
     }
-    unsigned long long expected = elemSize;
-    for (uint32_t i = 0; i < QNN_TENSOR_GET_RANK(tensor); ++i) expected *= QNN_TENSOR_GET_DIMENSIONS(tensor)[i];
+    unsigned long long elements = 1;
+    for (uint32_t i = 0; i < QNN_TENSOR_GET_RANK(tensor); ++i) elements *= QNN_TENSOR_GET_DIMENSIONS(tensor)[i];
+    const unsigned long long expected = staticDataBytes(QNN_TENSOR_GET_DATA_TYPE(tensor), elements);
     const uint32_t actual = QNN_TENSOR_GET_CLIENT_BUF(tensor).dataSize;
     if (expected != actual) {
       PRINT_ERROR("QnnModel::addTensor(): static tensor %s (node %s) has %u bytes of data, its dims need %llu\n",

@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "runtime/later_datatypes.h"
+
 namespace qnn::sdk {
 
 const Qnn_TensorV1_t& tensorFields(const Qnn_Tensor_t& t) { return t.v1; }
@@ -63,6 +65,16 @@ Status readQuantization(const Qnn_QuantizeParams_t& q, const std::vector<uint32_
   return Status::ok();
 }
 
+Status applyPacked4BitWidth(const std::string& what, const std::string& dtype, QuantInfo* quant) {
+  if (quant->kind == QuantInfo::Kind::kNone)
+    return invalidTensor(what + ": fixed-point datatype " + dtype + " needs quantization params");
+  if (quant->bitwidth != 0 && quant->bitwidth != 4)
+    return invalidTensor(what + ": datatype " + dtype + " holds 4-bit values but its encoding says bitwidth " +
+                         std::to_string(quant->bitwidth));
+  quant->bitwidth = 4;
+  return Status::ok();
+}
+
 Status readTensorInfo(const Qnn_Tensor_t& t, TensorUse use, TensorInfo* out) {
   if (!tensorVersionSupported(t))
     return invalidTensor("unsupported Qnn_Tensor_t version " + std::to_string(t.version));
@@ -79,9 +91,16 @@ Status readTensorInfo(const Qnn_Tensor_t& t, TensorUse use, TensorInfo* out) {
   if (type > QNN_TENSOR_TYPE_NULL) return invalidTensor(what + ": unknown tensor type " + std::to_string(type));
   info.kind = static_cast<TensorKind>(type);
   if (use == TensorUse::kParam) info.kind = TensorKind::kStatic;
-  if (!dtypeIsKnown(static_cast<uint32_t>(v.dataType)))
-    return invalidTensor(what + ": unknown datatype 0x" + std::to_string(static_cast<uint32_t>(v.dataType)));
-  info.dtype = static_cast<DType>(v.dataType);
+  const uint32_t rawType = static_cast<uint32_t>(v.dataType);
+  const bool packed4 = isPacked4Bit(rawType);
+  if (!dtypeIsKnown(rawType) && !packed4)
+    return invalidTensor(what + ": datatype " + qnnDatatypeName(rawType) + " is not supported");
+  // Packed 4-bit data is a storage form of static weights only: a tensor the client
+  // reads or writes at execution would need 4-bit buffers no kernel handles.
+  if (packed4 && info.kind != TensorKind::kStatic)
+    return invalidTensor(what + ": datatype " + qnnDatatypeName(rawType) +
+                         " is supported only for STATIC tensors (packed 4-bit weights)");
+  info.dtype = storageDType(rawType);
   if (v.dataFormat != QNN_TENSOR_DATA_FORMAT_FLAT_BUFFER)
     return invalidTensor(what + ": only the flat-buffer data format is supported");
   if (v.rank > 0 && !v.dimensions) return invalidTensor(what + ": rank " + std::to_string(v.rank) + " but no dimensions");
@@ -99,17 +118,22 @@ Status readTensorInfo(const Qnn_Tensor_t& t, TensorUse use, TensorInfo* out) {
         return {StatusCode::kNotSupported, what + ": dynamic dimensions are not supported by this backend"};
   }
   QNN_SDK_RETURN_IF_ERROR(readQuantization(v.quantizeParams, info.dims, &info.quant));
+  if (packed4) QNN_SDK_RETURN_IF_ERROR(applyPacked4BitWidth(what, qnnDatatypeName(rawType), &info.quant));
   if (dtypeIsFixedPoint(info.dtype) && info.quant.kind == QuantInfo::Kind::kNone && info.kind != TensorKind::kNull &&
       info.dtype != DType::kSFixed32 && info.dtype != DType::kUFixed32)
     return invalidTensor(what + ": fixed-point datatype " + dtypeName(info.dtype) + " needs quantization params");
   if (info.kind == TensorKind::kStatic) {
     if (v.memType != QNN_TENSORMEMTYPE_RAW) return invalidTensor(what + ": static data must be a client buffer");
-    size_t need = info.byteSize();
+    const size_t need = packed4 ? packed4BitBytes(elements) : info.byteSize();
     if (!v.clientBuf.data || v.clientBuf.dataSize != need)
       return invalidTensor(what + ": static data is " + std::to_string(v.clientBuf.dataSize) + " bytes, expected " +
-                           std::to_string(need));
-    info.staticData.assign(static_cast<const uint8_t*>(v.clientBuf.data),
-                           static_cast<const uint8_t*>(v.clientBuf.data) + need);
+                           std::to_string(need) +
+                           (packed4 ? " (" + std::to_string(elements) + " 4-bit values, two per byte)" : ""));
+    const auto* data = static_cast<const uint8_t*>(v.clientBuf.data);
+    if (packed4)
+      info.staticData = unpack4Bit(data, elements, dtypeIsSigned(info.dtype));
+    else
+      info.staticData.assign(data, data + need);
   }
   *out = std::move(info);
   return Status::ok();
@@ -122,7 +146,8 @@ Status readParam(const Qnn_Param_t& p, std::string* name, ParamValue* value) {
   if (p.paramType == QNN_PARAMTYPE_SCALAR) {
     const Qnn_Scalar_t& s = p.scalarParam;
     if (!dtypeIsKnown(static_cast<uint32_t>(s.dataType)))
-      return invalidParam("param '" + *name + "': unknown scalar datatype");
+      return invalidParam("param '" + *name + "': scalar datatype " + qnnDatatypeName(s.dataType) +
+                          " is not supported");
     v.dtype = static_cast<DType>(s.dataType);
     switch (v.dtype) {
       case DType::kFloat32: v.scalar.f32 = s.floatValue; break;

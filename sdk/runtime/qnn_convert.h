@@ -22,6 +22,9 @@ enum class TensorUse { kCreate, kParam };
 // type, datatype, dims, quantization; copies static data for STATIC tensors.
 Status readTensorInfo(const Qnn_Tensor_t& t, TensorUse use, TensorInfo* out);
 Status readQuantization(const Qnn_QuantizeParams_t& q, const std::vector<uint32_t>& dims, QuantInfo* out);
+// For a packed 4-bit datatype (`dtype` names it): the encoding must be present and
+// of bitwidth 4 or unstated; sets the bitwidth to 4 (the 8-bit container form).
+Status applyPacked4BitWidth(const std::string& what, const std::string& dtype, QuantInfo* quant);
 // Reads one op param into (name, value).
 Status readParam(const Qnn_Param_t& p, std::string* name, ParamValue* value);
 

@@ -13,6 +13,7 @@
 #include "binary/prepared_blob.h"
 #include "opdefs/op_catalog.h"
 #include "runtime/error_map.h"
+#include "runtime/later_datatypes.h"
 #include "runtime/objects.h"
 #include "runtime/qnn_convert.h"
 
@@ -380,9 +381,13 @@ Qnn_ErrorHandle_t Runtime::backendValidateOpConfig(Qnn_BackendHandle_t backend, 
       if (!st.isOk() && ins[i].dims.empty()) {
         const Qnn_TensorV1_t& v = tensorFields(opConfig.v1.inputTensors[i]);
         ins[i].name = v.name ? v.name : "";
-        ins[i].dtype = static_cast<DType>(v.dataType);
+        // The declared type still counts (a static weight may take encodings other inputs may not).
+        if (static_cast<uint32_t>(v.type) <= QNN_TENSOR_TYPE_NULL) ins[i].kind = static_cast<TensorKind>(v.type);
+        ins[i].dtype = storageDType(v.dataType);  // packed 4-bit weights are judged in their 8-bit container
         for (uint32_t d = 0; v.dimensions && d < v.rank; ++d) ins[i].dims.push_back(v.dimensions[d]);
         Status q = readQuantization(v.quantizeParams, ins[i].dims, &ins[i].quant);
+        if (q.isOk() && isPacked4Bit(v.dataType))
+          q = applyPacked4BitWidth("input '" + ins[i].name + "'", qnnDatatypeName(v.dataType), &ins[i].quant);
         if (!q.isOk()) return fail(loggerOf(b), ApiGroup::kBackend, "QnnBackend_validateOpConfig", q);
       }
       inPtrs.push_back(&ins[i]);
@@ -969,7 +974,7 @@ static Status bindTensors(GraphObject& g, const Qnn_Tensor_t* tensors, uint32_t 
                            " bytes, the tensor needs " + std::to_string(need));
     if (static_cast<DType>(v.dataType) != info->dtype)
       return invalidTensor(std::string(role) + " '" + info->name + "' has datatype " +
-                           dtypeName(static_cast<DType>(v.dataType)) + ", the graph expects " + dtypeName(info->dtype));
+                           qnnDatatypeName(v.dataType) + ", the graph expects " + dtypeName(info->dtype));
     out->push_back(b);
   }
   size_t expected = inputs ? g.ir.inputs().size() : g.ir.outputs().size();
@@ -1164,8 +1169,13 @@ Qnn_ErrorHandle_t Runtime::memRegister(Qnn_ContextHandle_t context, const Qnn_Me
                    "QnnMem_register: only file-descriptor (ION/dma-buf style) memory is supported");
         return QNN_MEM_ERROR_UNSUPPORTED_MEMTYPE;
       }
-      if (!dtypeIsKnown(static_cast<uint32_t>(d.dataType)) || d.memShape.numDim == 0 || !d.memShape.dimSize)
+      if (!dtypeIsKnown(static_cast<uint32_t>(d.dataType))) {
+        logMessage(loggerOf(ctx->backend), QNN_LOG_LEVEL_ERROR,
+                   "QnnMem_register: descriptor " + std::to_string(i) + " has datatype " +
+                       qnnDatatypeName(d.dataType) + ", which registered memory does not support");
         return QNN_MEM_ERROR_INVALID_SHAPE;
+      }
+      if (d.memShape.numDim == 0 || !d.memShape.dimSize) return QNN_MEM_ERROR_INVALID_SHAPE;
       auto m = std::make_shared<MemObject>();
       m->context = ctx;
       m->dtype = static_cast<DType>(d.dataType);

@@ -7,6 +7,7 @@
 #include <mutex>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "HTP/QnnHtpCommon.h"
 #include "HTP/QnnHtpDevice.h"
@@ -85,6 +86,24 @@ class HtpTest : public ::testing::Test {
 
   Qnn_LogHandle_t log = nullptr;
   Qnn_BackendHandle_t backend = nullptr;
+};
+
+// A tensor with a per-tensor scale/offset encoding (perChannel() switches it to a
+// per-axis one whose array the object owns, so keep it alive while the tensor is used).
+struct QuantSpec : TensorSpec {
+  std::vector<Qnn_ScaleOffset_t> channels;
+  QuantSpec(std::string n, Qnn_TensorType_t type, Qnn_DataType_t dtype, std::vector<uint32_t> d, float scale,
+            int32_t offset, void* data = nullptr, uint32_t size = 0)
+      : TensorSpec(std::move(n), type, dtype, std::move(d), data, size) {
+    tensor.v1.quantizeParams.encodingDefinition = QNN_DEFINITION_DEFINED;
+    tensor.v1.quantizeParams.quantizationEncoding = QNN_QUANTIZATION_ENCODING_SCALE_OFFSET;
+    tensor.v1.quantizeParams.scaleOffsetEncoding = {scale, offset};
+  }
+  void perChannel(int32_t axis, const float* scales, uint32_t n) {
+    for (uint32_t i = 0; i < n; ++i) channels.push_back({scales[i], 0});
+    tensor.v1.quantizeParams.quantizationEncoding = QNN_QUANTIZATION_ENCODING_AXIS_SCALE_OFFSET;
+    tensor.v1.quantizeParams.axisScaleOffsetEncoding = {axis, n, channels.data()};
+  }
 };
 
 // A tensor param whose tensor (and its storage) is `spec`'s.

@@ -58,22 +58,6 @@ std::vector<uint8_t> referenceConvRelu(const std::vector<uint8_t>& x, const std:
   return out;
 }
 
-struct QuantSpec : TensorSpec {
-  std::vector<Qnn_ScaleOffset_t> channels;
-  QuantSpec(std::string n, Qnn_TensorType_t type, Qnn_DataType_t dtype, std::vector<uint32_t> d, float scale,
-            int32_t offset, void* data = nullptr, uint32_t size = 0)
-      : TensorSpec(std::move(n), type, dtype, std::move(d), data, size) {
-    tensor.v1.quantizeParams.encodingDefinition = QNN_DEFINITION_DEFINED;
-    tensor.v1.quantizeParams.quantizationEncoding = QNN_QUANTIZATION_ENCODING_SCALE_OFFSET;
-    tensor.v1.quantizeParams.scaleOffsetEncoding = {scale, offset};
-  }
-  void perChannel(int32_t axis, const float* scales, uint32_t n) {
-    for (uint32_t i = 0; i < n; ++i) channels.push_back({scales[i], 0});
-    tensor.v1.quantizeParams.quantizationEncoding = QNN_QUANTIZATION_ENCODING_AXIS_SCALE_OFFSET;
-    tensor.v1.quantizeParams.axisScaleOffsetEncoding = {axis, n, channels.data()};
-  }
-};
-
 class HtpGraphTest : public HtpTest {
  protected:
   void SetUp() override {

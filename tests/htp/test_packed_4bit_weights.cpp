@@ -1,0 +1,388 @@
+// Packed 4-bit static weights (QNN_DATATYPE_SFIXED_POINT_4 / UFIXED_POINT_4, two
+// values per byte, first element in the low nibble) through the C API of
+// libQnnHtp.so and libQnnCpu.so: the outputs equal, byte for byte, those of the
+// same graph given its weights unpacked in 8-bit containers with bitwidth-4
+// encodings; the packed graph survives a context binary and a Saver recording
+// replayed with qnn-trace-replay; malformed or unsupported tensors are refused
+// with their error codes and messages.
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include "Saver/QnnSaver.h"
+#include "htp_test_util.h"
+
+namespace qnn::test {
+
+std::mutex LogCapture::mutex;
+std::string LogCapture::text;
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// Conv2d: x [1,H,W,Cin], w [K,K,Cin,Cout] (135 values: odd, so the last byte holds
+// one value); FullyConnected: x [N,Cin], w [Cout,Cin] (35 values).
+constexpr uint32_t kH = 5, kW = 4, kCin = 3, kCout = 5, kK = 3, kN = 2, kFcIn = 7;
+constexpr float kSx = 0.03f, kSb = 0.0005f, kSy = 0.05f;
+constexpr int32_t kOffX = -100, kOffY = -128;
+constexpr float kSw[kCout] = {0.02f, 0.035f, 0.05f, 0.015f, 0.04f};
+
+struct PackedCase {
+  const char* name;
+  bool conv;             // Conv2d, else FullyConnected
+  bool signedPerChannel; // SFIXED per-channel BW_AXIS_SCALE_OFFSET, else UFIXED per-tensor
+  bool packedStatesBitwidth;  // packed per-tensor form as BW_SCALE_OFFSET(4), else SCALE_OFFSET
+};
+
+const PackedCase kCases[] = {
+    {"ConvS4PerChannel", true, true, true},
+    {"ConvU4PerTensor", true, false, true},
+    {"FcS4PerChannel", false, true, true},
+    {"FcU4PerTensorImpliedBitwidth", false, false, false},
+};
+
+// Two values per byte, the first in the low nibble (the test's own packing, the
+// reverse of what the runtime has to do).
+std::vector<uint8_t> pack4(const std::vector<uint8_t>& values) {
+  std::vector<uint8_t> out((values.size() + 1) / 2, 0);
+  for (size_t i = 0; i < values.size(); ++i) out[i / 2] |= uint8_t((values[i] & 0x0f) << (i % 2 ? 4 : 0));
+  return out;
+}
+
+// The weight tensor in either form; owns its data and encoding arrays, which the
+// tensor points into (so it is not copyable).
+struct WeightSpec : TensorSpec {
+  std::vector<uint8_t> bytes;
+  std::vector<float> scales;
+  std::vector<int32_t> offsets;
+  WeightSpec(const PackedCase& c, const std::vector<uint8_t>& values, std::vector<uint32_t> dims, bool packed)
+      : TensorSpec("w", QNN_TENSOR_TYPE_STATIC, QNN_DATATYPE_UNDEFINED, std::move(dims)) {
+    bytes = packed ? pack4(values) : values;
+    tensor.v1.clientBuf = {bytes.data(), uint32_t(bytes.size())};
+    Qnn_QuantizeParams_t& q = tensor.v1.quantizeParams;
+    q.encodingDefinition = QNN_DEFINITION_DEFINED;
+    if (c.signedPerChannel) {
+      tensor.v1.dataType = packed ? QNN_DATATYPE_SFIXED_POINT_4 : QNN_DATATYPE_SFIXED_POINT_8;
+      scales.assign(kSw, kSw + kCout);
+      offsets.assign(kCout, 0);
+      q.quantizationEncoding = QNN_QUANTIZATION_ENCODING_BW_AXIS_SCALE_OFFSET;
+      q.bwAxisScaleOffsetEncoding = {4, c.conv ? 3 : 0, kCout, scales.data(), offsets.data()};
+    } else {
+      tensor.v1.dataType = packed ? QNN_DATATYPE_UFIXED_POINT_4 : QNN_DATATYPE_UFIXED_POINT_8;
+      if (packed && !c.packedStatesBitwidth) {
+        q.quantizationEncoding = QNN_QUANTIZATION_ENCODING_SCALE_OFFSET;
+        q.scaleOffsetEncoding = {0.03f, -8};
+      } else {
+        q.quantizationEncoding = QNN_QUANTIZATION_ENCODING_BW_SCALE_OFFSET;
+        q.bwScaleOffsetEncoding = {4, 0.03f, -8};
+      }
+    }
+  }
+  WeightSpec(const WeightSpec&) = delete;
+  WeightSpec& operator=(const WeightSpec&) = delete;
+};
+
+// One conv or FC graph with random data, built and run through any backend's table.
+class PackedGraph {
+ public:
+  explicit PackedGraph(const PackedCase& c) : c_(c) {
+    std::mt19937 rng(c.conv ? 41 : 43);
+    x_.resize(c.conv ? kH * kW * kCin : kN * kFcIn);
+    w_.resize(c.conv ? kK * kK * kCin * kCout : kCout * kFcIn);
+    b_.resize(kCout);
+    for (auto& v : x_) v = uint8_t(rng() % 256);
+    // Every 4-bit value, sign-extended into the container when signed.
+    for (auto& v : w_) v = c.signedPerChannel ? uint8_t(int8_t(int(rng() % 16) - 8)) : uint8_t(rng() % 16);
+    for (auto& v : b_) v = int32_t(rng() % 4001) - 2000;
+  }
+  std::vector<uint32_t> xDims() const { return c_.conv ? std::vector<uint32_t>{1, kH, kW, kCin} : std::vector<uint32_t>{kN, kFcIn}; }
+  std::vector<uint32_t> yDims() const { return c_.conv ? std::vector<uint32_t>{1, kH, kW, kCout} : std::vector<uint32_t>{kN, kCout}; }
+  std::vector<uint32_t> wDims() const { return c_.conv ? std::vector<uint32_t>{kK, kK, kCin, kCout} : std::vector<uint32_t>{kCout, kFcIn}; }
+  size_t ySize() const { return c_.conv ? kH * kW * kCout : kN * kCout; }
+  WeightSpec weight(bool packed) const { return WeightSpec(c_, w_, wDims(), packed); }
+
+  // The node's op config over the given tensors (params owned by `storage`).
+  struct Node {
+    uint32_t strideData[2] = {1, 1}, padData[4] = {1, 1, 1, 1};
+    TensorSpec stride{"stride", QNN_TENSOR_TYPE_STATIC, QNN_DATATYPE_UINT_32, {2}, strideData, 8};
+    TensorSpec pad{"pad", QNN_TENSOR_TYPE_STATIC, QNN_DATATYPE_UINT_32, {2, 2}, padData, 16};
+    Qnn_Param_t params[2];
+    Qnn_Tensor_t inputs[3];
+    Qnn_OpConfig_t op = QNN_OPCONFIG_INIT;
+  };
+  void fillNode(Node& n, const Qnn_Tensor_t& x, const Qnn_Tensor_t& w, const Qnn_Tensor_t& b, Qnn_Tensor_t* y) const {
+    n.params[0] = tensorParam("stride", n.stride);
+    n.params[1] = tensorParam("pad_amount", n.pad);
+    n.inputs[0] = x;
+    n.inputs[1] = w;
+    n.inputs[2] = b;
+    if (c_.conv)
+      n.op.v1 = {"op0", "qti.aisw", "Conv2d", 2, n.params, 3, n.inputs, 1, y};
+    else
+      n.op.v1 = {"op0", "qti.aisw", "FullyConnected", 0, nullptr, 3, n.inputs, 1, y};
+  }
+
+  Qnn_ErrorHandle_t build(const QNN_INTERFACE_VER_TYPE& api, Qnn_ContextHandle_t ctx, bool packed,
+                          Qnn_GraphHandle_t* g) {
+    Qnn_ErrorHandle_t rc = api.graphCreate(ctx, "packed", nullptr, g);
+    if (rc != QNN_SUCCESS) return rc;
+    QuantSpec x("x", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_UFIXED_POINT_8, xDims(), kSx, kOffX);
+    WeightSpec w = weight(packed);
+    QuantSpec b("b", QNN_TENSOR_TYPE_STATIC, QNN_DATATYPE_SFIXED_POINT_32, {kCout}, kSb, 0, b_.data(),
+                uint32_t(b_.size() * 4));
+    QuantSpec y("y", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_UFIXED_POINT_8, yDims(), kSy, kOffY);
+    for (TensorSpec* t : {(TensorSpec*)&x, (TensorSpec*)&w, (TensorSpec*)&b, (TensorSpec*)&y})
+      if ((rc = api.tensorCreateGraphTensor(*g, &t->tensor)) != QNN_SUCCESS) return rc;
+    xId_ = x.tensor.v1.id;
+    yId_ = y.tensor.v1.id;
+    Node n;
+    fillNode(n, x.tensor, w.tensor, b.tensor, &y.tensor);
+    if ((rc = api.graphAddNode(*g, n.op)) != QNN_SUCCESS) return rc;
+    return api.graphFinalize(*g, nullptr, nullptr);
+  }
+
+  Qnn_ErrorHandle_t run(const QNN_INTERFACE_VER_TYPE& api, Qnn_GraphHandle_t g, std::vector<uint8_t>* out) const {
+    out->assign(ySize(), 0);
+    std::vector<uint8_t> xCopy = x_;
+    QuantSpec x("x", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_UFIXED_POINT_8, xDims(), kSx, kOffX, xCopy.data(),
+                uint32_t(xCopy.size()));
+    QuantSpec y("y", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_UFIXED_POINT_8, yDims(), kSy, kOffY, out->data(),
+                uint32_t(out->size()));
+    x.tensor.v1.id = xId_;
+    y.tensor.v1.id = yId_;
+    return api.graphExecute(g, &x.tensor, 1, &y.tensor, 1, nullptr, nullptr);
+  }
+
+ private:
+  PackedCase c_;
+  std::vector<uint8_t> x_, w_;
+  std::vector<int32_t> b_;
+  uint32_t xId_ = 0, yId_ = 0;
+};
+
+// A backend (by path), its log and backend handle.
+class Session {
+ public:
+  explicit Session(LoadedBackend& lib) : lib_(lib) {
+    EXPECT_TRUE(lib.ok()) << lib.error();
+    EXPECT_EQ(api().logCreate(LogCapture::callback, QNN_LOG_LEVEL_ERROR, &log_), QNN_SUCCESS);
+    EXPECT_EQ(api().backendCreate(log_, nullptr, &backend_), QNN_SUCCESS);
+  }
+  ~Session() {
+    EXPECT_EQ(api().backendFree(backend_), QNN_SUCCESS);
+    EXPECT_EQ(api().logFree(log_), QNN_SUCCESS);
+  }
+  const QNN_INTERFACE_VER_TYPE& api() const { return lib_.api(); }
+  Qnn_BackendHandle_t backend() const { return backend_; }
+
+  // Builds and runs the graph in a new context; optionally returns the context binary.
+  std::vector<uint8_t> buildAndRun(PackedGraph& graph, bool packed, std::vector<uint8_t>* binary = nullptr) {
+    Qnn_ContextHandle_t ctx = nullptr;
+    EXPECT_EQ(api().contextCreate(backend_, nullptr, nullptr, &ctx), QNN_SUCCESS);
+    Qnn_GraphHandle_t g = nullptr;
+    std::vector<uint8_t> out;
+    EXPECT_EQ(graph.build(api(), ctx, packed, &g), QNN_SUCCESS) << LogCapture::take();
+    EXPECT_EQ(graph.run(api(), g, &out), QNN_SUCCESS) << LogCapture::take();
+    if (binary) {
+      Qnn_ContextBinarySize_t size = 0, written = 0;
+      EXPECT_EQ(api().contextGetBinarySize(ctx, &size), QNN_SUCCESS);
+      binary->assign(size, 0);
+      EXPECT_EQ(api().contextGetBinary(ctx, binary->data(), size, &written), QNN_SUCCESS);
+      binary->resize(written);
+    }
+    EXPECT_EQ(api().contextFree(ctx, nullptr), QNN_SUCCESS);
+    return out;
+  }
+
+  std::vector<uint8_t> runFromBinary(PackedGraph& graph, const std::vector<uint8_t>& binary) {
+    Qnn_ContextHandle_t ctx = nullptr;
+    std::vector<uint8_t> out;
+    EXPECT_EQ(api().contextCreateFromBinary(backend_, nullptr, nullptr, binary.data(), binary.size(), &ctx, nullptr),
+              QNN_SUCCESS)
+        << LogCapture::take();
+    Qnn_GraphHandle_t g = nullptr;
+    EXPECT_EQ(api().graphRetrieve(ctx, "packed", &g), QNN_SUCCESS);
+    EXPECT_EQ(graph.run(api(), g, &out), QNN_SUCCESS) << LogCapture::take();
+    EXPECT_EQ(api().contextFree(ctx, nullptr), QNN_SUCCESS);
+    return out;
+  }
+
+ private:
+  LoadedBackend& lib_;
+  Qnn_LogHandle_t log_ = nullptr;
+  Qnn_BackendHandle_t backend_ = nullptr;
+};
+
+LoadedBackend& cpuLib() {
+  static LoadedBackend lib(QNN_TEST_CPU_BACKEND_PATH);
+  return lib;
+}
+
+struct BackendCase {
+  const char* name;
+  LoadedBackend& (*lib)();
+};
+const BackendCase kBackends[] = {{"Htp", htpLib}, {"Cpu", cpuLib}};
+
+class PackedWeights : public ::testing::TestWithParam<std::tuple<BackendCase, PackedCase>> {};
+
+TEST_P(PackedWeights, OutputsEqualUnpackedContainersAndSurviveContextBinary) {
+  const auto& [backendCase, packedCase] = GetParam();
+  Session s(backendCase.lib());
+  PackedGraph graph(packedCase);
+  std::vector<uint8_t> binary;
+  std::vector<uint8_t> containers = s.buildAndRun(graph, false);
+  std::vector<uint8_t> packed = s.buildAndRun(graph, true, &binary);
+  ASSERT_EQ(packed.size(), graph.ySize());
+  EXPECT_EQ(packed, containers);
+  // Not a degenerate comparison: the outputs spread over many codes.
+  std::set<uint8_t> distinct(packed.begin(), packed.end());
+  EXPECT_GE(distinct.size(), packed.size() / 3) << "outputs barely vary";
+  EXPECT_EQ(s.runFromBinary(graph, binary), packed);
+}
+
+INSTANTIATE_TEST_SUITE_P(All, PackedWeights, ::testing::Combine(::testing::ValuesIn(kBackends), ::testing::ValuesIn(kCases)),
+                         [](const auto& info) {
+                           return std::string(std::get<0>(info.param).name) + std::get<1>(info.param).name;
+                         });
+
+// The op config with packed weights passes the HTP's per-op validation, as the
+// container form does.
+TEST(PackedWeightsValidation, ValidateOpConfigAcceptsPackedWeights) {
+  Session s(htpLib());
+  for (const PackedCase& c : kCases) {
+    PackedGraph graph(c);
+    QuantSpec x("x", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_UFIXED_POINT_8, graph.xDims(), kSx, kOffX);
+    WeightSpec w = graph.weight(true);
+    int32_t bias[kCout] = {};
+    QuantSpec b("b", QNN_TENSOR_TYPE_STATIC, QNN_DATATYPE_SFIXED_POINT_32, {kCout}, kSb, 0, bias, sizeof bias);
+    QuantSpec y("y", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_UFIXED_POINT_8, graph.yDims(), kSy, kOffY);
+    PackedGraph::Node n;
+    graph.fillNode(n, x.tensor, w.tensor, b.tensor, &y.tensor);
+    EXPECT_EQ(s.api().backendValidateOpConfig(s.backend(), n.op), QNN_SUCCESS) << c.name << LogCapture::take();
+    // Without data (only shape and type count for validation) as well.
+    n.inputs[1].v1.clientBuf = {nullptr, 0};
+    EXPECT_EQ(s.api().backendValidateOpConfig(s.backend(), n.op), QNN_SUCCESS) << c.name << LogCapture::take();
+  }
+}
+
+class PackedWeightsRefusal : public ::testing::TestWithParam<BackendCase> {
+ protected:
+  // Creates `t` in a fresh graph; returns the code and the logged text.
+  std::pair<Qnn_ErrorHandle_t, std::string> create(Session& s, Qnn_Tensor_t t) {
+    Qnn_ContextHandle_t ctx = nullptr;
+    EXPECT_EQ(s.api().contextCreate(s.backend(), nullptr, nullptr, &ctx), QNN_SUCCESS);
+    Qnn_GraphHandle_t g = nullptr;
+    EXPECT_EQ(s.api().graphCreate(ctx, "refuse", nullptr, &g), QNN_SUCCESS);
+    LogCapture::take();
+    Qnn_ErrorHandle_t rc = s.api().tensorCreateGraphTensor(g, &t);
+    std::string log = LogCapture::take();
+    EXPECT_EQ(s.api().contextFree(ctx, nullptr), QNN_SUCCESS);
+    return {rc, log};
+  }
+};
+
+TEST_P(PackedWeightsRefusal, MalformedAndUnsupportedTensorsAreRefused) {
+  Session s(GetParam().lib());
+  PackedGraph graph(kCases[2]);  // FC weights: 35 values, 18 packed bytes
+  auto expectRefused = [&](const Qnn_Tensor_t& t, const std::string& message) {
+    auto [rc, log] = create(s, t);
+    EXPECT_EQ(rc, QNN_TENSOR_ERROR_INVALID_TENSOR_PARAM) << message;
+    EXPECT_NE(log.find(message), std::string::npos) << log;
+  };
+  // Wrong dataSize: one value per byte, or one byte short.
+  {
+    WeightSpec w = graph.weight(true);
+    ASSERT_EQ(w.bytes.size(), 18u);
+    w.tensor.v1.clientBuf.dataSize = 35;
+    expectRefused(w.tensor, "tensor 'w': static data is 35 bytes, expected 18 (35 4-bit values, two per byte)");
+    w.tensor.v1.clientBuf.dataSize = 17;
+    expectRefused(w.tensor, "static data is 17 bytes, expected 18");
+  }
+  // 4-bit data the client would read or write at execution.
+  {
+    QuantSpec in("x4", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_UFIXED_POINT_4, {2, 3}, 0.1f, 0);
+    expectRefused(in.tensor, "tensor 'x4': datatype UFIXED_POINT_4 is supported only for STATIC tensors");
+    QuantSpec native("n4", QNN_TENSOR_TYPE_NATIVE, QNN_DATATYPE_SFIXED_POINT_4, {2, 3}, 0.1f, 0);
+    expectRefused(native.tensor, "tensor 'n4': datatype SFIXED_POINT_4 is supported only for STATIC tensors");
+  }
+  // A 4-bit type whose encoding claims another width, or has none.
+  {
+    WeightSpec w = graph.weight(true);
+    w.tensor.v1.quantizeParams.bwAxisScaleOffsetEncoding.bitwidth = 8;
+    expectRefused(w.tensor, "tensor 'w': datatype SFIXED_POINT_4 holds 4-bit values but its encoding says bitwidth 8");
+    w.tensor.v1.quantizeParams = QNN_QUANTIZE_PARAMS_INIT;
+    expectRefused(w.tensor, "tensor 'w': fixed-point datatype SFIXED_POINT_4 needs quantization params");
+  }
+  // The other datatypes added after 2.7, static or not.
+  {
+    char text[8] = "abcdefg";
+    TensorSpec str("s", QNN_TENSOR_TYPE_STATIC, QNN_DATATYPE_STRING, {1}, text, sizeof text);
+    expectRefused(str.tensor, "tensor 's': datatype STRING is not supported");
+    TensorSpec bf("bf", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_BFLOAT_16, {4});
+    expectRefused(bf.tensor, "tensor 'bf': datatype BFLOAT_16 is not supported");
+    TensorSpec f64("f64", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_FLOAT_64, {4});
+    expectRefused(f64.tensor, "tensor 'f64': datatype FLOAT_64 is not supported");
+    TensorSpec odd("odd", QNN_TENSOR_TYPE_APP_READ, Qnn_DataType_t(0x0999), {4});
+    expectRefused(odd.tensor, "tensor 'odd': datatype 0x0999 is not supported");
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(All, PackedWeightsRefusal, ::testing::ValuesIn(kBackends),
+                         [](const auto& info) { return std::string(info.param.name); });
+
+// The Saver records the client's packed bytes as given; the recording, made with
+// pass-through to the HTP, replays on the HTP with the same outputs.
+TEST(PackedWeightsSaver, RecordingReplaysOnTheHtp) {
+  fs::path dir = fs::temp_directory_path() / ("packed4_saver_" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  PackedGraph graph(kCases[0]);
+  std::vector<uint8_t> direct;
+  {
+    Session htp(htpLib());
+    direct = htp.buildAndRun(graph, true);
+  }
+  setenv("QNN_SAVER_BACKEND", QNN_TEST_HTP_BACKEND_PATH, 1);
+  LoadedBackend saver(QNN_TEST_SAVER_PATH);
+  ASSERT_TRUE(saver.ok()) << saver.error();
+  void* handle = dlopen(QNN_TEST_SAVER_PATH, RTLD_NOW | RTLD_NOLOAD);
+  ASSERT_NE(handle, nullptr);
+  using Init = Qnn_ErrorHandle_t (*)(const QnnSaver_Config_t**);
+  auto init = reinterpret_cast<Init>(dlsym(handle, "QnnSaver_initialize"));
+  ASSERT_NE(init, nullptr);
+  std::string dirText = dir.string();
+  QnnSaver_Config_t out = QNN_SAVER_CONFIG_INIT;
+  out.option = QNN_SAVER_CONFIG_OPTION_OUTPUT_DIRECTORY;
+  out.outputDirectory = dirText.c_str();
+  const QnnSaver_Config_t* configs[] = {&out, nullptr};
+  ASSERT_EQ(init(configs), QNN_SUCCESS);
+  {
+    Session recorded(saver);
+    EXPECT_EQ(recorded.buildAndRun(graph, true), direct);
+  }
+  // `handle` stays open: the Saver's process-wide state outlives its last backend,
+  // and unloading the library would turn that state into a leak.
+  fs::path trace = dir / "saver_output.qnntrace";
+  ASSERT_TRUE(fs::exists(trace));
+  fs::path log = dir / "replay.txt";
+  std::string cmd = std::string(QNN_TEST_TRACE_REPLAY) + " --backend " + QNN_TEST_HTP_BACKEND_PATH +
+                    " --compare --trace " + trace.string() + " > " + log.string() + " 2>&1";
+  int status = std::system(cmd.c_str());
+  std::ifstream in(log);
+  std::stringstream text;
+  text << in.rdbuf();
+  EXPECT_EQ(status, 0) << text.str();
+  EXPECT_NE(text.str().find("compared 1 outputs"), std::string::npos) << text.str();
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace qnn::test
