@@ -98,6 +98,38 @@ int64_t convOutSize(int64_t in, int64_t filter, int64_t dil, int64_t stride, int
   return span < 0 ? 0 : span / stride + 1;
 }
 
+Status resolveConvGeometry(const char* op, const TensorView& in, const TensorView& filter, const TensorView& out,
+                           const ConvWindow& w, uint32_t groups, bool depthwise, ConvGeometry* g) {
+  const auto& x = in.dims;
+  const auto& f = filter.dims;
+  ConvGeometry r;
+  r.batch = x[0], r.inH = x[1], r.inW = x[2], r.cin = x[3];
+  r.fh = f[0], r.fw = f[1], r.cout = f[3];
+  if (depthwise) {
+    if (f[2] != 1 || r.cin == 0 || r.cout % r.cin != 0)
+      return invalidTensor(std::string(op) + ": in[1] (filter) dims " + dimsToString(f) +
+                           " must be [fh, fw, 1, channel_in * multiplier] with channel_in = " + std::to_string(r.cin));
+    groups = r.cin;
+  } else {
+    if (groups == 0) return invalidParam(std::string(op) + ": group must be > 0");
+    if (r.cin % groups != 0 || r.cout % groups != 0)
+      return invalidTensor(std::string(op) + ": channel_in " + std::to_string(r.cin) + " and channel_out " +
+                           std::to_string(r.cout) + " must be multiples of group " + std::to_string(groups));
+    if (f[2] != r.cin / groups)
+      return invalidTensor(std::string(op) + ": in[1] (filter) dims " + dimsToString(f) +
+                           " need dim 2 = channel_in/group = " + std::to_string(r.cin / groups));
+  }
+  r.groups = groups, r.cinG = r.cin / groups, r.coutG = r.cout / groups;
+  r.outH = convOutSize(r.inH, r.fh, w.dilH, w.strideH, w.padTop, w.padBottom);
+  r.outW = convOutSize(r.inW, r.fw, w.dilW, w.strideW, w.padLeft, w.padRight);
+  if (r.outH <= 0 || r.outW <= 0)
+    return invalidTensor(std::string(op) + ": the padded input " + dimsToString(x) +
+                         " is smaller than the dilated filter");
+  QNN_SDK_RETURN_IF_ERROR(checkOutputDims(op, out, {r.batch, uint32_t(r.outH), uint32_t(r.outW), r.cout}));
+  *g = r;
+  return Status::ok();
+}
+
 Status readPoolWindow(const OpParams& params, const char* op, bool isMax, PoolWindow* w) {
   std::vector<int64_t> filter, stride, pad;
   QNN_SDK_RETURN_IF_ERROR(readUintTensorParam(params, op, "filter_size", {2}, true, {}, &filter));

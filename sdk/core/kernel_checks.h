@@ -41,6 +41,19 @@ Status readConvWindow(const OpParams& params, const char* op, bool hasDilation, 
 // padded input is smaller than the dilated filter.
 int64_t convOutSize(int64_t in, int64_t filter, int64_t dil, int64_t stride, int64_t padBefore, int64_t padAfter);
 
+// The shapes of a 2-D convolution over an NHWC input [batch, inH, inW, cin]
+// and an HWIO filter [fh, fw, cin / groups, cout]; DepthWiseConv2d is the
+// case groups = cin with filter [fh, fw, 1, cin * multiplier].
+struct ConvGeometry {
+  uint32_t batch = 0, inH = 0, inW = 0, cin = 0, fh = 0, fw = 0, cout = 0, groups = 1, cinG = 0, coutG = 0;
+  int64_t outH = 0, outW = 0;
+};
+// Checks the filter against the input and the window, computes the output
+// size and checks out[0]'s dims, with messages naming op and tensors.
+// depthwise: DepthWiseConv2d's filter rule (groups is then cin).
+Status resolveConvGeometry(const char* op, const TensorView& in, const TensorView& filter, const TensorView& out,
+                           const ConvWindow& w, uint32_t groups, bool depthwise, ConvGeometry* g);
+
 // PoolMax2d / PoolAvg2d params: filter_size, stride, pad_amount (mandatory),
 // rounding_mode (0 FLOOR, 1 CEIL), count_pad_for_edges (PoolAvg2d only).
 struct PoolWindow {

@@ -16,7 +16,6 @@ namespace qnn::htp {
 namespace {
 
 using Window = sdk::ConvWindow;
-using sdk::convOutSize;
 Status readWindow(const OpParams& params, const char* op, bool hasDilation, Window* w) {
   return sdk::readConvWindow(params, op, hasDilation, w);
 }
@@ -64,22 +63,10 @@ class QuantConv2d final : public Kernel {
   Status prepare(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) override {
     const char* op = "Conv2d";
     QNN_SDK_RETURN_IF_ERROR(checkConvTensors(op, inputs, outputs));
-    const auto& in = inputs[0].dims;
-    const auto& f = inputs[1].dims;
-    batch_ = in[0], inH_ = in[1], inW_ = in[2], cin_ = in[3];
-    fh_ = f[0], fw_ = f[1], cout_ = f[3];
-    if (cin_ % group_ != 0 || cout_ % group_ != 0)
-      return sdk::invalidTensor("Conv2d: channel_in " + std::to_string(cin_) + " and channel_out " +
-                                std::to_string(cout_) + " must be multiples of group " + std::to_string(group_));
-    cinG_ = cin_ / group_, coutG_ = cout_ / group_;
-    if (f[2] != cinG_)
-      return sdk::invalidTensor("Conv2d: in[1] (filter) dims " + dimsToString(f) +
-                                " need dim 2 = channel_in/group = " + std::to_string(cinG_));
-    outH_ = convOutSize(inH_, fh_, win_.dilH, win_.strideH, win_.padTop, win_.padBottom);
-    outW_ = convOutSize(inW_, fw_, win_.dilW, win_.strideW, win_.padLeft, win_.padRight);
-    if (outH_ <= 0 || outW_ <= 0)
-      return sdk::invalidTensor("Conv2d: the padded input " + dimsToString(in) + " is smaller than the dilated filter");
-    QNN_SDK_RETURN_IF_ERROR(checkOutputDims(op, outputs[0], {in[0], uint32_t(outH_), uint32_t(outW_), cout_}));
+    sdk::ConvGeometry geo;
+    QNN_SDK_RETURN_IF_ERROR(sdk::resolveConvGeometry(op, inputs[0], inputs[1], outputs[0], win_, group_, false, &geo));
+    batch_ = geo.batch, inH_ = geo.inH, inW_ = geo.inW, cin_ = geo.cin, fh_ = geo.fh, fw_ = geo.fw;
+    cout_ = geo.cout, cinG_ = geo.cinG, coutG_ = geo.coutG, outH_ = geo.outH, outW_ = geo.outW;
 
     Encoding ex;
     QNN_SDK_RETURN_IF_ERROR(tensorEncoding(op, "in[0] (input)", inputs[0], &ex));
@@ -296,20 +283,10 @@ class QuantDepthWiseConv2d final : public Kernel {
   Status prepare(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) override {
     const char* op = "DepthWiseConv2d";
     QNN_SDK_RETURN_IF_ERROR(checkConvTensors(op, inputs, outputs));
-    const auto& in = inputs[0].dims;
-    const auto& f = inputs[1].dims;
-    batch_ = in[0], inH_ = in[1], inW_ = in[2], cin_ = in[3];
-    fh_ = f[0], fw_ = f[1], cout_ = f[3];
-    if (f[2] != 1 || cout_ % cin_ != 0)
-      return sdk::invalidTensor("DepthWiseConv2d: in[1] (filter) dims " + dimsToString(f) +
-                                " must be [fh, fw, 1, channel_in * multiplier]");
-    mult_ = cout_ / cin_;
-    outH_ = convOutSize(inH_, fh_, win_.dilH, win_.strideH, win_.padTop, win_.padBottom);
-    outW_ = convOutSize(inW_, fw_, win_.dilW, win_.strideW, win_.padLeft, win_.padRight);
-    if (outH_ <= 0 || outW_ <= 0)
-      return sdk::invalidTensor("DepthWiseConv2d: the padded input " + dimsToString(in) +
-                                " is smaller than the dilated filter");
-    QNN_SDK_RETURN_IF_ERROR(checkOutputDims(op, outputs[0], {in[0], uint32_t(outH_), uint32_t(outW_), cout_}));
+    sdk::ConvGeometry geo;
+    QNN_SDK_RETURN_IF_ERROR(sdk::resolveConvGeometry(op, inputs[0], inputs[1], outputs[0], win_, 0, true, &geo));
+    batch_ = geo.batch, inH_ = geo.inH, inW_ = geo.inW, cin_ = geo.cin, fh_ = geo.fh, fw_ = geo.fw;
+    cout_ = geo.cout, mult_ = geo.coutG, outH_ = geo.outH, outW_ = geo.outW;
     QNN_SDK_RETURN_IF_ERROR(tensorEncoding(op, "in[0] (input)", inputs[0], &ex_));
     QNN_SDK_RETURN_IF_ERROR(channelEncodings(op, "in[1] (filter)", inputs[1], 3, cout_, &wEnc_));
     QNN_SDK_RETURN_IF_ERROR(out_.prepare(op, ex_, wEnc_, inputs.size() == 3 ? &inputs[2] : nullptr, outputs[0]));

@@ -8,7 +8,6 @@
 namespace qnn::htp {
 namespace {
 
-using sdk::convOutSize;
 
 // NHWC input, HWIO filter [fh, fw, cin/group, cout], optional bias [cout].
 // DepthWiseConv2d is the group = channel_in case with filter [fh, fw, 1, cout].
@@ -28,21 +27,13 @@ class Fp16Conv2d final : public Fp16Kernel {
     QNN_SDK_RETURN_IF_ERROR(checkArity(op, in, 2, 3, out, 1));
     QNN_SDK_RETURN_IF_ERROR(checkRank(op, "in[0] (input)", in[0], 4));
     QNN_SDK_RETURN_IF_ERROR(checkRank(op, "in[1] (filter)", in[1], 4));
-    const auto& x = in[0].dims;
-    const auto& f = in[1].dims;
-    batch_ = x[0], inH_ = x[1], inW_ = x[2], cin_ = x[3];
-    fh_ = f[0], fw_ = f[1], cout_ = f[3];
-    groups_ = group_ == 0 ? cin_ : group_;
-    if (groups_ == 0 || cin_ % groups_ != 0 || cout_ % groups_ != 0 || f[2] != cin_ / groups_)
-      return sdk::invalidTensor(op_ + ": filter " + dimsToString(f) + " does not match input " + dimsToString(x) +
-                                " with " + std::to_string(groups_) + " groups");
+    sdk::ConvGeometry geo;
+    QNN_SDK_RETURN_IF_ERROR(sdk::resolveConvGeometry(op, in[0], in[1], out[0], win_, group_, group_ == 0, &geo));
+    batch_ = geo.batch, inH_ = geo.inH, inW_ = geo.inW, cin_ = geo.cin, fh_ = geo.fh, fw_ = geo.fw;
+    cout_ = geo.cout, groups_ = geo.groups, outH_ = geo.outH, outW_ = geo.outW;
     if (in.size() == 3 && in[2].numElements() != cout_)
       return sdk::invalidTensor(op_ + ": in[2] (bias) needs " + std::to_string(cout_) + " elements");
-    outH_ = convOutSize(inH_, fh_, win_.dilH, win_.strideH, win_.padTop, win_.padBottom);
-    outW_ = convOutSize(inW_, fw_, win_.dilW, win_.strideW, win_.padLeft, win_.padRight);
-    if (outH_ <= 0 || outW_ <= 0)
-      return sdk::invalidTensor(op_ + ": the padded input " + dimsToString(x) + " is smaller than the dilated filter");
-    return checkOutputDims(op, out[0], {batch_, uint32_t(outH_), uint32_t(outW_), cout_});
+    return Status::ok();
   }
 
   Status compute(const std::vector<const std::vector<float>*>& in, std::vector<std::vector<float>>& out,
