@@ -1,7 +1,9 @@
 // Conv2d, DepthWiseConv2d and TransposeConv2d on NHWC float32.
 //  * Conv2d: 1x1 stride-1 unpadded convolutions are a GEMM straight over the
-//    NHWC input; the rest go through im2col in tiles of output pixels + GEMM.
-//    Filters (HWIO) are already a K x Cout matrix, packed once when static.
+//    NHWC input; the rest go through im2col in L2-sized tiles of output
+//    pixels + GEMM, each thread running whole tiles (7x7 maps: one tile, the
+//    GEMM splits output channels). Filters (HWIO) are already a K x Cout
+//    matrix, packed once when static; scratch is allocated at prepare.
 //  * DepthWiseConv2d: a direct loop, vectorized over channels.
 //  * TransposeConv2d: a direct gather loop over output pixels, vectorized over
 //    output channels (not a hot op in the target models).
@@ -83,12 +85,10 @@ class Conv2dKernel final : public Kernel {
     kDim_ = size_t(fh_) * fw_ * cinG_;
     direct1x1_ = fh_ == 1 && fw_ == 1 && win_.strideH == 1 && win_.strideW == 1 && win_.padTop == 0 &&
                  win_.padBottom == 0 && win_.padLeft == 0 && win_.padRight == 0;
-    // im2col tiles of ~4 MiB bound the scratch for large feature maps.
-    const size_t pixels = size_t(outH_) * outW_;
-    tileRows_ = direct1x1_ ? 0 : std::min(pixels, std::max<size_t>(96, (size_t(1) << 20) / std::max<size_t>(kDim_, 1)));
+    planIm2colTiles();
     try {
       packedFilter_.assign(group_ * gemm::packedBSize(kDim_, coutG_), 0.f);
-      cols_.assign(tileRows_ * kDim_, 0.f);
+      cols_.assign(direct1x1_ ? 0 : numSlots_ * tileRows_ * kDim_, 0.f);
     } catch (const std::bad_alloc&) {
       return {sdk::StatusCode::kOutOfMemory, "Conv2d: out of memory for filter/im2col buffers"};
     }
@@ -115,55 +115,120 @@ class Conv2dKernel final : public Kernel {
                        output + g * coutG_, cout_);
       return Status::ok();
     }
-    for (uint32_t b = 0; b < batch_; ++b) {
-      const float* image = input + size_t(b) * inH_ * inW_ * cin_;
-      float* outImage = output + size_t(b) * pixels * cout_;
-      for (size_t p0 = 0; p0 < pixels; p0 += tileRows_) {
-        const size_t rows = std::min(tileRows_, pixels - p0);
-        for (uint32_t g = 0; g < group_; ++g) {
-          im2col(image, g, p0, rows);
-          gemm::multiply(rows, coutG_, kDim_, cols_.data(), kDim_, false, packedFilter_.data() + g * packedSize,
-                         bias ? bias + g * coutG_ : nullptr, outImage + p0 * cout_ + g * coutG_, cout_);
-        }
-      }
+    if (numSlots_ == 1) {  // few output pixels: one im2col tile, the GEMM splits the output channels
+      for (size_t task = 0; task < size_t(batch_) * tilesPerImage_; ++task) runTile(inputs, outputs, task, 0, true);
+      return Status::ok();
     }
+    // Each slot works through every numSlots_-th tile in its own L2-sized
+    // im2col buffer, so im2col and GEMM of a tile run back to back on one core.
+    const size_t tasks = size_t(batch_) * tilesPerImage_;
+    parallelFor(numSlots_, 1, [&](size_t s0, size_t s1) {
+      for (size_t slot = s0; slot < s1; ++slot)
+        for (size_t task = slot; task < tasks; task += numSlots_) runTile(inputs, outputs, task, slot, false);
+    });
     return Status::ok();
   }
 
  private:
+  // Tiles of output pixels for the im2col path. A tile's im2col rows should
+  // fit in L2 next to the filter, yet span at least one GEMM row block (84
+  // rows) so the filter is streamed once per block, not once per few rows.
+  // Tile counts round up to a multiple of the thread count so the threads
+  // get equal shares; with fewer pixels than threads x 84 there is one tile
+  // and the GEMM parallelizes over output channels instead.
+  void planIm2colTiles() {
+    tileRows_ = tilesPerImage_ = 0, numSlots_ = 1;
+    if (direct1x1_) return;
+    constexpr size_t kTileFloats = size_t(128) << 10;  // 512 KiB of im2col rows
+    constexpr size_t kMinTileRows = 84;
+    const size_t pixels = size_t(outH_) * outW_;
+    const size_t threads = std::max<size_t>(1, workerThreads());
+    size_t tiles = std::max<size_t>(1, (pixels * std::max<size_t>(kDim_, 1) + kTileFloats - 1) / kTileFloats);
+    tiles = std::min(tiles, std::max<size_t>(1, pixels / kMinTileRows));
+    if (threads > 1 && size_t(batch_) * pixels >= threads * kMinTileRows) {
+      tiles = std::max(tiles, (threads + batch_ - 1) / batch_);
+      while ((size_t(batch_) * tiles) % threads != 0 && tiles < pixels) ++tiles;
+      numSlots_ = threads;
+    } else if (threads > 1) {
+      tiles = 1;
+    }
+    tilesPerImage_ = tiles;
+    tileRows_ = (pixels + tiles - 1) / tiles;
+  }
+
+  // Task = (image, pixel tile): im2col of the tile per group into the slot's
+  // buffer, then its GEMM.
+  void runTile(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs, size_t task,
+               size_t slot, bool parallel) {
+    const size_t pixels = size_t(outH_) * outW_;
+    const size_t b = task / tilesPerImage_, p0 = (task % tilesPerImage_) * tileRows_;
+    if (p0 >= pixels) return;
+    const size_t rows = std::min(tileRows_, pixels - p0);
+    const float* image = inputs[0].as<const float>() + b * inH_ * inW_ * cin_;
+    float* outTile = outputs[0].as<float>() + (b * pixels + p0) * cout_;
+    const float* bias = biasOf(inputs);
+    float* cols = cols_.data() + slot * tileRows_ * kDim_;
+    const size_t packedSize = gemm::packedBSize(kDim_, coutG_);
+    for (uint32_t g = 0; g < group_; ++g) {
+      im2col(image, g, p0, rows, cols, parallel);
+      gemm::multiply(rows, coutG_, kDim_, cols, kDim_, false, packedFilter_.data() + g * packedSize,
+                     bias ? bias + g * coutG_ : nullptr, outTile + g * coutG_, cout_, parallel);
+    }
+  }
+
   void packFilter(const float* filter) {
     const size_t packedSize = gemm::packedBSize(kDim_, coutG_);
     for (uint32_t g = 0; g < group_; ++g)
       gemm::packB(filter + g * coutG_, cout_, false, kDim_, coutG_, packedFilter_.data() + g * packedSize);
   }
 
-  // Row r of cols_ = the receptive field of output pixel p0 + r, ordered
-  // (kh, kw, ci) like the HWIO filter's rows; padding reads as zero.
-  void im2col(const float* image, uint32_t g, size_t p0, size_t rows) {
-    parallelFor(rows, 64, [&](size_t r0, size_t r1) {
+  // Row r of cols = the receptive field of output pixel p0 + r, ordered
+  // (kh, kw, ci) like the HWIO filter's rows; padding reads as zero. With one
+  // group and no horizontal dilation a filter row's in-bounds taps are one
+  // contiguous run of the input row (one copy instead of fw small ones: the
+  // 3-channel stem would otherwise copy 12 bytes at a time).
+  void im2col(const float* image, uint32_t g, size_t p0, size_t rows, float* cols, bool parallel) {
+    const bool contiguousTaps = group_ == 1 && win_.dilW == 1;
+    const size_t rowLen = size_t(fw_) * cinG_;
+    auto fill = [&](size_t r0, size_t r1) {
       for (size_t r = r0; r < r1; ++r) {
         const int64_t oh = int64_t((p0 + r) / outW_), ow = int64_t((p0 + r) % outW_);
-        float* dst = cols_.data() + r * kDim_;
-        for (uint32_t kh = 0; kh < fh_; ++kh) {
+        const int64_t iw0 = ow * win_.strideW - win_.padLeft;
+        float* dst = cols + r * kDim_;
+        for (uint32_t kh = 0; kh < fh_; ++kh, dst += rowLen) {
           const int64_t ih = oh * win_.strideH - win_.padTop + kh * win_.dilH;
-          for (uint32_t kw = 0; kw < fw_; ++kw, dst += cinG_) {
-            const int64_t iw = ow * win_.strideW - win_.padLeft + kw * win_.dilW;
-            if (ih < 0 || ih >= inH_ || iw < 0 || iw >= inW_) {
-              std::fill(dst, dst + cinG_, 0.f);
-            } else {
-              std::memcpy(dst, image + (size_t(ih) * inW_ + size_t(iw)) * cin_ + g * cinG_, cinG_ * sizeof(float));
-            }
+          if (ih < 0 || ih >= inH_) {
+            std::fill(dst, dst + rowLen, 0.f);
+            continue;
+          }
+          const float* inRow = image + size_t(ih) * inW_ * cin_ + g * cinG_;
+          if (contiguousTaps) {
+            const int64_t kwLo = std::clamp<int64_t>(-iw0, 0, fw_);
+            const int64_t kwHi = std::clamp<int64_t>(int64_t(inW_) - iw0, kwLo, fw_);
+            std::fill(dst, dst + kwLo * cinG_, 0.f);
+            if (kwHi > kwLo)
+              std::memcpy(dst + kwLo * cinG_, inRow + (iw0 + kwLo) * cin_, size_t(kwHi - kwLo) * cinG_ * sizeof(float));
+            std::fill(dst + kwHi * cinG_, dst + rowLen, 0.f);
+            continue;
+          }
+          for (uint32_t kw = 0; kw < fw_; ++kw) {
+            const int64_t iw = iw0 + kw * win_.dilW;
+            float* tap = dst + size_t(kw) * cinG_;
+            if (iw < 0 || iw >= inW_) std::fill(tap, tap + cinG_, 0.f);
+            else std::memcpy(tap, inRow + size_t(iw) * cin_, cinG_ * sizeof(float));
           }
         }
       }
-    });
+    };
+    if (parallel) parallelFor(rows, 64, fill);
+    else fill(0, rows);
   }
 
   Window win_;
   uint32_t group_ = 1;
   uint32_t batch_ = 0, inH_ = 0, inW_ = 0, cin_ = 0, fh_ = 0, fw_ = 0, cout_ = 0, cinG_ = 0, coutG_ = 0;
   int64_t outH_ = 0, outW_ = 0;
-  size_t kDim_ = 0, tileRows_ = 0;
+  size_t kDim_ = 0, tileRows_ = 0, tilesPerImage_ = 0, numSlots_ = 1;
   bool direct1x1_ = false, filterPacked_ = false;
   std::vector<float> packedFilter_, cols_;
 };

@@ -7,6 +7,8 @@
 #include "kernels/gemm.h"
 
 #include <algorithm>
+#include <array>
+#include <utility>
 #include <cstring>
 
 #include "kernels/kernel_util.h"
@@ -130,17 +132,84 @@ __attribute__((target("avx512f"))) void microKernelAvx512(size_t kc, const float
 }
 #endif
 
+#ifdef QNN_GEMM_HAVE_X86
+// The AVX-512 tile reading A's rows in place (row stride lda) instead of from
+// a packed block: A's panel packing is a transposing scatter that cost about
+// as much as the FMAs when N is small (conv layers with 64-256 output
+// channels). MR rows (1..14, so a ragged bottom tile wastes no FMAs) times NV
+// column panels (1 or 2, the second bStride floats after the first). Two
+// panels (28 accumulators) need 16 loads per 28 FMAs, where one panel needs
+// 15 per 14 and is bound by the two load ports instead of the FMA units.
+// Rows are addressed from two bases 7 rows apart, each broadcast one base +
+// index * scale operand. nr counts the valid columns over all NV panels.
+constexpr size_t kPrefetchK = 32;  // B rows ahead (2 KiB per panel): L3 latency at ~2 cycles per row
+
+template <size_t MR, size_t NV>
+__attribute__((target("avx512f"))) void microKernelAvx512DirectA(size_t kc, const float* a, size_t lda,
+                                                                 const float* b, size_t bStride, float* c,
+                                                                 size_t ldc, size_t nr, const float* bias,
+                                                                 bool first) {
+  constexpr size_t kLow = MR < 7 ? MR : 7;
+  __m512 acc[NV][MR];
+  for (size_t v = 0; v < NV; ++v)
+    for (size_t i = 0; i < MR; ++i) acc[v][i] = _mm512_setzero_ps();
+  const float* a0 = a;
+  const float* a7 = a + (MR > 7 ? 7 * lda : 0);
+  for (size_t k = 0; k < kc; ++k, ++a0, ++a7, b += kNR) {
+    __m512 bk[NV];
+    for (size_t v = 0; v < NV; ++v) {
+      bk[v] = _mm512_loadu_ps(b + v * bStride);
+      _mm_prefetch(reinterpret_cast<const char*>(b + v * bStride + kPrefetchK * kNR), _MM_HINT_T0);
+    }
+    for (size_t i = 0; i < kLow; ++i) {
+      const __m512 lo = _mm512_set1_ps(a0[i * lda]);
+      for (size_t v = 0; v < NV; ++v) acc[v][i] = _mm512_fmadd_ps(lo, bk[v], acc[v][i]);
+      if (i + 7 < MR) {
+        const __m512 hi = _mm512_set1_ps(a7[i * lda]);
+        for (size_t v = 0; v < NV; ++v) acc[v][7 + i] = _mm512_fmadd_ps(hi, bk[v], acc[v][7 + i]);
+      }
+    }
+  }
+  for (size_t v = 0; v < NV; ++v) {
+    const size_t cols = std::min(kNR, nr - v * kNR);
+    const __mmask16 mask = cols == kNR ? __mmask16(0xFFFF) : __mmask16((1u << cols) - 1);
+    const __m512 biasRow = first && bias ? _mm512_maskz_loadu_ps(mask, bias + v * kNR) : _mm512_setzero_ps();
+    for (size_t i = 0; i < MR; ++i) {
+      float* row = c + i * ldc + v * kNR;
+      const __m512 prev = first ? biasRow : _mm512_maskz_loadu_ps(mask, row);
+      _mm512_mask_storeu_ps(row, mask, _mm512_add_ps(acc[v][i], prev));
+    }
+  }
+}
+#endif
+
+using DirectAMicroKernel = void (*)(size_t kc, const float* a, size_t lda, const float* b, size_t bStride, float* c,
+                                    size_t ldc, size_t nr, const float* bias, bool first);
+
+#ifdef QNN_GEMM_HAVE_X86
+// Direct-A kernels indexed by [panels - 1][rows - 1].
+template <size_t NV, size_t... I>
+constexpr std::array<DirectAMicroKernel, sizeof...(I)> directAKernels(std::index_sequence<I...>) {
+  return {&microKernelAvx512DirectA<I + 1, NV>...};
+}
+constexpr std::array<std::array<DirectAMicroKernel, kMRAvx512>, 2> kAvx512DirectA = {
+    directAKernels<1>(std::make_index_sequence<kMRAvx512>()),
+    directAKernels<2>(std::make_index_sequence<kMRAvx512>())};
+#endif
+
 struct MicroKernelInfo {
   MicroKernel run;
   size_t mr;
+  // [panels - 1][rows - 1] for a non-transposed A; null: always pack A.
+  const std::array<std::array<DirectAMicroKernel, kMRAvx512>, 2>* directA;
 };
 
 MicroKernelInfo selectMicroKernel() {
 #ifdef QNN_GEMM_HAVE_X86
-  if (__builtin_cpu_supports("avx512f")) return {microKernelAvx512, kMRAvx512};
-  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return {microKernelAvx2, kMR};
+  if (__builtin_cpu_supports("avx512f")) return {microKernelAvx512, kMRAvx512, &kAvx512DirectA};
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return {microKernelAvx2, kMR, nullptr};
 #endif
-  return {microKernelPortable, kMR};
+  return {microKernelPortable, kMR, nullptr};
 }
 
 // Packs rows [i0, i0+mc) x cols [k0, k0+kc) of op(A) into MR-tall panels,
@@ -200,6 +269,9 @@ void multiply(size_t M, size_t N, size_t K, const float* A, size_t lda, bool tra
   }
   static const MicroKernelInfo micro = selectMicroKernel();
   const size_t mrK = micro.mr;
+  // Rows 4 KiB apart all fall into one L1 set (48 KiB, 12 ways): 14 of them
+  // thrash it, so such A is packed.
+  const bool useDirectA = !transA && micro.directA != nullptr && lda % 1024 != 0;
 
   // Tasks are (row block x column block) tiles; split columns too when there
   // are few row blocks (e.g. a fully connected layer with batch 1).
@@ -219,14 +291,23 @@ void multiply(size_t M, size_t N, size_t K, const float* A, size_t lda, bool tra
       const size_t p0 = (t % nTiles) * panelsPerTile, p1 = std::min(nPanels, p0 + panelsPerTile);
       for (size_t k0 = 0; k0 < K; k0 += kKC) {
         const size_t kc = std::min(kKC, K - k0);
-        packA(A, lda, transA, M, i0, mc, k0, kc, mrK, aBlock);
-        for (size_t p = p0; p < p1; ++p) {
-          const size_t j0 = p * kNR, nr = std::min(kNR, N - j0);
+        if (!useDirectA) packA(A, lda, transA, M, i0, mc, k0, kc, mrK, aBlock);
+        for (size_t p = p0; p < p1;) {
+          // Direct-A tiles take two panels at a time while the task has two left.
+          const size_t panels = useDirectA && p + 1 < p1 ? 2 : 1;
+          const size_t j0 = p * kNR, nr = std::min(panels * kNR, N - j0);
           const float* bPanel = packedB + p * K * kNR + k0 * kNR;
+          const float* biasJ = bias ? bias + j0 : nullptr;
           for (size_t ip = 0; ip < mc; ip += mrK) {
-            micro.run(kc, aBlock + ip * kc, bPanel, C + (i0 + ip) * ldc + j0, ldc, std::min(mrK, mc - ip), nr,
-                      bias ? bias + j0 : nullptr, k0 == 0);
+            const size_t rows = std::min(mrK, mc - ip);
+            float* cTile = C + (i0 + ip) * ldc + j0;
+            if (useDirectA)
+              (*micro.directA)[panels - 1][rows - 1](kc, A + (i0 + ip) * lda + k0, lda, bPanel, K * kNR, cTile, ldc,
+                                                     nr, biasJ, k0 == 0);
+            else
+              micro.run(kc, aBlock + ip * kc, bPanel, cTile, ldc, rows, nr, biasJ, k0 == 0);
           }
+          p += panels;
         }
       }
     }

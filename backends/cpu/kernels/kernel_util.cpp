@@ -17,6 +17,8 @@ sdk::WorkerPool& workerPool() {
 
 void warmUpWorkers() { workerPool(); }
 
+size_t workerThreads() { return workerPool().threads(); }
+
 void parallelFor(size_t n, size_t grain, const std::function<void(size_t, size_t)>& fn) {
   if (n == 0) return;
   grain = std::max<size_t>(grain, 1);

@@ -31,6 +31,9 @@ inline size_t rowGrain(size_t workPerRow) {
   return workPerRow >= kMinTaskWork ? 1 : kMinTaskWork / (workPerRow ? workPerRow : 1);
 }
 
+// Threads parallelFor spreads work over (the workers plus the caller).
+size_t workerThreads();
+
 // Starts the worker threads now, so the first execute does not pay for them.
 void warmUpWorkers();
 
