@@ -88,6 +88,28 @@ void BM_Conv3x3Im2col(benchmark::State& state) {
 }
 BENCHMARK(BM_Conv3x3Im2col)->Unit(benchmark::kMillisecond);
 
+// ResNet-18's Conv2d layers (im2col path unless 1x1): args = input H (= W),
+// channel_in, channel_out, kernel, stride; padding kernel / 2. Wall time, so
+// QNN_CPU_NUM_THREADS=2 shows the split over threads (7x7 maps: over output
+// channels; larger maps: over pixel tiles).
+void BM_Conv2dResNet18(benchmark::State& state) {
+  const uint32_t hw = uint32_t(state.range(0)), cin = uint32_t(state.range(1)), cout = uint32_t(state.range(2));
+  const uint32_t k = uint32_t(state.range(3)), stride = uint32_t(state.range(4)), pad = k / 2;
+  const uint32_t out = (hw + 2 * pad - k) / stride + 1;
+  runConv(state, "Conv2d", {1, hw, hw, cin}, {k, k, cin, cout}, {1, out, out, cout}, stride, pad,
+          2.0 * out * out * cout * cin * k * k);
+}
+BENCHMARK(BM_Conv2dResNet18)
+    ->Args({224, 3, 64, 7, 2})    // stem
+    ->Args({56, 64, 64, 3, 1})    // layer1
+    ->Args({56, 64, 128, 3, 2})   // layer2.0.conv1
+    ->Args({28, 128, 128, 3, 1})  // layer2
+    ->Args({14, 256, 256, 3, 1})  // layer3
+    ->Args({7, 512, 512, 3, 1})   // layer4
+    ->Args({28, 256, 512, 1, 2})  // layer4 downsample (strided 1x1: im2col)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+
 }  // namespace
 
 // Linked with benchmark::benchmark_main, which provides main().

@@ -119,6 +119,12 @@ void addConvCases(std::vector<OpCase>& out) {
       {"Conv2d_5x5_im2col_tiles", ConvOp::kConv, {1, 30, 30, 64}, {5, 5, 64, 20}, geom(1, 1, 2, 2, 2, 2), true, true},
       {"Conv2d_5x1_stride1x2_dil2x1", ConvOp::kConv, {1, 13, 8, 3}, {5, 1, 3, 4}, geom(1, 2, 1, 0, 0, 1, 2, 1), true, false},
       {"Conv2d_7x7_stride2_pad3_rgb", ConvOp::kConv, {1, 23, 19, 3}, {7, 7, 3, 16}, geom(2, 2, 3, 3, 3, 3), true, true},
+      // Large enough for the pixel-tile split over threads (one tile per image here, and the
+      // per-tap copies of a grouped, row-dilated window); then a stem-like 3-channel 7x7 in two
+      // tiles; then 49 pixels with K > 256 (several GEMM K blocks, split over output channels).
+      {"Conv2d_group2_batch2_dil2x1_tiles", ConvOp::kConv, {2, 15, 14, 8}, {3, 3, 4, 12}, geom(1, 2, 2, 2, 1, 2, 2, 1, 2), true, true},
+      {"Conv2d_7x7_stride2_rgb_tiles", ConvOp::kConv, {1, 45, 41, 3}, {7, 7, 3, 16}, geom(2, 2, 3, 3, 3, 3), true, true},
+      {"Conv2d_3x3_7x7map_deepK", ConvOp::kConv, {1, 7, 7, 40}, {3, 3, 40, 37}, geom(1, 1, 1, 1, 1, 1), true, true},
       {"DepthWiseConv2d_3x3_pad1_bias_static", ConvOp::kDepthwise, {1, 7, 5, 13}, {3, 3, 1, 13}, geom(1, 1, 1, 1, 1, 1), true, true},
       {"DepthWiseConv2d_stride2_asympad_batch2", ConvOp::kDepthwise, {2, 9, 8, 16}, {3, 3, 1, 16}, geom(2, 2, 0, 1, 1, 1), false, false},
       {"DepthWiseConv2d_dilation2", ConvOp::kDepthwise, {1, 10, 9, 8}, {3, 3, 1, 8}, geom(1, 1, 2, 2, 2, 2, 2, 2), true, true},
