@@ -22,7 +22,6 @@ using Window = sdk::ConvWindow;
 Status readWindow(const OpParams& params, const char* op, bool hasDilation, Window* w) {
   return sdk::readConvWindow(params, op, hasDilation, w);
 }
-using sdk::convOutSize;
 
 // Input, filter, optional bias, one output: the checks common to all three ops.
 Status checkConvTensors(const char* op, const std::vector<TensorView>& inputs,
@@ -63,24 +62,12 @@ class Conv2dKernel final : public Kernel {
 
   Status prepare(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) override {
     QNN_SDK_RETURN_IF_ERROR(checkConvTensors("Conv2d", inputs, outputs));
-    const auto& in = inputs[0].dims;
-    const auto& f = inputs[1].dims;
-    batch_ = in[0], inH_ = in[1], inW_ = in[2], cin_ = in[3];
-    fh_ = f[0], fw_ = f[1], cout_ = f[3];
-    if (cin_ % group_ != 0 || cout_ % group_ != 0)
-      return sdk::invalidTensor("Conv2d: channel_in " + std::to_string(cin_) + " and channel_out " +
-                                std::to_string(cout_) + " must be multiples of group " + std::to_string(group_));
-    cinG_ = cin_ / group_, coutG_ = cout_ / group_;
-    if (f[2] != cinG_)
-      return sdk::invalidTensor("Conv2d: in[1] (filter) dims " + dimsToString(f) + " need dim 2 = channel_in/group = " +
-                                std::to_string(cinG_));
+    sdk::ConvGeometry geo;
+    QNN_SDK_RETURN_IF_ERROR(
+        sdk::resolveConvGeometry("Conv2d", inputs[0], inputs[1], outputs[0], win_, group_, false, &geo));
+    batch_ = geo.batch, inH_ = geo.inH, inW_ = geo.inW, cin_ = geo.cin, fh_ = geo.fh, fw_ = geo.fw;
+    cout_ = geo.cout, cinG_ = geo.cinG, coutG_ = geo.coutG, outH_ = geo.outH, outW_ = geo.outW;
     QNN_SDK_RETURN_IF_ERROR(checkBias("Conv2d", inputs, cout_));
-    outH_ = convOutSize(inH_, fh_, win_.dilH, win_.strideH, win_.padTop, win_.padBottom);
-    outW_ = convOutSize(inW_, fw_, win_.dilW, win_.strideW, win_.padLeft, win_.padRight);
-    if (outH_ <= 0 || outW_ <= 0)
-      return sdk::invalidTensor("Conv2d: the padded input " + dimsToString(in) + " is smaller than the dilated filter");
-    QNN_SDK_RETURN_IF_ERROR(checkOutputDims(
-        "Conv2d", outputs[0], {in[0], uint32_t(outH_), uint32_t(outW_), cout_}));
 
     kDim_ = size_t(fh_) * fw_ * cinG_;
     direct1x1_ = fh_ == 1 && fw_ == 1 && win_.strideH == 1 && win_.strideW == 1 && win_.padTop == 0 &&
@@ -269,22 +256,11 @@ class DepthWiseConv2dKernel final : public Kernel {
   Status prepare(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) override {
     const char* op = "DepthWiseConv2d";
     QNN_SDK_RETURN_IF_ERROR(checkConvTensors(op, inputs, outputs));
-    const auto& in = inputs[0].dims;
-    const auto& f = inputs[1].dims;
-    batch_ = in[0], inH_ = in[1], inW_ = in[2], cin_ = in[3];
-    fh_ = f[0], fw_ = f[1], cout_ = f[3];
-    if (f[2] != 1 || cin_ == 0 || cout_ % cin_ != 0)
-      return sdk::invalidTensor(std::string(op) + ": in[1] (filter) dims " + dimsToString(f) +
-                                " must be [fh, fw, 1, channel_in * multiplier] with channel_in = " +
-                                std::to_string(cin_));
-    multiplier_ = cout_ / cin_;
-    QNN_SDK_RETURN_IF_ERROR(checkBias(op, inputs, cout_));
-    outH_ = convOutSize(inH_, fh_, win_.dilH, win_.strideH, win_.padTop, win_.padBottom);
-    outW_ = convOutSize(inW_, fw_, win_.dilW, win_.strideW, win_.padLeft, win_.padRight);
-    if (outH_ <= 0 || outW_ <= 0)
-      return sdk::invalidTensor(std::string(op) + ": the padded input " + dimsToString(in) +
-                                " is smaller than the dilated filter");
-    return checkOutputDims(op, outputs[0], {in[0], uint32_t(outH_), uint32_t(outW_), cout_});
+    sdk::ConvGeometry geo;
+    QNN_SDK_RETURN_IF_ERROR(sdk::resolveConvGeometry(op, inputs[0], inputs[1], outputs[0], win_, 0, true, &geo));
+    batch_ = geo.batch, inH_ = geo.inH, inW_ = geo.inW, cin_ = geo.cin, fh_ = geo.fh, fw_ = geo.fw;
+    cout_ = geo.cout, multiplier_ = geo.coutG, outH_ = geo.outH, outW_ = geo.outW;
+    return checkBias(op, inputs, cout_);
   }
 
   Status execute(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) override {
