@@ -1,4 +1,4 @@
-// The Saver's entries, one per member of the 69-entry function table, declared
+// The Saver's entries, one per member of the 71-entry function table, declared
 // with the table's own function types so a signature cannot drift. Defined in
 // saver_api_*.cpp by API group; the members listed in saver_table.h as
 // unsupported are recorded by saver_unsupported.h instead.

@@ -1,5 +1,5 @@
 // libQnnSaver.so's C entry points: QnnInterface_getProviders (backend id
-// QNN_BACKEND_ID_SAVER, the 69-entry table of recording entries) and
+// QNN_BACKEND_ID_SAVER, the 71-entry table of recording entries) and
 // QnnSaver_initialize (Saver/QnnSaver.h).
 #include "QnnInterface.h"
 #include "Saver/QnnSaver.h"

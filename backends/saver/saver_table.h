@@ -1,4 +1,4 @@
-// Fills the 69-entry table with the Saver's entries. The members marked
+// Fills the 71-entry table with the Saver's entries. The members marked
 // `unsupported` are recorded (call id and result) but answer NOT_SUPPORTED in
 // both modes: their arguments hold handles and buffers the Saver does not map
 // or encode yet.
@@ -79,6 +79,8 @@ inline void fillTable(QNN_INTERFACE_VER_TYPE& t) {
   t.contextFinalize = Unsupported<decltype(t.contextFinalize)>::call<67>;
   t.globalConfigSet = Unsupported<decltype(t.globalConfigSet)>::call<68>;
   t.contextCreateFromBinaryWithCallback = Unsupported<decltype(t.contextCreateFromBinaryWithCallback)>::call<69>;
+  t.contextGetBinarySectionUpdate = Unsupported<decltype(t.contextGetBinarySectionUpdate)>::call<70>;
+  t.contextFreeBinarySectionUpdate = Unsupported<decltype(t.contextFreeBinarySectionUpdate)>::call<71>;
 }
 
 }  // namespace qnn::saver

@@ -3,23 +3,12 @@
 #ifndef QNN_BACKEND_H
 #define QNN_BACKEND_H
 
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
 #include "QnnCommon.h"
 #include "QnnTypes.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-
-typedef enum {
-  QNN_BACKEND_CONFIG_OPTION_CUSTOM = 0,
-  QNN_BACKEND_CONFIG_OPTION_ERROR_REPORTING = 1,
-  QNN_BACKEND_CONFIG_OPTION_PLATFORM = 2,
-  QNN_BACKEND_CONFIG_OPTION_UNDEFINED = 0x7fffffff,
-} QnnBackend_ConfigOption_t;
 
 typedef enum {
   QNN_BACKEND_MIN_ERROR = 4000,
@@ -39,27 +28,17 @@ typedef enum {
   QNN_BACKEND_ERROR_INVALID_HANDLE = 4011,
   QNN_BACKEND_ERROR_INVALID_CONFIG = 4012,
   QNN_BACKEND_MAX_ERROR = 4999,
-  QNN_BACKEND_ERROR_UNDEFINED = 0x7fffffff,
+  QNN_BACKEND_ERROR_UNDEFINED = 2147483647,
 } QnnBackend_Error_t;
-
-/* Which property a QnnBackend_Property_t asks for. */
-typedef enum {
-  QNN_BACKEND_PROPERTY_OPTION_CUSTOM = 0,
-  QNN_BACKEND_PROPERTY_OPTION_UNDEFINED = 0x7fffffff,
-} QnnBackend_PropertyOption_t;
 
 typedef void *QnnBackend_CustomConfig_t;
 
-/* Backend-specific property payload; its layout is defined by each backend. */
-typedef void *QnnBackend_CustomProperty_t;
-
-/* One backend property query; option selects the union member. */
-typedef struct {
-  QnnBackend_PropertyOption_t option;
-  union {
-    QnnBackend_CustomProperty_t customProperty;
-  };
-} QnnBackend_Property_t;
+typedef enum {
+  QNN_BACKEND_CONFIG_OPTION_CUSTOM = 0,
+  QNN_BACKEND_CONFIG_OPTION_ERROR_REPORTING = 1,
+  QNN_BACKEND_CONFIG_OPTION_PLATFORM = 2,
+  QNN_BACKEND_CONFIG_OPTION_UNDEFINED = 2147483647,
+} QnnBackend_ConfigOption_t;
 
 typedef struct {
   QnnBackend_ConfigOption_t option;
@@ -70,17 +49,34 @@ typedef struct {
   };
 } QnnBackend_Config_t;
 
+#define QNN_BACKEND_CONFIG_INIT { QNN_BACKEND_CONFIG_OPTION_UNDEFINED , { NULL } }
 typedef struct {
   const char *packageName;
   const char *name;
   const char *target;
 } QnnBackend_OperationName_t;
 
+#define QNN_BACKEND_OPERATION_NAME_INIT { NULL , NULL , NULL }
+typedef enum {
+  QNN_BACKEND_PROPERTY_OPTION_CUSTOM = 0,
+  QNN_BACKEND_PROPERTY_OPTION_UNDEFINED = 2147483647,
+} QnnBackend_PropertyOption_t;
+
+typedef void *QnnBackend_CustomProperty_t;
+
+typedef struct {
+  QnnBackend_PropertyOption_t option;
+  union {
+    QnnBackend_CustomProperty_t customProperty;
+  };
+} QnnBackend_Property_t;
+
+#define QNN_BACKEND_PROPERTY_INIT { QNN_BACKEND_PROPERTY_OPTION_UNDEFINED , { NULL } }
 QNN_API
 Qnn_ErrorHandle_t QnnBackend_create(Qnn_LogHandle_t logger, const QnnBackend_Config_t **config, Qnn_BackendHandle_t *backend);
 
 QNN_API
-Qnn_ErrorHandle_t QnnBackend_free(Qnn_BackendHandle_t backend);
+Qnn_ErrorHandle_t QnnBackend_setConfig(Qnn_BackendHandle_t backend, const QnnBackend_Config_t **config);
 
 QNN_API
 Qnn_ErrorHandle_t QnnBackend_getApiVersion(Qnn_ApiVersion_t *pVersion);
@@ -89,35 +85,22 @@ QNN_API
 Qnn_ErrorHandle_t QnnBackend_getBuildId(const char **id);
 
 QNN_API
-Qnn_ErrorHandle_t QnnBackend_getSupportedOperations(Qnn_BackendHandle_t backend, uint32_t *numOperations, const QnnBackend_OperationName_t **operations);
-
-QNN_API
 Qnn_ErrorHandle_t QnnBackend_registerOpPackage(Qnn_BackendHandle_t backend, const char *packagePath, const char *interfaceProvider, const char *target);
 
-/* Applies further configuration to an existing backend. config is a NULL-terminated
- * array of pointers; the backend copies what it keeps, so the caller may free the
- * array and its entries when the call returns. */
 QNN_API
-Qnn_ErrorHandle_t QnnBackend_setConfig(Qnn_BackendHandle_t backend, const QnnBackend_Config_t **config);
-
-/* Fills in the properties requested by a NULL-terminated array of pointers. The array
- * and the structs belong to the caller; any payload a backend points a customProperty
- * at is described by that backend. */
-QNN_API
-Qnn_ErrorHandle_t QnnBackend_getProperty(Qnn_BackendHandle_t backendHandle, QnnBackend_Property_t **properties);
+Qnn_ErrorHandle_t QnnBackend_getSupportedOperations(Qnn_BackendHandle_t backend, uint32_t *numOperations, const QnnBackend_OperationName_t **operations);
 
 QNN_API
 Qnn_ErrorHandle_t QnnBackend_validateOpConfig(Qnn_BackendHandle_t backend, Qnn_OpConfig_t opConfig);
 
-#define QNN_BACKEND_CONFIG_INIT \
-  {QNN_BACKEND_CONFIG_OPTION_UNDEFINED, {NULL}}
-#define QNN_BACKEND_OPERATION_NAME_INIT \
-  {NULL, NULL, NULL}
-#define QNN_BACKEND_PROPERTY_INIT \
-  {QNN_BACKEND_PROPERTY_OPTION_UNDEFINED, {NULL}}
+QNN_API
+Qnn_ErrorHandle_t QnnBackend_getProperty(Qnn_BackendHandle_t backendHandle, QnnBackend_Property_t **properties);
+
+QNN_API
+Qnn_ErrorHandle_t QnnBackend_free(Qnn_BackendHandle_t backend);
 
 #ifdef __cplusplus
 }  // extern "C"
 #endif
 
-#endif  // QNN_BACKEND_H
+#endif

@@ -18,11 +18,11 @@ extern "C" {
 #else
 #define QNN_API
 #endif
-/* Core API version this header set describes. 2.15.0 is the core API of QNN SDK 2.22,
- * the release whose reference guide the project follows; the function table in
- * QnnInterface.h (69 entries) is shipped under this version. See docs/compatibility.md. */
+/* Core API version this header set describes: 2.32.0, the core API of QAIRT SDK 2.43, the
+ * newest version whose complete public facts are known. Its function table (QnnInterface.h,
+ * 71 entries) starts with every older table since 2.10. See docs/compatibility.md. */
 #define QNN_API_VERSION_MAJOR 2
-#define QNN_API_VERSION_MINOR 15
+#define QNN_API_VERSION_MINOR 32
 #define QNN_API_VERSION_PATCH 0
 #define QNN_BACKEND_ID_NULL 0
 /* The low 16 bits of an error handle carry the error code. */
@@ -90,6 +90,7 @@ typedef enum {
   QNN_COMMON_ERROR_INCOMPATIBLE_BINARIES = 1008,
   QNN_COMMON_ERROR_LOADING_BINARIES = 1009,
   QNN_COMMON_ERROR_RESOURCE_UNAVAILABLE = 1010,
+  QNN_COMMON_ERROR_SYSTEM_COMMUNICATION_FATAL = 1011,
   QNN_COMMON_ERROR_GENERAL = 1100,
   QNN_COMMON_MAX_ERROR = 1999,
   QNN_COMMON_ERROR_UNDEFINED = 0x7fffffff,

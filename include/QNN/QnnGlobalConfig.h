@@ -3,9 +3,6 @@
 #ifndef QNN_GLOBAL_CONFIG_H
 #define QNN_GLOBAL_CONFIG_H
 
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
 #include "QnnCommon.h"
 #include "QnnTypes.h"
 
@@ -18,17 +15,14 @@ typedef enum {
   QNN_GLOBAL_CONFIG_NO_ERROR = 0,
   QNN_GLOBAL_CONFIG_ERROR_INVALID_CONFIG = 15000,
   QNN_GLOBAL_CONFIG_MAX_ERROR = 15999,
-  QNN_GLOBAL_CONFIG_ERROR_UNDEFINED = 0x7fffffff,
+  QNN_GLOBAL_CONFIG_ERROR_UNDEFINED = 2147483647,
 } QnnGlobalConfig_Error_t;
 
-/* Which setting a QnnGlobalConfig_t carries. */
 typedef enum {
-  /* Target SoC for work done without a device (e.g. preparing binaries offline). */
   QNN_GLOBAL_CONFIG_OPTION_SOC_MODEL = 0,
-  QNN_GLOBAL_CONFIG_OPTION_UNDEFINED = 0x7fffffff,
+  QNN_GLOBAL_CONFIG_OPTION_UNDEFINED = 2147483647,
 } QnnGlobalConfig_ConfigOption_t;
 
-/* One global setting; option selects the union member. */
 typedef struct {
   QnnGlobalConfig_ConfigOption_t option;
   union {
@@ -36,16 +30,12 @@ typedef struct {
   };
 } QnnGlobalConfig_t;
 
-/* Applies process-wide settings. config is a NULL-terminated array of pointers owned by
- * the caller; values are copied, so it may be freed when the call returns. */
+#define QNN_GLOBAL_CONFIG_INIT { QNN_GLOBAL_CONFIG_OPTION_UNDEFINED , { QNN_SOC_MODEL_UNKNOWN } }
 QNN_API
 Qnn_ErrorHandle_t QnnGlobalConfig_Set(const QnnGlobalConfig_t **config);
-
-#define QNN_GLOBAL_CONFIG_INIT \
-  {QNN_GLOBAL_CONFIG_OPTION_UNDEFINED, {QNN_SOC_MODEL_UNKNOWN}}
 
 #ifdef __cplusplus
 }  // extern "C"
 #endif
 
-#endif  // QNN_GLOBAL_CONFIG_H
+#endif

@@ -3,23 +3,12 @@
 #ifndef QNN_GRAPH_H
 #define QNN_GRAPH_H
 
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
 #include "QnnCommon.h"
 #include "QnnTypes.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-
-typedef enum {
-  QNN_GRAPH_CONFIG_OPTION_CUSTOM = 0,
-  QNN_GRAPH_CONFIG_OPTION_PRIORITY = 3,
-  QNN_GRAPH_CONFIG_OPTION_PROFILE_HANDLE = 4,
-  QNN_GRAPH_CONFIG_OPTION_UNDEFINED = 0x7fffffff,
-} QnnGraph_ConfigOption_t;
 
 typedef enum {
   QNN_GRAPH_MIN_ERROR = 6000,
@@ -45,31 +34,54 @@ typedef enum {
   QNN_GRAPH_ERROR_ABORTED = 6031,
   QNN_GRAPH_ERROR_PROFILE_IN_USE = 6032,
   QNN_GRAPH_ERROR_TIMED_OUT = 6033,
+  QNN_GRAPH_ERROR_SUBGRAPH = 6034,
+  QNN_GRAPH_ERROR_DISABLED = 6035,
+  QNN_GRAPH_ERROR_DYNAMIC_TENSOR_SHAPE = 6036,
+  QNN_GRAPH_ERROR_TENSOR_SPARSITY = 6037,
+  QNN_GRAPH_ERROR_EARLY_TERMINATION = 6038,
+  QNN_GRAPH_ERROR_INVALID_CONTEXT = 6039,
   QNN_GRAPH_MAX_ERROR = 6999,
-  QNN_GRAPH_ERROR_UNDEFINED = 0x7fffffff,
+  QNN_GRAPH_ERROR_UNDEFINED = 2147483647,
 } QnnGraph_Error_t;
 
-/* Which property a QnnGraph_Property_t asks for. */
 typedef enum {
-  QNN_GRAPH_PROPERTY_OPTION_CUSTOM = 0,
-  QNN_GRAPH_PROPERTY_OPTION_UNDEFINED = 0x7fffffff,
-} QnnGraph_PropertyOption_t;
-
-/* What an execution environment entry asks the backend to prepare. */
-typedef enum {
-  /* Bind the memory handles of the tensor set's tensors to the graph ahead of execution. */
-  QNN_GRAPH_EXECUTE_ENVIRONMENT_OPTION_BIND_MEM_HANDLES = 0,
-  /* Let the backend fill in client buffers for the tensor set's tensors. */
-  QNN_GRAPH_EXECUTE_ENVIRONMENT_OPTION_POPULATE_CLIENT_BUFS = 1,
-  QNN_GRAPH_EXECUTE_ENVIRONMENT_OPTION_UNDEFINED = 0x7fffffff,
-} QnnGraph_ExecuteEnvironmentOption_t;
+  QNN_GRAPH_CONFIG_OPTION_CUSTOM = 0,
+  QNN_GRAPH_CONFIG_OPTION_PRIORITY = 3,
+  QNN_GRAPH_CONFIG_OPTION_PROFILE_HANDLE = 4,
+  QNN_GRAPH_CONFIG_OPTION_SET_PROFILING_STATE = 5,
+  QNN_GRAPH_CONFIG_OPTION_SET_PROFILING_NUM_EXECUTIONS = 6,
+  QNN_GRAPH_CONFIG_OPTION_ENABLE_BINARY_SECTION_WEIGHTS_UPDATES = 7,
+  QNN_GRAPH_CONFIG_OPTION_UNDEFINED = 2147483647,
+} QnnGraph_ConfigOption_t;
 
 typedef void *QnnGraph_CustomConfig_t;
 
-/* Backend-specific property payload; its layout is defined by each backend. */
+typedef enum {
+  QNN_GRAPH_PROFILING_STATE_ENABLED = 1,
+  QNN_GRAPH_PROFILING_STATE_DISABLED = 2,
+  QNN_GRAPH_PROFILING_STATE_UNDEFINED = 2147483647,
+} QnnGraph_ProfilingState_t;
+
+typedef struct {
+  QnnGraph_ConfigOption_t option;
+  union {
+    QnnGraph_CustomConfig_t customConfig;
+    Qnn_Priority_t priority;
+    Qnn_ProfileHandle_t profileHandle;
+    QnnGraph_ProfilingState_t profilingState;
+    uint32_t numProfilingExecutions;
+    uint8_t enableBinarySectionWeightsUpdates;
+  };
+} QnnGraph_Config_t;
+
+#define QNN_GRAPH_CONFIG_INIT { QNN_GRAPH_CONFIG_OPTION_UNDEFINED , { NULL } }
+typedef enum {
+  QNN_GRAPH_PROPERTY_OPTION_CUSTOM = 0,
+  QNN_GRAPH_PROPERTY_OPTION_UNDEFINED = 2147483647,
+} QnnGraph_PropertyOption_t;
+
 typedef void *QnnGraph_CustomProperty_t;
 
-/* One graph property query; option selects the union member. */
 typedef struct {
   QnnGraph_PropertyOption_t option;
   union {
@@ -77,7 +89,13 @@ typedef struct {
   };
 } QnnGraph_Property_t;
 
-/* One entry of an execution environment: what to prepare (option) for which tensors. */
+#define QNN_GRAPH_PROPERTY_INIT { QNN_GRAPH_PROPERTY_OPTION_UNDEFINED , { NULL } }
+typedef enum {
+  QNN_GRAPH_EXECUTE_ENVIRONMENT_OPTION_BIND_MEM_HANDLES = 0,
+  QNN_GRAPH_EXECUTE_ENVIRONMENT_OPTION_POPULATE_CLIENT_BUFS = 1,
+  QNN_GRAPH_EXECUTE_ENVIRONMENT_OPTION_UNDEFINED = 2147483647,
+} QnnGraph_ExecuteEnvironmentOption_t;
+
 typedef struct {
   QnnGraph_ExecuteEnvironmentOption_t option;
   union {
@@ -86,31 +104,35 @@ typedef struct {
 } QnnGraph_ExecuteEnvironment_t;
 
 typedef struct {
-  QnnGraph_ConfigOption_t option;
-  union {
-    QnnGraph_CustomConfig_t customConfig;
-    Qnn_Priority_t priority;
-    Qnn_ProfileHandle_t profileHandle;
-  };
-} QnnGraph_Config_t;
-
-typedef struct {
   Qnn_ErrorHandle_t error;
 } Qnn_NotifyStatus_t;
 
+#define QNN_NOTIFY_STATUS_INIT { 0u }
 typedef void (*Qnn_NotifyFn_t)(void *notifyParam, Qnn_NotifyStatus_t notifyStatus);
+
+QNN_API
+Qnn_ErrorHandle_t QnnGraph_create(Qnn_ContextHandle_t contextHandle, const char *graphName, const QnnGraph_Config_t **config, Qnn_GraphHandle_t *graphHandle);
+
+QNN_API
+Qnn_ErrorHandle_t QnnGraph_createSubgraph(Qnn_GraphHandle_t graphHandle, const char *graphName, Qnn_GraphHandle_t *subgraphHandle);
+
+QNN_API
+Qnn_ErrorHandle_t QnnGraph_setConfig(Qnn_GraphHandle_t graphHandle, const QnnGraph_Config_t **config);
+
+QNN_API
+Qnn_ErrorHandle_t QnnGraph_getProperty(Qnn_GraphHandle_t graphHandle, QnnGraph_Property_t **properties);
 
 QNN_API
 Qnn_ErrorHandle_t QnnGraph_addNode(Qnn_GraphHandle_t graphHandle, Qnn_OpConfig_t opConfig);
 
 QNN_API
-Qnn_ErrorHandle_t QnnGraph_create(Qnn_ContextHandle_t contextHandle, const char *graphName, const QnnGraph_Config_t **config, Qnn_GraphHandle_t *graphHandle);
+Qnn_ErrorHandle_t QnnGraph_finalize(Qnn_GraphHandle_t graphHandle, Qnn_ProfileHandle_t profileHandle, Qnn_SignalHandle_t signalHandle);
 
-/* Creates a subgraph named graphName inside graphHandle and returns its handle in
- * *subgraphHandle. The subgraph is owned by its parent graph and goes away with it;
- * graphName is copied. */
 QNN_API
-Qnn_ErrorHandle_t QnnGraph_createSubgraph(Qnn_GraphHandle_t graphHandle, const char *graphName, Qnn_GraphHandle_t *subgraphHandle);
+Qnn_ErrorHandle_t QnnGraph_retrieve(Qnn_ContextHandle_t contextHandle, const char *graphName, Qnn_GraphHandle_t *graphHandle);
+
+QNN_API
+Qnn_ErrorHandle_t QnnGraph_prepareExecutionEnvironment(Qnn_GraphHandle_t graphHandle, QnnGraph_ExecuteEnvironment_t **envs, uint32_t envSize);
 
 QNN_API
 Qnn_ErrorHandle_t QnnGraph_execute(Qnn_GraphHandle_t graphHandle, const Qnn_Tensor_t *inputs, uint32_t numInputs, Qnn_Tensor_t *outputs, uint32_t numOutputs, Qnn_ProfileHandle_t profileHandle, Qnn_SignalHandle_t signalHandle);
@@ -119,42 +141,10 @@ QNN_API
 Qnn_ErrorHandle_t QnnGraph_executeAsync(Qnn_GraphHandle_t graphHandle, const Qnn_Tensor_t *inputs, uint32_t numInputs, Qnn_Tensor_t *outputs, uint32_t numOutputs, Qnn_ProfileHandle_t profileHandle, Qnn_SignalHandle_t signalHandle, Qnn_NotifyFn_t notifyFn, void *notifyParam);
 
 QNN_API
-Qnn_ErrorHandle_t QnnGraph_finalize(Qnn_GraphHandle_t graphHandle, Qnn_ProfileHandle_t profileHandle, Qnn_SignalHandle_t signalHandle);
-
-/* Fills in the properties requested by a NULL-terminated array of pointers; the array
- * and the structs belong to the caller. */
-QNN_API
-Qnn_ErrorHandle_t QnnGraph_getProperty(Qnn_GraphHandle_t graphHandle, QnnGraph_Property_t **properties);
-
-/* Prepares envSize execution environments for the graph (e.g. binds memory handles or
- * fills client buffers ahead of execution). envs is an array of envSize pointers owned
- * by the caller; the backend may write into the entries (hence not const). Whatever it
- * sets up stays valid until QnnGraph_releaseExecutionEnvironment is called with the
- * same entries. */
-QNN_API
-Qnn_ErrorHandle_t QnnGraph_prepareExecutionEnvironment(Qnn_GraphHandle_t graphHandle, QnnGraph_ExecuteEnvironment_t **envs, uint32_t envSize);
-
-/* Undoes QnnGraph_prepareExecutionEnvironment for envSize entries; afterwards any
- * buffers the backend placed in them must no longer be used. The array stays the
- * caller's. */
-QNN_API
 Qnn_ErrorHandle_t QnnGraph_releaseExecutionEnvironment(Qnn_GraphHandle_t graphHandle, const QnnGraph_ExecuteEnvironment_t **envs, uint32_t envSize);
-
-QNN_API
-Qnn_ErrorHandle_t QnnGraph_retrieve(Qnn_ContextHandle_t contextHandle, const char *graphName, Qnn_GraphHandle_t *graphHandle);
-
-QNN_API
-Qnn_ErrorHandle_t QnnGraph_setConfig(Qnn_GraphHandle_t graphHandle, const QnnGraph_Config_t **config);
-
-#define QNN_GRAPH_CONFIG_INIT \
-  {QNN_GRAPH_CONFIG_OPTION_UNDEFINED, {NULL}}
-#define QNN_GRAPH_PROPERTY_INIT \
-  {QNN_GRAPH_PROPERTY_OPTION_UNDEFINED, {NULL}}
-#define QNN_NOTIFY_STATUS_INIT \
-  {0}
 
 #ifdef __cplusplus
 }  // extern "C"
 #endif
 
-#endif  // QNN_GRAPH_H
+#endif

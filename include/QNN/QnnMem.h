@@ -3,9 +3,6 @@
 #ifndef QNN_MEM_H
 #define QNN_MEM_H
 
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
 #include "QnnCommon.h"
 #include "QnnTypes.h"
 
@@ -13,8 +10,7 @@
 extern "C" {
 #endif
 
-#define QNN_MEM_INVALID_FD -1
-
+#define QNN_MEM_INVALID_FD - 1
 typedef enum {
   QNN_MEM_MIN_ERROR = 8000,
   QNN_MEM_NO_ERROR = 0,
@@ -26,28 +22,8 @@ typedef enum {
   QNN_MEM_ERROR_INVALID_SHAPE = 8004,
   QNN_MEM_ERROR_UNSUPPORTED_MEMTYPE = 8005,
   QNN_MEM_MAX_ERROR = 8999,
-  QNN_MEM_ERROR_UNDEFINED = 0x7fffffff,
+  QNN_MEM_ERROR_UNDEFINED = 2147483647,
 } QnnMem_Error_t;
-
-typedef enum {
-  QNN_MEM_TYPE_ION = 1,
-  QNN_MEM_TYPE_CUSTOM = 2,
-  QNN_MEM_TYPE_UNDEFINED = 0x7fffffff,
-} Qnn_MemType_t;
-
-typedef void *Qnn_MemInfoCustom_t;
-
-typedef struct {
-  int32_t fd;
-} Qnn_MemIonInfo_t;
-
-/* A dma-buf allocation: its file descriptor and the client's mapping of it.
- * Both belong to the client. Used by the context-binary callbacks in QnnContext.h;
- * this version of the headers does not yet accept it in Qnn_MemDescriptor_t. */
-typedef struct {
-  int32_t fd;
-  void *data;
-} Qnn_MemDmaBufInfo_t;
 
 typedef struct {
   uint32_t numDim;
@@ -55,6 +31,34 @@ typedef struct {
   const char *shapeConfig;
 } Qnn_MemShape_t;
 
+#define SHAPE_CONFIG_DATA_FORMAT_UBWC_RGBA8888 "DATA_FORMAT_UBWC_RGBA8888"
+#define SHAPE_CONFIG_DATA_FORMAT_UBWC_NV12 "DATA_FORMAT_UBWC_NV12"
+#define SHAPE_CONFIG_DATA_FORMAT_UBWC_NV12_Y "DATA_FORMAT_UBWC_NV12_Y"
+#define SHAPE_CONFIG_DATA_FORMAT_UBWC_NV12_UV "DATA_FORMAT_UBWC_NV12_UV"
+#define SHAPE_CONFIG_DATA_FORMAT_UBWC_NV124R "DATA_FORMAT_UBWC_NV124R"
+#define SHAPE_CONFIG_DATA_FORMAT_UBWC_NV124R_Y "DATA_FORMAT_UBWC_NV124R_Y"
+#define SHAPE_CONFIG_DATA_FORMAT_UBWC_NV124R_UV "DATA_FORMAT_UBWC_NV124R_UV"
+#define QNN_MEM_SHAPE_INIT { 0u , NULL , NULL }
+typedef enum {
+  QNN_MEM_TYPE_ION = 1,
+  QNN_MEM_TYPE_CUSTOM = 2,
+  QNN_MEM_TYPE_DMA_BUF = 3,
+  QNN_MEM_TYPE_UNDEFINED = 2147483647,
+} Qnn_MemType_t;
+
+typedef struct {
+  int32_t fd;
+} Qnn_MemIonInfo_t;
+
+#define QNN_MEM_ION_INFO_INIT { QNN_MEM_INVALID_FD }
+typedef void *Qnn_MemInfoCustom_t;
+
+typedef struct {
+  int32_t fd;
+  void *data;
+} Qnn_MemDmaBufInfo_t;
+
+#define QNN_MEM_DMA_BUF_INFO_INIT { QNN_MEM_INVALID_FD , NULL }
 typedef struct {
   Qnn_MemShape_t memShape;
   Qnn_DataType_t dataType;
@@ -62,26 +66,19 @@ typedef struct {
   union {
     Qnn_MemIonInfo_t ionInfo;
     Qnn_MemInfoCustom_t customInfo;
+    Qnn_MemDmaBufInfo_t dmaBufInfo;
   };
 } Qnn_MemDescriptor_t;
 
-QNN_API
-Qnn_ErrorHandle_t QnnMem_deRegister(const Qnn_MemHandle_t *memHandles, uint32_t numHandles);
-
+#define QNN_MEM_DESCRIPTOR_INIT { QNN_MEM_SHAPE_INIT , QNN_DATATYPE_UNDEFINED , QNN_MEM_TYPE_UNDEFINED , { QNN_MEM_ION_INFO_INIT } }
 QNN_API
 Qnn_ErrorHandle_t QnnMem_register(Qnn_ContextHandle_t context, const Qnn_MemDescriptor_t *memDescriptors, uint32_t numDescriptors, Qnn_MemHandle_t *memHandles);
 
-#define QNN_MEM_DESCRIPTOR_INIT \
-  {QNN_MEM_SHAPE_INIT, QNN_DATATYPE_UNDEFINED, QNN_MEM_TYPE_UNDEFINED, {QNN_MEM_ION_INFO_INIT}}
-#define QNN_MEM_DMA_BUF_INFO_INIT \
-  {QNN_MEM_INVALID_FD, NULL}
-#define QNN_MEM_ION_INFO_INIT \
-  {-1}
-#define QNN_MEM_SHAPE_INIT \
-  {0, NULL, NULL}
+QNN_API
+Qnn_ErrorHandle_t QnnMem_deRegister(const Qnn_MemHandle_t *memHandles, uint32_t numHandles);
 
 #ifdef __cplusplus
 }  // extern "C"
 #endif
 
-#endif  // QNN_MEM_H
+#endif

@@ -3,9 +3,6 @@
 #ifndef QNN_PROFILE_H
 #define QNN_PROFILE_H
 
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
 #include "QnnCommon.h"
 #include "QnnTypes.h"
 
@@ -13,28 +10,27 @@
 extern "C" {
 #endif
 
-#define QNN_PROFILE_EVENTTYPE_BACKEND 1000
-#define QNN_PROFILE_EVENTTYPE_DEINIT 500
+#define QNN_PROFILE_EVENTTYPE_INIT 100
+#define QNN_PROFILE_EVENTTYPE_FINALIZE 300
 #define QNN_PROFILE_EVENTTYPE_EXECUTE 400
+#define QNN_PROFILE_EVENTTYPE_NODE 404
+#define QNN_PROFILE_EVENTTYPE_EXECUTE_QUEUE_WAIT 405
+#define QNN_PROFILE_EVENTTYPE_EXECUTE_PREPROCESS 406
 #define QNN_PROFILE_EVENTTYPE_EXECUTE_DEVICE 407
 #define QNN_PROFILE_EVENTTYPE_EXECUTE_POSTPROCESS 408
-#define QNN_PROFILE_EVENTTYPE_EXECUTE_PREPROCESS 406
-#define QNN_PROFILE_EVENTTYPE_EXECUTE_QUEUE_WAIT 405
-#define QNN_PROFILE_EVENTTYPE_FINALIZE 300
-#define QNN_PROFILE_EVENTTYPE_INIT 100
-#define QNN_PROFILE_EVENTTYPE_NODE 404
+#define QNN_PROFILE_EVENTTYPE_DEINIT 500
 #define QNN_PROFILE_EVENTTYPE_TRACE 600
-#define QNN_PROFILE_EVENTUNIT_BACKEND 1000
-#define QNN_PROFILE_EVENTUNIT_BYTES 2
-#define QNN_PROFILE_EVENTUNIT_COUNT 4
-#define QNN_PROFILE_EVENTUNIT_CYCLES 3
-#define QNN_PROFILE_EVENTUNIT_MICROSEC 1
-/* The event carries a backend-defined object (extended event data only). */
-#define QNN_PROFILE_EVENTUNIT_OBJECT 5
-#define QNN_PROFILE_LEVEL_BACKEND 1000
+#define QNN_PROFILE_EVENTTYPE_BACKEND 1000
 #define QNN_PROFILE_LEVEL_BASIC 1
 #define QNN_PROFILE_LEVEL_DETAILED 2
-
+#define QNN_PROFILE_LEVEL_BACKEND 1000
+#define QNN_PROFILE_EVENTUNIT_MICROSEC 1
+#define QNN_PROFILE_EVENTUNIT_BYTES 2
+#define QNN_PROFILE_EVENTUNIT_CYCLES 3
+#define QNN_PROFILE_EVENTUNIT_COUNT 4
+#define QNN_PROFILE_EVENTUNIT_OBJECT 5
+#define QNN_PROFILE_EVENTUNIT_NONE 6
+#define QNN_PROFILE_EVENTUNIT_BACKEND 1000
 typedef enum {
   QNN_PROFILE_MIN_ERROR = 12000,
   QNN_PROFILE_NO_ERROR = 0,
@@ -45,35 +41,18 @@ typedef enum {
   QNN_PROFILE_ERROR_HANDLE_IN_USE = 12001,
   QNN_PROFILE_ERROR_INCOMPATIBLE_EVENT = 12002,
   QNN_PROFILE_MAX_ERROR = 12999,
-  QNN_PROFILE_ERROR_UNDEFINED = 0x7fffffff,
+  QNN_PROFILE_ERROR_UNDEFINED = 2147483647,
 } QnnProfile_Error_t;
 
-/* Which setting a QnnProfile_Config_t carries. */
-typedef enum {
-  QNN_PROFILE_CONFIG_OPTION_CUSTOM = 0,
-  QNN_PROFILE_CONFIG_OPTION_MAX_EVENTS = 1,
-  QNN_PROFILE_CONFIG_OPTION_ENABLE_OPTRACE = 2,
-  QNN_PROFILE_CONFIG_OPTION_UNDEFINED = 0x7fffffff,
-} QnnProfile_ConfigOption_t;
-
-/* Selects the member of QnnProfile_ExtendedEventData_t's union. */
-typedef enum {
-  QNN_PROFILE_DATA_VERSION_1 = 1,
-  QNN_PROFILE_DATA_VERSION_UNDEFINED = 0x7fffffff,
-} QnnProfile_ExtendedEventDataVersion_t;
-
-/* Backend-specific profile configuration; its layout is defined by each backend. */
-typedef void *QnnProfile_CustomConfig_t;
-
-typedef uint64_t QnnProfile_EventId_t;
-
 typedef uint32_t QnnProfile_EventType_t;
-
-typedef uint32_t QnnProfile_EventUnit_t;
 
 typedef uint64_t QnnProfile_EventValue_t;
 
 typedef uint32_t QnnProfile_Level_t;
+
+typedef uint64_t QnnProfile_EventId_t;
+
+typedef uint32_t QnnProfile_EventUnit_t;
 
 typedef struct {
   QnnProfile_EventType_t type;
@@ -82,25 +61,13 @@ typedef struct {
   const char *identifier;
 } QnnProfile_EventData_t;
 
-/* One profiling setting; option selects the union member. */
-typedef struct {
-  QnnProfile_ConfigOption_t option;
-  union {
-    QnnProfile_CustomConfig_t customConfig;
-    uint64_t numMaxEvents;
-    uint8_t enableOptrace;
-  };
-} QnnProfile_Config_t;
-
-/* A backend object attached to a profiling event, optionally named by a file name.
- * Both belong to the profile handle and stay valid until it is freed. */
+#define QNN_PROFILE_EVENT_DATA_INIT { 0u , 0u , 0u , NULL }
 typedef struct {
   Qnn_OpaqueObject_t opaqueObject;
   const char *fileName;
 } QnnProfile_BackendOpaqueObject_t;
 
-/* Event data, version 1: like QnnProfile_EventData_t but with a typed value (or a
- * backend object when unit is QNN_PROFILE_EVENTUNIT_OBJECT) and a timestamp. */
+#define QNN_PROFILE_BACKEND_OPAQUE_OBJECT_INIT { QNN_OPAQUE_OBJECT_INIT , NULL }
 typedef struct {
   QnnProfile_EventType_t type;
   QnnProfile_EventUnit_t unit;
@@ -112,7 +79,12 @@ typedef struct {
   const char *identifier;
 } QnnProfile_ExtendedEventDataV1_t;
 
-/* Extended event data of either version; version selects the union member. */
+#define QNN_PROFILE_EXTENDED_EVENT_DATA_V1_INIT { 0u , 0u , { QNN_SCALAR_INIT } , 0u , NULL }
+typedef enum {
+  QNN_PROFILE_DATA_VERSION_1 = 1,
+  QNN_PROFILE_DATA_VERSION_UNDEFINED = 2147483647,
+} QnnProfile_ExtendedEventDataVersion_t;
+
 typedef struct {
   QnnProfile_ExtendedEventDataVersion_t version;
   union {
@@ -120,20 +92,31 @@ typedef struct {
   };
 } QnnProfile_ExtendedEventData_t;
 
+#define QNN_PROFILE_EXTENDED_EVENT_DATA_INIT { QNN_PROFILE_DATA_VERSION_1 , { QNN_PROFILE_EXTENDED_EVENT_DATA_V1_INIT } }
+typedef enum {
+  QNN_PROFILE_CONFIG_OPTION_CUSTOM = 0,
+  QNN_PROFILE_CONFIG_OPTION_MAX_EVENTS = 1,
+  QNN_PROFILE_CONFIG_OPTION_ENABLE_OPTRACE = 2,
+  QNN_PROFILE_CONFIG_OPTION_UNDEFINED = 2147483647,
+} QnnProfile_ConfigOption_t;
+
+typedef void *QnnProfile_CustomConfig_t;
+
+typedef struct {
+  QnnProfile_ConfigOption_t option;
+  union {
+    QnnProfile_CustomConfig_t customConfig;
+    uint64_t numMaxEvents;
+    uint8_t enableOptrace;
+  };
+} QnnProfile_Config_t;
+
+#define QNN_PROFILE_CONFIG_INIT { QNN_PROFILE_CONFIG_OPTION_UNDEFINED , { NULL } }
 QNN_API
 Qnn_ErrorHandle_t QnnProfile_create(Qnn_BackendHandle_t backend, QnnProfile_Level_t level, Qnn_ProfileHandle_t *profile);
 
 QNN_API
-Qnn_ErrorHandle_t QnnProfile_free(Qnn_ProfileHandle_t profile);
-
-QNN_API
-Qnn_ErrorHandle_t QnnProfile_getEventData(QnnProfile_EventId_t eventId, QnnProfile_EventData_t *eventData);
-
-/* Like QnnProfile_getEventData, with the extended record. The caller owns *eventData;
- * strings and objects it points at belong to the profile handle and stay valid until
- * QnnProfile_free. */
-QNN_API
-Qnn_ErrorHandle_t QnnProfile_getExtendedEventData(QnnProfile_EventId_t eventId, QnnProfile_ExtendedEventData_t *eventData);
+Qnn_ErrorHandle_t QnnProfile_setConfig(Qnn_ProfileHandle_t profileHandle, const QnnProfile_Config_t **config);
 
 QNN_API
 Qnn_ErrorHandle_t QnnProfile_getEvents(Qnn_ProfileHandle_t profile, const QnnProfile_EventId_t **profileEventIds, uint32_t *numEvents);
@@ -141,24 +124,17 @@ Qnn_ErrorHandle_t QnnProfile_getEvents(Qnn_ProfileHandle_t profile, const QnnPro
 QNN_API
 Qnn_ErrorHandle_t QnnProfile_getSubEvents(QnnProfile_EventId_t eventId, const QnnProfile_EventId_t **subEventIds, uint32_t *numSubEvents);
 
-/* Applies settings to a profile handle. config is a NULL-terminated array of pointers
- * owned by the caller; values are copied. */
 QNN_API
-Qnn_ErrorHandle_t QnnProfile_setConfig(Qnn_ProfileHandle_t profileHandle, const QnnProfile_Config_t **config);
+Qnn_ErrorHandle_t QnnProfile_getEventData(QnnProfile_EventId_t eventId, QnnProfile_EventData_t *eventData);
 
-#define QNN_PROFILE_BACKEND_OPAQUE_OBJECT_INIT \
-  {QNN_OPAQUE_OBJECT_INIT, NULL}
-#define QNN_PROFILE_CONFIG_INIT \
-  {QNN_PROFILE_CONFIG_OPTION_UNDEFINED, {NULL}}
-#define QNN_PROFILE_EVENT_DATA_INIT \
-  {0, 0, 0, NULL}
-#define QNN_PROFILE_EXTENDED_EVENT_DATA_INIT \
-  {QNN_PROFILE_DATA_VERSION_1, {QNN_PROFILE_EXTENDED_EVENT_DATA_V1_INIT}}
-#define QNN_PROFILE_EXTENDED_EVENT_DATA_V1_INIT \
-  {0u, 0u, {QNN_SCALAR_INIT}, 0u, NULL}
+QNN_API
+Qnn_ErrorHandle_t QnnProfile_getExtendedEventData(QnnProfile_EventId_t eventId, QnnProfile_ExtendedEventData_t *eventData);
+
+QNN_API
+Qnn_ErrorHandle_t QnnProfile_free(Qnn_ProfileHandle_t profile);
 
 #ifdef __cplusplus
 }  // extern "C"
 #endif
 
-#endif  // QNN_PROFILE_H
+#endif

@@ -3,20 +3,14 @@
 #ifndef QNN_SDK_BUILD_ID_H
 #define QNN_SDK_BUILD_ID_H
 
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
-#include "QnnCommon.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define QNN_SDK_BUILD_ID "v2.13.0.230725130242_60412"
-
-
+#define QNN_SDK_BUILD_ID "v2.43.0.260127150333_193827"
 #ifdef __cplusplus
 }  // extern "C"
 #endif
 
-#endif  // QNN_SDK_BUILD_ID_H
+#endif

@@ -3,23 +3,12 @@
 #ifndef QNN_SIGNAL_H
 #define QNN_SIGNAL_H
 
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
 #include "QnnCommon.h"
 #include "QnnTypes.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-
-typedef enum {
-  QNN_SIGNAL_CONFIG_OPTION_CUSTOM = 0,
-  QNN_SIGNAL_CONFIG_OPTION_ABORT = 1,
-  QNN_SIGNAL_CONFIG_OPTION_TIMEOUT = 2,
-  QNN_SIGNAL_CONFIG_UNDEFINED = 0x7fffffff,
-} QnnSignal_ConfigOption_t;
 
 typedef enum {
   QNN_SIGNAL_MIN_ERROR = 9000,
@@ -33,10 +22,17 @@ typedef enum {
   QNN_SIGNAL_ERROR_INCOMPATIBLE_SIGNAL_TYPE = 9005,
   QNN_SIGNAL_ERROR_MEM_ALLOC = 1002,
   QNN_SIGNAL_MAX_ERROR = 9999,
-  QNN_SIGNAL_ERROR_UNDEFINED = 0x7fffffff,
+  QNN_SIGNAL_ERROR_UNDEFINED = 2147483647,
 } QnnSignal_Error_t;
 
 typedef void *QnnSignal_CustomConfig_t;
+
+typedef enum {
+  QNN_SIGNAL_CONFIG_OPTION_CUSTOM = 0,
+  QNN_SIGNAL_CONFIG_OPTION_ABORT = 1,
+  QNN_SIGNAL_CONFIG_OPTION_TIMEOUT = 2,
+  QNN_SIGNAL_CONFIG_UNDEFINED = 2147483647,
+} QnnSignal_ConfigOption_t;
 
 typedef struct {
   QnnSignal_ConfigOption_t option;
@@ -46,11 +42,9 @@ typedef struct {
   };
 } QnnSignal_Config_t;
 
+#define QNN_SIGNAL_CONFIG_INIT { QNN_SIGNAL_CONFIG_UNDEFINED , { NULL } }
 QNN_API
 Qnn_ErrorHandle_t QnnSignal_create(Qnn_BackendHandle_t backend, const QnnSignal_Config_t **config, Qnn_SignalHandle_t *signal);
-
-QNN_API
-Qnn_ErrorHandle_t QnnSignal_free(Qnn_SignalHandle_t signal);
 
 QNN_API
 Qnn_ErrorHandle_t QnnSignal_setConfig(Qnn_SignalHandle_t signal, const QnnSignal_Config_t **config);
@@ -58,11 +52,11 @@ Qnn_ErrorHandle_t QnnSignal_setConfig(Qnn_SignalHandle_t signal, const QnnSignal
 QNN_API
 Qnn_ErrorHandle_t QnnSignal_trigger(Qnn_SignalHandle_t signal);
 
-#define QNN_SIGNAL_CONFIG_INIT \
-  {QNN_SIGNAL_CONFIG_UNDEFINED, {NULL}}
+QNN_API
+Qnn_ErrorHandle_t QnnSignal_free(Qnn_SignalHandle_t signal);
 
 #ifdef __cplusplus
 }  // extern "C"
 #endif
 
-#endif  // QNN_SIGNAL_H
+#endif

@@ -3,16 +3,12 @@
 #ifndef QNN_TENSOR_H
 #define QNN_TENSOR_H
 
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
 #include "QnnCommon.h"
 #include "QnnTypes.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
 
 typedef enum {
   QNN_TENSOR_MIN_ERROR = 7000,
@@ -23,8 +19,10 @@ typedef enum {
   QNN_TENSOR_ERROR_INVALID_TENSOR_PARAM = 7004,
   QNN_TENSOR_ERROR_UNSUPPORTED_TENSOR_PARAM = 7005,
   QNN_TENSOR_ERROR_NAME_HASH_COLLISION = 7006,
+  QNN_TENSOR_ERROR_INCOMPATIBLE_TENSOR_UPDATE = 7007,
+  QNN_TENSOR_ERROR_UNSUPPORTED_FEATURE = 1000,
   QNN_TENSOR_MAX_ERROR = 7999,
-  QNN_TENSOR_ERROR_UNDEFINED = 0x7fffffff,
+  QNN_TENSOR_ERROR_UNDEFINED = 2147483647,
 } QnnTensor_Error_t;
 
 QNN_API
@@ -33,19 +31,14 @@ Qnn_ErrorHandle_t QnnTensor_createContextTensor(Qnn_ContextHandle_t context, Qnn
 QNN_API
 Qnn_ErrorHandle_t QnnTensor_createGraphTensor(Qnn_GraphHandle_t graph, Qnn_Tensor_t *tensor);
 
-/* Updates numTensors existing tensors of a graph (matched by id) with the new contents
- * described in tensor[]. The array and the tensors belong to the caller; the backend
- * copies what it needs before returning. */
 QNN_API
 Qnn_ErrorHandle_t QnnTensor_updateGraphTensors(Qnn_GraphHandle_t graph, const Qnn_Tensor_t **tensor, uint64_t numTensors);
 
-/* Same as QnnTensor_updateGraphTensors for tensors created at context scope. */
 QNN_API
 Qnn_ErrorHandle_t QnnTensor_updateContextTensors(Qnn_ContextHandle_t context, const Qnn_Tensor_t **tensor, uint64_t numTensors);
-
 
 #ifdef __cplusplus
 }  // extern "C"
 #endif
 
-#endif  // QNN_TENSOR_H
+#endif

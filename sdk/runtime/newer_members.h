@@ -84,6 +84,8 @@ void ApiTable<rt>::fillNewerMembers(Table& t) {
   QNN_SDK_NOT_SUPPORTED(t, contextFinalize, "QnnContext_finalize");
   QNN_SDK_NOT_SUPPORTED(t, globalConfigSet, "QnnGlobalConfig_Set");
   QNN_SDK_NOT_SUPPORTED(t, contextCreateFromBinaryWithCallback, "QnnContext_createFromBinaryWithCallback");
+  QNN_SDK_NOT_SUPPORTED(t, contextGetBinarySectionUpdate, "QnnContext_getBinarySectionUpdate");
+  QNN_SDK_NOT_SUPPORTED(t, contextFreeBinarySectionUpdate, "QnnContext_freeBinarySectionUpdate");
 }
 
 #undef QNN_SDK_NOT_SUPPORTED

@@ -1,5 +1,5 @@
-// The C entry points of libQnnSystem.so: the provider table and the four
-// QnnSystemContext_* calls of system API 1.1. Each entry runs inside guarded(),
+// The C entry points of libQnnSystem.so: the provider table of system API 1.7 and its four
+// QnnSystemContext_* calls (the other twelve members answer NOT_SUPPORTED). Each entry runs inside guarded(),
 // so no C++ exception crosses the C boundary, and answers a null, freed or
 // forged handle with QNN_SYSTEM_CONTEXT_ERROR_INVALID_HANDLE (handles are keys
 // in the core's HandleRegistry, never dereferenced pointers).
@@ -70,7 +70,44 @@ Qnn_ErrorHandle_t binaryInfo(const char* entry, QnnSystemContext_Handle_t handle
   return QNN_SUCCESS;
 }
 
+// Members of system API 1.7 this library does not implement yet (tensor footprint, system
+// log, DLC, profile serialization): each logs its name and answers NOT_SUPPORTED, as the
+// project's rule for unimplemented entries demands.
+template <typename Fn, const char* Name>
+struct NotSupported;
+template <typename... Args, const char* Name>
+struct NotSupported<Qnn_ErrorHandle_t (*)(Args...), Name> {
+  static Qnn_ErrorHandle_t call(Args...) noexcept {
+    logError(Name, "not implemented by this library yet");
+    return QNN_COMMON_ERROR_NOT_SUPPORTED;
+  }
+};
+
+#define QNN_SYSTEM_NOT_SUPPORTED(member, apiName)              \
+  do {                                                        \
+    static constexpr char name[] = apiName;                   \
+    t.member = &NotSupported<decltype(t.member), name>::call; \
+  } while (0)
+
 }  // namespace
+
+void fillNotSupportedMembers(QNN_SYSTEM_INTERFACE_VER_TYPE& t) {
+  QNN_SYSTEM_NOT_SUPPORTED(systemTensorGetMemoryFootprint, "QnnSystemTensor_getMemoryFootprint");
+  QNN_SYSTEM_NOT_SUPPORTED(systemLogCreate, "QnnSystemLog_create");
+  QNN_SYSTEM_NOT_SUPPORTED(systemLogSetLogLevel, "QnnSystemLog_setLogLevel");
+  QNN_SYSTEM_NOT_SUPPORTED(systemLogFree, "QnnSystemLog_free");
+  QNN_SYSTEM_NOT_SUPPORTED(systemDlcCreateFromFile, "QnnSystemDlc_createFromFile");
+  QNN_SYSTEM_NOT_SUPPORTED(systemDlcCreateFromBinary, "QnnSystemDlc_createFromBinary");
+  QNN_SYSTEM_NOT_SUPPORTED(systemDlcComposeGraphs, "QnnSystemDlc_composeGraphs");
+  QNN_SYSTEM_NOT_SUPPORTED(systemDlcGetOpMappings, "QnnSystemDlc_getOpMappings");
+  QNN_SYSTEM_NOT_SUPPORTED(systemDlcFree, "QnnSystemDlc_free");
+  QNN_SYSTEM_NOT_SUPPORTED(systemProfileCreateSerializationTarget, "QnnSystemProfile_createSerializationTarget");
+  QNN_SYSTEM_NOT_SUPPORTED(systemProfileSerializeEventData, "QnnSystemProfile_serializeEventData");
+  QNN_SYSTEM_NOT_SUPPORTED(systemProfileFreeSerializationTarget, "QnnSystemProfile_freeSerializationTarget");
+}
+
+#undef QNN_SYSTEM_NOT_SUPPORTED
+
 }  // namespace qnn::system
 
 using qnn::system::guarded;
@@ -135,6 +172,7 @@ QNN_API Qnn_ErrorHandle_t QnnSystemInterface_getProviders(const QnnSystemInterfa
     p.QNN_SYSTEM_INTERFACE_VER_NAME.systemContextGetBinaryInfo = QnnSystemContext_getBinaryInfo;
     p.QNN_SYSTEM_INTERFACE_VER_NAME.systemContextGetMetaData = QnnSystemContext_getMetadata;
     p.QNN_SYSTEM_INTERFACE_VER_NAME.systemContextFree = QnnSystemContext_free;
+    qnn::system::fillNotSupportedMembers(p.QNN_SYSTEM_INTERFACE_VER_NAME);
     return p;
   }();
   static const QnnSystemInterface_t* providers[] = {&provider};

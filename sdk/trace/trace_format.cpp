@@ -8,7 +8,7 @@ struct CallInfo {
   const char* name;
 };
 
-// Index + 1 = call id. Same order as QnnInterface_ImplementationV2_15_t.
+// Index + 1 = call id. Same order as QnnInterface_ImplementationV2_32_t.
 constexpr CallInfo kCalls[kNumTableCalls] = {
     {"propertyHasCapability", "QnnProperty_hasCapability"},
     {"backendCreate", "QnnBackend_create"},
@@ -79,6 +79,8 @@ constexpr CallInfo kCalls[kNumTableCalls] = {
     {"contextFinalize", "QnnContext_finalize"},
     {"globalConfigSet", "QnnGlobalConfig_Set"},
     {"contextCreateFromBinaryWithCallback", "QnnContext_createFromBinaryWithCallback"},
+    {"contextGetBinarySectionUpdate", "QnnContext_getBinarySectionUpdate"},
+    {"contextFreeBinarySectionUpdate", "QnnContext_freeBinarySectionUpdate"},
 };
 
 }  // namespace

@@ -1,5 +1,5 @@
 // Constants of the .qnntrace format and the stable call ids (one per member of
-// the 69-entry function table, in table order, plus the Saver's own entry).
+// the 71-entry function table, in table order, plus the Saver's own entry).
 // Ids are part of the file format: append, never renumber.
 #pragma once
 
@@ -19,7 +19,7 @@ constexpr uint32_t kMaxBlockSize = 1u << 30; // refuse larger sizes from hostile
 
 enum class BlockType : uint8_t { Call = 1, Blob = 2 };
 
-constexpr uint32_t kNumTableCalls = 69;
+constexpr uint32_t kNumTableCalls = 71;
 constexpr uint32_t kCallSaverInitialize = 1000;
 
 // Name of a call id ("QnnBackend_create"); "unknown" for an unassigned id.

@@ -51,17 +51,25 @@ def parse(root):
     src = ("#include <stdbool.h>\n#include <stddef.h>\n#include <stdint.h>\n"
            "typedef struct _QnnOpPackage_GraphInfrastructure_t _QnnOpPackage_GraphInfrastructure_t;\n") + "".join(
         f'#include "{h}"\n' for h in hdrs)
-    with tempfile.NamedTemporaryFile("w", suffix=".c", delete=False) as f:
+    # a private folder: "Qnn*.h" must not resolve next to the probe file
+    path = os.path.join(tempfile.mkdtemp(), "probe.c")
+    with open(path, "w") as f:
         f.write(src)
-        path = f.name
     try:
         idx = ci.Index.create()
         tu = idx.parse(path, args=["-std=c11", "-x", "c", "-I", root, "-target", "x86_64-unknown-linux-gnu"],
                        options=ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD)
     finally:
         os.unlink(path)
+        os.rmdir(os.path.dirname(path))
     errors = [d for d in tu.diagnostics if d.severity >= ci.Diagnostic.Error]
     return tu, hdrs, errors
+
+
+def rel_header_path(path, root):
+    p = os.path.realpath(path)
+    r = os.path.realpath(root)
+    return os.path.relpath(p, r) if p.startswith(r + os.sep) else None
 
 
 def rel_header(cursor, root):
@@ -200,15 +208,17 @@ def evaluate_macros(root, hdrs, names):
     src = ("#include <stdbool.h>\n#include <stddef.h>\n#include <stdint.h>\n"
            "typedef struct _QnnOpPackage_GraphInfrastructure_t _QnnOpPackage_GraphInfrastructure_t;\n"
            + "".join(f'#include "{h}"\n' for h in hdrs) + "\n".join(body) + "\n")
-    with tempfile.NamedTemporaryFile("w", suffix=".c", delete=False) as f:
+    # a private folder: "Qnn*.h" must not resolve next to the probe file
+    path = os.path.join(tempfile.mkdtemp(), "probe.c")
+    with open(path, "w") as f:
         f.write(src)
-        path = f.name
     try:
         tu = ci.Index.create().parse(path, args=["-std=c11", "-x", "c", "-I", root, "-target",
                                                  "x86_64-unknown-linux-gnu", "-ferror-limit=0"],
                                      options=ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD)
     finally:
         os.unlink(path)
+        os.rmdir(os.path.dirname(path))
     lib = _eval_api()
     ints, strs = {}, {}
     for c in tu.cursor.get_children():

@@ -3,34 +3,40 @@
 #ifndef QNN_HTP_MEMORY_INFRASTRUCTURE_2_H
 #define QNN_HTP_MEMORY_INFRASTRUCTURE_2_H
 
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
 #include "QnnCommon.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
+typedef uint32_t QnnHtpMem_QurtAddress_t;
+
+typedef struct {
+  int32_t fd;
+  uint64_t offset;
+} QnnHtpMem_SharedBufferConfig_t;
 
 typedef enum {
   QNN_HTP_MEM_QURT = 0,
-  QNN_HTP_MEM_UNDEFINED = 0x7fffffff,
+  QNN_HTP_MEM_SHARED_BUFFER = 1,
+  QNN_HTP_MEM_WEIGHTS_BUFFER = 2,
+  QNN_HTP_MEM_SHARED_SPILLFILL_BUFFER = 3,
+  QNN_HTP_MEM_UNDEFINED = 2147483647,
 } QnnHtpMem_Type_t;
-
-typedef uint32_t QnnHtpMem_QurtAddress_t;
 
 typedef struct {
   QnnHtpMem_Type_t type;
   uint64_t size;
   union {
     QnnHtpMem_QurtAddress_t qurtAddress;
+    QnnHtpMem_SharedBufferConfig_t sharedBufferConfig;
+    QnnHtpMem_SharedBufferConfig_t weightsBufferConfig;
+    QnnHtpMem_SharedBufferConfig_t sharedSpillfillBufferConfig;
   };
 } QnnMemHtp_Descriptor_t;
-
 
 #ifdef __cplusplus
 }  // extern "C"
 #endif
 
-#endif  // QNN_HTP_MEMORY_INFRASTRUCTURE_2_H
+#endif

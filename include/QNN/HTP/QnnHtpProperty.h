@@ -3,21 +3,15 @@
 #ifndef QNN_HTP_PROPERTY_H
 #define QNN_HTP_PROPERTY_H
 
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
-#include "QnnCommon.h"
 #include "QnnProperty.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define QNN_PROPERTY_CUSTOM_HTP_UNSIGNED_PD_SUPPORT 2002
-
-
+#define QNN_PROPERTY_CUSTOM_HTP_UNSIGNED_PD_SUPPORT QNN_PROPERTY_GROUP_CUSTOM + 1
 #ifdef __cplusplus
 }  // extern "C"
 #endif
 
-#endif  // QNN_HTP_PROPERTY_H
+#endif

@@ -3,25 +3,11 @@
 #ifndef QNN_SAVER_H
 #define QNN_SAVER_H
 
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
-#include "QnnCommon.h"
 #include "QnnTypes.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-#define QNN_SAVER_API
-
-typedef enum {
-  QNN_SAVER_CONFIG_OPTION_OUTPUT_DIRECTORY = 0,
-  QNN_SAVER_CONFIG_OPTION_APPEND_TIMESTAMP = 1,
-  QNN_SAVER_CONFIG_OPTION_BACKEND_ID = 2,
-  QNN_SAVER_CONFIG_OPTION_FILE_CONFIG = 3,
-  QNN_SAVER_CONFIG_OPTION_UNDEFINED = 0x7fffffff,
-} QnnSaver_ConfigOption_t;
 
 typedef enum {
   QNN_SAVER_MIN_ERROR = 4950,
@@ -35,6 +21,16 @@ typedef struct {
   const char *dataFileName;
 } QnnSaver_FileConfig_t;
 
+typedef enum {
+  QNN_SAVER_CONFIG_OPTION_OUTPUT_DIRECTORY = 0,
+  QNN_SAVER_CONFIG_OPTION_APPEND_TIMESTAMP = 1,
+  QNN_SAVER_CONFIG_OPTION_BACKEND_ID = 2,
+  QNN_SAVER_CONFIG_OPTION_FILE_CONFIG = 3,
+  QNN_SAVER_CONFIG_WRITE_OUTPUT_HEADER = 4,
+  QNN_SAVER_CONFIG_WRITE_OUTPUT_FOOTER = 5,
+  QNN_SAVER_CONFIG_OPTION_UNDEFINED = 2147483647,
+} QnnSaver_ConfigOption_t;
+
 typedef struct {
   QnnSaver_ConfigOption_t option;
   union {
@@ -42,17 +38,17 @@ typedef struct {
     uint8_t appendTimestamp;
     uint32_t backendId;
     QnnSaver_FileConfig_t fileConfig;
+    uint8_t writeOutputHeader;
+    uint8_t writeOutputFooter;
   };
 } QnnSaver_Config_t;
 
+#define QNN_SAVER_CONFIG_INIT { QNN_SAVER_CONFIG_OPTION_UNDEFINED , { NULL } }
 QNN_API
 Qnn_ErrorHandle_t QnnSaver_initialize(const QnnSaver_Config_t **config);
-
-#define QNN_SAVER_CONFIG_INIT \
-  {QNN_SAVER_CONFIG_OPTION_UNDEFINED, {NULL}}
 
 #ifdef __cplusplus
 }  // extern "C"
 #endif
 
-#endif  // QNN_SAVER_H
+#endif

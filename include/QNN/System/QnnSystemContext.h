@@ -3,10 +3,6 @@
 #ifndef QNN_SYSTEM_CONTEXT_H
 #define QNN_SYSTEM_CONTEXT_H
 
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
-#include "QnnCommon.h"
 #include "QnnDevice.h"
 #include "QnnTypes.h"
 #include "System/QnnSystemCommon.h"
@@ -14,13 +10,6 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-
-typedef enum {
-  QNN_SYSTEM_CONTEXT_BINARY_INFO_VERSION_1 = 1,
-  QNN_SYSTEM_CONTEXT_BINARY_INFO_VERSION_2 = 2,
-  QNN_SYSTEM_CONTEXT_BINARY_INFO_UNDEFINED = 0x7fffffff,
-} QnnSystemContext_BinaryInfoVersion_t;
 
 typedef enum {
   QNN_SYSTEM_CONTEXT_MINERROR = 30000,
@@ -35,10 +24,17 @@ typedef enum {
 
 typedef enum {
   QNN_SYSTEM_CONTEXT_GRAPH_INFO_VERSION_1 = 1,
-  QNN_SYSTEM_CONTEXT_GRAPH_INFO_UNDEFINED = 0x7fffffff,
+  QNN_SYSTEM_CONTEXT_GRAPH_INFO_VERSION_2 = 2,
+  QNN_SYSTEM_CONTEXT_GRAPH_INFO_VERSION_3 = 3,
+  QNN_SYSTEM_CONTEXT_GRAPH_INFO_UNDEFINED = 2147483647,
 } QnnSystemContext_GraphInfoVersion_t;
 
-typedef void *QnnSystemContext_Handle_t;
+typedef enum {
+  QNN_SYSTEM_CONTEXT_BINARY_INFO_VERSION_1 = 1,
+  QNN_SYSTEM_CONTEXT_BINARY_INFO_VERSION_2 = 2,
+  QNN_SYSTEM_CONTEXT_BINARY_INFO_VERSION_3 = 3,
+  QNN_SYSTEM_CONTEXT_BINARY_INFO_UNDEFINED = 2147483647,
+} QnnSystemContext_BinaryInfoVersion_t;
 
 typedef struct {
   const char *graphName;
@@ -48,13 +44,43 @@ typedef struct {
   Qnn_Tensor_t *graphOutputs;
 } QnnSystemContext_GraphInfoV1_t;
 
+#define QNN_SYSTEM_CONTEXT_GRAPH_INFO_V1_INIT { NULL , 0 , NULL , 0 , NULL , }
+typedef struct {
+  const char *graphName;
+  uint32_t numGraphInputs;
+  Qnn_Tensor_t *graphInputs;
+  uint32_t numGraphOutputs;
+  Qnn_Tensor_t *graphOutputs;
+  uint32_t numUpdateableTensors;
+  Qnn_Tensor_t *updateableTensors;
+} QnnSystemContext_GraphInfoV2_t;
+
+#define QNN_SYSTEM_CONTEXT_GRAPH_INFO_V2_INIT { NULL , 0 , NULL , 0 , NULL , 0 , NULL , }
+typedef struct {
+  const char *graphName;
+  uint32_t numGraphInputs;
+  Qnn_Tensor_t *graphInputs;
+  uint32_t numGraphOutputs;
+  Qnn_Tensor_t *graphOutputs;
+  uint32_t numUpdateableTensors;
+  Qnn_Tensor_t *updateableTensors;
+  uint32_t graphBlobInfoSize;
+  void *graphBlobInfo;
+  uint32_t startOpIndex;
+  uint32_t endOpIndex;
+} QnnSystemContext_GraphInfoV3_t;
+
+#define QNN_SYSTEM_CONTEXT_GRAPH_INFO_V3_INIT { NULL , 0 , NULL , 0 , NULL , 0 , NULL , 0 , NULL , 0 , 0 , }
 typedef struct {
   QnnSystemContext_GraphInfoVersion_t version;
   union {
     QnnSystemContext_GraphInfoV1_t graphInfoV1;
+    QnnSystemContext_GraphInfoV2_t graphInfoV2;
+    QnnSystemContext_GraphInfoV3_t graphInfoV3;
   };
 } QnnSystemContext_GraphInfo_t;
 
+#define QNN_SYSTEM_CONTEXT_GRAPH_INFO_INIT { QNN_SYSTEM_CONTEXT_GRAPH_INFO_UNDEFINED , { QNN_SYSTEM_CONTEXT_GRAPH_INFO_V1_INIT } }
 typedef struct {
   uint32_t backendId;
   const char *buildId;
@@ -72,6 +98,7 @@ typedef struct {
   QnnSystemContext_GraphInfo_t *graphs;
 } QnnSystemContext_BinaryInfoV1_t;
 
+#define QNN_SYSTEM_CONTEXT_BINARY_INFO_V1_INIT { 0 , NULL , QNN_VERSION_INIT , QNN_VERSION_INIT , NULL , QNN_VERSION_INIT , QNN_VERSION_INIT , 0 , NULL , 0 , 0 , NULL , 0 , NULL }
 typedef struct {
   uint32_t backendId;
   const char *buildId;
@@ -90,19 +117,40 @@ typedef struct {
   QnnDevice_PlatformInfo_t *platformInfo;
 } QnnSystemContext_BinaryInfoV2_t;
 
+#define QNN_SYSTEM_CONTEXT_BINARY_INFO_V2_INIT { 0 , NULL , QNN_VERSION_INIT , QNN_VERSION_INIT , NULL , QNN_VERSION_INIT , QNN_VERSION_INIT , 0 , NULL , 0 , 0 , NULL , 0 , NULL , NULL }
+typedef struct {
+  uint32_t backendId;
+  const char *buildId;
+  Qnn_Version_t coreApiVersion;
+  Qnn_Version_t backendApiVersion;
+  const char *socVersion;
+  Qnn_Version_t contextBlobVersion;
+  uint64_t contextBlobSize;
+  uint32_t numContextTensors;
+  Qnn_Tensor_t *contextTensors;
+  uint32_t numGraphs;
+  QnnSystemContext_GraphInfo_t *graphs;
+  QnnDevice_PlatformInfo_t *platformInfo;
+  uint32_t contextMetadataSize;
+  void *contextMetadata;
+  uint32_t socModel;
+} QnnSystemContext_BinaryInfoV3_t;
+
+#define QNN_SYSTEM_CONTEXT_BINARY_INFO_V3_INIT { 0 , NULL , QNN_VERSION_INIT , QNN_VERSION_INIT , NULL , QNN_VERSION_INIT , 0 , 0 , NULL , 0 , NULL , NULL , 0 , NULL , 0 }
 typedef struct {
   QnnSystemContext_BinaryInfoVersion_t version;
   union {
     QnnSystemContext_BinaryInfoV1_t contextBinaryInfoV1;
     QnnSystemContext_BinaryInfoV2_t contextBinaryInfoV2;
+    QnnSystemContext_BinaryInfoV3_t contextBinaryInfoV3;
   };
 } QnnSystemContext_BinaryInfo_t;
 
-QNN_API
-Qnn_ErrorHandle_t QnnSystemContext_create(QnnSystemContext_Handle_t *sysCtxHandle);
+#define QNN_SYSTEM_CONTEXT_BINARYINFO_INIT { QNN_SYSTEM_CONTEXT_BINARY_INFO_UNDEFINED , { QNN_SYSTEM_CONTEXT_BINARY_INFO_V1_INIT } }
+typedef void *QnnSystemContext_Handle_t;
 
 QNN_API
-Qnn_ErrorHandle_t QnnSystemContext_free(QnnSystemContext_Handle_t sysCtxHandle);
+Qnn_ErrorHandle_t QnnSystemContext_create(QnnSystemContext_Handle_t *sysCtxHandle);
 
 QNN_API
 Qnn_ErrorHandle_t QnnSystemContext_getBinaryInfo(QnnSystemContext_Handle_t sysCtxHandle, void *binaryBuffer, uint64_t binaryBufferSize, const QnnSystemContext_BinaryInfo_t **binaryInfo, Qnn_ContextBinarySize_t *binaryInfoSize);
@@ -110,19 +158,11 @@ Qnn_ErrorHandle_t QnnSystemContext_getBinaryInfo(QnnSystemContext_Handle_t sysCt
 QNN_API
 Qnn_ErrorHandle_t QnnSystemContext_getMetadata(QnnSystemContext_Handle_t sysCtxHandle, const void *binaryBuffer, Qnn_ContextBinarySize_t binaryBufferSize, const QnnSystemContext_BinaryInfo_t **binaryInfo);
 
-#define QNN_SYSTEM_CONTEXT_BINARYINFO_INIT \
-  {QNN_SYSTEM_CONTEXT_BINARY_INFO_UNDEFINED, {QNN_SYSTEM_CONTEXT_BINARY_INFO_V1_INIT}}
-#define QNN_SYSTEM_CONTEXT_BINARY_INFO_V1_INIT \
-  {0, NULL, QNN_VERSION_INIT, QNN_VERSION_INIT, NULL, QNN_VERSION_INIT, QNN_VERSION_INIT, 0, NULL, 0, 0, NULL, 0, NULL}
-#define QNN_SYSTEM_CONTEXT_BINARY_INFO_V2_INIT \
-  {0, NULL, QNN_VERSION_INIT, QNN_VERSION_INIT, NULL, QNN_VERSION_INIT, QNN_VERSION_INIT, 0, NULL, 0, 0, NULL, 0, NULL, NULL}
-#define QNN_SYSTEM_CONTEXT_GRAPH_INFO_INIT \
-  {QNN_SYSTEM_CONTEXT_GRAPH_INFO_UNDEFINED, {QNN_SYSTEM_CONTEXT_GRAPH_INFO_V1_INIT}}
-#define QNN_SYSTEM_CONTEXT_GRAPH_INFO_V1_INIT \
-  {NULL, 0, NULL, 0, NULL}
+QNN_API
+Qnn_ErrorHandle_t QnnSystemContext_free(QnnSystemContext_Handle_t sysCtxHandle);
 
 #ifdef __cplusplus
 }  // extern "C"
 #endif
 
-#endif  // QNN_SYSTEM_CONTEXT_H
+#endif

@@ -2,7 +2,7 @@
 //
 // {
 //   "version": "QNN_SYSTEM_CONTEXT_BINARY_INFO_VERSION_2",
-//   "backend": {"id": 3, "buildId": "...", "coreApiVersion": "2.15.0", "backendApiVersion": "...",
+//   "backend": {"id": 3, "buildId": "...", "coreApiVersion": "2.32.0", "backendApiVersion": "...",
 //               "socVersion": ""},
 //   "context": {"blobVersion": "1.0.0", "blobSize": 1234, "hwInfoBlobVersion": "0.0.0",
 //               "hwInfoBlobSize": 0, "numContextTensors": 0, "contextTensors": [TENSOR...],

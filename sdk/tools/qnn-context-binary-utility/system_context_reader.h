@@ -32,7 +32,7 @@ class SystemContextReader {
 
  private:
   DynamicLibrary lib_;
-  const QnnSystemInterface_ImplementationV1_1_t* api_ = nullptr;
+  const QNN_SYSTEM_INTERFACE_VER_TYPE* api_ = nullptr;
   QnnSystemContext_Handle_t context_ = nullptr;
 };
 

@@ -78,7 +78,7 @@ TEST_F(ContextBinaryUtility, JsonListsEveryGraphInputAndOutput) {
   const auto& f = contextBinaryFixture();
   EXPECT_EQ(doc.at("backend").at("id"), f.backendId);
   EXPECT_FALSE(doc.at("backend").at("buildId").get<std::string>().empty());
-  EXPECT_EQ(doc.at("backend").at("coreApiVersion"), "2.15.0");
+  EXPECT_EQ(doc.at("backend").at("coreApiVersion"), "2.32.0");
   EXPECT_EQ(doc.at("context").at("blobSize"), f.bytes.size());
   EXPECT_EQ(doc.at("context").at("numGraphs"), f.graphs.size());
   const auto& graphs = doc.at("graphs");
