@@ -5,6 +5,7 @@
 #include "QnnInterface.h"
 #include "cpu_engine.h"
 #include "cpu_op_package_kernel.h"
+#include "compat/legacy_interface.h"
 #include "runtime/api_table.h"
 #include "runtime/newer_members.h"
 
@@ -34,4 +35,11 @@ using CpuApi = qnn::sdk::ApiTable<runtime>;
 extern "C" QNN_API Qnn_ErrorHandle_t QnnInterface_getProviders(const QnnInterface_t*** providerList,
                                                                 uint32_t* numProviders) {
   return qnn::sdk::getProviders(CpuApi::provider(), providerList, numProviders);
+}
+
+// Compat shims (lib/x86_64-linux-clang/compat/api-2.<minor>/) ask for an older client's layout here.
+extern "C" QNN_API Qnn_ErrorHandle_t OpenQnn_getProvidersForClientApi(uint32_t major, uint32_t minor,
+                                                                      const void*** providerList,
+                                                                      uint32_t* numProviders) {
+  return qnn::compat::providersForClient(CpuApi::provider(), major, minor, providerList, numProviders);
 }

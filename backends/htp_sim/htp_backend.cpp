@@ -5,6 +5,7 @@
 #include "QnnInterface.h"
 #include "htp_engine.h"
 #include "htp_hooks.h"
+#include "compat/legacy_interface.h"
 #include "runtime/api_table.h"
 #include "runtime/newer_members.h"
 
@@ -33,4 +34,11 @@ using HtpApi = qnn::sdk::ApiTable<runtime>;
 extern "C" QNN_API Qnn_ErrorHandle_t QnnInterface_getProviders(const QnnInterface_t*** providerList,
                                                                 uint32_t* numProviders) {
   return qnn::sdk::getProviders(HtpApi::provider(), providerList, numProviders);
+}
+
+// Compat shims (lib/x86_64-linux-clang/compat/api-2.<minor>/) ask for an older client's layout here.
+extern "C" QNN_API Qnn_ErrorHandle_t OpenQnn_getProvidersForClientApi(uint32_t major, uint32_t minor,
+                                                                      const void*** providerList,
+                                                                      uint32_t* numProviders) {
+  return qnn::compat::providersForClient(HtpApi::provider(), major, minor, providerList, numProviders);
 }

@@ -6,6 +6,8 @@
 #include "Saver/QnnSaverCommon.h"
 #include "saver_call.h"
 #include "saver_table.h"
+#include "compat/legacy_interface.h"
+#include "runtime/api_table.h"
 
 namespace {
 
@@ -26,11 +28,7 @@ const QnnInterface_t& provider() {
 extern "C" QNN_API Qnn_ErrorHandle_t QnnInterface_getProviders(const QnnInterface_t*** providerList,
                                                                 uint32_t* numProviders) {
   try {
-    if (!providerList || !numProviders) return QNN_INTERFACE_ERROR_INVALID_PARAMETER;
-    static const QnnInterface_t* list[] = {&provider()};
-    *providerList = list;
-    *numProviders = 1;
-    return QNN_SUCCESS;
+    return qnn::sdk::getProviders(provider(), providerList, numProviders);
   } catch (...) {
     return QNN_COMMON_ERROR_GENERAL;
   }
@@ -40,4 +38,15 @@ extern "C" QNN_API Qnn_ErrorHandle_t QnnSaver_initialize(const QnnSaver_Config_t
   return qnn::saver::recorded(qnn::trace::kCallSaverInitialize, [&](qnn::trace::Value& a) {
     return qnn::saver::SaverState::get().initialize(config, a);
   });
+}
+
+// Compat shims (lib/x86_64-linux-clang/compat/api-2.<minor>/) ask for an older client's layout here.
+extern "C" QNN_API Qnn_ErrorHandle_t OpenQnn_getProvidersForClientApi(uint32_t major, uint32_t minor,
+                                                                      const void*** providerList,
+                                                                      uint32_t* numProviders) {
+  try {
+    return qnn::compat::providersForClient(provider(), major, minor, providerList, numProviders);
+  } catch (...) {
+    return QNN_COMMON_ERROR_GENERAL;
+  }
 }

@@ -1453,17 +1453,3 @@ const char* Runtime::errorMessage(Qnn_ErrorHandle_t error) {
 }
 
 }  // namespace qnn::sdk
-
-namespace qnn::sdk {
-
-Qnn_ErrorHandle_t getProviders(const QnnInterface_t& provider, const QnnInterface_t*** providerList,
-                               uint32_t* numProviders) {
-  if (!providerList || !numProviders) return QNN_INTERFACE_ERROR_INVALID_PARAMETER;
-  // One backend library holds one runtime, so one list per library suffices.
-  static const QnnInterface_t* const list[1] = {&provider};
-  *providerList = const_cast<const QnnInterface_t**>(list);
-  *numProviders = 1;
-  return QNN_SUCCESS;
-}
-
-}  // namespace qnn::sdk

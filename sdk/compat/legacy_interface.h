@@ -1,0 +1,40 @@
+// Function tables for clients built against QNN headers older than API 2.14, built over a
+// library's current (API 2.32) table. The version decides the layout; nothing outside
+// sdk/compat knows about old layouts.
+#pragma once
+
+#include <cstdint>
+
+#include "QnnInterface.h"
+#include "System/QnnSystemInterface.h"
+
+namespace qnn::compat {
+
+// Providers for a client of core API <major>.<minor> over `current` (the library's single
+// provider). Minor >= 14: `current` itself. Minor 9..13: the >= 2.9 member order truncated to
+// 55 members, reported as 2.13.0. Minor 7: the 2.7 order (44 members), reported as 2.7.2.
+// Other versions (major != 2, minor < 7, minor 8, newer than ours): an error, logged.
+// The returned list has one provider and lives as long as the library.
+Qnn_ErrorHandle_t providersForClient(const QnnInterface_t& current, uint32_t major, uint32_t minor,
+                                     const void*** providerList, uint32_t* numProviders);
+
+// Same for the system library: clients before system API 1.2 (core API < 2.14) get the
+// four-member 1.1 table whose binary info describes graphs with their own tensor layout.
+Qnn_ErrorHandle_t systemProvidersForClient(const QnnSystemInterface_t& current, uint32_t major, uint32_t minor,
+                                           const void*** providerList, uint32_t* numProviders);
+
+// Parses QNN_OPENQNN_CLIENT_API ("2.<minor>"): true and the minor when set and valid;
+// false when unset; a malformed value is logged and ignored.
+bool clientApiFromEnvironment(uint32_t* major, uint32_t* minor);
+
+}  // namespace qnn::compat
+
+// Exported by every OpenQNN library: the compat shims under
+// lib/x86_64-linux-clang/compat/api-2.<minor>/ call these on the real library.
+extern "C" {
+QNN_API Qnn_ErrorHandle_t OpenQnn_getProvidersForClientApi(uint32_t major, uint32_t minor,
+                                                           const void*** providerList, uint32_t* numProviders);
+QNN_API Qnn_ErrorHandle_t OpenQnn_getSystemProvidersForClientApi(uint32_t major, uint32_t minor,
+                                                                 const void*** providerList,
+                                                                 uint32_t* numProviders);
+}
