@@ -7,6 +7,7 @@
 #include <string>
 
 #include "System/QnnSystemInterface.h"
+#include "compat/legacy_interface.h"
 #include "core/logger.h"
 #include "system_context.h"
 
@@ -161,8 +162,7 @@ QNN_API Qnn_ErrorHandle_t QnnSystemContext_getMetadata(QnnSystemContext_Handle_t
 }
 
 // One provider; the table and the list are static, valid while the library is loaded.
-QNN_API Qnn_ErrorHandle_t QnnSystemInterface_getProviders(const QnnSystemInterface_t*** providerList,
-                                                          uint32_t* numProviders) {
+static const QnnSystemInterface_t& systemProvider() {
   static const QnnSystemInterface_t provider = [] {
     QnnSystemInterface_t p = QNN_SYSTEM_INTERFACE_INIT;
     p.backendId = QNN_BACKEND_ID_NULL;  // the System API is backend-independent
@@ -175,11 +175,27 @@ QNN_API Qnn_ErrorHandle_t QnnSystemInterface_getProviders(const QnnSystemInterfa
     qnn::system::fillNotSupportedMembers(p.QNN_SYSTEM_INTERFACE_VER_NAME);
     return p;
   }();
+  return provider;
+}
+
+QNN_API Qnn_ErrorHandle_t QnnSystemInterface_getProviders(const QnnSystemInterface_t*** providerList,
+                                                          uint32_t* numProviders) {
+  const QnnSystemInterface_t& provider = systemProvider();
   static const QnnSystemInterface_t* providers[] = {&provider};
   if (!providerList || !numProviders) return QNN_SYSTEM_INTERFACE_ERROR_INVALID_PARAMETER;
+  uint32_t major = 0, minor = 0;  // an older client's layout, asked for through the environment
+  if (qnn::compat::clientApiFromEnvironment(&major, &minor))
+    return qnn::compat::systemProvidersForClient(provider, major, minor,
+                                                 reinterpret_cast<const void***>(providerList), numProviders);
   *providerList = providers;
   *numProviders = 1;
   return QNN_SUCCESS;
+}
+
+// Compat shims (lib/x86_64-linux-clang/compat/api-2.<minor>/) ask for an older client's layout here.
+QNN_API Qnn_ErrorHandle_t OpenQnn_getSystemProvidersForClientApi(uint32_t major, uint32_t minor,
+                                                                 const void*** providerList, uint32_t* numProviders) {
+  return qnn::compat::systemProvidersForClient(systemProvider(), major, minor, providerList, numProviders);
 }
 
 }  // extern "C"

@@ -119,7 +119,7 @@ TEST_F(SaverConfigs, HtpCustomConfigPayloadIsRecordedAndGenerated) {
   std::string source = readText(dir_ / "htp" / "replay.c");
   EXPECT_NE(source.find(".customConfig = P("), std::string::npos);
   Outcome cc = run(std::string(QNN_TEST_C_COMPILER) + " -std=c11 -Wall -Wextra -Werror " + QNN_TEST_C_FLAGS + " -I'" +
-                       QNN_TEST_INCLUDE_DIR + "' replay.c -o replay -ldl",
+                       QNN_TEST_INCLUDE_DIR + "' -DSAVER_OUTPUT_NO_LINKED_BACKEND replay.c -o replay -ldl",
                    dir_ / "htp");
   EXPECT_EQ(cc.exitCode, 0) << cc.err;
 }
@@ -142,7 +142,7 @@ TEST_F(SaverConfigs, GeneratedProgramNamedByFileConfigReplaysLikeDirectRun) {
   ASSERT_TRUE(fs::exists(d / "replay_params.bin"));
   EXPECT_FALSE(fs::exists(d / "saver_output.c"));
   Outcome cc = run(std::string(QNN_TEST_C_COMPILER) + " -std=c11 -Wall -Wextra -Werror " + QNN_TEST_C_FLAGS + " -I'" +
-                       QNN_TEST_INCLUDE_DIR + "' replay.c -o replay -ldl",
+                       QNN_TEST_INCLUDE_DIR + "' -DSAVER_OUTPUT_NO_LINKED_BACKEND replay.c -o replay -ldl",
                    d);
   ASSERT_EQ(cc.exitCode, 0) << cc.err;
   Outcome r = run(std::string("./replay -l verbose --backend ") + QNN_TEST_CPU_BACKEND_PATH, d);

@@ -4,7 +4,8 @@
  * OpenQnn_getProvidersForClientApi. Built once per library and client version with
  *   OPENQNN_REAL_LIB      the real library's file name, e.g. "libQnnCpu.so"
  *   OPENQNN_CLIENT_MINOR  the client's core API minor, e.g. 7
- *   OPENQNN_SHIM_SAVER    also forward QnnSaver_initialize (libQnnSaver.so). */
+ *   OPENQNN_SHIM_SAVER    also forward QnnSaver_initialize (libQnnSaver.so)
+ *   OPENQNN_SHIM_SYSTEM   the system library: QnnSystemInterface_getProviders instead. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <limits.h>
@@ -40,10 +41,17 @@ static void* realSymbol(const char* name) {
 
 typedef ErrorHandle (*ForClientFn)(uint32_t, uint32_t, const void***, uint32_t*);
 
+#ifdef OPENQNN_SHIM_SYSTEM
+SHIM_API ErrorHandle QnnSystemInterface_getProviders(const void*** providerList, uint32_t* numProviders) {
+  ForClientFn fn = (ForClientFn)realSymbol("OpenQnn_getSystemProvidersForClientApi");
+  return fn ? fn(2, OPENQNN_CLIENT_MINOR, providerList, numProviders) : SHIM_ERROR_LOADING;
+}
+#else
 SHIM_API ErrorHandle QnnInterface_getProviders(const void*** providerList, uint32_t* numProviders) {
   ForClientFn fn = (ForClientFn)realSymbol("OpenQnn_getProvidersForClientApi");
   return fn ? fn(2, OPENQNN_CLIENT_MINOR, providerList, numProviders) : SHIM_ERROR_LOADING;
 }
+#endif
 
 #ifdef OPENQNN_SHIM_SAVER
 typedef ErrorHandle (*SaverInitFn)(const void**);

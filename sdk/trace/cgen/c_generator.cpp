@@ -64,7 +64,7 @@ std::string CGenerator::generate() {
       << " * replay_output/execute_<E>_output_<K>_<name>.raw. Data is read from " << paramsFileName_ << ".\n"
       << " *   build: cc -I<QNN SDK>/include/QNN saver_output.c -o saver_output -ldl\n"
       << " *   run:   ./saver_output --backend libQnnCpu.so [--logging verbose]\n"
-      << " * or link a backend: cc -DSAVER_OUTPUT_LINKED_BACKEND ... saver_output.c -lQnnCpu -ldl; ./saver_output\n";
+      << " * or link a backend: cc saver_output.c -I<include/QNN> -L<lib> -lQnnCpu; ./saver_output\n";
   if (!trace_.ok()) out << " * The trace ended early (" << trace_.error << "): the calls before that point are replayed.\n";
   out << " */\n"
       << "#define PARAMS_FILE \"" << paramsFileName_ << "\"\n"

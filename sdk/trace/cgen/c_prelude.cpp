@@ -251,16 +251,18 @@ static int loadParams(const char* path) {
 
 typedef Qnn_ErrorHandle_t (*GetProvidersFn)(const QnnInterface_t***, uint32_t*);
 
-/* --backend LIB is dlopened. Without it the backend linked at build time is
- * used: cc -DSAVER_OUTPUT_LINKED_BACKEND saver_output.c -lQnnCpu, or any
- * library already loaded that exports QnnInterface_getProviders. */
+/* --backend LIB is dlopened. Without it the backend linked at build time is used, as the
+ * vendor documents the build: cc saver_output.c -I<include/QNN> -L<lib> -lQnnCpu. The
+ * reference to it must be a strong one (a weak one lets the linker's --as-needed drop the
+ * library); -DSAVER_OUTPUT_NO_LINKED_BACKEND builds without one, and then --backend (or a
+ * library already loaded that exports QnnInterface_getProviders) is required. */
 static int loadBackend(const char* path) {
   void* lib = path ? dlopen(path, RTLD_NOW | RTLD_LOCAL) : RTLD_DEFAULT;
   GetProvidersFn get = NULL;
   const QnnInterface_t** providers = NULL;
   uint32_t n = 0, k;
   if (path && !lib) { fprintf(stderr, "cannot load %s: %s\n", path, dlerror()); return 0; }
-#ifdef SAVER_OUTPUT_LINKED_BACKEND
+#ifndef SAVER_OUTPUT_NO_LINKED_BACKEND
   if (!path) get = QnnInterface_getProviders;
 #endif
   if (!get) *(void**)&get = dlsym(lib, "QnnInterface_getProviders"); /* POSIX: data to function pointer */
