@@ -7,16 +7,11 @@
 namespace qnn::sdk {
 namespace {
 
-uint64_t timestampMicros() {
-  using namespace std::chrono;
-  return static_cast<uint64_t>(duration_cast<microseconds>(steady_clock::now().time_since_epoch()).count());
-}
-
 // The callback takes a va_list; this builds one for the "%s" format.
-void invokeCallback(QnnLog_Callback_t cb, QnnLog_Level_t level, const char* fmt, ...) {
+void invokeCallback(QnnLog_Callback_t cb, QnnLog_Level_t level, uint64_t timestamp, const char* fmt, ...) {
   va_list args;
   va_start(args, fmt);
-  cb(fmt, level, timestampMicros(), args);
+  cb(fmt, level, timestamp, args);
   va_end(args);
 }
 
@@ -35,7 +30,12 @@ const char* levelName(QnnLog_Level_t level) {
 
 void Logger::log(QnnLog_Level_t level, const std::string& message) const {
   if (!callback_ || !enabled(level)) return;
-  invokeCallback(callback_, level, "%s", message.c_str());
+  invokeCallback(callback_, level, nanosSinceCreated(), "%s", message.c_str());
+}
+
+uint64_t Logger::nanosSinceCreated() const {
+  using namespace std::chrono;
+  return static_cast<uint64_t>(duration_cast<nanoseconds>(steady_clock::now() - created_).count());
 }
 
 void logMessage(const Logger* logger, QnnLog_Level_t level, const std::string& message) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdarg>
 #include <string>
 
@@ -14,7 +15,8 @@ namespace qnn::sdk {
 
 class Logger : public HandleObject {
  public:
-  Logger(QnnLog_Callback_t callback, QnnLog_Level_t maxLevel) : callback_(callback), maxLevel_(maxLevel) {}
+  Logger(QnnLog_Callback_t callback, QnnLog_Level_t maxLevel)
+      : callback_(callback), maxLevel_(maxLevel), created_(std::chrono::steady_clock::now()) {}
   HandleKind kind() const override { return HandleKind::kLog; }
 
   void setLevel(QnnLog_Level_t level) { maxLevel_.store(level); }
@@ -25,8 +27,13 @@ class Logger : public HandleObject {
   void log(QnnLog_Level_t level, const std::string& message) const;
 
  private:
+  // The callback's timestamp: nanoseconds since the log handle was created, the unit and
+  // origin vendor clients assume (their sample prints timestamp / 1e6 as "ms" since start).
+  uint64_t nanosSinceCreated() const;
+
   QnnLog_Callback_t callback_;
   std::atomic<QnnLog_Level_t> maxLevel_;
+  std::chrono::steady_clock::time_point created_;
 };
 
 // Logs through logger when it is non-null; always honours QNN_LOG_TO_STDERR.

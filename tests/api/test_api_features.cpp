@@ -399,5 +399,30 @@ TEST_F(Features, QuantizedFullyConnectedMatchesTheFormulaBitExactly) {
   }
 }
 
+// Vendor clients print the callback's timestamp as nanoseconds since they created the log
+// handle (the vendor sample: timestamp / 1e6 printed as "ms"). A message logged ~30 ms after
+// logCreate must carry about 30e6, not a clock reading since boot or a microsecond count.
+TEST_F(Features, LogTimestampIsNanosecondsSinceLogCreate) {
+  static std::atomic<uint64_t> lastTimestamp{0};
+  Qnn_LogHandle_t logger = nullptr;
+  ASSERT_EQ(api().logCreate([](const char*, QnnLog_Level_t, uint64_t ts, va_list) { lastTimestamp = ts; },
+                            QNN_LOG_LEVEL_WARN, &logger),
+            QNN_SUCCESS);
+  std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  Qnn_BackendHandle_t b = nullptr;
+  ASSERT_EQ(api().backendCreate(logger, nullptr, &b), QNN_SUCCESS);
+  Qnn_ContextHandle_t c = nullptr;
+  ASSERT_EQ(api().contextCreate(b, nullptr, nullptr, &c), QNN_SUCCESS);
+  Qnn_GraphHandle_t g = nullptr;
+  ASSERT_EQ(api().graphCreate(c, "g", nullptr, &g), QNN_SUCCESS);
+  lastTimestamp = 0;
+  EXPECT_EQ(api().graphExecute(g, nullptr, 0, nullptr, 0, nullptr, nullptr), QNN_GRAPH_ERROR_GRAPH_NOT_FINALIZED);
+  EXPECT_GE(lastTimestamp.load(), 30'000'000u);     // at least the 30 ms slept, in ns
+  EXPECT_LT(lastTimestamp.load(), 20'000'000'000u);  // and from logCreate, not from boot
+  EXPECT_EQ(api().contextFree(c, nullptr), QNN_SUCCESS);
+  EXPECT_EQ(api().backendFree(b), QNN_SUCCESS);
+  EXPECT_EQ(api().logFree(logger), QNN_SUCCESS);
+}
+
 }  // namespace
 }  // namespace qnn::test
