@@ -7,17 +7,26 @@
 #  printing the model's outputs, the per-op profile and the binary's graph description.
 # The model.cpp of part 2 is hand-written in the converter's style; scripts/run-mobilenet.sh takes a
 # real ONNX model (torchvision MobileNetV2) through qnn-onnx-converter and the same tools.
+# From an installed SDK: `source <prefix>/bin/envsetup.sh` first; with QNN_SDK_ROOT set the
+# script runs that install's tools and libraries and builds nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
-scripts/install-deps.sh
-scripts/build.sh
-bin=$root/build/bin
-backend=$root/build/backends/cpu/libQnnCpu.so
+if [ -n "${QNN_SDK_ROOT:-}" ]; then
+  bin=$QNN_SDK_ROOT/bin/x86_64-linux-clang
+  backend=$QNN_SDK_ROOT/lib/x86_64-linux-clang/libQnnCpu.so
+  demo_graph=$bin/qnn-demo-graph
+else
+  scripts/install-deps.sh
+  scripts/build.sh
+  bin=$root/build/bin
+  backend=$root/build/backends/cpu/libQnnCpu.so
+  demo_graph=$root/build/examples/qnn-demo-graph
+fi
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 
 echo "== 1. A graph through the C API"
-./build/examples/qnn-demo-graph "$backend"
+"$demo_graph" "$backend"
 
 echo; echo "== 2. A model through the tools"
 python3 tests/tools/model_lib/small_cnn/make_model_bin.py "$work/model.bin" "$work/inputs" >/dev/null

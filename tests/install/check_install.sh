@@ -12,4 +12,24 @@ cmake -S "$source_dir/tests/install/consumer" -B "$tmp/consumer" -DCMAKE_PREFIX_
   -DDEMO_SOURCE="$source_dir/examples/demo_graph.c" >/dev/null
 cmake --build "$tmp/consumer" >/dev/null
 "$tmp/consumer/consumer_demo" "$tmp/prefix/lib/libQnnCpu.so" | grep -q "profile: graph execute"
-echo "install layout and find_package(QNN) client: ok"
+# The vendor SDK layout: what build systems taking an SDK root look for.
+for f in bin/envsetup.sh lib/x86_64-linux-clang/libQnnCpu.so lib/x86_64-linux-clang/libQnnHtp.so \
+         lib/x86_64-linux-clang/libQnnSaver.so lib/x86_64-linux-clang/libQnnSystem.so \
+         lib/x86_64-linux-clang/libQnnHtpNetRunExtensions.so \
+         lib/x86_64-linux-clang/compat/api-2.7/libQnnCpu.so lib/x86_64-linux-clang/compat/api-2.13/libQnnSystem.so \
+         bin/x86_64-linux-clang/qnn-net-run bin/x86_64-linux-clang/qnn-model-lib-generator \
+         share/QNN/converter/jni/QnnModel.hpp include/QNN/QnnInterface.h; do
+  [ -e "$tmp/prefix/$f" ] || { echo "missing from the vendor layout: $f"; exit 1; }
+done
+# envsetup.sh sets the SDK root and the paths; the README's main command then runs from the
+# installed tree alone (no build dir): a graph through the C API and a model through the tools.
+(
+  cd "$tmp"
+  # shellcheck disable=SC1091
+  source "$tmp/prefix/bin/envsetup.sh" >/dev/null
+  [ "$QNN_SDK_ROOT" = "$tmp/prefix" ] || { echo "envsetup.sh: QNN_SDK_ROOT=$QNN_SDK_ROOT"; exit 1; }
+  [ "$(command -v qnn-net-run)" = "$tmp/prefix/bin/x86_64-linux-clang/qnn-net-run" ] || { echo "envsetup.sh: PATH"; exit 1; }
+  "$source_dir/scripts/demo.sh" > "$tmp/demo.log" 2>&1 || { cat "$tmp/demo.log"; exit 1; }
+  grep -q "retrieve_context: identical outputs" "$tmp/demo.log" || { cat "$tmp/demo.log"; exit 1; }
+)
+echo "install layout, vendor SDK layout, envsetup.sh, demo from the install and find_package(QNN) client: ok"
