@@ -10,7 +10,7 @@ verbose=()
 [ "${1:-}" = --verbose ] && { verbose=(--verbose); shift; }
 inc=${1:-$here/include/QNN}
 facts=${2:-$here/tests/abi/abi-2.32.json}
-dev=${3:-$here/docs/abi-deviations.txt}
+dev=${3:-$here/docs/abi-deviations-2.32.txt}
 # libclang's Python bindings are Debian's: use Debian's interpreter even under pyenv.
 py=/usr/bin/python3; [ -x "$py" ] || py=python3
 exec "$py" "$here/tools/abi/abi_facts.py" check "$facts" "$inc" --deviations "$dev" "${verbose[@]}"
