@@ -1,0 +1,223 @@
+// QnnBackend entry points: creation, configs, op packages, supported ops, op validation.
+#include "runtime/runtime.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "opdefs/op_catalog.h"
+#include "runtime/later_datatypes.h"
+#include "runtime/qnn_convert.h"
+#include "runtime/runtime_support.h"
+
+namespace qnn::sdk {
+using namespace rt;
+
+Qnn_ErrorHandle_t Runtime::backendCreate(Qnn_LogHandle_t logger, const QnnBackend_Config_t** config,
+                                         Qnn_BackendHandle_t* backend) {
+  return guarded([&]() -> Qnn_ErrorHandle_t {
+    if (!backend) return QNN_BACKEND_ERROR_INVALID_ARGUMENT;
+    auto obj = std::make_shared<BackendObject>();
+    if (logger) {
+      auto log = handles().get<Logger>(logger, HandleKind::kLog);
+      if (!log) return QNN_BACKEND_ERROR_INVALID_HANDLE;
+      obj->logger = log;
+    }
+    if (config) {
+      for (size_t i = 0; config[i]; ++i) {
+        switch (config[i]->option) {
+          case QNN_BACKEND_CONFIG_OPTION_CUSTOM:
+            if (config[i]->customConfig && desc_.hooks) {
+              Status st = desc_.hooks->applyBackendCustomConfig(config[i]->customConfig);
+              if (!st.isOk()) {
+                logMessage(obj->logger.get(), QNN_LOG_LEVEL_ERROR, "QnnBackend_create: " + st.message());
+                return QNN_BACKEND_ERROR_INVALID_CONFIG;
+              }
+            }
+            break;
+          case QNN_BACKEND_CONFIG_OPTION_ERROR_REPORTING:
+          case QNN_BACKEND_CONFIG_OPTION_PLATFORM:
+            break;
+          default:
+            logMessage(obj->logger.get(), QNN_LOG_LEVEL_ERROR,
+                       "QnnBackend_create: unknown config option " + std::to_string(config[i]->option));
+            return QNN_BACKEND_ERROR_INVALID_CONFIG;
+        }
+      }
+    }
+    obj->engine = desc_.createEngine();
+    if (!obj->engine) return QNN_BACKEND_ERROR_CANNOT_INITIALIZE;
+    if (desc_.opPackageInfrastructure) obj->engine->setOpPackages(obj->opPackages);
+    if (obj->logger) rememberLastLogger(obj->logger);
+    logMessage(obj->logger.get(), QNN_LOG_LEVEL_INFO, std::string(desc_.providerName) + " backend created");
+    *backend = handles().add(obj);
+    return QNN_SUCCESS;
+  });
+}
+
+Qnn_ErrorHandle_t Runtime::backendSetConfig(Qnn_BackendHandle_t backend, const QnnBackend_Config_t** config) {
+  return guarded([&]() -> Qnn_ErrorHandle_t {
+    auto b = handles().get<BackendObject>(backend, HandleKind::kBackend);
+    if (!b) return QNN_BACKEND_ERROR_INVALID_HANDLE;
+    if (!config) return QNN_SUCCESS;
+    for (size_t i = 0; config[i]; ++i) {
+      if (config[i]->option > QNN_BACKEND_CONFIG_OPTION_PLATFORM) return QNN_BACKEND_ERROR_INVALID_CONFIG;
+      if (config[i]->option == QNN_BACKEND_CONFIG_OPTION_CUSTOM && config[i]->customConfig && desc_.hooks) {
+        Status st = desc_.hooks->applyBackendCustomConfig(config[i]->customConfig);
+        if (!st.isOk()) return fail(loggerOf(b), ApiGroup::kBackend, "QnnBackend_setConfig", st),
+                               QNN_BACKEND_ERROR_INVALID_CONFIG;
+      }
+    }
+    return QNN_SUCCESS;
+  });
+}
+
+Qnn_ErrorHandle_t Runtime::backendGetApiVersion(Qnn_ApiVersion_t* version) {
+  if (!version) return QNN_BACKEND_ERROR_INVALID_ARGUMENT;
+  *version = apiVersion();
+  return QNN_SUCCESS;
+}
+
+Qnn_ErrorHandle_t Runtime::backendGetBuildId(const char** id) {
+  if (!id) return QNN_BACKEND_ERROR_INVALID_ARGUMENT;
+  *id = desc_.buildId;
+  return QNN_SUCCESS;
+}
+
+static bool sameIgnoringCase(const std::string& a, const std::string& b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+Qnn_ErrorHandle_t Runtime::backendRegisterOpPackage(Qnn_BackendHandle_t backend, const char* path,
+                                                    const char* provider, const char* target) {
+  return guarded([&]() -> Qnn_ErrorHandle_t {
+    const std::string api = "QnnBackend_registerOpPackage: ";
+    auto b = handles().get<BackendObject>(backend, HandleKind::kBackend);
+    if (!b) return QNN_BACKEND_ERROR_INVALID_HANDLE;
+    const Logger* log = loggerOf(b);
+    if (!desc_.opPackageInfrastructure) {
+      logMessage(log, QNN_LOG_LEVEL_ERROR, api + "this backend does not take op packages");
+      return QNN_COMMON_ERROR_NOT_SUPPORTED;
+    }
+    if (!path || !*path || !provider || !*provider) {
+      logMessage(log, QNN_LOG_LEVEL_ERROR, api + "the library path and the interface provider name are required");
+      return QNN_BACKEND_ERROR_INVALID_ARGUMENT;
+    }
+    if (target && *target && !desc_.opPackageTargets.empty() &&
+        std::none_of(desc_.opPackageTargets.begin(), desc_.opPackageTargets.end(),
+                     [&](const std::string& t) { return sameIgnoringCase(t, target); })) {
+      logMessage(log, QNN_LOG_LEVEL_ERROR,
+                 api + "op package '" + path + "' is for target '" + target + "', which this backend does not run");
+      return QNN_BACKEND_ERROR_INVALID_ARGUMENT;
+    }
+    OpPackageHost host;
+    host.infrastructure = desc_.opPackageInfrastructure;
+    host.backendApiMajor = desc_.backendApiMajor;
+    host.backendId = desc_.backendId;
+    setOpPackageLogger(b->logger);
+    OpPackageLoadResult loaded = loadOpPackage(path, provider, host, b->logger);
+    if (loaded.error != QNN_SUCCESS) {
+      logMessage(log, QNN_LOG_LEVEL_ERROR, api + loaded.message);
+      return loaded.error;
+    }
+    const std::string name = loaded.package->name();
+    if (name == kBuiltinOpPackage || !b->opPackages->add(loaded.package)) {
+      logMessage(log, QNN_LOG_LEVEL_ERROR,
+                 api + "an op package named '" + name + "' is already registered with this backend");
+      return QNN_BACKEND_ERROR_OP_PACKAGE_DUPLICATE;
+    }
+    logMessage(log, QNN_LOG_LEVEL_INFO,
+               api + "registered op package '" + name + "' (" + std::to_string(loaded.package->opNames().size()) +
+                   " ops) from '" + path + "'");
+    return QNN_SUCCESS;
+  });
+}
+
+Qnn_ErrorHandle_t Runtime::backendGetSupportedOperations(Qnn_BackendHandle_t backend, uint32_t* num,
+                                                         const QnnBackend_OperationName_t** ops) {
+  return guarded([&]() -> Qnn_ErrorHandle_t {
+    auto b = handles().get<BackendObject>(backend, HandleKind::kBackend);
+    if (!b) return QNN_BACKEND_ERROR_INVALID_HANDLE;
+    if (!num || !ops) return QNN_BACKEND_ERROR_INVALID_ARGUMENT;
+    std::lock_guard<std::mutex> lock(b->mutex);
+    // Built once, and again only when packages were registered since: an array
+    // handed out stays valid as long as the set of packages does not change.
+    auto packages = b->opPackages->all();
+    if (b->opNames.empty() || packages != b->listedOpPackages) {
+      b->opNameEntries.clear();
+      if (b->opNames.empty()) b->opNames = b->engine->supportedOps();
+      for (auto& n : b->opNames) b->opNameEntries.push_back({kBuiltinOpPackage, n.c_str(), nullptr});
+      b->listedOpPackages = std::move(packages);
+      for (auto& pkg : b->listedOpPackages)
+        for (auto& n : pkg->opNames()) b->opNameEntries.push_back({pkg->name().c_str(), n.c_str(), nullptr});
+    }
+    *num = static_cast<uint32_t>(b->opNameEntries.size());
+    *ops = b->opNameEntries.data();
+    return QNN_SUCCESS;
+  });
+}
+
+
+Qnn_ErrorHandle_t Runtime::backendValidateOpConfig(Qnn_BackendHandle_t backend, Qnn_OpConfig_t opConfig) {
+  return guarded([&]() -> Qnn_ErrorHandle_t {
+    auto b = handles().get<BackendObject>(backend, HandleKind::kBackend);
+    if (!b) return QNN_BACKEND_ERROR_INVALID_HANDLE;
+    NodeInfo node;
+    Status st = readNode(opConfig, *b->opPackages, &node);
+    if (!st.isOk()) return fail(loggerOf(b), ApiGroup::kBackend, "QnnBackend_validateOpConfig", st);
+    std::vector<TensorInfo> ins(opConfig.v1.numOfInputs), outs(opConfig.v1.numOfOutputs);
+    std::vector<const TensorInfo*> inPtrs, outPtrs;
+    for (uint32_t i = 0; i < opConfig.v1.numOfInputs; ++i) {
+      st = readTensorInfo(opConfig.v1.inputTensors[i], TensorUse::kParam, &ins[i]);
+      // The op config's tensors need not carry data; only shapes and types count.
+      if (!st.isOk() && ins[i].dims.empty()) {
+        const Qnn_TensorV1_t& v = tensorFields(opConfig.v1.inputTensors[i]);
+        ins[i].name = v.name ? v.name : "";
+        // The declared type still counts (a static weight may take encodings other inputs may not).
+        if (static_cast<uint32_t>(v.type) <= QNN_TENSOR_TYPE_NULL) ins[i].kind = static_cast<TensorKind>(v.type);
+        ins[i].dtype = storageDType(v.dataType);  // packed 4-bit weights are judged in their 8-bit container
+        for (uint32_t d = 0; v.dimensions && d < v.rank; ++d) ins[i].dims.push_back(v.dimensions[d]);
+        Status q = readQuantization(v.quantizeParams, ins[i].dims, &ins[i].quant);
+        if (q.isOk() && isPacked4Bit(v.dataType))
+          q = applyPacked4BitWidth("input '" + ins[i].name + "'", qnnDatatypeName(v.dataType), &ins[i].quant);
+        if (!q.isOk()) return fail(loggerOf(b), ApiGroup::kBackend, "QnnBackend_validateOpConfig", q);
+      }
+      inPtrs.push_back(&ins[i]);
+    }
+    for (uint32_t i = 0; i < opConfig.v1.numOfOutputs; ++i) {
+      const Qnn_TensorV1_t& v = tensorFields(opConfig.v1.outputTensors[i]);
+      outs[i].name = v.name ? v.name : "";
+      outs[i].dtype = static_cast<DType>(v.dataType);
+      for (uint32_t d = 0; v.dimensions && d < v.rank; ++d) outs[i].dims.push_back(v.dimensions[d]);
+      Status q = readQuantization(v.quantizeParams, outs[i].dims, &outs[i].quant);
+      if (!q.isOk()) return fail(loggerOf(b), ApiGroup::kBackend, "QnnBackend_validateOpConfig", q);
+      outPtrs.push_back(&outs[i]);
+    }
+    st = b->engine->validateNode(node, inPtrs, outPtrs);
+    if (!st.isOk()) return fail(loggerOf(b), ApiGroup::kBackend, "QnnBackend_validateOpConfig", st);
+    return QNN_SUCCESS;
+  });
+}
+
+Qnn_ErrorHandle_t Runtime::backendFree(Qnn_BackendHandle_t backend) {
+  return guarded([&]() -> Qnn_ErrorHandle_t {
+    auto obj = std::static_pointer_cast<BackendObject>(handles().remove(backend, HandleKind::kBackend));
+    if (!obj) return QNN_BACKEND_ERROR_INVALID_HANDLE;
+    // Freeing a backend frees everything created from it that is still alive.
+    std::set<void*> contexts;
+    {
+      std::lock_guard<std::mutex> lock(obj->mutex);
+      contexts.swap(obj->contexts);
+    }
+    for (void* c : contexts)
+      if (auto ctx = handles().remove(c, HandleKind::kContext))
+        freeContextObject(std::static_pointer_cast<ContextObject>(ctx));
+    // Each package is terminated and unloaded once no other backend handle or
+    // prepared graph still uses it.
+    obj->opPackages->clear();
+    return QNN_SUCCESS;
+  });
+}
+
+}  // namespace qnn::sdk

@@ -1,0 +1,283 @@
+// QnnContext entry points: creation, binaries (save and load), free.
+#include "runtime/runtime.h"
+
+#include <cstring>
+
+#include "binary/context_binary.h"
+#include "binary/prepared_blob.h"
+#include "opdefs/op_catalog.h"
+#include "runtime/later_datatypes.h"
+#include "runtime/qnn_convert.h"
+#include "runtime/runtime_support.h"
+
+namespace qnn::sdk {
+using namespace rt;
+
+// Validates context configs; priority and the backend's custom configs go into
+// `settings` (may be null: validate only).
+static Status checkContextConfig(const QnnContext_Config_t** config, BackendHooks* hooks = nullptr,
+                                 BackendSettings* settings = nullptr) {
+  if (!config) return Status::ok();
+  BackendSettings scratch;
+  if (!settings) settings = &scratch;
+  for (size_t i = 0; config[i]; ++i) {
+    switch (config[i]->option) {
+      case QNN_CONTEXT_CONFIG_OPTION_CUSTOM:
+        if (hooks && config[i]->customConfig)
+          QNN_SDK_RETURN_IF_ERROR(hooks->applyContextCustomConfig(config[i]->customConfig, settings));
+        break;
+      case QNN_CONTEXT_CONFIG_OPTION_ERROR_REPORTING:
+      case QNN_CONTEXT_CONFIG_OPTION_OEM_STRING:
+      case QNN_CONTEXT_CONFIG_ASYNC_EXECUTION_QUEUE_DEPTH:
+        break;
+      case QNN_CONTEXT_CONFIG_OPTION_PRIORITY:
+        if (config[i]->priority > QNN_PRIORITY_HIGH) return invalidArgument("invalid context priority");
+        (*settings)["context.priority"] = std::to_string(config[i]->priority);
+        break;
+      default:
+        return invalidArgument("unknown context config option " + std::to_string(config[i]->option));
+    }
+  }
+  return Status::ok();
+}
+
+Qnn_ErrorHandle_t Runtime::contextCreate(Qnn_BackendHandle_t backend, Qnn_DeviceHandle_t device,
+                                         const QnnContext_Config_t** config, Qnn_ContextHandle_t* context) {
+  return guarded([&]() -> Qnn_ErrorHandle_t {
+    auto b = handles().get<BackendObject>(backend, HandleKind::kBackend);
+    if (!b) return QNN_CONTEXT_ERROR_INVALID_HANDLE;
+    if (device && !handles().get<DeviceObject>(device, HandleKind::kDevice)) return QNN_DEVICE_ERROR_INVALID_HANDLE;
+    if (!context) return QNN_CONTEXT_ERROR_INVALID_ARGUMENT;
+    auto ctx = std::make_shared<ContextObject>();
+    if (device) ctx->settings = deviceSettings(device);
+    Status st = checkContextConfig(config, desc_.hooks.get(), &ctx->settings);
+    if (!st.isOk()) {
+      logMessage(loggerOf(b), QNN_LOG_LEVEL_ERROR, "QnnContext_create: " + st.message());
+      return QNN_CONTEXT_ERROR_INVALID_CONFIG;
+    }
+    ctx->backend = b;
+    *context = handles().add(ctx);
+    std::lock_guard<std::mutex> lock(b->mutex);
+    b->contexts.insert(*context);
+    return QNN_SUCCESS;
+  });
+}
+
+Qnn_ErrorHandle_t Runtime::contextSetConfig(Qnn_ContextHandle_t context, const QnnContext_Config_t** config) {
+  return guarded([&]() -> Qnn_ErrorHandle_t {
+    auto ctx = handles().get<ContextObject>(context, HandleKind::kContext);
+    if (!ctx) return QNN_CONTEXT_ERROR_INVALID_HANDLE;
+    BackendSettings updated;
+    {
+      std::lock_guard<std::mutex> lock(ctx->mutex);
+      updated = ctx->settings;
+    }
+    Status st = checkContextConfig(config, desc_.hooks.get(), &updated);
+    if (!st.isOk()) return fail(loggerOf(ctx->backend), ApiGroup::kContext, "QnnContext_setConfig", st),
+                           QNN_CONTEXT_ERROR_INVALID_CONFIG;
+    std::lock_guard<std::mutex> lock(ctx->mutex);
+    ctx->settings = std::move(updated);
+    return QNN_SUCCESS;
+  });
+}
+
+// Collects what a context binary stores.
+static Status collectContext(ContextObject& ctx, const BackendDescriptor& desc, ContextBinaryContents* out) {
+  out->backendId = desc.backendId;
+  out->backendBuildId = desc.buildId;
+  out->coreApiMajor = QNN_API_VERSION_MAJOR;
+  out->coreApiMinor = QNN_API_VERSION_MINOR;
+  out->coreApiPatch = QNN_API_VERSION_PATCH;
+  out->backendApiMajor = desc.backendApiMajor;
+  out->backendApiMinor = desc.backendApiMinor;
+  out->backendApiPatch = desc.backendApiPatch;
+  // Lock order everywhere is graph, then context: copy what is needed from the
+  // context first and lock each graph afterwards.
+  std::map<std::string, void*> graphs;
+  {
+    std::lock_guard<std::mutex> lock(ctx.mutex);
+    for (auto& [id, t] : ctx.contextTensors) out->contextTensors.push_back(t);
+    graphs = ctx.graphsByName;
+  }
+  PreparedGraphBlobs prepared;
+  for (auto& [name, handle] : graphs) {
+    auto g = handles().get<GraphObject>(handle, HandleKind::kGraph);
+    if (!g) continue;
+    std::lock_guard<std::mutex> glock(g->mutex);
+    if (g->state != GraphObject::State::kFinalized)
+      return invalidState("graph '" + name + "' is not finalized; finalize every graph before serializing");
+    out->graphs.push_back(g->ir);
+    std::vector<uint8_t> bytes;
+    if (g->prepared && g->prepared->serialize(&bytes)) prepared[name] = std::move(bytes);
+  }
+  if (!prepared.empty()) encodePreparedGraphs(prepared, &out->backendBlob);
+  return Status::ok();
+}
+
+Qnn_ErrorHandle_t Runtime::contextGetBinarySize(Qnn_ContextHandle_t context, Qnn_ContextBinarySize_t* size) {
+  return guarded([&]() -> Qnn_ErrorHandle_t {
+    auto ctx = handles().get<ContextObject>(context, HandleKind::kContext);
+    if (!ctx) return QNN_CONTEXT_ERROR_INVALID_HANDLE;
+    if (!size) return QNN_CONTEXT_ERROR_INVALID_ARGUMENT;
+    ContextBinaryContents contents;
+    Status st = collectContext(*ctx, desc_, &contents);
+    std::vector<uint8_t> bytes;
+    if (st.isOk()) st = writeContextBinary(contents, &bytes);
+    if (!st.isOk()) return fail(loggerOf(ctx->backend), ApiGroup::kContext, "QnnContext_getBinarySize", st);
+    // The real size is known only after compression; report it exactly.
+    *size = bytes.size();
+    return QNN_SUCCESS;
+  });
+}
+
+Qnn_ErrorHandle_t Runtime::contextGetBinary(Qnn_ContextHandle_t context, void* buffer,
+                                            Qnn_ContextBinarySize_t bufferSize, Qnn_ContextBinarySize_t* written) {
+  return guarded([&]() -> Qnn_ErrorHandle_t {
+    auto ctx = handles().get<ContextObject>(context, HandleKind::kContext);
+    if (!ctx) return QNN_CONTEXT_ERROR_INVALID_HANDLE;
+    if (!buffer || !written) return QNN_CONTEXT_ERROR_INVALID_ARGUMENT;
+    ContextBinaryContents contents;
+    Status st = collectContext(*ctx, desc_, &contents);
+    std::vector<uint8_t> bytes;
+    if (st.isOk()) st = writeContextBinary(contents, &bytes);
+    if (!st.isOk()) return fail(loggerOf(ctx->backend), ApiGroup::kContext, "QnnContext_getBinary", st);
+    if (bufferSize < bytes.size()) {
+      logMessage(loggerOf(ctx->backend), QNN_LOG_LEVEL_ERROR,
+                 "QnnContext_getBinary: buffer of " + std::to_string(bufferSize) + " bytes is too small, need " +
+                     std::to_string(bytes.size()));
+      return QNN_CONTEXT_ERROR_GET_BINARY_FAILED;
+    }
+    std::memcpy(buffer, bytes.data(), bytes.size());
+    *written = bytes.size();
+    return QNN_SUCCESS;
+  });
+}
+
+// A binary's graphs may use ops of op packages: each must be registered, with
+// that op, before the binary can be loaded.
+static Status checkOpPackagesRegistered(const ContextBinaryContents& contents, const OpPackageSet& packages) {
+  for (const GraphIR& g : contents.graphs)
+    for (const NodeInfo& n : g.nodes) {
+      if (n.packageName == kBuiltinOpPackage) continue;
+      auto pkg = packages.find(n.packageName);
+      if (!pkg)
+        return notSupported("graph '" + g.name + "' needs op package '" + n.packageName + "' (node '" + n.name +
+                            "', op '" + n.typeName +
+                            "'), which is not registered with this backend; register it first "
+                            "(QnnBackend_registerOpPackage, or --op_packages in the tools)");
+      if (!pkg->hasOp(n.typeName))
+        return notSupported("graph '" + g.name + "' needs op '" + n.typeName + "' of op package '" + n.packageName +
+                            "' (node '" + n.name + "'), which the registered package does not provide");
+    }
+  return Status::ok();
+}
+
+Qnn_ErrorHandle_t Runtime::contextCreateFromBinary(Qnn_BackendHandle_t backend, Qnn_DeviceHandle_t device,
+                                                   const QnnContext_Config_t** config, const void* buffer,
+                                                   Qnn_ContextBinarySize_t size, Qnn_ContextHandle_t* context,
+                                                   Qnn_ProfileHandle_t profile) {
+  return guarded([&]() -> Qnn_ErrorHandle_t {
+    auto b = handles().get<BackendObject>(backend, HandleKind::kBackend);
+    if (!b) return QNN_CONTEXT_ERROR_INVALID_HANDLE;
+    if (device && !handles().get<DeviceObject>(device, HandleKind::kDevice)) return QNN_DEVICE_ERROR_INVALID_HANDLE;
+    if (!buffer || !context || size == 0) return QNN_CONTEXT_ERROR_INVALID_ARGUMENT;
+    std::shared_ptr<ProfileObject> prof;
+    if (profile && !(prof = handles().get<ProfileObject>(profile, HandleKind::kProfile)))
+      return QNN_PROFILE_ERROR_INVALID_HANDLE;
+    BackendSettings settings = device ? deviceSettings(device) : BackendSettings{};
+    Status cst = checkContextConfig(config, desc_.hooks.get(), &settings);
+    if (!cst.isOk()) {
+      logMessage(loggerOf(b), QNN_LOG_LEVEL_ERROR, "QnnContext_createFromBinary: " + cst.message());
+      return QNN_CONTEXT_ERROR_INVALID_CONFIG;
+    }
+    uint64_t start = nowMicros();
+    ContextBinaryContents contents;
+    Status st = readContextBinary(buffer, size, &contents);
+    if (!st.isOk()) return fail(loggerOf(b), ApiGroup::kContext, "QnnContext_createFromBinary", st);
+    if (contents.backendId != desc_.backendId) {
+      logMessage(loggerOf(b), QNN_LOG_LEVEL_ERROR,
+                 "QnnContext_createFromBinary: the binary was made by backend id " +
+                     std::to_string(contents.backendId) + ", this is backend id " + std::to_string(desc_.backendId));
+      return QNN_CONTEXT_ERROR_BINARY_CONFIGURATION;
+    }
+    st = checkOpPackagesRegistered(contents, *b->opPackages);
+    if (!st.isOk()) {
+      logMessage(loggerOf(b), QNN_LOG_LEVEL_ERROR, "QnnContext_createFromBinary: " + st.message());
+      return QNN_CONTEXT_ERROR_BINARY_CONFIGURATION;
+    }
+    PreparedGraphBlobs prepared;
+    if (!contents.backendBlob.empty()) {
+      st = decodePreparedGraphs(contents.backendBlob, &prepared);
+      if (!st.isOk()) return fail(loggerOf(b), ApiGroup::kContext, "QnnContext_createFromBinary", st);
+    }
+    auto ctx = std::make_shared<ContextObject>();
+    ctx->backend = b;
+    ctx->settings = settings;
+    uint32_t maxId = 0;
+    for (auto& t : contents.contextTensors) {
+      maxId = std::max(maxId, t.id);
+      ctx->tensorNames.insert(t.name);
+      ctx->contextTensors[t.id] = t;
+    }
+    std::vector<std::shared_ptr<GraphObject>> graphs;
+    for (auto& ir : contents.graphs) {
+      auto g = std::make_shared<GraphObject>();
+      g->context = ctx;
+      g->backend = b;
+      for (auto& [id, t] : ir.tensors) maxId = std::max(maxId, id);
+      for (auto& n : ir.nodes) g->nodeNames.insert(n.name);
+      g->ir = std::move(ir);
+      g->ir.backendConfig = settings;
+      // A stored prepared form is restored as is; otherwise the graph is prepared again.
+      auto stored = prepared.find(g->ir.name);
+      if (stored == prepared.end()) {
+        st = b->engine->prepare(g->ir, &g->prepared);
+        if (!st.isOk()) return fail(loggerOf(b), ApiGroup::kContext, "QnnContext_createFromBinary", st);
+      } else {
+        st = b->engine->restore(g->ir, stored->second.data(), stored->second.size(), &g->prepared);
+        if (!st.isOk()) {
+          // kInvalidArgument: prepared for another device (e.g. another HTP architecture).
+          logMessage(loggerOf(b), QNN_LOG_LEVEL_ERROR, "QnnContext_createFromBinary: " + st.message());
+          if (st.code() == StatusCode::kInvalidArgument) return QNN_CONTEXT_ERROR_BINARY_CONFIGURATION;
+          if (st.code() == StatusCode::kCorruptData) return QNN_CONTEXT_ERROR_CREATE_FROM_BINARY;
+          return toQnnError(ApiGroup::kContext, st);
+        }
+      }
+      g->state = GraphObject::State::kFinalized;
+      graphs.push_back(std::move(g));
+    }
+    ctx->nextTensorId = maxId + 1;
+    for (auto& g : graphs) ctx->graphsByName[g->ir.name] = handles().add(g);
+    if (prof) {
+      auto top = prof->addEvent(0, QNN_PROFILE_EVENTTYPE_INIT, QNN_PROFILE_EVENTUNIT_MICROSEC, nowMicros() - start,
+                                "context create from binary");
+      for (auto& g : graphs) {
+        std::vector<ProfileExtraEvent> extra;
+        g->prepared->finalizeEvents(&extra);
+        addExtraEvents(*prof, top, extra);
+      }
+    }
+    *context = handles().add(ctx);
+    std::lock_guard<std::mutex> lock(b->mutex);
+    b->contexts.insert(*context);
+    return QNN_SUCCESS;
+  });
+}
+
+Qnn_ErrorHandle_t Runtime::contextFree(Qnn_ContextHandle_t context, Qnn_ProfileHandle_t profile) {
+  return guarded([&]() -> Qnn_ErrorHandle_t {
+    if (profile && !handles().get<ProfileObject>(profile, HandleKind::kProfile))
+      return QNN_PROFILE_ERROR_INVALID_HANDLE;
+    auto obj = handles().remove(context, HandleKind::kContext);
+    if (!obj) return QNN_CONTEXT_ERROR_INVALID_HANDLE;
+    auto ctx = std::static_pointer_cast<ContextObject>(obj);
+    {
+      std::lock_guard<std::mutex> lock(ctx->backend->mutex);
+      ctx->backend->contexts.erase(context);
+    }
+    freeContextObject(ctx);
+    return QNN_SUCCESS;
+  });
+}
+
+}  // namespace qnn::sdk

@@ -1,0 +1,150 @@
+// QnnDevice entry points: platform info, infrastructure, device handles.
+#include "runtime/runtime.h"
+
+#include <map>
+#include <mutex>
+#include "runtime/runtime_support.h"
+
+namespace qnn::sdk {
+using namespace rt;
+
+namespace {
+// One host device with one core: what the CPU-style backends report.
+struct HostPlatformInfo {
+  QnnDevice_CoreInfo_t core = QNN_DEVICE_CORE_INFO_INIT;
+  QnnDevice_HardwareDeviceInfo_t device = QNN_DEVICE_HARDWARE_DEVICE_INFO_INIT;
+  QnnDevice_PlatformInfo_t info = QNN_DEVICE_PLATFORM_INFO_INIT;
+  HostPlatformInfo() {
+    core.v1.coreId = 0;
+    core.v1.coreType = 0;
+    device.v1.deviceId = 0;
+    device.v1.deviceType = 0;
+    device.v1.numCores = 1;
+    device.v1.cores = &core;
+    info.v1.numHwDevices = 1;
+    info.v1.hwDevices = &device;
+  }
+};
+const HostPlatformInfo& hostPlatformInfo() {
+  static const HostPlatformInfo info;
+  return info;
+}
+
+// Validates device configs; the backend's custom configs go into `settings`.
+Status applyDeviceConfig(BackendHooks* hooks, const QnnDevice_Config_t** config, BackendSettings* settings) {
+  if (!config) return Status::ok();
+  for (size_t i = 0; config[i]; ++i) {
+    if (config[i]->option == QNN_DEVICE_CONFIG_OPTION_CUSTOM) {
+      if (hooks && config[i]->customConfig)
+        QNN_SDK_RETURN_IF_ERROR(hooks->applyDeviceCustomConfig(config[i]->customConfig, settings));
+    } else if (config[i]->option != QNN_DEVICE_CONFIG_OPTION_PLATFORM_INFO) {
+      return invalidArgument("unknown device config option " + std::to_string(config[i]->option));
+    }
+  }
+  return Status::ok();
+}
+
+// Platform infos handed out by QnnDevice_getPlatformInfo until the client frees them.
+std::mutex gPlatformInfoMutex;
+std::map<const QnnDevice_PlatformInfo_t*, std::unique_ptr<PlatformInfoStorage>> gPlatformInfos;
+}  // namespace
+
+Qnn_ErrorHandle_t Runtime::deviceGetPlatformInfo(Qnn_LogHandle_t logger, const QnnDevice_PlatformInfo_t** info) {
+  return guarded([&]() -> Qnn_ErrorHandle_t {
+    if (logger && !handles().get<Logger>(logger, HandleKind::kLog)) return QNN_DEVICE_ERROR_INVALID_HANDLE;
+    if (!info) return QNN_DEVICE_ERROR_INVALID_ARGUMENT;
+    std::unique_ptr<PlatformInfoStorage> storage = desc_.hooks ? desc_.hooks->platformInfo({}) : nullptr;
+    if (!storage) {
+      *info = &hostPlatformInfo().info;
+      return QNN_SUCCESS;
+    }
+    std::lock_guard<std::mutex> lock(gPlatformInfoMutex);
+    const QnnDevice_PlatformInfo_t* p = storage->info();
+    gPlatformInfos[p] = std::move(storage);
+    *info = p;
+    return QNN_SUCCESS;
+  });
+}
+
+Qnn_ErrorHandle_t Runtime::deviceFreePlatformInfo(Qnn_LogHandle_t logger, const QnnDevice_PlatformInfo_t* info) {
+  return guarded([&]() -> Qnn_ErrorHandle_t {
+    if (logger && !handles().get<Logger>(logger, HandleKind::kLog)) return QNN_DEVICE_ERROR_INVALID_HANDLE;
+    if (info == &hostPlatformInfo().info) return QNN_SUCCESS;
+    std::lock_guard<std::mutex> lock(gPlatformInfoMutex);
+    return gPlatformInfos.erase(info) ? QNN_SUCCESS : QNN_DEVICE_ERROR_INVALID_ARGUMENT;
+  });
+}
+
+Qnn_ErrorHandle_t Runtime::deviceGetInfrastructure(const QnnDevice_Infrastructure_t* infra) {
+  return guarded([&]() -> Qnn_ErrorHandle_t {
+    if (!desc_.hooks) {
+      logMessage(anyLogger().get(), QNN_LOG_LEVEL_WARN, "QnnDevice_getInfrastructure: this backend has none");
+      return QNN_COMMON_ERROR_NOT_SUPPORTED;
+    }
+    if (!infra) return QNN_DEVICE_ERROR_INVALID_ARGUMENT;
+    Status st = desc_.hooks->getInfrastructure(infra);
+    if (!st.isOk()) return fail(anyLogger().get(), ApiGroup::kDevice, "QnnDevice_getInfrastructure", st);
+    return QNN_SUCCESS;
+  });
+}
+
+Qnn_ErrorHandle_t Runtime::deviceCreate(Qnn_LogHandle_t logger, const QnnDevice_Config_t** config,
+                                        Qnn_DeviceHandle_t* device) {
+  return guarded([&]() -> Qnn_ErrorHandle_t {
+    if (!device) return QNN_DEVICE_ERROR_INVALID_ARGUMENT;
+    auto d = std::make_shared<DeviceObject>();
+    if (logger && !(d->logger = handles().get<Logger>(logger, HandleKind::kLog))) return QNN_DEVICE_ERROR_INVALID_HANDLE;
+    Status st = applyDeviceConfig(desc_.hooks.get(), config, &d->settings);
+    if (!st.isOk()) {
+      logMessage(d->logger ? d->logger.get() : anyLogger().get(), QNN_LOG_LEVEL_ERROR, "QnnDevice_create: " + st.message());
+      return QNN_DEVICE_ERROR_INVALID_CONFIG;
+    }
+    *device = handles().add(d);
+    return QNN_SUCCESS;
+  });
+}
+
+Qnn_ErrorHandle_t Runtime::deviceSetConfig(Qnn_DeviceHandle_t device, const QnnDevice_Config_t** config) {
+  return guarded([&]() -> Qnn_ErrorHandle_t {
+    auto d = handles().get<DeviceObject>(device, HandleKind::kDevice);
+    if (!d) return QNN_DEVICE_ERROR_INVALID_HANDLE;
+    std::lock_guard<std::mutex> lock(d->mutex);
+    BackendSettings updated = d->settings;
+    Status st = applyDeviceConfig(desc_.hooks.get(), config, &updated);
+    if (!st.isOk()) {
+      logMessage(d->logger ? d->logger.get() : anyLogger().get(), QNN_LOG_LEVEL_ERROR,
+                 "QnnDevice_setConfig: " + st.message());
+      return QNN_DEVICE_ERROR_INVALID_CONFIG;
+    }
+    d->settings = std::move(updated);
+    return QNN_SUCCESS;
+  });
+}
+
+Qnn_ErrorHandle_t Runtime::deviceGetInfo(Qnn_DeviceHandle_t device, const QnnDevice_PlatformInfo_t** info) {
+  return guarded([&]() -> Qnn_ErrorHandle_t {
+    auto d = handles().get<DeviceObject>(device, HandleKind::kDevice);
+    if (!d) return QNN_DEVICE_ERROR_INVALID_HANDLE;
+    if (!info) return QNN_DEVICE_ERROR_INVALID_ARGUMENT;
+    std::lock_guard<std::mutex> lock(d->mutex);
+    if (d->infos.empty() || d->infoSettings != d->settings) {
+      std::unique_ptr<PlatformInfoStorage> storage = desc_.hooks ? desc_.hooks->platformInfo(d->settings) : nullptr;
+      if (!storage) {
+        *info = &hostPlatformInfo().info;
+        return QNN_SUCCESS;
+      }
+      d->infos.push_back(std::move(storage));
+      d->infoSettings = d->settings;
+    }
+    *info = d->infos.back()->info();
+    return QNN_SUCCESS;
+  });
+}
+
+Qnn_ErrorHandle_t Runtime::deviceFree(Qnn_DeviceHandle_t device) {
+  return guarded([&]() -> Qnn_ErrorHandle_t {
+    return handles().remove(device, HandleKind::kDevice) ? QNN_SUCCESS : QNN_DEVICE_ERROR_INVALID_HANDLE;
+  });
+}
+
+}  // namespace qnn::sdk

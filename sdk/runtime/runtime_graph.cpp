@@ -1,0 +1,369 @@
+// QnnGraph entry points: build, finalize, retrieve, execute.
+#include "runtime/runtime.h"
+
+#include <cstring>
+#include <set>
+#include <thread>
+
+#include "opdefs/op_catalog.h"
+#include "runtime/later_datatypes.h"
+#include "runtime/qnn_convert.h"
+#include "runtime/runtime_support.h"
+
+namespace qnn::sdk {
+using namespace rt;
+
+namespace {
+
+// Finds a tensor a node or execute refers to: the graph's own, else a context
+// tensor (copied into the graph's IR on first use).
+const TensorInfo* resolveTensor(GraphObject& g, ContextObject* ctx, uint32_t id) {
+  if (const TensorInfo* t = g.ir.findTensor(id)) return t;
+  if (!ctx) return nullptr;
+  std::lock_guard<std::mutex> lock(ctx->mutex);
+  auto it = ctx->contextTensors.find(id);
+  if (it == ctx->contextTensors.end()) return nullptr;
+  return &(g.ir.tensors[id] = it->second);
+}
+
+// Checks that every node's inputs are available when it runs and that no tensor
+// is produced twice; nodes were added in a valid order, so a forward pass is enough.
+Status checkConnectivity(const GraphIR& ir) {
+  std::set<uint32_t> available;
+  for (auto& [id, t] : ir.tensors)
+    if (t.isGraphInput() || t.kind == TensorKind::kStatic || t.kind == TensorKind::kNull) available.insert(id);
+  for (const NodeInfo& n : ir.nodes) {
+    for (uint32_t in : n.inputIds)
+      if (!available.count(in))
+        return {StatusCode::kInvalidTensor, "node '" + n.name + "' reads tensor '" + ir.tensors.at(in).name +
+                                                "' before any node produces it"};
+    for (uint32_t out : n.outputIds) available.insert(out);
+  }
+  for (auto& [id, t] : ir.tensors)
+    if (t.isGraphOutput() && !available.count(id))
+      return {StatusCode::kInvalidTensor, "graph output '" + t.name + "' is not produced by any node"};
+  return Status::ok();
+}
+
+}  // namespace
+
+static Status applyGraphConfig(GraphObject& g, const QnnGraph_Config_t** config) {
+  if (!config) return Status::ok();
+  for (size_t i = 0; config[i]; ++i) {
+    switch (config[i]->option) {
+      case QNN_GRAPH_CONFIG_OPTION_CUSTOM:
+        if (config[i]->customConfig)
+          QNN_SDK_RETURN_IF_ERROR(g.backend->engine->applyGraphCustomConfig(config[i]->customConfig, &g.ir));
+        break;
+      case QNN_GRAPH_CONFIG_OPTION_PRIORITY:
+        if (config[i]->priority > QNN_PRIORITY_HIGH) return invalidArgument("invalid graph priority");
+        g.ir.priority = config[i]->priority;
+        break;
+      case QNN_GRAPH_CONFIG_OPTION_PROFILE_HANDLE:
+        if (config[i]->profileHandle && !handles().get<ProfileObject>(config[i]->profileHandle, HandleKind::kProfile))
+          return {StatusCode::kInvalidHandle, "graph config names an invalid profile handle"};
+        break;
+      default: return invalidArgument("unknown graph config option " + std::to_string(config[i]->option));
+    }
+  }
+  return Status::ok();
+}
+
+Qnn_ErrorHandle_t Runtime::graphCreate(Qnn_ContextHandle_t context, const char* name,
+                                       const QnnGraph_Config_t** config, Qnn_GraphHandle_t* graph) {
+  return guarded([&]() -> Qnn_ErrorHandle_t {
+    auto ctx = handles().get<ContextObject>(context, HandleKind::kContext);
+    if (!ctx) return QNN_CONTEXT_ERROR_INVALID_HANDLE;
+    if (!name || !*name) return QNN_GRAPH_ERROR_INVALID_NAME;
+    if (!graph) return QNN_GRAPH_ERROR_INVALID_ARGUMENT;
+    auto g = std::make_shared<GraphObject>();
+    g->context = ctx;
+    g->backend = ctx->backend;
+    g->ir.name = name;
+    {
+      std::lock_guard<std::mutex> lock(ctx->mutex);
+      g->ir.backendConfig = ctx->settings;
+    }
+    Status st = applyGraphConfig(*g, config);
+    if (!st.isOk()) return fail(loggerOf(ctx->backend), ApiGroup::kGraph, "QnnGraph_create", st);
+    std::lock_guard<std::mutex> lock(ctx->mutex);
+    if (ctx->graphsByName.count(name)) {
+      logMessage(loggerOf(ctx->backend), QNN_LOG_LEVEL_ERROR,
+                 std::string("QnnGraph_create: a graph named '") + name + "' already exists in this context");
+      return QNN_GRAPH_ERROR_INVALID_NAME;
+    }
+    void* h = handles().add(g);
+    ctx->graphsByName[name] = h;
+    *graph = h;
+    return QNN_SUCCESS;
+  });
+}
+
+Qnn_ErrorHandle_t Runtime::graphSetConfig(Qnn_GraphHandle_t graph, const QnnGraph_Config_t** config) {
+  return guarded([&]() -> Qnn_ErrorHandle_t {
+    auto g = handles().get<GraphObject>(graph, HandleKind::kGraph);
+    if (!g) return QNN_GRAPH_ERROR_INVALID_HANDLE;
+    std::lock_guard<std::mutex> lock(g->mutex);
+    Status st = applyGraphConfig(*g, config);
+    if (!st.isOk()) return fail(loggerOf(g->backend), ApiGroup::kGraph, "QnnGraph_setConfig", st);
+    return QNN_SUCCESS;
+  });
+}
+
+Qnn_ErrorHandle_t Runtime::graphAddNode(Qnn_GraphHandle_t graph, Qnn_OpConfig_t opConfig) {
+  return guarded([&]() -> Qnn_ErrorHandle_t {
+    auto g = handles().get<GraphObject>(graph, HandleKind::kGraph);
+    if (!g) return QNN_GRAPH_ERROR_INVALID_HANDLE;
+    auto ctx = g->context.lock();
+    const Logger* log = loggerOf(g->backend);
+    std::lock_guard<std::mutex> lock(g->mutex);
+    if (g->state != GraphObject::State::kBuilding) {
+      logMessage(log, QNN_LOG_LEVEL_ERROR, "QnnGraph_addNode: graph '" + g->ir.name + "' is already finalized");
+      return QNN_GRAPH_ERROR_GRAPH_FINALIZED;
+    }
+    NodeInfo node;
+    Status st = readNode(opConfig, *g->backend->opPackages, &node);
+    if (!st.isOk()) return fail(log, ApiGroup::kGraph, "QnnGraph_addNode", st);
+    if (g->nodeNames.count(node.name))
+      return fail(log, ApiGroup::kGraph, "QnnGraph_addNode",
+                  invalidParam("a node named '" + node.name + "' already exists in graph '" + g->ir.name + "'"));
+    std::vector<const TensorInfo*> ins, outs;
+    auto lookup = [&](const Qnn_Tensor_t& t, const char* role, uint32_t idx, const TensorInfo** out) -> Status {
+      if (!tensorVersionSupported(t)) return invalidTensor("unsupported tensor version");
+      const Qnn_TensorV1_t& v = tensorFields(t);
+      const TensorInfo* info = resolveTensor(*g, ctx.get(), v.id);
+      if (!info)
+        return invalidTensor("node '" + node.name + "' " + role + " " + std::to_string(idx) + " (id " +
+                             std::to_string(v.id) + (v.name ? ", '" + std::string(v.name) + "'" : std::string()) +
+                             ") was not created in this graph or context");
+      if (v.name && info->name != v.name)
+        return invalidTensor("node '" + node.name + "' " + role + " " + std::to_string(idx) + ": id " +
+                             std::to_string(v.id) + " belongs to tensor '" + info->name + "', not '" + v.name + "'");
+      *out = info;
+      return Status::ok();
+    };
+    for (uint32_t i = 0; i < opConfig.v1.numOfInputs; ++i) {
+      const TensorInfo* t = nullptr;
+      st = lookup(opConfig.v1.inputTensors[i], "input", i, &t);
+      if (!st.isOk()) return fail(log, ApiGroup::kGraph, "QnnGraph_addNode", st);
+      ins.push_back(t);
+      node.inputIds.push_back(t->id);
+    }
+    for (uint32_t i = 0; i < opConfig.v1.numOfOutputs; ++i) {
+      const TensorInfo* t = nullptr;
+      st = lookup(opConfig.v1.outputTensors[i], "output", i, &t);
+      if (!st.isOk()) return fail(log, ApiGroup::kGraph, "QnnGraph_addNode", st);
+      if (t->kind == TensorKind::kStatic || t->kind == TensorKind::kAppWrite || t->kind == TensorKind::kNull)
+        return fail(log, ApiGroup::kGraph, "QnnGraph_addNode",
+                    invalidTensor("node '" + node.name + "' output '" + t->name + "' is a static, input or null tensor"));
+      for (auto& n : g->ir.nodes)
+        if (std::find(n.outputIds.begin(), n.outputIds.end(), t->id) != n.outputIds.end())
+          return fail(log, ApiGroup::kGraph, "QnnGraph_addNode",
+                      invalidTensor("tensor '" + t->name + "' is already produced by node '" + n.name + "'"));
+      outs.push_back(t);
+      node.outputIds.push_back(t->id);
+    }
+    st = g->backend->engine->validateNodeInGraph(g->ir, node, ins, outs);
+    if (!st.isOk()) return fail(log, ApiGroup::kGraph, "QnnGraph_addNode", st);
+    g->nodeNames.insert(node.name);
+    g->ir.nodes.push_back(std::move(node));
+    return QNN_SUCCESS;
+  });
+}
+
+Qnn_ErrorHandle_t Runtime::graphFinalize(Qnn_GraphHandle_t graph, Qnn_ProfileHandle_t profile,
+                                         Qnn_SignalHandle_t signal) {
+  return guarded([&]() -> Qnn_ErrorHandle_t {
+    auto g = handles().get<GraphObject>(graph, HandleKind::kGraph);
+    if (!g) return QNN_GRAPH_ERROR_INVALID_HANDLE;
+    std::shared_ptr<ProfileObject> prof;
+    std::shared_ptr<SignalObject> sig;
+    if (!lookupOptional(profile, HandleKind::kProfile, &prof) || !lookupOptional(signal, HandleKind::kSignal, &sig))
+      return QNN_GRAPH_ERROR_INVALID_HANDLE;
+    const Logger* log = loggerOf(g->backend);
+    std::lock_guard<std::mutex> lock(g->mutex);
+    if (g->state == GraphObject::State::kFinalized) {
+      logMessage(log, QNN_LOG_LEVEL_ERROR, "QnnGraph_finalize: graph '" + g->ir.name + "' is already finalized");
+      return QNN_GRAPH_ERROR_GRAPH_FINALIZED;
+    }
+    if (sig && sig->triggered.exchange(false)) return QNN_GRAPH_ERROR_ABORTED;
+    uint64_t start = nowMicros();
+    Status st = checkConnectivity(g->ir);
+    if (!st.isOk()) {
+      logMessage(log, QNN_LOG_LEVEL_ERROR, "QnnGraph_finalize: " + st.message());
+      return QNN_GRAPH_ERROR_UNCONNECTED_NODE;
+    }
+    st = g->backend->engine->prepare(g->ir, &g->prepared);
+    if (!st.isOk()) {
+      logMessage(log, QNN_LOG_LEVEL_ERROR, "QnnGraph_finalize: " + st.message());
+      return st.code() == StatusCode::kOutOfMemory ? QNN_GRAPH_ERROR_MEM_ALLOC : QNN_GRAPH_ERROR_FINALIZE_FAILED;
+    }
+    g->state = GraphObject::State::kFinalized;
+    if (prof) {
+      auto top = prof->addEvent(0, QNN_PROFILE_EVENTTYPE_FINALIZE, QNN_PROFILE_EVENTUNIT_MICROSEC,
+                                nowMicros() - start, "graph finalize: " + g->ir.name);
+      std::vector<ProfileExtraEvent> extra;
+      g->prepared->finalizeEvents(&extra);
+      addExtraEvents(*prof, top, extra);
+    }
+    return QNN_SUCCESS;
+  });
+}
+
+Qnn_ErrorHandle_t Runtime::graphRetrieve(Qnn_ContextHandle_t context, const char* name, Qnn_GraphHandle_t* graph) {
+  return guarded([&]() -> Qnn_ErrorHandle_t {
+    auto ctx = handles().get<ContextObject>(context, HandleKind::kContext);
+    if (!ctx) return QNN_CONTEXT_ERROR_INVALID_HANDLE;
+    if (!name || !graph) return QNN_GRAPH_ERROR_INVALID_ARGUMENT;
+    std::lock_guard<std::mutex> lock(ctx->mutex);
+    auto it = ctx->graphsByName.find(name);
+    if (it == ctx->graphsByName.end()) {
+      logMessage(loggerOf(ctx->backend), QNN_LOG_LEVEL_ERROR,
+                 std::string("QnnGraph_retrieve: no graph named '") + name + "' in this context");
+      return QNN_GRAPH_ERROR_GRAPH_DOES_NOT_EXIST;
+    }
+    *graph = it->second;
+    return QNN_SUCCESS;
+  });
+}
+
+// Resolves the client's execute tensors to graph tensors and their memory.
+static Status bindTensors(GraphObject& g, const Qnn_Tensor_t* tensors, uint32_t count, bool inputs,
+                          std::vector<TensorBinding>* out) {
+  const char* role = inputs ? "input" : "output";
+  if (count && !tensors) return invalidArgument(std::string("null ") + role + " array");
+  std::set<uint32_t> seen;
+  for (uint32_t i = 0; i < count; ++i) {
+    if (!tensorVersionSupported(tensors[i])) return invalidTensor(std::string(role) + " has an unsupported version");
+    const Qnn_TensorV1_t& v = tensorFields(tensors[i]);
+    const TensorInfo* info = g.ir.findTensor(v.id);
+    if (!info && v.name) {
+      for (auto& [id, t] : g.ir.tensors)
+        if (t.name == v.name) info = &t;
+    }
+    if (!info)
+      return invalidTensor(std::string(role) + " " + std::to_string(i) + " (id " + std::to_string(v.id) +
+                           ") is not a tensor of graph '" + g.ir.name + "'");
+    if (inputs ? !info->isGraphInput() : !info->isGraphOutput())
+      return invalidTensor("tensor '" + info->name + "' is not a graph " + role);
+    if (!seen.insert(info->id).second) return invalidTensor("tensor '" + info->name + "' given twice");
+    TensorBinding b;
+    b.tensorId = info->id;
+    size_t need = info->byteSize();
+    if (v.memType == QNN_TENSORMEMTYPE_RAW) {
+      if (!v.clientBuf.data) return invalidTensor(std::string(role) + " '" + info->name + "' has no data buffer");
+      b.data = v.clientBuf.data;
+      b.size = v.clientBuf.dataSize;
+    } else if (v.memType == QNN_TENSORMEMTYPE_MEMHANDLE) {
+      auto mem = handles().get<MemObject>(v.memHandle, HandleKind::kMem);
+      if (!mem) return invalidTensor(std::string(role) + " '" + info->name + "' has an invalid mem handle");
+      b.data = mem->data;
+      b.size = mem->size;
+    } else {
+      return invalidTensor(std::string(role) + " '" + info->name + "' has an unknown memory type");
+    }
+    if (b.size < need)
+      return invalidTensor(std::string(role) + " '" + info->name + "' buffer is " + std::to_string(b.size) +
+                           " bytes, the tensor needs " + std::to_string(need));
+    if (static_cast<DType>(v.dataType) != info->dtype)
+      return invalidTensor(std::string(role) + " '" + info->name + "' has datatype " +
+                           qnnDatatypeName(v.dataType) + ", the graph expects " + dtypeName(info->dtype));
+    out->push_back(b);
+  }
+  size_t expected = inputs ? g.ir.inputs().size() : g.ir.outputs().size();
+  if (out->size() != expected)
+    return invalidTensor(std::string("graph '") + g.ir.name + "' has " + std::to_string(expected) + " " + role +
+                         "s, got " + std::to_string(out->size()));
+  return Status::ok();
+}
+
+Qnn_ErrorHandle_t Runtime::graphExecute(Qnn_GraphHandle_t graph, const Qnn_Tensor_t* inputs, uint32_t numInputs,
+                                        Qnn_Tensor_t* outputs, uint32_t numOutputs, Qnn_ProfileHandle_t profile,
+                                        Qnn_SignalHandle_t signal) {
+  return guarded([&]() -> Qnn_ErrorHandle_t {
+    auto g = handles().get<GraphObject>(graph, HandleKind::kGraph);
+    if (!g) return QNN_GRAPH_ERROR_INVALID_HANDLE;
+    const Logger* log = loggerOf(g->backend);
+    std::shared_ptr<ProfileObject> prof;
+    std::shared_ptr<SignalObject> sig;
+    if (!lookupOptional(profile, HandleKind::kProfile, &prof) || !lookupOptional(signal, HandleKind::kSignal, &sig))
+      return QNN_GRAPH_ERROR_INVALID_HANDLE;
+    {
+      std::lock_guard<std::mutex> lock(g->mutex);
+      if (g->state != GraphObject::State::kFinalized) {
+        logMessage(log, QNN_LOG_LEVEL_ERROR, "QnnGraph_execute: graph '" + g->ir.name + "' is not finalized");
+        return QNN_GRAPH_ERROR_GRAPH_NOT_FINALIZED;
+      }
+    }
+    std::vector<TensorBinding> in, out;
+    Status st = bindTensors(*g, inputs, numInputs, true, &in);
+    if (st.isOk()) st = bindTensors(*g, outputs, numOutputs, false, &out);
+    if (!st.isOk()) return fail(log, ApiGroup::kGraph, "QnnGraph_execute", st);
+
+    if (sig && sig->inUse.exchange(true)) return QNN_GRAPH_ERROR_SIGNAL_IN_USE;
+    struct SignalRelease {
+      SignalObject* s;
+      ~SignalRelease() {
+        if (s) s->inUse = false;
+      }
+    } release{sig.get()};
+    if (sig) sig->triggered = false;
+    uint64_t start = nowMicros();
+    ExecuteOptions options;
+    options.collectNodeTimings = prof && prof->detailed();
+    if (sig) {
+      uint64_t deadline = sig->timeoutUs ? start + sig->timeoutUs : 0;
+      SignalObject* s = sig.get();
+      options.checkCancel = [s, deadline]() -> Status {
+        if (s->triggered.load()) return {StatusCode::kAborted, "execution aborted by a signal"};
+        if (deadline && nowMicros() > deadline) return {StatusCode::kTimedOut, "execution timed out"};
+        return Status::ok();
+      };
+    }
+    std::vector<NodeTiming> timings;
+    std::vector<ProfileExtraEvent> graphEvents;
+    if (prof) options.graphEvents = &graphEvents;
+    {
+      std::lock_guard<std::mutex> exec(g->execMutex);
+      st = g->prepared->execute(in, out, options, &timings);
+    }
+    if (!st.isOk()) return fail(log, ApiGroup::kGraph, "QnnGraph_execute", st);
+    if (prof) {
+      uint64_t total = nowMicros() - start;
+      auto top = prof->addEvent(0, QNN_PROFILE_EVENTTYPE_EXECUTE, QNN_PROFILE_EVENTUNIT_MICROSEC, total,
+                                "graph execute: " + g->ir.name);
+      addExtraEvents(*prof, top, graphEvents);
+      for (auto& t : timings) {
+        auto node = prof->addEvent(top, QNN_PROFILE_EVENTTYPE_NODE, QNN_PROFILE_EVENTUNIT_MICROSEC, t.micros,
+                                   t.nodeName + " (" + t.opType + ")");
+        addExtraEvents(*prof, node, t.extra);
+      }
+    }
+    return QNN_SUCCESS;
+  });
+}
+
+Qnn_ErrorHandle_t Runtime::graphExecuteAsync(Qnn_GraphHandle_t graph, const Qnn_Tensor_t* inputs,
+                                             uint32_t numInputs, Qnn_Tensor_t* outputs, uint32_t numOutputs,
+                                             Qnn_ProfileHandle_t profile, Qnn_SignalHandle_t signal,
+                                             Qnn_NotifyFn_t notifyFn, void* notifyParam) {
+  return guarded([&]() -> Qnn_ErrorHandle_t {
+    auto g = handles().get<GraphObject>(graph, HandleKind::kGraph);
+    if (!g) return QNN_GRAPH_ERROR_INVALID_HANDLE;
+    // The client keeps its tensor arrays and buffers alive until notified; the
+    // arrays are copied so the call may return before execution starts.
+    std::vector<Qnn_Tensor_t> in(inputs, inputs + (inputs ? numInputs : 0));
+    std::vector<Qnn_Tensor_t> out(outputs, outputs + (outputs ? numOutputs : 0));
+    if ((numInputs && !inputs) || (numOutputs && !outputs)) return QNN_GRAPH_ERROR_INVALID_ARGUMENT;
+    std::thread([this, graph, in = std::move(in), out = std::move(out), profile, signal, notifyFn,
+                 notifyParam]() mutable {
+      Qnn_NotifyStatus_t status;
+      status.error = graphExecute(graph, in.data(), static_cast<uint32_t>(in.size()), out.data(),
+                                  static_cast<uint32_t>(out.size()), profile, signal);
+      if (notifyFn) notifyFn(notifyParam, status);
+    }).detach();
+    return QNN_SUCCESS;
+  });
+}
+
+}  // namespace qnn::sdk

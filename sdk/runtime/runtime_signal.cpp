@@ -1,0 +1,60 @@
+// QnnSignal entry points.
+#include "runtime/runtime.h"
+
+#include "runtime/runtime_support.h"
+
+namespace qnn::sdk {
+using namespace rt;
+
+static Status applySignalConfig(SignalObject& s, const QnnSignal_Config_t** config) {
+  if (!config) return Status::ok();
+  for (size_t i = 0; config[i]; ++i) {
+    if (config[i]->option == QNN_SIGNAL_CONFIG_OPTION_TIMEOUT) s.timeoutUs = config[i]->timeoutDurationUs;
+    else if (config[i]->option != QNN_SIGNAL_CONFIG_OPTION_CUSTOM)
+      return invalidArgument("unknown signal config option");
+  }
+  return Status::ok();
+}
+
+Qnn_ErrorHandle_t Runtime::signalCreate(Qnn_BackendHandle_t backend, const QnnSignal_Config_t** config,
+                                        Qnn_SignalHandle_t* signal) {
+  return guarded([&]() -> Qnn_ErrorHandle_t {
+    if (!handles().get<BackendObject>(backend, HandleKind::kBackend)) return QNN_SIGNAL_ERROR_INVALID_HANDLE;
+    if (!signal) return QNN_SIGNAL_ERROR_INVALID_ARGUMENT;
+    auto s = std::make_shared<SignalObject>();
+    if (!applySignalConfig(*s, config).isOk()) return QNN_SIGNAL_ERROR_INVALID_ARGUMENT;
+    *signal = handles().add(s);
+    return QNN_SUCCESS;
+  });
+}
+
+Qnn_ErrorHandle_t Runtime::signalSetConfig(Qnn_SignalHandle_t signal, const QnnSignal_Config_t** config) {
+  return guarded([&]() -> Qnn_ErrorHandle_t {
+    auto s = handles().get<SignalObject>(signal, HandleKind::kSignal);
+    if (!s) return QNN_SIGNAL_ERROR_INVALID_HANDLE;
+    if (s->inUse) return QNN_SIGNAL_ERROR_SIGNAL_IN_USE;
+    return applySignalConfig(*s, config).isOk() ? QNN_SUCCESS : QNN_SIGNAL_ERROR_INVALID_ARGUMENT;
+  });
+}
+
+Qnn_ErrorHandle_t Runtime::signalTrigger(Qnn_SignalHandle_t signal) {
+  return guarded([&]() -> Qnn_ErrorHandle_t {
+    auto s = handles().get<SignalObject>(signal, HandleKind::kSignal);
+    if (!s) return QNN_SIGNAL_ERROR_INVALID_HANDLE;
+    if (!s->inUse) return QNN_SIGNAL_ERROR_SIGNAL_IDLE;
+    s->triggered = true;
+    return QNN_SUCCESS;
+  });
+}
+
+Qnn_ErrorHandle_t Runtime::signalFree(Qnn_SignalHandle_t signal) {
+  return guarded([&]() -> Qnn_ErrorHandle_t {
+    auto s = handles().get<SignalObject>(signal, HandleKind::kSignal);
+    if (!s) return QNN_SIGNAL_ERROR_INVALID_HANDLE;
+    if (s->inUse) return QNN_SIGNAL_ERROR_SIGNAL_IN_USE;
+    handles().remove(signal, HandleKind::kSignal);
+    return QNN_SUCCESS;
+  });
+}
+
+}  // namespace qnn::sdk

@@ -1,0 +1,97 @@
+#include "runtime/runtime_support.h"
+
+#include <chrono>
+#include <mutex>
+
+#include "opdefs/op_catalog.h"
+#include "runtime/qnn_convert.h"
+
+namespace qnn::sdk::rt {
+
+uint64_t nowMicros() {
+  using namespace std::chrono;
+  return static_cast<uint64_t>(duration_cast<microseconds>(steady_clock::now().time_since_epoch()).count());
+}
+
+Qnn_ErrorHandle_t fail(const Logger* logger, ApiGroup group, const char* api, const Status& st) {
+  logMessage(logger, QNN_LOG_LEVEL_ERROR, std::string(api) + ": " + st.message());
+  return toQnnError(group, st);
+}
+
+namespace {
+std::mutex gLastLoggerMutex;
+std::weak_ptr<Logger> gLastLogger;
+}  // namespace
+
+void rememberLastLogger(const std::shared_ptr<Logger>& logger) {
+  std::lock_guard<std::mutex> lock(gLastLoggerMutex);
+  gLastLogger = logger;
+}
+
+std::shared_ptr<Logger> anyLogger() {
+  std::lock_guard<std::mutex> lock(gLastLoggerMutex);
+  return gLastLogger.lock();
+}
+
+void addExtraEvents(ProfileObject& prof, QnnProfile_EventId_t parent, const std::vector<ProfileExtraEvent>& events) {
+  for (const ProfileExtraEvent& e : events) prof.addEvent(parent, e.type, e.unit, e.value, e.identifier);
+}
+
+BackendSettings deviceSettings(Qnn_DeviceHandle_t device) {
+  auto d = handles().get<DeviceObject>(device, HandleKind::kDevice);
+  if (!d) return {};
+  std::lock_guard<std::mutex> lock(d->mutex);
+  return d->settings;
+}
+
+void freeContextObject(const std::shared_ptr<ContextObject>& ctx) {
+  std::lock_guard<std::mutex> lock(ctx->mutex);
+  for (auto& [name, handle] : ctx->graphsByName) handles().remove(handle, HandleKind::kGraph);
+  ctx->graphsByName.clear();
+  for (void* m : ctx->memHandles) handles().remove(m, HandleKind::kMem);
+  ctx->memHandles.clear();
+}
+
+Status readNode(const Qnn_OpConfig_t& op, const OpPackageSet& packages, NodeInfo* node) {
+  if (op.version != QNN_OPCONFIG_VERSION_1)
+    return invalidArgument("unsupported Qnn_OpConfig_t version " + std::to_string(op.version));
+  const Qnn_OpConfigV1_t& v = op.v1;
+  if (!v.name || !*v.name) return invalidArgument("op config has no name");
+  if (!v.typeName) return unsupportedOp("node '" + std::string(v.name) + "' has no type name");
+  node->name = v.name;
+  node->packageName = v.packageName ? v.packageName : "";
+  node->typeName = v.typeName;
+  std::shared_ptr<const OpPackage> package;
+  const OpDef* def = nullptr;
+  if (node->packageName != kBuiltinOpPackage) {
+    package = packages.find(node->packageName);
+    if (!package)
+      return unsupportedOp("node '" + node->name + "': op package '" + node->packageName +
+                           "' is not registered with this backend");
+    if (!package->hasOp(node->typeName))
+      return unsupportedOp("node '" + node->name + "': op package '" + node->packageName + "' has no op '" +
+                           node->typeName + "'");
+  } else if (!(def = findOpDef(node->typeName))) {
+    return unsupportedOp("node '" + node->name + "': unknown op type '" + node->typeName + "'");
+  }
+  if ((v.numOfParams && !v.params) || (v.numOfInputs && !v.inputTensors) || (v.numOfOutputs && !v.outputTensors))
+    return invalidArgument("node '" + node->name + "': null params, inputs or outputs array with a non-zero count");
+  for (uint32_t i = 0; i < v.numOfParams; ++i) {
+    std::string name;
+    ParamValue value;
+    QNN_SDK_RETURN_IF_ERROR(readParam(v.params[i], &name, &value));
+    if (node->params.has(name)) return invalidParam("node '" + node->name + "': param '" + name + "' given twice");
+    node->params.set(name, std::move(value));
+  }
+  if (def) return validateAgainstOpDef(*def, node->name, node->params, v.numOfInputs, v.numOfOutputs);
+  // A package op: the package checks its own op config.
+  if (package->impl().validateOpConfig && OpPackage::callable()) {
+    Qnn_ErrorHandle_t st = package->impl().validateOpConfig(op);
+    if (st != QNN_SUCCESS)
+      return invalidParam("node '" + node->name + "': op package '" + node->packageName + "' rejects its '" +
+                          node->typeName + "' op config (validateOpConfig returned error " + std::to_string(st) + ")");
+  }
+  return Status::ok();
+}
+
+}  // namespace qnn::sdk::rt

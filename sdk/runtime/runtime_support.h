@@ -1,0 +1,66 @@
+// Helpers every API component's entry file shares: the exception guard of the
+// C boundary, failure logging, and the few pieces of state that cross
+// components (the last backend's logger, freeing a context's handles, reading
+// an op config). Internal to sdk/runtime.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "QnnInterface.h"
+#include "core/logger.h"
+#include "core/status.h"
+#include "runtime/engine.h"
+#include "runtime/error_map.h"
+#include "runtime/objects.h"
+
+namespace qnn::sdk::rt {
+
+// No exception crosses the C boundary: every entry runs inside this.
+template <typename F>
+Qnn_ErrorHandle_t guarded(F&& body) {
+  try {
+    return body();
+  } catch (const std::bad_alloc&) {
+    return QNN_COMMON_ERROR_MEM_ALLOC;
+  } catch (...) {
+    return QNN_COMMON_ERROR_GENERAL;
+  }
+}
+
+uint64_t nowMicros();
+
+// An optional handle argument (profile, signal): null is fine, otherwise it must
+// be live and of `kind`. False if it is not.
+template <typename T>
+bool lookupOptional(void* handle, HandleKind kind, std::shared_ptr<T>* out) {
+  return !handle || (*out = handles().get<T>(handle, kind)) != nullptr;
+}
+
+inline const Logger* loggerOf(const std::shared_ptr<BackendObject>& b) { return b ? b->logger.get() : nullptr; }
+
+// Logs a failure and turns it into the group's error code.
+Qnn_ErrorHandle_t fail(const Logger* logger, ApiGroup group, const char* api, const Status& st);
+
+// The last backend created: calls that take no backend handle (e.g. profile
+// event queries, devices) log through it.
+void rememberLastLogger(const std::shared_ptr<Logger>& logger);
+std::shared_ptr<Logger> anyLogger();
+
+void addExtraEvents(ProfileObject& prof, QnnProfile_EventId_t parent, const std::vector<ProfileExtraEvent>& events);
+
+// The custom settings of a device handle (validated by the caller).
+BackendSettings deviceSettings(Qnn_DeviceHandle_t device);
+
+// Drops the graph and mem handles a context owns.
+void freeContextObject(const std::shared_ptr<ContextObject>& ctx);
+
+// Reads and validates an op config against the op definitions and the engine.
+// Tensors come from the op config itself (validateOpConfig) or from the graph
+// (addNode, via lookup).
+Status readNode(const Qnn_OpConfig_t& op, const OpPackageSet& packages, NodeInfo* node);
+
+}  // namespace qnn::sdk::rt
