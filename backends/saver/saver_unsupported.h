@@ -6,11 +6,10 @@
 
 namespace qnn::saver {
 
-template <typename Fn>
+template <typename Fn, unsigned Id>
 struct Unsupported;
-template <typename... Args>
-struct Unsupported<Qnn_ErrorHandle_t (*)(Args...)> {
-  template <uint32_t Id>
+template <typename... Args, unsigned Id>
+struct Unsupported<Qnn_ErrorHandle_t (*)(Args...), Id> {
   static Qnn_ErrorHandle_t call(Args...) {
     return recorded(Id, [](trace::Value& a) -> Qnn_ErrorHandle_t {
       a.add("note", trace::Value::str("arguments not recorded: entry not supported by the Saver yet"));

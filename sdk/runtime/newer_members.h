@@ -1,35 +1,30 @@
 // Members of the function table added after API 2.7. The runtime implements the
-// ones it can honour; the rest answer QNN_COMMON_ERROR_NOT_SUPPORTED and say so
-// in the log, as the project's rule for unimplemented entries demands.
+// ones it can honour; every other member of core/api_members.h answers
+// QNN_COMMON_ERROR_NOT_SUPPORTED and says so in the log, as the project's rule
+// for unimplemented entries demands.
 #pragma once
 
 #include <string>
 
 #include "binary/context_binary.h"
+#include "core/api_members.h"
 #include "core/logger.h"
 #include "runtime/api_table.h"
 
 namespace qnn::sdk {
 
-// Logs that `Name::value` is not implemented and returns NOT_SUPPORTED; one
+// Logs that the member is not implemented and returns NOT_SUPPORTED; one
 // instantiation per table member gives a function of exactly the member's type.
-template <typename Fn, typename Name>
+template <typename Fn, unsigned Id>
 struct NotSupported;
-template <typename... Args, typename Name>
-struct NotSupported<Qnn_ErrorHandle_t (*)(Args...), Name> {
+template <typename... Args, unsigned Id>
+struct NotSupported<Qnn_ErrorHandle_t (*)(Args...), Id> {
   static Qnn_ErrorHandle_t call(Args...) {
-    logMessage(nullptr, QNN_LOG_LEVEL_WARN, std::string(Name::value()) + " is not implemented by this backend yet");
+    logMessage(nullptr, QNN_LOG_LEVEL_WARN,
+               std::string(interfaceMemberApiName(Id)) + " is not implemented by this backend yet");
     return QNN_COMMON_ERROR_NOT_SUPPORTED;
   }
 };
-
-#define QNN_SDK_NOT_SUPPORTED(table, member, apiName)                                \
-  do {                                                                              \
-    struct Name {                                                                   \
-      static const char* value() { return apiName; }                                \
-    };                                                                              \
-    (table).member = &NotSupported<decltype((table).member), Name>::call;           \
-  } while (0)
 
 template <RuntimeAccessor rt>
 template <typename Table>
@@ -65,29 +60,9 @@ void ApiTable<rt>::fillNewerMembers(Table& t) {
     // Loading is not interruptible here; the signal is accepted and not used.
     return rt().contextCreateFromBinary(b, d, c, buf, s, x, p);
   };
-  QNN_SDK_NOT_SUPPORTED(t, graphCreateSubgraph, "QnnGraph_createSubgraph");
-  QNN_SDK_NOT_SUPPORTED(t, profileSetConfig, "QnnProfile_setConfig");
-  QNN_SDK_NOT_SUPPORTED(t, profileGetExtendedEventData, "QnnProfile_getExtendedEventData");
-  QNN_SDK_NOT_SUPPORTED(t, graphPrepareExecutionEnvironment, "QnnGraph_prepareExecutionEnvironment");
-  QNN_SDK_NOT_SUPPORTED(t, graphReleaseExecutionEnvironment, "QnnGraph_releaseExecutionEnvironment");
-  QNN_SDK_NOT_SUPPORTED(t, graphGetProperty, "QnnGraph_getProperty");
-  QNN_SDK_NOT_SUPPORTED(t, contextCreateFromBinaryListAsync, "QnnContext_createFromBinaryListAsync");
-  QNN_SDK_NOT_SUPPORTED(t, tensorUpdateGraphTensors, "QnnTensor_updateGraphTensors");
-  QNN_SDK_NOT_SUPPORTED(t, tensorUpdateContextTensors, "QnnTensor_updateContextTensors");
-  QNN_SDK_NOT_SUPPORTED(t, contextGetBinarySectionSize, "QnnContext_getBinarySectionSize");
-  QNN_SDK_NOT_SUPPORTED(t, contextGetBinarySection, "QnnContext_getBinarySection");
-  QNN_SDK_NOT_SUPPORTED(t, contextApplyBinarySection, "QnnContext_applyBinarySection");
-  QNN_SDK_NOT_SUPPORTED(t, backendGetProperty, "QnnBackend_getProperty");
-  QNN_SDK_NOT_SUPPORTED(t, contextGetProperty, "QnnContext_getProperty");
-  QNN_SDK_NOT_SUPPORTED(t, contextGetIncrementalBinary, "QnnContext_getIncrementalBinary");
-  QNN_SDK_NOT_SUPPORTED(t, contextReleaseIncrementalBinary, "QnnContext_releaseIncrementalBinary");
-  QNN_SDK_NOT_SUPPORTED(t, contextFinalize, "QnnContext_finalize");
-  QNN_SDK_NOT_SUPPORTED(t, globalConfigSet, "QnnGlobalConfig_Set");
-  QNN_SDK_NOT_SUPPORTED(t, contextCreateFromBinaryWithCallback, "QnnContext_createFromBinaryWithCallback");
-  QNN_SDK_NOT_SUPPORTED(t, contextGetBinarySectionUpdate, "QnnContext_getBinarySectionUpdate");
-  QNN_SDK_NOT_SUPPORTED(t, contextFreeBinarySectionUpdate, "QnnContext_freeBinarySectionUpdate");
+  // The rest (graphCreateSubgraph, profileSetConfig, ... : see core/api_members.h).
+  fillUnassignedMembers<NotSupported>(t);
 }
 
-#undef QNN_SDK_NOT_SUPPORTED
 
 }  // namespace qnn::sdk

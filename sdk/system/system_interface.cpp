@@ -8,6 +8,7 @@
 
 #include "System/QnnSystemInterface.h"
 #include "compat/legacy_interface.h"
+#include "core/api_members.h"
 #include "core/logger.h"
 #include "system_context.h"
 
@@ -72,42 +73,19 @@ Qnn_ErrorHandle_t binaryInfo(const char* entry, QnnSystemContext_Handle_t handle
 }
 
 // Members of system API 1.7 this library does not implement yet (tensor footprint, system
-// log, DLC, profile serialization): each logs its name and answers NOT_SUPPORTED, as the
-// project's rule for unimplemented entries demands.
-template <typename Fn, const char* Name>
+// log, DLC, profile serialization; the list is core/api_members.h): each logs its name
+// and answers NOT_SUPPORTED, as the project's rule for unimplemented entries demands.
+template <typename Fn, unsigned Id>
 struct NotSupported;
-template <typename... Args, const char* Name>
-struct NotSupported<Qnn_ErrorHandle_t (*)(Args...), Name> {
+template <typename... Args, unsigned Id>
+struct NotSupported<Qnn_ErrorHandle_t (*)(Args...), Id> {
   static Qnn_ErrorHandle_t call(Args...) noexcept {
-    logError(Name, "not implemented by this library yet");
+    logError(sdk::systemInterfaceMemberApiName(Id), "not implemented by this library yet");
     return QNN_COMMON_ERROR_NOT_SUPPORTED;
   }
 };
 
-#define QNN_SYSTEM_NOT_SUPPORTED(member, apiName)              \
-  do {                                                        \
-    static constexpr char name[] = apiName;                   \
-    t.member = &NotSupported<decltype(t.member), name>::call; \
-  } while (0)
-
 }  // namespace
-
-void fillNotSupportedMembers(QNN_SYSTEM_INTERFACE_VER_TYPE& t) {
-  QNN_SYSTEM_NOT_SUPPORTED(systemTensorGetMemoryFootprint, "QnnSystemTensor_getMemoryFootprint");
-  QNN_SYSTEM_NOT_SUPPORTED(systemLogCreate, "QnnSystemLog_create");
-  QNN_SYSTEM_NOT_SUPPORTED(systemLogSetLogLevel, "QnnSystemLog_setLogLevel");
-  QNN_SYSTEM_NOT_SUPPORTED(systemLogFree, "QnnSystemLog_free");
-  QNN_SYSTEM_NOT_SUPPORTED(systemDlcCreateFromFile, "QnnSystemDlc_createFromFile");
-  QNN_SYSTEM_NOT_SUPPORTED(systemDlcCreateFromBinary, "QnnSystemDlc_createFromBinary");
-  QNN_SYSTEM_NOT_SUPPORTED(systemDlcComposeGraphs, "QnnSystemDlc_composeGraphs");
-  QNN_SYSTEM_NOT_SUPPORTED(systemDlcGetOpMappings, "QnnSystemDlc_getOpMappings");
-  QNN_SYSTEM_NOT_SUPPORTED(systemDlcFree, "QnnSystemDlc_free");
-  QNN_SYSTEM_NOT_SUPPORTED(systemProfileCreateSerializationTarget, "QnnSystemProfile_createSerializationTarget");
-  QNN_SYSTEM_NOT_SUPPORTED(systemProfileSerializeEventData, "QnnSystemProfile_serializeEventData");
-  QNN_SYSTEM_NOT_SUPPORTED(systemProfileFreeSerializationTarget, "QnnSystemProfile_freeSerializationTarget");
-}
-
-#undef QNN_SYSTEM_NOT_SUPPORTED
 
 }  // namespace qnn::system
 
@@ -172,7 +150,7 @@ static const QnnSystemInterface_t& systemProvider() {
     p.QNN_SYSTEM_INTERFACE_VER_NAME.systemContextGetBinaryInfo = QnnSystemContext_getBinaryInfo;
     p.QNN_SYSTEM_INTERFACE_VER_NAME.systemContextGetMetaData = QnnSystemContext_getMetadata;
     p.QNN_SYSTEM_INTERFACE_VER_NAME.systemContextFree = QnnSystemContext_free;
-    qnn::system::fillNotSupportedMembers(p.QNN_SYSTEM_INTERFACE_VER_NAME);
+    qnn::sdk::fillUnassignedMembers<qnn::system::NotSupported>(p.QNN_SYSTEM_INTERFACE_VER_NAME);
     return p;
   }();
   return provider;

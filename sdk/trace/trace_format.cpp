@@ -1,5 +1,7 @@
 #include "trace_format.h"
 
+#include "core/api_members.h"
+
 namespace qnn::trace {
 namespace {
 
@@ -8,80 +10,13 @@ struct CallInfo {
   const char* name;
 };
 
-// Index + 1 = call id. Same order as QnnInterface_ImplementationV2_32_t.
-constexpr CallInfo kCalls[kNumTableCalls] = {
-    {"propertyHasCapability", "QnnProperty_hasCapability"},
-    {"backendCreate", "QnnBackend_create"},
-    {"backendSetConfig", "QnnBackend_setConfig"},
-    {"backendGetApiVersion", "QnnBackend_getApiVersion"},
-    {"backendGetBuildId", "QnnBackend_getBuildId"},
-    {"backendRegisterOpPackage", "QnnBackend_registerOpPackage"},
-    {"backendGetSupportedOperations", "QnnBackend_getSupportedOperations"},
-    {"backendValidateOpConfig", "QnnBackend_validateOpConfig"},
-    {"backendFree", "QnnBackend_free"},
-    {"contextCreate", "QnnContext_create"},
-    {"contextSetConfig", "QnnContext_setConfig"},
-    {"contextGetBinarySize", "QnnContext_getBinarySize"},
-    {"contextGetBinary", "QnnContext_getBinary"},
-    {"contextCreateFromBinary", "QnnContext_createFromBinary"},
-    {"contextFree", "QnnContext_free"},
-    {"graphCreate", "QnnGraph_create"},
-    {"graphCreateSubgraph", "QnnGraph_createSubgraph"},
-    {"graphSetConfig", "QnnGraph_setConfig"},
-    {"graphAddNode", "QnnGraph_addNode"},
-    {"graphFinalize", "QnnGraph_finalize"},
-    {"graphRetrieve", "QnnGraph_retrieve"},
-    {"graphExecute", "QnnGraph_execute"},
-    {"graphExecuteAsync", "QnnGraph_executeAsync"},
-    {"tensorCreateContextTensor", "QnnTensor_createContextTensor"},
-    {"tensorCreateGraphTensor", "QnnTensor_createGraphTensor"},
-    {"logCreate", "QnnLog_create"},
-    {"logSetLogLevel", "QnnLog_setLogLevel"},
-    {"logFree", "QnnLog_free"},
-    {"profileCreate", "QnnProfile_create"},
-    {"profileSetConfig", "QnnProfile_setConfig"},
-    {"profileGetEvents", "QnnProfile_getEvents"},
-    {"profileGetSubEvents", "QnnProfile_getSubEvents"},
-    {"profileGetEventData", "QnnProfile_getEventData"},
-    {"profileGetExtendedEventData", "QnnProfile_getExtendedEventData"},
-    {"profileFree", "QnnProfile_free"},
-    {"memRegister", "QnnMem_register"},
-    {"memDeRegister", "QnnMem_deRegister"},
-    {"deviceGetPlatformInfo", "QnnDevice_getPlatformInfo"},
-    {"deviceFreePlatformInfo", "QnnDevice_freePlatformInfo"},
-    {"deviceGetInfrastructure", "QnnDevice_getInfrastructure"},
-    {"deviceCreate", "QnnDevice_create"},
-    {"deviceSetConfig", "QnnDevice_setConfig"},
-    {"deviceGetInfo", "QnnDevice_getInfo"},
-    {"deviceFree", "QnnDevice_free"},
-    {"signalCreate", "QnnSignal_create"},
-    {"signalSetConfig", "QnnSignal_setConfig"},
-    {"signalTrigger", "QnnSignal_trigger"},
-    {"signalFree", "QnnSignal_free"},
-    {"errorGetMessage", "QnnError_getMessage"},
-    {"errorGetVerboseMessage", "QnnError_getVerboseMessage"},
-    {"errorFreeVerboseMessage", "QnnError_freeVerboseMessage"},
-    {"graphPrepareExecutionEnvironment", "QnnGraph_prepareExecutionEnvironment"},
-    {"graphReleaseExecutionEnvironment", "QnnGraph_releaseExecutionEnvironment"},
-    {"graphGetProperty", "QnnGraph_getProperty"},
-    {"contextValidateBinary", "QnnContext_validateBinary"},
-    {"contextCreateFromBinaryWithSignal", "QnnContext_createFromBinaryWithSignal"},
-    {"contextCreateFromBinaryListAsync", "QnnContext_createFromBinaryListAsync"},
-    {"tensorUpdateGraphTensors", "QnnTensor_updateGraphTensors"},
-    {"tensorUpdateContextTensors", "QnnTensor_updateContextTensors"},
-    {"contextGetBinarySectionSize", "QnnContext_getBinarySectionSize"},
-    {"contextGetBinarySection", "QnnContext_getBinarySection"},
-    {"contextApplyBinarySection", "QnnContext_applyBinarySection"},
-    {"backendGetProperty", "QnnBackend_getProperty"},
-    {"contextGetProperty", "QnnContext_getProperty"},
-    {"contextGetIncrementalBinary", "QnnContext_getIncrementalBinary"},
-    {"contextReleaseIncrementalBinary", "QnnContext_releaseIncrementalBinary"},
-    {"contextFinalize", "QnnContext_finalize"},
-    {"globalConfigSet", "QnnGlobalConfig_Set"},
-    {"contextCreateFromBinaryWithCallback", "QnnContext_createFromBinaryWithCallback"},
-    {"contextGetBinarySectionUpdate", "QnnContext_getBinarySectionUpdate"},
-    {"contextFreeBinarySectionUpdate", "QnnContext_freeBinarySectionUpdate"},
+// Index + 1 = call id: the table order of core/api_members.h.
+constexpr CallInfo kCalls[] = {
+#define QNN_TRACE_CALL_(id, member, name) {#member, name},
+    QNN_FOR_EACH_INTERFACE_MEMBER(QNN_TRACE_CALL_)
+#undef QNN_TRACE_CALL_
 };
+static_assert(sizeof(kCalls) / sizeof(kCalls[0]) == kNumTableCalls, "call ids are the table members");
 
 }  // namespace
 
