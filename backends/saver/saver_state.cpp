@@ -45,11 +45,20 @@ SaverState::SaverState() {
     logError(std::string("QNN_SAVER_BACKEND: cannot load ") + path + ": " + dlerror() + "; recording only");
     return;
   }
+  // An OpenQNN backend is asked for the Saver's own layout by name: QNN_OPENQNN_CLIENT_API
+  // describes the Saver's client, not the Saver, and would otherwise reach the backend too.
+  using GetProvidersForApi = Qnn_ErrorHandle_t (*)(uint32_t, uint32_t, const void***, uint32_t*);
   using GetProviders = Qnn_ErrorHandle_t (*)(const QnnInterface_t***, uint32_t*);
+  auto getForApi = reinterpret_cast<GetProvidersForApi>(dlsym(lib_, "OpenQnn_getProvidersForClientApi"));
   auto get = reinterpret_cast<GetProviders>(dlsym(lib_, "QnnInterface_getProviders"));
   const QnnInterface_t** providers = nullptr;
   uint32_t n = 0;
-  if (get && get(&providers, &n) == QNN_SUCCESS)
+  Qnn_ErrorHandle_t listed = QNN_COMMON_ERROR_NOT_SUPPORTED;
+  if (getForApi)
+    listed = getForApi(QNN_API_VERSION_MAJOR, QNN_API_VERSION_MINOR, reinterpret_cast<const void***>(&providers), &n);
+  else if (get)
+    listed = get(&providers, &n);
+  if (listed == QNN_SUCCESS)
     for (uint32_t k = 0; k < n && !real_; ++k) {
       const Qnn_Version_t& v = providers[k]->apiVersion.coreApiVersion;
       if (v.major == QNN_API_VERSION_MAJOR && v.minor >= QNN_API_VERSION_MINOR)

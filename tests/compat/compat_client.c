@@ -1,13 +1,14 @@
 /* A QNN client as a vendor-built program would be: compiled against one set of QNN headers
  * (tests/compat/include-2.7, include-2.13, or include/QNN) and run on OpenQNN's libraries.
  * It picks a provider by the vendor sample's rule (major equal, minor not lower than its own),
- * builds Add -> Softmax(beta, a scalar param) -> Transpose(perm, a tensor param), executes,
- * saves and reloads the context binary, reads that binary's info through the system
- * library, reads profiling events, and prints everything it saw. The same source built
+ * registers an op package, builds Add -> Softmax(beta, a scalar param) -> the package's
+ * ScaledSoftplus(beta) -> Transpose(perm, a tensor param), executes, saves and reloads the
+ * context binary, reads that binary's info through the system library, reads profiling
+ * events, and prints everything it saw. Run on libQnnSaver.so it is also recorded. The same source built
  * against each header set must print the same text, and the numbers are checked here
  * against an independent computation.
  *
- * usage: compat_client BACKEND_LIB SYSTEM_LIB
+ * usage: compat_client BACKEND_LIB SYSTEM_LIB OP_PACKAGE_LIB
  * exit: 0 ok, 1 failure, 3 refused (no provider of this client's version). */
 #include <dlfcn.h>
 #include <math.h>
@@ -80,11 +81,11 @@ static Qnn_Tensor_t tensor(const char* name, Qnn_TensorType_t type, uint32_t* di
   return t;
 }
 
-static void addNode(Qnn_GraphHandle_t g, const char* name, const char* type, Qnn_Param_t* params, uint32_t np,
-                    Qnn_Tensor_t* in, uint32_t ni, Qnn_Tensor_t* out) {
+static void addNode(Qnn_GraphHandle_t g, const char* name, const char* package, const char* type,
+                    Qnn_Param_t* params, uint32_t np, Qnn_Tensor_t* in, uint32_t ni, Qnn_Tensor_t* out) {
   Qnn_OpConfig_t op = QNN_OPCONFIG_INIT;
   op.v1.name = name;
-  op.v1.packageName = "qti.aisw";
+  op.v1.packageName = package;
   op.v1.typeName = type;
   op.v1.numOfParams = np;
   op.v1.params = params;
@@ -105,6 +106,7 @@ static void reference(const float* a, const float* b, float* out) {
     for (c = 0; c < 3; ++c) mx = fmaxf(mx, 0.5f * (a[r * 3 + c] + b[r * 3 + c]));
     for (c = 0; c < 3; ++c) sum += sm[r * 3 + c] = expf(0.5f * (a[r * 3 + c] + b[r * 3 + c]) - mx);
     for (c = 0; c < 3; ++c) sm[r * 3 + c] /= sum;
+    for (c = 0; c < 3; ++c) sm[r * 3 + c] = log1pf(expf(2.0f * sm[r * 3 + c])) / 2.0f; /* ScaledSoftplus */
   }
   for (r = 0; r < 2; ++r) /* [1,2,2,3] -> perm 0,1,3,2 -> [1,2,3,2] */
     for (c = 0; c < 3; ++c) {
@@ -195,13 +197,13 @@ int main(int argc, char** argv) {
   Qnn_ProfileHandle_t prof = NULL;
   const QnnProfile_EventId_t* events = NULL;
   uint32_t numEvents = 0;
-  Qnn_Tensor_t a, b, sum, sm, out, permT;
-  Qnn_Param_t beta = QNN_PARAM_INIT, permParam = QNN_PARAM_INIT;
+  Qnn_Tensor_t a, b, sum, sm, sp, out, permT;
+  Qnn_Param_t beta = QNN_PARAM_INIT, spBeta = QNN_PARAM_INIT, permParam = QNN_PARAM_INIT;
   Qnn_ContextBinarySize_t size = 0, written = 0;
   void* bin;
   int ok;
-  if (argc < 3) {
-    fprintf(stderr, "usage: %s BACKEND_LIB SYSTEM_LIB\n", argv[0]);
+  if (argc < 4) {
+    fprintf(stderr, "usage: %s BACKEND_LIB SYSTEM_LIB OP_PACKAGE_LIB\n", argv[0]);
     return 2;
   }
   if (!loadBackend(argv[1])) {
@@ -209,12 +211,15 @@ int main(int argc, char** argv) {
     return 3;
   }
   CHECK(qnn->backendCreate(NULL, NULL, &backend));
+  CHECK(qnn->backendRegisterOpPackage(backend, argv[3], "ExampleElementwiseCpuInterfaceProvider", NULL));
+  printf("op package registered\n");
   CHECK(qnn->contextCreate(backend, NULL, NULL, &ctx));
   CHECK(qnn->graphCreate(ctx, "compat_graph", NULL, &g));
   a = tensor("a", QNN_TENSOR_TYPE_APP_WRITE, dimsIn);
   b = tensor("b", QNN_TENSOR_TYPE_APP_WRITE, dimsIn);
   sum = tensor("sum", QNN_TENSOR_TYPE_NATIVE, dimsIn);
   sm = tensor("softmax", QNN_TENSOR_TYPE_NATIVE, dimsIn);
+  sp = tensor("softplus", QNN_TENSOR_TYPE_NATIVE, dimsIn);
   out = tensor("out", QNN_TENSOR_TYPE_APP_READ, dimsOut);
   permT = tensor("perm", QNN_TENSOR_TYPE_STATIC, permDims);
   permT.v1.dataType = QNN_DATATYPE_UINT_32;
@@ -225,9 +230,11 @@ int main(int argc, char** argv) {
   CHECK(qnn->tensorCreateGraphTensor(g, &b));
   CHECK(qnn->tensorCreateGraphTensor(g, &sum));
   CHECK(qnn->tensorCreateGraphTensor(g, &sm));
+  CHECK(qnn->tensorCreateGraphTensor(g, &sp));
   CHECK(qnn->tensorCreateGraphTensor(g, &out));
   CHECK(qnn->tensorCreateGraphTensor(g, &permT));
-  printf("tensor ids: %u %u %u %u %u %u\n", a.v1.id, b.v1.id, sum.v1.id, sm.v1.id, out.v1.id, permT.v1.id);
+  printf("tensor ids: %u %u %u %u %u %u %u\n", a.v1.id, b.v1.id, sum.v1.id, sm.v1.id, sp.v1.id, out.v1.id,
+         permT.v1.id);
   idA = a.v1.id;
   idB = b.v1.id;
   idOut = out.v1.id;
@@ -235,17 +242,22 @@ int main(int argc, char** argv) {
     Qnn_Tensor_t ab[2];
     ab[0] = a;
     ab[1] = b;
-    addNode(g, "add", QNN_OP_ELEMENT_WISE_ADD, NULL, 0, ab, 2, &sum);
+    addNode(g, "add", "qti.aisw", QNN_OP_ELEMENT_WISE_ADD, NULL, 0, ab, 2, &sum);
   }
   beta.paramType = QNN_PARAMTYPE_SCALAR;
   beta.name = QNN_OP_SOFTMAX_PARAM_BETA;
   beta.scalarParam.dataType = QNN_DATATYPE_FLOAT_32;
   beta.scalarParam.floatValue = 0.5f;
-  addNode(g, "softmax", QNN_OP_SOFTMAX, &beta, 1, &sum, 1, &sm);
+  addNode(g, "softmax", "qti.aisw", QNN_OP_SOFTMAX, &beta, 1, &sum, 1, &sm);
+  spBeta.paramType = QNN_PARAMTYPE_SCALAR;
+  spBeta.name = "beta";
+  spBeta.scalarParam.dataType = QNN_DATATYPE_FLOAT_32;
+  spBeta.scalarParam.floatValue = 2.0f;
+  addNode(g, "softplus", "ExampleElementwise", "ScaledSoftplus", &spBeta, 1, &sm, 1, &sp);
   permParam.paramType = QNN_PARAMTYPE_TENSOR;
   permParam.name = QNN_OP_TRANSPOSE_PARAM_PERM;
   permParam.tensorParam = permT;
-  addNode(g, "transpose", QNN_OP_TRANSPOSE, &permParam, 1, &sm, 1, &out);
+  addNode(g, "transpose", "qti.aisw", QNN_OP_TRANSPOSE, &permParam, 1, &sp, 1, &out);
   CHECK(qnn->graphFinalize(g, NULL, NULL));
   CHECK(qnn->profileCreate(backend, QNN_PROFILE_LEVEL_BASIC, &prof));
   ok = run(g, prof, "execute");

@@ -51,6 +51,13 @@ SHIM_API ErrorHandle QnnInterface_getProviders(const void*** providerList, uint3
   ForClientFn fn = (ForClientFn)realSymbol("OpenQnn_getProvidersForClientApi");
   return fn ? fn(2, OPENQNN_CLIENT_MINOR, providerList, numProviders) : SHIM_ERROR_LOADING;
 }
+
+/* A layout by name passes through: the Saver, given this shim as its backend, asks for its own. */
+SHIM_API ErrorHandle OpenQnn_getProvidersForClientApi(uint32_t major, uint32_t minor, const void*** providerList,
+                                                      uint32_t* numProviders) {
+  ForClientFn fn = (ForClientFn)realSymbol("OpenQnn_getProvidersForClientApi");
+  return fn ? fn(major, minor, providerList, numProviders) : SHIM_ERROR_LOADING;
+}
 #endif
 
 #ifdef OPENQNN_SHIM_SAVER
