@@ -1,5 +1,8 @@
 #include "htp_hooks.h"
 
+#include <string>
+
+#include "HTP/QnnHtpContext.h"
 #include "HTP/QnnHtpDevice.h"
 #include "HTP/QnnHtpProperty.h"
 #include "htp_options.h"
@@ -62,6 +65,30 @@ class HtpHooks : public sdk::BackendHooks {
         reinterpret_cast<QnnDevice_Infrastructure_t>(const_cast<QnnHtpDevice_Infrastructure_t*>(perfInfrastructure()));
     return sdk::Status::ok();
   }
+  // QnnHtpContext_CustomProperty_t: the buffers a client may provide for a loaded
+  // context (weights, spill-fill scratch) and where they must start.
+  sdk::Status checkContextCustomProperty(const void* custom) override {
+    switch (static_cast<const QnnHtpContext_CustomProperty_t*>(custom)->option) {
+      case QNN_HTP_CONTEXT_GET_PROP_BUFFER_START_ALIGNMENT:
+      case QNN_HTP_CONTEXT_GET_PROP_MAX_SPILLFILL_BUFFER_SIZE:
+      case QNN_HTP_CONTEXT_GET_PROP_WEIGHTS_BUFFER_SIZE:
+        return sdk::Status::ok();
+      default:
+        return sdk::invalidArgument("unknown HTP context property option " +
+                                    std::to_string(static_cast<const QnnHtpContext_CustomProperty_t*>(custom)->option));
+    }
+  }
+  void answerContextCustomProperty(void* custom, const sdk::ContextMemoryFacts& facts) override {
+    auto* p = static_cast<QnnHtpContext_CustomProperty_t*>(custom);
+    switch (p->option) {
+      case QNN_HTP_CONTEXT_GET_PROP_BUFFER_START_ALIGNMENT: p->bufferStartAlignment = bufferAlignment(); break;
+      case QNN_HTP_CONTEXT_GET_PROP_MAX_SPILLFILL_BUFFER_SIZE: p->spillfillBufferSize = facts.maxScratchBytes; break;
+      case QNN_HTP_CONTEXT_GET_PROP_WEIGHTS_BUFFER_SIZE: p->weightsBufferSize = facts.weightsBytes; break;
+      default: break;
+    }
+  }
+  // The HVX vector length (1024 bits): every simulated buffer starts on a vector.
+  uint64_t bufferAlignment() const override { return 128; }
   bool hasCapability(QnnProperty_Key_t key, Qnn_ErrorHandle_t* answer) override {
     if (key == QNN_PROPERTY_DEVICE_SUPPORT_INFRASTRUCTURE) {
       *answer = QNN_PROPERTY_SUPPORTED;

@@ -33,6 +33,15 @@ struct ApiTable {
     return rt().backendValidateOpConfig(b, o);
   }
   static Qnn_ErrorHandle_t backendFree(Qnn_BackendHandle_t b) { return rt().backendFree(b); }
+  static Qnn_ErrorHandle_t backendGetProperty(Qnn_BackendHandle_t b, QnnBackend_Property_t** p) {
+    return rt().backendGetProperty(b, p);
+  }
+  static Qnn_ErrorHandle_t contextGetProperty(Qnn_ContextHandle_t x, QnnContext_Property_t** p) {
+    return rt().contextGetProperty(x, p);
+  }
+  static Qnn_ErrorHandle_t graphGetProperty(Qnn_GraphHandle_t g, QnnGraph_Property_t** p) {
+    return rt().graphGetProperty(g, p);
+  }
   static Qnn_ErrorHandle_t contextCreate(Qnn_BackendHandle_t b, Qnn_DeviceHandle_t d, const QnnContext_Config_t** c,
                                          Qnn_ContextHandle_t* x) {
     return rt().contextCreate(b, d, c, x);

@@ -19,6 +19,14 @@ namespace qnn::sdk {
 // Keys are "<scope>.<name>" (e.g. "device.arch"); values are decimal text.
 using BackendSettings = std::map<std::string, std::string>;
 
+// What a context holds, for the backend's custom context properties: its
+// weights (static tensors of all graphs and the context, each counted once) and
+// the largest scratch arena one of its graphs needs (graph/memory_needs.h).
+struct ContextMemoryFacts {
+  uint64_t weightsBytes = 0;
+  uint64_t maxScratchBytes = 0;
+};
+
 // Owns one QnnDevice_PlatformInfo_t and whatever it points to.
 class PlatformInfoStorage {
  public:
@@ -42,6 +50,16 @@ class BackendHooks {
   virtual Status getInfrastructure(const QnnDevice_Infrastructure_t*) {
     return {StatusCode::kNotSupported, "this backend has no device infrastructure"};
   }
+  // QnnContext_getProperty with QNN_CONTEXT_PROPERTY_OPTION_CUSTOM (struct never
+  // null). Every struct is checked before any is answered, so a refused call
+  // changes none. kNotSupported: the backend defines no such property;
+  // kInvalidArgument: an option it does not know.
+  virtual Status checkContextCustomProperty(const void*) {
+    return {StatusCode::kNotSupported, "this backend defines no custom context properties"};
+  }
+  virtual void answerContextCustomProperty(void*, const ContextMemoryFacts&) {}
+  // Alignment the backend's buffers start at and sizes are rounded to.
+  virtual uint64_t bufferAlignment() const { return 1; }
   // Properties the backend answers itself; false: the runtime's answer stands.
   virtual bool hasCapability(QnnProperty_Key_t, Qnn_ErrorHandle_t*) { return false; }
 };

@@ -60,6 +60,9 @@ void ApiTable<rt>::fillNewerMembers(Table& t) {
     // Loading is not interruptible here; the signal is accepted and not used.
     return rt().contextCreateFromBinary(b, d, c, buf, s, x, p);
   };
+  t.backendGetProperty = backendGetProperty;
+  t.contextGetProperty = contextGetProperty;
+  t.graphGetProperty = graphGetProperty;
   // The rest (graphCreateSubgraph, profileSetConfig, ... : see core/api_members.h).
   fillUnassignedMembers<NotSupported>(t);
 }

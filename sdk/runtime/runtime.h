@@ -29,6 +29,7 @@ class Runtime {
                                                   const QnnBackend_OperationName_t** ops);
   Qnn_ErrorHandle_t backendValidateOpConfig(Qnn_BackendHandle_t backend, Qnn_OpConfig_t opConfig);
   Qnn_ErrorHandle_t backendFree(Qnn_BackendHandle_t backend);
+  Qnn_ErrorHandle_t backendGetProperty(Qnn_BackendHandle_t backend, QnnBackend_Property_t** properties);
 
   Qnn_ErrorHandle_t contextCreate(Qnn_BackendHandle_t backend, Qnn_DeviceHandle_t device,
                                   const QnnContext_Config_t** config, Qnn_ContextHandle_t* context);
@@ -41,12 +42,14 @@ class Runtime {
                                             Qnn_ContextBinarySize_t size, Qnn_ContextHandle_t* context,
                                             Qnn_ProfileHandle_t profile);
   Qnn_ErrorHandle_t contextFree(Qnn_ContextHandle_t context, Qnn_ProfileHandle_t profile);
+  Qnn_ErrorHandle_t contextGetProperty(Qnn_ContextHandle_t context, QnnContext_Property_t** properties);
 
   Qnn_ErrorHandle_t graphCreate(Qnn_ContextHandle_t context, const char* name, const QnnGraph_Config_t** config,
                                 Qnn_GraphHandle_t* graph);
   Qnn_ErrorHandle_t graphSetConfig(Qnn_GraphHandle_t graph, const QnnGraph_Config_t** config);
   Qnn_ErrorHandle_t graphAddNode(Qnn_GraphHandle_t graph, Qnn_OpConfig_t opConfig);
   Qnn_ErrorHandle_t graphFinalize(Qnn_GraphHandle_t graph, Qnn_ProfileHandle_t profile, Qnn_SignalHandle_t signal);
+  Qnn_ErrorHandle_t graphGetProperty(Qnn_GraphHandle_t graph, QnnGraph_Property_t** properties);
   Qnn_ErrorHandle_t graphRetrieve(Qnn_ContextHandle_t context, const char* name, Qnn_GraphHandle_t* graph);
   Qnn_ErrorHandle_t graphExecute(Qnn_GraphHandle_t graph, const Qnn_Tensor_t* inputs, uint32_t numInputs,
                                  Qnn_Tensor_t* outputs, uint32_t numOutputs, Qnn_ProfileHandle_t profile,

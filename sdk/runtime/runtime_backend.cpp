@@ -220,4 +220,21 @@ Qnn_ErrorHandle_t Runtime::backendFree(Qnn_BackendHandle_t backend) {
   });
 }
 
+// No backend of this project defines custom backend properties (the 2.32
+// headers give CPU and HTP none), so a well-formed CUSTOM request is answered
+// with the group's NOT_SUPPORTED code.
+Qnn_ErrorHandle_t Runtime::backendGetProperty(Qnn_BackendHandle_t backend, QnnBackend_Property_t** properties) {
+  return guarded([&]() -> Qnn_ErrorHandle_t {
+    auto b = handles().get<BackendObject>(backend, HandleKind::kBackend);
+    if (!b) return QNN_BACKEND_ERROR_INVALID_HANDLE;
+    Status st = checkPropertyList(properties, QNN_BACKEND_PROPERTY_OPTION_CUSTOM);
+    if (!st.isOk()) return fail(loggerOf(b), ApiGroup::kBackend, "QnnBackend_getProperty", st);
+    if (!properties[0]) return QNN_SUCCESS;
+    logMessage(loggerOf(b), QNN_LOG_LEVEL_ERROR,
+               std::string("QnnBackend_getProperty: the ") + desc_.providerName +
+                   " backend defines no custom backend properties");
+    return QNN_BACKEND_ERROR_NOT_SUPPORTED;
+  });
+}
+
 }  // namespace qnn::sdk

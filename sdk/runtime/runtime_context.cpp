@@ -5,6 +5,7 @@
 
 #include "binary/context_binary.h"
 #include "binary/prepared_blob.h"
+#include "graph/memory_needs.h"
 #include "opdefs/op_catalog.h"
 #include "runtime/later_datatypes.h"
 #include "runtime/qnn_convert.h"
@@ -276,6 +277,55 @@ Qnn_ErrorHandle_t Runtime::contextFree(Qnn_ContextHandle_t context, Qnn_ProfileH
       ctx->backend->contexts.erase(context);
     }
     freeContextObject(ctx);
+    return QNN_SUCCESS;
+  });
+}
+
+namespace {
+
+// Weights and scratch of a context's graphs; context tensors counted once.
+ContextMemoryFacts contextMemoryFacts(ContextObject& ctx, uint64_t alignment) {
+  ContextMemoryFacts facts;
+  std::vector<void*> graphs;
+  {
+    std::lock_guard<std::mutex> lock(ctx.mutex);
+    for (const auto& [id, t] : ctx.contextTensors)
+      if (t.kind == TensorKind::kStatic) facts.weightsBytes += alignedBytes(t.byteSize(), alignment);
+    for (const auto& [name, handle] : ctx.graphsByName) graphs.push_back(handle);
+  }
+  for (void* handle : graphs) {
+    auto g = handles().get<GraphObject>(handle, HandleKind::kGraph);
+    if (!g) continue;
+    std::lock_guard<std::mutex> lock(g->mutex);
+    GraphMemoryNeeds needs = graphMemoryNeeds(g->ir, alignment);
+    facts.weightsBytes += needs.staticBytes;
+    facts.maxScratchBytes = std::max(facts.maxScratchBytes, needs.peakNativeBytes);
+  }
+  return facts;
+}
+
+}  // namespace
+
+Qnn_ErrorHandle_t Runtime::contextGetProperty(Qnn_ContextHandle_t context, QnnContext_Property_t** properties) {
+  return guarded([&]() -> Qnn_ErrorHandle_t {
+    auto ctx = handles().get<ContextObject>(context, HandleKind::kContext);
+    if (!ctx) return QNN_CONTEXT_ERROR_INVALID_HANDLE;
+    const Logger* log = loggerOf(ctx->backend);
+    Status st = checkPropertyList(properties, QNN_CONTEXT_PROPERTY_OPTION_CUSTOM);
+    if (!st.isOk()) return fail(log, ApiGroup::kContext, "QnnContext_getProperty", st);
+    if (!properties[0]) return QNN_SUCCESS;
+    BackendHooks* hooks = desc_.hooks.get();
+    for (size_t i = 0; properties[i]; ++i) {
+      st = hooks ? hooks->checkContextCustomProperty(properties[i]->customProperty)
+                 : Status{StatusCode::kNotSupported, "this backend defines no custom context properties"};
+      if (st.code() == StatusCode::kNotSupported) {
+        logMessage(log, QNN_LOG_LEVEL_ERROR, "QnnContext_getProperty: " + st.message());
+        return QNN_CONTEXT_ERROR_UNSUPPORTED_FEATURE;
+      }
+      if (!st.isOk()) return fail(log, ApiGroup::kContext, "QnnContext_getProperty", st);
+    }
+    ContextMemoryFacts facts = contextMemoryFacts(*ctx, hooks->bufferAlignment());
+    for (size_t i = 0; properties[i]; ++i) hooks->answerContextCustomProperty(properties[i]->customProperty, facts);
     return QNN_SUCCESS;
   });
 }

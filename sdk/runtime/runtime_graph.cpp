@@ -366,4 +366,20 @@ Qnn_ErrorHandle_t Runtime::graphExecuteAsync(Qnn_GraphHandle_t graph, const Qnn_
   });
 }
 
+// No backend of this project defines custom graph properties (the 2.32 headers
+// give CPU and HTP none): a well-formed CUSTOM request is an unsupported feature.
+Qnn_ErrorHandle_t Runtime::graphGetProperty(Qnn_GraphHandle_t graph, QnnGraph_Property_t** properties) {
+  return guarded([&]() -> Qnn_ErrorHandle_t {
+    auto g = handles().get<GraphObject>(graph, HandleKind::kGraph);
+    if (!g) return QNN_GRAPH_ERROR_INVALID_HANDLE;
+    Status st = checkPropertyList(properties, QNN_GRAPH_PROPERTY_OPTION_CUSTOM);
+    if (!st.isOk()) return fail(loggerOf(g->backend), ApiGroup::kGraph, "QnnGraph_getProperty", st);
+    if (!properties[0]) return QNN_SUCCESS;
+    logMessage(loggerOf(g->backend), QNN_LOG_LEVEL_ERROR,
+               std::string("QnnGraph_getProperty: the ") + desc_.providerName +
+                   " backend defines no custom graph properties");
+    return QNN_GRAPH_ERROR_UNSUPPORTED_FEATURE;
+  });
+}
+
 }  // namespace qnn::sdk

@@ -45,6 +45,22 @@ inline const Logger* loggerOf(const std::shared_ptr<BackendObject>& b) { return 
 // Logs a failure and turns it into the group's error code.
 Qnn_ErrorHandle_t fail(const Logger* logger, ApiGroup group, const char* api, const Status& st);
 
+// A get-property list (QnnBackend/QnnContext/QnnGraph_getProperty): a
+// null-terminated array of pointers, each a CUSTOM option with its struct (the
+// only option the API defines). Checked whole before anything is answered.
+template <typename Property, typename Option>
+Status checkPropertyList(Property** properties, Option customOption) {
+  if (!properties) return invalidArgument("properties is null");
+  for (size_t i = 0; properties[i]; ++i) {
+    if (properties[i]->option != customOption)
+      return invalidArgument("property " + std::to_string(i) + ": unknown option " +
+                             std::to_string(static_cast<uint32_t>(properties[i]->option)));
+    if (!properties[i]->customProperty)
+      return invalidArgument("property " + std::to_string(i) + ": customProperty is null");
+  }
+  return Status::ok();
+}
+
 // The last backend created: calls that take no backend handle (e.g. profile
 // event queries, devices) log through it.
 void rememberLastLogger(const std::shared_ptr<Logger>& logger);

@@ -61,6 +61,9 @@ class LoadedBackend {
 
 // Paths of the backends under test, set by CMake.
 inline std::string cpuBackendPath() { return QNN_TEST_CPU_BACKEND_PATH; }
+#ifdef QNN_TEST_HTP_BACKEND_PATH
+inline std::string htpBackendPath() { return QNN_TEST_HTP_BACKEND_PATH; }
+#endif
 
 // Builds Qnn_Tensor_t values whose name and dims storage live in the object.
 struct TensorSpec {
