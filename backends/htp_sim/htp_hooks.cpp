@@ -65,6 +65,9 @@ class HtpHooks : public sdk::BackendHooks {
         reinterpret_cast<QnnDevice_Infrastructure_t>(const_cast<QnnHtpDevice_Infrastructure_t*>(perfInfrastructure()));
     return sdk::Status::ok();
   }
+  sdk::Status checkGlobalSocModel(uint32_t socModel) override {
+    return checkSocHasHtp(socModel, "QNN_GLOBAL_CONFIG_OPTION_SOC_MODEL");
+  }
   // QnnHtpContext_CustomProperty_t: the buffers a client may provide for a loaded
   // context (weights, spill-fill scratch) and where they must start.
   sdk::Status checkContextCustomProperty(const void* custom) override {

@@ -13,19 +13,43 @@ uint32_t get(const Settings& s, const char* key, uint32_t def) {
   return it == s.end() ? def : static_cast<uint32_t>(std::stoul(it->second));
 }
 
+// The SoC the settings name: the device config's, else QnnGlobalConfig_Set's
+// unless the device config chose an architecture that SoC does not have.
+uint32_t socOf(const Settings& s) {
+  if (uint32_t soc = get(s, "device.soc", 0)) return soc;
+  uint32_t global = get(s, "global.soc", 0);
+  const SocInfo* info = findSoc(global);
+  if (!info) return 0;
+  uint32_t arch = get(s, "device.arch", 0);
+  return arch == 0 || arch == info->arch ? global : 0;
+}
+
 // The architecture of the settings' device: the arch config, else the SoC's, else the default.
 uint32_t archOf(const Settings& s) {
   if (uint32_t a = get(s, "device.arch", 0)) return a;
-  if (const SocInfo* soc = findSoc(get(s, "device.soc", 0))) return soc->arch;
+  if (const SocInfo* soc = findSoc(socOf(s))) return soc->arch;
   return kDefaultArch;
 }
 
 }  // namespace
 
+sdk::Status checkSocHasHtp(uint32_t socModel, const char* what) {
+  const SocInfo* soc = findSoc(socModel);
+  if (!soc)
+    return sdk::invalidArgument(std::string(what) + ": SoC model " + std::to_string(socModel) +
+                                " is not in the supported SoC table");
+  if (!findArch(soc->arch))
+    return sdk::invalidArgument(std::string(what) + ": SoC model " + std::to_string(socModel) + " (" + soc->name +
+                                ") has no HTP (Hexagon " +
+                                (soc->arch ? "V" + std::to_string(soc->arch) : std::string("N/A")) + ")");
+  return sdk::Status::ok();
+}
+
 GraphOptions resolveGraphOptions(const Settings& s) {
   GraphOptions o;
   o.arch = archOf(s);
-  o.socModel = get(s, "device.soc", s.count("device.arch") ? 0 : kDefaultSocModel);
+  o.socModel = socOf(s);
+  if (o.socModel == 0 && !s.count("device.arch")) o.socModel = kDefaultSocModel;
   const ArchInfo* arch = findArch(o.arch);
   o.vtcmMB = get(s, "graph.vtcm_mb", 0);
   if (o.vtcmMB == 0 && arch) o.vtcmMB = arch->vtcmMB;
@@ -42,13 +66,8 @@ sdk::Status applyDeviceCustomConfig(const void* custom, Settings* s) {
   const auto& c = *static_cast<const QnnHtpDevice_CustomConfig_t*>(custom);
   switch (c.option) {
     case QNN_HTP_DEVICE_CONFIG_OPTION_SOC: {
+      QNN_SDK_RETURN_IF_ERROR(checkSocHasHtp(c.socModel, "HTP device config"));
       const SocInfo* soc = findSoc(c.socModel);
-      if (!soc) return sdk::invalidArgument("HTP device config: SoC model " + std::to_string(c.socModel) +
-                                            " is not in the supported SoC table");
-      if (!findArch(soc->arch))
-        return sdk::invalidArgument("HTP device config: SoC model " + std::to_string(c.socModel) + " (" + soc->name +
-                                    ") has no HTP (Hexagon " +
-                                    (soc->arch ? "V" + std::to_string(soc->arch) : std::string("N/A")) + ")");
       uint32_t arch = get(*s, "device.arch", soc->arch);
       if (arch != soc->arch)
         return sdk::invalidArgument("HTP device config: SoC model " + std::to_string(c.socModel) + " (" + soc->name +

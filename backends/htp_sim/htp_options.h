@@ -26,6 +26,9 @@ struct GraphOptions {
 };
 
 // Never fails: settings were validated when they were set.
+// A SoC model of the SoC table whose Hexagon has an HTP; `what` names the caller in the message.
+sdk::Status checkSocHasHtp(uint32_t socModel, const char* what);
+
 GraphOptions resolveGraphOptions(const Settings& settings);
 
 // QnnHtpDevice_CustomConfig_t -> "device.*".

@@ -142,6 +142,7 @@ struct ApiTable {
   }
   static Qnn_ErrorHandle_t signalTrigger(Qnn_SignalHandle_t s) { return rt().signalTrigger(s); }
   static Qnn_ErrorHandle_t signalFree(Qnn_SignalHandle_t s) { return rt().signalFree(s); }
+  static Qnn_ErrorHandle_t globalConfigSet(const QnnGlobalConfig_t** c) { return rt().globalConfigSet(c); }
 
   // The provider: backend id, name, API version and the filled table. Built
   // once; lives for the life of the library.

@@ -58,6 +58,10 @@ class BackendHooks {
     return {StatusCode::kNotSupported, "this backend defines no custom context properties"};
   }
   virtual void answerContextCustomProperty(void*, const ContextMemoryFacts&) {}
+  // QnnGlobalConfig_Set's SoC model (never QNN_SOC_MODEL_UNKNOWN here): an error
+  // refuses the call. Accepted, it lands in every later device and context's
+  // settings as "global.soc", below what device configs say.
+  virtual Status checkGlobalSocModel(uint32_t) { return Status::ok(); }
   // Alignment the backend's buffers start at and sizes are rounded to.
   virtual uint64_t bufferAlignment() const { return 1; }
   // Properties the backend answers itself; false: the runtime's answer stands.

@@ -63,6 +63,7 @@ void ApiTable<rt>::fillNewerMembers(Table& t) {
   t.backendGetProperty = backendGetProperty;
   t.contextGetProperty = contextGetProperty;
   t.graphGetProperty = graphGetProperty;
+  t.globalConfigSet = globalConfigSet;
   // The rest (graphCreateSubgraph, profileSetConfig, ... : see core/api_members.h).
   fillUnassignedMembers<NotSupported>(t);
 }

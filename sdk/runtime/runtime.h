@@ -4,6 +4,8 @@
 // every handle and pointer, never throw, and return QNN error codes.
 #pragma once
 
+#include <mutex>
+
 #include "QnnInterface.h"
 #include "runtime/engine.h"
 
@@ -93,11 +95,19 @@ class Runtime {
   Qnn_ErrorHandle_t signalTrigger(Qnn_SignalHandle_t signal);
   Qnn_ErrorHandle_t signalFree(Qnn_SignalHandle_t signal);
 
+  Qnn_ErrorHandle_t globalConfigSet(const QnnGlobalConfig_t** config);
+
   // Message of an error code (QnnError's errorGetMessage).
   static const char* errorMessage(Qnn_ErrorHandle_t error);
 
  private:
+  // What QnnGlobalConfig_Set established: the base of every later device's and
+  // context's settings.
+  BackendSettings globalSettings() const;
+
   BackendDescriptor desc_;
+  mutable std::mutex globalMutex_;
+  BackendSettings globalSettings_;
 };
 
 }  // namespace qnn::sdk

@@ -50,7 +50,7 @@ Qnn_ErrorHandle_t Runtime::contextCreate(Qnn_BackendHandle_t backend, Qnn_Device
     if (device && !handles().get<DeviceObject>(device, HandleKind::kDevice)) return QNN_DEVICE_ERROR_INVALID_HANDLE;
     if (!context) return QNN_CONTEXT_ERROR_INVALID_ARGUMENT;
     auto ctx = std::make_shared<ContextObject>();
-    if (device) ctx->settings = deviceSettings(device);
+    ctx->settings = device ? deviceSettings(device) : globalSettings();
     Status st = checkContextConfig(config, desc_.hooks.get(), &ctx->settings);
     if (!st.isOk()) {
       logMessage(loggerOf(b), QNN_LOG_LEVEL_ERROR, "QnnContext_create: " + st.message());
@@ -185,7 +185,7 @@ Qnn_ErrorHandle_t Runtime::contextCreateFromBinary(Qnn_BackendHandle_t backend, 
     std::shared_ptr<ProfileObject> prof;
     if (profile && !(prof = handles().get<ProfileObject>(profile, HandleKind::kProfile)))
       return QNN_PROFILE_ERROR_INVALID_HANDLE;
-    BackendSettings settings = device ? deviceSettings(device) : BackendSettings{};
+    BackendSettings settings = device ? deviceSettings(device) : globalSettings();
     Status cst = checkContextConfig(config, desc_.hooks.get(), &settings);
     if (!cst.isOk()) {
       logMessage(loggerOf(b), QNN_LOG_LEVEL_ERROR, "QnnContext_createFromBinary: " + cst.message());

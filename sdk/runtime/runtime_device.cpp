@@ -53,7 +53,7 @@ Qnn_ErrorHandle_t Runtime::deviceGetPlatformInfo(Qnn_LogHandle_t logger, const Q
   return guarded([&]() -> Qnn_ErrorHandle_t {
     if (logger && !handles().get<Logger>(logger, HandleKind::kLog)) return QNN_DEVICE_ERROR_INVALID_HANDLE;
     if (!info) return QNN_DEVICE_ERROR_INVALID_ARGUMENT;
-    std::unique_ptr<PlatformInfoStorage> storage = desc_.hooks ? desc_.hooks->platformInfo({}) : nullptr;
+    std::unique_ptr<PlatformInfoStorage> storage = desc_.hooks ? desc_.hooks->platformInfo(globalSettings()) : nullptr;
     if (!storage) {
       *info = &hostPlatformInfo().info;
       return QNN_SUCCESS;
@@ -94,6 +94,7 @@ Qnn_ErrorHandle_t Runtime::deviceCreate(Qnn_LogHandle_t logger, const QnnDevice_
     if (!device) return QNN_DEVICE_ERROR_INVALID_ARGUMENT;
     auto d = std::make_shared<DeviceObject>();
     if (logger && !(d->logger = handles().get<Logger>(logger, HandleKind::kLog))) return QNN_DEVICE_ERROR_INVALID_HANDLE;
+    d->settings = globalSettings();
     Status st = applyDeviceConfig(desc_.hooks.get(), config, &d->settings);
     if (!st.isOk()) {
       logMessage(d->logger ? d->logger.get() : anyLogger().get(), QNN_LOG_LEVEL_ERROR, "QnnDevice_create: " + st.message());
