@@ -110,6 +110,12 @@ struct ApiTable {
     return rt().profileGetEventData(e, d);
   }
   static Qnn_ErrorHandle_t profileFree(Qnn_ProfileHandle_t p) { return rt().profileFree(p); }
+  static Qnn_ErrorHandle_t profileSetConfig(Qnn_ProfileHandle_t p, const QnnProfile_Config_t** c) {
+    return rt().profileSetConfig(p, c);
+  }
+  static Qnn_ErrorHandle_t profileGetExtendedEventData(QnnProfile_EventId_t e, QnnProfile_ExtendedEventData_t* d) {
+    return rt().profileGetExtendedEventData(e, d);
+  }
   static Qnn_ErrorHandle_t memRegister(Qnn_ContextHandle_t x, const Qnn_MemDescriptor_t* d, uint32_t n,
                                        Qnn_MemHandle_t* m) {
     return rt().memRegister(x, d, n, m);

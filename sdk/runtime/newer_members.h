@@ -64,6 +64,8 @@ void ApiTable<rt>::fillNewerMembers(Table& t) {
   t.contextGetProperty = contextGetProperty;
   t.graphGetProperty = graphGetProperty;
   t.globalConfigSet = globalConfigSet;
+  t.profileSetConfig = profileSetConfig;
+  t.profileGetExtendedEventData = profileGetExtendedEventData;
   // The rest (graphCreateSubgraph, profileSetConfig, ... : see core/api_members.h).
   fillUnassignedMembers<NotSupported>(t);
 }

@@ -1,5 +1,6 @@
 #include "runtime/profile.h"
 
+#include <chrono>
 #include <unordered_map>
 
 namespace qnn::sdk {
@@ -28,6 +29,7 @@ QnnProfile_EventId_t ProfileObject::addEvent(QnnProfile_EventId_t parent, QnnPro
                                              QnnProfile_EventUnit_t unit, uint64_t value,
                                              const std::string& identifier) {
   std::lock_guard<std::mutex> own(mutex_);
+  if (parent == kDroppedEvent || (maxEvents_ && owned_.size() >= maxEvents_)) return kDroppedEvent;
   auto& t = table();
   std::lock_guard<std::mutex> lock(t.mutex);
   QnnProfile_EventId_t id = t.next++;
@@ -35,6 +37,9 @@ QnnProfile_EventId_t ProfileObject::addEvent(QnnProfile_EventId_t parent, QnnPro
   ev.type = type;
   ev.unit = unit;
   ev.value = value;
+  using namespace std::chrono;
+  uint64_t now = static_cast<uint64_t>(duration_cast<microseconds>(steady_clock::now().time_since_epoch()).count());
+  ev.timestampMicros = unit == QNN_PROFILE_EVENTUNIT_MICROSEC && value <= now ? now - value : now;
   ev.identifier = identifier;
   t.events.emplace(id, std::move(ev));
   owned_.push_back(id);
@@ -45,6 +50,11 @@ QnnProfile_EventId_t ProfileObject::addEvent(QnnProfile_EventId_t parent, QnnPro
     topLevel_.push_back(id);
   }
   return id;
+}
+
+void ProfileObject::setMaxEvents(uint64_t max) {
+  std::lock_guard<std::mutex> own(mutex_);
+  maxEvents_ = max;
 }
 
 const std::vector<QnnProfile_EventId_t>& ProfileObject::topLevelEvents() {
@@ -65,6 +75,23 @@ bool getProfileEvent(QnnProfile_EventId_t id, QnnProfile_EventData_t* data,
     data->identifier = it->second.identifier.c_str();
   }
   if (subEvents) *subEvents = &it->second.subEvents;
+  return true;
+}
+
+bool getProfileExtendedEvent(QnnProfile_EventId_t id, QnnProfile_ExtendedEventData_t* data) {
+  auto& t = table();
+  std::lock_guard<std::mutex> lock(t.mutex);
+  auto it = t.events.find(id);
+  if (it == t.events.end()) return false;
+  QnnProfile_ExtendedEventData_t d = QNN_PROFILE_EXTENDED_EVENT_DATA_INIT;
+  d.version = QNN_PROFILE_DATA_VERSION_1;
+  d.v1.type = it->second.type;
+  d.v1.unit = it->second.unit;
+  d.v1.value.dataType = QNN_DATATYPE_UINT_64;
+  d.v1.value.uint64Value = it->second.value;
+  d.v1.timestamp = it->second.timestampMicros;
+  d.v1.identifier = it->second.identifier.c_str();
+  *data = d;
   return true;
 }
 

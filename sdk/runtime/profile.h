@@ -3,6 +3,7 @@
 // with its profile.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -18,6 +19,7 @@ struct ProfileEvent {
   QnnProfile_EventType_t type = 0;
   QnnProfile_EventUnit_t unit = QNN_PROFILE_EVENTUNIT_MICROSEC;
   uint64_t value = 0;
+  uint64_t timestampMicros = 0;  // steady clock; for a duration, when it began
   std::string identifier;
   std::vector<QnnProfile_EventId_t> subEvents;
 };
@@ -30,15 +32,24 @@ class ProfileObject : public HandleObject {
   QnnProfile_Level_t level() const { return level_; }
   bool detailed() const { return level_ == QNN_PROFILE_LEVEL_DETAILED; }
 
-  // Adds a top-level event (parent 0) or a sub-event; returns its id.
+  // Adds a top-level event (parent 0) or a sub-event; returns its id, or
+  // kDroppedEvent once the profile holds its maximum number of events (the
+  // sub-events of a dropped event are dropped too).
+  static constexpr QnnProfile_EventId_t kDroppedEvent = ~QnnProfile_EventId_t(0);
   QnnProfile_EventId_t addEvent(QnnProfile_EventId_t parent, QnnProfile_EventType_t type,
                                 QnnProfile_EventUnit_t unit, uint64_t value, const std::string& identifier);
   // The ids of the top-level events; the pointer stays valid until the next
   // addEvent or the profile is freed.
   const std::vector<QnnProfile_EventId_t>& topLevelEvents();
 
+  // QnnProfile_setConfig: events stored at most (0: no limit), and whether an
+  // execute is using the handle (a reconfiguration is refused meanwhile).
+  void setMaxEvents(uint64_t max);
+  std::atomic<int> users{0};
+
  private:
   QnnProfile_Level_t level_;
+  uint64_t maxEvents_ = 0;
   std::mutex mutex_;
   std::vector<QnnProfile_EventId_t> topLevel_;
   std::vector<QnnProfile_EventId_t> owned_;
@@ -47,5 +58,8 @@ class ProfileObject : public HandleObject {
 // Looks up an event by id (any profile). False if unknown or freed.
 bool getProfileEvent(QnnProfile_EventId_t id, QnnProfile_EventData_t* data,
                      const std::vector<QnnProfile_EventId_t>** subEvents);
+// The same event as QnnProfile_getExtendedEventData reports it (version 1; the
+// value as a UINT_64 scalar, the timestamp in microseconds). False if unknown.
+bool getProfileExtendedEvent(QnnProfile_EventId_t id, QnnProfile_ExtendedEventData_t* data);
 
 }  // namespace qnn::sdk

@@ -74,6 +74,8 @@ class Runtime {
   Qnn_ErrorHandle_t profileGetSubEvents(QnnProfile_EventId_t event, const QnnProfile_EventId_t** subEvents,
                                         uint32_t* numSubEvents);
   Qnn_ErrorHandle_t profileGetEventData(QnnProfile_EventId_t event, QnnProfile_EventData_t* data);
+  Qnn_ErrorHandle_t profileSetConfig(Qnn_ProfileHandle_t profile, const QnnProfile_Config_t** config);
+  Qnn_ErrorHandle_t profileGetExtendedEventData(QnnProfile_EventId_t event, QnnProfile_ExtendedEventData_t* data);
   Qnn_ErrorHandle_t profileFree(Qnn_ProfileHandle_t profile);
 
   Qnn_ErrorHandle_t memRegister(Qnn_ContextHandle_t context, const Qnn_MemDescriptor_t* descriptors,

@@ -301,6 +301,15 @@ Qnn_ErrorHandle_t Runtime::graphExecute(Qnn_GraphHandle_t graph, const Qnn_Tenso
     if (!st.isOk()) return fail(log, ApiGroup::kGraph, "QnnGraph_execute", st);
 
     if (sig && sig->inUse.exchange(true)) return QNN_GRAPH_ERROR_SIGNAL_IN_USE;
+    struct ProfileUse {  // QnnProfile_setConfig refuses to reconfigure meanwhile
+      ProfileObject* p;
+      explicit ProfileUse(ProfileObject* profile) : p(profile) {
+        if (p) ++p->users;
+      }
+      ~ProfileUse() {
+        if (p) --p->users;
+      }
+    } profileUse{prof.get()};
     struct SignalRelease {
       SignalObject* s;
       ~SignalRelease() {

@@ -49,6 +49,59 @@ Qnn_ErrorHandle_t Runtime::profileGetEventData(QnnProfile_EventId_t event, QnnPr
   });
 }
 
+// Options are checked whole before any takes effect; the last of one option wins.
+Qnn_ErrorHandle_t Runtime::profileSetConfig(Qnn_ProfileHandle_t profile, const QnnProfile_Config_t** config) {
+  return guarded([&]() -> Qnn_ErrorHandle_t {
+    auto p = handles().get<ProfileObject>(profile, HandleKind::kProfile);
+    if (!p) return QNN_PROFILE_ERROR_INVALID_HANDLE;
+    if (!config) return QNN_SUCCESS;
+    const Logger* log = anyLogger().get();
+    bool setMax = false;
+    uint64_t maxEvents = 0;
+    for (size_t i = 0; config[i]; ++i) {
+      const QnnProfile_Config_t& c = *config[i];
+      switch (c.option) {
+        case QNN_PROFILE_CONFIG_OPTION_MAX_EVENTS:
+          if (c.numMaxEvents == 0) {
+            logMessage(log, QNN_LOG_LEVEL_ERROR, "QnnProfile_setConfig: MAX_EVENTS must be at least 1");
+            return QNN_PROFILE_ERROR_INVALID_ARGUMENT;
+          }
+          setMax = true;
+          maxEvents = c.numMaxEvents;
+          break;
+        case QNN_PROFILE_CONFIG_OPTION_ENABLE_OPTRACE:
+          if (c.enableOptrace > 1) return QNN_PROFILE_ERROR_INVALID_ARGUMENT;
+          if (c.enableOptrace) {
+            logMessage(log, QNN_LOG_LEVEL_ERROR,
+                       std::string("QnnProfile_setConfig: the ") + desc_.providerName + " backend records no op trace");
+            return QNN_PROFILE_ERROR_UNSUPPORTED;
+          }
+          break;
+        case QNN_PROFILE_CONFIG_OPTION_CUSTOM:
+          logMessage(log, QNN_LOG_LEVEL_ERROR,
+                     std::string("QnnProfile_setConfig: the ") + desc_.providerName +
+                         " backend defines no custom profile config");
+          return QNN_PROFILE_ERROR_UNSUPPORTED;
+        default:
+          logMessage(log, QNN_LOG_LEVEL_ERROR,
+                     "QnnProfile_setConfig: unknown option " + std::to_string(static_cast<uint32_t>(c.option)));
+          return QNN_PROFILE_ERROR_INVALID_ARGUMENT;
+      }
+    }
+    if (p->users.load() > 0) return QNN_PROFILE_ERROR_HANDLE_IN_USE;
+    if (setMax) p->setMaxEvents(maxEvents);
+    return QNN_SUCCESS;
+  });
+}
+
+Qnn_ErrorHandle_t Runtime::profileGetExtendedEventData(QnnProfile_EventId_t event,
+                                                       QnnProfile_ExtendedEventData_t* data) {
+  return guarded([&]() -> Qnn_ErrorHandle_t {
+    if (!data) return QNN_PROFILE_ERROR_INVALID_ARGUMENT;
+    return getProfileExtendedEvent(event, data) ? QNN_SUCCESS : QNN_PROFILE_ERROR_INVALID_HANDLE;
+  });
+}
+
 Qnn_ErrorHandle_t Runtime::profileFree(Qnn_ProfileHandle_t profile) {
   return guarded([&]() -> Qnn_ErrorHandle_t {
     return handles().remove(profile, HandleKind::kProfile) ? QNN_SUCCESS : QNN_PROFILE_ERROR_INVALID_HANDLE;

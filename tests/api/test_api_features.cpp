@@ -424,5 +424,105 @@ TEST_F(Features, LogTimestampIsNanosecondsSinceLogCreate) {
   EXPECT_EQ(api().logFree(logger), QNN_SUCCESS);
 }
 
+QnnProfile_Config_t maxEventsConfig(uint64_t n) {
+  QnnProfile_Config_t c = QNN_PROFILE_CONFIG_INIT;
+  c.option = QNN_PROFILE_CONFIG_OPTION_MAX_EVENTS;
+  c.numMaxEvents = n;
+  return c;
+}
+
+TEST_F(Features, ProfileMaxEventsStopsStoringAndTheLastSettingWins) {
+  ReluChain chain(api(), ctx, "chain", 64, 5);
+  Qnn_ProfileHandle_t profile = nullptr;
+  ASSERT_EQ(api().profileCreate(backend, QNN_PROFILE_LEVEL_DETAILED, &profile), QNN_SUCCESS);
+  QnnProfile_Config_t one = maxEventsConfig(1), three = maxEventsConfig(3);
+  const QnnProfile_Config_t* configs[] = {&one, &three, nullptr};
+  ASSERT_EQ(api().profileSetConfig(profile, configs), QNN_SUCCESS);
+  ASSERT_EQ(chain.execute(profile), QNN_SUCCESS);  // 1 execute event + 5 node events, 3 kept
+  ASSERT_EQ(chain.execute(profile), QNN_SUCCESS);  // nothing more
+  EXPECT_TRUE(chain.outputCorrect());
+  const QnnProfile_EventId_t* events = nullptr;
+  uint32_t num = 0;
+  ASSERT_EQ(api().profileGetEvents(profile, &events, &num), QNN_SUCCESS);
+  ASSERT_EQ(num, 1u);
+  const QnnProfile_EventId_t* subs = nullptr;
+  uint32_t numSubs = 0;
+  ASSERT_EQ(api().profileGetSubEvents(events[0], &subs, &numSubs), QNN_SUCCESS);
+  EXPECT_EQ(numSubs, 2u);
+  EXPECT_EQ(api().profileFree(profile), QNN_SUCCESS);
+}
+
+TEST_F(Features, ProfileSetConfigRefusalsChangeNothing) {
+  ReluChain chain(api(), ctx, "chain", 16, 3);
+  Qnn_ProfileHandle_t profile = nullptr;
+  ASSERT_EQ(api().profileCreate(backend, QNN_PROFILE_LEVEL_DETAILED, &profile), QNN_SUCCESS);
+  QnnProfile_Config_t one = maxEventsConfig(1), zero = maxEventsConfig(0), undefined = QNN_PROFILE_CONFIG_INIT;
+  QnnProfile_Config_t optraceOn = QNN_PROFILE_CONFIG_INIT, optraceOff = QNN_PROFILE_CONFIG_INIT;
+  optraceOn.option = optraceOff.option = QNN_PROFILE_CONFIG_OPTION_ENABLE_OPTRACE;
+  optraceOn.enableOptrace = 1;
+  optraceOff.enableOptrace = 0;
+  uint64_t opaque = 0;
+  QnnProfile_Config_t custom = QNN_PROFILE_CONFIG_INIT;
+  custom.option = QNN_PROFILE_CONFIG_OPTION_CUSTOM;
+  custom.customConfig = &opaque;
+  const std::pair<QnnProfile_Config_t*, Qnn_ErrorHandle_t> refused[] = {
+      {&zero, QNN_PROFILE_ERROR_INVALID_ARGUMENT},
+      {&undefined, QNN_PROFILE_ERROR_INVALID_ARGUMENT},
+      {&optraceOn, QNN_PROFILE_ERROR_UNSUPPORTED},
+      {&custom, QNN_PROFILE_ERROR_UNSUPPORTED},
+  };
+  for (const auto& [bad, code] : refused) {
+    const QnnProfile_Config_t* configs[] = {&one, bad, nullptr};  // `one` must not apply either
+    EXPECT_EQ(api().profileSetConfig(profile, configs), code);
+  }
+  const QnnProfile_Config_t* off[] = {&optraceOff, nullptr};
+  EXPECT_EQ(api().profileSetConfig(profile, off), QNN_SUCCESS);
+  EXPECT_EQ(api().profileSetConfig(profile, nullptr), QNN_SUCCESS);
+  EXPECT_EQ(api().profileSetConfig(reinterpret_cast<Qnn_ProfileHandle_t>(0x1234), off),
+            QNN_PROFILE_ERROR_INVALID_HANDLE);
+  ASSERT_EQ(chain.execute(profile), QNN_SUCCESS);  // no limit took effect: all events kept
+  const QnnProfile_EventId_t* events = nullptr;
+  uint32_t num = 0, numSubs = 0;
+  const QnnProfile_EventId_t* subs = nullptr;
+  ASSERT_EQ(api().profileGetEvents(profile, &events, &num), QNN_SUCCESS);
+  ASSERT_EQ(num, 1u);
+  ASSERT_EQ(api().profileGetSubEvents(events[0], &subs, &numSubs), QNN_SUCCESS);
+  EXPECT_EQ(numSubs, 3u);
+  EXPECT_EQ(api().profileFree(profile), QNN_SUCCESS);
+}
+
+TEST_F(Features, ExtendedEventDataMatchesTheEventWithATimestamp) {
+  ReluChain chain(api(), ctx, "chain", 64, 2);
+  Qnn_ProfileHandle_t profile = nullptr;
+  ASSERT_EQ(api().profileCreate(backend, QNN_PROFILE_LEVEL_BASIC, &profile), QNN_SUCCESS);
+  uint64_t before = uint64_t(std::chrono::duration_cast<std::chrono::microseconds>(
+                                 std::chrono::steady_clock::now().time_since_epoch())
+                                 .count());
+  ASSERT_EQ(chain.execute(profile), QNN_SUCCESS);
+  uint64_t after = uint64_t(std::chrono::duration_cast<std::chrono::microseconds>(
+                                std::chrono::steady_clock::now().time_since_epoch())
+                                .count());
+  const QnnProfile_EventId_t* events = nullptr;
+  uint32_t num = 0;
+  ASSERT_EQ(api().profileGetEvents(profile, &events, &num), QNN_SUCCESS);
+  ASSERT_EQ(num, 1u);
+  QnnProfile_EventData_t data;
+  ASSERT_EQ(api().profileGetEventData(events[0], &data), QNN_SUCCESS);
+  QnnProfile_ExtendedEventData_t ext = QNN_PROFILE_EXTENDED_EVENT_DATA_INIT;
+  ASSERT_EQ(api().profileGetExtendedEventData(events[0], &ext), QNN_SUCCESS);
+  EXPECT_EQ(ext.version, QNN_PROFILE_DATA_VERSION_1);
+  EXPECT_EQ(ext.v1.type, data.type);
+  EXPECT_EQ(ext.v1.unit, data.unit);
+  EXPECT_EQ(ext.v1.value.dataType, QNN_DATATYPE_UINT_64);
+  EXPECT_EQ(ext.v1.value.uint64Value, data.value);
+  EXPECT_STREQ(ext.v1.identifier, data.identifier);
+  EXPECT_GE(ext.v1.timestamp, before);  // the execute began inside the call
+  EXPECT_LE(ext.v1.timestamp + data.value, after);
+  EXPECT_EQ(api().profileGetExtendedEventData(events[0], nullptr), QNN_PROFILE_ERROR_INVALID_ARGUMENT);
+  QnnProfile_EventId_t stale = events[0];
+  EXPECT_EQ(api().profileFree(profile), QNN_SUCCESS);
+  EXPECT_EQ(api().profileGetExtendedEventData(stale, &ext), QNN_PROFILE_ERROR_INVALID_HANDLE);
+}
+
 }  // namespace
 }  // namespace qnn::test
