@@ -61,6 +61,12 @@ inline void fillTable(QNN_INTERFACE_VER_TYPE& t) {
   t.errorFreeVerboseMessage = errorFreeVerboseMessage;
   t.contextValidateBinary = contextValidateBinary;
   t.contextCreateFromBinaryWithSignal = contextCreateFromBinaryWithSignal;
+  t.profileSetConfig = profileSetConfig;
+  t.profileGetExtendedEventData = profileGetExtendedEventData;
+  t.globalConfigSet = globalConfigSet;
+  t.backendGetProperty = backendGetProperty;
+  t.contextGetProperty = contextGetProperty;
+  t.graphGetProperty = graphGetProperty;
   sdk::fillUnassignedMembers<Unsupported>(t);
 }
 

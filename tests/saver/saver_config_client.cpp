@@ -93,6 +93,16 @@ int main(int argc, char** argv) {
   check(api.backendCreate(logger, backendCfg, &backend), "backendCreate");
   Qnn_ProfileHandle_t profile = nullptr;
   check(api.profileCreate(backend, QNN_PROFILE_LEVEL_BASIC, &profile), "profileCreate");
+  QnnProfile_Config_t maxEvents = QNN_PROFILE_CONFIG_INIT;
+  maxEvents.option = QNN_PROFILE_CONFIG_OPTION_MAX_EVENTS;
+  maxEvents.numMaxEvents = 1000;
+  const QnnProfile_Config_t* profileCfg[] = {&maxEvents, nullptr};
+  check(api.profileSetConfig(profile, profileCfg), "profileSetConfig");
+  QnnGlobalConfig_t soc = QNN_GLOBAL_CONFIG_INIT;
+  soc.option = QNN_GLOBAL_CONFIG_OPTION_SOC_MODEL;
+  soc.socModel = QNN_SOC_MODEL_SM8550;
+  const QnnGlobalConfig_t* globalCfg[] = {&soc, nullptr};
+  check(api.globalConfigSet(globalCfg), "globalConfigSet");
   QnnSignal_Config_t timeout = QNN_SIGNAL_CONFIG_INIT;
   timeout.option = QNN_SIGNAL_CONFIG_OPTION_TIMEOUT;
   timeout.timeoutDurationUs = 5000000;
@@ -136,6 +146,14 @@ int main(int argc, char** argv) {
   op.v1 = {"add0", "qti.aisw", "ElementWiseAdd", 0, nullptr, 2, addIn, 1, &out.tensor};
   check(api.graphAddNode(g, op), "graphAddNode");
   check(api.graphFinalize(g, profile, nullptr), "graphFinalize");
+  // The CPU backend defines no custom context property: the same answer directly
+  // and through the Saver (forwarding or not).
+  uint64_t opaque = 0;
+  QnnContext_Property_t property = QNN_CONTEXT_PROPERTY_INIT;
+  property.option = QNN_CONTEXT_PROPERTY_OPTION_CUSTOM;
+  property.customProperty = &opaque;
+  QnnContext_Property_t* properties[] = {&property, nullptr};
+  if (api.contextGetProperty(ctx, properties) != QNN_CONTEXT_ERROR_UNSUPPORTED_FEATURE) check(1, "contextGetProperty");
 
   SharedFloats inMem, outMem;
   if (!inMem.data || !outMem.data) return 3;
@@ -170,6 +188,10 @@ int main(int argc, char** argv) {
   const QnnProfile_EventId_t* events = nullptr;
   uint32_t numEvents = 0;
   check(api.profileGetEvents(profile, &events, &numEvents), "profileGetEvents");
+  if (numEvents > 0) {  // none when the Saver only records
+    QnnProfile_ExtendedEventData_t extended = QNN_PROFILE_EXTENDED_EVENT_DATA_INIT;
+    check(api.profileGetExtendedEventData(events[0], &extended), "profileGetExtendedEventData");
+  }
   check(api.memDeRegister(mem, 2), "memDeRegister");
   check(api.signalFree(signal), "signalFree");
   Qnn_ProfileHandle_t leftOver = nullptr;  // freed with its backend

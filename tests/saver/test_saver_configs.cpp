@@ -86,6 +86,19 @@ TEST_F(SaverConfigs, ConfigContentsAndMemoryAreRecorded) {
   EXPECT_EQ(at(graphCfg.items[1], "priority").u, uint64_t(QNN_PRIORITY_LOW));
   EXPECT_EQ(at(graphCfg.items[2], "profile").u, at(find(t, "QnnProfile_create")->args, "profile").u);
 
+  // Configs and queries added after API 2.7.
+  EXPECT_EQ(at(at(find(t, "QnnProfile_setConfig")->args, "config").items.at(0), "numMaxEvents").u, 1000u);
+  EXPECT_EQ(at(at(find(t, "QnnGlobalConfig_Set")->args, "config").items.at(0), "socModel").u,
+            uint64_t(QNN_SOC_MODEL_SM8550));
+  const auto* property = find(t, "QnnContext_getProperty");
+  ASSERT_NE(property, nullptr);
+  EXPECT_EQ(at(property->args, "options").items.at(0).u, uint64_t(QNN_CONTEXT_PROPERTY_OPTION_CUSTOM));
+  EXPECT_EQ(property->result, uint64_t(QNN_CONTEXT_ERROR_UNSUPPORTED_FEATURE));
+  const auto* extended = find(t, "QnnProfile_getExtendedEventData");
+  ASSERT_NE(extended, nullptr);
+  EXPECT_EQ(at(extended->args, "type").u, uint64_t(QNN_PROFILE_EVENTTYPE_FINALIZE));
+  EXPECT_GT(at(extended->args, "timestamp").u, 0u);
+
   // Mem-handle tensors: the registered buffer's bytes at execute, in and out.
   const auto* exec = find(t, "QnnGraph_execute", 1);
   ASSERT_NE(exec, nullptr);
@@ -130,7 +143,7 @@ TEST_F(SaverConfigs, TraceReplayReplaysEveryCallWithoutDivergence) {
                       " --compare --trace pass/saver_output.qnntrace",
                   dir_);
   ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
-  EXPECT_NE(r.out.find("replayed 23 calls, skipped 3 (QnnSaver_initialize, QnnGraph_finalize, QnnProfile_getEvents), compared 2 outputs"), std::string::npos)
+  EXPECT_NE(r.out.find("replayed 25 calls, skipped 5 (QnnSaver_initialize, QnnContext_getProperty, QnnProfile_getExtendedEventData, QnnGraph_finalize, QnnProfile_getEvents), compared 2 outputs"), std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("no divergence"), std::string::npos);
 }
@@ -145,6 +158,9 @@ TEST_F(SaverConfigs, GeneratedProgramNamedByFileConfigReplaysLikeDirectRun) {
                        QNN_TEST_INCLUDE_DIR + "' -DSAVER_OUTPUT_NO_LINKED_BACKEND replay.c -o replay -ldl",
                    d);
   ASSERT_EQ(cc.exitCode, 0) << cc.err;
+  std::string source = readText(d / "replay.c");
+  EXPECT_NE(source.find("API(profileSetConfig, "), std::string::npos);
+  EXPECT_NE(source.find("API(globalConfigSet, "), std::string::npos);
   Outcome r = run(std::string("./replay -l verbose --backend ") + QNN_TEST_CPU_BACKEND_PATH, d);
   ASSERT_EQ(r.exitCode, 0) << r.err;
   // Execute 2 is the graphExecuteAsync, awaited before the next call.

@@ -220,6 +220,31 @@ bool Replayer::replayObjects(const trace::CallRecord& c, const std::string& m, Q
     *rc = api_.profileGetEvents(live(field(a, "profile")), &events, &n);
   } else if (m == "profileFree") {
     *rc = api_.profileFree(live(field(a, "profile")));
+  } else if (m == "profileSetConfig") {
+    std::vector<QnnProfile_Config_t> cfgs;
+    for (const trace::Value& c : field(a, "config").items) {
+      QnnProfile_Config_t cfg = QNN_PROFILE_CONFIG_INIT;
+      cfg.option = QnnProfile_ConfigOption_t(field(c, "option").u);
+      if (const trace::Value* n = c.field("numMaxEvents")) cfg.numMaxEvents = n->u;
+      if (const trace::Value* o = c.field("enableOptrace")) cfg.enableOptrace = uint8_t(o->u);
+      cfgs.push_back(cfg);
+    }
+    std::vector<const QnnProfile_Config_t*> list;
+    for (const QnnProfile_Config_t& c : cfgs) list.push_back(&c);
+    list.push_back(nullptr);
+    *rc = api_.profileSetConfig(live(field(a, "profile")), cfgs.empty() ? nullptr : list.data());
+  } else if (m == "globalConfigSet") {
+    std::vector<QnnGlobalConfig_t> cfgs;
+    for (const trace::Value& c : field(a, "config").items) {
+      QnnGlobalConfig_t cfg = QNN_GLOBAL_CONFIG_INIT;
+      cfg.option = QnnGlobalConfig_ConfigOption_t(field(c, "option").u);
+      if (const trace::Value* soc = c.field("socModel")) cfg.socModel = Qnn_SocModel_t(soc->u);
+      cfgs.push_back(cfg);
+    }
+    std::vector<const QnnGlobalConfig_t*> list;
+    for (const QnnGlobalConfig_t& c : cfgs) list.push_back(&c);
+    list.push_back(nullptr);
+    *rc = api_.globalConfigSet(cfgs.empty() ? nullptr : list.data());
   } else if (m == "signalCreate") {
     OwnedConfigs<QnnSignal_Config_t> cfg;
     buildConfigs(field(a, "config"), trace_, liveOf, cfg);

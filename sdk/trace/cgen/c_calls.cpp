@@ -254,6 +254,33 @@ bool CGenerator::emitObjectCall(const std::string& m, const Value& a) {
     line("CHECK(API(profileGetEvents, " + handle(arg(a, "profile"), "profile") + ", &events, &n));");
   } else if (m == "profileFree") {
     line("CHECK(API(profileFree, " + handle(arg(a, "profile"), "profile") + "));");
+  } else if (m == "profileSetConfig" || m == "globalConfigSet") {
+    // One NULL-terminated array of the recorded options, named after the call.
+    const bool profile = m == "profileSetConfig";
+    const char* type = profile ? "QnnProfile_Config_t" : "QnnGlobalConfig_t";
+    const Value& list = arg(a, "config");
+    std::string array = "NULL";
+    if (!list.items.empty()) {
+      array = fresh(profile ? "profileConfig" : "globalConfig");
+      for (size_t k = 0; k < list.items.size(); ++k) {
+        const Value& c = list.items[k];
+        std::string v = array + "_" + std::to_string(k);
+        line(std::string(type) + " " + v + " = " + (profile ? "QNN_PROFILE_CONFIG_INIT" : "QNN_GLOBAL_CONFIG_INIT") +
+             ";");
+        line(v + ".option = (" + (profile ? "QnnProfile_ConfigOption_t" : "QnnGlobalConfig_ConfigOption_t") + ")" +
+             field(c, "option") + ";");
+        if (c.field("numMaxEvents")) line(v + ".numMaxEvents = (uint64_t)" + field(c, "numMaxEvents") + ";");
+        if (c.field("enableOptrace")) line(v + ".enableOptrace = " + field(c, "enableOptrace") + ";");
+        if (c.field("socModel")) line(v + ".socModel = (Qnn_SocModel_t)" + field(c, "socModel") + ";");
+      }
+      std::string items;
+      for (size_t k = 0; k < list.items.size(); ++k) items += "&" + array + "_" + std::to_string(k) + ", ";
+      line("const " + std::string(type) + "* " + array + "[] = {" + items + "NULL};");
+    }
+    if (profile)
+      line("CHECK(API(profileSetConfig, " + handle(arg(a, "profile"), "profile") + ", " + array + "));");
+    else
+      line("CHECK(API(globalConfigSet, " + array + "));");
   } else if (m == "deviceGetPlatformInfo") {
     line("CHECK(API(deviceGetPlatformInfo, " + logger + ", &platformInfo));");
   } else if (m == "deviceFreePlatformInfo") {
