@@ -51,8 +51,8 @@ class HtpHooks : public sdk::BackendHooks {
     // The API version of these headers defines no HTP backend custom config.
     return sdk::invalidArgument("the HTP backend defines no backend custom config (QnnHtpBackend.h)");
   }
-  sdk::Status applyContextCustomConfig(const void*, sdk::BackendSettings*) override {
-    return sdk::invalidArgument("the HTP backend defines no context custom config (QnnHtpContext.h)");
+  sdk::Status applyContextCustomConfig(const void* custom, sdk::BackendSettings* settings) override {
+    return htp::applyContextCustomConfig(custom, settings);
   }
   sdk::Status applyDeviceCustomConfig(const void* custom, sdk::BackendSettings* settings) override {
     return htp::applyDeviceCustomConfig(custom, settings);

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "HTP/QnnHtpContext.h"
 #include "HTP/QnnHtpDevice.h"
 #include "HTP/QnnHtpGraph.h"
 
@@ -101,6 +102,59 @@ sdk::Status applyDeviceCustomConfig(const void* custom, Settings* s) {
       return sdk::Status::ok();
     default:
       return sdk::invalidArgument("HTP device config: unknown option " + std::to_string(c.option));
+  }
+}
+
+// QnnHtpContext_CustomConfig_t. The simulator keeps every setting where prepare and
+// the runtime can see it ("context.<name>"); none of them changes results.
+sdk::Status applyContextCustomConfig(const void* custom, Settings* s) {
+  const auto& c = *static_cast<const QnnHtpContext_CustomConfig_t*>(custom);
+  auto flag = [s](const char* key, bool value) {
+    (*s)[key] = value ? "1" : "0";
+    return sdk::Status::ok();
+  };
+  auto group = [s](const char* key, const QnnHtpContext_GroupRegistration_t& g) {
+    if (!g.firstGroupHandle)
+      return sdk::invalidArgument(std::string("HTP context config: ") + key +
+                                  " needs the handle of the group's first context");
+    (*s)[std::string(key) + ".max_spill_fill"] = std::to_string(g.maxSpillFillBuffer);
+    (*s)[key] = "1";
+    return sdk::Status::ok();
+  };
+  switch (c.option) {
+    case QNN_HTP_CONTEXT_CONFIG_OPTION_WEIGHT_SHARING_ENABLED:
+      return flag("context.weight_sharing", c.weightSharingEnabled);
+    case QNN_HTP_CONTEXT_CONFIG_OPTION_REGISTER_MULTI_CONTEXTS:
+      return group("context.multi_context_group", c.groupRegistration);
+    case QNN_HTP_CONTEXT_CONFIG_OPTION_FILE_READ_MEMORY_BUDGET:
+      (*s)["context.file_read_budget_mb"] = std::to_string(c.fileReadMemoryBudgetInMb);
+      return sdk::Status::ok();
+    case QNN_HTP_CONTEXT_CONFIG_OPTION_DSP_MEMORY_PROFILING_ENABLED:
+      return flag("context.dsp_memory_profiling", c.dspMemoryProfilingEnabled);
+    case QNN_HTP_CONTEXT_CONFIG_OPTION_SHARE_RESOURCES:
+      return flag("context.share_resources", c.shareResources);
+    case QNN_HTP_CONTEXT_CONFIG_OPTION_IO_MEM_ESTIMATION:
+      return flag("context.io_mem_estimation", c.ioMemEstimation);
+    case QNN_HTP_CONTEXT_CONFIG_OPTION_PREPARE_ONLY:
+      return flag("context.prepare_only", c.isPrepareOnly);
+    case QNN_HTP_CONTEXT_CONFIG_OPTION_INIT_ACCELERATION:
+      return flag("context.init_acceleration", c.initAcceleration);
+    case QNN_HTP_CONTEXT_CONFIG_OPTION_SKIP_VALIDATION_ON_BINARY_SECTION:
+      return flag("context.skip_binary_section_validation", c.skipValidationOnBinarySection);
+    case QNN_HTP_CONTEXT_CONFIG_OPTION_SHARE_RESOURCES_OPTIMIZATION_TYPE:
+      if (c.shareResOptType > CONCURRENT_OPTIMIZATION)
+        return sdk::invalidArgument("HTP context config: unknown share-resources optimization type " +
+                                    std::to_string(c.shareResOptType));
+      (*s)["context.share_resources_type"] = std::to_string(c.shareResOptType);
+      return sdk::Status::ok();
+    case QNN_HTP_CONTEXT_CONFIG_OPTION_USE_EXTENDED_UDMA:
+      return flag("context.extended_udma", c.useExtendedUdma);
+    case QNN_HTP_CONTEXT_CONFIG_OPTION_REGISTER_CONCURRENT_RESOURCE_SHARING:
+      return group("context.concurrent_group", c.concurrentGroupRegistration);
+    case QNN_HTP_CONTEXT_CONFIG_OPTION_LORA_WEIGHT_SHARING_ENABLED:
+      return flag("context.lora_weight_sharing", c.loraWeightSharingEnabled);
+    default:
+      return sdk::invalidArgument("HTP context config: unknown option " + std::to_string(c.option));
   }
 }
 

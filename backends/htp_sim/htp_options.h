@@ -33,6 +33,7 @@ GraphOptions resolveGraphOptions(const Settings& settings);
 
 // QnnHtpDevice_CustomConfig_t -> "device.*".
 sdk::Status applyDeviceCustomConfig(const void* custom, Settings* settings);
+sdk::Status applyContextCustomConfig(const void* custom, Settings* settings);
 // QnnHtpGraph_CustomConfig_t -> "graph.*"; *precision is set for QNN_HTP_GRAPH_CONFIG_OPTION_PRECISION.
 sdk::Status applyGraphCustomConfig(const void* custom, Settings* settings, uint32_t* precision);
 
