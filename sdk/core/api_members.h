@@ -107,62 +107,43 @@
 
 namespace qnn::sdk {
 
+// For one list and its table type: kNum<Name>Members, static_asserts on size and
+// order, fillUnassignedMembers(Table&) and <name>MemberApiName(id).
 #define QNN_API_MEMBER_COUNT_(id, member, name) +1
-inline constexpr std::size_t kNumInterfaceMembers = 0 QNN_FOR_EACH_INTERFACE_MEMBER(QNN_API_MEMBER_COUNT_);
-inline constexpr std::size_t kNumSystemInterfaceMembers = 0 QNN_FOR_EACH_SYSTEM_INTERFACE_MEMBER(QNN_API_MEMBER_COUNT_);
-#undef QNN_API_MEMBER_COUNT_
+#define QNN_API_MEMBER_AT_(id, member, name) \
+  static_assert(offsetof(QnnApiTable_, member) == (id - 1) * sizeof(void (*)()), #member " is not at its listed position");
+#define QNN_API_MEMBER_FILL_(id, member, name) \
+  if (!t.member) t.member = &Fallback<decltype(t.member), id>::call;
+#define QNN_API_MEMBER_NAME_(id, member, name) name,
+#define QNN_API_MEMBER_HELPERS_(LIST, Table, countName, nameFunction)                                       \
+  inline constexpr std::size_t countName = 0 LIST(QNN_API_MEMBER_COUNT_);                                  \
+  /* Every member is a function pointer: the count fixes the size, the offsets the order. */              \
+  static_assert(sizeof(Table) == countName * sizeof(void (*)()), #LIST " does not list every member of " #Table); \
+  namespace api_members_detail_##countName {                                                               \
+  using QnnApiTable_ = Table;                                                                              \
+  LIST(QNN_API_MEMBER_AT_)                                                                                 \
+  }                                                                                                        \
+  /* Assigns `Fallback<decltype(member), id>::call` to every member still null. */                         \
+  template <template <typename, unsigned> class Fallback>                                                  \
+  void fillUnassignedMembers(Table& t) {                                                                   \
+    LIST(QNN_API_MEMBER_FILL_)                                                                             \
+  }                                                                                                        \
+  /* API name of a member by id ("QnnBackend_create"); nullptr outside the list. */                        \
+  constexpr const char* nameFunction(unsigned id) {                                                        \
+    constexpr const char* kNames[] = {LIST(QNN_API_MEMBER_NAME_)};                                         \
+    return id >= 1 && id <= countName ? kNames[id - 1] : nullptr;                                          \
+  }
 
-// Every member is a function pointer, so the count fixes the table's size; the
-// offsets check the order.
-static_assert(sizeof(QNN_INTERFACE_VER_TYPE) == kNumInterfaceMembers * sizeof(void (*)()),
-              "QNN_FOR_EACH_INTERFACE_MEMBER does not list every member of the current table");
-static_assert(sizeof(QNN_SYSTEM_INTERFACE_VER_TYPE) == kNumSystemInterfaceMembers * sizeof(void (*)()),
-              "QNN_FOR_EACH_SYSTEM_INTERFACE_MEMBER does not list every member of the current system table");
-#define QNN_API_MEMBER_AT_(id, member, name)                                               \
-  static_assert(offsetof(QNN_INTERFACE_VER_TYPE, member) == (id - 1) * sizeof(void (*)()), \
-                #member " is not at its listed position");
-QNN_FOR_EACH_INTERFACE_MEMBER(QNN_API_MEMBER_AT_)
-#undef QNN_API_MEMBER_AT_
-#define QNN_API_MEMBER_AT_(id, member, name)                                                      \
-  static_assert(offsetof(QNN_SYSTEM_INTERFACE_VER_TYPE, member) == (id - 1) * sizeof(void (*)()), \
-                #member " is not at its listed position");
-QNN_FOR_EACH_SYSTEM_INTERFACE_MEMBER(QNN_API_MEMBER_AT_)
-#undef QNN_API_MEMBER_AT_
-
-// Assigns `Fallback<decltype(member), id>::call` to every member still null.
 // Fallback is the library's own NOT_SUPPORTED answer (logging, recording).
-template <template <typename, unsigned> class Fallback>
-void fillUnassignedMembers(QNN_INTERFACE_VER_TYPE& t) {
-#define QNN_API_MEMBER_FILL_(id, member, name) \
-  if (!t.member) t.member = &Fallback<decltype(t.member), id>::call;
-  QNN_FOR_EACH_INTERFACE_MEMBER(QNN_API_MEMBER_FILL_)
-#undef QNN_API_MEMBER_FILL_
-}
+QNN_API_MEMBER_HELPERS_(QNN_FOR_EACH_INTERFACE_MEMBER, QNN_INTERFACE_VER_TYPE, kNumInterfaceMembers,
+                        interfaceMemberApiName)
+QNN_API_MEMBER_HELPERS_(QNN_FOR_EACH_SYSTEM_INTERFACE_MEMBER, QNN_SYSTEM_INTERFACE_VER_TYPE,
+                        kNumSystemInterfaceMembers, systemInterfaceMemberApiName)
 
-template <template <typename, unsigned> class Fallback>
-void fillUnassignedMembers(QNN_SYSTEM_INTERFACE_VER_TYPE& t) {
-#define QNN_API_MEMBER_FILL_(id, member, name) \
-  if (!t.member) t.member = &Fallback<decltype(t.member), id>::call;
-  QNN_FOR_EACH_SYSTEM_INTERFACE_MEMBER(QNN_API_MEMBER_FILL_)
+#undef QNN_API_MEMBER_HELPERS_
+#undef QNN_API_MEMBER_NAME_
 #undef QNN_API_MEMBER_FILL_
-}
-
-// API name of a member by id ("QnnBackend_create"); nullptr outside the list.
-constexpr const char* interfaceMemberApiName(unsigned id) {
-  constexpr const char* kNames[] = {
-#define QNN_API_MEMBER_NAME_(id, member, name) name,
-      QNN_FOR_EACH_INTERFACE_MEMBER(QNN_API_MEMBER_NAME_)
-#undef QNN_API_MEMBER_NAME_
-  };
-  return id >= 1 && id <= kNumInterfaceMembers ? kNames[id - 1] : nullptr;
-}
-constexpr const char* systemInterfaceMemberApiName(unsigned id) {
-  constexpr const char* kNames[] = {
-#define QNN_API_MEMBER_NAME_(id, member, name) name,
-      QNN_FOR_EACH_SYSTEM_INTERFACE_MEMBER(QNN_API_MEMBER_NAME_)
-#undef QNN_API_MEMBER_NAME_
-  };
-  return id >= 1 && id <= kNumSystemInterfaceMembers ? kNames[id - 1] : nullptr;
-}
+#undef QNN_API_MEMBER_AT_
+#undef QNN_API_MEMBER_COUNT_
 
 }  // namespace qnn::sdk
