@@ -220,6 +220,11 @@ class HtpPreparedGraph : public sdk::PreparedGraph {
 
   bool serialize(std::vector<uint8_t>* out) const override { return encodePreparedGraph(plan_, options_, out).isOk(); }
 
+  // The HVX thread count may change until the first execution (QnnHtpGraph.h).
+  void applySettingsBeforeFirstExecute(const sdk::BackendSettings& settings) override {
+    options_.hvxThreads = resolveGraphOptions(settings).hvxThreads;
+  }
+
  private:
   void addExecuteEvents(uint64_t cycles, uint64_t hostMicros, std::vector<sdk::ProfileExtraEvent>* ev) const {
     PowerState power = currentPowerState();
@@ -267,16 +272,18 @@ class HtpEngine : public sdk::ExecutionEngine {
     return validate(node, inputs, outputs, resolveGraphOptions(graph.backendConfig).fp16);
   }
 
-  Status applyGraphCustomConfig(const void* custom, GraphIR* graph) override {
+  Status applyGraphCustomConfig(const void* custom, GraphIR* graph, bool executed,
+                                sdk::ConfigWarnings* warnings) override {
     if (!graph->nodes.empty()) {
       // Precision decides what addNode accepted; it cannot change afterwards.
       Settings probe = graph->backendConfig;
       uint32_t precision = graph->precision;
-      QNN_SDK_RETURN_IF_ERROR(htp::applyGraphCustomConfig(custom, &probe, &precision));
+      sdk::ConfigWarnings ignored;
+      QNN_SDK_RETURN_IF_ERROR(htp::applyGraphCustomConfig(custom, &probe, &precision, executed, &ignored));
       if (probe.count("graph.fp16") != graph->backendConfig.count("graph.fp16"))
         return sdk::invalidArgument("HTP graph config: precision must be set before nodes are added");
     }
-    return htp::applyGraphCustomConfig(custom, &graph->backendConfig, &graph->precision);
+    return htp::applyGraphCustomConfig(custom, &graph->backendConfig, &graph->precision, executed, warnings);
   }
 
   Status prepare(const GraphIR& graph, std::unique_ptr<sdk::PreparedGraph>* out) override {

@@ -51,11 +51,13 @@ class HtpHooks : public sdk::BackendHooks {
     // The API version of these headers defines no HTP backend custom config.
     return sdk::invalidArgument("the HTP backend defines no backend custom config (QnnHtpBackend.h)");
   }
-  sdk::Status applyContextCustomConfig(const void* custom, sdk::BackendSettings* settings) override {
+  sdk::Status applyContextCustomConfig(const void* custom, sdk::BackendSettings* settings,
+                                       sdk::ConfigWarnings*) override {
     return htp::applyContextCustomConfig(custom, settings);
   }
-  sdk::Status applyDeviceCustomConfig(const void* custom, sdk::BackendSettings* settings) override {
-    return htp::applyDeviceCustomConfig(custom, settings);
+  sdk::Status applyDeviceCustomConfig(const void* custom, sdk::BackendSettings* settings,
+                                      sdk::ConfigWarnings* warnings) override {
+    return htp::applyDeviceCustomConfig(custom, settings, warnings);
   }
   std::unique_ptr<sdk::PlatformInfoStorage> platformInfo(const sdk::BackendSettings& settings) override {
     return std::make_unique<HtpPlatformInfo>(resolveGraphOptions(settings));

@@ -1,5 +1,6 @@
 #include "htp_options.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "HTP/QnnHtpContext.h"
@@ -63,17 +64,19 @@ GraphOptions resolveGraphOptions(const Settings& s) {
   return o;
 }
 
-sdk::Status applyDeviceCustomConfig(const void* custom, Settings* s) {
+sdk::Status applyDeviceCustomConfig(const void* custom, Settings* s, Warnings* warnings) {
   const auto& c = *static_cast<const QnnHtpDevice_CustomConfig_t*>(custom);
   switch (c.option) {
     case QNN_HTP_DEVICE_CONFIG_OPTION_SOC: {
       QNN_SDK_RETURN_IF_ERROR(checkSocHasHtp(c.socModel, "HTP device config"));
       const SocInfo* soc = findSoc(c.socModel);
-      uint32_t arch = get(*s, "device.arch", soc->arch);
-      if (arch != soc->arch)
-        return sdk::invalidArgument("HTP device config: SoC model " + std::to_string(c.socModel) + " (" + soc->name +
-                                    ") is Hexagon V" + std::to_string(soc->arch) + ", the arch config says V" +
-                                    std::to_string(arch));
+      // The SoC decides the architecture: an arch config that disagrees is overwritten, as the vendor's backend does.
+      if (uint32_t arch = get(*s, "device.arch", soc->arch); arch != soc->arch) {
+        warnings->push_back("HTP device config: arch V" + std::to_string(arch) + " set by a custom config differs from " +
+                            "SoC model " + std::to_string(c.socModel) + " (" + soc->name + "); using its V" +
+                            std::to_string(soc->arch));
+        (*s)["device.arch"] = std::to_string(soc->arch);
+      }
       (*s)["device.soc"] = std::to_string(c.socModel);
       return sdk::Status::ok();
     }
@@ -88,9 +91,11 @@ sdk::Status applyDeviceCustomConfig(const void* custom, Settings* s) {
       if (!findArch(c.arch.arch))
         return sdk::invalidArgument("HTP device config: HTP architecture " + std::to_string(c.arch.arch) +
                                     " is not one of V68, V69, V73, V75");
-      if (const SocInfo* soc = findSoc(get(*s, "device.soc", 0)); soc && soc->arch != static_cast<uint32_t>(c.arch.arch))
-        return sdk::invalidArgument("HTP device config: arch V" + std::to_string(c.arch.arch) + " differs from SoC " +
-                                    soc->name + "'s V" + std::to_string(soc->arch));
+      if (const SocInfo* soc = findSoc(get(*s, "device.soc", 0)); soc && soc->arch != static_cast<uint32_t>(c.arch.arch)) {
+        warnings->push_back("HTP device config: arch V" + std::to_string(c.arch.arch) + " differs from SoC " +
+                            soc->name + "'s V" + std::to_string(soc->arch) + "; the SoC config wins");
+        return sdk::Status::ok();
+      }
       (*s)["device.arch"] = std::to_string(c.arch.arch);
       return sdk::Status::ok();
     }
@@ -158,11 +163,30 @@ sdk::Status applyContextCustomConfig(const void* custom, Settings* s) {
   }
 }
 
-sdk::Status applyGraphCustomConfig(const void* custom, Settings* s, uint32_t* precision) {
+sdk::Status applyGraphCustomConfig(const void* custom, Settings* s, uint32_t* precision, bool executed,
+                                   Warnings* warnings) {
   const auto& c = *static_cast<const QnnHtpGraph_CustomConfig_t*>(custom);
   const uint32_t archVersion = archOf(*s);
   const ArchInfo* arch = findArch(archVersion);
   if (!arch) return sdk::invalidArgument("HTP graph config: the device's architecture has no HTP");
+  const std::string device = "HTP V" + std::to_string(archVersion);
+  auto flag = [s](const char* key, bool value) {
+    (*s)[key] = value ? "1" : "0";
+    return sdk::Status::ok();
+  };
+  // VTCM: 0 (QNN_HTP_GRAPH_CONFIG_OPTION_MAX) is the whole VTCM; more than the device has is clamped to it.
+  auto vtcm = [&](uint64_t requestedBytes, const std::string& asked) {
+    const uint64_t maxBytes = uint64_t(arch->vtcmMB) << 20;
+    if (requestedBytes > maxBytes)
+      warnings->push_back("HTP graph config: VTCM size " + asked + " exceeds the " + std::to_string(arch->vtcmMB) +
+                          " MB of " + device + "; using " + std::to_string(arch->vtcmMB) + " MB");
+    if (requestedBytes == 0 || requestedBytes >= maxBytes) {
+      s->erase("graph.vtcm_mb");
+      return sdk::Status::ok();
+    }
+    (*s)["graph.vtcm_mb"] = std::to_string(std::max<uint64_t>(1, requestedBytes >> 20));
+    return sdk::Status::ok();
+  };
   switch (c.option) {
     case QNN_HTP_GRAPH_CONFIG_OPTION_OPTIMIZATION: {
       float v = c.optimizationOption.floatValue;
@@ -184,8 +208,13 @@ sdk::Status applyGraphCustomConfig(const void* custom, Settings* s, uint32_t* pr
           return sdk::Status::ok();
         case QNN_HTP_GRAPH_OPTIMIZATION_TYPE_ENABLE_DLBC:
           if (v != 0.f && v != 1.f) return sdk::invalidArgument("HTP graph config: DLBC is enabled with 0 or 1");
-          (*s)["graph.dlbc"] = v != 0.f ? "1" : "0";
-          return sdk::Status::ok();
+          return flag("graph.dlbc", v != 0.f);
+        case QNN_HTP_GRAPH_OPTIMIZATION_TYPE_ENABLE_DLBC_WEIGHTS:
+          return flag("graph.dlbc_weights", v != 0.f);
+        case QNN_HTP_GRAPH_OPTIMIZATION_TYPE_ENABLE_SPARSE_WEIGHTS_COMPRESSION:
+          return flag("graph.sparse_weights_compression", v != 0.f);
+        case QNN_HTP_GRAPH_OPTIMIZATION_TYPE_ENABLE_SLC_ALLOCATOR:
+          return flag("graph.slc_allocator", v != 0.f);
         default:
           return sdk::invalidArgument("HTP graph config: unknown optimization type " +
                                       std::to_string(c.optimizationOption.type));
@@ -206,25 +235,85 @@ sdk::Status applyGraphCustomConfig(const void* custom, Settings* s, uint32_t* pr
       *precision = c.precision;
       return sdk::Status::ok();
     case QNN_HTP_GRAPH_CONFIG_OPTION_VTCM_SIZE:
-      if (c.vtcmSizeInMB > arch->vtcmMB)
-        return sdk::invalidArgument("HTP graph config: VTCM size " + std::to_string(c.vtcmSizeInMB) +
-                                    " MB exceeds the " + std::to_string(arch->vtcmMB) + " MB of HTP V" +
-                                    std::to_string(archVersion));
-      (*s)["graph.vtcm_mb"] = std::to_string(c.vtcmSizeInMB);
-      return sdk::Status::ok();
+      return vtcm(uint64_t(c.vtcmSizeInMB) << 20, std::to_string(c.vtcmSizeInMB) + " MB");
+    case QNN_HTP_GRAPH_CONFIG_OPTION_VTCM_SIZE_IN_BYTES:
+      return vtcm(c.vtcmSizeInBytes, std::to_string(c.vtcmSizeInBytes) + " bytes");
     case QNN_HTP_GRAPH_CONFIG_OPTION_FOLD_RELU_ACTIVATION_INTO_CONV_OFF:
-      (*s)["graph.fold_relu_off"] = c.foldReluActivationIntoConvOff ? "1" : "0";
-      return sdk::Status::ok();
+      return flag("graph.fold_relu_off", c.foldReluActivationIntoConvOff);
     case QNN_HTP_GRAPH_CONFIG_OPTION_SHORT_DEPTH_CONV_ON_HMX_OFF:
-      (*s)["graph.short_depth_conv_hmx_off"] = c.shortDepthConvOnHmxOff ? "1" : "0";
+      return flag("graph.short_depth_conv_hmx_off", c.shortDepthConvOnHmxOff);
+    case QNN_HTP_GRAPH_CONFIG_OPTION_NUM_HVX_THREADS: {
+      // Fixed at the first execution (QnnHtpGraph.h); 0 is the default, more than the device has is clamped.
+      if (executed) {
+        warnings->push_back("HTP graph config: the number of HVX threads is fixed at the first execution; " +
+                            std::to_string(c.numHvxThreads) + " is not applied to this graph");
+        return sdk::Status::ok();
+      }
+      if (c.numHvxThreads > arch->hvxThreads)
+        warnings->push_back("HTP graph config: " + std::to_string(c.numHvxThreads) + " HVX threads exceed the " +
+                            std::to_string(arch->hvxThreads) + " of " + device + "; using " +
+                            std::to_string(arch->hvxThreads));
+      if (c.numHvxThreads == 0 || c.numHvxThreads >= arch->hvxThreads)
+        s->erase("graph.hvx_threads");
+      else
+        (*s)["graph.hvx_threads"] = std::to_string(c.numHvxThreads);
       return sdk::Status::ok();
-    case QNN_HTP_GRAPH_CONFIG_OPTION_NUM_HVX_THREADS:
-      if (c.numHvxThreads == 0 || c.numHvxThreads > arch->hvxThreads)
-        return sdk::invalidArgument("HTP graph config: " + std::to_string(c.numHvxThreads) +
-                                    " HVX threads; HTP V" + std::to_string(archVersion) + " has 1 to " +
-                                    std::to_string(arch->hvxThreads));
-      (*s)["graph.hvx_threads"] = std::to_string(c.numHvxThreads);
+    }
+    case QNN_HTP_GRAPH_CONFIG_OPTION_FINALIZE_CONFIG: {
+      const char* key = c.finalizeConfig.key;
+      if (!key || !*key) return sdk::invalidArgument("HTP graph config: a finalize config needs a key");
+      const Qnn_Scalar_t& v = c.finalizeConfig.value;
+      std::string text;
+      switch (v.dataType) {
+        case QNN_DATATYPE_INT_32: text = std::to_string(v.int32Value); break;
+        case QNN_DATATYPE_UINT_32: text = std::to_string(v.uint32Value); break;
+        case QNN_DATATYPE_INT_64: text = std::to_string(v.int64Value); break;
+        case QNN_DATATYPE_UINT_64: text = std::to_string(v.uint64Value); break;
+        case QNN_DATATYPE_FLOAT_32: text = std::to_string(v.floatValue); break;
+        case QNN_DATATYPE_BOOL_8: text = v.bool8Value ? "1" : "0"; break;
+        default:
+          return sdk::invalidArgument(std::string("HTP graph config: finalize config '") + key +
+                                      "' has a value of datatype " + std::to_string(v.dataType) +
+                                      "; integers, float32 and bool8 are accepted");
+      }
+      (*s)[std::string("graph.finalize.") + key] = text;
       return sdk::Status::ok();
+    }
+    case QNN_HTP_GRAPH_CONFIG_OPTION_NUM_CORES:
+      // The simulated device has one HTP core.
+      if (c.numCores > 1)
+        warnings->push_back("HTP graph config: " + std::to_string(c.numCores) + " cores requested; the device has " +
+                            "1, using 1");
+      return sdk::Status::ok();
+    case QNN_HTP_GRAPH_CONFIG_OPTION_PARALLEL_GRAPH_EXECUTION_CONFIG: {
+      const auto& p = c.parallelGraphExecutionConfig;
+      if (p.concurrency != QNN_HTP_GRAPH_CONCURRENCY_OPTION_NONE &&
+          p.concurrency != QNN_HTP_GRAPH_CONCURRENCY_OPTION_ALL_SHARED)
+        return sdk::invalidArgument("HTP graph config: unknown graph concurrency option " +
+                                    std::to_string(p.concurrency));
+      const auto& v = p.vtcmConfig;
+      if (uint64_t(v.offsetInBytes) + v.sizeInBytes > v.sizeTotalInBytes)
+        return sdk::invalidArgument("HTP graph config: parallel execution VTCM offset " +
+                                    std::to_string(v.offsetInBytes) + " + size " + std::to_string(v.sizeInBytes) +
+                                    " exceeds the addressable " + std::to_string(v.sizeTotalInBytes) + " bytes");
+      (*s)["graph.concurrency"] = std::to_string(p.concurrency);
+      return v.sizeInBytes ? vtcm(v.sizeInBytes, std::to_string(v.sizeInBytes) + " bytes") : sdk::Status::ok();
+    }
+    case QNN_HTP_GRAPH_CONFIG_OPTION_HMX_BOUNDING:
+      // QnnHtpGraph.h: only for V81 and later, an error on other SoCs.
+      return sdk::invalidArgument("HTP graph config: HMX bounding needs an HTP V81 or later; the device is " + device);
+    case QNN_HTP_GRAPH_CONFIG_OPTION_WEIGHTS_PACKING:
+      return flag("graph.weights_packing", c.weightsPacking);
+    case QNN_HTP_GRAPH_CONFIG_OPTION_ASSUME_SAME_QUANT:
+      return flag("graph.assume_same_quant", c.assumeSameQuant);
+    case QNN_HTP_GRAPH_CONFIG_OPTION_SHARE_IO_BUFFER:
+      return flag("graph.share_io_buffer", c.shareIOBuffer);
+    case QNN_HTP_GRAPH_CONFIG_OPTION_ADVANCED_ACTIVATION_FUSION:
+      return flag("graph.advanced_activation_fusion", c.advancedActivationFusion);
+    case QNN_HTP_GRAPH_CONFIG_OPTION_HIGH_PRECISION_SIGMOID:
+      return flag("graph.high_precision_sigmoid", c.highPrecisionSigmoid);
+    case QNN_HTP_GRAPH_CONFIG_OPTION_MONOLITHIC_LSTM:
+      return flag("graph.monolithic_lstm", c.monolithicLstm);
     default:
       return sdk::invalidArgument("HTP graph config: unknown option " + std::to_string(c.option));
   }

@@ -7,12 +7,16 @@
 #include <map>
 #include <string>
 
+#include <vector>
+
 #include "core/status.h"
 #include "htp_arch.h"
 
 namespace qnn::htp {
 
 using Settings = std::map<std::string, std::string>;
+// Accepted-but-changed notes of a config call (sdk::ConfigWarnings).
+using Warnings = std::vector<std::string>;
 
 struct GraphOptions {
   uint32_t socModel = kDefaultSocModel;
@@ -31,10 +35,16 @@ sdk::Status checkSocHasHtp(uint32_t socModel, const char* what);
 
 GraphOptions resolveGraphOptions(const Settings& settings);
 
+// The parsers are lenient where the vendor's backend is (docs/compatibility.md,
+// "Configs, properties and queries"): a meaningful value out of range is
+// clamped, a conflicting one overridden, each with a note in `warnings`;
+// malformed structs and unknown options are refused.
 // QnnHtpDevice_CustomConfig_t -> "device.*".
-sdk::Status applyDeviceCustomConfig(const void* custom, Settings* settings);
+sdk::Status applyDeviceCustomConfig(const void* custom, Settings* settings, Warnings* warnings);
 sdk::Status applyContextCustomConfig(const void* custom, Settings* settings);
 // QnnHtpGraph_CustomConfig_t -> "graph.*"; *precision is set for QNN_HTP_GRAPH_CONFIG_OPTION_PRECISION.
-sdk::Status applyGraphCustomConfig(const void* custom, Settings* settings, uint32_t* precision);
+// `executed`: the graph has run, so options fixed at the first execution no longer change.
+sdk::Status applyGraphCustomConfig(const void* custom, Settings* settings, uint32_t* precision, bool executed,
+                                   Warnings* warnings);
 
 }  // namespace qnn::htp

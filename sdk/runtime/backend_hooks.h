@@ -1,13 +1,14 @@
 // BackendHooks: the backend-specific answers to API calls that carry no backend
 // handle or carry a backend's CUSTOM config structs (QnnDevice_*, custom
 // backend/context configs, properties). A backend without hooks behaves as the
-// host CPU: one device, custom configs ignored, no infrastructure. The graph
+// host CPU: devices without a description, custom configs ignored, no infrastructure. The graph
 // custom config, which needs the engine, is ExecutionEngine::applyGraphCustomConfig.
 #pragma once
 
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "QnnInterface.h"
 #include "core/status.h"
@@ -18,6 +19,11 @@ namespace qnn::sdk {
 // context -> graph (GraphIR::backendConfig), so prepare sees all of them.
 // Keys are "<scope>.<name>" (e.g. "device.arch"); values are decimal text.
 using BackendSettings = std::map<std::string, std::string>;
+
+// What a config call accepted but changed, as the vendor's backends do with
+// meaningful out-of-range values (clamped, overridden, applied later or not at
+// all). The runtime logs each at QNN_LOG_LEVEL_WARN; the call succeeds.
+using ConfigWarnings = std::vector<std::string>;
 
 // What a context holds, for the backend's custom context properties: its
 // weights (static tensors of all graphs and the context, each counted once) and
@@ -41,10 +47,10 @@ class BackendHooks {
   // QNN_DEVICE_CONFIG_OPTION_CUSTOM: parse and validate the backend's struct
   // (never null here) into settings. An error refuses the create/setConfig call.
   virtual Status applyBackendCustomConfig(const void*) { return Status::ok(); }
-  virtual Status applyContextCustomConfig(const void*, BackendSettings*) { return Status::ok(); }
-  virtual Status applyDeviceCustomConfig(const void*, BackendSettings*) { return Status::ok(); }
+  virtual Status applyContextCustomConfig(const void*, BackendSettings*, ConfigWarnings*) { return Status::ok(); }
+  virtual Status applyDeviceCustomConfig(const void*, BackendSettings*, ConfigWarnings*) { return Status::ok(); }
   // Platform info of a device with these settings (empty: QnnDevice_getPlatformInfo).
-  // nullptr: report the runtime's single host device.
+  // nullptr: the backend describes no devices; the queries answer QNN_DEVICE_ERROR_UNSUPPORTED_FEATURE.
   virtual std::unique_ptr<PlatformInfoStorage> platformInfo(const BackendSettings&) { return nullptr; }
   // QnnDevice_getInfrastructure; the pointed-to struct lives as long as the library.
   virtual Status getInfrastructure(const QnnDevice_Infrastructure_t*) {

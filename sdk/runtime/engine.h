@@ -16,6 +16,7 @@
 #include "core/status.h"
 #include "graph/graph_ir.h"
 #include "runtime/backend_hooks.h"
+#include "runtime/backend_hooks.h"
 
 namespace qnn::sdk {
 
@@ -67,6 +68,10 @@ class PreparedGraph {
   // The backend's prepared form for the context binary (ExecutionEngine::restore
   // reads it back); false when the backend re-prepares from the GraphIR instead.
   virtual bool serialize(std::vector<uint8_t>*) const { return false; }
+  // QnnGraph_setConfig on a finalized graph that has not run yet: the graph's
+  // settings now (GraphIR::backendConfig); the backend takes those that may
+  // still change before the first execution. Default: none may.
+  virtual void applySettingsBeforeFirstExecute(const BackendSettings&) {}
 };
 
 class ExecutionEngine {
@@ -94,8 +99,13 @@ class ExecutionEngine {
     return validateNode(node, inputs, outputs);
   }
   // QNN_GRAPH_CONFIG_OPTION_CUSTOM (custom never null): parse and validate the
-  // backend's struct into graph->backendConfig / graph fields. Default: ignored.
-  virtual Status applyGraphCustomConfig(const void* /*custom*/, GraphIR* /*graph*/) { return Status::ok(); }
+  // backend's struct into graph->backendConfig / graph fields; what it accepts
+  // but changes goes to `warnings`. `executed`: the graph has run at least once.
+  // Default: ignored.
+  virtual Status applyGraphCustomConfig(const void* /*custom*/, GraphIR* /*graph*/, bool /*executed*/,
+                                        ConfigWarnings* /*warnings*/) {
+    return Status::ok();
+  }
   // Rebuilds a prepared graph from PreparedGraph::serialize's bytes without
   // preparing again; `graph` is the stored IR (its backendConfig holds the
   // loading context's settings). Default: not supported (the runtime prepares).

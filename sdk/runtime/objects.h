@@ -62,6 +62,7 @@ class GraphObject : public HandleObject {
   GraphIR ir;
   State state = State::kBuilding;
   std::unique_ptr<PreparedGraph> prepared;
+  std::atomic<bool> executed{false};  // set by the first execute; some configs are fixed from then on
   std::set<std::string> nodeNames;
   std::mutex mutex;       // guards ir/state while building
   std::mutex execMutex;   // one execution at a time per graph

@@ -15,17 +15,20 @@ namespace qnn::sdk {
 using namespace rt;
 
 // Validates context configs; priority and the backend's custom configs go into
-// `settings` (may be null: validate only).
+// `settings` (may be null: validate only). What was accepted but changed is
+// logged to `log` as `api`'s warnings.
 static Status checkContextConfig(const QnnContext_Config_t** config, BackendHooks* hooks = nullptr,
-                                 BackendSettings* settings = nullptr) {
+                                 BackendSettings* settings = nullptr, const Logger* log = nullptr,
+                                 const char* api = "") {
   if (!config) return Status::ok();
   BackendSettings scratch;
   if (!settings) settings = &scratch;
+  ConfigWarnings warnings;
   for (size_t i = 0; config[i]; ++i) {
     switch (config[i]->option) {
       case QNN_CONTEXT_CONFIG_OPTION_CUSTOM:
         if (hooks && config[i]->customConfig)
-          QNN_SDK_RETURN_IF_ERROR(hooks->applyContextCustomConfig(config[i]->customConfig, settings));
+          QNN_SDK_RETURN_IF_ERROR(hooks->applyContextCustomConfig(config[i]->customConfig, settings, &warnings));
         break;
       case QNN_CONTEXT_CONFIG_OPTION_ERROR_REPORTING:
       case QNN_CONTEXT_CONFIG_OPTION_OEM_STRING:
@@ -39,6 +42,7 @@ static Status checkContextConfig(const QnnContext_Config_t** config, BackendHook
         return invalidArgument("unknown context config option " + std::to_string(config[i]->option));
     }
   }
+  logConfigWarnings(log, api, warnings);
   return Status::ok();
 }
 
@@ -51,7 +55,7 @@ Qnn_ErrorHandle_t Runtime::contextCreate(Qnn_BackendHandle_t backend, Qnn_Device
     if (!context) return QNN_CONTEXT_ERROR_INVALID_ARGUMENT;
     auto ctx = std::make_shared<ContextObject>();
     ctx->settings = device ? deviceSettings(device) : globalSettings();
-    Status st = checkContextConfig(config, desc_.hooks.get(), &ctx->settings);
+    Status st = checkContextConfig(config, desc_.hooks.get(), &ctx->settings, loggerOf(b), "QnnContext_create");
     if (!st.isOk()) {
       logMessage(loggerOf(b), QNN_LOG_LEVEL_ERROR, "QnnContext_create: " + st.message());
       return QNN_CONTEXT_ERROR_INVALID_CONFIG;
@@ -73,7 +77,7 @@ Qnn_ErrorHandle_t Runtime::contextSetConfig(Qnn_ContextHandle_t context, const Q
       std::lock_guard<std::mutex> lock(ctx->mutex);
       updated = ctx->settings;
     }
-    Status st = checkContextConfig(config, desc_.hooks.get(), &updated);
+    Status st = checkContextConfig(config, desc_.hooks.get(), &updated, loggerOf(ctx->backend), "QnnContext_setConfig");
     if (!st.isOk()) return fail(loggerOf(ctx->backend), ApiGroup::kContext, "QnnContext_setConfig", st),
                            QNN_CONTEXT_ERROR_INVALID_CONFIG;
     std::lock_guard<std::mutex> lock(ctx->mutex);
@@ -186,7 +190,7 @@ Qnn_ErrorHandle_t Runtime::contextCreateFromBinary(Qnn_BackendHandle_t backend, 
     if (profile && !(prof = handles().get<ProfileObject>(profile, HandleKind::kProfile)))
       return QNN_PROFILE_ERROR_INVALID_HANDLE;
     BackendSettings settings = device ? deviceSettings(device) : globalSettings();
-    Status cst = checkContextConfig(config, desc_.hooks.get(), &settings);
+    Status cst = checkContextConfig(config, desc_.hooks.get(), &settings, loggerOf(b), "QnnContext_createFromBinary");
     if (!cst.isOk()) {
       logMessage(loggerOf(b), QNN_LOG_LEVEL_ERROR, "QnnContext_createFromBinary: " + cst.message());
       return QNN_CONTEXT_ERROR_INVALID_CONFIG;

@@ -9,34 +9,24 @@ namespace qnn::sdk {
 using namespace rt;
 
 namespace {
-// One host device with one core: what the CPU-style backends report.
-struct HostPlatformInfo {
-  QnnDevice_CoreInfo_t core = QNN_DEVICE_CORE_INFO_INIT;
-  QnnDevice_HardwareDeviceInfo_t device = QNN_DEVICE_HARDWARE_DEVICE_INFO_INIT;
-  QnnDevice_PlatformInfo_t info = QNN_DEVICE_PLATFORM_INFO_INIT;
-  HostPlatformInfo() {
-    core.v1.coreId = 0;
-    core.v1.coreType = 0;
-    device.v1.deviceId = 0;
-    device.v1.deviceType = 0;
-    device.v1.numCores = 1;
-    device.v1.cores = &core;
-    info.v1.numHwDevices = 1;
-    info.v1.hwDevices = &device;
-  }
-};
-const HostPlatformInfo& hostPlatformInfo() {
-  static const HostPlatformInfo info;
-  return info;
+// A backend without a device description (the CPU) answers platform-info queries
+// as the vendor's CPU backend does: not supported. Clients written for the HTP
+// read deviceInfoExtension unchecked, so a device without one would crash them;
+// they all handle this error (docs/compatibility.md).
+Qnn_ErrorHandle_t noPlatformInfo(const char* api) {
+  logMessage(anyLogger().get(), QNN_LOG_LEVEL_INFO,
+             std::string(api) + ": this backend describes no hardware devices (QNN_DEVICE_ERROR_UNSUPPORTED_FEATURE)");
+  return QNN_DEVICE_ERROR_UNSUPPORTED_FEATURE;
 }
 
 // Validates device configs; the backend's custom configs go into `settings`.
-Status applyDeviceConfig(BackendHooks* hooks, const QnnDevice_Config_t** config, BackendSettings* settings) {
+Status applyDeviceConfig(BackendHooks* hooks, const QnnDevice_Config_t** config, BackendSettings* settings,
+                         ConfigWarnings* warnings) {
   if (!config) return Status::ok();
   for (size_t i = 0; config[i]; ++i) {
     if (config[i]->option == QNN_DEVICE_CONFIG_OPTION_CUSTOM) {
       if (hooks && config[i]->customConfig)
-        QNN_SDK_RETURN_IF_ERROR(hooks->applyDeviceCustomConfig(config[i]->customConfig, settings));
+        QNN_SDK_RETURN_IF_ERROR(hooks->applyDeviceCustomConfig(config[i]->customConfig, settings, warnings));
     } else if (config[i]->option != QNN_DEVICE_CONFIG_OPTION_PLATFORM_INFO) {
       return invalidArgument("unknown device config option " + std::to_string(config[i]->option));
     }
@@ -54,10 +44,7 @@ Qnn_ErrorHandle_t Runtime::deviceGetPlatformInfo(Qnn_LogHandle_t logger, const Q
     if (logger && !handles().get<Logger>(logger, HandleKind::kLog)) return QNN_DEVICE_ERROR_INVALID_HANDLE;
     if (!info) return QNN_DEVICE_ERROR_INVALID_ARGUMENT;
     std::unique_ptr<PlatformInfoStorage> storage = desc_.hooks ? desc_.hooks->platformInfo(globalSettings()) : nullptr;
-    if (!storage) {
-      *info = &hostPlatformInfo().info;
-      return QNN_SUCCESS;
-    }
+    if (!storage) return noPlatformInfo("QnnDevice_getPlatformInfo");
     std::lock_guard<std::mutex> lock(gPlatformInfoMutex);
     const QnnDevice_PlatformInfo_t* p = storage->info();
     gPlatformInfos[p] = std::move(storage);
@@ -69,7 +56,6 @@ Qnn_ErrorHandle_t Runtime::deviceGetPlatformInfo(Qnn_LogHandle_t logger, const Q
 Qnn_ErrorHandle_t Runtime::deviceFreePlatformInfo(Qnn_LogHandle_t logger, const QnnDevice_PlatformInfo_t* info) {
   return guarded([&]() -> Qnn_ErrorHandle_t {
     if (logger && !handles().get<Logger>(logger, HandleKind::kLog)) return QNN_DEVICE_ERROR_INVALID_HANDLE;
-    if (info == &hostPlatformInfo().info) return QNN_SUCCESS;
     std::lock_guard<std::mutex> lock(gPlatformInfoMutex);
     return gPlatformInfos.erase(info) ? QNN_SUCCESS : QNN_DEVICE_ERROR_INVALID_ARGUMENT;
   });
@@ -95,11 +81,14 @@ Qnn_ErrorHandle_t Runtime::deviceCreate(Qnn_LogHandle_t logger, const QnnDevice_
     auto d = std::make_shared<DeviceObject>();
     if (logger && !(d->logger = handles().get<Logger>(logger, HandleKind::kLog))) return QNN_DEVICE_ERROR_INVALID_HANDLE;
     d->settings = globalSettings();
-    Status st = applyDeviceConfig(desc_.hooks.get(), config, &d->settings);
+    ConfigWarnings warnings;
+    Status st = applyDeviceConfig(desc_.hooks.get(), config, &d->settings, &warnings);
+    const Logger* log = d->logger ? d->logger.get() : anyLogger().get();
     if (!st.isOk()) {
-      logMessage(d->logger ? d->logger.get() : anyLogger().get(), QNN_LOG_LEVEL_ERROR, "QnnDevice_create: " + st.message());
+      logMessage(log, QNN_LOG_LEVEL_ERROR, "QnnDevice_create: " + st.message());
       return QNN_DEVICE_ERROR_INVALID_CONFIG;
     }
+    logConfigWarnings(log, "QnnDevice_create", warnings);
     *device = handles().add(d);
     return QNN_SUCCESS;
   });
@@ -111,12 +100,14 @@ Qnn_ErrorHandle_t Runtime::deviceSetConfig(Qnn_DeviceHandle_t device, const QnnD
     if (!d) return QNN_DEVICE_ERROR_INVALID_HANDLE;
     std::lock_guard<std::mutex> lock(d->mutex);
     BackendSettings updated = d->settings;
-    Status st = applyDeviceConfig(desc_.hooks.get(), config, &updated);
+    ConfigWarnings warnings;
+    Status st = applyDeviceConfig(desc_.hooks.get(), config, &updated, &warnings);
+    const Logger* log = d->logger ? d->logger.get() : anyLogger().get();
     if (!st.isOk()) {
-      logMessage(d->logger ? d->logger.get() : anyLogger().get(), QNN_LOG_LEVEL_ERROR,
-                 "QnnDevice_setConfig: " + st.message());
+      logMessage(log, QNN_LOG_LEVEL_ERROR, "QnnDevice_setConfig: " + st.message());
       return QNN_DEVICE_ERROR_INVALID_CONFIG;
     }
+    logConfigWarnings(log, "QnnDevice_setConfig", warnings);
     d->settings = std::move(updated);
     return QNN_SUCCESS;
   });
@@ -130,10 +121,7 @@ Qnn_ErrorHandle_t Runtime::deviceGetInfo(Qnn_DeviceHandle_t device, const QnnDev
     std::lock_guard<std::mutex> lock(d->mutex);
     if (d->infos.empty() || d->infoSettings != d->settings) {
       std::unique_ptr<PlatformInfoStorage> storage = desc_.hooks ? desc_.hooks->platformInfo(d->settings) : nullptr;
-      if (!storage) {
-        *info = &hostPlatformInfo().info;
-        return QNN_SUCCESS;
-      }
+      if (!storage) return noPlatformInfo("QnnDevice_getInfo");
       d->infos.push_back(std::move(storage));
       d->infoSettings = d->settings;
     }

@@ -47,13 +47,14 @@ Status checkConnectivity(const GraphIR& ir) {
 
 }  // namespace
 
-static Status applyGraphConfig(GraphObject& g, const QnnGraph_Config_t** config) {
+static Status applyGraphConfig(GraphObject& g, const QnnGraph_Config_t** config, ConfigWarnings* warnings) {
   if (!config) return Status::ok();
   for (size_t i = 0; config[i]; ++i) {
     switch (config[i]->option) {
       case QNN_GRAPH_CONFIG_OPTION_CUSTOM:
         if (config[i]->customConfig)
-          QNN_SDK_RETURN_IF_ERROR(g.backend->engine->applyGraphCustomConfig(config[i]->customConfig, &g.ir));
+          QNN_SDK_RETURN_IF_ERROR(
+              g.backend->engine->applyGraphCustomConfig(config[i]->customConfig, &g.ir, g.executed.load(), warnings));
         break;
       case QNN_GRAPH_CONFIG_OPTION_PRIORITY:
         if (config[i]->priority > QNN_PRIORITY_HIGH) return invalidArgument("invalid graph priority");
@@ -84,8 +85,10 @@ Qnn_ErrorHandle_t Runtime::graphCreate(Qnn_ContextHandle_t context, const char* 
       std::lock_guard<std::mutex> lock(ctx->mutex);
       g->ir.backendConfig = ctx->settings;
     }
-    Status st = applyGraphConfig(*g, config);
+    ConfigWarnings warnings;
+    Status st = applyGraphConfig(*g, config, &warnings);
     if (!st.isOk()) return fail(loggerOf(ctx->backend), ApiGroup::kGraph, "QnnGraph_create", st);
+    logConfigWarnings(loggerOf(ctx->backend), "QnnGraph_create", warnings);
     std::lock_guard<std::mutex> lock(ctx->mutex);
     if (ctx->graphsByName.count(name)) {
       logMessage(loggerOf(ctx->backend), QNN_LOG_LEVEL_ERROR,
@@ -104,8 +107,23 @@ Qnn_ErrorHandle_t Runtime::graphSetConfig(Qnn_GraphHandle_t graph, const QnnGrap
     auto g = handles().get<GraphObject>(graph, HandleKind::kGraph);
     if (!g) return QNN_GRAPH_ERROR_INVALID_HANDLE;
     std::lock_guard<std::mutex> lock(g->mutex);
-    Status st = applyGraphConfig(*g, config);
-    if (!st.isOk()) return fail(loggerOf(g->backend), ApiGroup::kGraph, "QnnGraph_setConfig", st);
+    // Like addNode, a failed call leaves the graph's configuration as it was.
+    const BackendSettings settingsBefore = g->ir.backendConfig;
+    const auto priorityBefore = g->ir.priority;
+    const auto precisionBefore = g->ir.precision;
+    ConfigWarnings warnings;
+    Status st = applyGraphConfig(*g, config, &warnings);
+    if (!st.isOk()) {
+      g->ir.backendConfig = settingsBefore;
+      g->ir.priority = priorityBefore;
+      g->ir.precision = precisionBefore;
+      return fail(loggerOf(g->backend), ApiGroup::kGraph, "QnnGraph_setConfig", st);
+    }
+    logConfigWarnings(loggerOf(g->backend), "QnnGraph_setConfig", warnings);
+    if (g->state == GraphObject::State::kFinalized && g->prepared && !g->executed.load()) {
+      std::lock_guard<std::mutex> exec(g->execMutex);
+      g->prepared->applySettingsBeforeFirstExecute(g->ir.backendConfig);
+    }
     return QNN_SUCCESS;
   });
 }
@@ -334,6 +352,7 @@ Qnn_ErrorHandle_t Runtime::graphExecute(Qnn_GraphHandle_t graph, const Qnn_Tenso
     if (prof) options.graphEvents = &graphEvents;
     {
       std::lock_guard<std::mutex> exec(g->execMutex);
+      g->executed = true;
       st = g->prepared->execute(in, out, options, &timings);
     }
     if (!st.isOk()) return fail(log, ApiGroup::kGraph, "QnnGraph_execute", st);

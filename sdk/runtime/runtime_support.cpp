@@ -13,6 +13,10 @@ uint64_t nowMicros() {
   return static_cast<uint64_t>(duration_cast<microseconds>(steady_clock::now().time_since_epoch()).count());
 }
 
+void logConfigWarnings(const Logger* logger, const char* api, const ConfigWarnings& warnings) {
+  for (const std::string& w : warnings) logMessage(logger, QNN_LOG_LEVEL_WARN, std::string(api) + ": " + w);
+}
+
 Qnn_ErrorHandle_t fail(const Logger* logger, ApiGroup group, const char* api, const Status& st) {
   logMessage(logger, QNN_LOG_LEVEL_ERROR, std::string(api) + ": " + st.message());
   return toQnnError(group, st);

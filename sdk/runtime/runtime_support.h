@@ -42,6 +42,9 @@ bool lookupOptional(void* handle, HandleKind kind, std::shared_ptr<T>* out) {
 
 inline const Logger* loggerOf(const std::shared_ptr<BackendObject>& b) { return b ? b->logger.get() : nullptr; }
 
+// Logs what a config call accepted but changed (BackendHooks ConfigWarnings), one WARN line each.
+void logConfigWarnings(const Logger* logger, const char* api, const ConfigWarnings& warnings);
+
 // Logs a failure and turns it into the group's error code.
 Qnn_ErrorHandle_t fail(const Logger* logger, ApiGroup group, const char* api, const Status& st);
 

@@ -115,6 +115,32 @@ inline Qnn_Param_t tensorParam(const char* name, TensorSpec& spec) {
   return p;
 }
 
+// Every event (and sub-event) of a profile: type, unit, value, identifier.
+inline std::vector<QnnProfile_EventData_t> profileEvents(const QNN_INTERFACE_VER_TYPE& api, Qnn_ProfileHandle_t p) {
+  std::vector<QnnProfile_EventData_t> all;
+  const QnnProfile_EventId_t* ids = nullptr;
+  uint32_t n = 0;
+  EXPECT_EQ(api.profileGetEvents(p, &ids, &n), QNN_SUCCESS);
+  std::vector<QnnProfile_EventId_t> todo(ids, ids + n);
+  while (!todo.empty()) {
+    QnnProfile_EventId_t id = todo.back();
+    todo.pop_back();
+    QnnProfile_EventData_t d;
+    EXPECT_EQ(api.profileGetEventData(id, &d), QNN_SUCCESS);
+    all.push_back(d);
+    const QnnProfile_EventId_t* subs = nullptr;
+    uint32_t ns = 0;
+    EXPECT_EQ(api.profileGetSubEvents(id, &subs, &ns), QNN_SUCCESS);
+    todo.insert(todo.end(), subs, subs + ns);
+  }
+  return all;
+}
+inline bool hasEvent(const std::vector<QnnProfile_EventData_t>& ev, uint32_t type, const std::string& text = "") {
+  for (auto& e : ev)
+    if (e.type == type && std::string(e.identifier ? e.identifier : "").find(text) != std::string::npos) return true;
+  return false;
+}
+
 inline QnnHtpDevice_CustomConfig_t socConfig(uint32_t soc) {
   QnnHtpDevice_CustomConfig_t c{};
   c.option = QNN_HTP_DEVICE_CONFIG_OPTION_SOC;

@@ -111,30 +111,9 @@ class HtpGraphTest : public HtpTest {
     return api().graphExecute(g, &in.tensor, 1, &out.tensor, 1, profile, nullptr);
   }
 
-  // Every event (and sub-event) of a profile: type, unit, value, identifier.
-  std::vector<QnnProfile_EventData_t> events(Qnn_ProfileHandle_t p) {
-    std::vector<QnnProfile_EventData_t> all;
-    const QnnProfile_EventId_t* ids = nullptr;
-    uint32_t n = 0;
-    EXPECT_EQ(api().profileGetEvents(p, &ids, &n), QNN_SUCCESS);
-    std::vector<QnnProfile_EventId_t> todo(ids, ids + n);
-    while (!todo.empty()) {
-      QnnProfile_EventId_t id = todo.back();
-      todo.pop_back();
-      QnnProfile_EventData_t d;
-      EXPECT_EQ(api().profileGetEventData(id, &d), QNN_SUCCESS);
-      all.push_back(d);
-      const QnnProfile_EventId_t* subs = nullptr;
-      uint32_t ns = 0;
-      EXPECT_EQ(api().profileGetSubEvents(id, &subs, &ns), QNN_SUCCESS);
-      todo.insert(todo.end(), subs, subs + ns);
-    }
-    return all;
-  }
+  std::vector<QnnProfile_EventData_t> events(Qnn_ProfileHandle_t p) { return profileEvents(api(), p); }
   static bool has(const std::vector<QnnProfile_EventData_t>& ev, uint32_t type, const std::string& text = "") {
-    for (auto& e : ev)
-      if (e.type == type && std::string(e.identifier ? e.identifier : "").find(text) != std::string::npos) return true;
-    return false;
+    return hasEvent(ev, type, text);
   }
 
   std::vector<uint8_t> x;

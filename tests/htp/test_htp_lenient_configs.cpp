@@ -1,0 +1,255 @@
+// Where the vendor's HTP backend is lenient, ours is too (docs/compatibility.md,
+// "Configs, properties and queries"): meaningful out-of-range values are clamped
+// with a warning, a SoC config overrides a conflicting arch config, the HVX
+// thread count may change until the first execution, and every graph option of
+// the 2.32 headers is accepted. Each test is one row of that table.
+#include <cstring>
+
+#include "HTP/QnnHtpProfile.h"
+#include "htp_test_util.h"
+
+namespace qnn::test {
+namespace {
+
+class HtpLenientTest : public HtpTest {
+ protected:
+  void SetUp() override {
+    HtpTest::SetUp();
+    // Warnings are what these tests look for.
+    ASSERT_EQ(api().logSetLogLevel(log, QNN_LOG_LEVEL_WARN), QNN_SUCCESS);
+    ASSERT_EQ(api().contextCreate(backend, nullptr, nullptr, &ctx), QNN_SUCCESS);
+    LogCapture::take();
+  }
+  void TearDown() override {
+    if (ctx) EXPECT_EQ(api().contextFree(ctx, nullptr), QNN_SUCCESS);
+    HtpTest::TearDown();
+  }
+
+  // Relu on 4 floats in an fp16 graph with these configs, finalized.
+  Qnn_ErrorHandle_t buildRelu(const char* name, std::vector<QnnHtpGraph_CustomConfig_t> customs, Qnn_GraphHandle_t* g) {
+    customs.push_back(precisionConfig(QNN_PRECISION_FLOAT16));
+    Qnn_ErrorHandle_t rc = makeGraph(ctx, name, customs, g);
+    if (rc != QNN_SUCCESS) return rc;
+    TensorSpec in("x", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_FLOAT_32, {1, 4});
+    TensorSpec out("y", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_FLOAT_32, {1, 4});
+    EXPECT_EQ(api().tensorCreateGraphTensor(*g, &in.tensor), QNN_SUCCESS);
+    EXPECT_EQ(api().tensorCreateGraphTensor(*g, &out.tensor), QNN_SUCCESS);
+    inId = in.tensor.v1.id;
+    outId = out.tensor.v1.id;
+    Qnn_OpConfig_t op = QNN_OPCONFIG_INIT;
+    op.v1 = {"relu", "qti.aisw", "Relu", 0, nullptr, 1, &in.tensor, 1, &out.tensor};
+    EXPECT_EQ(api().graphAddNode(*g, op), QNN_SUCCESS);
+    return api().graphFinalize(*g, nullptr, nullptr);
+  }
+
+  // Runs the Relu graph once: checks the output, returns the HVX thread count the
+  // execution used and the accelerator-time description.
+  uint64_t runAndReadHvxThreads(Qnn_GraphHandle_t g, std::string* setup = nullptr) {
+    float x[4] = {-1.5f, 0.f, 2.25f, -0.5f}, y[4] = {9, 9, 9, 9};
+    TensorSpec in("x", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_FLOAT_32, {1, 4}, x, sizeof x);
+    TensorSpec out("y", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_FLOAT_32, {1, 4}, y, sizeof y);
+    in.tensor.v1.id = inId;
+    out.tensor.v1.id = outId;
+    Qnn_ProfileHandle_t prof = nullptr;
+    EXPECT_EQ(api().profileCreate(backend, QNN_PROFILE_LEVEL_DETAILED, &prof), QNN_SUCCESS);
+    EXPECT_EQ(api().graphExecute(g, &in.tensor, 1, &out.tensor, 1, prof, nullptr), QNN_SUCCESS) << LogCapture::take();
+    const float want[4] = {0.f, 0.f, 2.25f, 0.f};
+    for (int i = 0; i < 4; ++i) EXPECT_EQ(y[i], want[i]) << i;
+    uint64_t threads = 0;
+    for (const auto& e : profileEvents(api(), prof)) {
+      if (e.type == QNN_HTP_PROFILE_EVENTTYPE_GRAPH_NUMBER_OF_HVX_THREADS) threads = e.value;
+      if (setup && e.type == QNN_HTP_PROFILE_EVENTTYPE_GRAPH_EXECUTE_ACCEL_TIME_CYCLE) *setup = e.identifier;
+    }
+    EXPECT_EQ(api().profileFree(prof), QNN_SUCCESS);
+    return threads;
+  }
+
+  Qnn_ErrorHandle_t setGraphConfig(Qnn_GraphHandle_t g, QnnHtpGraph_CustomConfig_t custom) {
+    QnnGraph_Config_t config = QNN_GRAPH_CONFIG_INIT;
+    config.option = QNN_GRAPH_CONFIG_OPTION_CUSTOM;
+    config.customConfig = &custom;
+    const QnnGraph_Config_t* list[] = {&config, nullptr};
+    return api().graphSetConfig(g, list);
+  }
+
+  Qnn_ContextHandle_t ctx = nullptr;
+  uint32_t inId = 0, outId = 0;
+};
+
+QnnHtpGraph_CustomConfig_t option(QnnHtpGraph_ConfigOption_t o) {
+  QnnHtpGraph_CustomConfig_t c{};
+  c.option = o;
+  return c;
+}
+
+// The configs an open-source LLM runtime passes to every graph (issue "Behave as
+// the vendor's backends do"): 8 HVX threads on a V73 with 6, DLBC, the finalize
+// optimization flag, fp16, VTCM. The graph is created and runs on the 6 threads.
+TEST_F(HtpLenientTest, LlmRuntimeGraphConfigsRunClampedToTheDevice) {
+  Qnn_GraphHandle_t g = nullptr;
+  ASSERT_EQ(buildRelu("llm", {hvxThreadsConfig(8), optimizationConfig(QNN_HTP_GRAPH_OPTIMIZATION_TYPE_ENABLE_DLBC, 1.f),
+                              optimizationConfig(QNN_HTP_GRAPH_OPTIMIZATION_TYPE_FINALIZE_OPTIMIZATION_FLAG, 3.f),
+                              vtcmConfig(8)},
+                      &g),
+            QNN_SUCCESS)
+      << LogCapture::take();
+  std::string log = LogCapture::take();
+  EXPECT_NE(log.find("QnnGraph_create: HTP graph config: 8 HVX threads exceed the 6 of HTP V73; using 6"),
+            std::string::npos)
+      << log;
+  EXPECT_EQ(runAndReadHvxThreads(g), 6u);
+}
+
+TEST_F(HtpLenientTest, HvxThreadsZeroIsTheDefault) {
+  Qnn_GraphHandle_t g = nullptr;
+  ASSERT_EQ(buildRelu("hvx0", {hvxThreadsConfig(0)}, &g), QNN_SUCCESS) << LogCapture::take();
+  EXPECT_EQ(LogCapture::take(), "");
+  EXPECT_EQ(runAndReadHvxThreads(g), 6u);
+}
+
+// QnnHtpGraph.h: the HVX thread count may be set until the first execution and
+// is not applied afterwards (the call still succeeds).
+TEST_F(HtpLenientTest, HvxThreadsChangeUntilTheFirstExecution) {
+  Qnn_GraphHandle_t g = nullptr;
+  ASSERT_EQ(buildRelu("hvx", {hvxThreadsConfig(2)}, &g), QNN_SUCCESS) << LogCapture::take();
+  ASSERT_EQ(setGraphConfig(g, hvxThreadsConfig(4)), QNN_SUCCESS);  // finalized, not run yet
+  EXPECT_EQ(LogCapture::take(), "");
+  EXPECT_EQ(runAndReadHvxThreads(g), 4u);
+  ASSERT_EQ(setGraphConfig(g, hvxThreadsConfig(1)), QNN_SUCCESS);
+  std::string log = LogCapture::take();
+  EXPECT_NE(log.find("QnnGraph_setConfig: HTP graph config: the number of HVX threads is fixed at the first "
+                     "execution; 1 is not applied"),
+            std::string::npos)
+      << log;
+  EXPECT_EQ(runAndReadHvxThreads(g), 4u);
+}
+
+// VTCM: 0 is QNN_HTP_GRAPH_CONFIG_OPTION_MAX; more than the device has is
+// clamped to it (the TFLite delegate header states both), in MB and in bytes.
+TEST_F(HtpLenientTest, VtcmZeroIsAllAndTooMuchIsClamped) {
+  Qnn_DeviceHandle_t v68 = nullptr;
+  ASSERT_EQ(makeDevice({archConfig(QNN_HTP_DEVICE_ARCH_V68)}, &v68), QNN_SUCCESS);
+  Qnn_ContextHandle_t ctx68 = nullptr;
+  ASSERT_EQ(api().contextCreate(backend, v68, nullptr, &ctx68), QNN_SUCCESS);
+  std::swap(ctx, ctx68);
+  Qnn_GraphHandle_t g = nullptr;
+  ASSERT_EQ(makeGraph(ctx, "vtcm8", {vtcmConfig(8)}, &g), QNN_SUCCESS);
+  std::string log = LogCapture::take();
+  EXPECT_NE(log.find("VTCM size 8 MB exceeds the 4 MB of HTP V68; using 4 MB"), std::string::npos) << log;
+  QnnHtpGraph_CustomConfig_t bytes = option(QNN_HTP_GRAPH_CONFIG_OPTION_VTCM_SIZE_IN_BYTES);
+  bytes.vtcmSizeInBytes = 1u << 30;
+  ASSERT_EQ(makeGraph(ctx, "vtcm1g", {bytes}, &g), QNN_SUCCESS);
+  EXPECT_NE(LogCapture::take().find("VTCM size 1073741824 bytes exceeds the 4 MB"), std::string::npos);
+  std::swap(ctx, ctx68);
+
+  std::string setup;
+  ASSERT_EQ(buildRelu("vtcm0", {vtcmConfig(QNN_HTP_GRAPH_CONFIG_OPTION_MAX)}, &g), QNN_SUCCESS);
+  runAndReadHvxThreads(g, &setup);
+  EXPECT_NE(setup.find("8 MB VTCM"), std::string::npos) << setup;
+  bytes.vtcmSizeInBytes = 3u << 20;
+  ASSERT_EQ(buildRelu("vtcm3", {bytes}, &g), QNN_SUCCESS);
+  runAndReadHvxThreads(g, &setup);
+  EXPECT_NE(setup.find("3 MB VTCM"), std::string::npos) << setup;
+  EXPECT_EQ(LogCapture::take(), "");
+  EXPECT_EQ(api().contextFree(ctx68, nullptr), QNN_SUCCESS);
+  EXPECT_EQ(api().deviceFree(v68), QNN_SUCCESS);
+}
+
+// "If both SOC and ARCH are given, the backend uses the SoC and ignores the
+// arch" (reference guide), with a warning, in either order.
+TEST_F(HtpLenientTest, SocConfigOverridesAConflictingArch) {
+  for (bool socFirst : {true, false}) {
+    Qnn_DeviceHandle_t dev = nullptr;
+    auto soc = socConfig(43), arch = archConfig(QNN_HTP_DEVICE_ARCH_V68);  // SM8550 is V73
+    ASSERT_EQ(makeDevice(socFirst ? std::vector{soc, arch} : std::vector{arch, soc}, &dev), QNN_SUCCESS);
+    std::string log = LogCapture::take();
+    EXPECT_NE(log.find("QnnDevice_create: HTP device config: arch V68"), std::string::npos) << log;
+    const QnnDevice_PlatformInfo_t* info = nullptr;
+    ASSERT_EQ(api().deviceGetInfo(dev, &info), QNN_SUCCESS);
+    auto* ext = reinterpret_cast<const QnnHtpDevice_DeviceInfoExtension_t*>(info->v1.hwDevices[0].v1.deviceInfoExtension);
+    ASSERT_NE(ext, nullptr);
+    EXPECT_EQ(ext->onChipDevice.arch, QNN_HTP_DEVICE_ARCH_V73) << socFirst;
+    EXPECT_EQ(ext->onChipDevice.socModel, 43u);
+    EXPECT_EQ(ext->onChipDevice.vtcmSize, 8u);
+    EXPECT_EQ(api().deviceFree(dev), QNN_SUCCESS);
+  }
+}
+
+// Every QnnHtpGraph_ConfigOption_t of the 2.32 headers is accepted or refused
+// for a documented reason; malformed structs are refused with their reason.
+TEST_F(HtpLenientTest, EveryGraphOptionOfTheNewestHeaders) {
+  Qnn_GraphHandle_t g = nullptr;
+  QnnHtpGraph_CustomConfig_t finalize = option(QNN_HTP_GRAPH_CONFIG_OPTION_FINALIZE_CONFIG);
+  finalize.finalizeConfig.key = "P";  // ONNX Runtime's HTP performance point
+  finalize.finalizeConfig.value.dataType = QNN_DATATYPE_INT_32;
+  finalize.finalizeConfig.value.int32Value = 3;
+  QnnHtpGraph_CustomConfig_t cores = option(QNN_HTP_GRAPH_CONFIG_OPTION_NUM_CORES);
+  cores.numCores = 2;
+  QnnHtpGraph_CustomConfig_t parallel = option(QNN_HTP_GRAPH_CONFIG_OPTION_PARALLEL_GRAPH_EXECUTION_CONFIG);
+  parallel.parallelGraphExecutionConfig.concurrency = QNN_HTP_GRAPH_CONCURRENCY_OPTION_ALL_SHARED;
+  parallel.parallelGraphExecutionConfig.vtcmConfig = {3u << 20, 1u << 20, 7u << 20, {0, 0, 0}};
+  std::vector<QnnHtpGraph_CustomConfig_t> accepted = {finalize, cores, parallel};
+  for (auto o : {QNN_HTP_GRAPH_CONFIG_OPTION_FOLD_RELU_ACTIVATION_INTO_CONV_OFF,
+                 QNN_HTP_GRAPH_CONFIG_OPTION_SHORT_DEPTH_CONV_ON_HMX_OFF, QNN_HTP_GRAPH_CONFIG_OPTION_WEIGHTS_PACKING,
+                 QNN_HTP_GRAPH_CONFIG_OPTION_ASSUME_SAME_QUANT, QNN_HTP_GRAPH_CONFIG_OPTION_SHARE_IO_BUFFER,
+                 QNN_HTP_GRAPH_CONFIG_OPTION_ADVANCED_ACTIVATION_FUSION,
+                 QNN_HTP_GRAPH_CONFIG_OPTION_HIGH_PRECISION_SIGMOID, QNN_HTP_GRAPH_CONFIG_OPTION_MONOLITHIC_LSTM}) {
+    QnnHtpGraph_CustomConfig_t c = option(o);
+    c.weightsPacking = true;  // every one of these is a bool at the same place
+    accepted.push_back(c);
+  }
+  for (auto t : {QNN_HTP_GRAPH_OPTIMIZATION_TYPE_ENABLE_DLBC_WEIGHTS,
+                 QNN_HTP_GRAPH_OPTIMIZATION_TYPE_ENABLE_SPARSE_WEIGHTS_COMPRESSION,
+                 QNN_HTP_GRAPH_OPTIMIZATION_TYPE_ENABLE_SLC_ALLOCATOR})
+    accepted.push_back(optimizationConfig(t, 1.f));
+  ASSERT_EQ(buildRelu("all", accepted, &g), QNN_SUCCESS) << LogCapture::take();
+  std::string log = LogCapture::take();
+  EXPECT_NE(log.find("2 cores requested; the device has 1, using 1"), std::string::npos) << log;
+  std::string setup;
+  runAndReadHvxThreads(g, &setup);
+  EXPECT_NE(setup.find("3 MB VTCM"), std::string::npos) << setup;  // the parallel-execution VTCM share
+
+  struct Refused {
+    const char* name;
+    QnnHtpGraph_CustomConfig_t config;
+    const char* message;
+  };
+  QnnHtpGraph_CustomConfig_t noKey = finalize;
+  noKey.finalizeConfig.key = nullptr;
+  QnnHtpGraph_CustomConfig_t badValue = finalize;
+  badValue.finalizeConfig.value.dataType = QNN_DATATYPE_STRING;
+  QnnHtpGraph_CustomConfig_t overlap = parallel;
+  overlap.parallelGraphExecutionConfig.vtcmConfig.offsetInBytes = 5u << 20;
+  QnnHtpGraph_CustomConfig_t concurrency = parallel;
+  concurrency.parallelGraphExecutionConfig.concurrency = static_cast<QnnHtpGraph_ConcurrencyOption_t>(7);
+  const Refused refused[] = {
+      {"nokey", noKey, "a finalize config needs a key"},
+      {"badvalue", badValue, "finalize config 'P' has a value of datatype"},
+      {"overlap", overlap, "exceeds the addressable"},
+      {"concurrency", concurrency, "unknown graph concurrency option 7"},
+      {"hmx", option(QNN_HTP_GRAPH_CONFIG_OPTION_HMX_BOUNDING), "HMX bounding needs an HTP V81 or later"},
+      {"unknown", option(static_cast<QnnHtpGraph_ConfigOption_t>(99)), "unknown option 99"},
+  };
+  for (const Refused& r : refused) {
+    EXPECT_EQ(makeGraph(ctx, r.name, {r.config}, &g), QNN_GRAPH_ERROR_INVALID_ARGUMENT) << r.name;
+    std::string msg = LogCapture::take();
+    EXPECT_NE(msg.find(r.message), std::string::npos) << r.name << ": " << msg;
+  }
+}
+
+// A refused QnnGraph_setConfig leaves the graph's configuration as it was.
+TEST_F(HtpLenientTest, RefusedSetConfigChangesNothing) {
+  Qnn_GraphHandle_t g = nullptr;
+  ASSERT_EQ(buildRelu("keep", {hvxThreadsConfig(3)}, &g), QNN_SUCCESS);
+  QnnGraph_Config_t first = QNN_GRAPH_CONFIG_INIT, second = QNN_GRAPH_CONFIG_INIT;
+  QnnHtpGraph_CustomConfig_t five = hvxThreadsConfig(5), hmx = option(QNN_HTP_GRAPH_CONFIG_OPTION_HMX_BOUNDING);
+  first.option = second.option = QNN_GRAPH_CONFIG_OPTION_CUSTOM;
+  first.customConfig = &five;
+  second.customConfig = &hmx;
+  const QnnGraph_Config_t* list[] = {&first, &second, nullptr};
+  EXPECT_EQ(api().graphSetConfig(g, list), QNN_GRAPH_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(runAndReadHvxThreads(g), 3u);
+}
+
+}  // namespace
+}  // namespace qnn::test
