@@ -86,8 +86,9 @@ void clampBounds(const FusedClamp& c, const TensorInfo& t, double* realMin, doub
 
 // clamp (may be null): an activation folded into the node; *kernelClamps tells
 // whether the kernel took it over (else the engine clamps after execute).
+// fp16Floats: the graph computes float tensors in fp16 (else fp32).
 Status makeKernel(const NodeInfo& node, const std::vector<sdk::TensorView>& ins,
-                  const std::vector<sdk::TensorView>& outs, std::unique_ptr<Kernel>* out,
+                  const std::vector<sdk::TensorView>& outs, std::unique_ptr<Kernel>* out, bool fp16Floats = true,
                   const FusedClamp* clamp = nullptr, const TensorInfo* clampTensor = nullptr,
                   bool* kernelClamps = nullptr) {
   KernelFactory factory = findKernel(node.typeName);
@@ -96,6 +97,7 @@ Status makeKernel(const NodeInfo& node, const std::vector<sdk::TensorView>& ins,
     return sdk::unsupportedOp("node '" + node.name + "': the HTP simulator has no kernel for op " + node.typeName +
                               " yet");
   Status st = k->init(node.params);
+  if (!fp16Floats) k->computeFloatsInFp32();
   if (kernelClamps) *kernelClamps = false;
   if (st.isOk() && clamp && clamp->active && clampTensor && kernelClamps &&
       clampTensor->quant.kind == sdk::QuantInfo::Kind::kScaleOffset) {
@@ -166,7 +168,7 @@ class HtpPreparedGraph : public sdk::PreparedGraph {
       }
       const TensorInfo* out0 = s->node->outputIds.empty() ? nullptr : g.findTensor(s->node->outputIds[0]);
       QNN_SDK_RETURN_IF_ERROR(
-          makeKernel(*s->node, s->ins, s->outs, &s->kernel, &s->plan->clamp, out0, &s->kernelClamps));
+          makeKernel(*s->node, s->ins, s->outs, &s->kernel, options_.fp16, &s->plan->clamp, out0, &s->kernelClamps));
       steps_.push_back(std::move(s));
     }
     return Status::ok();
@@ -269,20 +271,11 @@ class HtpEngine : public sdk::ExecutionEngine {
 
   Status validateNodeInGraph(const GraphIR& graph, const NodeInfo& node, const std::vector<const TensorInfo*>& inputs,
                              const std::vector<const TensorInfo*>& outputs) override {
-    return validate(node, inputs, outputs, resolveGraphOptions(graph.backendConfig).fp16);
+    return validate(node, inputs, outputs, resolveGraphOptions(graph.backendConfig).floats);
   }
 
   Status applyGraphCustomConfig(const void* custom, GraphIR* graph, bool executed,
                                 sdk::ConfigWarnings* warnings) override {
-    if (!graph->nodes.empty()) {
-      // Precision decides what addNode accepted; it cannot change afterwards.
-      Settings probe = graph->backendConfig;
-      uint32_t precision = graph->precision;
-      sdk::ConfigWarnings ignored;
-      QNN_SDK_RETURN_IF_ERROR(htp::applyGraphCustomConfig(custom, &probe, &precision, executed, &ignored));
-      if (probe.count("graph.fp16") != graph->backendConfig.count("graph.fp16"))
-        return sdk::invalidArgument("HTP graph config: precision must be set before nodes are added");
-    }
     return htp::applyGraphCustomConfig(custom, &graph->backendConfig, &graph->precision, executed, warnings);
   }
 

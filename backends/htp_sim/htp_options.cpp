@@ -57,6 +57,9 @@ GraphOptions resolveGraphOptions(const Settings& s) {
   if (o.vtcmMB == 0 && arch) o.vtcmMB = arch->vtcmMB;
   o.optMode = get(s, "graph.opt_mode", 0);
   o.fp16 = get(s, "graph.fp16", 0) != 0;
+  // Float tensors run wherever the HTP has a float unit, with or without a
+  // precision config: clients that never set one expect it.
+  o.floats = arch && arch->fp16;
   o.hvxThreads = get(s, "graph.hvx_threads", 0);
   if (o.hvxThreads == 0 && arch) o.hvxThreads = arch->hvxThreads;
   o.foldReluIntoConv = get(s, "graph.fold_relu_off", 0) == 0;
@@ -221,17 +224,16 @@ sdk::Status applyGraphCustomConfig(const void* custom, Settings* s, uint32_t* pr
       }
     }
     case QNN_HTP_GRAPH_CONFIG_OPTION_PRECISION:
-      if (c.precision == QNN_PRECISION_FLOAT16) {
-        if (!arch->fp16)
-          return sdk::invalidArgument("HTP graph config: fp16 precision needs an HTP with fp16 (V69 or later); the "
-                                      "device is V" + std::to_string(archVersion));
-        (*s)["graph.fp16"] = "1";
-      } else if (c.precision == QNN_PRECISION_FLOAT32) {
-        return sdk::invalidArgument("HTP graph config: the HTP computes floats in fp16 only; QNN_PRECISION_FLOAT32 "
-                                    "is not supported");
-      } else {
+      // FLOAT32 is the default of API 2.32 (the vendor's default became FP16 in QNN 2.35).
+      if (c.precision != QNN_PRECISION_FLOAT16 && c.precision != QNN_PRECISION_FLOAT32)
         return sdk::invalidArgument("HTP graph config: unknown precision " + std::to_string(c.precision));
-      }
+      if (!arch->fp16)
+        return sdk::invalidArgument("HTP graph config: float precision needs an HTP with a float unit (V69 or "
+                                    "later); the device is V" + std::to_string(archVersion));
+      if (c.precision == QNN_PRECISION_FLOAT16)
+        (*s)["graph.fp16"] = "1";
+      else
+        s->erase("graph.fp16");
       *precision = c.precision;
       return sdk::Status::ok();
     case QNN_HTP_GRAPH_CONFIG_OPTION_VTCM_SIZE:

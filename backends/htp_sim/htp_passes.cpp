@@ -159,7 +159,8 @@ bool isConvLike(const std::string& op) {
 bool isFusableElementWise(const std::string& op) { return op == "ElementWiseAdd" || op == "ElementWiseSubtract"; }
 
 // Folds Relu/Relu1/Relu6/ReluMinMax into the conv-like or Add/Subtract op producing its input.
-PassRecord activationFusion(GraphIR& g, std::map<std::string, FusedClamp>* clamps) {
+// Clamps are keyed by the fused node's output tensor id: node names need not be unique.
+PassRecord activationFusion(GraphIR& g, std::map<uint32_t, FusedClamp>* clamps) {
   PassRecord r{"conv_activation_fusion", 0, ""};
   for (size_t i = 0; i < g.nodes.size(); ++i) {
     NodeInfo& producer = g.nodes[i];
@@ -192,10 +193,10 @@ PassRecord activationFusion(GraphIR& g, std::map<std::string, FusedClamp>* clamp
     fc.activation = act.typeName;
     fc.lo = quantizeScalar(outT, lo);
     fc.hi = quantizeScalar(outT, hi);
-    (*clamps)[producer.name] = fc;
     r.detail += (r.changes ? ", " : "") + producer.name + "+" + act.name;
     ++r.changes;
     producer.outputIds[0] = act.outputIds[0];
+    (*clamps)[producer.outputIds[0]] = fc;
     g.tensors.erase(mid);
     g.nodes.erase(g.nodes.begin() + c);
   }
@@ -203,7 +204,7 @@ PassRecord activationFusion(GraphIR& g, std::map<std::string, FusedClamp>* clamp
 }
 
 // Chooses each node's layout and tile count so its working set fits the VTCM budget.
-PassRecord tiling(GraphIR& g, const GraphOptions& o, bool exhaustive, const std::map<std::string, FusedClamp>& clamps,
+PassRecord tiling(GraphIR& g, const GraphOptions& o, bool exhaustive, const std::map<uint32_t, FusedClamp>& clamps,
                   std::vector<NodePlan>* plans) {
   PassRecord r{exhaustive ? "vtcm_tiling_search" : "vtcm_tiling", 0, ""};
   const uint64_t budget = std::max<uint64_t>(1, uint64_t(o.vtcmMB) << 20);
@@ -227,7 +228,8 @@ PassRecord tiling(GraphIR& g, const GraphOptions& o, bool exhaustive, const std:
     // Activations of 4-D tensors go to the HTP's blocked depth-major layout:
     // 8x8x32 blocks for 8-bit data, 8x4x32 (2 bytes per lane pair) for 16-bit and fp16.
     p.layout = rank4 ? (eb == 1 ? "crouton 8x8x32" : "crouton 8x4x32") : "flat";
-    if (auto it = clamps.find(n.name); it != clamps.end()) p.clamp = it->second;
+    if (auto it = n.outputIds.empty() ? clamps.end() : clamps.find(n.outputIds[0]); it != clamps.end())
+      p.clamp = it->second;
     if (p.tiles > 1) {
       r.detail += (r.changes ? ", " : "") + n.name + " in " + std::to_string(p.tiles) + " tiles";
       ++r.changes;
@@ -263,7 +265,7 @@ int32_t quantizeScalar(const TensorInfo& t, double real) {
 Status runPasses(const GraphIR& graph, const GraphOptions& o, PreparedPlan* out) {
   out->graph = graph;
   GraphIR& g = out->graph;
-  std::map<std::string, FusedClamp> clamps;
+  std::map<uint32_t, FusedClamp> clamps;
   const bool fast = o.optMode == 1;
   // Mode 1 (fastest preparation) keeps the graph's structure: only the folding
   // of redundant requantizations and the mandatory tiling run.

@@ -15,6 +15,12 @@ struct Vote {
   uint32_t rpcControlLatencyUs = 0;
   uint32_t rpcPollingTimeUs = 0;
   uint32_t hmxTimeoutUs = 0;
+  // Recorded, no effect on the simulated clock: the HMX clock vote, adaptive
+  // polling (a CPU-side power saving) and the DDR performance mode.
+  bool hasHmx = false;
+  QnnHtpPerfInfrastructure_HmxV2_t hmx{};
+  uint32_t adaptivePollingUs = 0;
+  uint32_t ddrPerfMode = 0;
 };
 
 std::mutex gMutex;
@@ -93,6 +99,16 @@ Qnn_ErrorHandle_t setPowerConfig(uint32_t powerConfigId, const QnnHtpPerfInfrast
         break;
       case QNN_HTP_PERF_INFRASTRUCTURE_POWER_CONFIGOPTION_HMX_TIMEOUT_INTERVAL_US:
         v.hmxTimeoutUs = c.hmxTimeoutIntervalUsConfig;
+        break;
+      case QNN_HTP_PERF_INFRASTRUCTURE_POWER_CONFIGOPTION_HMX_V2:
+        v.hasHmx = true;
+        v.hmx = c.hmxV2Config;
+        break;
+      case QNN_HTP_PERF_INFRASTRUCTURE_POWER_CONFIGOPTION_ADAPTIVE_POLLING_TIME:
+        v.adaptivePollingUs = c.adaptivePollingTimeConfig;
+        break;
+      case QNN_HTP_PERF_INFRASTRUCTURE_POWER_CONFIGOPTION_DDR_PERF_MODE:
+        v.ddrPerfMode = static_cast<uint32_t>(c.ddrPerfModeConfig);
         break;
       default:
         return QNN_HTP_PERF_INFRASTRUCTURE_ERROR_UNSUPPORTED_CONFIG;

@@ -70,9 +70,7 @@ Status checkTensor(const sdk::NodeInfo& node, const HtpOpSupport& op, bool outpu
   if (isFloat && !listed) {
     if (!fp16Mode)
       return sdk::unsupportedDType(where + "has datatype " + dt +
-                                   ": the HTP runs float tensors only in a graph with fp16 precision "
-                                   "(QnnHtpGraph_CustomConfig_t QNN_HTP_GRAPH_CONFIG_OPTION_PRECISION = "
-                                   "QNN_PRECISION_FLOAT16)");
+                                   ": float tensors need an HTP with a float unit (V69 or later); this device has none");
     if (!op.fp16) return sdk::unsupportedDType(where + "has datatype " + dt + ": op " + node.typeName +
                                                " has no fp16 implementation on the HTP");
   } else if (rule && !listed) {

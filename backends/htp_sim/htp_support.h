@@ -17,7 +17,7 @@ bool htpSupportsOp(const std::string& opType);
 // Every HTP op of the op definitions, sorted.
 std::vector<std::string> htpOpTypes();
 
-// Checks one node's tensors; fp16Mode: the graph asked for fp16 precision.
+// Checks one node's tensors; fp16Mode: the device runs float tensors (in fp16).
 sdk::Status checkHtpSupport(const sdk::NodeInfo& node, const std::vector<const sdk::TensorInfo*>& inputs,
                             const std::vector<const sdk::TensorInfo*>& outputs, bool fp16Mode);
 

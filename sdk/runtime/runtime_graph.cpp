@@ -142,9 +142,11 @@ Qnn_ErrorHandle_t Runtime::graphAddNode(Qnn_GraphHandle_t graph, Qnn_OpConfig_t 
     NodeInfo node;
     Status st = readNode(opConfig, *g->backend->opPackages, &node);
     if (!st.isOk()) return fail(log, ApiGroup::kGraph, "QnnGraph_addNode", st);
+    // Qnn_OpConfigV1_t's name is "human-readable": nothing asks it to be unique,
+    // and clients repeat names (ggml truncates its names). Nodes are told apart by position.
     if (g->nodeNames.count(node.name))
-      return fail(log, ApiGroup::kGraph, "QnnGraph_addNode",
-                  invalidParam("a node named '" + node.name + "' already exists in graph '" + g->ir.name + "'"));
+      logMessage(log, QNN_LOG_LEVEL_WARN,
+                 "QnnGraph_addNode: a node named '" + node.name + "' already exists in graph '" + g->ir.name + "'");
     std::vector<const TensorInfo*> ins, outs;
     auto lookup = [&](const Qnn_Tensor_t& t, const char* role, uint32_t idx, const TensorInfo** out) -> Status {
       if (!tensorVersionSupported(t)) return invalidTensor("unsupported tensor version");

@@ -23,13 +23,15 @@ Qnn_ErrorHandle_t Runtime::tensorCreateGraphTensor(Qnn_GraphHandle_t graph, Qnn_
       return QNN_GRAPH_ERROR_GRAPH_FINALIZED;
     }
     std::lock_guard<std::mutex> clock(ctx->mutex);
+    // The 2.32 headers deprecate QNN_TENSOR_ERROR_ALREADY_EXISTS and leave a
+    // repeated name undefined; clients do repeat names (ggml truncates its
+    // tensor names), and everything here tells graph tensors apart by id.
     bool duplicate = ctx->tensorNames.count(info.name) != 0;
     for (auto& [id, t] : g->ir.tensors) duplicate = duplicate || t.name == info.name;
-    if (duplicate) {
-      logMessage(loggerOf(g->backend), QNN_LOG_LEVEL_ERROR,
-                 "QnnTensor_createGraphTensor: a tensor named '" + info.name + "' already exists");
-      return QNN_TENSOR_ERROR_ALREADY_EXISTS;
-    }
+    if (duplicate)
+      logMessage(loggerOf(g->backend), QNN_LOG_LEVEL_WARN,
+                 "QnnTensor_createGraphTensor: a tensor named '" + info.name +
+                     "' already exists; the new one is told apart by its id only");
     info.id = ctx->nextTensorId++;
     tensorFields(*tensor).id = info.id;
     g->ir.tensors[info.id] = std::move(info);

@@ -122,32 +122,46 @@ class HtpGraphTest : public HtpTest {
   uint32_t xId = 0, outId = 0;
 };
 
-TEST_F(HtpGraphTest, FloatGraphWithoutFp16Refused) {
-  Qnn_ContextHandle_t ctx = nullptr;
+// Float tensors run on an HTP with a float unit (V69 and later), with or
+// without a precision config; V68 has none and refuses them.
+TEST_F(HtpGraphTest, FloatGraphsRunWhereTheHtpHasAFloatUnit) {
+  Qnn_DeviceHandle_t v68 = nullptr;
+  ASSERT_EQ(makeDevice({archConfig(QNN_HTP_DEVICE_ARCH_V68)}, &v68), QNN_SUCCESS);
+  Qnn_ContextHandle_t ctx = nullptr, ctx68 = nullptr;
   ASSERT_EQ(api().contextCreate(backend, nullptr, nullptr, &ctx), QNN_SUCCESS);
-  Qnn_GraphHandle_t g = nullptr;
-  ASSERT_EQ(makeGraph(ctx, "float", {}, &g), QNN_SUCCESS);
-  TensorSpec in("fin", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_FLOAT_32, {1, 4});
-  TensorSpec out("fout", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_FLOAT_32, {1, 4});
-  ASSERT_EQ(api().tensorCreateGraphTensor(g, &in.tensor), QNN_SUCCESS);
-  ASSERT_EQ(api().tensorCreateGraphTensor(g, &out.tensor), QNN_SUCCESS);
-  Qnn_OpConfig_t op = QNN_OPCONFIG_INIT;
-  op.v1 = {"relu_f", "qti.aisw", "Relu", 0, nullptr, 1, &in.tensor, 1, &out.tensor};
-  EXPECT_EQ(api().graphAddNode(g, op), QNN_GRAPH_ERROR_INVALID_OP_CONFIG);
-  std::string msg = LogCapture::take();
-  EXPECT_NE(msg.find("node 'relu_f' (op Relu): input 0 'fin' has datatype FLOAT_32"), std::string::npos) << msg;
-  EXPECT_NE(msg.find("fp16 precision"), std::string::npos) << msg;
-  // The same node in a graph with fp16 precision passes the datatype check.
-  Qnn_GraphHandle_t g16 = nullptr;
-  ASSERT_EQ(makeGraph(ctx, "float16", {precisionConfig(QNN_PRECISION_FLOAT16)}, &g16), QNN_SUCCESS);
-  TensorSpec in16("fin16", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_FLOAT_32, {1, 4});
-  TensorSpec out16("fout16", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_FLOAT_32, {1, 4});
-  ASSERT_EQ(api().tensorCreateGraphTensor(g16, &in16.tensor), QNN_SUCCESS);
-  ASSERT_EQ(api().tensorCreateGraphTensor(g16, &out16.tensor), QNN_SUCCESS);
-  op.v1 = {"relu_f16", "qti.aisw", "Relu", 0, nullptr, 1, &in16.tensor, 1, &out16.tensor};
-  api().graphAddNode(g16, op);
-  EXPECT_EQ(LogCapture::take().find("fp16 precision"), std::string::npos);
+  ASSERT_EQ(api().contextCreate(backend, v68, nullptr, &ctx68), QNN_SUCCESS);
+  for (Qnn_ContextHandle_t c : {ctx, ctx68}) {
+    Qnn_GraphHandle_t g = nullptr;
+    ASSERT_EQ(makeGraph(c, "float", {}, &g), QNN_SUCCESS);
+    TensorSpec in("fin", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_FLOAT_32, {1, 4});
+    TensorSpec out("fout", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_FLOAT_32, {1, 4});
+    ASSERT_EQ(api().tensorCreateGraphTensor(g, &in.tensor), QNN_SUCCESS);
+    ASSERT_EQ(api().tensorCreateGraphTensor(g, &out.tensor), QNN_SUCCESS);
+    Qnn_OpConfig_t op = QNN_OPCONFIG_INIT;
+    op.v1 = {"relu_f", "qti.aisw", "Relu", 0, nullptr, 1, &in.tensor, 1, &out.tensor};
+    if (c == ctx) {
+      EXPECT_EQ(api().graphAddNode(g, op), QNN_SUCCESS) << LogCapture::take();
+      EXPECT_EQ(api().graphFinalize(g, nullptr, nullptr), QNN_SUCCESS) << LogCapture::take();
+      float x[4] = {-1.f, 0.5f, 3.f, -2.f}, y[4] = {};
+      in.tensor.v1.clientBuf = {x, sizeof x};
+      out.tensor.v1.clientBuf = {y, sizeof y};
+      ASSERT_EQ(api().graphExecute(g, &in.tensor, 1, &out.tensor, 1, nullptr, nullptr), QNN_SUCCESS);
+      EXPECT_EQ(y[0], 0.f);
+      EXPECT_EQ(y[1], 0.5f);
+      EXPECT_EQ(y[2], 3.f);
+      EXPECT_EQ(y[3], 0.f);
+    } else {
+      EXPECT_EQ(api().graphAddNode(g, op), QNN_GRAPH_ERROR_INVALID_OP_CONFIG);
+      std::string msg = LogCapture::take();
+      EXPECT_NE(msg.find("node 'relu_f' (op Relu): input 0 'fin' has datatype FLOAT_32: float tensors need an HTP "
+                         "with a float unit (V69 or later)"),
+                std::string::npos)
+          << msg;
+    }
+  }
   EXPECT_EQ(api().contextFree(ctx, nullptr), QNN_SUCCESS);
+  EXPECT_EQ(api().contextFree(ctx68, nullptr), QNN_SUCCESS);
+  EXPECT_EQ(api().deviceFree(v68), QNN_SUCCESS);
 }
 
 TEST_F(HtpGraphTest, UnsupportedOpAndDatatypeRefused) {

@@ -5,6 +5,7 @@
 // the 2.32 headers is accepted. Each test is one row of that table.
 #include <cstring>
 
+#include "HTP/QnnHtpPerfInfrastructure.h"
 #include "HTP/QnnHtpProfile.h"
 #include "htp_test_util.h"
 
@@ -237,6 +238,40 @@ TEST_F(HtpLenientTest, EveryGraphOptionOfTheNewestHeaders) {
   }
 }
 
+// Float graphs run with or without a precision config. Without one, or with
+// FLOAT32 (API 2.32's default; the vendor's became FP16 in QNN 2.35), floats are
+// computed in fp32; with FLOAT16 every value is rounded to half.
+TEST_F(HtpLenientTest, FloatPrecisionDecidesTheRounding) {
+  const float x = 0.1f;
+  const float half = 0.0999755859375f;  // 0.1 rounded to fp16
+  struct Case {
+    const char* name;
+    std::vector<QnnHtpGraph_CustomConfig_t> configs;
+    float want;
+  };
+  const Case cases[] = {{"none", {}, x},
+                        {"fp32", {precisionConfig(QNN_PRECISION_FLOAT32)}, x},
+                        {"fp16", {precisionConfig(QNN_PRECISION_FLOAT16)}, half}};
+  for (const Case& c : cases) {
+    Qnn_GraphHandle_t g = nullptr;
+    ASSERT_EQ(makeGraph(ctx, c.name, c.configs, &g), QNN_SUCCESS) << c.name;
+    TensorSpec in("x", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_FLOAT_32, {1, 1});
+    TensorSpec out("y", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_FLOAT_32, {1, 1});
+    ASSERT_EQ(api().tensorCreateGraphTensor(g, &in.tensor), QNN_SUCCESS);
+    ASSERT_EQ(api().tensorCreateGraphTensor(g, &out.tensor), QNN_SUCCESS);
+    Qnn_OpConfig_t op = QNN_OPCONFIG_INIT;
+    op.v1 = {"relu", "qti.aisw", "Relu", 0, nullptr, 1, &in.tensor, 1, &out.tensor};
+    ASSERT_EQ(api().graphAddNode(g, op), QNN_SUCCESS) << c.name << LogCapture::take();
+    ASSERT_EQ(api().graphFinalize(g, nullptr, nullptr), QNN_SUCCESS) << c.name;
+    float xv = x, y = 0.f;
+    in.tensor.v1.clientBuf = {&xv, sizeof xv};
+    out.tensor.v1.clientBuf = {&y, sizeof y};
+    ASSERT_EQ(api().graphExecute(g, &in.tensor, 1, &out.tensor, 1, nullptr, nullptr), QNN_SUCCESS) << c.name;
+    EXPECT_EQ(y, c.want) << c.name;
+  }
+  EXPECT_EQ(LogCapture::take(), "");
+}
+
 // A refused QnnGraph_setConfig leaves the graph's configuration as it was.
 TEST_F(HtpLenientTest, RefusedSetConfigChangesNothing) {
   Qnn_GraphHandle_t g = nullptr;
@@ -249,6 +284,31 @@ TEST_F(HtpLenientTest, RefusedSetConfigChangesNothing) {
   const QnnGraph_Config_t* list[] = {&first, &second, nullptr};
   EXPECT_EQ(api().graphSetConfig(g, list), QNN_GRAPH_ERROR_INVALID_ARGUMENT);
   EXPECT_EQ(runAndReadHvxThreads(g), 3u);
+}
+
+// Every power config option of the 2.32 headers is taken (the vendor's sample
+// app votes adaptive polling after RPC polling); an unknown one is refused.
+TEST_F(HtpLenientTest, EveryPowerConfigOptionOfTheNewestHeaders) {
+  QnnDevice_Infrastructure_t infra = nullptr;
+  ASSERT_EQ(api().deviceGetInfrastructure(&infra), QNN_SUCCESS);
+  const auto& perf = reinterpret_cast<QnnHtpDevice_Infrastructure_t*>(infra)->perfInfra;
+  uint32_t id = 0;
+  ASSERT_EQ(perf.createPowerConfigId(0, 0, &id), QNN_SUCCESS);
+  QnnHtpPerfInfrastructure_PowerConfig_t polling{}, adaptive{}, hmx{}, ddr{}, unknown{};
+  polling.option = QNN_HTP_PERF_INFRASTRUCTURE_POWER_CONFIGOPTION_RPC_POLLING_TIME;
+  polling.rpcPollingTimeConfig = 9999;
+  adaptive.option = QNN_HTP_PERF_INFRASTRUCTURE_POWER_CONFIGOPTION_ADAPTIVE_POLLING_TIME;
+  adaptive.adaptivePollingTimeConfig = 1000;
+  hmx.option = QNN_HTP_PERF_INFRASTRUCTURE_POWER_CONFIGOPTION_HMX_V2;
+  hmx.hmxV2Config.hmxPickDefault = 1;
+  ddr.option = QNN_HTP_PERF_INFRASTRUCTURE_POWER_CONFIGOPTION_DDR_PERF_MODE;
+  ddr.ddrPerfModeConfig = 1;
+  const QnnHtpPerfInfrastructure_PowerConfig_t* all[] = {&polling, &adaptive, &hmx, &ddr, nullptr};
+  EXPECT_EQ(perf.setPowerConfig(id, all), QNN_SUCCESS);
+  unknown.option = static_cast<QnnHtpPerfInfrastructure_PowerConfigOption_t>(99);
+  const QnnHtpPerfInfrastructure_PowerConfig_t* bad[] = {&unknown, nullptr};
+  EXPECT_EQ(perf.setPowerConfig(id, bad), QNN_HTP_PERF_INFRASTRUCTURE_ERROR_UNSUPPORTED_CONFIG);
+  EXPECT_EQ(perf.destroyPowerConfigId(id), QNN_SUCCESS);
 }
 
 }  // namespace

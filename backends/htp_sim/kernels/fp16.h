@@ -5,7 +5,9 @@
 // (sdk/quant/half.h: nearest, ties to even) before storing it as FLOAT_16 or as
 // the float32 value of that half. Static weights are rounded once at prepare.
 // So every tensor of an fp16 graph holds fp16 values, as on the device; only
-// the arithmetic inside one op is wider (float32 accumulation).
+// the arithmetic inside one op is wider (float32 accumulation). A graph without
+// QNN_PRECISION_FLOAT16 (the API 2.32 default, FP32) skips the rounding: the same
+// kernels then compute in float32 throughout.
 #pragma once
 
 #include <cstddef>
@@ -21,10 +23,10 @@ using sdk::quant::roundToHalf;
 inline bool isFloatType(DType t) { return t == DType::kFloat32 || t == DType::kFloat16; }
 constexpr std::initializer_list<DType> kFloatTypes = {DType::kFloat32, DType::kFloat16};
 
-// Every element of float tensor t as fp16 values in float32.
-void loadHalfValues(const TensorView& t, std::vector<float>* out);
-// Stores values[0..n) rounded to half into float tensor t (FLOAT_16 or FLOAT_32).
-void storeHalfValues(const TensorView& t, const float* values, size_t n);
+// Every element of float tensor t in float32, FLOAT_32 ones rounded to half when `round`.
+void loadHalfValues(const TensorView& t, std::vector<float>* out, bool round = true);
+// Stores values[0..n) into float tensor t: FLOAT_16 as half, FLOAT_32 rounded to half when `round`.
+void storeHalfValues(const TensorView& t, const float* values, size_t n, bool round = true);
 
 // Base of the fp16 kernels: checks that the data inputs and every output are
 // float, keeps static inputs loaded (rounded) from prepare, loads the others at
@@ -35,6 +37,7 @@ class Fp16Kernel : public Kernel {
   explicit Fp16Kernel(std::string op) : op_(std::move(op)) {}
   Status prepare(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) final;
   Status execute(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) final;
+  void computeFloatsInFp32() final { roundToHalf_ = false; }
 
  protected:
   // Number of leading inputs that carry float data (the rest, e.g. indices, are read by the subclass).
@@ -51,6 +54,7 @@ class Fp16Kernel : public Kernel {
   std::vector<std::vector<float>> staticValues_, dynamicValues_;
   std::vector<bool> isStatic_;
   std::vector<std::vector<float>> outValues_;
+  bool roundToHalf_ = true;
 };
 
 // Factories (the table is htp_kernel_registry.cpp).

@@ -4,7 +4,7 @@
 
 namespace qnn::htp {
 
-void loadHalfValues(const TensorView& t, std::vector<float>* out) {
+void loadHalfValues(const TensorView& t, std::vector<float>* out, bool round) {
   const size_t n = t.numElements();
   out->resize(n);
   if (t.dtype == DType::kFloat16) {
@@ -12,17 +12,17 @@ void loadHalfValues(const TensorView& t, std::vector<float>* out) {
     for (size_t i = 0; i < n; ++i) (*out)[i] = sdk::quant::halfBitsToFloat(h[i]);
   } else {
     const auto* f = static_cast<const float*>(t.data);
-    for (size_t i = 0; i < n; ++i) (*out)[i] = roundToHalf(f[i]);
+    for (size_t i = 0; i < n; ++i) (*out)[i] = round ? roundToHalf(f[i]) : f[i];
   }
 }
 
-void storeHalfValues(const TensorView& t, const float* values, size_t n) {
+void storeHalfValues(const TensorView& t, const float* values, size_t n, bool round) {
   if (t.dtype == DType::kFloat16) {
     auto* h = static_cast<uint16_t*>(t.data);
     for (size_t i = 0; i < n; ++i) h[i] = sdk::quant::floatToHalfBits(values[i]);
   } else {
     auto* f = static_cast<float*>(t.data);
-    for (size_t i = 0; i < n; ++i) f[i] = roundToHalf(values[i]);
+    for (size_t i = 0; i < n; ++i) f[i] = round ? roundToHalf(values[i]) : values[i];
   }
 }
 
@@ -41,7 +41,7 @@ Status Fp16Kernel::prepare(const std::vector<TensorView>& inputs, const std::vec
   for (size_t i = 0; i < nf; ++i)
     if (inputs[i].data) {
       isStatic_[i] = true;
-      loadHalfValues(inputs[i], &staticValues_[i]);  // weights rounded to half once
+      loadHalfValues(inputs[i], &staticValues_[i], roundToHalf_);  // weights rounded to half once
     }
   outValues_.assign(outputs.size(), {});
   for (size_t o = 0; o < outputs.size(); ++o) outValues_[o].resize(outputs[o].numElements());
@@ -54,7 +54,7 @@ Status Fp16Kernel::execute(const std::vector<TensorView>& inputs, const std::vec
     if (isStatic_[i]) {
       in[i] = &staticValues_[i];
     } else {
-      if (inputs[i].data) loadHalfValues(inputs[i], &dynamicValues_[i]);
+      if (inputs[i].data) loadHalfValues(inputs[i], &dynamicValues_[i], roundToHalf_);
       else dynamicValues_[i].clear();
       in[i] = &dynamicValues_[i];
     }
@@ -64,7 +64,8 @@ Status Fp16Kernel::execute(const std::vector<TensorView>& inputs, const std::vec
   } catch (const std::bad_alloc&) {
     return {sdk::StatusCode::kOutOfMemory, op_ + ": out of memory"};
   }
-  for (size_t o = 0; o < outputs.size(); ++o) storeHalfValues(outputs[o], outValues_[o].data(), outValues_[o].size());
+  for (size_t o = 0; o < outputs.size(); ++o)
+    storeHalfValues(outputs[o], outValues_[o].data(), outValues_[o].size(), roundToHalf_);
   return Status::ok();
 }
 

@@ -1,7 +1,8 @@
 // fp16-mode data movement (Reshape, Squeeze, ExpandDims, Transpose, Tile,
 // StridedSlice, Pad with a zero pad value, Concat, Split, Gather): the integer
 // movement kernels move 32-bit elements bit for bit, so the float data goes
-// through them as UINT_32 views of float32 values already rounded to half.
+// through them as UINT_32 views of float32 values already rounded to half (or
+// unrounded in an fp32 graph).
 #include <cstring>
 
 #include "fp16.h"
@@ -20,6 +21,7 @@ class Fp16Movement final : public Kernel {
       return sdk::notSupported("Pad: a non-zero pad_constant_value is not supported in fp16 mode yet");
     return inner_->init(params);
   }
+  void computeFloatsInFp32() override { roundToHalf_ = false; }
 
   Status prepare(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) override {
     dataInputs_ = op_ == "Gather" ? 1 : inputs.size();
@@ -53,7 +55,7 @@ class Fp16Movement final : public Kernel {
     for (size_t i = 0; i < dataInputs_; ++i) {
       TensorView& v = (*ins)[i];
       if (inputs[i].data) {
-        loadHalfValues(inputs[i], &inValues_[i]);
+        loadHalfValues(inputs[i], &inValues_[i], roundToHalf_);
         v.data = inValues_[i].data();
       }
       v.dtype = DType::kUInt32;
@@ -72,6 +74,7 @@ class Fp16Movement final : public Kernel {
   std::unique_ptr<Kernel> inner_;
   size_t dataInputs_ = 0;
   std::vector<std::vector<float>> inValues_, outValues_;
+  bool roundToHalf_ = true;
 };
 
 }  // namespace

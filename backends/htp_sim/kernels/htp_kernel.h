@@ -50,6 +50,9 @@ class Kernel {
     (void)realMax;
     return false;
   }
+  // Optional, between init and prepare: the graph computes float tensors in
+  // fp32 (no QNN_PRECISION_FLOAT16), so float kernels keep values unrounded.
+  virtual void computeFloatsInFp32() {}
 };
 
 using KernelFactory = std::unique_ptr<Kernel> (*)(const std::string& opType);
