@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "cpu_graph_config.h"
 #include "cpu_op_package_kernel.h"
 #include "kernels/kernel.h"
 #include "kernels/kernel_util.h"
@@ -224,6 +225,11 @@ class CpuPreparedGraph : public sdk::PreparedGraph {
         auto us = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start);
         timings->push_back({step->node->name, step->node->typeName, static_cast<uint64_t>(us.count())});
       }
+      if (ir_.afterNode) {
+        std::vector<void*> outs;
+        for (uint32_t id : step->outIds) outs.push_back(pointers_[id]);
+        ir_.afterNode(ir_, *step->node, outs);
+      }
     }
     return Status::ok();
   }
@@ -256,6 +262,11 @@ class CpuEngine : public sdk::ExecutionEngine {
   }
 
   std::vector<std::string> supportedOps() const override { return supportedOpTypes(); }
+
+  Status applyGraphCustomConfig(const void* custom, GraphIR* graph, bool /*executed*/,
+                                sdk::ConfigWarnings* warnings) override {
+    return applyCpuGraphCustomConfig(custom, graph, warnings);
+  }
 
   void setOpPackages(std::shared_ptr<const sdk::OpPackageSet> packages) override { packages_ = std::move(packages); }
 

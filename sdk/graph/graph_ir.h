@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -67,6 +68,10 @@ struct GraphIR {
   // ("<scope>.<name>" -> decimal text). Not part of the graph section of a
   // context binary: a backend that needs them stores its prepared form.
   std::map<std::string, std::string> backendConfig;
+  // Runtime only, never stored in a binary: called by the executing backend
+  // after each node with the node's output buffers (in output order), e.g. for
+  // the CPU's op debug callback. Empty: nothing is called.
+  std::function<void(const GraphIR&, const NodeInfo&, const std::vector<void*>& outputs)> afterNode;
 
   const TensorInfo* findTensor(uint32_t id) const {
     auto it = tensors.find(id);

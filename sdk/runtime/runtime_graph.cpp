@@ -107,23 +107,26 @@ Qnn_ErrorHandle_t Runtime::graphSetConfig(Qnn_GraphHandle_t graph, const QnnGrap
     auto g = handles().get<GraphObject>(graph, HandleKind::kGraph);
     if (!g) return QNN_GRAPH_ERROR_INVALID_HANDLE;
     std::lock_guard<std::mutex> lock(g->mutex);
+    // A finalized graph may be executing: configs change between executions only.
+    std::unique_lock<std::mutex> exec(g->execMutex, std::defer_lock);
+    if (g->state == GraphObject::State::kFinalized) exec.lock();
     // Like addNode, a failed call leaves the graph's configuration as it was.
     const BackendSettings settingsBefore = g->ir.backendConfig;
     const auto priorityBefore = g->ir.priority;
     const auto precisionBefore = g->ir.precision;
+    const auto afterNodeBefore = g->ir.afterNode;
     ConfigWarnings warnings;
     Status st = applyGraphConfig(*g, config, &warnings);
     if (!st.isOk()) {
       g->ir.backendConfig = settingsBefore;
       g->ir.priority = priorityBefore;
       g->ir.precision = precisionBefore;
+      g->ir.afterNode = afterNodeBefore;
       return fail(loggerOf(g->backend), ApiGroup::kGraph, "QnnGraph_setConfig", st);
     }
     logConfigWarnings(loggerOf(g->backend), "QnnGraph_setConfig", warnings);
-    if (g->state == GraphObject::State::kFinalized && g->prepared && !g->executed.load()) {
-      std::lock_guard<std::mutex> exec(g->execMutex);
+    if (g->state == GraphObject::State::kFinalized && g->prepared && !g->executed.load())
       g->prepared->applySettingsBeforeFirstExecute(g->ir.backendConfig);
-    }
     return QNN_SUCCESS;
   });
 }

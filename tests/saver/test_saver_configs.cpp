@@ -137,6 +137,20 @@ TEST_F(SaverConfigs, HtpCustomConfigPayloadIsRecordedAndGenerated) {
   EXPECT_EQ(cc.exitCode, 0) << cc.err;
 }
 
+// Recorded on the HTP, replayed on the CPU: the HTP's custom graph config is not
+// handed to the CPU (which would read it as a QnnCpuGraph_CustomConfig_t).
+TEST_F(SaverConfigs, TraceReplayLeavesOutAnotherBackendsCustomConfigs) {
+  ASSERT_EQ(htp_.exitCode, 0) << htp_.err;
+  Outcome r = run(std::string(QNN_TEST_TRACE_REPLAY) + " --backend " + QNN_TEST_CPU_BACKEND_PATH +
+                      " --trace htp/saver_output.qnntrace",
+                  dir_);
+  ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("replayed 25 calls"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("warning: QnnHtpGraph_CustomConfig_t configs were recorded for another backend"),
+            std::string::npos)
+      << r.err;
+}
+
 TEST_F(SaverConfigs, TraceReplayReplaysEveryCallWithoutDivergence) {
   ASSERT_EQ(pass_.exitCode, 0) << pass_.err;
   Outcome r = run(std::string(QNN_TEST_TRACE_REPLAY) + " --backend " + QNN_TEST_CPU_BACKEND_PATH +

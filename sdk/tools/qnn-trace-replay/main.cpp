@@ -52,8 +52,12 @@ int run(int argc, char** argv) {
   qnn::replay::ReplayOptions options;
   options.compare = args.has("compare");
   options.tolerance = args.doubleValue("tolerance", 1e-5, 0);
+  options.backendId = provider->backendId;
   qnn::replay::Replayer replayer(provider->QNN_INTERFACE_VER_NAME, trace, options);
   qnn::replay::ReplayReport report = replayer.run();
+  for (const std::string& type : report.leftOutCustomTypes)
+    std::fprintf(stderr, "%s: warning: %s configs were recorded for another backend; not passed to %s\n", kTool,
+                 type.c_str(), args.value("backend").c_str());
   std::printf("replayed %zu calls, skipped %zu", report.replayed, report.skipped);
   if (!report.skippedCalls.empty()) {
     std::string names;

@@ -83,13 +83,17 @@ bool Replayer::replayGraph(const trace::CallRecord& c, const std::string& m, Qnn
   LiveHandle liveOf = resolver(this, &Replayer::live);
   if (m == "graphCreate") {
     OwnedConfigs<QnnGraph_Config_t> cfg;
+    cfg.backendId = options_.backendId;
     buildConfigs(field(a, "config"), trace_, liveOf, cfg);
+    noteLeftOut(cfg.leftOut);
     void* g = nullptr;
     *rc = api_.graphCreate(live(field(a, "context")), field(a, "graphName").s.c_str(), cfg.get(), &g);
     if (*rc == QNN_SUCCESS && a.field("graph")) bind(field(a, "graph"), g);
   } else if (m == "graphSetConfig") {
     OwnedConfigs<QnnGraph_Config_t> cfg;
+    cfg.backendId = options_.backendId;
     buildConfigs(field(a, "config"), trace_, liveOf, cfg);
+    noteLeftOut(cfg.leftOut);
     *rc = api_.graphSetConfig(live(field(a, "graph")), cfg.get());
   } else if (m == "graphRetrieve") {
     void* g = nullptr;
@@ -125,13 +129,17 @@ bool Replayer::replayContext(const trace::CallRecord& c, const std::string& m, Q
   LiveHandle liveOf = resolver(this, &Replayer::live);
   if (m == "contextCreate") {
     OwnedConfigs<QnnContext_Config_t> cfg;
+    cfg.backendId = options_.backendId;
     buildConfigs(field(a, "config"), trace_, liveOf, cfg);
+    noteLeftOut(cfg.leftOut);
     void* x = nullptr;
     *rc = api_.contextCreate(live(field(a, "backend")), live(field(a, "device")), cfg.get(), &x);
     if (*rc == QNN_SUCCESS && a.field("context")) bind(field(a, "context"), x);
   } else if (m == "contextSetConfig") {
     OwnedConfigs<QnnContext_Config_t> cfg;
+    cfg.backendId = options_.backendId;
     buildConfigs(field(a, "config"), trace_, liveOf, cfg);
+    noteLeftOut(cfg.leftOut);
     *rc = api_.contextSetConfig(live(field(a, "context")), cfg.get());
   } else if (m == "contextGetBinarySize") {
     Qnn_ContextBinarySize_t size = 0;
@@ -150,7 +158,9 @@ bool Replayer::replayContext(const trace::CallRecord& c, const std::string& m, Q
     const std::vector<uint8_t>* bin = it != liveBinaries_.end() ? &it->second : trace_.blob(ref);
     if (!bin) throw ToolError("call #" + std::to_string(c.seq) + ": context binary blob missing");
     OwnedConfigs<QnnContext_Config_t> cfg;
+    cfg.backendId = options_.backendId;
     buildConfigs(field(a, "config"), trace_, liveOf, cfg);
+    noteLeftOut(cfg.leftOut);
     void* x = nullptr;
     *rc = api_.contextCreateFromBinary(live(field(a, "backend")), live(field(a, "device")), cfg.get(), bin->data(),
                                        bin->size(), &x, live(field(a, "profile")));
@@ -196,7 +206,9 @@ bool Replayer::replayObjects(const trace::CallRecord& c, const std::string& m, Q
   const char* createdName = nullptr;
   if (m == "backendCreate") {
     OwnedConfigs<QnnBackend_Config_t> cfg;
+    cfg.backendId = options_.backendId;
     buildConfigs(field(a, "config"), trace_, liveOf, cfg);
+    noteLeftOut(cfg.leftOut);
     *rc = api_.backendCreate(live(field(a, "logger")), cfg.get(), &created);
     createdName = "backend";
   } else if (m == "backendFree") {
@@ -247,12 +259,16 @@ bool Replayer::replayObjects(const trace::CallRecord& c, const std::string& m, Q
     *rc = api_.globalConfigSet(cfgs.empty() ? nullptr : list.data());
   } else if (m == "signalCreate") {
     OwnedConfigs<QnnSignal_Config_t> cfg;
+    cfg.backendId = options_.backendId;
     buildConfigs(field(a, "config"), trace_, liveOf, cfg);
+    noteLeftOut(cfg.leftOut);
     *rc = api_.signalCreate(live(field(a, "backend")), cfg.get(), &created);
     createdName = "signal";
   } else if (m == "signalSetConfig") {
     OwnedConfigs<QnnSignal_Config_t> cfg;
+    cfg.backendId = options_.backendId;
     buildConfigs(field(a, "config"), trace_, liveOf, cfg);
+    noteLeftOut(cfg.leftOut);
     *rc = api_.signalSetConfig(live(field(a, "signal")), cfg.get());
   } else if (m == "signalTrigger") {
     *rc = api_.signalTrigger(live(field(a, "signal")));
@@ -260,7 +276,9 @@ bool Replayer::replayObjects(const trace::CallRecord& c, const std::string& m, Q
     *rc = api_.signalFree(live(field(a, "signal")));
   } else if (m == "deviceCreate") {
     OwnedConfigs<QnnDevice_Config_t> cfg;
+    cfg.backendId = options_.backendId;
     buildConfigs(field(a, "config"), trace_, liveOf, cfg);
+    noteLeftOut(cfg.leftOut);
     *rc = api_.deviceCreate(live(field(a, "logger")), cfg.get(), &created);
     createdName = "device";
   } else if (m == "deviceFree") {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -18,12 +19,14 @@ namespace qnn::replay {
 struct ReplayOptions {
   bool compare = false;
   double tolerance = 1e-5;  // float outputs: |got - want| <= tol * (1 + |want|)
+  uint32_t backendId = 0;   // the live backend's: another backend's custom configs are left out (0: none are)
 };
 
 struct ReplayReport {
   size_t replayed = 0, skipped = 0, compared = 0;
   std::vector<std::string> skippedCalls;
   std::string firstDivergence;  // empty when none
+  std::set<std::string> leftOutCustomTypes;  // recorded custom configs of another backend, not passed on
 };
 
 class Replayer {
@@ -39,6 +42,7 @@ class Replayer {
   bool replayContext(const trace::CallRecord& call, const std::string& member, Qnn_ErrorHandle_t* rc);
   bool replayObjects(const trace::CallRecord& call, const std::string& member, Qnn_ErrorHandle_t* rc);
   Qnn_ErrorHandle_t execute(const trace::CallRecord& call);
+  void noteLeftOut(const std::vector<std::string>& types) { report_.leftOutCustomTypes.insert(types.begin(), types.end()); }
   // Points mem-handle tensors at the live buffers (copying recorded input bytes in).
   void attachMemory(OwnedTensor& tensor, bool input);
   void* live(const trace::Value& handle) const;

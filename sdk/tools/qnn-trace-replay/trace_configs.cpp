@@ -2,6 +2,9 @@
 
 #include <cstring>
 
+#include "CPU/QnnCpuCommon.h"
+#include "HTP/QnnHtpCommon.h"
+
 namespace qnn::replay {
 
 using trace::Value;
@@ -13,10 +16,24 @@ uint64_t num(const Value& e, const char* name) {
   return f ? f->u : 0;
 }
 
+// The backend whose headers define a recorded custom struct type, 0 if unknown.
+uint32_t backendOfCustomType(const std::string& type) {
+  if (type.rfind("QnnHtp", 0) == 0) return QNN_BACKEND_ID_HTP;
+  if (type.rfind("QnnCpu", 0) == 0) return QNN_BACKEND_ID_CPU;
+  return 0;
+}
+
 // Shared by every config type: the custom payload, copied so the backend may
 // keep the pointer for the call's duration.
 template <typename Config>
 bool custom(const Value& e, const trace::Trace& t, OwnedConfigs<Config>& out, Config& c) {
+  if (const Value* type = e.field("customType"); type && out.backendId) {
+    uint32_t owner = backendOfCustomType(type->s);
+    if (owner && owner != out.backendId) {
+      out.leftOut.push_back(type->s);
+      return false;
+    }
+  }
   const Value* ref = e.field("custom");
   const std::vector<uint8_t>* bytes = ref ? t.blob(*ref) : nullptr;
   if (!bytes) return false;

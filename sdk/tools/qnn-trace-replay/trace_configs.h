@@ -1,6 +1,7 @@
 // Rebuilds recorded config arrays (docs/saver-trace-format.md, "config
 // arrays") as NULL-terminated QNN config lists that own their strings and
-// custom payloads. Entries whose payload was not recorded are left out.
+// custom payloads. Entries whose payload was not recorded, or was recorded for
+// another backend, are left out.
 #pragma once
 
 #include <deque>
@@ -15,6 +16,11 @@ namespace qnn::replay {
 
 template <typename Config>
 struct OwnedConfigs {
+  // The live backend's id (0: any). A custom payload recorded as another
+  // backend's struct (customType "QnnHtp..." vs "QnnCpu...") is left out: the
+  // live backend would read it as its own struct.
+  uint32_t backendId = 0;
+  std::vector<std::string> leftOut;  // customType of each entry left out for that reason
   std::deque<Config> entries;  // deque: stable addresses
   std::vector<const Config*> list;
   std::deque<std::string> strings;
