@@ -24,7 +24,11 @@ struct Vote {
 };
 
 std::mutex gMutex;
-std::map<uint32_t, Vote> gVotes;  // power config id -> vote
+// Power config id -> vote. Id 0 is the process's default power context: it
+// always exists, createPowerConfigId never hands it out, and destroying it
+// only withdraws its vote. The vendor's own HTP net-run extension (2.25) votes
+// on id 0 without creating it, so the vendor's backend takes it.
+std::map<uint32_t, Vote> gVotes = {{0, Vote{}}};
 uint32_t gNextId = 1;
 uint32_t gMemGrowSize = 0;
 
@@ -71,6 +75,10 @@ Qnn_ErrorHandle_t createPowerConfigId(uint32_t deviceId, uint32_t coreId, uint32
 
 Qnn_ErrorHandle_t destroyPowerConfigId(uint32_t powerConfigId) {
   std::lock_guard<std::mutex> lock(gMutex);
+  if (powerConfigId == 0) {
+    gVotes[0] = Vote{};
+    return QNN_SUCCESS;
+  }
   return gVotes.erase(powerConfigId) ? QNN_SUCCESS : QNN_HTP_PERF_INFRASTRUCTURE_ERROR_INVALID_INPUT;
 }
 

@@ -311,5 +311,35 @@ TEST_F(HtpLenientTest, EveryPowerConfigOptionOfTheNewestHeaders) {
   EXPECT_EQ(perf.destroyPowerConfigId(id), QNN_SUCCESS);
 }
 
+// Power config id 0 is the default power context: the vendor's HTP net-run
+// extension (2.25) votes on it and destroys it without ever creating it.
+TEST_F(HtpLenientTest, PowerConfigIdZeroIsTheDefaultContext) {
+  QnnDevice_Infrastructure_t infra = nullptr;
+  ASSERT_EQ(api().deviceGetInfrastructure(&infra), QNN_SUCCESS);
+  const auto& perf = reinterpret_cast<QnnHtpDevice_Infrastructure_t*>(infra)->perfInfra;
+  QnnHtpPerfInfrastructure_PowerConfig_t dcvs{};
+  dcvs.option = QNN_HTP_PERF_INFRASTRUCTURE_POWER_CONFIGOPTION_DCVS_V3;
+  dcvs.dcvsV3Config.contextId = 0;
+  dcvs.dcvsV3Config.setCoreParams = 1;
+  dcvs.dcvsV3Config.coreVoltageCornerMin = DCVS_VOLTAGE_VCORNER_TURBO;
+  dcvs.dcvsV3Config.coreVoltageCornerTarget = DCVS_VOLTAGE_VCORNER_TURBO;
+  dcvs.dcvsV3Config.coreVoltageCornerMax = DCVS_VOLTAGE_VCORNER_TURBO;
+  const QnnHtpPerfInfrastructure_PowerConfig_t* list[] = {&dcvs, nullptr};
+  EXPECT_EQ(perf.destroyPowerConfigId(0), QNN_SUCCESS);  // before any vote: nothing to withdraw
+  EXPECT_EQ(perf.setPowerConfig(0, list), QNN_SUCCESS);
+  Qnn_GraphHandle_t g = nullptr;
+  ASSERT_EQ(buildRelu("turbo", {}, &g), QNN_SUCCESS);
+  std::string setup;
+  runAndReadHvxThreads(g, &setup);
+  EXPECT_NE(setup.find("1400 MHz"), std::string::npos) << setup;  // the vote on id 0 counts
+  EXPECT_EQ(perf.destroyPowerConfigId(0), QNN_SUCCESS);
+  EXPECT_EQ(perf.setPowerConfig(0, list), QNN_SUCCESS);  // still there after destroy
+  EXPECT_EQ(perf.destroyPowerConfigId(0), QNN_SUCCESS);
+  uint32_t id = 0;
+  ASSERT_EQ(perf.createPowerConfigId(0, 0, &id), QNN_SUCCESS);
+  EXPECT_NE(id, 0u);  // never handed out
+  EXPECT_EQ(perf.destroyPowerConfigId(id), QNN_SUCCESS);
+}
+
 }  // namespace
 }  // namespace qnn::test
