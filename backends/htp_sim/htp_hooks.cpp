@@ -95,7 +95,8 @@ class HtpHooks : public sdk::BackendHooks {
   // The HVX vector length (1024 bits): every simulated buffer starts on a vector.
   uint64_t bufferAlignment() const override { return 128; }
   bool hasCapability(QnnProperty_Key_t key, Qnn_ErrorHandle_t* answer) override {
-    if (key == QNN_PROPERTY_DEVICE_SUPPORT_INFRASTRUCTURE) {
+    // QnnHtpContext_CustomProperty_t (answerContextCustomProperty).
+    if (key == QNN_PROPERTY_DEVICE_SUPPORT_INFRASTRUCTURE || key == QNN_PROPERTY_CONTEXT_SUPPORT_CUSTOM_PROPERTY) {
       *answer = QNN_PROPERTY_SUPPORTED;
       return true;
     }

@@ -47,6 +47,14 @@ void addCustom(Value& v, const void* payload, Group group) {
   v.add(layout->hasPointers ? "customWithPointers" : "custom", SaverState::get().blob(payload, layout->size));
 }
 
+// A null-terminated list of names (graph names of context configs); null stays null.
+Value names(const char* const* list) {
+  if (!list) return Value::null();
+  Value out = Value::list();
+  for (size_t i = 0; list[i]; ++i) out.push(Value::str(list[i]));
+  return out;
+}
+
 Value errorReporting(const Qnn_ErrorReportingConfig_t& e) {
   Value r = Value::record();
   r.add("reportingLevel", Value::uint(uint32_t(e.reportingLevel)));
@@ -78,6 +86,16 @@ Value entry(const QnnContext_Config_t& c) {
       v.add("asyncQueueDepth", std::move(d));
       break;
     }
+    case QNN_CONTEXT_CONFIG_ENABLE_GRAPHS: v.add("enableGraphs", names(c.enableGraphs)); break;
+    case QNN_CONTEXT_CONFIG_MEMORY_LIMIT_HINT: v.add("memoryLimitHint", Value::uint(c.memoryLimitHint)); break;
+    case QNN_CONTEXT_CONFIG_PERSISTENT_BINARY: v.add("isPersistentBinary", Value::uint(c.isPersistentBinary)); break;
+    case QNN_CONTEXT_CONFIG_BINARY_COMPATIBILITY:
+      v.add("binaryCompatibilityType", Value::uint(uint32_t(c.binaryCompatibilityType)));
+      break;
+    case QNN_CONTEXT_CONFIG_OPTION_DEFER_GRAPH_INIT:
+      v.add("isGraphInitDeferred", Value::uint(c.isGraphInitDeferred));
+      break;
+    case QNN_CONTEXT_CONFIG_GRAPH_RETENTION_ORDER: v.add("graphRetentionOrder", names(c.graphRetentionOrder)); break;
     default: break;
   }
   return v;
@@ -89,6 +107,12 @@ Value entry(const QnnGraph_Config_t& c) {
   if (c.option == QNN_GRAPH_CONFIG_OPTION_CUSTOM) addCustom(v, c.customConfig, Group::Graph);
   if (c.option == QNN_GRAPH_CONFIG_OPTION_PRIORITY) v.add("priority", Value::uint(uint32_t(c.priority)));
   if (c.option == QNN_GRAPH_CONFIG_OPTION_PROFILE_HANDLE) v.add("profile", handleValue(c.profileHandle));
+  if (c.option == QNN_GRAPH_CONFIG_OPTION_SET_PROFILING_STATE)
+    v.add("profilingState", Value::uint(uint32_t(c.profilingState)));
+  if (c.option == QNN_GRAPH_CONFIG_OPTION_SET_PROFILING_NUM_EXECUTIONS)
+    v.add("numProfilingExecutions", Value::uint(c.numProfilingExecutions));
+  if (c.option == QNN_GRAPH_CONFIG_OPTION_ENABLE_BINARY_SECTION_WEIGHTS_UPDATES)
+    v.add("enableBinarySectionWeightsUpdates", Value::uint(c.enableBinarySectionWeightsUpdates));
   return v;
 }
 

@@ -62,7 +62,18 @@ class GraphObject : public HandleObject {
   GraphIR ir;
   State state = State::kBuilding;
   std::unique_ptr<PreparedGraph> prepared;
+  bool fromBinary = false;  // retrieved from a context binary: finalized already, QnnGraph_finalize is a no-op
   std::atomic<bool> executed{false};  // set by the first execute; some configs are fixed from then on
+  // Continuous profiling (QNN_GRAPH_CONFIG_OPTION_PROFILE_HANDLE and the
+  // profiling state/count options), guarded by `mutex`: the bound profile takes
+  // the finalize and execute events of calls that pass no profile of their own.
+  std::shared_ptr<ProfileObject> boundProfile;
+  bool profilingEnabled = true;
+  uint32_t maxProfiledExecutions = UINT32_MAX;
+  uint32_t profiledExecutions = 0;
+  ~GraphObject() override {
+    if (boundProfile) boundProfile->boundGraph = nullptr;
+  }
   std::set<std::string> nodeNames;
   std::mutex mutex;       // guards ir/state while building
   std::mutex execMutex;   // one execution at a time per graph

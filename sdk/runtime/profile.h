@@ -30,6 +30,9 @@ class ProfileObject : public HandleObject {
   ~ProfileObject() override;
   HandleKind kind() const override { return HandleKind::kProfile; }
   QnnProfile_Level_t level() const { return level_; }
+  // The graph this handle is bound to for continuous profiling (QNN_GRAPH_CONFIG_OPTION_PROFILE_HANDLE),
+  // null when none: a handle may be bound to one graph at a time.
+  std::atomic<const void*> boundGraph{nullptr};
   bool detailed() const { return level_ == QNN_PROFILE_LEVEL_DETAILED; }
 
   // Adds a top-level event (parent 0) or a sub-event; returns its id, or

@@ -2,6 +2,7 @@
 #include "runtime/runtime.h"
 
 #include <cstring>
+#include <set>
 
 #include "binary/context_binary.h"
 #include "binary/prepared_blob.h"
@@ -14,32 +15,81 @@
 namespace qnn::sdk {
 using namespace rt;
 
+// What a context config list asks of QnnContext_createFromBinary beyond settings.
+struct BinaryLoadOptions {
+  bool selectGraphs = false;          // QNN_CONTEXT_CONFIG_ENABLE_GRAPHS given
+  std::set<std::string> enableGraphs;  // only these are deserialized
+};
+
+// A null-terminated array of graph names (ENABLE_GRAPHS, GRAPH_RETENTION_ORDER).
+static Status readGraphNames(const char* const* names, const char* what, std::set<std::string>* out) {
+  if (!names) return invalidArgument(std::string(what) + ": the graph name list is null");
+  for (size_t i = 0; names[i]; ++i) {
+    if (!*names[i]) return invalidArgument(std::string(what) + ": graph name " + std::to_string(i) + " is empty");
+    if (out) out->insert(names[i]);
+  }
+  return Status::ok();
+}
+
+// A refused config list: an option this library does not support yet, or an invalid one.
+static Qnn_ErrorHandle_t configErrorCode(const Status& st) {
+  return st.code() == StatusCode::kNotSupported ? QNN_CONTEXT_ERROR_UNSUPPORTED_FEATURE
+                                                : QNN_CONTEXT_ERROR_INVALID_CONFIG;
+}
+
 // Validates context configs; priority and the backend's custom configs go into
-// `settings` (may be null: validate only). What was accepted but changed is
-// logged to `log` as `api`'s warnings.
+// `settings` (may be null: validate only), what only loading a binary uses into
+// `load` (may be null). What was accepted but changed is logged to `log` as
+// `api`'s warnings.
 static Status checkContextConfig(const QnnContext_Config_t** config, BackendHooks* hooks = nullptr,
                                  BackendSettings* settings = nullptr, const Logger* log = nullptr,
-                                 const char* api = "") {
+                                 const char* api = "", BinaryLoadOptions* load = nullptr) {
   if (!config) return Status::ok();
   BackendSettings scratch;
   if (!settings) settings = &scratch;
+  BinaryLoadOptions unused;
+  if (!load) load = &unused;
   ConfigWarnings warnings;
   for (size_t i = 0; config[i]; ++i) {
-    switch (config[i]->option) {
+    const QnnContext_Config_t& c = *config[i];
+    switch (c.option) {
       case QNN_CONTEXT_CONFIG_OPTION_CUSTOM:
-        if (hooks && config[i]->customConfig)
-          QNN_SDK_RETURN_IF_ERROR(hooks->applyContextCustomConfig(config[i]->customConfig, settings, &warnings));
+        if (hooks && c.customConfig)
+          QNN_SDK_RETURN_IF_ERROR(hooks->applyContextCustomConfig(c.customConfig, settings, &warnings));
         break;
       case QNN_CONTEXT_CONFIG_OPTION_ERROR_REPORTING:
       case QNN_CONTEXT_CONFIG_OPTION_OEM_STRING:
       case QNN_CONTEXT_CONFIG_ASYNC_EXECUTION_QUEUE_DEPTH:
+      case QNN_CONTEXT_CONFIG_PERSISTENT_BINARY:  // the binary is copied at load: any lifetime is fine
         break;
       case QNN_CONTEXT_CONFIG_OPTION_PRIORITY:
-        if (config[i]->priority > QNN_PRIORITY_HIGH) return invalidArgument("invalid context priority");
-        (*settings)["context.priority"] = std::to_string(config[i]->priority);
+        if (c.priority > QNN_PRIORITY_HIGH) return invalidArgument("invalid context priority");
+        (*settings)["context.priority"] = std::to_string(c.priority);
+        break;
+      case QNN_CONTEXT_CONFIG_ENABLE_GRAPHS:
+        load->selectGraphs = true;
+        load->enableGraphs.clear();
+        QNN_SDK_RETURN_IF_ERROR(readGraphNames(c.enableGraphs, "QNN_CONTEXT_CONFIG_ENABLE_GRAPHS", &load->enableGraphs));
+        break;
+      case QNN_CONTEXT_CONFIG_MEMORY_LIMIT_HINT:  // a hint: recorded
+        (*settings)["context.memory_limit_mb"] = std::to_string(c.memoryLimitHint);
+        break;
+      case QNN_CONTEXT_CONFIG_BINARY_COMPATIBILITY:
+        if (c.binaryCompatibilityType != QNN_CONTEXT_BINARY_COMPATIBILITY_PERMISSIVE &&
+            c.binaryCompatibilityType != QNN_CONTEXT_BINARY_COMPATIBILITY_STRICT)
+          return invalidArgument("unknown binary compatibility type " + std::to_string(c.binaryCompatibilityType));
+        // A binary this backend loads runs as prepared: strict and permissive agree.
+        break;
+      case QNN_CONTEXT_CONFIG_OPTION_DEFER_GRAPH_INIT:
+        if (c.isGraphInitDeferred)
+          return {StatusCode::kNotSupported, "deferred graph initialization (QNN_CONTEXT_CONFIG_OPTION_DEFER_GRAPH_INIT) "
+                                             "is not supported yet; graphs are initialized at load"};
+        break;
+      case QNN_CONTEXT_CONFIG_GRAPH_RETENTION_ORDER:  // graph switching hint: every graph stays resident here
+        QNN_SDK_RETURN_IF_ERROR(readGraphNames(c.graphRetentionOrder, "QNN_CONTEXT_CONFIG_GRAPH_RETENTION_ORDER", nullptr));
         break;
       default:
-        return invalidArgument("unknown context config option " + std::to_string(config[i]->option));
+        return invalidArgument("unknown context config option " + std::to_string(c.option));
     }
   }
   logConfigWarnings(log, api, warnings);
@@ -58,7 +108,7 @@ Qnn_ErrorHandle_t Runtime::contextCreate(Qnn_BackendHandle_t backend, Qnn_Device
     Status st = checkContextConfig(config, desc_.hooks.get(), &ctx->settings, loggerOf(b), "QnnContext_create");
     if (!st.isOk()) {
       logMessage(loggerOf(b), QNN_LOG_LEVEL_ERROR, "QnnContext_create: " + st.message());
-      return QNN_CONTEXT_ERROR_INVALID_CONFIG;
+      return configErrorCode(st);
     }
     ctx->backend = b;
     *context = handles().add(ctx);
@@ -79,7 +129,7 @@ Qnn_ErrorHandle_t Runtime::contextSetConfig(Qnn_ContextHandle_t context, const Q
     }
     Status st = checkContextConfig(config, desc_.hooks.get(), &updated, loggerOf(ctx->backend), "QnnContext_setConfig");
     if (!st.isOk()) return fail(loggerOf(ctx->backend), ApiGroup::kContext, "QnnContext_setConfig", st),
-                           QNN_CONTEXT_ERROR_INVALID_CONFIG;
+                           configErrorCode(st);
     std::lock_guard<std::mutex> lock(ctx->mutex);
     ctx->settings = std::move(updated);
     return QNN_SUCCESS;
@@ -190,10 +240,12 @@ Qnn_ErrorHandle_t Runtime::contextCreateFromBinary(Qnn_BackendHandle_t backend, 
     if (profile && !(prof = handles().get<ProfileObject>(profile, HandleKind::kProfile)))
       return QNN_PROFILE_ERROR_INVALID_HANDLE;
     BackendSettings settings = device ? deviceSettings(device) : globalSettings();
-    Status cst = checkContextConfig(config, desc_.hooks.get(), &settings, loggerOf(b), "QnnContext_createFromBinary");
+    BinaryLoadOptions load;
+    Status cst =
+        checkContextConfig(config, desc_.hooks.get(), &settings, loggerOf(b), "QnnContext_createFromBinary", &load);
     if (!cst.isOk()) {
       logMessage(loggerOf(b), QNN_LOG_LEVEL_ERROR, "QnnContext_createFromBinary: " + cst.message());
-      return QNN_CONTEXT_ERROR_INVALID_CONFIG;
+      return configErrorCode(cst);
     }
     uint64_t start = nowMicros();
     ContextBinaryContents contents;
@@ -224,8 +276,22 @@ Qnn_ErrorHandle_t Runtime::contextCreateFromBinary(Qnn_BackendHandle_t backend, 
       ctx->tensorNames.insert(t.name);
       ctx->contextTensors[t.id] = t;
     }
+    if (load.selectGraphs) {
+      // "An error is generated if an invalid graph name is provided" (QnnContext.h).
+      for (const std::string& name : load.enableGraphs) {
+        bool found = false;
+        for (auto& ir : contents.graphs) found = found || ir.name == name;
+        if (!found) {
+          logMessage(loggerOf(b), QNN_LOG_LEVEL_ERROR,
+                     "QnnContext_createFromBinary: QNN_CONTEXT_CONFIG_ENABLE_GRAPHS names graph '" + name +
+                         "', which the binary does not hold");
+          return QNN_CONTEXT_ERROR_INVALID_CONFIG;
+        }
+      }
+    }
     std::vector<std::shared_ptr<GraphObject>> graphs;
     for (auto& ir : contents.graphs) {
+      if (load.selectGraphs && !load.enableGraphs.count(ir.name)) continue;  // not deserialized
       auto g = std::make_shared<GraphObject>();
       g->context = ctx;
       g->backend = b;
@@ -249,6 +315,7 @@ Qnn_ErrorHandle_t Runtime::contextCreateFromBinary(Qnn_BackendHandle_t backend, 
         }
       }
       g->state = GraphObject::State::kFinalized;
+      g->fromBinary = true;
       graphs.push_back(std::move(g));
     }
     ctx->nextTensorId = maxId + 1;

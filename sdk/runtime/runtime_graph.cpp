@@ -47,8 +47,12 @@ Status checkConnectivity(const GraphIR& ir) {
 
 }  // namespace
 
+// Applies graph configs. The profile binding is made only once every config
+// was accepted, so a refused list binds nothing.
 static Status applyGraphConfig(GraphObject& g, const QnnGraph_Config_t** config, ConfigWarnings* warnings) {
   if (!config) return Status::ok();
+  bool rebind = false;
+  std::shared_ptr<ProfileObject> profile;
   for (size_t i = 0; config[i]; ++i) {
     switch (config[i]->option) {
       case QNN_GRAPH_CONFIG_OPTION_CUSTOM:
@@ -61,12 +65,54 @@ static Status applyGraphConfig(GraphObject& g, const QnnGraph_Config_t** config,
         g.ir.priority = config[i]->priority;
         break;
       case QNN_GRAPH_CONFIG_OPTION_PROFILE_HANDLE:
-        if (config[i]->profileHandle && !handles().get<ProfileObject>(config[i]->profileHandle, HandleKind::kProfile))
+        profile = nullptr;
+        if (config[i]->profileHandle &&
+            !(profile = handles().get<ProfileObject>(config[i]->profileHandle, HandleKind::kProfile)))
           return {StatusCode::kInvalidHandle, "graph config names an invalid profile handle"};
+        if (profile && profile->boundGraph.load() && profile->boundGraph.load() != &g)
+          return invalidArgument("the profile handle is already bound to another graph");
+        rebind = true;
+        break;
+      case QNN_GRAPH_CONFIG_OPTION_SET_PROFILING_STATE:
+        if (config[i]->profilingState != QNN_GRAPH_PROFILING_STATE_ENABLED &&
+            config[i]->profilingState != QNN_GRAPH_PROFILING_STATE_DISABLED)
+          return invalidArgument("unknown graph profiling state " + std::to_string(config[i]->profilingState));
+        g.profilingEnabled = config[i]->profilingState == QNN_GRAPH_PROFILING_STATE_ENABLED;
+        break;
+      case QNN_GRAPH_CONFIG_OPTION_SET_PROFILING_NUM_EXECUTIONS:
+        g.maxProfiledExecutions = config[i]->numProfilingExecutions;
+        g.profiledExecutions = 0;
+        break;
+      case QNN_GRAPH_CONFIG_OPTION_ENABLE_BINARY_SECTION_WEIGHTS_UPDATES:
+        if (config[i]->enableBinarySectionWeightsUpdates)
+          return {StatusCode::kNotSupported, "binary sections (and so their weight updates) are not supported yet"};
         break;
       default: return invalidArgument("unknown graph config option " + std::to_string(config[i]->option));
     }
   }
+  if (rebind && g.boundProfile != profile) {
+    if (g.boundProfile) g.boundProfile->boundGraph = nullptr;
+    const void* expected = nullptr;
+    if (profile && !profile->boundGraph.compare_exchange_strong(expected, &g))
+      return invalidArgument("the profile handle is already bound to another graph");
+    g.boundProfile = std::move(profile);
+  }
+  return Status::ok();
+}
+
+// The profile a finalize/execute records into: the call's own, or with none the
+// graph's continuously bound one (while enabled and, for executes, within the
+// configured count). Both at once is refused (QnnGraph.h).
+static Status profileForCall(GraphObject& g, bool execute, std::shared_ptr<ProfileObject>* prof) {
+  std::lock_guard<std::mutex> lock(g.mutex);
+  if (!g.boundProfile) return Status::ok();
+  if (*prof) return invalidArgument("continuous profiling is enabled for this graph; the per-call profile must be null");
+  if (!g.profilingEnabled) return Status::ok();
+  if (execute) {
+    if (g.profiledExecutions >= g.maxProfiledExecutions) return Status::ok();
+    ++g.profiledExecutions;
+  }
+  *prof = g.boundProfile;
   return Status::ok();
 }
 
@@ -115,6 +161,8 @@ Qnn_ErrorHandle_t Runtime::graphSetConfig(Qnn_GraphHandle_t graph, const QnnGrap
     const auto priorityBefore = g->ir.priority;
     const auto precisionBefore = g->ir.precision;
     const auto afterNodeBefore = g->ir.afterNode;
+    const bool profilingBefore = g->profilingEnabled;
+    const uint32_t maxProfiledBefore = g->maxProfiledExecutions, profiledBefore = g->profiledExecutions;
     ConfigWarnings warnings;
     Status st = applyGraphConfig(*g, config, &warnings);
     if (!st.isOk()) {
@@ -122,6 +170,9 @@ Qnn_ErrorHandle_t Runtime::graphSetConfig(Qnn_GraphHandle_t graph, const QnnGrap
       g->ir.priority = priorityBefore;
       g->ir.precision = precisionBefore;
       g->ir.afterNode = afterNodeBefore;
+      g->profilingEnabled = profilingBefore;
+      g->maxProfiledExecutions = maxProfiledBefore;
+      g->profiledExecutions = profiledBefore;
       return fail(loggerOf(g->backend), ApiGroup::kGraph, "QnnGraph_setConfig", st);
     }
     logConfigWarnings(loggerOf(g->backend), "QnnGraph_setConfig", warnings);
@@ -204,7 +255,12 @@ Qnn_ErrorHandle_t Runtime::graphFinalize(Qnn_GraphHandle_t graph, Qnn_ProfileHan
     if (!lookupOptional(profile, HandleKind::kProfile, &prof) || !lookupOptional(signal, HandleKind::kSignal, &sig))
       return QNN_GRAPH_ERROR_INVALID_HANDLE;
     const Logger* log = loggerOf(g->backend);
+    if (Status pst = profileForCall(*g, false, &prof); !pst.isOk())
+      return fail(log, ApiGroup::kGraph, "QnnGraph_finalize", pst);
     std::lock_guard<std::mutex> lock(g->mutex);
+    // "Some runtimes may require that this function is called before execution of a
+    // graph retrieved from a context binary" (QnnGraph.h): clients do, so it succeeds.
+    if (g->state == GraphObject::State::kFinalized && g->fromBinary) return QNN_SUCCESS;
     if (g->state == GraphObject::State::kFinalized) {
       logMessage(log, QNN_LOG_LEVEL_ERROR, "QnnGraph_finalize: graph '" + g->ir.name + "' is already finalized");
       return QNN_GRAPH_ERROR_GRAPH_FINALIZED;
@@ -318,6 +374,8 @@ Qnn_ErrorHandle_t Runtime::graphExecute(Qnn_GraphHandle_t graph, const Qnn_Tenso
         return QNN_GRAPH_ERROR_GRAPH_NOT_FINALIZED;
       }
     }
+    if (Status pst = profileForCall(*g, true, &prof); !pst.isOk())
+      return fail(log, ApiGroup::kGraph, "QnnGraph_execute", pst);
     std::vector<TensorBinding> in, out;
     Status st = bindTensors(*g, inputs, numInputs, true, &in);
     if (st.isOk()) st = bindTensors(*g, outputs, numOutputs, false, &out);

@@ -104,6 +104,12 @@ Qnn_ErrorHandle_t Runtime::profileGetExtendedEventData(QnnProfile_EventId_t even
 
 Qnn_ErrorHandle_t Runtime::profileFree(Qnn_ProfileHandle_t profile) {
   return guarded([&]() -> Qnn_ErrorHandle_t {
+    // "cannot be freed when it is bound to another API component or in use by an API call" (QnnProfile.h)
+    if (auto p = handles().get<ProfileObject>(profile, HandleKind::kProfile); p && (p->boundGraph.load() || p->users > 0)) {
+      logMessage(anyLogger().get(), QNN_LOG_LEVEL_ERROR,
+                 "QnnProfile_free: the profile is bound to a graph or in use by a call");
+      return QNN_PROFILE_ERROR_HANDLE_IN_USE;
+    }
     return handles().remove(profile, HandleKind::kProfile) ? QNN_SUCCESS : QNN_PROFILE_ERROR_INVALID_HANDLE;
   });
 }

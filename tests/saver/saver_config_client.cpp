@@ -1,6 +1,6 @@
 // A QNN client for the Saver tests that uses what saver_client does not:
 // backend/context/graph/signal configs (with a backend custom config payload),
-// a log callback, a profile handle (in a graph config and on execute), a
+// a log callback, a profile handle (bound in a graph config: continuous profiling), a
 // signal, and memory registered from memfds for the input and output tensors.
 // It builds out = in + c (1x8 float), executes twice and then once
 // asynchronously with different inputs, and writes the outputs to OUTPUTS.bin. Through the Saver, it also checks that a
@@ -112,7 +112,13 @@ int main(int argc, char** argv) {
   QnnContext_Config_t priority = QNN_CONTEXT_CONFIG_INIT;
   priority.option = QNN_CONTEXT_CONFIG_OPTION_PRIORITY;
   priority.priority = QNN_PRIORITY_HIGH;
-  const QnnContext_Config_t* contextCfg[] = {&priority, nullptr};
+  QnnContext_Config_t memoryHint = QNN_CONTEXT_CONFIG_INIT, retention = QNN_CONTEXT_CONFIG_INIT;
+  memoryHint.option = QNN_CONTEXT_CONFIG_MEMORY_LIMIT_HINT;
+  memoryHint.memoryLimitHint = 256;
+  const char* retentionOrder[] = {"main", "spare", nullptr};
+  retention.option = QNN_CONTEXT_CONFIG_GRAPH_RETENTION_ORDER;
+  retention.graphRetentionOrder = retentionOrder;
+  const QnnContext_Config_t* contextCfg[] = {&priority, &memoryHint, &retention, nullptr};
   Qnn_ContextHandle_t ctx = nullptr;
   check(api.contextCreate(backend, nullptr, contextCfg, &ctx), "contextCreate");
 
@@ -132,7 +138,10 @@ int main(int argc, char** argv) {
   graphPriority.priority = QNN_PRIORITY_LOW;
   graphProfile.option = QNN_GRAPH_CONFIG_OPTION_PROFILE_HANDLE;
   graphProfile.profileHandle = profile;
-  const QnnGraph_Config_t* graphCfg[] = {&custom, &graphPriority, &graphProfile, nullptr};
+  QnnGraph_Config_t profiledRuns = QNN_GRAPH_CONFIG_INIT;
+  profiledRuns.option = QNN_GRAPH_CONFIG_OPTION_SET_PROFILING_NUM_EXECUTIONS;
+  profiledRuns.numProfilingExecutions = 100;
+  const QnnGraph_Config_t* graphCfg[] = {&custom, &graphPriority, &graphProfile, &profiledRuns, nullptr};
   Qnn_GraphHandle_t g = nullptr;
   check(api.graphCreate(ctx, "add_const", graphCfg, &g), "graphCreate");
 
@@ -145,7 +154,8 @@ int main(int argc, char** argv) {
   Qnn_OpConfig_t op = QNN_OPCONFIG_INIT;
   op.v1 = {"add0", "qti.aisw", "ElementWiseAdd", 0, nullptr, 2, addIn, 1, &out.tensor};
   check(api.graphAddNode(g, op), "graphAddNode");
-  check(api.graphFinalize(g, profile, nullptr), "graphFinalize");
+  // The profile is bound to the graph (continuous profiling): the calls pass none of their own.
+  check(api.graphFinalize(g, nullptr, nullptr), "graphFinalize");
   // The CPU backend defines no custom context property: the same answer directly
   // and through the Saver (forwarding or not).
   uint64_t opaque = 0;
@@ -176,7 +186,7 @@ int main(int argc, char** argv) {
     for (uint32_t k = 0; k < kN; ++k) inMem.data[k] = float(k) * (run == 0 ? 0.25f : run == 1 ? -1.5f : 3.f);
     std::memset(outMem.data, 0, kN * 4);
     if (run < 2) {
-      check(api.graphExecute(g, &inT, 1, &outT, 1, profile, signal), "graphExecute");
+      check(api.graphExecute(g, &inT, 1, &outT, 1, nullptr, signal), "graphExecute");
     } else {
       std::atomic<int> done{0};
       auto notify = [](void* param, Qnn_NotifyStatus_t) { static_cast<std::atomic<int>*>(param)->store(1); };

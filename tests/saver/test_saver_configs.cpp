@@ -69,11 +69,17 @@ TEST_F(SaverConfigs, ConfigContentsAndMemoryAreRecorded) {
   const Value& backendCfg = at(find(t, "QnnBackend_create")->args, "config").items.at(0);
   EXPECT_EQ(at(at(backendCfg, "errorReporting"), "storageLimit").u, 64u);
   EXPECT_EQ(at(at(find(t, "QnnSignal_create")->args, "config").items.at(0), "timeoutUs").u, 5000000u);
-  EXPECT_EQ(at(at(find(t, "QnnContext_create")->args, "config").items.at(0), "priority").u, uint64_t(QNN_PRIORITY_HIGH));
+  const Value& contextCfg = at(find(t, "QnnContext_create")->args, "config");
+  EXPECT_EQ(at(contextCfg.items.at(0), "priority").u, uint64_t(QNN_PRIORITY_HIGH));
+  EXPECT_EQ(at(contextCfg.items.at(1), "memoryLimitHint").u, 256u);
+  const Value& order = at(contextCfg.items.at(2), "graphRetentionOrder");
+  ASSERT_EQ(order.items.size(), 2u);
+  EXPECT_EQ(order.items[1].s, "spare");
 
   const auto* graph = find(t, "QnnGraph_create");
   const Value& graphCfg = at(graph->args, "config");
-  ASSERT_EQ(graphCfg.items.size(), 3u);
+  ASSERT_EQ(graphCfg.items.size(), 4u);
+  EXPECT_EQ(at(graphCfg.items[3], "numProfilingExecutions").u, 100u);
   // The CPU custom config holds a callback pointer: its bytes are kept for
   // inspection under a name replay does not use.
   EXPECT_EQ(at(graphCfg.items[0], "customType").s, "QnnCpuGraph_CustomConfig_t");

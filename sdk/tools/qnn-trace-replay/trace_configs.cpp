@@ -62,9 +62,26 @@ bool fill(const Value& e, const trace::Trace& t, const LiveHandle&, OwnedConfigs
   return custom(e, t, out, c);
 }
 
+// A recorded name list as a null-terminated array the configs own (null when null was recorded).
+template <typename Config>
+const char* const* nameList(const Value* v, OwnedConfigs<Config>& out) {
+  if (!v || v->kind != Value::Kind::List) return nullptr;
+  std::vector<const char*>& list = out.nameLists.emplace_back();
+  for (const Value& name : v->items) list.push_back(string(&name, out));
+  list.push_back(nullptr);
+  return list.data();
+}
+
 bool fill(const Value& e, const trace::Trace& t, const LiveHandle&, OwnedConfigs<QnnContext_Config_t>& out,
           QnnContext_Config_t& c) {
   if (e.field("priority")) return (c.priority = Qnn_Priority_t(num(e, "priority"))), true;
+  if (e.field("enableGraphs")) return (c.enableGraphs = nameList(e.field("enableGraphs"), out)), true;
+  if (e.field("graphRetentionOrder")) return (c.graphRetentionOrder = nameList(e.field("graphRetentionOrder"), out)), true;
+  if (e.field("memoryLimitHint")) return (c.memoryLimitHint = num(e, "memoryLimitHint")), true;
+  if (e.field("isPersistentBinary")) return (c.isPersistentBinary = uint8_t(num(e, "isPersistentBinary"))), true;
+  if (e.field("binaryCompatibilityType"))
+    return (c.binaryCompatibilityType = QnnContext_BinaryCompatibilityType_t(num(e, "binaryCompatibilityType"))), true;
+  if (e.field("isGraphInitDeferred")) return (c.isGraphInitDeferred = uint8_t(num(e, "isGraphInitDeferred"))), true;
   if (e.field("errorReporting")) return errorConfig(e, c.errorConfig), true;
   if (e.field("oemString")) return (c.oemString = string(e.field("oemString"), out)), true;
   if (const Value* d = e.field("asyncQueueDepth")) {
@@ -79,6 +96,11 @@ bool fill(const Value& e, const trace::Trace& t, const LiveHandle& live, OwnedCo
           QnnGraph_Config_t& c) {
   if (e.field("priority")) return (c.priority = Qnn_Priority_t(num(e, "priority"))), true;
   if (const Value* p = e.field("profile")) return (c.profileHandle = live(*p)), true;
+  if (e.field("profilingState")) return (c.profilingState = QnnGraph_ProfilingState_t(num(e, "profilingState"))), true;
+  if (e.field("numProfilingExecutions"))
+    return (c.numProfilingExecutions = uint32_t(num(e, "numProfilingExecutions"))), true;
+  if (e.field("enableBinarySectionWeightsUpdates"))
+    return (c.enableBinarySectionWeightsUpdates = uint8_t(num(e, "enableBinarySectionWeightsUpdates"))), true;
   return custom(e, t, out, c);
 }
 

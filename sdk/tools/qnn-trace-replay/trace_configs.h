@@ -24,6 +24,7 @@ struct OwnedConfigs {
   std::deque<Config> entries;  // deque: stable addresses
   std::vector<const Config*> list;
   std::deque<std::string> strings;
+  std::deque<std::vector<const char*>> nameLists;  // null-terminated name arrays (context graph lists)
   std::deque<std::vector<uint8_t>> payloads;
   // The list for the API call: null when none was recorded.
   const Config** get() { return list.empty() ? nullptr : list.data(); }

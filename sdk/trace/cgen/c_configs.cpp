@@ -5,6 +5,15 @@
 
 namespace qnn::trace::cgen {
 
+// A recorded list of names as a NULL-terminated array of the program; "NULL" for a null list.
+std::string CGenerator::nameArray(const Value& names) {
+  if (names.kind != Value::Kind::List) return "NULL";
+  std::string array = fresh("names"), items;
+  for (const Value& n : names.items) items += (n.kind == Value::Kind::String ? cString(n.s) : "NULL") + ", ";
+  line("static const char* const " + array + "[] = {" + items + "NULL};");
+  return array;
+}
+
 std::string CGenerator::emitConfig(const Value& list, const char* type) {
   if (list.kind != Value::Kind::List) return "NULL";
   std::string optionType = type;
@@ -40,6 +49,14 @@ std::string CGenerator::emitConfig(const Value& list, const char* type) {
       set = c + ".timeoutDurationUs = " + field(e, "timeoutUs") + ";";
     } else if (e.field("flag")) {
       set = "/* the option alone */";
+    } else if (const Value* l = e.field("enableGraphs") ? e.field("enableGraphs") : e.field("graphRetentionOrder")) {
+      set = c + (e.field("enableGraphs") ? ".enableGraphs = " : ".graphRetentionOrder = ") + nameArray(*l) + ";";
+    } else {
+      // Scalar union members, recorded under their own names.
+      for (const char* member : {"memoryLimitHint", "isPersistentBinary", "binaryCompatibilityType",
+                                 "isGraphInitDeferred", "profilingState", "numProfilingExecutions",
+                                 "enableBinarySectionWeightsUpdates"})
+        if (e.field(member)) set = c + "." + member + " = " + field(e, member) + ";";
     }
     if (set.empty()) {
       const Value* type = e.field("customType");

@@ -41,6 +41,7 @@ class CGenerator {
   // c_configs.cpp: declares a NULL-terminated config array, returns its name
   // ("NULL" when none was recorded). `type` is e.g. "QnnGraph_Config_t".
   std::string emitConfig(const Value& list, const char* type);
+  std::string nameArray(const Value& names);
 
   // c_generator.cpp
   std::string handle(const Value& v, const char* kind);  // variable name, or "NULL"

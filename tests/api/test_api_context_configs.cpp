@@ -1,0 +1,122 @@
+// The context config options of the 2.32 headers on createFromBinary and
+// create: ENABLE_GRAPHS loads only the listed graphs (an unknown name is an
+// error), MEMORY_LIMIT_HINT / PERSISTENT_BINARY / BINARY_COMPATIBILITY /
+// GRAPH_RETENTION_ORDER are accepted, DEFER_GRAPH_INIT is refused as not
+// supported yet; malformed values are INVALID_CONFIG.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "backend_loader.h"
+
+namespace qnn::test {
+namespace {
+
+class ContextConfigs : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_TRUE(cpu.ok()) << cpu.error();
+    ASSERT_EQ(api().backendCreate(nullptr, nullptr, &backend), QNN_SUCCESS);
+    Qnn_ContextHandle_t ctx = nullptr;
+    ASSERT_EQ(api().contextCreate(backend, nullptr, nullptr, &ctx), QNN_SUCCESS);
+    for (const char* name : {"prefill", "decode"}) {
+      Qnn_GraphHandle_t g = nullptr;
+      ASSERT_EQ(api().graphCreate(ctx, name, nullptr, &g), QNN_SUCCESS);
+      TensorSpec in(std::string(name) + "_in", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_FLOAT_32, {1, 4});
+      TensorSpec out(std::string(name) + "_out", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_FLOAT_32, {1, 4});
+      ASSERT_EQ(api().tensorCreateGraphTensor(g, &in.tensor), QNN_SUCCESS);
+      ASSERT_EQ(api().tensorCreateGraphTensor(g, &out.tensor), QNN_SUCCESS);
+      Qnn_OpConfig_t op = QNN_OPCONFIG_INIT;
+      op.v1 = {"relu", "qti.aisw", "Relu", 0, nullptr, 1, &in.tensor, 1, &out.tensor};
+      ASSERT_EQ(api().graphAddNode(g, op), QNN_SUCCESS);
+      ASSERT_EQ(api().graphFinalize(g, nullptr, nullptr), QNN_SUCCESS);
+    }
+    Qnn_ContextBinarySize_t size = 0, written = 0;
+    ASSERT_EQ(api().contextGetBinarySize(ctx, &size), QNN_SUCCESS);
+    binary.resize(size);
+    ASSERT_EQ(api().contextGetBinary(ctx, binary.data(), size, &written), QNN_SUCCESS);
+    binary.resize(written);
+    ASSERT_EQ(api().contextFree(ctx, nullptr), QNN_SUCCESS);
+  }
+  void TearDown() override { EXPECT_EQ(api().backendFree(backend), QNN_SUCCESS); }
+  const QNN_INTERFACE_VER_TYPE& api() { return cpu.api(); }
+
+  Qnn_ErrorHandle_t load(QnnContext_Config_t c, Qnn_ContextHandle_t* ctx) {
+    const QnnContext_Config_t* list[] = {&c, nullptr};
+    return api().contextCreateFromBinary(backend, nullptr, list, binary.data(), binary.size(), ctx, nullptr);
+  }
+  static QnnContext_Config_t config(QnnContext_ConfigOption_t option) {
+    QnnContext_Config_t c = QNN_CONTEXT_CONFIG_INIT;
+    c.option = option;
+    return c;
+  }
+
+  LoadedBackend cpu{cpuBackendPath()};
+  Qnn_BackendHandle_t backend = nullptr;
+  std::vector<uint8_t> binary;
+};
+
+TEST_F(ContextConfigs, EnableGraphsLoadsOnlyTheListedGraphs) {
+  const char* decodeOnly[] = {"decode", nullptr};
+  QnnContext_Config_t c = config(QNN_CONTEXT_CONFIG_ENABLE_GRAPHS);
+  c.enableGraphs = decodeOnly;
+  Qnn_ContextHandle_t ctx = nullptr;
+  ASSERT_EQ(load(c, &ctx), QNN_SUCCESS);
+  Qnn_GraphHandle_t g = nullptr;
+  EXPECT_EQ(api().graphRetrieve(ctx, "decode", &g), QNN_SUCCESS);
+  EXPECT_EQ(api().graphRetrieve(ctx, "prefill", &g), QNN_GRAPH_ERROR_GRAPH_DOES_NOT_EXIST);
+  EXPECT_EQ(api().contextFree(ctx, nullptr), QNN_SUCCESS);
+
+  const char* unknown[] = {"decode", "verify", nullptr};
+  c.enableGraphs = unknown;
+  ctx = nullptr;
+  EXPECT_EQ(load(c, &ctx), QNN_CONTEXT_ERROR_INVALID_CONFIG);
+  EXPECT_EQ(ctx, nullptr);
+  c.enableGraphs = nullptr;
+  EXPECT_EQ(load(c, &ctx), QNN_CONTEXT_ERROR_INVALID_CONFIG);
+}
+
+TEST_F(ContextConfigs, HintsAndCompatibilityAreAccepted) {
+  const char* order[] = {"prefill", "decode", nullptr};
+  QnnContext_Config_t hint = config(QNN_CONTEXT_CONFIG_MEMORY_LIMIT_HINT);
+  hint.memoryLimitHint = 512;
+  QnnContext_Config_t persistent = config(QNN_CONTEXT_CONFIG_PERSISTENT_BINARY);
+  persistent.isPersistentBinary = 1;
+  QnnContext_Config_t strict = config(QNN_CONTEXT_CONFIG_BINARY_COMPATIBILITY);
+  strict.binaryCompatibilityType = QNN_CONTEXT_BINARY_COMPATIBILITY_STRICT;
+  QnnContext_Config_t retention = config(QNN_CONTEXT_CONFIG_GRAPH_RETENTION_ORDER);
+  retention.graphRetentionOrder = order;
+  QnnContext_Config_t notDeferred = config(QNN_CONTEXT_CONFIG_OPTION_DEFER_GRAPH_INIT);
+  notDeferred.isGraphInitDeferred = 0;
+  for (const QnnContext_Config_t& c : {hint, persistent, strict, retention, notDeferred}) {
+    Qnn_ContextHandle_t ctx = nullptr;
+    ASSERT_EQ(load(c, &ctx), QNN_SUCCESS) << c.option;
+    Qnn_GraphHandle_t g = nullptr;
+    EXPECT_EQ(api().graphRetrieve(ctx, "prefill", &g), QNN_SUCCESS);
+    EXPECT_EQ(api().contextFree(ctx, nullptr), QNN_SUCCESS);
+  }
+  // The same options on QnnContext_create.
+  const QnnContext_Config_t* list[] = {&hint, &strict, &retention, nullptr};
+  Qnn_ContextHandle_t made = nullptr;
+  EXPECT_EQ(api().contextCreate(backend, nullptr, list, &made), QNN_SUCCESS);
+  EXPECT_EQ(api().contextFree(made, nullptr), QNN_SUCCESS);
+}
+
+TEST_F(ContextConfigs, RefusedValues) {
+  Qnn_ContextHandle_t ctx = nullptr;
+  QnnContext_Config_t compat = config(QNN_CONTEXT_CONFIG_BINARY_COMPATIBILITY);
+  compat.binaryCompatibilityType = static_cast<QnnContext_BinaryCompatibilityType_t>(5);
+  EXPECT_EQ(load(compat, &ctx), QNN_CONTEXT_ERROR_INVALID_CONFIG);
+  QnnContext_Config_t retention = config(QNN_CONTEXT_CONFIG_GRAPH_RETENTION_ORDER);
+  retention.graphRetentionOrder = nullptr;
+  EXPECT_EQ(load(retention, &ctx), QNN_CONTEXT_ERROR_INVALID_CONFIG);
+  QnnContext_Config_t deferred = config(QNN_CONTEXT_CONFIG_OPTION_DEFER_GRAPH_INIT);
+  deferred.isGraphInitDeferred = 1;
+  EXPECT_EQ(load(deferred, &ctx), QNN_CONTEXT_ERROR_UNSUPPORTED_FEATURE);
+  EXPECT_EQ(api().propertyHasCapability(QNN_PROPERTY_CONTEXT_SUPPORT_DEFERRED_GRAPH_INIT), QNN_PROPERTY_NOT_SUPPORTED);
+  EXPECT_EQ(api().propertyHasCapability(QNN_PROPERTY_CONTEXT_SUPPORT_CONFIG_ENABLE_GRAPHS), QNN_PROPERTY_SUPPORTED);
+  EXPECT_EQ(ctx, nullptr);
+}
+
+}  // namespace
+}  // namespace qnn::test

@@ -1,0 +1,168 @@
+// Continuous graph profiling (QnnGraph.h 2.32): a profile handle bound with
+// QNN_GRAPH_CONFIG_OPTION_PROFILE_HANDLE takes the finalize and execute events,
+// SET_PROFILING_STATE pauses it, SET_PROFILING_NUM_EXECUTIONS caps it, a
+// per-call handle alongside it is refused, a bound handle belongs to one graph
+// and cannot be freed. Also QnnGraph_finalize on a retrieved graph (a no-op).
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "backend_loader.h"
+
+namespace qnn::test {
+namespace {
+
+class ContinuousProfiling : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_TRUE(cpu.ok()) << cpu.error();
+    ASSERT_EQ(api().backendCreate(nullptr, nullptr, &backend), QNN_SUCCESS);
+    ASSERT_EQ(api().contextCreate(backend, nullptr, nullptr, &ctx), QNN_SUCCESS);
+    ASSERT_EQ(api().profileCreate(backend, QNN_PROFILE_LEVEL_BASIC, &profile), QNN_SUCCESS);
+  }
+  void TearDown() override {
+    if (ctx) EXPECT_EQ(api().contextFree(ctx, nullptr), QNN_SUCCESS);
+    if (profile) EXPECT_EQ(api().profileFree(profile), QNN_SUCCESS);  // unbound once its graph is gone
+    EXPECT_EQ(api().backendFree(backend), QNN_SUCCESS);
+  }
+  const QNN_INTERFACE_VER_TYPE& api() { return cpu.api(); }
+
+  static QnnGraph_Config_t bindConfig(Qnn_ProfileHandle_t p) {
+    QnnGraph_Config_t c = QNN_GRAPH_CONFIG_INIT;
+    c.option = QNN_GRAPH_CONFIG_OPTION_PROFILE_HANDLE;
+    c.profileHandle = p;
+    return c;
+  }
+  Qnn_ErrorHandle_t setConfig(Qnn_GraphHandle_t g, QnnGraph_Config_t c) {
+    const QnnGraph_Config_t* list[] = {&c, nullptr};
+    return api().graphSetConfig(g, list);
+  }
+  // A one-Relu graph named `name`, created with `configs` (not finalized).
+  Qnn_GraphHandle_t relu(const char* name, std::vector<QnnGraph_Config_t> configs = {}) {
+    std::vector<const QnnGraph_Config_t*> list;
+    for (auto& c : configs) list.push_back(&c);
+    list.push_back(nullptr);
+    Qnn_GraphHandle_t g = nullptr;
+    EXPECT_EQ(api().graphCreate(ctx, name, list.data(), &g), QNN_SUCCESS);
+    EXPECT_EQ(api().tensorCreateGraphTensor(g, &in.tensor), QNN_SUCCESS);
+    EXPECT_EQ(api().tensorCreateGraphTensor(g, &out.tensor), QNN_SUCCESS);
+    Qnn_OpConfig_t op = QNN_OPCONFIG_INIT;
+    op.v1 = {"relu", "qti.aisw", "Relu", 0, nullptr, 1, &in.tensor, 1, &out.tensor};
+    EXPECT_EQ(api().graphAddNode(g, op), QNN_SUCCESS);
+    return g;
+  }
+  Qnn_ErrorHandle_t run(Qnn_GraphHandle_t g, Qnn_ProfileHandle_t p = nullptr) {
+    in.tensor.v1.clientBuf = {x, sizeof x};
+    out.tensor.v1.clientBuf = {y, sizeof y};
+    return api().graphExecute(g, &in.tensor, 1, &out.tensor, 1, p, nullptr);
+  }
+  // Top-level events of the bound profile of each type.
+  size_t count(QnnProfile_EventType_t type) {
+    const QnnProfile_EventId_t* ids = nullptr;
+    uint32_t n = 0;
+    EXPECT_EQ(api().profileGetEvents(profile, &ids, &n), QNN_SUCCESS);
+    size_t k = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+      QnnProfile_EventData_t d;
+      EXPECT_EQ(api().profileGetEventData(ids[i], &d), QNN_SUCCESS);
+      k += d.type == type;
+    }
+    return k;
+  }
+
+  LoadedBackend cpu{cpuBackendPath()};
+  Qnn_BackendHandle_t backend = nullptr;
+  Qnn_ContextHandle_t ctx = nullptr;
+  Qnn_ProfileHandle_t profile = nullptr;
+  TensorSpec in{"in", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_FLOAT_32, {1, 4}};
+  TensorSpec out{"out", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_FLOAT_32, {1, 4}};
+  float x[4] = {-1.f, 2.f, -3.f, 4.f}, y[4] = {};
+};
+
+TEST_F(ContinuousProfiling, BoundProfileTakesFinalizeAndExecuteEvents) {
+  Qnn_GraphHandle_t g = relu("bound", {bindConfig(profile)});
+  ASSERT_EQ(api().graphFinalize(g, nullptr, nullptr), QNN_SUCCESS);
+  ASSERT_EQ(run(g), QNN_SUCCESS);
+  ASSERT_EQ(run(g), QNN_SUCCESS);
+  EXPECT_EQ(count(QNN_PROFILE_EVENTTYPE_FINALIZE), 1u);
+  EXPECT_EQ(count(QNN_PROFILE_EVENTTYPE_EXECUTE), 2u);
+  // A per-call profile alongside the bound one is refused, and records nothing.
+  Qnn_ProfileHandle_t other = nullptr;
+  ASSERT_EQ(api().profileCreate(backend, QNN_PROFILE_LEVEL_BASIC, &other), QNN_SUCCESS);
+  EXPECT_EQ(run(g, other), QNN_GRAPH_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(count(QNN_PROFILE_EVENTTYPE_EXECUTE), 2u);
+  EXPECT_EQ(api().profileFree(other), QNN_SUCCESS);
+}
+
+TEST_F(ContinuousProfiling, StateAndCountDecideWhatIsRecorded) {
+  QnnGraph_Config_t two = QNN_GRAPH_CONFIG_INIT;
+  two.option = QNN_GRAPH_CONFIG_OPTION_SET_PROFILING_NUM_EXECUTIONS;
+  two.numProfilingExecutions = 2;
+  Qnn_GraphHandle_t g = relu("capped", {bindConfig(profile), two});
+  ASSERT_EQ(api().graphFinalize(g, nullptr, nullptr), QNN_SUCCESS);
+  for (int i = 0; i < 3; ++i) ASSERT_EQ(run(g), QNN_SUCCESS);
+  EXPECT_EQ(count(QNN_PROFILE_EVENTTYPE_EXECUTE), 2u);
+
+  QnnGraph_Config_t state = QNN_GRAPH_CONFIG_INIT;
+  state.option = QNN_GRAPH_CONFIG_OPTION_SET_PROFILING_STATE;
+  state.profilingState = QNN_GRAPH_PROFILING_STATE_DISABLED;
+  two.numProfilingExecutions = 10;  // setting the count starts it again
+  ASSERT_EQ(setConfig(g, two), QNN_SUCCESS);
+  ASSERT_EQ(setConfig(g, state), QNN_SUCCESS);
+  ASSERT_EQ(run(g), QNN_SUCCESS);
+  EXPECT_EQ(count(QNN_PROFILE_EVENTTYPE_EXECUTE), 2u);  // disabled
+  state.profilingState = QNN_GRAPH_PROFILING_STATE_ENABLED;
+  ASSERT_EQ(setConfig(g, state), QNN_SUCCESS);
+  ASSERT_EQ(run(g), QNN_SUCCESS);
+  EXPECT_EQ(count(QNN_PROFILE_EVENTTYPE_EXECUTE), 3u);
+  state.profilingState = static_cast<QnnGraph_ProfilingState_t>(7);
+  EXPECT_EQ(setConfig(g, state), QNN_GRAPH_ERROR_INVALID_ARGUMENT);
+}
+
+TEST_F(ContinuousProfiling, AHandleBelongsToOneGraphAndIsNotFreedWhileBound) {
+  Qnn_GraphHandle_t a = relu("a", {bindConfig(profile)});
+  Qnn_GraphHandle_t b = relu("b");
+  EXPECT_EQ(setConfig(b, bindConfig(profile)), QNN_GRAPH_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(api().profileFree(profile), QNN_PROFILE_ERROR_HANDLE_IN_USE);
+  // Unbinding (a null handle) releases it; then b may take it.
+  ASSERT_EQ(setConfig(a, bindConfig(nullptr)), QNN_SUCCESS);
+  EXPECT_EQ(setConfig(b, bindConfig(profile)), QNN_SUCCESS);
+  ASSERT_EQ(api().graphFinalize(a, nullptr, nullptr), QNN_SUCCESS);
+  ASSERT_EQ(run(a, profile), QNN_SUCCESS);  // a has no bound profile: a per-call one is fine
+  // Freeing the context frees b, which releases the handle (TearDown frees it).
+  ASSERT_EQ(api().contextFree(ctx, nullptr), QNN_SUCCESS);
+  ctx = nullptr;
+}
+
+TEST_F(ContinuousProfiling, BinarySectionWeightUpdatesAreNotSupportedYet) {
+  QnnGraph_Config_t updates = QNN_GRAPH_CONFIG_INIT;
+  updates.option = QNN_GRAPH_CONFIG_OPTION_ENABLE_BINARY_SECTION_WEIGHTS_UPDATES;
+  updates.enableBinarySectionWeightsUpdates = 0;
+  Qnn_GraphHandle_t g = relu("sections", {updates});
+  updates.enableBinarySectionWeightsUpdates = 1;
+  EXPECT_EQ(setConfig(g, updates), QNN_COMMON_ERROR_NOT_SUPPORTED);
+}
+
+// "Some runtimes may require that this function is called before execution of a
+// graph retrieved from a context binary" (QnnGraph.h): clients call it; it succeeds.
+TEST_F(ContinuousProfiling, FinalizeOfARetrievedGraphSucceeds) {
+  Qnn_GraphHandle_t g = relu("saved");
+  ASSERT_EQ(api().graphFinalize(g, nullptr, nullptr), QNN_SUCCESS);
+  Qnn_ContextBinarySize_t size = 0, written = 0;
+  ASSERT_EQ(api().contextGetBinarySize(ctx, &size), QNN_SUCCESS);
+  std::vector<uint8_t> bin(size);
+  ASSERT_EQ(api().contextGetBinary(ctx, bin.data(), size, &written), QNN_SUCCESS);
+  Qnn_ContextHandle_t loaded = nullptr;
+  ASSERT_EQ(api().contextCreateFromBinary(backend, nullptr, nullptr, bin.data(), written, &loaded, nullptr),
+            QNN_SUCCESS);
+  Qnn_GraphHandle_t r = nullptr;
+  ASSERT_EQ(api().graphRetrieve(loaded, "saved", &r), QNN_SUCCESS);
+  EXPECT_EQ(api().graphFinalize(r, nullptr, nullptr), QNN_SUCCESS);
+  ASSERT_EQ(run(r), QNN_SUCCESS);
+  EXPECT_EQ(y[1], 2.f);
+  EXPECT_EQ(api().graphFinalize(g, nullptr, nullptr), QNN_GRAPH_ERROR_GRAPH_FINALIZED);  // built here: twice is misuse
+  EXPECT_EQ(api().contextFree(loaded, nullptr), QNN_SUCCESS);
+}
+
+}  // namespace
+}  // namespace qnn::test
