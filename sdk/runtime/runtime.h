@@ -5,6 +5,8 @@
 #pragma once
 
 #include <mutex>
+#include <string>
+#include <vector>
 
 #include "QnnInterface.h"
 #include "runtime/engine.h"
@@ -110,6 +112,11 @@ class Runtime {
   BackendDescriptor desc_;
   mutable std::mutex globalMutex_;
   BackendSettings globalSettings_;
+  // QnnBackend_getSupportedOperations with a null backend: the built-in op
+  // package, listed once (names owned here, valid as long as the library).
+  std::once_flag builtinOpsOnce_;
+  std::vector<std::string> builtinOpNames_;
+  std::vector<QnnBackend_OperationName_t> builtinOps_;
 };
 
 }  // namespace qnn::sdk

@@ -137,9 +137,19 @@ Qnn_ErrorHandle_t Runtime::backendRegisterOpPackage(Qnn_BackendHandle_t backend,
 Qnn_ErrorHandle_t Runtime::backendGetSupportedOperations(Qnn_BackendHandle_t backend, uint32_t* num,
                                                          const QnnBackend_OperationName_t** ops) {
   return guarded([&]() -> Qnn_ErrorHandle_t {
+    if (!num || !ops) return QNN_BACKEND_ERROR_INVALID_ARGUMENT;
+    if (!backend) {  // "Can be NULL to obtain the built-in op package" (QnnBackend.h)
+      std::call_once(builtinOpsOnce_, [this] {
+        std::unique_ptr<ExecutionEngine> engine = desc_.createEngine();
+        if (engine) builtinOpNames_ = engine->supportedOps();
+        for (auto& n : builtinOpNames_) builtinOps_.push_back({kBuiltinOpPackage, n.c_str(), nullptr});
+      });
+      *num = static_cast<uint32_t>(builtinOps_.size());
+      *ops = builtinOps_.data();
+      return QNN_SUCCESS;
+    }
     auto b = handles().get<BackendObject>(backend, HandleKind::kBackend);
     if (!b) return QNN_BACKEND_ERROR_INVALID_HANDLE;
-    if (!num || !ops) return QNN_BACKEND_ERROR_INVALID_ARGUMENT;
     std::lock_guard<std::mutex> lock(b->mutex);
     // Built once, and again only when packages were registered since: an array
     // handed out stays valid as long as the set of packages does not change.
@@ -163,9 +173,22 @@ Qnn_ErrorHandle_t Runtime::backendValidateOpConfig(Qnn_BackendHandle_t backend, 
   return guarded([&]() -> Qnn_ErrorHandle_t {
     auto b = handles().get<BackendObject>(backend, HandleKind::kBackend);
     if (!b) return QNN_BACKEND_ERROR_INVALID_HANDLE;
+    // QnnBackend.h: a package not registered is OP_PACKAGE_NOT_FOUND; every other
+    // refusal of the op config is QNN_OP_PACKAGE_ERROR_VALIDATION_FAILURE.
+    auto refused = [&](const Status& st) -> Qnn_ErrorHandle_t {
+      logMessage(loggerOf(b), QNN_LOG_LEVEL_ERROR, "QnnBackend_validateOpConfig: " + st.message());
+      return QNN_OP_PACKAGE_ERROR_VALIDATION_FAILURE;
+    };
+    if (opConfig.version == QNN_OPCONFIG_VERSION_1 && opConfig.v1.packageName &&
+        std::string(opConfig.v1.packageName) != kBuiltinOpPackage && !b->opPackages->find(opConfig.v1.packageName)) {
+      logMessage(loggerOf(b), QNN_LOG_LEVEL_ERROR,
+                 std::string("QnnBackend_validateOpConfig: op package '") + opConfig.v1.packageName +
+                     "' is not registered with this backend");
+      return QNN_BACKEND_ERROR_OP_PACKAGE_NOT_FOUND;
+    }
     NodeInfo node;
     Status st = readNode(opConfig, *b->opPackages, &node);
-    if (!st.isOk()) return fail(loggerOf(b), ApiGroup::kBackend, "QnnBackend_validateOpConfig", st);
+    if (!st.isOk()) return refused(st);
     std::vector<TensorInfo> ins(opConfig.v1.numOfInputs), outs(opConfig.v1.numOfOutputs);
     std::vector<const TensorInfo*> inPtrs, outPtrs;
     for (uint32_t i = 0; i < opConfig.v1.numOfInputs; ++i) {
@@ -181,7 +204,7 @@ Qnn_ErrorHandle_t Runtime::backendValidateOpConfig(Qnn_BackendHandle_t backend, 
         Status q = readQuantization(v.quantizeParams, ins[i].dims, &ins[i].quant);
         if (q.isOk() && isPacked4Bit(v.dataType))
           q = applyPacked4BitWidth("input '" + ins[i].name + "'", qnnDatatypeName(v.dataType), &ins[i].quant);
-        if (!q.isOk()) return fail(loggerOf(b), ApiGroup::kBackend, "QnnBackend_validateOpConfig", q);
+        if (!q.isOk()) return refused(q);
       }
       inPtrs.push_back(&ins[i]);
     }
@@ -191,11 +214,11 @@ Qnn_ErrorHandle_t Runtime::backendValidateOpConfig(Qnn_BackendHandle_t backend, 
       outs[i].dtype = static_cast<DType>(v.dataType);
       for (uint32_t d = 0; v.dimensions && d < v.rank; ++d) outs[i].dims.push_back(v.dimensions[d]);
       Status q = readQuantization(v.quantizeParams, outs[i].dims, &outs[i].quant);
-      if (!q.isOk()) return fail(loggerOf(b), ApiGroup::kBackend, "QnnBackend_validateOpConfig", q);
+      if (!q.isOk()) return refused(q);
       outPtrs.push_back(&outs[i]);
     }
     st = b->engine->validateNode(node, inPtrs, outPtrs);
-    if (!st.isOk()) return fail(loggerOf(b), ApiGroup::kBackend, "QnnBackend_validateOpConfig", st);
+    if (!st.isOk()) return refused(st);
     return QNN_SUCCESS;
   });
 }

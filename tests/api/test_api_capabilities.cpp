@@ -5,7 +5,10 @@
 // what the entries do.
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "HTP/QnnHtpProperty.h"
+#include "QnnOpPackage.h"
 #include "backend_loader.h"
 
 namespace qnn::test {
@@ -159,6 +162,41 @@ TEST(Capabilities, AnswersMatchWhatTheBackendsDo) {
   EXPECT_EQ(htp.api().propertyHasCapability(QNN_PROPERTY_CUSTOM_HTP_UNSIGNED_PD_SUPPORT), QNN_PROPERTY_SUPPORTED);
   EXPECT_EQ(cpu.api().propertyHasCapability(QNN_PROPERTY_CUSTOM_HTP_UNSIGNED_PD_SUPPORT),
             QNN_PROPERTY_ERROR_UNKNOWN_KEY);
+}
+
+// QnnBackend_getSupportedOperations with a null backend lists the built-in op
+// package; QnnBackend_validateOpConfig answers with the codes of QnnBackend.h.
+TEST(Capabilities, BuiltInOperationsAndValidationCodes) {
+  LoadedBackend cpu(cpuBackendPath());
+  ASSERT_TRUE(cpu.ok()) << cpu.error();
+  const QNN_INTERFACE_VER_TYPE& api = cpu.api();
+  uint32_t n = 0;
+  const QnnBackend_OperationName_t* ops = nullptr;
+  ASSERT_EQ(api.backendGetSupportedOperations(nullptr, &n, &ops), QNN_SUCCESS);
+  ASSERT_GT(n, 50u);
+  bool relu = false;
+  for (uint32_t i = 0; i < n; ++i) {
+    EXPECT_STREQ(ops[i].packageName, "qti.aisw");
+    relu = relu || std::string(ops[i].name) == "Relu";
+  }
+  EXPECT_TRUE(relu);
+  Qnn_BackendHandle_t backend = nullptr;
+  ASSERT_EQ(api.backendCreate(nullptr, nullptr, &backend), QNN_SUCCESS);
+  uint32_t withHandle = 0;
+  ASSERT_EQ(api.backendGetSupportedOperations(backend, &withHandle, &ops), QNN_SUCCESS);
+  EXPECT_EQ(withHandle, n);  // no package registered: the same list
+
+  TensorSpec in("in", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_FLOAT_32, {1, 4});
+  TensorSpec out("out", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_FLOAT_32, {1, 4});
+  Qnn_OpConfig_t op = QNN_OPCONFIG_INIT;
+  op.v1 = {"relu", "qti.aisw", "Relu", 0, nullptr, 1, &in.tensor, 1, &out.tensor};
+  EXPECT_EQ(api.backendValidateOpConfig(backend, op), QNN_SUCCESS);
+  op.v1.typeName = "NoSuchOp";
+  EXPECT_EQ(api.backendValidateOpConfig(backend, op), QNN_OP_PACKAGE_ERROR_VALIDATION_FAILURE);
+  op.v1.typeName = "Relu";
+  op.v1.packageName = "not.registered";
+  EXPECT_EQ(api.backendValidateOpConfig(backend, op), QNN_BACKEND_ERROR_OP_PACKAGE_NOT_FOUND);
+  EXPECT_EQ(api.backendFree(backend), QNN_SUCCESS);
 }
 
 }  // namespace

@@ -181,14 +181,14 @@ TEST_F(HtpGraphTest, UnsupportedOpAndDatatypeRefused) {
   params[1].scalarParam.bool8Value = 1;
   op.v1.numOfParams = 2;
   op.v1.params = params;
-  EXPECT_EQ(api().backendValidateOpConfig(backend, op), QNN_BACKEND_ERROR_NOT_SUPPORTED);
+  EXPECT_EQ(api().backendValidateOpConfig(backend, op), QNN_OP_PACKAGE_ERROR_VALIDATION_FAILURE);
   std::string msg = LogCapture::take();
   EXPECT_NE(msg.find("op Moments is not supported by the HTP backend"), std::string::npos) << msg;
   // Relu on INT_32 data: an op the HTP runs, a datatype it does not take there.
   TensorSpec i32in("i_in", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_INT_32, {1, 4});
   TensorSpec i32out("i_out", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_INT_32, {1, 4});
   op.v1 = {"relu_i32", "qti.aisw", "Relu", 0, nullptr, 1, &i32in.tensor, 1, &i32out.tensor};
-  EXPECT_EQ(api().backendValidateOpConfig(backend, op), QNN_BACKEND_ERROR_NOT_SUPPORTED);
+  EXPECT_EQ(api().backendValidateOpConfig(backend, op), QNN_OP_PACKAGE_ERROR_VALIDATION_FAILURE);
   msg = LogCapture::take();
   EXPECT_NE(msg.find("node 'relu_i32' (op Relu): input 0 'i_in' has datatype INT_32"), std::string::npos) << msg;
   EXPECT_NE(msg.find("supported: UFIXED_POINT_8"), std::string::npos) << msg;

@@ -275,15 +275,16 @@ TEST_F(OpPackageTest, ValidateOpConfigRunsThePackagesValidation) {
             QNN_SUCCESS);
   size_t mark = logSize();
   // One input where the package wants two; no weights.
+  // QnnBackend.h: a refused op config is QNN_OP_PACKAGE_ERROR_VALIDATION_FAILURE.
   EXPECT_EQ(api().backendValidateOpConfig(backend_, opConfig("w", kPackage, "WeightedSum", weights, one, &g.out.tensor)),
-            QNN_BACKEND_ERROR_INVALID_ARGUMENT);
+            QNN_OP_PACKAGE_ERROR_VALIDATION_FAILURE);
   EXPECT_EQ(api().backendValidateOpConfig(backend_, opConfig("w", kPackage, "WeightedSum", none, two, &g.out.tensor)),
-            QNN_BACKEND_ERROR_INVALID_ARGUMENT);
+            QNN_OP_PACKAGE_ERROR_VALIDATION_FAILURE);
   EXPECT_EQ(errorLinesWith(mark, "validateOpConfig returned error 3110"), 2);
   EXPECT_EQ(api().backendValidateOpConfig(backend_, opConfig("w", kPackage, "NoSuchOp", none, one, &g.out.tensor)),
-            QNN_BACKEND_ERROR_NOT_SUPPORTED);
+            QNN_OP_PACKAGE_ERROR_VALIDATION_FAILURE);
   EXPECT_EQ(api().backendValidateOpConfig(backend_, opConfig("w", "not.registered", "Op", none, one, &g.out.tensor)),
-            QNN_BACKEND_ERROR_NOT_SUPPORTED);
+            QNN_BACKEND_ERROR_OP_PACKAGE_NOT_FOUND);
 }
 
 TEST_F(OpPackageTest, AddNodeRefusesUnknownPackagesOpsAndInvalidConfigs) {
