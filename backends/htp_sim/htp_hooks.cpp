@@ -59,6 +59,10 @@ class HtpHooks : public sdk::BackendHooks {
                                       sdk::ConfigWarnings* warnings) override {
     return htp::applyDeviceCustomConfig(custom, settings, warnings);
   }
+  sdk::Status applyDevicePlatformInfo(const QnnDevice_PlatformInfo_t& info, sdk::BackendSettings* settings,
+                                      sdk::ConfigWarnings* warnings) override {
+    return htp::applyDevicePlatformInfo(info, settings, warnings);
+  }
   std::unique_ptr<sdk::PlatformInfoStorage> platformInfo(const sdk::BackendSettings& settings) override {
     return std::make_unique<HtpPlatformInfo>(resolveGraphOptions(settings));
   }

@@ -102,6 +102,12 @@ sdk::Status applyDeviceCustomConfig(const void* custom, Settings* s, Warnings* w
       (*s)["device.arch"] = std::to_string(c.arch.arch);
       return sdk::Status::ok();
     }
+    case QNN_HTP_DEVICE_CONFIG_OPTION_SECUREPD:
+      if (c.useSecureProcessDomain.deviceId != 0)
+        return sdk::invalidArgument("HTP device config: secure PD for device " +
+                                    std::to_string(c.useSecureProcessDomain.deviceId) + ", which does not exist");
+      (*s)["device.secure_pd"] = c.useSecureProcessDomain.useSecureProcessDomain ? "1" : "0";
+      return sdk::Status::ok();
     case QNN_HTP_DEVICE_CONFIG_OPTION_SIGNEDPD:
       if (c.useSignedProcessDomain.deviceId != 0)
         return sdk::invalidArgument("HTP device config: signed PD for device " +
@@ -111,6 +117,51 @@ sdk::Status applyDeviceCustomConfig(const void* custom, Settings* s, Warnings* w
     default:
       return sdk::invalidArgument("HTP device config: unknown option " + std::to_string(c.option));
   }
+}
+
+sdk::Status applyDevicePlatformInfo(const QnnDevice_PlatformInfo_t& info, Settings* s, Warnings* warnings) {
+  if (info.version != QNN_DEVICE_PLATFORM_INFO_VERSION_1)
+    return sdk::invalidArgument("HTP device platform info: unknown version " + std::to_string(info.version));
+  if (info.v1.numHwDevices == 0 || !info.v1.hwDevices)
+    return sdk::invalidArgument("HTP device platform info: no hardware device");
+  if (info.v1.numHwDevices > 1)
+    warnings->push_back("HTP device platform info: " + std::to_string(info.v1.numHwDevices) +
+                        " devices described; the simulator models device 0");
+  const QnnDevice_HardwareDeviceInfo_t& hw = info.v1.hwDevices[0];
+  const auto* ext = hw.version == QNN_DEVICE_HARDWARE_DEVICE_INFO_VERSION_1
+                        ? reinterpret_cast<const QnnHtpDevice_DeviceInfoExtension_t*>(hw.v1.deviceInfoExtension)
+                        : nullptr;
+  if (!ext) {
+    warnings->push_back("HTP device platform info: no HTP device extension; nothing to take from it");
+    return sdk::Status::ok();
+  }
+  if (ext->devType != QNN_HTP_DEVICE_TYPE_ON_CHIP)
+    return sdk::invalidArgument("HTP device platform info: device type " + std::to_string(ext->devType) +
+                                "; the simulator models on-chip HTPs");
+  const QnnHtpDevice_OnChipDeviceInfoExtension_t& chip = ext->onChipDevice;
+  // The SoC decides when the table knows it; otherwise the architecture does.
+  QnnHtpDevice_CustomConfig_t c{};
+  if (checkSocHasHtp(chip.socModel, "HTP device platform info").isOk()) {
+    c.option = QNN_HTP_DEVICE_CONFIG_OPTION_ARCH;
+    c.arch = {0, chip.arch};
+    if (findArch(chip.arch)) QNN_SDK_RETURN_IF_ERROR(applyDeviceCustomConfig(&c, s, warnings));
+    c.option = QNN_HTP_DEVICE_CONFIG_OPTION_SOC;
+    c.socModel = chip.socModel;
+  } else {
+    if (!findArch(chip.arch))
+      return sdk::invalidArgument("HTP device platform info: neither SoC model " + std::to_string(chip.socModel) +
+                                  " nor architecture " + std::to_string(chip.arch) + " is one the simulator models");
+    if (chip.socModel)
+      warnings->push_back("HTP device platform info: SoC model " + std::to_string(chip.socModel) +
+                          " is not in the SoC table; using architecture V" + std::to_string(chip.arch));
+    c.option = QNN_HTP_DEVICE_CONFIG_OPTION_ARCH;
+    c.arch = {0, chip.arch};
+  }
+  QNN_SDK_RETURN_IF_ERROR(applyDeviceCustomConfig(&c, s, warnings));
+  // A smaller VTCM than the architecture's becomes the graphs' default budget.
+  if (const ArchInfo* arch = findArch(archOf(*s)); arch && chip.vtcmSize && chip.vtcmSize < arch->vtcmMB)
+    (*s)["graph.vtcm_mb"] = std::to_string(chip.vtcmSize);
+  return sdk::Status::ok();
 }
 
 // QnnHtpContext_CustomConfig_t. The simulator keeps every setting where prepare and

@@ -9,6 +9,7 @@
 
 #include <vector>
 
+#include "QnnDevice.h"
 #include "core/status.h"
 #include "htp_arch.h"
 
@@ -42,6 +43,9 @@ GraphOptions resolveGraphOptions(const Settings& settings);
 // malformed structs and unknown options are refused.
 // QnnHtpDevice_CustomConfig_t -> "device.*".
 sdk::Status applyDeviceCustomConfig(const void* custom, Settings* settings, Warnings* warnings);
+// QNN_DEVICE_CONFIG_OPTION_PLATFORM_INFO: the on-chip extension's SoC (else its
+// arch) and a VTCM smaller than the arch's, as for offline preparation.
+sdk::Status applyDevicePlatformInfo(const QnnDevice_PlatformInfo_t& info, Settings* settings, Warnings* warnings);
 sdk::Status applyContextCustomConfig(const void* custom, Settings* settings);
 // QnnHtpGraph_CustomConfig_t -> "graph.*"; *precision is set for QNN_HTP_GRAPH_CONFIG_OPTION_PRECISION.
 // `executed`: the graph has run, so options fixed at the first execution no longer change.

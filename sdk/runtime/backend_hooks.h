@@ -49,6 +49,11 @@ class BackendHooks {
   virtual Status applyBackendCustomConfig(const void*) { return Status::ok(); }
   virtual Status applyContextCustomConfig(const void*, BackendSettings*, ConfigWarnings*) { return Status::ok(); }
   virtual Status applyDeviceCustomConfig(const void*, BackendSettings*, ConfigWarnings*) { return Status::ok(); }
+  // QNN_DEVICE_CONFIG_OPTION_PLATFORM_INFO (never null here): the hardware a
+  // client describes for offline preparation. Default: nothing to take from it.
+  virtual Status applyDevicePlatformInfo(const QnnDevice_PlatformInfo_t&, BackendSettings*, ConfigWarnings*) {
+    return Status::ok();
+  }
   // Platform info of a device with these settings (empty: QnnDevice_getPlatformInfo).
   // nullptr: the backend describes no devices; the queries answer QNN_DEVICE_ERROR_UNSUPPORTED_FEATURE.
   virtual std::unique_ptr<PlatformInfoStorage> platformInfo(const BackendSettings&) { return nullptr; }

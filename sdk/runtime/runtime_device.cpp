@@ -27,7 +27,10 @@ Status applyDeviceConfig(BackendHooks* hooks, const QnnDevice_Config_t** config,
     if (config[i]->option == QNN_DEVICE_CONFIG_OPTION_CUSTOM) {
       if (hooks && config[i]->customConfig)
         QNN_SDK_RETURN_IF_ERROR(hooks->applyDeviceCustomConfig(config[i]->customConfig, settings, warnings));
-    } else if (config[i]->option != QNN_DEVICE_CONFIG_OPTION_PLATFORM_INFO) {
+    } else if (config[i]->option == QNN_DEVICE_CONFIG_OPTION_PLATFORM_INFO) {
+      if (!config[i]->hardwareInfo) return invalidArgument("QNN_DEVICE_CONFIG_OPTION_PLATFORM_INFO with null hardwareInfo");
+      if (hooks) QNN_SDK_RETURN_IF_ERROR(hooks->applyDevicePlatformInfo(*config[i]->hardwareInfo, settings, warnings));
+    } else {
       return invalidArgument("unknown device config option " + std::to_string(config[i]->option));
     }
   }

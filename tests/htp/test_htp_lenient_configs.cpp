@@ -341,5 +341,87 @@ TEST_F(HtpLenientTest, PowerConfigIdZeroIsTheDefaultContext) {
   EXPECT_EQ(perf.destroyPowerConfigId(id), QNN_SUCCESS);
 }
 
+// QNN_DEVICE_CONFIG_OPTION_PLATFORM_INFO: "for offline operation, caller need to
+// create this structure" (HTP backend guide). The platform info one device
+// reports configures another the same; a hand-made one sets SoC, arch and VTCM.
+TEST_F(HtpLenientTest, PlatformInfoConfiguresTheDevice) {
+  auto withPlatformInfo = [&](QnnDevice_PlatformInfo_t* info, Qnn_DeviceHandle_t* dev) {
+    QnnDevice_Config_t config = QNN_DEVICE_CONFIG_INIT;
+    config.option = QNN_DEVICE_CONFIG_OPTION_PLATFORM_INFO;
+    config.hardwareInfo = info;
+    const QnnDevice_Config_t* list[] = {&config, nullptr};
+    return api().deviceCreate(log, list, dev);
+  };
+  auto onChip = [&](Qnn_DeviceHandle_t dev) {
+    const QnnDevice_PlatformInfo_t* info = nullptr;
+    EXPECT_EQ(api().deviceGetInfo(dev, &info), QNN_SUCCESS);
+    return reinterpret_cast<const QnnHtpDevice_DeviceInfoExtension_t*>(info->v1.hwDevices[0].v1.deviceInfoExtension)
+        ->onChipDevice;
+  };
+  // Round trip: SM8650's description makes another SM8650 device.
+  Qnn_DeviceHandle_t sm8650 = nullptr, copy = nullptr;
+  ASSERT_EQ(makeDevice({socConfig(57)}, &sm8650), QNN_SUCCESS);
+  const QnnDevice_PlatformInfo_t* described = nullptr;
+  ASSERT_EQ(api().deviceGetInfo(sm8650, &described), QNN_SUCCESS);
+  ASSERT_EQ(withPlatformInfo(const_cast<QnnDevice_PlatformInfo_t*>(described), &copy), QNN_SUCCESS);
+  EXPECT_EQ(onChip(copy).socModel, 57u);
+  EXPECT_EQ(onChip(copy).arch, QNN_HTP_DEVICE_ARCH_V75);
+
+  // Hand-made: SM8550 with a 4 MB VTCM share; graphs of its contexts get that budget.
+  QnnHtpDevice_DeviceInfoExtension_t ext{};
+  ext.devType = QNN_HTP_DEVICE_TYPE_ON_CHIP;
+  ext.onChipDevice.socModel = 43;
+  ext.onChipDevice.arch = QNN_HTP_DEVICE_ARCH_V73;
+  ext.onChipDevice.vtcmSize = 4;
+  QnnDevice_CoreInfo_t core = QNN_DEVICE_CORE_INFO_INIT;
+  QnnDevice_HardwareDeviceInfo_t hw = QNN_DEVICE_HARDWARE_DEVICE_INFO_INIT;
+  hw.v1.deviceId = 0;
+  hw.v1.numCores = 1;
+  hw.v1.cores = &core;
+  hw.v1.deviceInfoExtension = reinterpret_cast<QnnDevice_DeviceInfoExtension_t>(&ext);
+  QnnDevice_PlatformInfo_t info = QNN_DEVICE_PLATFORM_INFO_INIT;
+  info.v1.numHwDevices = 1;
+  info.v1.hwDevices = &hw;
+  Qnn_DeviceHandle_t handMade = nullptr;
+  ASSERT_EQ(withPlatformInfo(&info, &handMade), QNN_SUCCESS) << LogCapture::take();
+  EXPECT_EQ(onChip(handMade).socModel, 43u);
+  Qnn_ContextHandle_t onDevice = nullptr;
+  ASSERT_EQ(api().contextCreate(backend, handMade, nullptr, &onDevice), QNN_SUCCESS);
+  std::swap(ctx, onDevice);
+  Qnn_GraphHandle_t g = nullptr;
+  ASSERT_EQ(buildRelu("budget", {}, &g), QNN_SUCCESS);
+  std::string setup;
+  runAndReadHvxThreads(g, &setup);
+  EXPECT_NE(setup.find("4 MB VTCM"), std::string::npos) << setup;
+  std::swap(ctx, onDevice);
+  EXPECT_EQ(api().contextFree(onDevice, nullptr), QNN_SUCCESS);
+
+  // A SoC the table lacks: its architecture is used, with a warning.
+  ext.onChipDevice.socModel = 999;
+  ext.onChipDevice.arch = QNN_HTP_DEVICE_ARCH_V75;
+  Qnn_DeviceHandle_t unknownSoc = nullptr;
+  LogCapture::take();
+  ASSERT_EQ(withPlatformInfo(&info, &unknownSoc), QNN_SUCCESS);
+  EXPECT_NE(LogCapture::take().find("SoC model 999 is not in the SoC table; using architecture V75"), std::string::npos);
+  EXPECT_EQ(onChip(unknownSoc).arch, QNN_HTP_DEVICE_ARCH_V75);
+  // Neither known: refused; a null description too.
+  ext.onChipDevice.arch = static_cast<QnnHtpDevice_Arch_t>(12);
+  Qnn_DeviceHandle_t refused = nullptr;
+  EXPECT_EQ(withPlatformInfo(&info, &refused), QNN_DEVICE_ERROR_INVALID_CONFIG);
+  EXPECT_EQ(withPlatformInfo(nullptr, &refused), QNN_DEVICE_ERROR_INVALID_CONFIG);
+  for (Qnn_DeviceHandle_t d : {sm8650, copy, handMade, unknownSoc}) EXPECT_EQ(api().deviceFree(d), QNN_SUCCESS);
+}
+
+TEST_F(HtpLenientTest, SecurePdConfigAccepted) {
+  QnnHtpDevice_CustomConfig_t secure{};
+  secure.option = QNN_HTP_DEVICE_CONFIG_OPTION_SECUREPD;
+  secure.useSecureProcessDomain = {0, false};
+  Qnn_DeviceHandle_t dev = nullptr;
+  ASSERT_EQ(makeDevice({secure}, &dev), QNN_SUCCESS);
+  EXPECT_EQ(api().deviceFree(dev), QNN_SUCCESS);
+  secure.useSecureProcessDomain.deviceId = 3;
+  EXPECT_EQ(makeDevice({secure}, &dev), QNN_DEVICE_ERROR_INVALID_CONFIG);
+}
+
 }  // namespace
 }  // namespace qnn::test
