@@ -56,9 +56,8 @@ void ApiTable<rt>::fillNewerMembers(Table& t) {
   };
   t.contextCreateFromBinaryWithSignal = [](Qnn_BackendHandle_t b, Qnn_DeviceHandle_t d, const QnnContext_Config_t** c,
                                            const void* buf, Qnn_ContextBinarySize_t s, Qnn_ContextHandle_t* x,
-                                           Qnn_ProfileHandle_t p, Qnn_SignalHandle_t) -> Qnn_ErrorHandle_t {
-    // Loading is not interruptible here; the signal is accepted and not used.
-    return rt().contextCreateFromBinary(b, d, c, buf, s, x, p);
+                                           Qnn_ProfileHandle_t p, Qnn_SignalHandle_t signal) -> Qnn_ErrorHandle_t {
+    return rt().contextCreateFromBinary(b, d, c, buf, s, x, p, signal);
   };
   t.backendGetProperty = backendGetProperty;
   t.contextGetProperty = contextGetProperty;

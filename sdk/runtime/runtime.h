@@ -41,10 +41,12 @@ class Runtime {
   Qnn_ErrorHandle_t contextGetBinarySize(Qnn_ContextHandle_t context, Qnn_ContextBinarySize_t* size);
   Qnn_ErrorHandle_t contextGetBinary(Qnn_ContextHandle_t context, void* buffer, Qnn_ContextBinarySize_t bufferSize,
                                      Qnn_ContextBinarySize_t* written);
+  // `signal` (QnnContext_createFromBinaryWithSignal): abort and timeout are
+  // checked between the load's steps (reading the binary, each graph).
   Qnn_ErrorHandle_t contextCreateFromBinary(Qnn_BackendHandle_t backend, Qnn_DeviceHandle_t device,
                                             const QnnContext_Config_t** config, const void* buffer,
                                             Qnn_ContextBinarySize_t size, Qnn_ContextHandle_t* context,
-                                            Qnn_ProfileHandle_t profile);
+                                            Qnn_ProfileHandle_t profile, Qnn_SignalHandle_t signal = nullptr);
   Qnn_ErrorHandle_t contextFree(Qnn_ContextHandle_t context, Qnn_ProfileHandle_t profile);
   Qnn_ErrorHandle_t contextGetProperty(Qnn_ContextHandle_t context, QnnContext_Property_t** properties);
 

@@ -230,8 +230,35 @@ static Status checkOpPackagesRegistered(const ContextBinaryContents& contents, c
 Qnn_ErrorHandle_t Runtime::contextCreateFromBinary(Qnn_BackendHandle_t backend, Qnn_DeviceHandle_t device,
                                                    const QnnContext_Config_t** config, const void* buffer,
                                                    Qnn_ContextBinarySize_t size, Qnn_ContextHandle_t* context,
-                                                   Qnn_ProfileHandle_t profile) {
+                                                   Qnn_ProfileHandle_t profile, Qnn_SignalHandle_t signal) {
   return guarded([&]() -> Qnn_ErrorHandle_t {
+    std::shared_ptr<SignalObject> sig;
+    if (!lookupOptional(signal, HandleKind::kSignal, &sig)) return QNN_CONTEXT_ERROR_INVALID_HANDLE;
+    // The signal is in use for the whole call (QnnContext.h).
+    if (sig && sig->inUse.exchange(true)) return QNN_SIGNAL_ERROR_SIGNAL_IN_USE;
+    if (sig) sig->triggered = false;  // only a trigger during this call counts
+    struct SignalUse {
+      SignalObject* s;
+      ~SignalUse() {
+        if (s) s->inUse = false;
+      }
+    } signalUse{sig.get()};
+    const uint64_t begun = nowMicros();
+    // Abort (QnnSignal_trigger) and timeout, checked between the steps of the load.
+    auto interrupted = [&](const std::string& before) -> Qnn_ErrorHandle_t {
+      if (!sig) return QNN_SUCCESS;
+      Qnn_ErrorHandle_t stop = QNN_SUCCESS;
+      if (sig->triggered.exchange(false))
+        stop = QNN_CONTEXT_ERROR_ABORTED;
+      else if (sig->timeoutUs && nowMicros() - begun > sig->timeoutUs)
+        stop = QNN_CONTEXT_ERROR_TIMED_OUT;
+      if (stop)
+        logMessage(loggerOf(handles().get<BackendObject>(backend, HandleKind::kBackend)), QNN_LOG_LEVEL_ERROR,
+                   std::string("QnnContext_createFromBinaryWithSignal: ") +
+                       (stop == QNN_CONTEXT_ERROR_ABORTED ? "aborted by the signal" : "the signal's timeout expired") +
+                       " before " + before);
+      return stop;
+    };
     auto b = handles().get<BackendObject>(backend, HandleKind::kBackend);
     if (!b) return QNN_CONTEXT_ERROR_INVALID_HANDLE;
     if (device && !handles().get<DeviceObject>(device, HandleKind::kDevice)) return QNN_DEVICE_ERROR_INVALID_HANDLE;
@@ -292,6 +319,8 @@ Qnn_ErrorHandle_t Runtime::contextCreateFromBinary(Qnn_BackendHandle_t backend, 
     std::vector<std::shared_ptr<GraphObject>> graphs;
     for (auto& ir : contents.graphs) {
       if (load.selectGraphs && !load.enableGraphs.count(ir.name)) continue;  // not deserialized
+      if (Qnn_ErrorHandle_t stop = interrupted("graph '" + ir.name + "' was loaded")) return stop;
+      logMessage(loggerOf(b), QNN_LOG_LEVEL_DEBUG, "QnnContext_createFromBinary: loading graph '" + ir.name + "'");
       auto g = std::make_shared<GraphObject>();
       g->context = ctx;
       g->backend = b;
@@ -318,6 +347,7 @@ Qnn_ErrorHandle_t Runtime::contextCreateFromBinary(Qnn_BackendHandle_t backend, 
       g->fromBinary = true;
       graphs.push_back(std::move(g));
     }
+    if (Qnn_ErrorHandle_t stop = interrupted("the context was made")) return stop;
     ctx->nextTensorId = maxId + 1;
     for (auto& g : graphs) ctx->graphsByName[g->ir.name] = handles().add(g);
     if (prof) {

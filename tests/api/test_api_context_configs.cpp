@@ -5,12 +5,26 @@
 // supported yet; malformed values are INVALID_CONFIG.
 #include <gtest/gtest.h>
 
+#include <cstdarg>
+#include <cstdio>
+#include <cstring>
+#include <string>
 #include <vector>
 
 #include "backend_loader.h"
 
 namespace qnn::test {
 namespace {
+
+// Triggers gTriggerSignal when the backend logs that it loads a graph.
+const QNN_INTERFACE_VER_TYPE* gTriggerApi = nullptr;
+Qnn_SignalHandle_t gTriggerSignal = nullptr;
+void triggerOnLoad(const char* fmt, QnnLog_Level_t, uint64_t, va_list args) {
+  char text[512];
+  vsnprintf(text, sizeof text, fmt, args);
+  if (gTriggerSignal && std::strstr(text, "loading graph"))
+    EXPECT_EQ(gTriggerApi->signalTrigger(gTriggerSignal), QNN_SUCCESS);
+}
 
 class ContextConfigs : public ::testing::Test {
  protected:
@@ -116,6 +130,57 @@ TEST_F(ContextConfigs, RefusedValues) {
   EXPECT_EQ(api().propertyHasCapability(QNN_PROPERTY_CONTEXT_SUPPORT_DEFERRED_GRAPH_INIT), QNN_PROPERTY_NOT_SUPPORTED);
   EXPECT_EQ(api().propertyHasCapability(QNN_PROPERTY_CONTEXT_SUPPORT_CONFIG_ENABLE_GRAPHS), QNN_PROPERTY_SUPPORTED);
   EXPECT_EQ(ctx, nullptr);
+}
+
+// QnnContext_createFromBinaryWithSignal: an expired timeout stops the load and
+// a trigger during it aborts it, the context handle untouched either way; a
+// quiet signal loads and is free again afterwards.
+TEST_F(ContextConfigs, CreateFromBinaryWithSignalHonoursTimeoutAndAbort) {
+  auto withSignal = [&](const std::vector<uint8_t>& bin, Qnn_SignalHandle_t signal, Qnn_ContextHandle_t* ctx) {
+    return api().contextCreateFromBinaryWithSignal(backend, nullptr, nullptr, bin.data(), bin.size(), ctx, nullptr,
+                                                   signal);
+  };
+  Qnn_SignalHandle_t quiet = nullptr, aborting = nullptr, timed = nullptr;
+  ASSERT_EQ(api().signalCreate(backend, nullptr, &quiet), QNN_SUCCESS);
+  ASSERT_EQ(api().signalCreate(backend, nullptr, &aborting), QNN_SUCCESS);
+  QnnSignal_Config_t timeout = QNN_SIGNAL_CONFIG_INIT;
+  timeout.option = QNN_SIGNAL_CONFIG_OPTION_TIMEOUT;
+  timeout.timeoutDurationUs = 1;  // loading takes longer than a microsecond
+  const QnnSignal_Config_t* timeoutList[] = {&timeout, nullptr};
+  ASSERT_EQ(api().signalCreate(backend, timeoutList, &timed), QNN_SUCCESS);
+
+  for (int i = 0; i < 2; ++i) {
+    Qnn_ContextHandle_t ctx = nullptr;
+    ASSERT_EQ(withSignal(binary, quiet, &ctx), QNN_SUCCESS);
+    Qnn_GraphHandle_t g = nullptr;
+    EXPECT_EQ(api().graphRetrieve(ctx, "decode", &g), QNN_SUCCESS);
+    EXPECT_EQ(api().contextFree(ctx, nullptr), QNN_SUCCESS);
+  }
+  Qnn_ContextHandle_t untouched = reinterpret_cast<Qnn_ContextHandle_t>(0x1);
+  EXPECT_EQ(withSignal(binary, timed, &untouched), QNN_CONTEXT_ERROR_TIMED_OUT);
+  EXPECT_EQ(untouched, reinterpret_cast<Qnn_ContextHandle_t>(0x1));
+  EXPECT_EQ(withSignal(binary, reinterpret_cast<Qnn_SignalHandle_t>(0x1234), &untouched),
+            QNN_CONTEXT_ERROR_INVALID_HANDLE);
+
+  // Abort: the backend's log callback triggers the signal while the load runs
+  // (when it reports loading the first graph); the load stops before the next step.
+  Qnn_LogHandle_t log = nullptr;
+  ASSERT_EQ(api().logCreate(triggerOnLoad, QNN_LOG_LEVEL_DEBUG, &log), QNN_SUCCESS);
+  Qnn_BackendHandle_t logged = nullptr;
+  ASSERT_EQ(api().backendCreate(log, nullptr, &logged), QNN_SUCCESS);
+  gTriggerApi = &api();
+  gTriggerSignal = aborting;
+  Qnn_ContextHandle_t ctx = reinterpret_cast<Qnn_ContextHandle_t>(0x1);
+  EXPECT_EQ(api().contextCreateFromBinaryWithSignal(logged, nullptr, nullptr, binary.data(), binary.size(), &ctx,
+                                                    nullptr, aborting),
+            QNN_CONTEXT_ERROR_ABORTED);
+  EXPECT_EQ(ctx, reinterpret_cast<Qnn_ContextHandle_t>(0x1));
+  gTriggerSignal = nullptr;
+  EXPECT_EQ(api().backendFree(logged), QNN_SUCCESS);
+  EXPECT_EQ(api().logFree(log), QNN_SUCCESS);
+  EXPECT_EQ(api().propertyHasCapability(QNN_PROPERTY_CONTEXT_SUPPORT_CREATE_FROM_BINARY_WITH_SIGNALS),
+            QNN_PROPERTY_SUPPORTED);
+  for (Qnn_SignalHandle_t s : {quiet, aborting, timed}) EXPECT_EQ(api().signalFree(s), QNN_SUCCESS);
 }
 
 }  // namespace
