@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "HTP/QnnHtpProperty.h"
 #include "QnnOpPackage.h"
@@ -197,6 +198,37 @@ TEST(Capabilities, BuiltInOperationsAndValidationCodes) {
   op.v1.packageName = "not.registered";
   EXPECT_EQ(api.backendValidateOpConfig(backend, op), QNN_BACKEND_ERROR_OP_PACKAGE_NOT_FOUND);
   EXPECT_EQ(api.backendFree(backend), QNN_SUCCESS);
+}
+
+// QNN_PROPERTY_GRAPH_SUPPORT_NULL_INPUTS: a graph without APP_WRITE tensors
+// (static data only) executes with null inputs, on both backends.
+TEST(Capabilities, GraphsWithoutInputsExecuteWithNullInputs) {
+  for (const std::string& path : {cpuBackendPath(), htpBackendPath()}) {
+    LoadedBackend lib(path);
+    ASSERT_TRUE(lib.ok()) << lib.error();
+    const QNN_INTERFACE_VER_TYPE& api = lib.api();
+    EXPECT_EQ(api.propertyHasCapability(QNN_PROPERTY_GRAPH_SUPPORT_NULL_INPUTS), QNN_PROPERTY_SUPPORTED);
+    Qnn_BackendHandle_t backend = nullptr;
+    Qnn_ContextHandle_t ctx = nullptr;
+    Qnn_GraphHandle_t g = nullptr;
+    ASSERT_EQ(api.backendCreate(nullptr, nullptr, &backend), QNN_SUCCESS);
+    ASSERT_EQ(api.contextCreate(backend, nullptr, nullptr, &ctx), QNN_SUCCESS);
+    ASSERT_EQ(api.graphCreate(ctx, "constant", nullptr, &g), QNN_SUCCESS);
+    float data[4] = {-2.f, 1.f, -0.5f, 3.f}, y[4] = {9, 9, 9, 9};
+    TensorSpec c("c", QNN_TENSOR_TYPE_STATIC, QNN_DATATYPE_FLOAT_32, {1, 4}, data, sizeof data);
+    TensorSpec out("out", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_FLOAT_32, {1, 4});
+    ASSERT_EQ(api.tensorCreateGraphTensor(g, &c.tensor), QNN_SUCCESS);
+    ASSERT_EQ(api.tensorCreateGraphTensor(g, &out.tensor), QNN_SUCCESS);
+    Qnn_OpConfig_t op = QNN_OPCONFIG_INIT;
+    op.v1 = {"relu", "qti.aisw", "Relu", 0, nullptr, 1, &c.tensor, 1, &out.tensor};
+    ASSERT_EQ(api.graphAddNode(g, op), QNN_SUCCESS) << path;
+    ASSERT_EQ(api.graphFinalize(g, nullptr, nullptr), QNN_SUCCESS) << path;
+    out.tensor.v1.clientBuf = {y, sizeof y};
+    ASSERT_EQ(api.graphExecute(g, nullptr, 0, &out.tensor, 1, nullptr, nullptr), QNN_SUCCESS) << path;
+    EXPECT_EQ(std::vector<float>(y, y + 4), (std::vector<float>{0.f, 1.f, 0.f, 3.f})) << path;
+    EXPECT_EQ(api.contextFree(ctx, nullptr), QNN_SUCCESS);
+    EXPECT_EQ(api.backendFree(backend), QNN_SUCCESS);
+  }
 }
 
 }  // namespace
