@@ -100,6 +100,30 @@ static Status applyGraphConfig(GraphObject& g, const QnnGraph_Config_t** config,
   return Status::ok();
 }
 
+// Everything applyGraphConfig may change but the profile binding (made only on
+// success), so that a refused QnnGraph_setConfig can put it back.
+struct GraphConfigState {
+  BackendSettings settings;
+  uint32_t priority = 0, precision = 0;
+  std::function<void(const GraphIR&, const NodeInfo&, const std::vector<void*>&)> afterNode;
+  bool profilingEnabled = true;
+  uint32_t maxProfiledExecutions = 0, profiledExecutions = 0;
+
+  static GraphConfigState of(const GraphObject& g) {
+    return {g.ir.backendConfig, g.ir.priority, g.ir.precision, g.ir.afterNode,
+            g.profilingEnabled, g.maxProfiledExecutions, g.profiledExecutions};
+  }
+  void restore(GraphObject& g) const {
+    g.ir.backendConfig = settings;
+    g.ir.priority = priority;
+    g.ir.precision = precision;
+    g.ir.afterNode = afterNode;
+    g.profilingEnabled = profilingEnabled;
+    g.maxProfiledExecutions = maxProfiledExecutions;
+    g.profiledExecutions = profiledExecutions;
+  }
+};
+
 // The profile a finalize/execute records into: the call's own, or with none the
 // graph's continuously bound one (while enabled and, for executes, within the
 // configured count). QnnGraph.h calls both at once an invalid argument, but the
@@ -158,22 +182,11 @@ Qnn_ErrorHandle_t Runtime::graphSetConfig(Qnn_GraphHandle_t graph, const QnnGrap
     std::unique_lock<std::mutex> exec(g->execMutex, std::defer_lock);
     if (g->state == GraphObject::State::kFinalized) exec.lock();
     // Like addNode, a failed call leaves the graph's configuration as it was.
-    const BackendSettings settingsBefore = g->ir.backendConfig;
-    const auto priorityBefore = g->ir.priority;
-    const auto precisionBefore = g->ir.precision;
-    const auto afterNodeBefore = g->ir.afterNode;
-    const bool profilingBefore = g->profilingEnabled;
-    const uint32_t maxProfiledBefore = g->maxProfiledExecutions, profiledBefore = g->profiledExecutions;
+    const GraphConfigState before = GraphConfigState::of(*g);
     ConfigWarnings warnings;
     Status st = applyGraphConfig(*g, config, &warnings);
     if (!st.isOk()) {
-      g->ir.backendConfig = settingsBefore;
-      g->ir.priority = priorityBefore;
-      g->ir.precision = precisionBefore;
-      g->ir.afterNode = afterNodeBefore;
-      g->profilingEnabled = profilingBefore;
-      g->maxProfiledExecutions = maxProfiledBefore;
-      g->profiledExecutions = profiledBefore;
+      before.restore(*g);
       return fail(loggerOf(g->backend), ApiGroup::kGraph, "QnnGraph_setConfig", st);
     }
     logConfigWarnings(loggerOf(g->backend), "QnnGraph_setConfig", warnings);
