@@ -23,7 +23,7 @@ struct DebugOpView {
       v.id = node.outputIds[i];
       if (const sdk::TensorInfo* info = graph.findTensor(node.outputIds[i])) {
         v.name = info->name.c_str();
-        v.type = static_cast<Qnn_TensorType_t>(info->kind);
+        v.type = static_cast<Qnn_TensorType_t>(info->qnnTensorType());
         v.dataFormat = info->dataFormat;
         v.dataType = static_cast<Qnn_DataType_t>(info->dtype);
         if (info->quant.kind == sdk::QuantInfo::Kind::kScaleOffset && info->quant.bitwidth == 0) {

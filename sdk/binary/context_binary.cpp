@@ -12,6 +12,8 @@
 #include <utility>
 
 #include "binary/byte_io.h"
+#include "binary/crc.h"
+#include "binary/quant_codec.h"
 
 namespace qnn::sdk {
 namespace {
@@ -23,7 +25,7 @@ using binary::ByteWriter;
 
 constexpr uint8_t kMagic[8] = {'O', 'Q', 'N', 'N', 'C', 'T', 'X', '\0'};
 constexpr uint16_t kMajor = 1;
-constexpr uint16_t kMinor = 0;
+constexpr uint16_t kMinor = 1;  // 1: tensor records end with the updateable flag
 // magic(8) major(2) minor(2) headerSize(4) flags(4) payloadCrc(4)
 // uncompressedSize(8) storedSize(8) headerCrc(4)
 constexpr uint32_t kHeaderSize = 44;
@@ -43,21 +45,11 @@ enum SectionTag : uint32_t {
 };
 constexpr size_t kMaxStringLen = 1u << 16;
 constexpr uint32_t kMaxTensorKind = static_cast<uint32_t>(TensorKind::kNull);
-constexpr uint32_t kMaxQuantKind = static_cast<uint32_t>(QuantInfo::Kind::kAxisScaleOffset);
+using binary::kMaxQuantKind;
 
 Status corrupt(const std::string& what) { return corruptData("context binary: " + what); }
 
-uint32_t crc(const uint8_t* p, size_t n) {
-  uLong c = crc32(0L, Z_NULL, 0);
-  // crc32 takes a uInt length; feed large buffers in chunks.
-  while (n > 0) {
-    uInt chunk = n > (1u << 30) ? (1u << 30) : static_cast<uInt>(n);
-    c = crc32(c, p, chunk);
-    p += chunk;
-    n -= chunk;
-  }
-  return static_cast<uint32_t>(c);
-}
+uint32_t crc(const uint8_t* p, size_t n) { return binary::crc32Of(p, n); }
 
 // Element count of dims, false on overflow of size_t.
 bool dimsProduct(const std::vector<uint32_t>& dims, size_t* n) {
@@ -145,20 +137,13 @@ void writeTensor(ByteWriter& w, const TensorInfo& t) {
   w.u32(static_cast<uint32_t>(t.kind));
   w.u32(static_cast<uint32_t>(t.dtype));
   w.u32(t.dataFormat);
-  w.u32(static_cast<uint32_t>(t.quant.kind));
-  w.f32(t.quant.scale);
-  w.i32(t.quant.offset);
-  w.i32(t.quant.axis);
-  w.u32(t.quant.bitwidth);
-  w.u32(static_cast<uint32_t>(t.quant.scales.size()));
-  for (float s : t.quant.scales) w.f32(s);
-  w.u32(static_cast<uint32_t>(t.quant.offsets.size()));
-  for (int32_t o : t.quant.offsets) w.i32(o);
+  binary::writeQuant(w, t.quant);
   w.u32(static_cast<uint32_t>(t.dims.size()));
   for (uint32_t d : t.dims) w.u32(d);
   w.u8(t.isContextTensor ? 1 : 0);
   w.u64(t.staticData.size());
   w.bytes(t.staticData.data(), t.staticData.size());
+  w.u8(t.updateable ? 1 : 0);  // minor 1
   w.endLen64(rec);
 }
 
@@ -377,7 +362,7 @@ Status decodePayload(const uint8_t* stored, const Header& h, std::vector<uint8_t
 
 class PayloadParser {
  public:
-  explicit PayloadParser(uint16_t fileMinor) : allowExtra_(fileMinor > kMinor) {}
+  explicit PayloadParser(uint16_t fileMinor) : allowExtra_(fileMinor > kMinor), fileMinor_(fileMinor) {}
 
   Status parse(const std::vector<uint8_t>& payload, ContextBinaryContents* c) {
     ByteReader r(payload.data(), payload.size());
@@ -497,32 +482,19 @@ class PayloadParser {
     uint64_t len;
     ByteReader r;
     if (!outer.u64(&len) || len > outer.remaining() || !outer.sub(static_cast<size_t>(len), &r)) return bad("truncated tensor record");
-    uint32_t kind = 0, dtype = 0, qkind = 0;
+    uint32_t kind = 0, dtype = 0;
     r.u32(&t->id);
     if (!r.str(&t->name, kMaxStringLen)) return bad("bad tensor name");
     const std::string who = "tensor '" + t->name + "'";
     r.u32(&kind);
     r.u32(&dtype);
     r.u32(&t->dataFormat);
-    r.u32(&qkind);
-    r.f32(&t->quant.scale);
-    r.i32(&t->quant.offset);
-    r.i32(&t->quant.axis);
-    r.u32(&t->quant.bitwidth);
-    if (!r.ok()) return bad("truncated " + who);
+    const char* quantError = nullptr;
+    if (!binary::readQuant(r, &t->quant, &quantError)) return bad(who + ": " + quantError);
     if (kind > kMaxTensorKind) return bad(who + ": unknown kind " + std::to_string(kind));
     if (!dtypeAcceptable(dtype)) return bad(who + ": unknown dtype " + std::to_string(dtype));
-    if (qkind > kMaxQuantKind) return bad(who + ": unknown quantization kind " + std::to_string(qkind));
     t->kind = static_cast<TensorKind>(kind);
     t->dtype = static_cast<DType>(dtype);
-    t->quant.kind = static_cast<QuantInfo::Kind>(qkind);
-    uint32_t n;
-    if (!r.count(&n, 4)) return bad(who + ": bad scale count");
-    t->quant.scales.resize(n);
-    for (float& f : t->quant.scales) r.f32(&f);
-    if (!r.count(&n, 4)) return bad(who + ": bad offset count");
-    t->quant.offsets.resize(n);
-    for (int32_t& o : t->quant.offsets) r.i32(&o);
     if (!dims(r, &t->dims)) return bad(who + ": bad dims");
     uint8_t isCtx = 0;
     uint64_t dataLen = 0;
@@ -537,6 +509,10 @@ class PayloadParser {
       return bad(who + ": static data size " + std::to_string(dataLen) + " != dims product * dtype size " +
                  std::to_string(expected));
     r.bytes(static_cast<size_t>(dataLen), &t->staticData);
+    uint8_t updateable = 0;  // minor 1
+    if (fileMinor_ >= 1 && !r.u8(&updateable)) return bad("truncated " + who);
+    if (updateable > 1) return bad(who + ": bad updateable flag");
+    t->updateable = updateable != 0;
     return finish(r, "tensor record");
   }
 
@@ -605,6 +581,7 @@ class PayloadParser {
   }
 
   bool allowExtra_;
+  uint16_t fileMinor_;
   std::string detail_;
 };
 

@@ -25,6 +25,7 @@ enum class StatusCode {
   kCorruptData,       // truncated/corrupted/foreign binary
   kAborted,           // a signal aborted the operation
   kTimedOut,          // a signal's timeout expired
+  kIncompatibleUpdate,  // a tensor update that the tensor cannot take (not updateable, other size)
   kSubsystemRestart,  // the accelerator restarted: the client recreates its context
   kInternal,
 };

@@ -37,6 +37,9 @@ struct TensorInfo {
   std::vector<uint32_t> dims;
   std::vector<uint8_t> staticData;  // kStatic only
   bool isContextTensor = false;     // created by tensorCreateContextTensor
+  // Created as one of the UPDATEABLE_* types: QnnTensor_update{Graph,Context}Tensors
+  // and binary sections may change its quantization (and, when static, its data).
+  bool updateable = false;
 
   size_t numElements() const {
     size_t n = 1;
@@ -44,6 +47,19 @@ struct TensorInfo {
     return n;
   }
   size_t byteSize() const { return numElements() * dtypeSize(dtype); }
+  // The Qnn_TensorType_t the client created it with.
+  uint32_t qnnTensorType() const {
+    uint32_t k = static_cast<uint32_t>(kind);
+    if (!updateable) return k;
+    switch (kind) {
+      case TensorKind::kStatic: return 6;        // QNN_TENSOR_TYPE_UPDATEABLE_STATIC
+      case TensorKind::kNative: return 7;        // UPDATEABLE_NATIVE
+      case TensorKind::kAppWrite: return 8;      // UPDATEABLE_APP_WRITE
+      case TensorKind::kAppRead: return 9;       // UPDATEABLE_APP_READ
+      case TensorKind::kAppReadWrite: return 10; // UPDATEABLE_APP_READWRITE
+      default: return k;
+    }
+  }
   bool isGraphInput() const { return kind == TensorKind::kAppWrite || kind == TensorKind::kAppReadWrite; }
   bool isGraphOutput() const { return kind == TensorKind::kAppRead || kind == TensorKind::kAppReadWrite; }
 };

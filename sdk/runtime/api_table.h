@@ -92,6 +92,12 @@ struct ApiTable {
   static Qnn_ErrorHandle_t tensorCreateGraphTensor(Qnn_GraphHandle_t g, Qnn_Tensor_t* t) {
     return rt().tensorCreateGraphTensor(g, t);
   }
+  static Qnn_ErrorHandle_t tensorUpdateGraphTensors(Qnn_GraphHandle_t g, const Qnn_Tensor_t** t, uint64_t n) {
+    return rt().tensorUpdateGraphTensors(g, t, n);
+  }
+  static Qnn_ErrorHandle_t tensorUpdateContextTensors(Qnn_ContextHandle_t x, const Qnn_Tensor_t** t, uint64_t n) {
+    return rt().tensorUpdateContextTensors(x, t, n);
+  }
   static Qnn_ErrorHandle_t logCreate(QnnLog_Callback_t c, QnnLog_Level_t l, Qnn_LogHandle_t* h) {
     return rt().logCreate(c, l, h);
   }

@@ -9,6 +9,8 @@ Qnn_ErrorHandle_t toQnnError(ApiGroup group, const Status& s) {
   if (c == C::kNotSupported) return QNN_COMMON_ERROR_NOT_SUPPORTED;
   if (c == C::kOutOfMemory) return QNN_COMMON_ERROR_MEM_ALLOC;
   if (c == C::kSubsystemRestart) return QNN_COMMON_ERROR_SYSTEM_COMMUNICATION;
+  // Documented for the tensor updates and for QnnContext_getBinarySectionUpdate.
+  if (c == C::kIncompatibleUpdate) return QNN_TENSOR_ERROR_INCOMPATIBLE_TENSOR_UPDATE;
   switch (group) {
     case ApiGroup::kBackend:
       switch (c) {

@@ -65,6 +65,25 @@ void ApiTable<rt>::fillNewerMembers(Table& t) {
   t.globalConfigSet = globalConfigSet;
   t.profileSetConfig = profileSetConfig;
   t.profileGetExtendedEventData = profileGetExtendedEventData;
+  t.tensorUpdateGraphTensors = tensorUpdateGraphTensors;
+  t.tensorUpdateContextTensors = tensorUpdateContextTensors;
+  t.contextGetBinarySectionSize = [](Qnn_ContextHandle_t x, Qnn_GraphHandle_t g, QnnContext_SectionType_t s,
+                                     Qnn_ContextBinarySize_t* n) { return rt().contextGetBinarySectionSize(x, g, s, n); };
+  t.contextGetBinarySection = [](Qnn_ContextHandle_t x, Qnn_GraphHandle_t g, QnnContext_SectionType_t s,
+                                 const QnnContext_Buffer_t* b, Qnn_ContextBinarySize_t* w, Qnn_ProfileHandle_t p,
+                                 Qnn_SignalHandle_t sig) { return rt().contextGetBinarySection(x, g, s, b, w, p, sig); };
+  t.contextApplyBinarySection = [](Qnn_ContextHandle_t x, Qnn_GraphHandle_t g, QnnContext_SectionType_t s,
+                                   const QnnContext_Buffer_t* b, Qnn_ProfileHandle_t p, Qnn_SignalHandle_t sig) {
+    return rt().contextApplyBinarySection(x, g, s, b, p, sig);
+  };
+  t.contextGetBinarySectionUpdate = [](const QnnContext_Buffer_t* b, const QnnContext_Buffer_t* aux,
+                                       const Qnn_Tensor_t** ts, uint64_t n, uint8_t keep, Qnn_LogHandle_t l,
+                                       Qnn_ProfileHandle_t p, Qnn_SignalHandle_t sig, QnnContext_Buffer_t* out) {
+    return rt().contextGetBinarySectionUpdate(b, aux, ts, n, keep, l, p, sig, out);
+  };
+  t.contextFreeBinarySectionUpdate = [](QnnContext_Buffer_t b, Qnn_LogHandle_t l) {
+    return rt().contextFreeBinarySectionUpdate(b, l);
+  };
   // The rest (graphCreateSubgraph, profileSetConfig, ... : see core/api_members.h).
   fillUnassignedMembers<NotSupported>(t);
 }

@@ -20,6 +20,7 @@
 #include "runtime/engine.h"
 #include "runtime/op_package_registry.h"
 #include "runtime/profile.h"
+#include "runtime/tensor_update.h"
 
 namespace qnn::sdk {
 
@@ -75,6 +76,12 @@ class GraphObject : public HandleObject {
     if (boundProfile) boundProfile->boundGraph = nullptr;
   }
   std::set<std::string> nodeNames;
+  // QnnTensor_update{Graph,Context}Tensors on the finalized graph, applied by
+  // the next QnnGraph_finalize (QnnTensor.h); guarded by `mutex`.
+  TensorUpdates pendingUpdates;
+  // QNN_GRAPH_CONFIG_OPTION_ENABLE_BINARY_SECTION_WEIGHTS_UPDATES: binary
+  // sections of this graph stay updatable by QnnContext_getBinarySectionUpdate.
+  bool sectionWeightsUpdatable = false;
   std::mutex mutex;       // guards ir/state while building
   std::mutex execMutex;   // one execution at a time per graph
 };
@@ -89,6 +96,7 @@ class ContextObject : public HandleObject {
   std::set<void*> memHandles;
   uint32_t nextTensorId = 1;                            // ids are unique within a context
   BackendSettings settings;  // device + context custom settings, copied into each graph's IR
+  bool fromBinary = false;   // re-created from a context binary (no binary sections are made from it)
   std::mutex mutex;
 };
 

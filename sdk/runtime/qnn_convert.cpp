@@ -88,8 +88,19 @@ Status readTensorInfo(const Qnn_Tensor_t& t, TensorUse use, TensorInfo* out) {
   }
   std::string what = "tensor '" + info.name + "'";
   uint32_t type = static_cast<uint32_t>(v.type);
-  if (type > QNN_TENSOR_TYPE_NULL) return invalidTensor(what + ": unknown tensor type " + std::to_string(type));
-  info.kind = static_cast<TensorKind>(type);
+  switch (type) {
+    case QNN_TENSOR_TYPE_UPDATEABLE_STATIC: info.kind = TensorKind::kStatic; info.updateable = true; break;
+    case QNN_TENSOR_TYPE_UPDATEABLE_NATIVE: info.kind = TensorKind::kNative; info.updateable = true; break;
+    case QNN_TENSOR_TYPE_UPDATEABLE_APP_WRITE: info.kind = TensorKind::kAppWrite; info.updateable = true; break;
+    case QNN_TENSOR_TYPE_UPDATEABLE_APP_READ: info.kind = TensorKind::kAppRead; info.updateable = true; break;
+    case QNN_TENSOR_TYPE_UPDATEABLE_APP_READWRITE: info.kind = TensorKind::kAppReadWrite; info.updateable = true; break;
+    default:
+      if (type >= QNN_TENSOR_TYPE_OPTIONAL_APP_WRITE && type <= QNN_TENSOR_TYPE_OPTIONAL_APP_READWRITE)
+        return invalidTensor(what + ": optional tensor types (OPTIONAL_APP_*) are not supported");
+      if (type > QNN_TENSOR_TYPE_NULL) return invalidTensor(what + ": unknown tensor type " + std::to_string(type));
+      info.kind = static_cast<TensorKind>(type);
+  }
+  if (use == TensorUse::kParam) info.updateable = false;
   if (use == TensorUse::kParam) info.kind = TensorKind::kStatic;
   const uint32_t rawType = static_cast<uint32_t>(v.dataType);
   const bool packed4 = isPacked4Bit(rawType);

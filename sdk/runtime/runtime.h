@@ -49,6 +49,22 @@ class Runtime {
                                             Qnn_ProfileHandle_t profile, Qnn_SignalHandle_t signal = nullptr);
   Qnn_ErrorHandle_t contextFree(Qnn_ContextHandle_t context, Qnn_ProfileHandle_t profile);
   Qnn_ErrorHandle_t contextGetProperty(Qnn_ContextHandle_t context, QnnContext_Property_t** properties);
+  // Binary sections (runtime_binary_section.cpp).
+  Qnn_ErrorHandle_t contextGetBinarySectionSize(Qnn_ContextHandle_t context, Qnn_GraphHandle_t graph,
+                                                QnnContext_SectionType_t section, Qnn_ContextBinarySize_t* size);
+  Qnn_ErrorHandle_t contextGetBinarySection(Qnn_ContextHandle_t context, Qnn_GraphHandle_t graph,
+                                            QnnContext_SectionType_t section, const QnnContext_Buffer_t* buffer,
+                                            Qnn_ContextBinarySize_t* written, Qnn_ProfileHandle_t profile,
+                                            Qnn_SignalHandle_t signal);
+  Qnn_ErrorHandle_t contextApplyBinarySection(Qnn_ContextHandle_t context, Qnn_GraphHandle_t graph,
+                                              QnnContext_SectionType_t section, const QnnContext_Buffer_t* buffer,
+                                              Qnn_ProfileHandle_t profile, Qnn_SignalHandle_t signal);
+  Qnn_ErrorHandle_t contextGetBinarySectionUpdate(const QnnContext_Buffer_t* buffer,
+                                                  const QnnContext_Buffer_t* auxiliary, const Qnn_Tensor_t** tensors,
+                                                  uint64_t numTensors, uint8_t keepUpdatable, Qnn_LogHandle_t logger,
+                                                  Qnn_ProfileHandle_t profile, Qnn_SignalHandle_t signal,
+                                                  QnnContext_Buffer_t* update);
+  Qnn_ErrorHandle_t contextFreeBinarySectionUpdate(QnnContext_Buffer_t update, Qnn_LogHandle_t logger);
 
   Qnn_ErrorHandle_t graphCreate(Qnn_ContextHandle_t context, const char* name, const QnnGraph_Config_t** config,
                                 Qnn_GraphHandle_t* graph);
@@ -66,6 +82,11 @@ class Runtime {
 
   Qnn_ErrorHandle_t tensorCreateContextTensor(Qnn_ContextHandle_t context, Qnn_Tensor_t* tensor);
   Qnn_ErrorHandle_t tensorCreateGraphTensor(Qnn_GraphHandle_t graph, Qnn_Tensor_t* tensor);
+  // Staged until the graph's next QnnGraph_finalize (runtime_updates.cpp).
+  Qnn_ErrorHandle_t tensorUpdateGraphTensors(Qnn_GraphHandle_t graph, const Qnn_Tensor_t** tensors,
+                                             uint64_t numTensors);
+  Qnn_ErrorHandle_t tensorUpdateContextTensors(Qnn_ContextHandle_t context, const Qnn_Tensor_t** tensors,
+                                               uint64_t numTensors);
 
   Qnn_ErrorHandle_t logCreate(QnnLog_Callback_t callback, QnnLog_Level_t level, Qnn_LogHandle_t* logger);
   Qnn_ErrorHandle_t logSetLogLevel(Qnn_LogHandle_t logger, QnnLog_Level_t level);

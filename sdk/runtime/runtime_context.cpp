@@ -297,6 +297,7 @@ Qnn_ErrorHandle_t Runtime::contextCreateFromBinary(Qnn_BackendHandle_t backend, 
     auto ctx = std::make_shared<ContextObject>();
     ctx->backend = b;
     ctx->settings = settings;
+    ctx->fromBinary = true;
     uint32_t maxId = 0;
     for (auto& t : contents.contextTensors) {
       maxId = std::max(maxId, t.id);

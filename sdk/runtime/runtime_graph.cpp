@@ -84,8 +84,7 @@ static Status applyGraphConfig(GraphObject& g, const QnnGraph_Config_t** config,
         g.profiledExecutions = 0;
         break;
       case QNN_GRAPH_CONFIG_OPTION_ENABLE_BINARY_SECTION_WEIGHTS_UPDATES:
-        if (config[i]->enableBinarySectionWeightsUpdates)
-          return {StatusCode::kNotSupported, "binary sections (and so their weight updates) are not supported yet"};
+        g.sectionWeightsUpdatable = config[i]->enableBinarySectionWeightsUpdates != 0;
         break;
       default: return invalidArgument("unknown graph config option " + std::to_string(config[i]->option));
     }
@@ -108,10 +107,11 @@ struct GraphConfigState {
   std::function<void(const GraphIR&, const NodeInfo&, const std::vector<void*>&)> afterNode;
   bool profilingEnabled = true;
   uint32_t maxProfiledExecutions = 0, profiledExecutions = 0;
+  bool sectionWeightsUpdatable = false;
 
   static GraphConfigState of(const GraphObject& g) {
     return {g.ir.backendConfig, g.ir.priority, g.ir.precision, g.ir.afterNode,
-            g.profilingEnabled, g.maxProfiledExecutions, g.profiledExecutions};
+            g.profilingEnabled, g.maxProfiledExecutions, g.profiledExecutions, g.sectionWeightsUpdatable};
   }
   void restore(GraphObject& g) const {
     g.ir.backendConfig = settings;
@@ -121,6 +121,7 @@ struct GraphConfigState {
     g.profilingEnabled = profilingEnabled;
     g.maxProfiledExecutions = maxProfiledExecutions;
     g.profiledExecutions = profiledExecutions;
+    g.sectionWeightsUpdatable = sectionWeightsUpdatable;
   }
 };
 
@@ -272,6 +273,25 @@ Qnn_ErrorHandle_t Runtime::graphFinalize(Qnn_GraphHandle_t graph, Qnn_ProfileHan
     if (Status pst = profileForCall(*g, false, &prof); !pst.isOk())
       return fail(log, ApiGroup::kGraph, "QnnGraph_finalize", pst);
     std::lock_guard<std::mutex> lock(g->mutex);
+    // Tensor updates "will not take effect until QnnGraph_finalize() is called" (QnnTensor.h).
+    if (g->state == GraphObject::State::kFinalized && !g->pendingUpdates.empty()) {
+      if (sig && sig->triggered.exchange(false)) return QNN_GRAPH_ERROR_ABORTED;
+      uint64_t start = nowMicros();
+      TensorUpdates updates = std::move(g->pendingUpdates);
+      g->pendingUpdates.clear();
+      Status st = applyGraphUpdates(*g, updates, nullptr);
+      if (!st.isOk()) {
+        logMessage(log, QNN_LOG_LEVEL_ERROR,
+                   "QnnGraph_finalize: applying the tensor updates of graph '" + g->ir.name + "' failed (the graph keeps its previous values): " + st.message());
+        return st.code() == StatusCode::kOutOfMemory ? QNN_GRAPH_ERROR_MEM_ALLOC : QNN_GRAPH_ERROR_FINALIZE_FAILED;
+      }
+      logMessage(log, QNN_LOG_LEVEL_DEBUG,
+                 "QnnGraph_finalize: applied " + std::to_string(updates.size()) + " tensor update(s) to graph '" + g->ir.name + "'");
+      if (prof)
+        prof->addEvent(0, QNN_PROFILE_EVENTTYPE_FINALIZE, QNN_PROFILE_EVENTUNIT_MICROSEC, nowMicros() - start,
+                       "graph finalize (tensor updates): " + g->ir.name);
+      return QNN_SUCCESS;
+    }
     // "Some runtimes may require that this function is called before execution of a
     // graph retrieved from a context binary" (QnnGraph.h): clients do, so it succeeds.
     if (g->state == GraphObject::State::kFinalized && g->fromBinary) return QNN_SUCCESS;

@@ -77,6 +77,17 @@ BackendSettings deviceSettings(Qnn_DeviceHandle_t device);
 // Drops the graph and mem handles a context owns.
 void freeContextObject(const std::shared_ptr<ContextObject>& ctx);
 
+// Applies tensor updates to a finalized graph and prepares it again; the
+// caller holds g.mutex (execMutex is taken here: no execute sees a half-updated
+// graph). On failure the graph keeps its previous values and prepared form.
+// `undo` (optional) receives what rollbackGraphUpdates needs to restore them.
+struct GraphUpdateUndo {
+  TensorUpdates previous;
+  std::unique_ptr<PreparedGraph> prepared;
+};
+Status applyGraphUpdates(GraphObject& g, const TensorUpdates& updates, GraphUpdateUndo* undo);
+void rollbackGraphUpdates(GraphObject& g, GraphUpdateUndo& undo);
+
 // Reads and validates an op config against the op definitions and the engine.
 // Tensors come from the op config itself (validateOpConfig) or from the graph
 // (addNode, via lookup).

@@ -74,7 +74,7 @@ Qnn_Tensor_t BinaryInfoStorage::makeTensor(const sdk::TensorInfo& t) {
   Qnn_TensorV1_t& v = out.v1;
   v.id = t.id;
   v.name = keepString(t.name);
-  v.type = static_cast<Qnn_TensorType_t>(t.kind);
+  v.type = static_cast<Qnn_TensorType_t>(t.qnnTensorType());
   v.dataFormat = t.dataFormat;
   v.dataType = static_cast<Qnn_DataType_t>(t.dtype);
   setQuantization(t.quant, &v.quantizeParams);

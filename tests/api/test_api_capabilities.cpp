@@ -152,7 +152,7 @@ TEST(Capabilities, AnswersMatchWhatTheBackendsDo) {
     EXPECT_EQ(api.propertyHasCapability(QNN_PROPERTY_GRAPH_SUPPORT_SUBGRAPH), QNN_PROPERTY_NOT_SUPPORTED);
     EXPECT_EQ(api.propertyHasCapability(QNN_PROPERTY_CONTEXT_SUPPORT_INCREMENTAL_BINARY), QNN_PROPERTY_NOT_SUPPORTED);
     EXPECT_EQ(api.propertyHasCapability(QNN_PROPERTY_TENSOR_SUPPORT_UPDATEABLE_STATIC_TENSORS),
-              QNN_PROPERTY_NOT_SUPPORTED);
+              QNN_PROPERTY_SUPPORTED);  // test_api_updatable_tensors.cpp
   }
   // Only the HTP defines context custom properties and a device infrastructure.
   EXPECT_EQ(htp.api().propertyHasCapability(QNN_PROPERTY_CONTEXT_SUPPORT_CUSTOM_PROPERTY), QNN_PROPERTY_SUPPORTED);

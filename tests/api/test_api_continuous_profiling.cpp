@@ -139,13 +139,13 @@ TEST_F(ContinuousProfiling, AHandleBelongsToOneGraphAndIsNotFreedWhileBound) {
   ctx = nullptr;
 }
 
-TEST_F(ContinuousProfiling, BinarySectionWeightUpdatesAreNotSupportedYet) {
+TEST_F(ContinuousProfiling, BinarySectionWeightUpdatesOptionIsAccepted) {
   QnnGraph_Config_t updates = QNN_GRAPH_CONFIG_INIT;
   updates.option = QNN_GRAPH_CONFIG_OPTION_ENABLE_BINARY_SECTION_WEIGHTS_UPDATES;
   updates.enableBinarySectionWeightsUpdates = 0;
   Qnn_GraphHandle_t g = relu("sections", {updates});
-  updates.enableBinarySectionWeightsUpdates = 1;
-  EXPECT_EQ(setConfig(g, updates), QNN_COMMON_ERROR_NOT_SUPPORTED);
+  updates.enableBinarySectionWeightsUpdates = 1;  // what it does: test_api_updatable_tensors.cpp
+  EXPECT_EQ(setConfig(g, updates), QNN_SUCCESS);
 }
 
 // "Some runtimes may require that this function is called before execution of a

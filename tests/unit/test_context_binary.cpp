@@ -546,7 +546,7 @@ TEST(ContextBinary, NewerMinorVersionWithUnknownSectionIsAccepted) {
   section(w, 0x77, {1, 2, 3, 4, 5});  // unknown to this reader
   section(w, 0x78, {});
   // Newer minor, with an extra header field as well.
-  std::vector<uint8_t> newer = wrap(payload, 1, 1, 0, UINT64_MAX, {9, 9, 9, 9, 9, 9, 9, 9});
+  std::vector<uint8_t> newer = wrap(payload, 1, 2, 0, UINT64_MAX, {9, 9, 9, 9, 9, 9, 9, 9});
   ContextBinaryContents out;
   Status s = readContextBinary(newer.data(), newer.size(), &out);
   ASSERT_TRUE(s.isOk()) << s.message();
@@ -554,10 +554,10 @@ TEST(ContextBinary, NewerMinorVersionWithUnknownSectionIsAccepted) {
   EXPECT_TRUE(validateContextBinary(newer.data(), newer.size()).isOk());
 
   // The same unknown section in a file claiming this reader's minor is corrupt.
-  std::vector<uint8_t> same = wrap(payload, 1, 0);
+  std::vector<uint8_t> same = wrap(payload, 1, 1);
   expectCorrupt(same, "unknown section tag 119");
   // And a longer header is only legal from a newer minor.
-  std::vector<uint8_t> longHeader = wrap(unwrap(bin), 1, 0, 0, UINT64_MAX, {0, 0, 0, 0});
+  std::vector<uint8_t> longHeader = wrap(unwrap(bin), 1, 1, 0, UINT64_MAX, {0, 0, 0, 0});
   expectCorrupt(longHeader, "bad header size");
 }
 

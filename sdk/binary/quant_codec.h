@@ -1,0 +1,46 @@
+// The byte form of a QuantInfo, shared by the context-binary tensor record and
+// binary sections (docs/context-binary-format.md): kind, scale, offset, axis,
+// bitwidth, then the per-channel scales and offsets.
+#pragma once
+
+#include "binary/byte_io.h"
+#include "core/tensor_view.h"
+
+namespace qnn::sdk::binary {
+
+inline constexpr uint32_t kMaxQuantKind = static_cast<uint32_t>(QuantInfo::Kind::kAxisScaleOffset);
+
+inline void writeQuant(ByteWriter& w, const QuantInfo& q) {
+  w.u32(static_cast<uint32_t>(q.kind));
+  w.f32(q.scale);
+  w.i32(q.offset);
+  w.i32(q.axis);
+  w.u32(q.bitwidth);
+  w.u32(static_cast<uint32_t>(q.scales.size()));
+  for (float s : q.scales) w.f32(s);
+  w.u32(static_cast<uint32_t>(q.offsets.size()));
+  for (int32_t o : q.offsets) w.i32(o);
+}
+
+// False on truncation or an unknown kind; `error` says which.
+inline bool readQuant(ByteReader& r, QuantInfo* q, const char** error) {
+  uint32_t kind = 0, n = 0;
+  r.u32(&kind);
+  r.f32(&q->scale);
+  r.i32(&q->offset);
+  r.i32(&q->axis);
+  r.u32(&q->bitwidth);
+  if (!r.ok()) return (*error = "truncated quantization"), false;
+  if (kind > kMaxQuantKind) return (*error = "unknown quantization kind"), false;
+  q->kind = static_cast<QuantInfo::Kind>(kind);
+  if (!r.count(&n, 4)) return (*error = "bad scale count"), false;
+  q->scales.resize(n);
+  for (float& f : q->scales) r.f32(&f);
+  if (!r.count(&n, 4)) return (*error = "bad offset count"), false;
+  q->offsets.resize(n);
+  for (int32_t& o : q->offsets) r.i32(&o);
+  if (!r.ok()) return (*error = "truncated quantization"), false;
+  return true;
+}
+
+}  // namespace qnn::sdk::binary
