@@ -66,5 +66,13 @@ std::remove_pointer_t<QnnError_GetVerboseMessageFn_t> errorGetVerboseMessage;
 std::remove_pointer_t<QnnError_FreeVerboseMessageFn_t> errorFreeVerboseMessage;
 std::remove_pointer_t<QnnContext_ValidateBinaryFn_t> contextValidateBinary;
 std::remove_pointer_t<QnnContext_CreateFromBinaryWithSignalFn_t> contextCreateFromBinaryWithSignal;
+// saver_api_sections.cpp
+std::remove_pointer_t<QnnTensor_UpdateGraphTensorsFn_t> tensorUpdateGraphTensors;
+std::remove_pointer_t<QnnTensor_UpdateContextTensorsFn_t> tensorUpdateContextTensors;
+std::remove_pointer_t<QnnContext_GetBinarySectionSizeFn_t> contextGetBinarySectionSize;
+std::remove_pointer_t<QnnContext_GetBinarySectionFn_t> contextGetBinarySection;
+std::remove_pointer_t<QnnContext_ApplyBinarySectionFn_t> contextApplyBinarySection;
+std::remove_pointer_t<QnnContext_GetBinarySectionUpdateFn_t> contextGetBinarySectionUpdate;
+std::remove_pointer_t<QnnContext_FreeBinarySectionUpdateFn_t> contextFreeBinarySectionUpdate;
 
 }  // namespace qnn::saver

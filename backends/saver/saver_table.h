@@ -67,6 +67,13 @@ inline void fillTable(QNN_INTERFACE_VER_TYPE& t) {
   t.backendGetProperty = backendGetProperty;
   t.contextGetProperty = contextGetProperty;
   t.graphGetProperty = graphGetProperty;
+  t.tensorUpdateGraphTensors = tensorUpdateGraphTensors;
+  t.tensorUpdateContextTensors = tensorUpdateContextTensors;
+  t.contextGetBinarySectionSize = contextGetBinarySectionSize;
+  t.contextGetBinarySection = contextGetBinarySection;
+  t.contextApplyBinarySection = contextApplyBinarySection;
+  t.contextGetBinarySectionUpdate = contextGetBinarySectionUpdate;
+  t.contextFreeBinarySectionUpdate = contextFreeBinarySectionUpdate;
   sdk::fillUnassignedMembers<Unsupported>(t);
 }
 

@@ -74,7 +74,9 @@ bool Replayer::replay(const trace::CallRecord& c) {
   if (c.callId >= 1 && c.callId <= trace::kNumTableCalls && !members[c.callId - 1]) return false;
   const std::string member = trace::callMember(c.callId);
   Qnn_ErrorHandle_t rc = QNN_SUCCESS;
-  if (!replayGraph(c, member, &rc) && !replayContext(c, member, &rc) && !replayObjects(c, member, &rc)) return false;
+  if (!replayGraph(c, member, &rc) && !replayContext(c, member, &rc) && !replayObjects(c, member, &rc) &&
+      !replaySections(c, member, &rc))
+    return false;
   expectResult(c, rc);
   return true;
 }

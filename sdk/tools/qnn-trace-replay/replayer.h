@@ -41,6 +41,9 @@ class Replayer {
   bool replayGraph(const trace::CallRecord& call, const std::string& member, Qnn_ErrorHandle_t* rc);
   bool replayContext(const trace::CallRecord& call, const std::string& member, Qnn_ErrorHandle_t* rc);
   bool replayObjects(const trace::CallRecord& call, const std::string& member, Qnn_ErrorHandle_t* rc);
+  // replay_sections.cpp: tensor updates and binary sections.
+  bool replaySections(const trace::CallRecord& call, const std::string& member, Qnn_ErrorHandle_t* rc);
+  const std::vector<uint8_t>& sectionBytes(const trace::CallRecord& call, const trace::Value& ref) const;
   Qnn_ErrorHandle_t execute(const trace::CallRecord& call);
   void noteLeftOut(const std::vector<std::string>& types) { report_.leftOutCustomTypes.insert(types.begin(), types.end()); }
   // Points mem-handle tensors at the live buffers (copying recorded input bytes in).
@@ -57,6 +60,7 @@ class Replayer {
   ReplayReport report_;
   std::map<uint64_t, void*> handles_;
   std::map<uint64_t, std::vector<uint8_t>> liveBinaries_;  // recorded blob id -> binary made in this replay
+  std::map<uint64_t, QnnContext_Buffer_t> liveUpdates_;  // recorded address -> buffer of getBinarySectionUpdate
   ReplayMemory memory_;
   const QnnDevice_PlatformInfo_t* platformInfo_ = nullptr;
 };

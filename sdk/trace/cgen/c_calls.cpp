@@ -41,7 +41,7 @@ void CGenerator::emitCall(const CallRecord& c) {
   ++indent_;
   const std::string member = callMember(c.callId);
   bool done = emitGraphCall(member, c.args) || emitContextCall(member, c.args) || emitBackendCall(member, c.args) ||
-              emitObjectCall(member, c.args);
+              emitObjectCall(member, c.args) || emitSectionCall(member, c.args);
   --indent_;
   std::swap(block, body_);
   if (!done) {

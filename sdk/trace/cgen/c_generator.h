@@ -31,6 +31,10 @@ class CGenerator {
   bool emitContextCall(const std::string& member, const Value& a);
   bool emitBackendCall(const std::string& member, const Value& a);
   bool emitObjectCall(const std::string& member, const Value& a);
+  // c_sections.cpp: tensor updates and binary sections.
+  bool emitSectionCall(const std::string& member, const Value& a);
+  void emitContextBuffer(const std::string& name, const std::string& data, const std::string& size);
+  std::pair<std::string, std::string> sectionBytes(const Value& ref);  // (data, size) expressions
 
   // c_tensors.cpp: statements filling `var` (a Qnn_Tensor_t lvalue).
   enum class TensorUse { Create, Reference, Input, Output };
@@ -57,6 +61,8 @@ class CGenerator {
   std::map<uint64_t, std::string> handleNames_;
   std::vector<std::string> globals_;  // file-scope declarations the calls need
   std::set<uint64_t> liveBinaries_;  // blob ids of binaries this program gets itself
+  std::set<uint64_t> liveSections_;  // blob ids of binary sections this program gets itself
+  std::set<uint64_t> updateBuffers_;  // recorded addresses of getBinarySectionUpdate buffers
   unsigned executes_ = 0, names_ = 0, indent_ = 1;
   std::string currentCall_;
 };

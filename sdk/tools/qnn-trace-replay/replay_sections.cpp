@@ -1,0 +1,85 @@
+// Replay of updateable-tensor and binary-section calls. A section this replay
+// produced (contextGetBinarySection) stands in for the recorded bytes wherever
+// the trace applies the same blob, as context binaries do; buffers made by
+// contextGetBinarySectionUpdate are found again by their recorded address.
+#include "replayer.h"
+#include "tool_error.h"
+
+namespace qnn::replay {
+
+using tools::ToolError;
+using trace::Value;
+
+namespace {
+
+QnnContext_Buffer_t rawBuffer(const std::vector<uint8_t>& bytes) {
+  QnnContext_Buffer_t b{};
+  b.version = QNN_CONTEXT_BUFFER_VERSION_1;
+  b.v1.memType = QNN_CONTEXTMEMTYPE_RAW;
+  b.v1.binaryBuf.data = const_cast<uint8_t*>(bytes.data());
+  b.v1.binaryBuf.dataSize = bytes.size();
+  return b;
+}
+
+}  // namespace
+
+const std::vector<uint8_t>& Replayer::sectionBytes(const trace::CallRecord& c, const Value& ref) const {
+  auto it = liveBinaries_.find(ref.u);
+  if (it != liveBinaries_.end()) return it->second;
+  const std::vector<uint8_t>* bytes = trace_.blob(ref);
+  if (!bytes) throw ToolError("call #" + std::to_string(c.seq) + ": binary section blob missing");
+  return *bytes;
+}
+
+bool Replayer::replaySections(const trace::CallRecord& c, const std::string& m, Qnn_ErrorHandle_t* rc) {
+  const Value& a = c.args;
+  auto section = [&] { return QnnContext_SectionType_t(field(a, "section").u); };
+  if (m == "tensorUpdateGraphTensors" || m == "tensorUpdateContextTensors" || m == "contextGetBinarySectionUpdate") {
+    const Value& list = field(a, "tensors");
+    std::vector<OwnedTensor> owned(list.items.size());
+    std::vector<const Qnn_Tensor_t*> ptrs;
+    for (size_t k = 0; k < owned.size(); ++k) {
+      buildTensor(list.items[k], trace_, true, false, owned[k]);
+      ptrs.push_back(&owned[k].tensor);
+    }
+    if (m == "tensorUpdateGraphTensors") {
+      *rc = api_.tensorUpdateGraphTensors(live(field(a, "graph")), ptrs.data(), ptrs.size());
+    } else if (m == "tensorUpdateContextTensors") {
+      *rc = api_.tensorUpdateContextTensors(live(field(a, "context")), ptrs.data(), ptrs.size());
+    } else {
+      QnnContext_Buffer_t in = rawBuffer(sectionBytes(c, field(a, "binarySection"))), out{};
+      *rc = api_.contextGetBinarySectionUpdate(&in, nullptr, ptrs.data(), ptrs.size(),
+                                               uint8_t(field(a, "keepUpdatable").u), live(field(a, "logger")),
+                                               live(field(a, "profile")), live(field(a, "signal")), &out);
+      if (*rc == QNN_SUCCESS && a.field("update")) liveUpdates_[field(a, "update").u] = out;
+    }
+  } else if (m == "contextGetBinarySectionSize") {
+    Qnn_ContextBinarySize_t size = 0;
+    *rc = api_.contextGetBinarySectionSize(live(field(a, "context")), live(field(a, "graph")), section(), &size);
+  } else if (m == "contextGetBinarySection") {
+    void *ctx = live(field(a, "context")), *graph = live(field(a, "graph"));
+    Qnn_ContextBinarySize_t size = 0, written = 0;
+    *rc = api_.contextGetBinarySectionSize(ctx, graph, section(), &size);
+    std::vector<uint8_t> bytes(size);
+    QnnContext_Buffer_t out = rawBuffer(bytes);
+    if (*rc == QNN_SUCCESS)
+      *rc = api_.contextGetBinarySection(ctx, graph, section(), &out, &written, live(field(a, "profile")),
+                                         live(field(a, "signal")));
+    bytes.resize(written);
+    if (*rc == QNN_SUCCESS && a.field("binarySection")) liveBinaries_[field(a, "binarySection").u] = std::move(bytes);
+  } else if (m == "contextApplyBinarySection") {
+    QnnContext_Buffer_t in = rawBuffer(sectionBytes(c, field(a, "binarySection")));
+    *rc = api_.contextApplyBinarySection(live(field(a, "context")), live(field(a, "graph")), section(), &in,
+                                         live(field(a, "profile")), live(field(a, "signal")));
+  } else if (m == "contextFreeBinarySectionUpdate") {
+    auto it = liveUpdates_.find(field(a, "update").u);
+    if (it == liveUpdates_.end()) return false;  // its update was not replayed
+    *rc = api_.contextFreeBinarySectionUpdate(it->second, live(field(a, "logger")));
+    liveUpdates_.erase(it);
+  } else {
+    return false;
+  }
+  return true;
+}
+
+}  // namespace qnn::replay

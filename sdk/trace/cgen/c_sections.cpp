@@ -1,0 +1,93 @@
+// Updateable-tensor and binary-section calls of the generated program. Like
+// context binaries, a section the program gets itself (getBinarySection) is
+// kept and used wherever the trace applies the same bytes; a buffer made by
+// getBinarySectionUpdate is a file-scope variable named by its recorded address.
+#include "c_generator.h"
+#include "c_literals.h"
+
+namespace qnn::trace::cgen {
+namespace {
+
+const Value& arg(const Value& a, const char* name) {
+  static const Value& null = *new Value();  // never destroyed: used from exit-time generation
+  const Value* f = a.field(name);
+  return f ? *f : null;
+}
+
+}  // namespace
+
+// Declares `name`, a RAW QnnContext_Buffer_t over (data, size).
+void CGenerator::emitContextBuffer(const std::string& name, const std::string& data, const std::string& size) {
+  line("QnnContext_Buffer_t " + name + ";");
+  line("memset(&" + name + ", 0, sizeof " + name + ");");
+  line(name + ".version = QNN_CONTEXT_BUFFER_VERSION_1;");
+  line(name + ".v1.memType = QNN_CONTEXTMEMTYPE_RAW;");
+  line(name + ".v1.binaryBuf.data = (void*)" + data + ";");
+  line(name + ".v1.binaryBuf.dataSize = " + size + ";");
+}
+
+// A recorded section's bytes: the program's own when it got them, else params.bin.
+std::pair<std::string, std::string> CGenerator::sectionBytes(const Value& ref) {
+  if (liveSections_.count(ref.u))
+    return {"section_" + std::to_string(ref.u), "sectionSize_" + std::to_string(ref.u)};
+  return {data(ref), std::to_string(ref.i) + "u"};
+}
+
+bool CGenerator::emitSectionCall(const std::string& m, const Value& a) {
+  const std::string section = "(QnnContext_SectionType_t)" + field(a, "section");
+  if (m == "tensorUpdateGraphTensors" || m == "tensorUpdateContextTensors" || m == "contextGetBinarySectionUpdate") {
+    const Value& list = arg(a, "tensors");
+    if (list.items.empty()) return false;
+    emitTensorArray("upd", list, TensorUse::Input);
+    std::string n = std::to_string(list.items.size());
+    std::string ptrs;
+    for (size_t k = 0; k < list.items.size(); ++k) ptrs += "&upd[" + std::to_string(k) + "], ";
+    line("const Qnn_Tensor_t* updList[" + n + "] = {" + ptrs + "};");
+    if (m == "tensorUpdateGraphTensors") {
+      line("CHECK(API(tensorUpdateGraphTensors, " + handle(arg(a, "graph"), "graph") + ", updList, " + n + "u));");
+    } else if (m == "tensorUpdateContextTensors") {
+      line("CHECK(API(tensorUpdateContextTensors, " + handle(arg(a, "context"), "context") + ", updList, " + n + "u));");
+    } else {
+      auto [bytes, size] = sectionBytes(arg(a, "binarySection"));
+      std::string out = "update_" + std::to_string(arg(a, "update").u);
+      if (updateBuffers_.insert(arg(a, "update").u).second) globals_.push_back("static QnnContext_Buffer_t " + out + ";");
+      emitContextBuffer("in", bytes, size);
+      line("CHECK(API(contextGetBinarySectionUpdate, &in, NULL, updList, " + n + "u, " + field(a, "keepUpdatable") +
+           ", " + handle(arg(a, "logger"), "logger") + ", " + handle(arg(a, "profile"), "profile") + ", " +
+           handle(arg(a, "signal"), "signal") + ", &" + out + "));");
+    }
+  } else if (m == "contextFreeBinarySectionUpdate") {
+    if (!updateBuffers_.count(arg(a, "update").u)) return false;
+    line("CHECK(API(contextFreeBinarySectionUpdate, update_" + std::to_string(arg(a, "update").u) + ", " +
+         handle(arg(a, "logger"), "logger") + "));");
+  } else if (m == "contextGetBinarySectionSize") {
+    line("Qnn_ContextBinarySize_t size = 0;");
+    line("CHECK(API(contextGetBinarySectionSize, " + handle(arg(a, "context"), "context") + ", " +
+         handle(arg(a, "graph"), "graph") + ", " + section + ", &size));");
+  } else if (m == "contextGetBinarySection") {
+    std::string id = std::to_string(arg(a, "binarySection").u);
+    std::string ctx = handle(arg(a, "context"), "context"), graph = handle(arg(a, "graph"), "graph");
+    if (liveSections_.insert(arg(a, "binarySection").u).second) {
+      globals_.push_back("static void* section_" + id + ";");
+      globals_.push_back("static Qnn_ContextBinarySize_t sectionSize_" + id + ";");
+    }
+    line("Qnn_ContextBinarySize_t size = 0;");
+    line("CHECK(API(contextGetBinarySectionSize, " + ctx + ", " + graph + ", " + section + ", &size));");
+    line("free(section_" + id + ");");
+    line("section_" + id + " = outputBuffer((uint32_t)size);");
+    emitContextBuffer("out", "section_" + id, "size");
+    line("CHECK(API(contextGetBinarySection, " + ctx + ", " + graph + ", " + section + ", &out, &sectionSize_" + id +
+         ", " + handle(arg(a, "profile"), "profile") + ", " + handle(arg(a, "signal"), "signal") + "));");
+  } else if (m == "contextApplyBinarySection") {
+    auto [bytes, size] = sectionBytes(arg(a, "binarySection"));
+    emitContextBuffer("in", bytes, size);
+    line("CHECK(API(contextApplyBinarySection, " + handle(arg(a, "context"), "context") + ", " +
+         handle(arg(a, "graph"), "graph") + ", " + section + ", &in, " + handle(arg(a, "profile"), "profile") + ", " +
+         handle(arg(a, "signal"), "signal") + "));");
+  } else {
+    return false;
+  }
+  return true;
+}
+
+}  // namespace qnn::trace::cgen
