@@ -74,5 +74,8 @@ std::remove_pointer_t<QnnContext_GetBinarySectionFn_t> contextGetBinarySection;
 std::remove_pointer_t<QnnContext_ApplyBinarySectionFn_t> contextApplyBinarySection;
 std::remove_pointer_t<QnnContext_GetBinarySectionUpdateFn_t> contextGetBinarySectionUpdate;
 std::remove_pointer_t<QnnContext_FreeBinarySectionUpdateFn_t> contextFreeBinarySectionUpdate;
+std::remove_pointer_t<QnnContext_FinalizeFn_t> contextFinalize;
+std::remove_pointer_t<QnnContext_GetIncrementalBinaryFn_t> contextGetIncrementalBinary;
+std::remove_pointer_t<QnnContext_ReleaseIncrementalBinaryFn_t> contextReleaseIncrementalBinary;
 
 }  // namespace qnn::saver

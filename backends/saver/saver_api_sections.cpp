@@ -5,6 +5,8 @@
 // recorded by its address, which the free names). Without pass-through, updates
 // and applies are accepted as recorded; what needs a backend to answer
 // (sizes, sections, section updates) is QNN_CONTEXT_ERROR_UNSUPPORTED_FEATURE.
+// Also here: contextFinalize and the incremental binary, the other context
+// entries of the 2.32 table.
 #include <cstdint>
 
 #include "saver_api.h"
@@ -145,6 +147,45 @@ Qnn_ErrorHandle_t contextFreeBinarySectionUpdate(QnnContext_Buffer_t update, Qnn
                                     ? reinterpret_cast<uintptr_t>(update.v1.binaryBuf.data)
                                     : 0));
     return pass() ? forward(pass()->contextFreeBinarySectionUpdate, update, rl) : QNN_CONTEXT_ERROR_INVALID_ARGUMENT;
+  });
+}
+
+Qnn_ErrorHandle_t contextFinalize(Qnn_ContextHandle_t context, Qnn_ProfileHandle_t profile) {
+  return recorded(callId("contextFinalize"), [&](Value& a) -> Qnn_ErrorHandle_t {
+    void *rc = nullptr, *rp = nullptr;
+    if (!useHandle(a, "context", context, Kind::Context, false, &rc)) return QNN_CONTEXT_ERROR_INVALID_HANDLE;
+    if (!useHandle(a, "profile", profile, Kind::Profile, true, &rp)) return QNN_CONTEXT_ERROR_INVALID_HANDLE;
+    return pass() ? forward(pass()->contextFinalize, rc, rp) : QNN_SUCCESS;
+  });
+}
+
+// The pieces are the backend's: the trace keeps their offsets and sizes (the
+// bytes are those of the context binary, which contextGetBinary records).
+Qnn_ErrorHandle_t contextGetIncrementalBinary(Qnn_ContextHandle_t context, const void** buffer,
+                                              Qnn_ContextBinarySize_t* startOffset, Qnn_ContextBinarySize_t* written) {
+  return recorded(callId("contextGetIncrementalBinary"), [&](Value& a) -> Qnn_ErrorHandle_t {
+    void* rc = nullptr;
+    if (!useHandle(a, "context", context, Kind::Context, false, &rc)) return QNN_CONTEXT_ERROR_INVALID_HANDLE;
+    if (!buffer || !startOffset || !written) return QNN_CONTEXT_ERROR_INVALID_ARGUMENT;
+    if (!pass()) return QNN_CONTEXT_ERROR_UNSUPPORTED_FEATURE;
+    Qnn_ErrorHandle_t r = forward(pass()->contextGetIncrementalBinary, rc, buffer, startOffset, written);
+    if (r == QNN_SUCCESS) {
+      a.add("startOffset", Value::uint(*startOffset));
+      a.add("writtenBufferSize", Value::uint(*written));
+    }
+    return r;
+  });
+}
+
+Qnn_ErrorHandle_t contextReleaseIncrementalBinary(Qnn_ContextHandle_t context, const void* buffer,
+                                                  Qnn_ContextBinarySize_t startOffset) {
+  return recorded(callId("contextReleaseIncrementalBinary"), [&](Value& a) -> Qnn_ErrorHandle_t {
+    void* rc = nullptr;
+    if (!useHandle(a, "context", context, Kind::Context, false, &rc)) return QNN_CONTEXT_ERROR_INVALID_HANDLE;
+    a.add("startOffset", Value::uint(startOffset));
+    if (!buffer) return QNN_CONTEXT_ERROR_INVALID_ARGUMENT;
+    return pass() ? forward(pass()->contextReleaseIncrementalBinary, rc, buffer, startOffset)
+                  : QNN_CONTEXT_ERROR_INCREMENT_INVALID_BUFFER;
   });
 }
 

@@ -74,6 +74,9 @@ inline void fillTable(QNN_INTERFACE_VER_TYPE& t) {
   t.contextApplyBinarySection = contextApplyBinarySection;
   t.contextGetBinarySectionUpdate = contextGetBinarySectionUpdate;
   t.contextFreeBinarySectionUpdate = contextFreeBinarySectionUpdate;
+  t.contextFinalize = contextFinalize;
+  t.contextGetIncrementalBinary = contextGetIncrementalBinary;
+  t.contextReleaseIncrementalBinary = contextReleaseIncrementalBinary;
   sdk::fillUnassignedMembers<Unsupported>(t);
 }
 

@@ -65,6 +65,16 @@ void ApiTable<rt>::fillNewerMembers(Table& t) {
   t.globalConfigSet = globalConfigSet;
   t.profileSetConfig = profileSetConfig;
   t.profileGetExtendedEventData = profileGetExtendedEventData;
+  t.contextCreateFromBinaryListAsync = [](Qnn_BackendHandle_t b, Qnn_DeviceHandle_t d, const QnnContext_Params_t** p,
+                                          const QnnContext_Config_t** c, Qnn_SignalHandle_t s) {
+    return rt().contextCreateFromBinaryListAsync(b, d, p, c, s);
+  };
+  t.contextFinalize = [](Qnn_ContextHandle_t x, Qnn_ProfileHandle_t p) { return rt().contextFinalize(x, p); };
+  t.contextGetIncrementalBinary = [](Qnn_ContextHandle_t x, const void** b, Qnn_ContextBinarySize_t* o,
+                                     Qnn_ContextBinarySize_t* w) { return rt().contextGetIncrementalBinary(x, b, o, w); };
+  t.contextReleaseIncrementalBinary = [](Qnn_ContextHandle_t x, const void* b, Qnn_ContextBinarySize_t o) {
+    return rt().contextReleaseIncrementalBinary(x, b, o);
+  };
   t.tensorUpdateGraphTensors = tensorUpdateGraphTensors;
   t.tensorUpdateContextTensors = tensorUpdateContextTensors;
   t.contextGetBinarySectionSize = [](Qnn_ContextHandle_t x, Qnn_GraphHandle_t g, QnnContext_SectionType_t s,

@@ -7,11 +7,13 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "QnnInterface.h"
@@ -33,6 +35,13 @@ class BackendObject : public HandleObject {
   std::vector<QnnBackend_OperationName_t> opNameEntries;
   std::vector<std::shared_ptr<const OpPackage>> listedOpPackages;  // keep the package/op names listed alive
   std::set<void*> contexts;  // context handles, freed with the backend
+  // Workers of QnnContext_createFromBinaryListAsync (guarded by `mutex`); joined
+  // by backendFree and at the latest here.
+  std::vector<std::thread> loaders;
+  ~BackendObject() override {
+    for (auto& t : loaders)
+      if (t.joinable()) t.get_id() == std::this_thread::get_id() ? t.detach() : t.join();
+  }
   // Op packages registered on this handle; shared with the engine, emptied by backendFree.
   std::shared_ptr<OpPackageSet> opPackages = std::make_shared<OpPackageSet>();
   std::mutex mutex;
@@ -64,6 +73,9 @@ class GraphObject : public HandleObject {
   State state = State::kBuilding;
   std::unique_ptr<PreparedGraph> prepared;
   bool fromBinary = false;  // retrieved from a context binary: finalized already, QnnGraph_finalize is a no-op
+  // Loaded from a binary but not initialized yet (QNN_CONTEXT_CONFIG_OPTION_DEFER_GRAPH_INIT):
+  // makes `prepared`; run by rt::initializeGraph under `mutex`, then cleared.
+  std::function<Status(GraphObject&)> deferredInit;
   std::atomic<bool> executed{false};  // set by the first execute; some configs are fixed from then on
   // Continuous profiling (QNN_GRAPH_CONFIG_OPTION_PROFILE_HANDLE and the
   // profiling state/count options), guarded by `mutex`: the bound profile takes
@@ -97,6 +109,11 @@ class ContextObject : public HandleObject {
   uint32_t nextTensorId = 1;                            // ids are unique within a context
   BackendSettings settings;  // device + context custom settings, copied into each graph's IR
   bool fromBinary = false;   // re-created from a context binary (no binary sections are made from it)
+  // QnnContext_getIncrementalBinary: the binary being handed out in pieces, the
+  // next piece's offset, and the pieces not yet released (start -> offset).
+  std::vector<uint8_t> incremental;
+  size_t incrementalNext = 0;
+  std::map<const void*, uint64_t> incrementalOut;
   std::mutex mutex;
 };
 

@@ -13,6 +13,8 @@
 
 namespace qnn::sdk {
 
+class SignalObject;  // runtime/objects.h
+
 class Runtime {
  public:
   explicit Runtime(BackendDescriptor descriptor);
@@ -48,6 +50,16 @@ class Runtime {
                                             Qnn_ContextBinarySize_t size, Qnn_ContextHandle_t* context,
                                             Qnn_ProfileHandle_t profile, Qnn_SignalHandle_t signal = nullptr);
   Qnn_ErrorHandle_t contextFree(Qnn_ContextHandle_t context, Qnn_ProfileHandle_t profile);
+  // runtime_context_async.cpp
+  Qnn_ErrorHandle_t contextCreateFromBinaryListAsync(Qnn_BackendHandle_t backend, Qnn_DeviceHandle_t device,
+                                                     const QnnContext_Params_t** contextParams,
+                                                     const QnnContext_Config_t** listConfig, Qnn_SignalHandle_t signal);
+  Qnn_ErrorHandle_t contextFinalize(Qnn_ContextHandle_t context, Qnn_ProfileHandle_t profile);
+  // runtime_context_incremental.cpp
+  Qnn_ErrorHandle_t contextGetIncrementalBinary(Qnn_ContextHandle_t context, const void** buffer,
+                                                Qnn_ContextBinarySize_t* startOffset, Qnn_ContextBinarySize_t* written);
+  Qnn_ErrorHandle_t contextReleaseIncrementalBinary(Qnn_ContextHandle_t context, const void* buffer,
+                                                    Qnn_ContextBinarySize_t startOffset);
   Qnn_ErrorHandle_t contextGetProperty(Qnn_ContextHandle_t context, QnnContext_Property_t** properties);
   // Binary sections (runtime_binary_section.cpp).
   Qnn_ErrorHandle_t contextGetBinarySectionSize(Qnn_ContextHandle_t context, Qnn_GraphHandle_t graph,
@@ -128,6 +140,15 @@ class Runtime {
   static const char* errorMessage(Qnn_ErrorHandle_t error);
 
  private:
+  // The load behind createFromBinary{,WithSignal,ListAsync}: `sig` (may be null,
+  // its in-use flag managed by the caller) is checked between the steps;
+  // `loadedGraphs` (may be null) receives the graphs' names and handles.
+  Qnn_ErrorHandle_t loadContextBinary(Qnn_BackendHandle_t backend, Qnn_DeviceHandle_t device,
+                                      const QnnContext_Config_t** config, const void* buffer,
+                                      Qnn_ContextBinarySize_t size, Qnn_ContextHandle_t* context,
+                                      Qnn_ProfileHandle_t profile, SignalObject* sig, uint64_t begun,
+                                      std::vector<std::pair<std::string, void*>>* loadedGraphs);
+
   // What QnnGlobalConfig_Set established: the base of every later device's and
   // context's settings.
   BackendSettings globalSettings() const;

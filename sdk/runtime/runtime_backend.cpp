@@ -225,6 +225,15 @@ Qnn_ErrorHandle_t Runtime::backendValidateOpConfig(Qnn_BackendHandle_t backend, 
 
 Qnn_ErrorHandle_t Runtime::backendFree(Qnn_BackendHandle_t backend) {
   return guarded([&]() -> Qnn_ErrorHandle_t {
+    // Asynchronous loads finish first: each adds its context to the backend.
+    if (auto b = handles().get<BackendObject>(backend, HandleKind::kBackend)) {
+      std::vector<std::thread> loaders;
+      {
+        std::lock_guard<std::mutex> lock(b->mutex);
+        loaders.swap(b->loaders);
+      }
+      for (auto& t : loaders) t.get_id() == std::this_thread::get_id() ? t.detach() : t.join();
+    }
     auto obj = std::static_pointer_cast<BackendObject>(handles().remove(backend, HandleKind::kBackend));
     if (!obj) return QNN_BACKEND_ERROR_INVALID_HANDLE;
     // Freeing a backend frees everything created from it that is still alive.

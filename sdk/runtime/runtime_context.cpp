@@ -8,18 +8,13 @@
 #include "binary/prepared_blob.h"
 #include "graph/memory_needs.h"
 #include "opdefs/op_catalog.h"
+#include "runtime/context_configs.h"
 #include "runtime/later_datatypes.h"
 #include "runtime/qnn_convert.h"
 #include "runtime/runtime_support.h"
 
 namespace qnn::sdk {
 using namespace rt;
-
-// What a context config list asks of QnnContext_createFromBinary beyond settings.
-struct BinaryLoadOptions {
-  bool selectGraphs = false;          // QNN_CONTEXT_CONFIG_ENABLE_GRAPHS given
-  std::set<std::string> enableGraphs;  // only these are deserialized
-};
 
 // A null-terminated array of graph names (ENABLE_GRAPHS, GRAPH_RETENTION_ORDER).
 static Status readGraphNames(const char* const* names, const char* what, std::set<std::string>* out) {
@@ -31,19 +26,13 @@ static Status readGraphNames(const char* const* names, const char* what, std::se
   return Status::ok();
 }
 
-// A refused config list: an option this library does not support yet, or an invalid one.
-static Qnn_ErrorHandle_t configErrorCode(const Status& st) {
+Qnn_ErrorHandle_t configErrorCode(const Status& st) {
   return st.code() == StatusCode::kNotSupported ? QNN_CONTEXT_ERROR_UNSUPPORTED_FEATURE
                                                 : QNN_CONTEXT_ERROR_INVALID_CONFIG;
 }
 
-// Validates context configs; priority and the backend's custom configs go into
-// `settings` (may be null: validate only), what only loading a binary uses into
-// `load` (may be null). What was accepted but changed is logged to `log` as
-// `api`'s warnings.
-static Status checkContextConfig(const QnnContext_Config_t** config, BackendHooks* hooks = nullptr,
-                                 BackendSettings* settings = nullptr, const Logger* log = nullptr,
-                                 const char* api = "", BinaryLoadOptions* load = nullptr) {
+Status checkContextConfig(const QnnContext_Config_t** config, BackendHooks* hooks, BackendSettings* settings,
+                          const Logger* log, const char* api, BinaryLoadOptions* load) {
   if (!config) return Status::ok();
   BackendSettings scratch;
   if (!settings) settings = &scratch;
@@ -81,9 +70,7 @@ static Status checkContextConfig(const QnnContext_Config_t** config, BackendHook
         // A binary this backend loads runs as prepared: strict and permissive agree.
         break;
       case QNN_CONTEXT_CONFIG_OPTION_DEFER_GRAPH_INIT:
-        if (c.isGraphInitDeferred)
-          return {StatusCode::kNotSupported, "deferred graph initialization (QNN_CONTEXT_CONFIG_OPTION_DEFER_GRAPH_INIT) "
-                                             "is not supported yet; graphs are initialized at load"};
+        load->deferGraphInit = c.isGraphInitDeferred != 0;
         break;
       case QNN_CONTEXT_CONFIG_GRAPH_RETENTION_ORDER:  // graph switching hint: every graph stays resident here
         QNN_SDK_RETURN_IF_ERROR(readGraphNames(c.graphRetentionOrder, "QNN_CONTEXT_CONFIG_GRAPH_RETENTION_ORDER", nullptr));
@@ -161,6 +148,7 @@ static Status collectContext(ContextObject& ctx, const BackendDescriptor& desc, 
     std::lock_guard<std::mutex> glock(g->mutex);
     if (g->state != GraphObject::State::kFinalized)
       return invalidState("graph '" + name + "' is not finalized; finalize every graph before serializing");
+    QNN_SDK_RETURN_IF_ERROR(initializeGraph(*g));
     out->graphs.push_back(g->ir);
     std::vector<uint8_t> bytes;
     if (g->prepared && g->prepared->serialize(&bytes)) prepared[name] = std::move(bytes);
@@ -168,6 +156,14 @@ static Status collectContext(ContextObject& ctx, const BackendDescriptor& desc, 
   if (!prepared.empty()) encodePreparedGraphs(prepared, &out->backendBlob);
   return Status::ok();
 }
+
+namespace rt {
+Status serializeContext(ContextObject& ctx, const BackendDescriptor& desc, std::vector<uint8_t>* bytes) {
+  ContextBinaryContents contents;
+  QNN_SDK_RETURN_IF_ERROR(collectContext(ctx, desc, &contents));
+  return writeContextBinary(contents, bytes);
+}
+}  // namespace rt
 
 Qnn_ErrorHandle_t Runtime::contextGetBinarySize(Qnn_ContextHandle_t context, Qnn_ContextBinarySize_t* size) {
   return guarded([&]() -> Qnn_ErrorHandle_t {
@@ -227,6 +223,15 @@ static Status checkOpPackagesRegistered(const ContextBinaryContents& contents, c
   return Status::ok();
 }
 
+// A graph's initialization from the binary failed: the code createFromBinary documents.
+static Qnn_ErrorHandle_t graphInitFailure(const Logger* log, const char* api, const Status& st) {
+  logMessage(log, QNN_LOG_LEVEL_ERROR, std::string(api) + ": " + st.message());
+  // kInvalidArgument: prepared for another device (e.g. another HTP architecture).
+  if (st.code() == StatusCode::kInvalidArgument) return QNN_CONTEXT_ERROR_BINARY_CONFIGURATION;
+  if (st.code() == StatusCode::kCorruptData) return QNN_CONTEXT_ERROR_CREATE_FROM_BINARY;
+  return toQnnError(ApiGroup::kContext, st);
+}
+
 Qnn_ErrorHandle_t Runtime::contextCreateFromBinary(Qnn_BackendHandle_t backend, Qnn_DeviceHandle_t device,
                                                    const QnnContext_Config_t** config, const void* buffer,
                                                    Qnn_ContextBinarySize_t size, Qnn_ContextHandle_t* context,
@@ -243,12 +248,22 @@ Qnn_ErrorHandle_t Runtime::contextCreateFromBinary(Qnn_BackendHandle_t backend, 
         if (s) s->inUse = false;
       }
     } signalUse{sig.get()};
-    const uint64_t begun = nowMicros();
+    return loadContextBinary(backend, device, config, buffer, size, context, profile, sig.get(), nowMicros(),
+                             nullptr);
+  });
+}
+
+Qnn_ErrorHandle_t Runtime::loadContextBinary(Qnn_BackendHandle_t backend, Qnn_DeviceHandle_t device,
+                                             const QnnContext_Config_t** config, const void* buffer,
+                                             Qnn_ContextBinarySize_t size, Qnn_ContextHandle_t* context,
+                                             Qnn_ProfileHandle_t profile, SignalObject* sig, uint64_t begun,
+                                             std::vector<std::pair<std::string, void*>>* loadedGraphs) {
+  {
     // Abort (QnnSignal_trigger) and timeout, checked between the steps of the load.
     auto interrupted = [&](const std::string& before) -> Qnn_ErrorHandle_t {
       if (!sig) return QNN_SUCCESS;
       Qnn_ErrorHandle_t stop = QNN_SUCCESS;
-      if (sig->triggered.exchange(false))
+      if (sig->triggered.load())
         stop = QNN_CONTEXT_ERROR_ABORTED;
       else if (sig->timeoutUs && nowMicros() - begun > sig->timeoutUs)
         stop = QNN_CONTEXT_ERROR_TIMED_OUT;
@@ -331,18 +346,15 @@ Qnn_ErrorHandle_t Runtime::contextCreateFromBinary(Qnn_BackendHandle_t backend, 
       g->ir.backendConfig = settings;
       // A stored prepared form is restored as is; otherwise the graph is prepared again.
       auto stored = prepared.find(g->ir.name);
-      if (stored == prepared.end()) {
-        st = b->engine->prepare(g->ir, &g->prepared);
-        if (!st.isOk()) return fail(loggerOf(b), ApiGroup::kContext, "QnnContext_createFromBinary", st);
-      } else {
-        st = b->engine->restore(g->ir, stored->second.data(), stored->second.size(), &g->prepared);
-        if (!st.isOk()) {
-          // kInvalidArgument: prepared for another device (e.g. another HTP architecture).
-          logMessage(loggerOf(b), QNN_LOG_LEVEL_ERROR, "QnnContext_createFromBinary: " + st.message());
-          if (st.code() == StatusCode::kInvalidArgument) return QNN_CONTEXT_ERROR_BINARY_CONFIGURATION;
-          if (st.code() == StatusCode::kCorruptData) return QNN_CONTEXT_ERROR_CREATE_FROM_BINARY;
-          return toQnnError(ApiGroup::kContext, st);
-        }
+      std::vector<uint8_t> blob;
+      if (stored != prepared.end()) blob = std::move(stored->second);
+      g->deferredInit = [b, blob = std::move(blob)](GraphObject& graph) -> Status {
+        if (blob.empty()) return b->engine->prepare(graph.ir, &graph.prepared);
+        return b->engine->restore(graph.ir, blob.data(), blob.size(), &graph.prepared);
+      };
+      if (!load.deferGraphInit) {
+        st = initializeGraph(*g);
+        if (!st.isOk()) return graphInitFailure(loggerOf(b), "QnnContext_createFromBinary", st);
       }
       g->state = GraphObject::State::kFinalized;
       g->fromBinary = true;
@@ -350,11 +362,16 @@ Qnn_ErrorHandle_t Runtime::contextCreateFromBinary(Qnn_BackendHandle_t backend, 
     }
     if (Qnn_ErrorHandle_t stop = interrupted("the context was made")) return stop;
     ctx->nextTensorId = maxId + 1;
-    for (auto& g : graphs) ctx->graphsByName[g->ir.name] = handles().add(g);
+    for (auto& g : graphs) {
+      void* h = handles().add(g);
+      ctx->graphsByName[g->ir.name] = h;
+      if (loadedGraphs) loadedGraphs->emplace_back(g->ir.name, h);
+    }
     if (prof) {
       auto top = prof->addEvent(0, QNN_PROFILE_EVENTTYPE_INIT, QNN_PROFILE_EVENTUNIT_MICROSEC, nowMicros() - start,
                                 "context create from binary");
       for (auto& g : graphs) {
+        if (!g->prepared) continue;  // deferred: its events come with its initialization
         std::vector<ProfileExtraEvent> extra;
         g->prepared->finalizeEvents(&extra);
         addExtraEvents(*prof, top, extra);
@@ -364,7 +381,7 @@ Qnn_ErrorHandle_t Runtime::contextCreateFromBinary(Qnn_BackendHandle_t backend, 
     std::lock_guard<std::mutex> lock(b->mutex);
     b->contexts.insert(*context);
     return QNN_SUCCESS;
-  });
+  }
 }
 
 Qnn_ErrorHandle_t Runtime::contextFree(Qnn_ContextHandle_t context, Qnn_ProfileHandle_t profile) {

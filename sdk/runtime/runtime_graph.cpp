@@ -328,14 +328,28 @@ Qnn_ErrorHandle_t Runtime::graphRetrieve(Qnn_ContextHandle_t context, const char
     auto ctx = handles().get<ContextObject>(context, HandleKind::kContext);
     if (!ctx) return QNN_CONTEXT_ERROR_INVALID_HANDLE;
     if (!name || !graph) return QNN_GRAPH_ERROR_INVALID_ARGUMENT;
-    std::lock_guard<std::mutex> lock(ctx->mutex);
-    auto it = ctx->graphsByName.find(name);
-    if (it == ctx->graphsByName.end()) {
-      logMessage(loggerOf(ctx->backend), QNN_LOG_LEVEL_ERROR,
-                 std::string("QnnGraph_retrieve: no graph named '") + name + "' in this context");
-      return QNN_GRAPH_ERROR_GRAPH_DOES_NOT_EXIST;
+    void* handle = nullptr;
+    {
+      std::lock_guard<std::mutex> lock(ctx->mutex);
+      auto it = ctx->graphsByName.find(name);
+      if (it == ctx->graphsByName.end()) {
+        logMessage(loggerOf(ctx->backend), QNN_LOG_LEVEL_ERROR,
+                   std::string("QnnGraph_retrieve: no graph named '") + name + "' in this context");
+        return QNN_GRAPH_ERROR_GRAPH_DOES_NOT_EXIST;
+      }
+      handle = it->second;
     }
-    *graph = it->second;
+    // DEFER_GRAPH_INIT: "defer graph deserialization till first graph retrieval" (QnnContext.h).
+    if (auto g = handles().get<GraphObject>(handle, HandleKind::kGraph)) {
+      std::lock_guard<std::mutex> lock(g->mutex);
+      Status st = initializeGraph(*g);
+      if (!st.isOk()) {
+        logMessage(loggerOf(ctx->backend), QNN_LOG_LEVEL_ERROR,
+                   std::string("QnnGraph_retrieve: initializing graph '") + name + "' failed: " + st.message());
+        return QNN_GRAPH_ERROR_GENERAL;
+      }
+    }
+    *graph = handle;
     return QNN_SUCCESS;
   });
 }
@@ -407,6 +421,7 @@ Qnn_ErrorHandle_t Runtime::graphExecute(Qnn_GraphHandle_t graph, const Qnn_Tenso
         logMessage(log, QNN_LOG_LEVEL_ERROR, "QnnGraph_execute: graph '" + g->ir.name + "' is not finalized");
         return QNN_GRAPH_ERROR_GRAPH_NOT_FINALIZED;
       }
+      if (Status ist = initializeGraph(*g); !ist.isOk()) return fail(log, ApiGroup::kGraph, "QnnGraph_execute", ist);
     }
     if (Status pst = profileForCall(*g, true, &prof); !pst.isOk())
       return fail(log, ApiGroup::kGraph, "QnnGraph_execute", pst);

@@ -98,4 +98,15 @@ Status readNode(const Qnn_OpConfig_t& op, const OpPackageSet& packages, NodeInfo
   return Status::ok();
 }
 
+Status initializeGraph(GraphObject& g) {
+  if (!g.deferredInit || g.prepared) {
+    g.deferredInit = nullptr;
+    return Status::ok();
+  }
+  std::lock_guard<std::mutex> exec(g.execMutex);
+  QNN_SDK_RETURN_IF_ERROR(g.deferredInit(g));
+  g.deferredInit = nullptr;
+  return Status::ok();
+}
+
 }  // namespace qnn::sdk::rt

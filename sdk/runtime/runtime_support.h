@@ -88,6 +88,13 @@ struct GraphUpdateUndo {
 Status applyGraphUpdates(GraphObject& g, const TensorUpdates& updates, GraphUpdateUndo* undo);
 void rollbackGraphUpdates(GraphObject& g, GraphUpdateUndo& undo);
 
+// The context binary of a context (what QnnContext_getBinary writes).
+Status serializeContext(ContextObject& ctx, const BackendDescriptor& desc, std::vector<uint8_t>* bytes);
+
+// Initializes a graph whose initialization was deferred (no-op otherwise);
+// the caller holds g.mutex.
+Status initializeGraph(GraphObject& g);
+
 // Reads and validates an op config against the op definitions and the engine.
 // Tensors come from the op config itself (validateOpConfig) or from the graph
 // (addNode, via lookup).

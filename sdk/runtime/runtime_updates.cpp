@@ -41,6 +41,7 @@ Status readUpdateArray(const Qnn_Tensor_t** tensors, uint64_t numTensors, const 
 namespace rt {
 
 Status applyGraphUpdates(GraphObject& g, const TensorUpdates& updates, GraphUpdateUndo* undo) {
+  QNN_SDK_RETURN_IF_ERROR(initializeGraph(g));  // a deferred graph: its prepared form is what a rollback restores
   std::lock_guard<std::mutex> exec(g.execMutex);
   TensorUpdates previous;
   // Same sizes and shapes: the IR changes in place, so the previous prepared

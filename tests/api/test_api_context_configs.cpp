@@ -1,8 +1,8 @@
 // The context config options of the 2.32 headers on createFromBinary and
 // create: ENABLE_GRAPHS loads only the listed graphs (an unknown name is an
 // error), MEMORY_LIMIT_HINT / PERSISTENT_BINARY / BINARY_COMPATIBILITY /
-// GRAPH_RETENTION_ORDER are accepted, DEFER_GRAPH_INIT is refused as not
-// supported yet; malformed values are INVALID_CONFIG.
+// GRAPH_RETENTION_ORDER are accepted (DEFER_GRAPH_INIT: test_api_context_loading.cpp);
+// malformed values are INVALID_CONFIG.
 #include <gtest/gtest.h>
 
 #include <cstdarg>
@@ -124,10 +124,6 @@ TEST_F(ContextConfigs, RefusedValues) {
   QnnContext_Config_t retention = config(QNN_CONTEXT_CONFIG_GRAPH_RETENTION_ORDER);
   retention.graphRetentionOrder = nullptr;
   EXPECT_EQ(load(retention, &ctx), QNN_CONTEXT_ERROR_INVALID_CONFIG);
-  QnnContext_Config_t deferred = config(QNN_CONTEXT_CONFIG_OPTION_DEFER_GRAPH_INIT);
-  deferred.isGraphInitDeferred = 1;
-  EXPECT_EQ(load(deferred, &ctx), QNN_CONTEXT_ERROR_UNSUPPORTED_FEATURE);
-  EXPECT_EQ(api().propertyHasCapability(QNN_PROPERTY_CONTEXT_SUPPORT_DEFERRED_GRAPH_INIT), QNN_PROPERTY_NOT_SUPPORTED);
   EXPECT_EQ(api().propertyHasCapability(QNN_PROPERTY_CONTEXT_SUPPORT_CONFIG_ENABLE_GRAPHS), QNN_PROPERTY_SUPPORTED);
   EXPECT_EQ(ctx, nullptr);
 }

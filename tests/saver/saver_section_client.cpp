@@ -4,7 +4,9 @@
 // adapter as a binary section, makes a second adapter with
 // QnnContext_getBinarySectionUpdate (then frees it), re-creates the context
 // from the base binary and executes it with the base weights, adapter one and
-// adapter two applied in turn. The three outputs go to OUTPUTS.bin.
+// adapter two applied in turn. The three outputs go to OUTPUTS.bin. On the way
+// it reads the base binary in incremental pieces and loads it with deferred
+// graph initialization finished by QnnContext_finalize.
 // Exit 0 when every call succeeded.
 // Usage: saver_section_client BACKEND.so OUTPUTS.bin [SAVER_DIR]
 #include <dlfcn.h>
@@ -117,6 +119,20 @@ int main(int argc, char** argv) {
   check(api.contextGetBinary(ctx, base.data(), size, &written), "contextGetBinary");
   base.resize(written);
 
+  // The same binary in backend-owned pieces.
+  std::vector<uint8_t> assembled(base.size());
+  std::vector<std::pair<const void*, Qnn_ContextBinarySize_t>> pieces;
+  for (int guard = 0; guard < 1000; ++guard) {
+    const void* piece = nullptr;
+    Qnn_ContextBinarySize_t offset = 0, n = 0;
+    check(api.contextGetIncrementalBinary(ctx, &piece, &offset, &n), "getIncrementalBinary");
+    if (n == 0 || offset + n > assembled.size()) break;
+    std::memcpy(assembled.data() + offset, piece, n);
+    pieces.emplace_back(piece, offset);
+  }
+  if (assembled != base) check(QNN_COMMON_ERROR_GENERAL, "incremental pieces differ from the binary");
+  for (auto& [piece, offset] : pieces) check(api.contextReleaseIncrementalBinary(ctx, piece, offset), "releaseIncrementalBinary");
+
   std::vector<uint32_t> aDims{4, 2}, bDims{2, 4};
   Qnn_Tensor_t ua = updateOf(ta.tensor.v1.id, a1, aDims), ub = updateOf(tb.tensor.v1.id, b1, bDims);
   const Qnn_Tensor_t* updates[] = {&ua, &ub};
@@ -143,8 +159,13 @@ int main(int argc, char** argv) {
   check(api.contextFree(ctx, nullptr), "contextFree");
 
   Qnn_ContextHandle_t loaded = nullptr;
-  check(api.contextCreateFromBinary(backend, nullptr, nullptr, base.data(), base.size(), &loaded, nullptr),
+  QnnContext_Config_t defer = QNN_CONTEXT_CONFIG_INIT;
+  defer.option = QNN_CONTEXT_CONFIG_OPTION_DEFER_GRAPH_INIT;
+  defer.isGraphInitDeferred = 1;
+  const QnnContext_Config_t* loadConfig[] = {&defer, nullptr};
+  check(api.contextCreateFromBinary(backend, nullptr, loadConfig, base.data(), base.size(), &loaded, nullptr),
         "contextCreateFromBinary");
+  check(api.contextFinalize(loaded, nullptr), "contextFinalize");
   Qnn_GraphHandle_t g = nullptr;
   check(api.graphRetrieve(loaded, "lora", &g), "graphRetrieve");
   std::vector<float> outputs;

@@ -58,9 +58,11 @@ TEST_F(SaverSections, RecordedWithTheOutputsOfADirectRun) {
   ASSERT_TRUE(qnn::trace::readTrace((dir_ / "pass" / "saver_output.qnntrace").string(), t)) << t.error;
   for (const char* call : {"QnnTensor_updateGraphTensors", "QnnContext_getBinarySectionSize",
                            "QnnContext_getBinarySection", "QnnContext_getBinarySectionUpdate",
-                           "QnnContext_freeBinarySectionUpdate"})
+                           "QnnContext_freeBinarySectionUpdate", "QnnContext_finalize"})
     EXPECT_EQ(count(t, call), 1u) << call;
   EXPECT_EQ(count(t, "QnnContext_applyBinarySection"), 2u);
+  EXPECT_GE(count(t, "QnnContext_getIncrementalBinary"), 2u);  // the pieces and the empty answer after them
+  EXPECT_GE(count(t, "QnnContext_releaseIncrementalBinary"), 1u);
   for (const auto& c : t.calls) {
     if (std::string(qnn::trace::callName(c.callId)) != "QnnTensor_updateGraphTensors") continue;
     const Value* tensors = c.args.field("tensors");
@@ -95,7 +97,8 @@ TEST_F(SaverSections, GeneratedProgramReplaysLikeTheDirectRun) {
   std::string source = readText(d / "saver_output.c");
   for (const char* call : {"API(tensorUpdateGraphTensors, ", "API(contextGetBinarySection, ",
                            "API(contextApplyBinarySection, ", "API(contextGetBinarySectionUpdate, ",
-                           "API(contextFreeBinarySectionUpdate, "})
+                           "API(contextFreeBinarySectionUpdate, ", "API(contextFinalize, ",
+                           "API(contextGetIncrementalBinary, ", "API(contextReleaseIncrementalBinary, "})
     EXPECT_NE(source.find(call), std::string::npos) << call;
   Outcome r = run(std::string("./replay --backend ") + QNN_TEST_CPU_BACKEND_PATH, d);
   ASSERT_EQ(r.exitCode, 0) << r.err;

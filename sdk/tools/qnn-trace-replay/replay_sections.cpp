@@ -76,6 +76,18 @@ bool Replayer::replaySections(const trace::CallRecord& c, const std::string& m, 
     if (it == liveUpdates_.end()) return false;  // its update was not replayed
     *rc = api_.contextFreeBinarySectionUpdate(it->second, live(field(a, "logger")));
     liveUpdates_.erase(it);
+  } else if (m == "contextFinalize") {
+    *rc = api_.contextFinalize(live(field(a, "context")), live(field(a, "profile")));
+  } else if (m == "contextGetIncrementalBinary") {
+    const void* piece = nullptr;
+    Qnn_ContextBinarySize_t offset = 0, written = 0;
+    *rc = api_.contextGetIncrementalBinary(live(field(a, "context")), &piece, &offset, &written);
+    if (*rc == QNN_SUCCESS && piece) livePieces_[offset] = piece;
+  } else if (m == "contextReleaseIncrementalBinary") {
+    auto it = livePieces_.find(field(a, "startOffset").u);
+    if (it == livePieces_.end()) return false;  // its piece was not replayed
+    *rc = api_.contextReleaseIncrementalBinary(live(field(a, "context")), it->second, it->first);
+    livePieces_.erase(it);
   } else {
     return false;
   }

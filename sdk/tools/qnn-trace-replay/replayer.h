@@ -60,7 +60,8 @@ class Replayer {
   ReplayReport report_;
   std::map<uint64_t, void*> handles_;
   std::map<uint64_t, std::vector<uint8_t>> liveBinaries_;  // recorded blob id -> binary made in this replay
-  std::map<uint64_t, QnnContext_Buffer_t> liveUpdates_;  // recorded address -> buffer of getBinarySectionUpdate
+  std::map<uint64_t, QnnContext_Buffer_t> liveUpdates_;
+  std::map<uint64_t, const void*> livePieces_;  // start offset -> incremental binary piece of this replay  // recorded address -> buffer of getBinarySectionUpdate
   ReplayMemory memory_;
   const QnnDevice_PlatformInfo_t* platformInfo_ = nullptr;
 };

@@ -63,6 +63,7 @@ class CGenerator {
   std::set<uint64_t> liveBinaries_;  // blob ids of binaries this program gets itself
   std::set<uint64_t> liveSections_;  // blob ids of binary sections this program gets itself
   std::set<uint64_t> updateBuffers_;  // recorded addresses of getBinarySectionUpdate buffers
+  std::set<uint64_t> pieces_;         // start offsets of incremental binary pieces
   unsigned executes_ = 0, names_ = 0, indent_ = 1;
   std::string currentCall_;
 };

@@ -84,6 +84,20 @@ bool CGenerator::emitSectionCall(const std::string& m, const Value& a) {
     line("CHECK(API(contextApplyBinarySection, " + handle(arg(a, "context"), "context") + ", " +
          handle(arg(a, "graph"), "graph") + ", " + section + ", &in, " + handle(arg(a, "profile"), "profile") + ", " +
          handle(arg(a, "signal"), "signal") + "));");
+  } else if (m == "contextFinalize") {
+    line("CHECK(API(contextFinalize, " + handle(arg(a, "context"), "context") + ", " +
+         handle(arg(a, "profile"), "profile") + "));");
+  } else if (m == "contextGetIncrementalBinary") {
+    // The piece is released by the recorded call naming its offset.
+    std::string piece = "piece_" + std::to_string(arg(a, "startOffset").u);
+    if (pieces_.insert(arg(a, "startOffset").u).second) globals_.push_back("static const void* " + piece + ";");
+    line("Qnn_ContextBinarySize_t offset = 0, written = 0;");
+    line("CHECK(API(contextGetIncrementalBinary, " + handle(arg(a, "context"), "context") + ", &" + piece +
+         ", &offset, &written));");
+  } else if (m == "contextReleaseIncrementalBinary") {
+    if (!pieces_.count(arg(a, "startOffset").u)) return false;
+    line("CHECK(API(contextReleaseIncrementalBinary, " + handle(arg(a, "context"), "context") + ", piece_" +
+         std::to_string(arg(a, "startOffset").u) + ", " + field(a, "startOffset") + "));");
   } else {
     return false;
   }
