@@ -75,6 +75,9 @@ std::remove_pointer_t<QnnContext_ApplyBinarySectionFn_t> contextApplyBinarySecti
 std::remove_pointer_t<QnnContext_GetBinarySectionUpdateFn_t> contextGetBinarySectionUpdate;
 std::remove_pointer_t<QnnContext_FreeBinarySectionUpdateFn_t> contextFreeBinarySectionUpdate;
 std::remove_pointer_t<QnnContext_FinalizeFn_t> contextFinalize;
+// saver_api_graph.cpp
+std::remove_pointer_t<QnnGraph_PrepareExecutionEnvironmentFn_t> graphPrepareExecutionEnvironment;
+std::remove_pointer_t<QnnGraph_ReleaseExecutionEnvironmentFn_t> graphReleaseExecutionEnvironment;
 std::remove_pointer_t<QnnContext_GetIncrementalBinaryFn_t> contextGetIncrementalBinary;
 std::remove_pointer_t<QnnContext_ReleaseIncrementalBinaryFn_t> contextReleaseIncrementalBinary;
 

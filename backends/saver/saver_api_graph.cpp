@@ -24,6 +24,14 @@ bool mapTensors(const Qnn_Tensor_t* tensors, uint32_t n, std::vector<Qnn_Tensor_
   return true;
 }
 
+// The buffers a backend handed out for POPULATE_CLIENT_BUFS, into the client's tensors.
+void copyBackPopulated(const std::vector<Qnn_Tensor_t>& mapped, Qnn_Tensor_t* client) {
+  for (size_t k = 0; k < mapped.size(); ++k) {
+    client[k].v1.memType = mapped[k].v1.memType;
+    client[k].v1.clientBuf = mapped[k].v1.clientBuf;
+  }
+}
+
 // The backend may update an output's dataSize (and, for v2, isProduced): copy back.
 void copyBackOutputs(const std::vector<Qnn_Tensor_t>& mapped, Qnn_Tensor_t* outputs) {
   for (size_t k = 0; k < mapped.size(); ++k) {
@@ -174,6 +182,86 @@ Qnn_ErrorHandle_t tensorCreateGraphTensor(Qnn_GraphHandle_t graph, Qnn_Tensor_t*
     void* real = nullptr;
     if (!useHandle(a, "graph", graph, Kind::Graph, false, &real)) return QNN_GRAPH_ERROR_INVALID_HANDLE;
     return createTensor(a, pass() ? pass()->tensorCreateGraphTensor : nullptr, real, tensor);
+  });
+}
+
+// Execution environments: the sets are recorded without data (BIND_MEM_HANDLES
+// names registered memory, POPULATE_CLIENT_BUFS has none yet). The backend gets
+// copies with its own mem handles; the buffers it hands out for
+// POPULATE_CLIENT_BUFS are copied back into the client's tensors.
+namespace {
+
+struct EnvCopy {
+  std::vector<QnnGraph_ExecuteEnvironment_t> envs;
+  std::vector<std::vector<Qnn_Tensor_t>> inputs, outputs;
+  std::vector<QnnGraph_ExecuteEnvironment_t*> pointers;
+};
+
+bool envValue(Value& a, const QnnGraph_ExecuteEnvironment_t* const* envs, uint32_t n, EnvCopy* copy) {
+  if (!envs || n == 0) return false;
+  Value list = Value::list();
+  copy->envs.resize(n);
+  copy->inputs.resize(n);
+  copy->outputs.resize(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    if (!envs[i]) return false;
+    const QnnGraph_ExecuteEnvironment_t& e = *envs[i];
+    Value v = Value::record();
+    v.add("option", Value::uint(uint32_t(e.option)));
+    copy->envs[i] = e;
+    if (e.tensorSet.version == QNN_TENSOR_SET_VERSION_1) {
+      const Qnn_TensorSetV1_t& set = e.tensorSet.v1;
+      if ((set.numInputs && !set.inputs) || (set.numOutputs && !set.outputs)) return false;
+      Value ins = Value::list(), outs = Value::list();
+      for (uint32_t k = 0; k < set.numInputs; ++k) ins.push(tensorValue(&set.inputs[k], false));
+      for (uint32_t k = 0; k < set.numOutputs; ++k) outs.push(tensorValue(&set.outputs[k], false));
+      v.add("inputs", std::move(ins));
+      v.add("outputs", std::move(outs));
+      if (!mapTensors(set.inputs, set.numInputs, copy->inputs[i]) ||
+          !mapTensors(set.outputs, set.numOutputs, copy->outputs[i]))
+        return false;
+      copy->envs[i].tensorSet.v1.inputs = copy->inputs[i].data();
+      copy->envs[i].tensorSet.v1.outputs = copy->outputs[i].data();
+    }
+    list.push(std::move(v));
+    copy->pointers.push_back(&copy->envs[i]);
+  }
+  a.add("environments", std::move(list));
+  return true;
+}
+
+}  // namespace
+
+Qnn_ErrorHandle_t graphPrepareExecutionEnvironment(Qnn_GraphHandle_t graph, QnnGraph_ExecuteEnvironment_t** envs,
+                                                   uint32_t n) {
+  return recorded(callId("graphPrepareExecutionEnvironment"), [&](Value& a) -> Qnn_ErrorHandle_t {
+    void* real = nullptr;
+    if (!useHandle(a, "graph", graph, Kind::Graph, false, &real)) return QNN_GRAPH_ERROR_INVALID_HANDLE;
+    EnvCopy copy;
+    if (!envValue(a, envs, n, &copy)) return QNN_GRAPH_ERROR_INVALID_ARGUMENT;
+    if (!pass()) return QNN_GRAPH_ERROR_UNSUPPORTED_FEATURE;  // no backend to hand out or bind memory
+    Qnn_ErrorHandle_t rc = forward(pass()->graphPrepareExecutionEnvironment, real, copy.pointers.data(), n);
+    if (rc == QNN_SUCCESS)
+      for (uint32_t i = 0; i < n; ++i) {
+        if (envs[i]->option != QNN_GRAPH_EXECUTE_ENVIRONMENT_OPTION_POPULATE_CLIENT_BUFS) continue;
+        Qnn_TensorSetV1_t& set = envs[i]->tensorSet.v1;
+        copyBackPopulated(copy.inputs[i], set.inputs);
+        copyBackPopulated(copy.outputs[i], set.outputs);
+      }
+    return rc;
+  });
+}
+
+Qnn_ErrorHandle_t graphReleaseExecutionEnvironment(Qnn_GraphHandle_t graph, const QnnGraph_ExecuteEnvironment_t** envs,
+                                                   uint32_t n) {
+  return recorded(callId("graphReleaseExecutionEnvironment"), [&](Value& a) -> Qnn_ErrorHandle_t {
+    void* real = nullptr;
+    if (!useHandle(a, "graph", graph, Kind::Graph, false, &real)) return QNN_GRAPH_ERROR_INVALID_HANDLE;
+    EnvCopy copy;
+    if (!envValue(a, envs, n, &copy)) return QNN_GRAPH_ERROR_INVALID_ARGUMENT;
+    if (!pass()) return QNN_GRAPH_ERROR_UNSUPPORTED_FEATURE;
+    std::vector<const QnnGraph_ExecuteEnvironment_t*> pointers(copy.pointers.begin(), copy.pointers.end());
+    return forward(pass()->graphReleaseExecutionEnvironment, real, pointers.data(), n);
   });
 }
 

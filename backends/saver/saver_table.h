@@ -75,6 +75,8 @@ inline void fillTable(QNN_INTERFACE_VER_TYPE& t) {
   t.contextGetBinarySectionUpdate = contextGetBinarySectionUpdate;
   t.contextFreeBinarySectionUpdate = contextFreeBinarySectionUpdate;
   t.contextFinalize = contextFinalize;
+  t.graphPrepareExecutionEnvironment = graphPrepareExecutionEnvironment;
+  t.graphReleaseExecutionEnvironment = graphReleaseExecutionEnvironment;
   t.contextGetIncrementalBinary = contextGetIncrementalBinary;
   t.contextReleaseIncrementalBinary = contextReleaseIncrementalBinary;
   sdk::fillUnassignedMembers<Unsupported>(t);

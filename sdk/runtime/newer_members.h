@@ -75,6 +75,12 @@ void ApiTable<rt>::fillNewerMembers(Table& t) {
   t.contextReleaseIncrementalBinary = [](Qnn_ContextHandle_t x, const void* b, Qnn_ContextBinarySize_t o) {
     return rt().contextReleaseIncrementalBinary(x, b, o);
   };
+  t.graphPrepareExecutionEnvironment = [](Qnn_GraphHandle_t g, QnnGraph_ExecuteEnvironment_t** e, uint32_t n) {
+    return rt().graphPrepareExecutionEnvironment(g, e, n);
+  };
+  t.graphReleaseExecutionEnvironment = [](Qnn_GraphHandle_t g, const QnnGraph_ExecuteEnvironment_t** e, uint32_t n) {
+    return rt().graphReleaseExecutionEnvironment(g, e, n);
+  };
   t.tensorUpdateGraphTensors = tensorUpdateGraphTensors;
   t.tensorUpdateContextTensors = tensorUpdateContextTensors;
   t.contextGetBinarySectionSize = [](Qnn_ContextHandle_t x, Qnn_GraphHandle_t g, QnnContext_SectionType_t s,

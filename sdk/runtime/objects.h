@@ -63,6 +63,14 @@ class MemObject;
 
 class ContextObject;
 
+// A prepared execution environment (QnnGraph_prepareExecutionEnvironment).
+struct ExecEnvironment {
+  uint32_t option = 0;  // QnnGraph_ExecuteEnvironmentOption_t
+  std::vector<uint32_t> tensorIds;
+  std::vector<void*> memHandles;                  // BIND_MEM_HANDLES: the handles bound, per tensor
+  std::vector<std::unique_ptr<uint8_t[]>> owned;  // POPULATE_CLIENT_BUFS: the backend's buffers, per tensor
+};
+
 class GraphObject : public HandleObject {
  public:
   HandleKind kind() const override { return HandleKind::kGraph; }
@@ -94,6 +102,9 @@ class GraphObject : public HandleObject {
   // QNN_GRAPH_CONFIG_OPTION_ENABLE_BINARY_SECTION_WEIGHTS_UPDATES: binary
   // sections of this graph stay updatable by QnnContext_getBinarySectionUpdate.
   bool sectionWeightsUpdatable = false;
+  // Prepared execution environments, released by releaseExecutionEnvironment
+  // or with the graph; guarded by `mutex`.
+  std::vector<ExecEnvironment> environments;
   std::mutex mutex;       // guards ir/state while building
   std::mutex execMutex;   // one execution at a time per graph
 };

@@ -84,6 +84,11 @@ class Runtime {
   Qnn_ErrorHandle_t graphAddNode(Qnn_GraphHandle_t graph, Qnn_OpConfig_t opConfig);
   Qnn_ErrorHandle_t graphFinalize(Qnn_GraphHandle_t graph, Qnn_ProfileHandle_t profile, Qnn_SignalHandle_t signal);
   Qnn_ErrorHandle_t graphGetProperty(Qnn_GraphHandle_t graph, QnnGraph_Property_t** properties);
+  // runtime_graph_env.cpp
+  Qnn_ErrorHandle_t graphPrepareExecutionEnvironment(Qnn_GraphHandle_t graph, QnnGraph_ExecuteEnvironment_t** envs,
+                                                     uint32_t envSize);
+  Qnn_ErrorHandle_t graphReleaseExecutionEnvironment(Qnn_GraphHandle_t graph,
+                                                     const QnnGraph_ExecuteEnvironment_t** envs, uint32_t envSize);
   Qnn_ErrorHandle_t graphRetrieve(Qnn_ContextHandle_t context, const char* name, Qnn_GraphHandle_t* graph);
   Qnn_ErrorHandle_t graphExecute(Qnn_GraphHandle_t graph, const Qnn_Tensor_t* inputs, uint32_t numInputs,
                                  Qnn_Tensor_t* outputs, uint32_t numOutputs, Qnn_ProfileHandle_t profile,

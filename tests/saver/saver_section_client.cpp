@@ -6,7 +6,8 @@
 // from the base binary and executes it with the base weights, adapter one and
 // adapter two applied in turn. The three outputs go to OUTPUTS.bin. On the way
 // it reads the base binary in incremental pieces and loads it with deferred
-// graph initialization finished by QnnContext_finalize.
+// graph initialization finished by QnnContext_finalize, and the last execute
+// runs in buffers of an execution environment (a fourth output).
 // Exit 0 when every call succeeded.
 // Usage: saver_section_client BACKEND.so OUTPUTS.bin [SAVER_DIR]
 #include <dlfcn.h>
@@ -185,6 +186,23 @@ int main(int argc, char** argv) {
   check(api.contextApplyBinarySection(loaded, nullptr, QNN_CONTEXT_SECTION_UPDATABLE, &twoBuf, nullptr, nullptr),
         "applyBinarySection (two)");
   execute();
+  // Once more in the backend's own buffers (POPULATE_CLIENT_BUFS environment).
+  Qnn_Tensor_t envIn[] = {tx.tensor}, envOut[] = {ty.tensor};
+  QnnGraph_ExecuteEnvironment_t env;
+  std::memset(&env, 0, sizeof env);
+  env.option = QNN_GRAPH_EXECUTE_ENVIRONMENT_OPTION_POPULATE_CLIENT_BUFS;
+  env.tensorSet.version = QNN_TENSOR_SET_VERSION_1;
+  env.tensorSet.v1 = {1, envIn, 1, envOut};
+  QnnGraph_ExecuteEnvironment_t* envs[] = {&env};
+  check(api.graphPrepareExecutionEnvironment(g, envs, 1), "prepareExecutionEnvironment");
+  if (envIn[0].v1.clientBuf.data && envOut[0].v1.clientBuf.data) {
+    std::memcpy(envIn[0].v1.clientBuf.data, x.data(), 16);
+    check(api.graphExecute(g, envIn, 1, envOut, 1, nullptr, nullptr), "graphExecute (environment)");
+    const float* y = static_cast<const float*>(envOut[0].v1.clientBuf.data);
+    outputs.insert(outputs.end(), y, y + 4);
+  }
+  const QnnGraph_ExecuteEnvironment_t* release[] = {&env};
+  check(api.graphReleaseExecutionEnvironment(g, release, 1), "releaseExecutionEnvironment");
   check(api.contextFree(loaded, nullptr), "contextFree");
   check(api.backendFree(backend), "backendFree");
   std::FILE* f = std::fopen(argv[2], "wb");

@@ -1,7 +1,11 @@
-// Replay of updateable-tensor and binary-section calls. A section this replay
+// Replay of the entries the 2.32 table adds: tensor updates, binary sections,
+// execution environments, context finalize and incremental binaries. A section this replay
 // produced (contextGetBinarySection) stands in for the recorded bytes wherever
 // the trace applies the same blob, as context binaries do; buffers made by
 // contextGetBinarySectionUpdate are found again by their recorded address.
+#include <algorithm>
+#include <cstring>
+
 #include "replayer.h"
 #include "tool_error.h"
 
@@ -29,6 +33,66 @@ const std::vector<uint8_t>& Replayer::sectionBytes(const trace::CallRecord& c, c
   const std::vector<uint8_t>* bytes = trace_.blob(ref);
   if (!bytes) throw ToolError("call #" + std::to_string(c.seq) + ": binary section blob missing");
   return *bytes;
+}
+
+// Prepared environments are kept with the tensors the backend filled in; a
+// release hands back the environment prepared with the same option and tensors.
+Qnn_ErrorHandle_t Replayer::environments(const trace::CallRecord& c, bool prepare) {
+  const Value& a = c.args;
+  void* graph = live(field(a, "graph"));
+  std::vector<LiveEnvironment> built;
+  for (const Value& e : field(a, "environments").items) {
+    LiveEnvironment env;
+    env.option = uint32_t(field(e, "option").u);
+    env.storage = std::make_shared<std::deque<OwnedTensor>>();
+    for (int input = 1; input >= 0; --input)
+      for (const Value& t : field(e, input ? "inputs" : "outputs").items) {
+        OwnedTensor& owned = env.storage->emplace_back();
+        buildTensor(t, trace_, false, false, owned);
+        attachMemory(owned, false);
+        env.ids.push_back(owned.tensor.v1.id);
+        (input ? env.inputs : env.outputs).push_back(owned.tensor);
+      }
+    built.push_back(std::move(env));
+  }
+  std::vector<QnnGraph_ExecuteEnvironment_t> structs(built.size());
+  auto fill = [&](size_t k, LiveEnvironment& env) {
+    std::memset(&structs[k], 0, sizeof structs[k]);
+    structs[k].option = QnnGraph_ExecuteEnvironmentOption_t(env.option);
+    structs[k].tensorSet.version = QNN_TENSOR_SET_VERSION_1;
+    structs[k].tensorSet.v1 = {uint32_t(env.inputs.size()), env.inputs.data(), uint32_t(env.outputs.size()),
+                               env.outputs.data()};
+  };
+  if (prepare) {
+    std::vector<QnnGraph_ExecuteEnvironment_t*> pointers;
+    for (size_t k = 0; k < built.size(); ++k) {
+      fill(k, built[k]);
+      pointers.push_back(&structs[k]);
+    }
+    Qnn_ErrorHandle_t r = api_.graphPrepareExecutionEnvironment(graph, pointers.data(), uint32_t(pointers.size()));
+    if (r == QNN_SUCCESS)
+      for (auto& env : built) liveEnvironments_[graph].push_back(std::move(env));
+    return r;
+  }
+  std::vector<LiveEnvironment>& prepared = liveEnvironments_[graph];
+  std::vector<const QnnGraph_ExecuteEnvironment_t*> pointers;
+  std::vector<size_t> used;
+  for (size_t k = 0; k < built.size(); ++k) {
+    size_t j = 0;
+    while (j < prepared.size() && (prepared[j].option != built[k].option || prepared[j].ids != built[k].ids ||
+                                   std::count(used.begin(), used.end(), j)))
+      ++j;
+    if (j == prepared.size()) throw ToolError("call #" + std::to_string(c.seq) + ": releases an environment this replay did not prepare");
+    used.push_back(j);
+    fill(k, prepared[j]);
+    pointers.push_back(&structs[k]);
+  }
+  Qnn_ErrorHandle_t r = api_.graphReleaseExecutionEnvironment(graph, pointers.data(), uint32_t(pointers.size()));
+  if (r == QNN_SUCCESS) {
+    std::sort(used.rbegin(), used.rend());
+    for (size_t j : used) prepared.erase(prepared.begin() + long(j));
+  }
+  return r;
 }
 
 bool Replayer::replaySections(const trace::CallRecord& c, const std::string& m, Qnn_ErrorHandle_t* rc) {
@@ -76,6 +140,8 @@ bool Replayer::replaySections(const trace::CallRecord& c, const std::string& m, 
     if (it == liveUpdates_.end()) return false;  // its update was not replayed
     *rc = api_.contextFreeBinarySectionUpdate(it->second, live(field(a, "logger")));
     liveUpdates_.erase(it);
+  } else if (m == "graphPrepareExecutionEnvironment" || m == "graphReleaseExecutionEnvironment") {
+    *rc = environments(c, m == "graphPrepareExecutionEnvironment");
   } else if (m == "contextFinalize") {
     *rc = api_.contextFinalize(live(field(a, "context")), live(field(a, "profile")));
   } else if (m == "contextGetIncrementalBinary") {

@@ -4,7 +4,9 @@
 // are skipped and counted.
 #pragma once
 
+#include <deque>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -43,6 +45,7 @@ class Replayer {
   bool replayObjects(const trace::CallRecord& call, const std::string& member, Qnn_ErrorHandle_t* rc);
   // replay_sections.cpp: tensor updates and binary sections.
   bool replaySections(const trace::CallRecord& call, const std::string& member, Qnn_ErrorHandle_t* rc);
+  Qnn_ErrorHandle_t environments(const trace::CallRecord& call, bool prepare);
   const std::vector<uint8_t>& sectionBytes(const trace::CallRecord& call, const trace::Value& ref) const;
   Qnn_ErrorHandle_t execute(const trace::CallRecord& call);
   void noteLeftOut(const std::vector<std::string>& types) { report_.leftOutCustomTypes.insert(types.begin(), types.end()); }
@@ -61,7 +64,14 @@ class Replayer {
   std::map<uint64_t, void*> handles_;
   std::map<uint64_t, std::vector<uint8_t>> liveBinaries_;  // recorded blob id -> binary made in this replay
   std::map<uint64_t, QnnContext_Buffer_t> liveUpdates_;
-  std::map<uint64_t, const void*> livePieces_;  // start offset -> incremental binary piece of this replay  // recorded address -> buffer of getBinarySectionUpdate
+  std::map<uint64_t, const void*> livePieces_;
+  struct LiveEnvironment {
+    uint32_t option = 0;
+    std::vector<uint32_t> ids;
+    std::vector<Qnn_Tensor_t> inputs, outputs;  // as the backend filled them in
+    std::shared_ptr<std::deque<OwnedTensor>> storage;
+  };
+  std::map<void*, std::vector<LiveEnvironment>> liveEnvironments_;  // by live graph  // start offset -> incremental binary piece of this replay  // recorded address -> buffer of getBinarySectionUpdate
   ReplayMemory memory_;
   const QnnDevice_PlatformInfo_t* platformInfo_ = nullptr;
 };

@@ -33,6 +33,7 @@ class CGenerator {
   bool emitObjectCall(const std::string& member, const Value& a);
   // c_sections.cpp: tensor updates and binary sections.
   bool emitSectionCall(const std::string& member, const Value& a);
+  bool emitEnvironments(const Value& a, bool prepare);
   void emitContextBuffer(const std::string& name, const std::string& data, const std::string& size);
   std::pair<std::string, std::string> sectionBytes(const Value& ref);  // (data, size) expressions
 
@@ -64,6 +65,7 @@ class CGenerator {
   std::set<uint64_t> liveSections_;  // blob ids of binary sections this program gets itself
   std::set<uint64_t> updateBuffers_;  // recorded addresses of getBinarySectionUpdate buffers
   std::set<uint64_t> pieces_;         // start offsets of incremental binary pieces
+  std::map<std::string, std::vector<std::string>> environments_;  // graph/option/ids -> prepared environment variables
   unsigned executes_ = 0, names_ = 0, indent_ = 1;
   std::string currentCall_;
 };

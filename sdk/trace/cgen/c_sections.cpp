@@ -33,6 +33,56 @@ std::pair<std::string, std::string> CGenerator::sectionBytes(const Value& ref) {
   return {data(ref), std::to_string(ref.i) + "u"};
 }
 
+// Prepared environments live in file-scope tensor arrays, so the release (and
+// the backend's buffers a POPULATE_CLIENT_BUFS environment wrote into them)
+// can be found again: by graph, option and tensor ids.
+bool CGenerator::emitEnvironments(const Value& a, bool prepare) {
+  const Value& list = arg(a, "environments");
+  if (list.items.empty()) return false;
+  const std::string graph = handle(arg(a, "graph"), "graph");
+  std::vector<std::string> envNames;
+  for (const Value& e : list.items) {
+    std::string key = graph + "/" + field(e, "option");
+    for (const char* side : {"inputs", "outputs"})
+      for (const Value& t : arg(e, side).items) key += "/" + field(t, "id");
+    if (!prepare) {
+      auto it = environments_.find(key);
+      if (it == environments_.end() || it->second.empty()) return false;  // not prepared by this program
+      envNames.push_back(it->second.back());
+      it->second.pop_back();
+      continue;
+    }
+    std::string name = fresh("environment");
+    const Value& ins = arg(e, "inputs");
+    const Value& outs = arg(e, "outputs");
+    std::string in = ins.items.empty() ? "NULL" : name + "_in", out = outs.items.empty() ? "NULL" : name + "_out";
+    if (!ins.items.empty()) globals_.push_back("static Qnn_Tensor_t " + in + "[" + std::to_string(ins.items.size()) + "];");
+    if (!outs.items.empty()) globals_.push_back("static Qnn_Tensor_t " + out + "[" + std::to_string(outs.items.size()) + "];");
+    globals_.push_back("static QnnGraph_ExecuteEnvironment_t " + name + ";");
+    for (size_t k = 0; k < ins.items.size(); ++k) emitTensor(in + "[" + std::to_string(k) + "]", ins.items[k], TensorUse::Reference);
+    for (size_t k = 0; k < outs.items.size(); ++k) emitTensor(out + "[" + std::to_string(k) + "]", outs.items[k], TensorUse::Reference);
+    line(name + ".option = (QnnGraph_ExecuteEnvironmentOption_t)" + field(e, "option") + ";");
+    line(name + ".tensorSet.version = QNN_TENSOR_SET_VERSION_1;");
+    line(name + ".tensorSet.v1.numInputs = " + std::to_string(ins.items.size()) + "u;");
+    line(name + ".tensorSet.v1.inputs = " + in + ";");
+    line(name + ".tensorSet.v1.numOutputs = " + std::to_string(outs.items.size()) + "u;");
+    line(name + ".tensorSet.v1.outputs = " + out + ";");
+    environments_[key].push_back(name);
+    envNames.push_back(name);
+  }
+  std::string ptrs;
+  for (const std::string& n : envNames) ptrs += "&" + n + ", ";
+  std::string n = std::to_string(envNames.size());
+  if (prepare) {
+    line("QnnGraph_ExecuteEnvironment_t* envs[" + n + "] = {" + ptrs + "};");
+    line("CHECK(API(graphPrepareExecutionEnvironment, " + graph + ", envs, " + n + "u));");
+  } else {
+    line("const QnnGraph_ExecuteEnvironment_t* envs[" + n + "] = {" + ptrs + "};");
+    line("CHECK(API(graphReleaseExecutionEnvironment, " + graph + ", envs, " + n + "u));");
+  }
+  return true;
+}
+
 bool CGenerator::emitSectionCall(const std::string& m, const Value& a) {
   const std::string section = "(QnnContext_SectionType_t)" + field(a, "section");
   if (m == "tensorUpdateGraphTensors" || m == "tensorUpdateContextTensors" || m == "contextGetBinarySectionUpdate") {
@@ -84,6 +134,8 @@ bool CGenerator::emitSectionCall(const std::string& m, const Value& a) {
     line("CHECK(API(contextApplyBinarySection, " + handle(arg(a, "context"), "context") + ", " +
          handle(arg(a, "graph"), "graph") + ", " + section + ", &in, " + handle(arg(a, "profile"), "profile") + ", " +
          handle(arg(a, "signal"), "signal") + "));");
+  } else if (m == "graphPrepareExecutionEnvironment" || m == "graphReleaseExecutionEnvironment") {
+    return emitEnvironments(a, m == "graphPrepareExecutionEnvironment");
   } else if (m == "contextFinalize") {
     line("CHECK(API(contextFinalize, " + handle(arg(a, "context"), "context") + ", " +
          handle(arg(a, "profile"), "profile") + "));");
