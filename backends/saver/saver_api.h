@@ -77,6 +77,9 @@ std::remove_pointer_t<QnnContext_FreeBinarySectionUpdateFn_t> contextFreeBinaryS
 std::remove_pointer_t<QnnContext_FinalizeFn_t> contextFinalize;
 // saver_api_graph.cpp
 std::remove_pointer_t<QnnGraph_PrepareExecutionEnvironmentFn_t> graphPrepareExecutionEnvironment;
+std::remove_pointer_t<QnnGraph_CreateSubgraphFn_t> graphCreateSubgraph;
+// saver_api_context.cpp
+std::remove_pointer_t<QnnContext_CreateFromBinaryWithCallbackFn_t> contextCreateFromBinaryWithCallback;
 std::remove_pointer_t<QnnGraph_ReleaseExecutionEnvironmentFn_t> graphReleaseExecutionEnvironment;
 std::remove_pointer_t<QnnContext_GetIncrementalBinaryFn_t> contextGetIncrementalBinary;
 std::remove_pointer_t<QnnContext_ReleaseIncrementalBinaryFn_t> contextReleaseIncrementalBinary;

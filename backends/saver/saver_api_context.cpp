@@ -116,6 +116,33 @@ Qnn_ErrorHandle_t contextCreateFromBinaryWithSignal(Qnn_BackendHandle_t backend,
   });
 }
 
+// The callback's functions are the client's: forwarded as they are (the
+// backend calls them on the client's data); the trace keeps the binary and the
+// callback's type.
+Qnn_ErrorHandle_t contextCreateFromBinaryWithCallback(Qnn_BackendHandle_t backend, Qnn_DeviceHandle_t device,
+                                                      const QnnContext_Config_t** config,
+                                                      const Qnn_ContextBinaryCallback_t* callback, const void* buffer,
+                                                      Qnn_ContextBinarySize_t size, Qnn_ContextHandle_t* context,
+                                                      Qnn_ProfileHandle_t profile, Qnn_SignalHandle_t signal) {
+  return recorded(callId("contextCreateFromBinaryWithCallback"), [&](Value& a) -> Qnn_ErrorHandle_t {
+    void *rb = nullptr, *rd = nullptr, *rp = nullptr, *rs = nullptr;
+    if (!useHandle(a, "backend", backend, Kind::Backend, false, &rb)) return QNN_BACKEND_ERROR_INVALID_HANDLE;
+    if (!useHandle(a, "device", device, Kind::Device, true, &rd)) return QNN_DEVICE_ERROR_INVALID_HANDLE;
+    a.add("config", configListValue(config));
+    if (!buffer || !size || !context || !callback) return QNN_CONTEXT_ERROR_INVALID_ARGUMENT;
+    a.add("callbackType", Value::uint(uint32_t(callback->type)));
+    a.add("binary", SaverState::get().blob(buffer, size));
+    if (!useHandle(a, "profile", profile, Kind::Profile, true, &rp)) return QNN_PROFILE_ERROR_INVALID_HANDLE;
+    if (!useHandle(a, "signal", signal, Kind::Signal, true, &rs)) return QNN_SIGNAL_ERROR_INVALID_HANDLE;
+    void* real = nullptr;
+    Qnn_ErrorHandle_t rc =
+        pass() ? forward(pass()->contextCreateFromBinaryWithCallback, rb, rd, config, callback, buffer, size, &real, rp, rs)
+               : QNN_SUCCESS;
+    if (rc == QNN_SUCCESS) created(a, "context", Kind::Context, real, context, backend);
+    return rc;
+  });
+}
+
 Qnn_ErrorHandle_t contextValidateBinary(Qnn_BackendHandle_t backend, Qnn_DeviceHandle_t device,
                                         const QnnContext_Config_t** config, const void* buffer,
                                         Qnn_ContextBinarySize_t size) {

@@ -78,6 +78,21 @@ Qnn_ErrorHandle_t graphCreate(Qnn_ContextHandle_t context, const char* name, con
   });
 }
 
+Qnn_ErrorHandle_t graphCreateSubgraph(Qnn_GraphHandle_t graph, const char* name, Qnn_GraphHandle_t* subgraph) {
+  return recorded(callId("graphCreateSubgraph"), [&](Value& a) -> Qnn_ErrorHandle_t {
+    void* real = nullptr;
+    if (!useHandle(a, "graph", graph, Kind::Graph, false, &real)) return QNN_GRAPH_ERROR_INVALID_HANDLE;
+    a.add("graphName", Value::str(name));
+    if (!subgraph) return QNN_GRAPH_ERROR_INVALID_ARGUMENT;
+    if (!name || !*name) return QNN_GRAPH_ERROR_INVALID_NAME;
+    void* rs = nullptr;
+    Qnn_ErrorHandle_t rc =
+        pass() ? forward(pass()->graphCreateSubgraph, real, name, &rs) : QNN_GRAPH_ERROR_UNSUPPORTED_FEATURE;
+    if (rc == QNN_SUCCESS) created(a, "subgraph", Kind::Graph, rs, subgraph, graph);
+    return rc;
+  });
+}
+
 Qnn_ErrorHandle_t graphSetConfig(Qnn_GraphHandle_t graph, const QnnGraph_Config_t** config) {
   return recorded(callId("graphSetConfig"), [&](Value& a) -> Qnn_ErrorHandle_t {
     void* real = nullptr;

@@ -76,6 +76,8 @@ inline void fillTable(QNN_INTERFACE_VER_TYPE& t) {
   t.contextFreeBinarySectionUpdate = contextFreeBinarySectionUpdate;
   t.contextFinalize = contextFinalize;
   t.graphPrepareExecutionEnvironment = graphPrepareExecutionEnvironment;
+  t.graphCreateSubgraph = graphCreateSubgraph;
+  t.contextCreateFromBinaryWithCallback = contextCreateFromBinaryWithCallback;
   t.graphReleaseExecutionEnvironment = graphReleaseExecutionEnvironment;
   t.contextGetIncrementalBinary = contextGetIncrementalBinary;
   t.contextReleaseIncrementalBinary = contextReleaseIncrementalBinary;

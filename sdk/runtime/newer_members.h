@@ -69,6 +69,15 @@ void ApiTable<rt>::fillNewerMembers(Table& t) {
                                           const QnnContext_Config_t** c, Qnn_SignalHandle_t s) {
     return rt().contextCreateFromBinaryListAsync(b, d, p, c, s);
   };
+  t.contextCreateFromBinaryWithCallback = [](Qnn_BackendHandle_t b, Qnn_DeviceHandle_t d, const QnnContext_Config_t** c,
+                                             const Qnn_ContextBinaryCallback_t* cb, const void* buf,
+                                             Qnn_ContextBinarySize_t s, Qnn_ContextHandle_t* x, Qnn_ProfileHandle_t p,
+                                             Qnn_SignalHandle_t sig) {
+    return rt().contextCreateFromBinaryWithCallback(b, d, c, cb, buf, s, x, p, sig);
+  };
+  t.graphCreateSubgraph = [](Qnn_GraphHandle_t g, const char* n, Qnn_GraphHandle_t* s) {
+    return rt().graphCreateSubgraph(g, n, s);
+  };
   t.contextFinalize = [](Qnn_ContextHandle_t x, Qnn_ProfileHandle_t p) { return rt().contextFinalize(x, p); };
   t.contextGetIncrementalBinary = [](Qnn_ContextHandle_t x, const void** b, Qnn_ContextBinarySize_t* o,
                                      Qnn_ContextBinarySize_t* w) { return rt().contextGetIncrementalBinary(x, b, o, w); };
@@ -100,7 +109,7 @@ void ApiTable<rt>::fillNewerMembers(Table& t) {
   t.contextFreeBinarySectionUpdate = [](QnnContext_Buffer_t b, Qnn_LogHandle_t l) {
     return rt().contextFreeBinarySectionUpdate(b, l);
   };
-  // The rest (graphCreateSubgraph, profileSetConfig, ... : see core/api_members.h).
+  // Members a later table adds, should this one grow (core/api_members.h).
   fillUnassignedMembers<NotSupported>(t);
 }
 

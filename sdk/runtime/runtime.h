@@ -55,6 +55,11 @@ class Runtime {
                                                      const QnnContext_Params_t** contextParams,
                                                      const QnnContext_Config_t** listConfig, Qnn_SignalHandle_t signal);
   Qnn_ErrorHandle_t contextFinalize(Qnn_ContextHandle_t context, Qnn_ProfileHandle_t profile);
+  Qnn_ErrorHandle_t contextCreateFromBinaryWithCallback(Qnn_BackendHandle_t backend, Qnn_DeviceHandle_t device,
+                                                        const QnnContext_Config_t** config,
+                                                        const Qnn_ContextBinaryCallback_t* callback, const void* buffer,
+                                                        Qnn_ContextBinarySize_t size, Qnn_ContextHandle_t* context,
+                                                        Qnn_ProfileHandle_t profile, Qnn_SignalHandle_t signal);
   // runtime_context_incremental.cpp
   Qnn_ErrorHandle_t contextGetIncrementalBinary(Qnn_ContextHandle_t context, const void** buffer,
                                                 Qnn_ContextBinarySize_t* startOffset, Qnn_ContextBinarySize_t* written);
@@ -84,6 +89,7 @@ class Runtime {
   Qnn_ErrorHandle_t graphAddNode(Qnn_GraphHandle_t graph, Qnn_OpConfig_t opConfig);
   Qnn_ErrorHandle_t graphFinalize(Qnn_GraphHandle_t graph, Qnn_ProfileHandle_t profile, Qnn_SignalHandle_t signal);
   Qnn_ErrorHandle_t graphGetProperty(Qnn_GraphHandle_t graph, QnnGraph_Property_t** properties);
+  Qnn_ErrorHandle_t graphCreateSubgraph(Qnn_GraphHandle_t graph, const char* name, Qnn_GraphHandle_t* subgraph);
   // runtime_graph_env.cpp
   Qnn_ErrorHandle_t graphPrepareExecutionEnvironment(Qnn_GraphHandle_t graph, QnnGraph_ExecuteEnvironment_t** envs,
                                                      uint32_t envSize);

@@ -1,4 +1,5 @@
-// QnnContext_createFromBinaryListAsync and QnnContext_finalize. The list is
+// QnnContext_createFromBinaryListAsync, createFromBinaryWithCallback and
+// QnnContext_finalize. The list is
 // checked whole on the caller's thread; each binary then loads on a worker
 // thread of the backend handle, and the client hears of each graph
 // (QNN_CONTEXT_NOTIFY_TYPE_GRAPH_INIT) and then of its context
@@ -25,6 +26,25 @@ struct LoadJob {
   void* notifyParam = nullptr;
 };
 
+// A binary data callback (QnnContext.h): raw or DMA buffers, both functions set.
+// Binaries of this project keep their weights inline (docs/context-binary-format.md),
+// so a load never needs data from outside the buffer and never calls it.
+Status checkDataCallback(const Qnn_ContextBinaryCallback_t* cb) {
+  if (!cb) return invalidArgument("the binary data callback is null");
+  if (cb->type == QNN_CONTEXT_CALLBACK_RAW_BUFFER) {
+    if (cb->rawBufferCallback.version != QNN_CONTEXT_CALLBACK_RAW_BUFFER_VERSION_1 ||
+        !cb->rawBufferCallback.v1.dataProvide || !cb->rawBufferCallback.v1.dataRelease)
+      return invalidArgument("the raw buffer callback needs version 1 and both dataProvide and dataRelease");
+  } else if (cb->type == QNN_CONTEXT_CALLBACK_DMA_BUFFER) {
+    if (cb->dmaBufferCallback.version != QNN_CONTEXT_CALLBACK_DMA_BUFFER_VERSION_1 ||
+        !cb->dmaBufferCallback.v1.dataProvide || !cb->dmaBufferCallback.v1.dataRelease)
+      return invalidArgument("the DMA buffer callback needs version 1 and both dataProvide and dataRelease");
+  } else {
+    return invalidArgument("unknown binary data callback type " + std::to_string(cb->type));
+  }
+  return Status::ok();
+}
+
 Status readParams(const QnnContext_Params_t& p, size_t index, const QnnContext_Config_t** listConfig, LoadJob* job) {
   const std::string what = "contextParams[" + std::to_string(index) + "]";
   const QnnContext_Config_t** config = nullptr;
@@ -37,8 +57,7 @@ Status readParams(const QnnContext_Params_t& p, size_t index, const QnnContext_C
     job->notifyParam = p.v1.notifyParam;
   } else if (p.version == QNN_CONTEXT_PARAMS_VERSION_2) {
     if (!p.v2) return invalidArgument(what + ": v2 is null");
-    if (p.v2->callback)
-      return notSupported(what + ": loading through a binary data callback is not supported yet");
+    if (p.v2->callback) QNN_SDK_RETURN_IF_ERROR(checkDataCallback(p.v2->callback));
     config = p.v2->config;
     job->buffer = p.v2->binaryBuffer;
     job->size = p.v2->binaryBufferSize;
@@ -105,6 +124,8 @@ Qnn_ErrorHandle_t Runtime::contextCreateFromBinaryListAsync(Qnn_BackendHandle_t 
           return loadContextBinary(backend, device, const_cast<const QnnContext_Config_t**>(job.configs.data()),
                                    job.buffer, job.size, &context, job.profile, sig.get(), begun, &graphs);
         });
+        // The load is over: the signal is free again before the client hears of it.
+        if (remaining->fetch_sub(1) == 1 && sig) sig->inUse = false;
         if (rc == QNN_SUCCESS) {
           for (auto& [name, graph] : graphs)
             job.notify(context, graph, name.c_str(), QNN_CONTEXT_NOTIFY_TYPE_GRAPH_INIT, job.notifyParam, QNN_SUCCESS);
@@ -112,7 +133,6 @@ Qnn_ErrorHandle_t Runtime::contextCreateFromBinaryListAsync(Qnn_BackendHandle_t 
         } else {
           job.notify(nullptr, nullptr, nullptr, QNN_CONTEXT_NOTIFY_TYPE_CONTEXT_INIT, job.notifyParam, rc);
         }
-        if (remaining->fetch_sub(1) == 1 && sig) sig->inUse = false;
       });
     }
     return QNN_SUCCESS;
@@ -150,6 +170,21 @@ Qnn_ErrorHandle_t Runtime::contextFinalize(Qnn_ContextHandle_t context, Qnn_Prof
       prof->addEvent(0, QNN_PROFILE_EVENTTYPE_INIT, QNN_PROFILE_EVENTUNIT_MICROSEC, nowMicros() - start,
                      "context finalize (" + std::to_string(initialized) + " deferred graph(s))");
     return QNN_SUCCESS;
+  });
+}
+
+Qnn_ErrorHandle_t Runtime::contextCreateFromBinaryWithCallback(Qnn_BackendHandle_t backend, Qnn_DeviceHandle_t device,
+                                                               const QnnContext_Config_t** config,
+                                                               const Qnn_ContextBinaryCallback_t* callback,
+                                                               const void* buffer, Qnn_ContextBinarySize_t size,
+                                                               Qnn_ContextHandle_t* context, Qnn_ProfileHandle_t profile,
+                                                               Qnn_SignalHandle_t signal) {
+  return guarded([&]() -> Qnn_ErrorHandle_t {
+    if (Status st = checkDataCallback(callback); !st.isOk()) {
+      logMessage(anyLogger().get(), QNN_LOG_LEVEL_ERROR, "QnnContext_createFromBinaryWithCallback: " + st.message());
+      return QNN_CONTEXT_ERROR_INVALID_ARGUMENT;
+    }
+    return contextCreateFromBinary(backend, device, config, buffer, size, context, profile, signal);
   });
 }
 

@@ -323,6 +323,29 @@ Qnn_ErrorHandle_t Runtime::graphFinalize(Qnn_GraphHandle_t graph, Qnn_ProfileHan
   });
 }
 
+// Sub-graphs exist for ops that take graphs (the 2.32 op set's If); neither
+// backend has such an op, and how an op config names a sub-graph is not
+// established from the headers. The arguments are checked as QnnGraph.h lists
+// them, then the call answers QNN_GRAPH_ERROR_UNSUPPORTED_FEATURE ("this API is
+// not yet supported"), with QNN_PROPERTY_GRAPH_SUPPORT_SUBGRAPH not supported.
+Qnn_ErrorHandle_t Runtime::graphCreateSubgraph(Qnn_GraphHandle_t graph, const char* name, Qnn_GraphHandle_t* subgraph) {
+  return guarded([&]() -> Qnn_ErrorHandle_t {
+    auto g = handles().get<GraphObject>(graph, HandleKind::kGraph);
+    if (!g) return QNN_GRAPH_ERROR_INVALID_HANDLE;
+    if (!subgraph) return QNN_GRAPH_ERROR_INVALID_ARGUMENT;
+    auto ctx = g->context.lock();
+    if (!name || !*name) return QNN_GRAPH_ERROR_INVALID_NAME;
+    if (ctx) {
+      std::lock_guard<std::mutex> lock(ctx->mutex);
+      if (ctx->graphsByName.count(name)) return QNN_GRAPH_ERROR_INVALID_NAME;
+      if (ctx->fromBinary) return QNN_COMMON_ERROR_OPERATION_NOT_PERMITTED;
+    }
+    logMessage(loggerOf(g->backend), QNN_LOG_LEVEL_ERROR,
+               "QnnGraph_createSubgraph: sub-graphs are not supported by this backend (no op of it takes a graph)");
+    return QNN_GRAPH_ERROR_UNSUPPORTED_FEATURE;
+  });
+}
+
 Qnn_ErrorHandle_t Runtime::graphRetrieve(Qnn_ContextHandle_t context, const char* name, Qnn_GraphHandle_t* graph) {
   return guarded([&]() -> Qnn_ErrorHandle_t {
     auto ctx = handles().get<ContextObject>(context, HandleKind::kContext);

@@ -300,6 +300,75 @@ TEST_P(ContextLoading, IncrementalBinaryPiecesMakeTheWholeBinary) {
   EXPECT_EQ(api().contextFree(loaded, nullptr), QNN_SUCCESS);
 }
 
+// Binaries here keep their weights inline: a load with a data callback takes
+// everything from the buffer and never calls the client.
+int gCallbackCalls = 0;
+Qnn_ErrorHandle_t provide(Qnn_ContextBinaryDataRequest_t, Qnn_ContextBinaryRawDataResponse_t*, void*) {
+  ++gCallbackCalls;
+  return QNN_CONTEXT_ERROR_MEM_ALLOC;
+}
+Qnn_ErrorHandle_t release(Qnn_ContextBinaryRawDataMem_t, void*) {
+  ++gCallbackCalls;
+  return QNN_SUCCESS;
+}
+
+TEST_P(ContextLoading, CreateFromBinaryWithCallbackLoadsFromTheBuffer) {
+  Qnn_ContextBinaryCallback_t cb;
+  std::memset(&cb, 0, sizeof cb);
+  cb.type = QNN_CONTEXT_CALLBACK_RAW_BUFFER;
+  cb.rawBufferCallback.version = QNN_CONTEXT_CALLBACK_RAW_BUFFER_VERSION_1;
+  cb.rawBufferCallback.v1 = {provide, release, nullptr};
+  gCallbackCalls = 0;
+  Qnn_ContextHandle_t ctx = nullptr;
+  ASSERT_EQ(api().contextCreateFromBinaryWithCallback(backend, nullptr, nullptr, &cb, binaries[1].data(),
+                                                      binaries[1].size(), &ctx, nullptr, nullptr),
+            QNN_SUCCESS);
+  EXPECT_EQ(run(ctx, "b0"), kAddOne);
+  EXPECT_EQ(gCallbackCalls, 0);
+  EXPECT_EQ(api().contextFree(ctx, nullptr), QNN_SUCCESS);
+  // The same through the list, with version-2 params.
+  Inbox inbox;
+  QnnContext_ParamsV2_t v2{nullptr, binaries[0].data(), binaries[0].size(), nullptr, notify, &inbox, &cb};
+  QnnContext_Params_t p{QNN_CONTEXT_PARAMS_VERSION_2, {}};
+  p.v2 = &v2;
+  const QnnContext_Params_t* list[] = {&p, nullptr};
+  ASSERT_EQ(api().contextCreateFromBinaryListAsync(backend, nullptr, list, nullptr, nullptr), QNN_SUCCESS);
+  ASSERT_TRUE(inbox.waitForContexts(1));
+  EXPECT_EQ(inbox.got.back().status, QNN_SUCCESS);
+  EXPECT_EQ(run(inbox.got.back().context, "a0"), kRelu);
+  // A callback missing a function, or of an unknown type, is refused.
+  Qnn_ContextBinaryCallback_t bad = cb;
+  bad.rawBufferCallback.v1.dataRelease = nullptr;
+  EXPECT_EQ(api().contextCreateFromBinaryWithCallback(backend, nullptr, nullptr, &bad, binaries[1].data(),
+                                                      binaries[1].size(), &ctx, nullptr, nullptr),
+            QNN_CONTEXT_ERROR_INVALID_ARGUMENT);
+  bad = cb;
+  bad.type = static_cast<Qnn_ContextBinaryCallbackType_t>(7);
+  EXPECT_EQ(api().contextCreateFromBinaryWithCallback(backend, nullptr, nullptr, &bad, binaries[1].data(),
+                                                      binaries[1].size(), &ctx, nullptr, nullptr),
+            QNN_CONTEXT_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(api().contextCreateFromBinaryWithCallback(backend, nullptr, nullptr, nullptr, binaries[1].data(),
+                                                      binaries[1].size(), &ctx, nullptr, nullptr),
+            QNN_CONTEXT_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(gCallbackCalls, 0);
+}
+
+// No op of either backend takes a sub-graph: the call checks its arguments as
+// QnnGraph.h lists them and answers UNSUPPORTED_FEATURE.
+TEST_P(ContextLoading, SubgraphsAreAnUnsupportedFeature) {
+  Qnn_ContextHandle_t ctx = buildContext({"main"}, false);
+  Qnn_GraphHandle_t main = nullptr, sub = nullptr;
+  ASSERT_EQ(api().graphRetrieve(ctx, "main", &main), QNN_SUCCESS);
+  EXPECT_EQ(api().graphCreateSubgraph(nullptr, "s", &sub), QNN_GRAPH_ERROR_INVALID_HANDLE);
+  EXPECT_EQ(api().graphCreateSubgraph(main, "s", nullptr), QNN_GRAPH_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(api().graphCreateSubgraph(main, nullptr, &sub), QNN_GRAPH_ERROR_INVALID_NAME);
+  EXPECT_EQ(api().graphCreateSubgraph(main, "main", &sub), QNN_GRAPH_ERROR_INVALID_NAME);
+  EXPECT_EQ(api().graphCreateSubgraph(main, "s", &sub), QNN_GRAPH_ERROR_UNSUPPORTED_FEATURE);
+  EXPECT_EQ(sub, nullptr);
+  EXPECT_EQ(api().propertyHasCapability(QNN_PROPERTY_GRAPH_SUPPORT_SUBGRAPH), QNN_PROPERTY_NOT_SUPPORTED);
+  EXPECT_EQ(api().contextFree(ctx, nullptr), QNN_SUCCESS);
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, ContextLoading, ::testing::Values(false, true),
                          [](const ::testing::TestParamInfo<bool>& i) { return i.param ? "Htp" : "Cpu"; });
 

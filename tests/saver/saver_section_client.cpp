@@ -5,7 +5,8 @@
 // QnnContext_getBinarySectionUpdate (then frees it), re-creates the context
 // from the base binary and executes it with the base weights, adapter one and
 // adapter two applied in turn. The three outputs go to OUTPUTS.bin. On the way
-// it reads the base binary in incremental pieces and loads it with deferred
+// it reads the base binary in incremental pieces and loads it (with a data
+// callback, which the backend never needs) with deferred
 // graph initialization finished by QnnContext_finalize, and the last execute
 // runs in buffers of an execution environment (a fourth output).
 // Exit 0 when every call succeeded.
@@ -164,8 +165,18 @@ int main(int argc, char** argv) {
   defer.option = QNN_CONTEXT_CONFIG_OPTION_DEFER_GRAPH_INIT;
   defer.isGraphInitDeferred = 1;
   const QnnContext_Config_t* loadConfig[] = {&defer, nullptr};
-  check(api.contextCreateFromBinary(backend, nullptr, loadConfig, base.data(), base.size(), &loaded, nullptr),
-        "contextCreateFromBinary");
+  Qnn_ContextBinaryCallback_t callback;
+  std::memset(&callback, 0, sizeof callback);
+  callback.type = QNN_CONTEXT_CALLBACK_RAW_BUFFER;
+  callback.rawBufferCallback.version = QNN_CONTEXT_CALLBACK_RAW_BUFFER_VERSION_1;
+  callback.rawBufferCallback.v1.dataProvide = [](Qnn_ContextBinaryDataRequest_t, Qnn_ContextBinaryRawDataResponse_t*,
+                                                 void*) -> Qnn_ErrorHandle_t { return QNN_CONTEXT_ERROR_MEM_ALLOC; };
+  callback.rawBufferCallback.v1.dataRelease = [](Qnn_ContextBinaryRawDataMem_t, void*) -> Qnn_ErrorHandle_t {
+    return QNN_SUCCESS;
+  };
+  check(api.contextCreateFromBinaryWithCallback(backend, nullptr, loadConfig, &callback, base.data(), base.size(),
+                                                &loaded, nullptr, nullptr),
+        "contextCreateFromBinaryWithCallback");
   check(api.contextFinalize(loaded, nullptr), "contextFinalize");
   Qnn_GraphHandle_t g = nullptr;
   check(api.graphRetrieve(loaded, "lora", &g), "graphRetrieve");

@@ -59,7 +59,8 @@ TEST_F(SaverSections, RecordedWithTheOutputsOfADirectRun) {
   ASSERT_TRUE(qnn::trace::readTrace((dir_ / "pass" / "saver_output.qnntrace").string(), t)) << t.error;
   for (const char* call : {"QnnTensor_updateGraphTensors", "QnnContext_getBinarySectionSize",
                            "QnnContext_getBinarySection", "QnnContext_getBinarySectionUpdate",
-                           "QnnContext_freeBinarySectionUpdate", "QnnContext_finalize"})
+                           "QnnContext_freeBinarySectionUpdate", "QnnContext_finalize",
+                           "QnnContext_createFromBinaryWithCallback"})
     EXPECT_EQ(count(t, call), 1u) << call;
   EXPECT_EQ(count(t, "QnnContext_applyBinarySection"), 2u);
   EXPECT_GE(count(t, "QnnContext_getIncrementalBinary"), 2u);  // the pieces and the empty answer after them
@@ -100,7 +101,8 @@ TEST_F(SaverSections, GeneratedProgramReplaysLikeTheDirectRun) {
                            "API(contextApplyBinarySection, ", "API(contextGetBinarySectionUpdate, ",
                            "API(contextFreeBinarySectionUpdate, ", "API(contextFinalize, ",
                            "API(contextGetIncrementalBinary, ", "API(contextReleaseIncrementalBinary, ",
-                           "API(graphPrepareExecutionEnvironment, ", "API(graphReleaseExecutionEnvironment, "})
+                           "API(graphPrepareExecutionEnvironment, ", "API(graphReleaseExecutionEnvironment, ",
+                           "API(contextCreateFromBinaryWithCallback, "})
     EXPECT_NE(source.find(call), std::string::npos) << call;
   Outcome r = run(std::string("./replay --backend ") + QNN_TEST_CPU_BACKEND_PATH, d);
   ASSERT_EQ(r.exitCode, 0) << r.err;

@@ -24,6 +24,29 @@ size_t bufferBytes(const Value& d) {
   return trace::qnnDataBytes(uint32_t(field(d, "dataType").u), elements);
 }
 
+// A raw-buffer callback serving ranges of `binary` (which outlives the call).
+Qnn_ContextBinaryCallback_t binaryRangeCallback(const std::vector<uint8_t>* binary) {
+  Qnn_ContextBinaryCallback_t cb;
+  std::memset(&cb, 0, sizeof cb);
+  cb.type = QNN_CONTEXT_CALLBACK_RAW_BUFFER;
+  cb.rawBufferCallback.version = QNN_CONTEXT_CALLBACK_RAW_BUFFER_VERSION_1;
+  cb.rawBufferCallback.v1.notifyParam = const_cast<std::vector<uint8_t>*>(binary);
+  cb.rawBufferCallback.v1.dataProvide = [](Qnn_ContextBinaryDataRequest_t req, Qnn_ContextBinaryRawDataResponse_t* out,
+                                           void* param) -> Qnn_ErrorHandle_t {
+    auto* bytes = static_cast<std::vector<uint8_t>*>(param);
+    if (!out || req.offset > bytes->size() || req.size > bytes->size() - req.offset)
+      return QNN_CONTEXT_ERROR_INVALID_ARGUMENT;
+    out->memPtr = bytes->data() + req.offset;
+    out->dataStartOffset = 0;
+    out->alignedSize = req.size;
+    return QNN_SUCCESS;
+  };
+  cb.rawBufferCallback.v1.dataRelease = [](Qnn_ContextBinaryRawDataMem_t, void*) -> Qnn_ErrorHandle_t {
+    return QNN_SUCCESS;
+  };
+  return cb;
+}
+
 }  // namespace
 
 void Replayer::attachMemory(OwnedTensor& t, bool input) {
@@ -152,7 +175,7 @@ bool Replayer::replayContext(const trace::CallRecord& c, const std::string& m, Q
     if (*rc == QNN_SUCCESS) *rc = api_.contextGetBinary(ctx, bin.data(), size, &written);
     bin.resize(written);
     if (*rc == QNN_SUCCESS && a.field("binary")) liveBinaries_[field(a, "binary").u] = std::move(bin);
-  } else if (m == "contextCreateFromBinary") {
+  } else if (m == "contextCreateFromBinary" || m == "contextCreateFromBinaryWithCallback") {
     const Value& ref = field(a, "binary");
     auto it = liveBinaries_.find(ref.u);  // a binary this replay produced replaces the recorded one
     const std::vector<uint8_t>* bin = it != liveBinaries_.end() ? &it->second : trace_.blob(ref);
@@ -162,8 +185,16 @@ bool Replayer::replayContext(const trace::CallRecord& c, const std::string& m, Q
     buildConfigs(field(a, "config"), trace_, liveOf, cfg);
     noteLeftOut(cfg.leftOut);
     void* x = nullptr;
-    *rc = api_.contextCreateFromBinary(live(field(a, "backend")), live(field(a, "device")), cfg.get(), bin->data(),
-                                       bin->size(), &x, live(field(a, "profile")));
+    if (m == "contextCreateFromBinary") {
+      *rc = api_.contextCreateFromBinary(live(field(a, "backend")), live(field(a, "device")), cfg.get(), bin->data(),
+                                         bin->size(), &x, live(field(a, "profile")));
+    } else {
+      // The recorded client's callback is gone: one that serves ranges of the binary stands in.
+      Qnn_ContextBinaryCallback_t cb = binaryRangeCallback(bin);
+      *rc = api_.contextCreateFromBinaryWithCallback(live(field(a, "backend")), live(field(a, "device")), cfg.get(),
+                                                     &cb, bin->data(), bin->size(), &x, live(field(a, "profile")),
+                                                     live(field(a, "signal")));
+    }
     if (*rc == QNN_SUCCESS && a.field("context")) bind(field(a, "context"), x);
   } else if (m == "contextFree") {
     *rc = api_.contextFree(live(field(a, "context")), live(field(a, "profile")));

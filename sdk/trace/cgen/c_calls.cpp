@@ -130,6 +130,13 @@ bool CGenerator::emitContextCall(const std::string& m, const Value& a) {
     line("free(binary_" + id + ");");
     line("binary_" + id + " = outputBuffer((uint32_t)size);");
     line("CHECK(API(contextGetBinary, " + ctx + ", binary_" + id + ", size, &binarySize_" + id + "));");
+  } else if (m == "contextCreateFromBinaryWithCallback") {
+    // The recorded client's callback is not in the trace: the program's own serves the buffer.
+    std::string cfg = emitConfig(arg(a, "config"), "QnnContext_Config_t");
+    line("Qnn_ContextBinaryCallback_t callback = bufferCallback(" + binary(arg(a, "binary")) + ");");
+    line("CHECK(API(contextCreateFromBinaryWithCallback, " + backend + ", " + device + ", " + cfg + ", &callback, " +
+         binary(arg(a, "binary")) + ", &" + handle(arg(a, "context"), "context") + ", " +
+         handle(arg(a, "profile"), "profile") + ", " + handle(arg(a, "signal"), "signal") + "));");
   } else if (m == "contextCreateFromBinary" || m == "contextCreateFromBinaryWithSignal") {
     std::string cfg = emitConfig(arg(a, "config"), "QnnContext_Config_t");
     std::string tail = m == "contextCreateFromBinaryWithSignal" ? ", " + handle(arg(a, "signal"), "signal") : "";

@@ -114,6 +114,37 @@ MAYBE_UNUSED static void tensorData(Qnn_Tensor_t* t, void* data, uint32_t size) 
   t->v1.clientBuf.dataSize = size;
 }
 
+/* contextCreateFromBinaryWithCallback: the recorded client's callback is not in
+ * the trace; this one serves ranges of the buffer being loaded. */
+typedef struct { const uint8_t* data; uint64_t size; } BufferRange;
+static BufferRange callbackRange;
+MAYBE_UNUSED static Qnn_ErrorHandle_t provideFromBuffer(Qnn_ContextBinaryDataRequest_t req,
+                                                        Qnn_ContextBinaryRawDataResponse_t* out, void* param) {
+  const BufferRange* range = (const BufferRange*)param;
+  if (!out || req.offset > range->size || req.size > range->size - req.offset) return QNN_CONTEXT_ERROR_INVALID_ARGUMENT;
+  out->memPtr = (void*)(range->data + req.offset);
+  out->dataStartOffset = 0;
+  out->alignedSize = req.size;
+  return QNN_SUCCESS;
+}
+MAYBE_UNUSED static Qnn_ErrorHandle_t releaseNothing(Qnn_ContextBinaryRawDataMem_t mem, void* param) {
+  (void)mem;
+  (void)param;
+  return QNN_SUCCESS;
+}
+MAYBE_UNUSED static Qnn_ContextBinaryCallback_t bufferCallback(const void* data, uint64_t size) {
+  Qnn_ContextBinaryCallback_t cb;
+  memset(&cb, 0, sizeof cb);
+  callbackRange.data = (const uint8_t*)data;
+  callbackRange.size = size;
+  cb.type = QNN_CONTEXT_CALLBACK_RAW_BUFFER;
+  cb.rawBufferCallback.version = QNN_CONTEXT_CALLBACK_RAW_BUFFER_VERSION_1;
+  cb.rawBufferCallback.v1.dataProvide = provideFromBuffer;
+  cb.rawBufferCallback.v1.dataRelease = releaseNothing;
+  cb.rawBufferCallback.v1.notifyParam = &callbackRange;
+  return cb;
+}
+
 MAYBE_UNUSED static void* outputBuffer(uint32_t size) {
   void* p = calloc(size ? size : 1, 1);
   if (!p) { fprintf(stderr, "out of memory\n"); exit(3); }
