@@ -220,7 +220,9 @@ class HtpPreparedGraph : public sdk::PreparedGraph {
                          "pass " + p.pass + (p.detail.empty() ? std::string() : ": " + p.detail)});
   }
 
-  bool serialize(std::vector<uint8_t>* out) const override { return encodePreparedGraph(plan_, options_, out).isOk(); }
+  bool serialize(const GraphIR& source, std::vector<uint8_t>* out) const override {
+    return encodePreparedGraph(plan_, options_, source, out).isOk();
+  }
 
   // The HVX thread count may change until the first execution (QnnHtpGraph.h).
   void applySettingsBeforeFirstExecute(const sdk::BackendSettings& settings) override {
@@ -296,7 +298,7 @@ class HtpEngine : public sdk::ExecutionEngine {
     auto start = std::chrono::steady_clock::now();
     PreparedPlan plan;
     GraphOptions options;
-    QNN_SDK_RETURN_IF_ERROR(decodePreparedGraph(data, size, &plan, &options));
+    QNN_SDK_RETURN_IF_ERROR(decodePreparedGraph(data, size, graph, &plan, &options));
     // The loading device must be the architecture the graph was prepared for.
     GraphOptions device = resolveGraphOptions(graph.backendConfig);
     if (graph.backendConfig.count("device.arch") || graph.backendConfig.count("device.soc"))

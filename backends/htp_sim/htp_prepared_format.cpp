@@ -11,17 +11,31 @@ using sdk::binary::ByteReader;
 using sdk::binary::ByteWriter;
 
 constexpr uint32_t kMagic = 0x50505448;  // "HTPP" little-endian
-constexpr uint32_t kVersion = 1;
+constexpr uint32_t kVersion = 2;  // 2: static data equal to the source graph's is not stored again
 constexpr size_t kMaxString = 1 << 20;
 
 sdk::Status corrupt(const std::string& what) { return sdk::corruptData("prepared HTP graph: " + what); }
 
 }  // namespace
 
-sdk::Status encodePreparedGraph(const PreparedPlan& plan, const GraphOptions& o, std::vector<uint8_t>* out) {
+sdk::Status encodePreparedGraph(const PreparedPlan& plan, const GraphOptions& o, const sdk::GraphIR& source,
+                                std::vector<uint8_t>* out) {
   sdk::ContextBinaryContents graph;
   graph.backendId = QNN_BACKEND_ID_HTP;
   graph.graphs.push_back(plan.graph);
+  // Weights the passes left as they were are the source graph's, which the
+  // context binary holds already: stored as a reference (the tensor written as
+  // NATIVE without data, its id listed) instead of a second copy.
+  std::vector<uint32_t> fromSource;
+  for (auto& [id, t] : graph.graphs[0].tensors) {
+    const sdk::TensorInfo* s = source.findTensor(id);
+    if (t.kind != sdk::TensorKind::kStatic || t.staticData.empty() || !s || s->kind != sdk::TensorKind::kStatic ||
+        s->dtype != t.dtype || s->staticData != t.staticData)
+      continue;
+    t.kind = sdk::TensorKind::kNative;
+    t.staticData.clear();
+    fromSource.push_back(id);
+  }
   std::vector<uint8_t> graphBytes;
   QNN_SDK_RETURN_IF_ERROR(sdk::writeContextBinary(graph, &graphBytes));
   ByteWriter w(out);
@@ -47,16 +61,19 @@ sdk::Status encodePreparedGraph(const PreparedPlan& plan, const GraphOptions& o,
     w.u64(n.cycles);
     w.u8(n.onHmx);
   }
+  w.u32(static_cast<uint32_t>(fromSource.size()));
+  for (uint32_t id : fromSource) w.u32(id);
   w.u64(graphBytes.size());
   w.bytes(graphBytes.data(), graphBytes.size());
   return sdk::Status::ok();
 }
 
-sdk::Status decodePreparedGraph(const uint8_t* data, size_t size, PreparedPlan* plan, GraphOptions* o) {
+sdk::Status decodePreparedGraph(const uint8_t* data, size_t size, const sdk::GraphIR& source, PreparedPlan* plan,
+                                GraphOptions* o) {
   ByteReader r(data, size);
   uint32_t magic = 0, version = 0;
   if (!r.u32(&magic) || magic != kMagic) return corrupt("bad magic");
-  if (!r.u32(&version) || version != kVersion) return corrupt("unknown version " + std::to_string(version));
+  if (!r.u32(&version) || version < 1 || version > kVersion) return corrupt("unknown version " + std::to_string(version));
   uint32_t fp16 = 0, fold = 0;
   for (uint32_t* v : {&o->socModel, &o->arch, &o->vtcmMB, &o->optMode, &fp16, &o->hvxThreads, &fold,
                       &o->contextPriority})
@@ -83,6 +100,12 @@ sdk::Status decodePreparedGraph(const uint8_t* data, size_t size, PreparedPlan* 
     p.onHmx = hmx != 0;
     plan->plans.push_back(std::move(p));
   }
+  std::vector<uint32_t> fromSource;
+  if (version >= 2) {
+    if (!r.count(&n, 4)) return corrupt("truncated source tensor list");
+    fromSource.resize(n);
+    for (uint32_t& id : fromSource) r.u32(&id);
+  }
   uint64_t graphSize = 0;
   const uint8_t* graphBytes = nullptr;
   if (!r.u64(&graphSize) || graphSize != r.remaining() || !r.view(graphSize, &graphBytes))
@@ -93,6 +116,16 @@ sdk::Status decodePreparedGraph(const uint8_t* data, size_t size, PreparedPlan* 
   if (graph.graphs.size() != 1) return corrupt("holds " + std::to_string(graph.graphs.size()) + " graphs");
   plan->graph = std::move(graph.graphs[0]);
   if (plan->plans.size() != plan->graph.nodes.size()) return corrupt("node plans do not match the graph's nodes");
+  for (uint32_t id : fromSource) {
+    auto it = plan->graph.tensors.find(id);
+    const sdk::TensorInfo* s = source.findTensor(id);
+    if (it == plan->graph.tensors.end() || it->second.kind != sdk::TensorKind::kNative || !s ||
+        s->kind != sdk::TensorKind::kStatic || s->dtype != it->second.dtype ||
+        s->staticData.size() != it->second.byteSize())
+      return corrupt("tensor id " + std::to_string(id) + " takes its data from the graph, which holds no such weights");
+    it->second.kind = sdk::TensorKind::kStatic;
+    it->second.staticData = s->staticData;
+  }
   return sdk::Status::ok();
 }
 

@@ -13,8 +13,12 @@
 
 namespace qnn::htp {
 
-sdk::Status encodePreparedGraph(const PreparedPlan& plan, const GraphOptions& options, std::vector<uint8_t>* out);
-// kCorruptData on anything malformed.
-sdk::Status decodePreparedGraph(const uint8_t* data, size_t size, PreparedPlan* plan, GraphOptions* options);
+// `source`: the graph it was prepared from (which the context binary stores):
+// weights the passes did not change are referenced, not stored twice.
+sdk::Status encodePreparedGraph(const PreparedPlan& plan, const GraphOptions& options, const sdk::GraphIR& source,
+                                std::vector<uint8_t>* out);
+// kCorruptData on anything malformed; `source` as given to encodePreparedGraph.
+sdk::Status decodePreparedGraph(const uint8_t* data, size_t size, const sdk::GraphIR& source, PreparedPlan* plan,
+                                GraphOptions* options);
 
 }  // namespace qnn::htp

@@ -9,6 +9,8 @@
 #include <limits>
 #include <new>
 #include <stdexcept>
+#include <string_view>
+#include <unordered_map>
 #include <utility>
 
 #include "binary/byte_io.h"
@@ -25,7 +27,7 @@ using binary::ByteWriter;
 
 constexpr uint8_t kMagic[8] = {'O', 'Q', 'N', 'N', 'C', 'T', 'X', '\0'};
 constexpr uint16_t kMajor = 1;
-constexpr uint16_t kMinor = 1;  // 1: tensor records end with the updateable flag
+constexpr uint16_t kMinor = 2;  // 1: tensor records end with the updateable flag; 2: shared static data
 // magic(8) major(2) minor(2) headerSize(4) flags(4) payloadCrc(4)
 // uncompressedSize(8) storedSize(8) headerCrc(4)
 constexpr uint32_t kHeaderSize = 44;
@@ -130,7 +132,43 @@ std::string checkNode(const NodeInfo& n, const GraphIR& g) {
 
 // ---- Writer -----------------------------------------------------------------
 
-void writeTensor(ByteWriter& w, const TensorInfo& t) {
+// Where a tensor record's static data is stored instead (minor 2): an earlier
+// record with the same bytes, in the context tensors section (kContextSection)
+// or in graph section `section`.
+constexpr uint32_t kContextSection = 0xFFFFFFFFu;
+struct SharedDataRef {
+  uint32_t section = 0, tensorId = 0;
+};
+
+// Finds static data written before: weights shared by several graphs (or
+// repeated in one) are stored once.
+class StaticDataDedupe {
+ public:
+  static constexpr size_t kMinBytes = 1024;  // smaller data is not worth a reference
+  // True (and `ref` set) when the same bytes were registered; registers them otherwise.
+  bool find(const TensorInfo& t, uint32_t section, SharedDataRef* ref) {
+    if (t.kind != TensorKind::kStatic || t.staticData.size() < kMinBytes) return false;
+    const std::string_view bytes(reinterpret_cast<const char*>(t.staticData.data()), t.staticData.size());
+    auto& bucket = seen_[std::hash<std::string_view>()(bytes)];
+    for (const Source& s : bucket)
+      if (s.data->size() == t.staticData.size() &&
+          std::memcmp(s.data->data(), t.staticData.data(), t.staticData.size()) == 0) {
+        *ref = s.ref;
+        return true;
+      }
+    bucket.push_back({{section, t.id}, &t.staticData});
+    return false;
+  }
+
+ private:
+  struct Source {
+    SharedDataRef ref;
+    const std::vector<uint8_t>* data;
+  };
+  std::unordered_map<size_t, std::vector<Source>> seen_;
+};
+
+void writeTensor(ByteWriter& w, const TensorInfo& t, const SharedDataRef* shared = nullptr) {
   size_t rec = w.beginLen64();
   w.u32(t.id);
   w.str(t.name);
@@ -141,9 +179,14 @@ void writeTensor(ByteWriter& w, const TensorInfo& t) {
   w.u32(static_cast<uint32_t>(t.dims.size()));
   for (uint32_t d : t.dims) w.u32(d);
   w.u8(t.isContextTensor ? 1 : 0);
-  w.u64(t.staticData.size());
-  w.bytes(t.staticData.data(), t.staticData.size());
+  w.u64(shared ? 0 : t.staticData.size());
+  if (!shared) w.bytes(t.staticData.data(), t.staticData.size());
   w.u8(t.updateable ? 1 : 0);  // minor 1
+  w.u8(shared ? 1 : 0);        // minor 2
+  if (shared) {
+    w.u32(shared->section);
+    w.u32(shared->tensorId);
+  }
   w.endLen64(rec);
 }
 
@@ -213,18 +256,22 @@ void writePayload(const ContextBinaryContents& c, std::vector<uint8_t>* payload)
 
   w.u32(kTagContextTensors);
   sec = w.beginLen64();
+  StaticDataDedupe dedupe;
+  SharedDataRef ref;
   w.u32(static_cast<uint32_t>(c.contextTensors.size()));
-  for (const TensorInfo& t : c.contextTensors) writeTensor(w, t);
+  for (const TensorInfo& t : c.contextTensors) writeTensor(w, t, dedupe.find(t, kContextSection, &ref) ? &ref : nullptr);
   w.endLen64(sec);
 
-  for (const GraphIR& g : c.graphs) {
+  for (size_t gi = 0; gi < c.graphs.size(); ++gi) {
+    const GraphIR& g = c.graphs[gi];
     w.u32(kTagGraph);
     sec = w.beginLen64();
     w.str(g.name);
     w.u32(g.priority);
     w.u32(g.precision);
     w.u32(static_cast<uint32_t>(g.tensors.size()));
-    for (const auto& kv : g.tensors) writeTensor(w, kv.second);
+    for (const auto& kv : g.tensors)
+      writeTensor(w, kv.second, dedupe.find(kv.second, static_cast<uint32_t>(gi), &ref) ? &ref : nullptr);
     w.u32(static_cast<uint32_t>(g.nodes.size()));
     for (const NodeInfo& n : g.nodes) writeNode(w, n);
     w.endLen64(sec);
@@ -390,7 +437,8 @@ class PayloadParser {
           break;
         case kTagGraph: {
           c->graphs.emplace_back();
-          if (!graph(s, &c->graphs.back())) return malformed("graph section " + std::to_string(graphIndex));
+          if (!graph(s, &c->graphs.back(), static_cast<uint32_t>(graphIndex)))
+            return malformed("graph section " + std::to_string(graphIndex));
           ++graphIndex;
           break;
         }
@@ -406,10 +454,44 @@ class PayloadParser {
       }
     }
     if (!haveInfo) return corrupt("missing backend info section");
-    return Status::ok();
+    return resolveSharedData(c);
   }
 
  private:
+  // A tensor record whose static data is an earlier record's (minor 2).
+  struct PendingShare {
+    uint32_t section = 0, tensorId = 0;  // the record
+    SharedDataRef from;                  // where its data is
+    size_t bytes = 0;                    // what its dims and datatype need
+  };
+
+  static TensorInfo* recordOf(ContextBinaryContents* c, uint32_t section, uint32_t id) {
+    if (section == kContextSection) {
+      for (TensorInfo& t : c->contextTensors)
+        if (t.id == id) return &t;
+      return nullptr;
+    }
+    if (section >= c->graphs.size()) return nullptr;
+    auto it = c->graphs[section].tensors.find(id);
+    return it == c->graphs[section].tensors.end() ? nullptr : &it->second;
+  }
+
+  Status resolveSharedData(ContextBinaryContents* c) {
+    // Writers refer to a record written earlier that holds the bytes itself.
+    for (const PendingShare& p : pending_) {
+      TensorInfo* to = recordOf(c, p.section, p.tensorId);
+      const TensorInfo* from = recordOf(c, p.from.section, p.from.tensorId);
+      const std::string who = "tensor id " + std::to_string(p.tensorId);
+      if (!to || !from) return corrupt(who + " shares the data of a tensor the binary does not hold");
+      if (from->staticData.size() != p.bytes)
+        return corrupt(who + " shares " + std::to_string(from->staticData.size()) + " bytes of data, its dims need " +
+                       std::to_string(p.bytes));
+      to->staticData = from->staticData;
+    }
+    return Status::ok();
+  }
+
+  std::vector<PendingShare> pending_;
   Status malformed(const std::string& where) {
     return corrupt("truncated or malformed " + where + (detail_.empty() ? "" : ": " + detail_));
   }
@@ -443,12 +525,12 @@ class PayloadParser {
     c->contextTensors.reserve(n);
     for (uint32_t i = 0; i < n; ++i) {
       c->contextTensors.emplace_back();
-      if (!tensor(s, &c->contextTensors.back())) return false;
+      if (!tensor(s, &c->contextTensors.back(), kContextSection)) return false;
     }
     return finish(s, "context tensors section");
   }
 
-  bool graph(ByteReader& s, GraphIR* g) {
+  bool graph(ByteReader& s, GraphIR* g, uint32_t section) {
     if (!s.str(&g->name, kMaxStringLen)) return bad("bad graph name");
     s.u32(&g->priority);
     s.u32(&g->precision);
@@ -456,7 +538,7 @@ class PayloadParser {
     if (!s.count(&nt, 8)) return bad("bad tensor count");
     for (uint32_t i = 0; i < nt; ++i) {
       TensorInfo t;
-      if (!tensor(s, &t)) return false;
+      if (!tensor(s, &t, section)) return false;
       uint32_t id = t.id;
       if (!g->tensors.emplace(id, std::move(t)).second) return bad("duplicate tensor id " + std::to_string(id));
     }
@@ -478,7 +560,7 @@ class PayloadParser {
     return r.ok();
   }
 
-  bool tensor(ByteReader& outer, TensorInfo* t) {
+  bool tensor(ByteReader& outer, TensorInfo* t, uint32_t section) {
     uint64_t len;
     ByteReader r;
     if (!outer.u64(&len) || len > outer.remaining() || !outer.sub(static_cast<size_t>(len), &r)) return bad("truncated tensor record");
@@ -505,14 +587,22 @@ class PayloadParser {
     if (dataLen > r.remaining()) return bad(who + ": static data longer than the record");
     size_t expected;
     if (!expectedBytes(t->dims, t->dtype, &expected)) return bad(who + ": dims product overflows");
-    if ((t->kind == TensorKind::kStatic || dataLen != 0) && dataLen != expected)
-      return bad(who + ": static data size " + std::to_string(dataLen) + " != dims product * dtype size " +
-                 std::to_string(expected));
     r.bytes(static_cast<size_t>(dataLen), &t->staticData);
-    uint8_t updateable = 0;  // minor 1
+    uint8_t updateable = 0, shared = 0;
     if (fileMinor_ >= 1 && !r.u8(&updateable)) return bad("truncated " + who);
     if (updateable > 1) return bad(who + ": bad updateable flag");
     t->updateable = updateable != 0;
+    if (fileMinor_ >= 2 && !r.u8(&shared)) return bad("truncated " + who);
+    if (shared > 1) return bad(who + ": bad shared-data flag");
+    if (shared) {
+      PendingShare p{section, t->id, {}, expected};
+      if (!r.u32(&p.from.section) || !r.u32(&p.from.tensorId)) return bad("truncated " + who);
+      if (t->kind != TensorKind::kStatic || dataLen != 0) return bad(who + ": shared data on a non-static tensor or with data");
+      pending_.push_back(p);
+    } else if ((t->kind == TensorKind::kStatic || dataLen != 0) && dataLen != expected) {
+      return bad(who + ": static data size " + std::to_string(dataLen) + " != dims product * dtype size " +
+                 std::to_string(expected));
+    }
     return finish(r, "tensor record");
   }
 

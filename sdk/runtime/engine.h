@@ -16,7 +16,6 @@
 #include "core/status.h"
 #include "graph/graph_ir.h"
 #include "runtime/backend_hooks.h"
-#include "runtime/backend_hooks.h"
 
 namespace qnn::sdk {
 
@@ -66,8 +65,9 @@ class PreparedGraph {
   // what the optimization passes did. Default: none.
   virtual void finalizeEvents(std::vector<ProfileExtraEvent>*) const {}
   // The backend's prepared form for the context binary (ExecutionEngine::restore
-  // reads it back); false when the backend re-prepares from the GraphIR instead.
-  virtual bool serialize(std::vector<uint8_t>*) const { return false; }
+  // reads it back with the same `source`, the graph it was prepared from, which
+  // the binary stores too); false when the backend re-prepares from the GraphIR instead.
+  virtual bool serialize(const GraphIR& /*source*/, std::vector<uint8_t>*) const { return false; }
   // QnnGraph_setConfig on a finalized graph that has not run yet: the graph's
   // settings now (GraphIR::backendConfig); the backend takes those that may
   // still change before the first execution. Default: none may.

@@ -151,7 +151,7 @@ static Status collectContext(ContextObject& ctx, const BackendDescriptor& desc, 
     QNN_SDK_RETURN_IF_ERROR(initializeGraph(*g));
     out->graphs.push_back(g->ir);
     std::vector<uint8_t> bytes;
-    if (g->prepared && g->prepared->serialize(&bytes)) prepared[name] = std::move(bytes);
+    if (g->prepared && g->prepared->serialize(g->ir, &bytes)) prepared[name] = std::move(bytes);
   }
   if (!prepared.empty()) encodePreparedGraphs(prepared, &out->backendBlob);
   return Status::ok();

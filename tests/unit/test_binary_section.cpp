@@ -147,3 +147,50 @@ TEST(ContextBinaryUpdateable, FlagRoundTripsAndMinor0FilesReadWithoutIt) {
 
 }  // namespace
 }  // namespace qnn::sdk
+
+namespace qnn::sdk {
+namespace {
+
+GraphIR graphWithWeights(const std::string& name, const std::vector<uint8_t>& weights) {
+  GraphIR g;
+  g.name = name;
+  TensorInfo w;
+  w.id = 3;
+  w.name = "w";
+  w.kind = TensorKind::kStatic;
+  w.dtype = DType::kUInt8;
+  w.dims = {static_cast<uint32_t>(weights.size())};
+  w.staticData = weights;
+  g.tensors[3] = w;
+  return g;
+}
+
+// Static data repeated across graphs is stored once (minor 2): two graphs with
+// the same weights take little more room than one, and read back whole.
+TEST(ContextBinaryDedupe, RepeatedWeightsAreStoredOnce) {
+  std::vector<uint8_t> weights(64 * 1024);
+  uint32_t x = 12345;
+  for (auto& b : weights) b = static_cast<uint8_t>((x = x * 1103515245u + 12345u) >> 24);  // incompressible
+  ContextBinaryContents one, two;
+  one.graphs = {graphWithWeights("a", weights)};
+  two.graphs = {graphWithWeights("a", weights), graphWithWeights("b", weights)};
+  std::vector<uint8_t> binOne, binTwo;
+  ASSERT_TRUE(writeContextBinary(one, &binOne).isOk());
+  ASSERT_TRUE(writeContextBinary(two, &binTwo).isOk());
+  EXPECT_LT(binTwo.size(), binOne.size() + 1024) << "the second graph's weights were stored again";
+  ContextBinaryContents back;
+  ASSERT_TRUE(readContextBinary(binTwo.data(), binTwo.size(), &back).isOk());
+  ASSERT_EQ(back.graphs.size(), 2u);
+  EXPECT_EQ(back.graphs[1].findTensor(3)->staticData, weights);
+  EXPECT_EQ(back.graphs[0].findTensor(3)->staticData, weights);
+  // Different weights are not shared.
+  std::vector<uint8_t> other = weights;
+  other[100] ^= 1;
+  two.graphs[1] = graphWithWeights("b", other);
+  ASSERT_TRUE(writeContextBinary(two, &binTwo).isOk());
+  ASSERT_TRUE(readContextBinary(binTwo.data(), binTwo.size(), &back).isOk());
+  EXPECT_EQ(back.graphs[1].findTensor(3)->staticData, other);
+}
+
+}  // namespace
+}  // namespace qnn::sdk

@@ -546,7 +546,7 @@ TEST(ContextBinary, NewerMinorVersionWithUnknownSectionIsAccepted) {
   section(w, 0x77, {1, 2, 3, 4, 5});  // unknown to this reader
   section(w, 0x78, {});
   // Newer minor, with an extra header field as well.
-  std::vector<uint8_t> newer = wrap(payload, 1, 2, 0, UINT64_MAX, {9, 9, 9, 9, 9, 9, 9, 9});
+  std::vector<uint8_t> newer = wrap(payload, 1, 3, 0, UINT64_MAX, {9, 9, 9, 9, 9, 9, 9, 9});
   ContextBinaryContents out;
   Status s = readContextBinary(newer.data(), newer.size(), &out);
   ASSERT_TRUE(s.isOk()) << s.message();
@@ -554,10 +554,10 @@ TEST(ContextBinary, NewerMinorVersionWithUnknownSectionIsAccepted) {
   EXPECT_TRUE(validateContextBinary(newer.data(), newer.size()).isOk());
 
   // The same unknown section in a file claiming this reader's minor is corrupt.
-  std::vector<uint8_t> same = wrap(payload, 1, 1);
+  std::vector<uint8_t> same = wrap(payload, 1, 2);
   expectCorrupt(same, "unknown section tag 119");
   // And a longer header is only legal from a newer minor.
-  std::vector<uint8_t> longHeader = wrap(unwrap(bin), 1, 1, 0, UINT64_MAX, {0, 0, 0, 0});
+  std::vector<uint8_t> longHeader = wrap(unwrap(bin), 1, 2, 0, UINT64_MAX, {0, 0, 0, 0});
   expectCorrupt(longHeader, "bad header size");
 }
 
@@ -569,10 +569,11 @@ TEST(ContextBinary, NewerMinorVersionWithTrailingRecordFieldsIsAccepted) {
     std::vector<uint8_t> tmp;
     ByteWriter tw(&tmp);
     putRawTensor(tw, t);
-    // Grow the record: bump its length and append the extra field bytes.
-    uint64_t len = getU64(tmp, 0) + 6;
+    // Grow the record: the fields of minors 1 and 2 (not updateable, data not
+    // shared), then 6 bytes a newer minor might append; bump its length.
+    uint64_t len = getU64(tmp, 0) + 2 + 6;
     for (int i = 0; i < 8; ++i) tmp[i] = static_cast<uint8_t>(len >> (8 * i));
-    tmp.insert(tmp.end(), {1, 2, 3, 4, 5, 6});
+    tmp.insert(tmp.end(), {0, 0, 1, 2, 3, 4, 5, 6});
     ByteWriter w(&body);
     w.str("g");
     w.u32(0);
