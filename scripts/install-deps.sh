@@ -2,7 +2,7 @@
 # Installs the Debian packages the build and the tests need. Safe to re-run.
 set -euo pipefail
 packages=(build-essential cmake ninja-build pkg-config
-          zlib1g-dev nlohmann-json3-dev libtinyxml2-dev libffi-dev
+          zlib1g-dev nlohmann-json3-dev libtinyxml2-dev libffi-dev libyaml-dev
           libgtest-dev libgmock-dev libbenchmark-dev python3
           python3-onnx python3-numpy python3-yaml python3-clang)
 # References the converter's accuracy tests compare with (tests skip without them; set

@@ -136,7 +136,8 @@ ModelError_t QnnModel::addTensorImpl(const char* nodeName, Qnn_Tensor_t* tensor,
                 static_cast<unsigned>(QNN_TENSOR_GET_DATA_TYPE(tensor)));
     return MODEL_TENSOR_ERROR;
   }
-  if (QNN_TENSOR_GET_TYPE(tensor) == QNN_TENSOR_TYPE_STATIC) {
+  if (QNN_TENSOR_GET_TYPE(tensor) == QNN_TENSOR_TYPE_STATIC ||
+      QNN_TENSOR_GET_TYPE(tensor) == QNN_TENSOR_TYPE_UPDATEABLE_STATIC) {
     // Catch a weight blob that does not match its declared shape here, with the
     // tensor's name, rather than as an unexplained backend error.
     if (QNN_TENSOR_GET_MEM_TYPE(tensor) != QNN_TENSORMEMTYPE_RAW) {
@@ -169,13 +170,15 @@ ModelError_t QnnModel::addTensorImpl(const char* nodeName, Qnn_Tensor_t* tensor,
   try {
     // Reserve the list slot first so the map insert is the last thing that can throw.
     const Qnn_TensorType_t type = QNN_TENSOR_GET_TYPE(copy);
-    if (type == QNN_TENSOR_TYPE_APP_WRITE) m_inputNames.push_back(name);
-    if (type == QNN_TENSOR_TYPE_APP_READ) m_outputNames.push_back(name);
+    const bool input = type == QNN_TENSOR_TYPE_APP_WRITE || type == QNN_TENSOR_TYPE_UPDATEABLE_APP_WRITE;
+    const bool output = type == QNN_TENSOR_TYPE_APP_READ || type == QNN_TENSOR_TYPE_UPDATEABLE_APP_READ;
+    if (input) m_inputNames.push_back(name);
+    if (output) m_outputNames.push_back(name);
     try {
       m_tensors.emplace(name, copy);
     } catch (...) {
-      if (type == QNN_TENSOR_TYPE_APP_WRITE) m_inputNames.pop_back();
-      if (type == QNN_TENSOR_TYPE_APP_READ) m_outputNames.pop_back();
+      if (input) m_inputNames.pop_back();
+      if (output) m_outputNames.pop_back();
       throw;
     }
   } catch (...) {

@@ -37,12 +37,13 @@ void ContextSession::createContext(const QnnContext_Config_t** configs) {
 }
 
 void ContextSession::composeModels(const std::vector<std::string>& modelPaths, const std::string& prefix,
-                                   const std::vector<const GraphConfigInfo_t*>& graphConfigs, bool debug) {
+                                   const std::vector<const GraphConfigInfo_t*>& graphConfigs, bool debug,
+                                   const QNN_INTERFACE_VER_TYPE* api) {
   for (const auto& path : modelPaths) {
     auto model = std::make_unique<ModelLibrary>();
     model->load(path, prefix);
     uint64_t start = profile_ ? profile_->nowUs() : 0;
-    model->compose(backend_, context_, graphConfigs, debug);
+    model->compose(backend_, context_, graphConfigs, debug, api);
     for (GraphInfo_t* info : model->graphs()) {
       for (const auto& g : graphs_)
         if (g.spec.name == info->graphName) throw ToolError("two graphs are named '" + g.spec.name + "'");

@@ -26,9 +26,10 @@ void ModelLibrary::load(const std::string& path, const std::string& prefix) {
 }
 
 void ModelLibrary::compose(const QnnBackend& backend, Qnn_ContextHandle_t context,
-                           const std::vector<const GraphConfigInfo_t*>& configs, bool debug) {
+                           const std::vector<const GraphConfigInfo_t*>& configs, bool debug,
+                           const QNN_INTERFACE_VER_TYPE* api) {
   release();
-  ModelError_t err = compose_(backend.backend(), backend.api(), context,
+  ModelError_t err = compose_(backend.backend(), api ? *api : backend.api(), context,
                               configs.empty() ? nullptr : const_cast<const GraphConfigInfo_t**>(configs.data()),
                               static_cast<uint32_t>(configs.size()), &info_, &count_, debug,
                               backend.logLevel() != 0 ? stderrLogCallback : nullptr, backend.logLevel());

@@ -21,9 +21,11 @@ class ModelLibrary {
 
   // Resolves <prefix>_composeGraphs and <prefix>_freeGraphsInfo. Throws ToolError.
   void load(const std::string& path, const std::string& prefix);
-  // Creates the library's graphs in context. configs may be empty.
+  // Creates the library's graphs in context. configs may be empty. `api`: the
+  // interface handed to the library (default: the backend's own).
   void compose(const QnnBackend& backend, Qnn_ContextHandle_t context,
-               const std::vector<const GraphConfigInfo_t*>& configs, bool debug);
+               const std::vector<const GraphConfigInfo_t*>& configs, bool debug,
+               const QNN_INTERFACE_VER_TYPE* api = nullptr);
   const std::vector<GraphInfo_t*>& graphs() const { return graphs_; }
   const std::string& path() const { return lib_.path(); }
 

@@ -4,6 +4,7 @@
 // --retrieve_context uses when no libQnnSystem.so is available.
 #include <cstdio>
 
+#include "adapter_sections.h"
 #include "arg_parser.h"
 #include "backend_extensions.h"
 #include "context_session.h"
@@ -30,6 +31,9 @@ ArgParser makeParser() {
                        {"config_file", true, "FILE", "JSON: backend_extensions, context_configs, graph_configs"},
                        {"profiling_level", true, "VAL", "basic, detailed or backend"},
                        {"enable_intermediate_outputs", false, "", "every intermediate tensor becomes a graph output"},
+                       {"adapter_weight_config", true, "FILE",
+                        "YAML of LoRA use cases (use_case: name, graph, weights .safetensors): also saves the base "
+                        "weights and each use case as a binary section <binary_file>_<name>.bin"},
                        {"log_level", true, "VAL", "error, warn, info, debug or verbose"},
                        {"verbose", false, "", "same as --log_level verbose"},
                        {"version", false, "", "print the SDK version"},
@@ -64,6 +68,11 @@ int run(const ArgParser& args) {
   QnnLog_Level_t logLevel = static_cast<QnnLog_Level_t>(0);
   if (args.has("log_level")) logLevel = parseLogLevel(args.value("log_level"));
   if (args.has("verbose")) logLevel = QNN_LOG_LEVEL_VERBOSE;
+  std::vector<AdapterUseCase> useCases;
+  if (args.has("adapter_weight_config")) {
+    requireFile(args.value("adapter_weight_config"), "adapter weight config");
+    useCases = readAdapterConfig(args.value("adapter_weight_config"));
+  }
   RunConfig config;
   if (args.has("config_file")) {
     requireFile(args.value("config_file"), "config file");
@@ -81,21 +90,28 @@ int run(const ArgParser& args) {
   QnnConfigLists qnnConfigs(config, &extension);
   ContextSession session(backend, &profile);
   session.createContext(qnnConfigs.contextConfigs());
+  // With adapters the tool must know the graphs' updateable tensors: it sees them created.
+  TensorCatalog catalog;
+  QNN_INTERFACE_VER_TYPE recordingApi{};
+  if (!useCases.empty()) recordingApi = catalog.recording(backend.api());
   session.composeModels(models, args.value("model_prefix", "QnnModel"), qnnConfigs.graphConfigInfos(),
-                        args.has("enable_intermediate_outputs"));
+                        args.has("enable_intermediate_outputs"), useCases.empty() ? nullptr : &recordingApi);
   extension.warnUnmatchedGraphs(session.graphNames());
   session.finalizeGraphs();
   std::vector<GraphSpec> specs;
   for (const auto& g : session.graphs()) specs.push_back(g.spec);
   std::vector<uint8_t> binary = session.serialize();
+  makeDirectories(outputDir);
+  std::vector<std::string> sections;
+  if (!useCases.empty()) sections = writeAdapterSections(backend, session, catalog, useCases, outputDir, name);
   session.close();
 
-  makeDirectories(outputDir);
   const std::string path = outputDir + "/" + binaryFileName(name);
   writeBinaryFile(path, binary.data(), binary.size());
   writeTensorRecord(tensorRecordPath(path), specs);
   profile.write(outputDir, backendPath, backend.buildId());
   std::printf("Saved context binary: %s (%zu bytes, %zu graph(s))\n", path.c_str(), binary.size(), specs.size());
+  for (const std::string& s : sections) std::printf("Saved adapter binary section: %s\n", s.c_str());
   return 0;
 }
 

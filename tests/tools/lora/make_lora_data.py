@@ -1,0 +1,61 @@
+#!/usr/bin/env python3
+# Writes the LoRA test data, deterministically: make_lora_data.py OUT_DIR
+#   model.bin          tar of W.raw, lora_A.raw, lora_B.raw (float32), as a converter's model.bin
+#   adapter_one.safetensors   lora_A and lora_B as F32
+#   adapter_two.safetensors   lora_A only, as F16 (lora_B keeps the base values)
+#   adapters.yaml      the use cases one and two (graph "lora")
+# Values: element i of a tensor with seed s is (((i*29 + s*7) % 19) - 9) / 16; seeds
+# W 1, lora_A 2, lora_B 3 (base), one: lora_A 4, lora_B 5; two: lora_A 6. The tests
+# recompute them (test_lora_adapters.cpp), F16 values being exact in half precision.
+import io
+import json
+import os
+import struct
+import sys
+import tarfile
+
+
+def values(count, seed):
+    return [(((i * 29 + seed * 7) % 19) - 9) / 16.0 for i in range(count)]
+
+
+def f32(v):
+    return struct.pack("<%df" % len(v), *v)
+
+
+def f16(v):
+    return struct.pack("<%de" % len(v), *v)
+
+
+def safetensors(path, tensors):
+    header, data = {}, b""
+    for name, (dtype, shape, raw) in tensors.items():
+        header[name] = {"dtype": dtype, "shape": shape, "data_offsets": [len(data), len(data) + len(raw)]}
+        data += raw
+    header["__metadata__"] = {"format": "pt"}
+    text = json.dumps(header, sort_keys=True).encode()
+    with open(path, "wb") as f:
+        f.write(struct.pack("<Q", len(text)) + text + data)
+
+
+def main(out):
+    os.makedirs(out, exist_ok=True)
+    with tarfile.open(os.path.join(out, "model.bin"), "w", format=tarfile.USTAR_FORMAT) as tar:
+        for name, count, seed in (("W", 16, 1), ("lora_A", 8, 2), ("lora_B", 8, 3)):
+            raw = f32(values(count, seed))
+            info = tarfile.TarInfo(name + ".raw")
+            info.size, info.mtime, info.mode = len(raw), 0, 0o644
+            tar.addfile(info, io.BytesIO(raw))
+    safetensors(os.path.join(out, "adapter_one.safetensors"),
+                {"lora_A": ("F32", [4, 2], f32(values(8, 4))), "lora_B": ("F32", [2, 4], f32(values(8, 5)))})
+    safetensors(os.path.join(out, "adapter_two.safetensors"), {"lora_A": ("F16", [4, 2], f16(values(8, 6)))})
+    with open(os.path.join(out, "adapters.yaml"), "w") as f:
+        f.write("use_case:\n"
+                "  - name: one\n    graph: lora\n    weights: adapter_one.safetensors\n"
+                "  - name: two\n    graph: lora\n    weights: adapter_two.safetensors\n")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        sys.exit("usage: make_lora_data.py OUT_DIR")
+    main(sys.argv[1])
