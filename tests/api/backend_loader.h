@@ -92,4 +92,15 @@ struct TensorSpec {
   }
 };
 
+// The context's binary (QnnContext_getBinarySize + getBinary); empty when
+// either call fails.
+inline std::vector<uint8_t> contextBinary(const QNN_INTERFACE_VER_TYPE& api, Qnn_ContextHandle_t ctx) {
+  Qnn_ContextBinarySize_t size = 0, written = 0;
+  if (api.contextGetBinarySize(ctx, &size) != QNN_SUCCESS) return {};
+  std::vector<uint8_t> bin(size);
+  if (api.contextGetBinary(ctx, bin.data(), size, &written) != QNN_SUCCESS) return {};
+  bin.resize(written);
+  return bin;
+}
+
 }  // namespace qnn::test

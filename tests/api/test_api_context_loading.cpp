@@ -60,11 +60,7 @@ class ContextLoading : public ::testing::TestWithParam<bool> {
 
   std::vector<uint8_t> makeBinary(std::vector<std::string> names, bool addOne) {
     Qnn_ContextHandle_t ctx = buildContext(names, addOne);
-    Qnn_ContextBinarySize_t size = 0, written = 0;
-    EXPECT_EQ(api().contextGetBinarySize(ctx, &size), QNN_SUCCESS);
-    std::vector<uint8_t> bin(size);
-    EXPECT_EQ(api().contextGetBinary(ctx, bin.data(), size, &written), QNN_SUCCESS);
-    bin.resize(written);
+    std::vector<uint8_t> bin = contextBinary(api(), ctx);
     EXPECT_EQ(api().contextFree(ctx, nullptr), QNN_SUCCESS);
     return bin;
   }

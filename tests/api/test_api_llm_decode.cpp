@@ -216,11 +216,7 @@ class LlmDecode : public ::testing::TestWithParam<bool> {
       b.decoder(w, h, 1, keys, vals, T + 1, mask, q, b.tensor("logits", QNN_TENSOR_TYPE_APP_READ, {1, V}));
       EXPECT_EQ(api().graphFinalize(g, nullptr, nullptr), QNN_SUCCESS);
     }
-    Qnn_ContextBinarySize_t size = 0, written = 0;
-    EXPECT_EQ(api().contextGetBinarySize(ctx, &size), QNN_SUCCESS);
-    std::vector<uint8_t> bin(size);
-    EXPECT_EQ(api().contextGetBinary(ctx, bin.data(), size, &written), QNN_SUCCESS);
-    bin.resize(written);
+    std::vector<uint8_t> bin = contextBinary(api(), ctx);
     EXPECT_EQ(api().contextFree(ctx, nullptr), QNN_SUCCESS);
     return bin;
   }

@@ -131,14 +131,7 @@ class UpdatableTensors : public ::testing::TestWithParam<bool> {
     return api().tensorUpdateGraphTensors(graph, list, 2);
   }
 
-  std::vector<uint8_t> contextBinary(Qnn_ContextHandle_t ctx) {
-    Qnn_ContextBinarySize_t size = 0, written = 0;
-    EXPECT_EQ(api().contextGetBinarySize(ctx, &size), QNN_SUCCESS);
-    std::vector<uint8_t> bytes(size);
-    EXPECT_EQ(api().contextGetBinary(ctx, bytes.data(), size, &written), QNN_SUCCESS);
-    bytes.resize(written);
-    return bytes;
-  }
+  std::vector<uint8_t> contextBinary(Qnn_ContextHandle_t ctx) { return test::contextBinary(api(), ctx); }
   std::vector<uint8_t> section(Qnn_ContextHandle_t ctx, Qnn_GraphHandle_t g,
                                QnnContext_SectionType_t type = QNN_CONTEXT_SECTION_UPDATABLE) {
     Qnn_ContextBinarySize_t size = 0, written = 0;
