@@ -223,7 +223,8 @@ class CpuPreparedGraph : public sdk::PreparedGraph {
         }
       if (options.collectNodeTimings && timings) {
         auto us = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start);
-        timings->push_back({step->node->name, step->node->typeName, static_cast<uint64_t>(us.count())});
+        timings->push_back({step->node->name, step->node->typeName, static_cast<uint64_t>(us.count()), {},
+                            sdk::NodeTiming::steadyMicros(start)});
       }
       if (ir_.afterNode) {
         std::vector<void*> outs;

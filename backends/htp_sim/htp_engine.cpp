@@ -196,7 +196,8 @@ class HtpPreparedGraph : public sdk::PreparedGraph {
         applyClamp(s->plan->clamp, *plan_.graph.findTensor(s->node->outputIds[0]), s->outs[0].data);
       cycles += s->plan->cycles;
       if (options.collectNodeTimings && timings) {
-        sdk::NodeTiming t{s->node->name, s->node->typeName, microsSince(nodeStart), {}};
+        sdk::NodeTiming t{s->node->name, s->node->typeName, microsSince(nodeStart), {},
+                          sdk::NodeTiming::steadyMicros(nodeStart)};
         t.extra.push_back({QNN_PROFILE_EVENTTYPE_NODE, QNN_PROFILE_EVENTUNIT_CYCLES, s->plan->cycles,
                            s->node->name + ": estimated HTP cycles (" + (s->plan->onHmx ? "HMX" : "HVX") + ", " +
                                std::to_string(s->plan->tiles) + (s->plan->tiles == 1 ? " tile, " : " tiles, ") +

@@ -43,6 +43,11 @@ struct NodeTiming {
   std::string opType;
   uint64_t micros = 0;
   std::vector<ProfileExtraEvent> extra{};  // sub-events of the node's event
+  // When the node began: microseconds of the steady clock since its epoch (0: not known).
+  uint64_t startMicros = 0;
+  static uint64_t steadyMicros(std::chrono::steady_clock::time_point t) {
+    return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::microseconds>(t.time_since_epoch()).count());
+  }
 };
 
 // Options of one execute call. checkCancel is polled between nodes; it returns

@@ -27,7 +27,7 @@ ProfileObject::~ProfileObject() {
 
 QnnProfile_EventId_t ProfileObject::addEvent(QnnProfile_EventId_t parent, QnnProfile_EventType_t type,
                                              QnnProfile_EventUnit_t unit, uint64_t value,
-                                             const std::string& identifier) {
+                                             const std::string& identifier, uint64_t beganMicros) {
   std::lock_guard<std::mutex> own(mutex_);
   if (parent == kDroppedEvent || (maxEvents_ && owned_.size() >= maxEvents_)) return kDroppedEvent;
   auto& t = table();
@@ -39,7 +39,9 @@ QnnProfile_EventId_t ProfileObject::addEvent(QnnProfile_EventId_t parent, QnnPro
   ev.value = value;
   using namespace std::chrono;
   uint64_t now = static_cast<uint64_t>(duration_cast<microseconds>(steady_clock::now().time_since_epoch()).count());
-  ev.timestampMicros = unit == QNN_PROFILE_EVENTUNIT_MICROSEC && value <= now ? now - value : now;
+  ev.timestampMicros = beganMicros                                                ? beganMicros
+                        : unit == QNN_PROFILE_EVENTUNIT_MICROSEC && value <= now ? now - value
+                                                                                 : now;
   ev.identifier = identifier;
   t.events.emplace(id, std::move(ev));
   owned_.push_back(id);

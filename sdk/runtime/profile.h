@@ -39,8 +39,11 @@ class ProfileObject : public HandleObject {
   // kDroppedEvent once the profile holds its maximum number of events (the
   // sub-events of a dropped event are dropped too).
   static constexpr QnnProfile_EventId_t kDroppedEvent = ~QnnProfile_EventId_t(0);
+  // `beganMicros` (steady clock, 0: unknown): when the event began; else a
+  // duration is taken to have ended now.
   QnnProfile_EventId_t addEvent(QnnProfile_EventId_t parent, QnnProfile_EventType_t type,
-                                QnnProfile_EventUnit_t unit, uint64_t value, const std::string& identifier);
+                                QnnProfile_EventUnit_t unit, uint64_t value, const std::string& identifier,
+                                uint64_t beganMicros = 0);
   // The ids of the top-level events; the pointer stays valid until the next
   // addEvent or the profile is freed.
   const std::vector<QnnProfile_EventId_t>& topLevelEvents();

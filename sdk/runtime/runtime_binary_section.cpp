@@ -289,7 +289,8 @@ Qnn_ErrorHandle_t Runtime::contextApplyBinarySection(Qnn_ContextHandle_t context
         }
         logMessage(log, QNN_LOG_LEVEL_ERROR,
                    std::string(api) + ": graph '" + targets[i].graph->ir.name + "' could not take the section: " + st.message());
-        return st.code() == StatusCode::kOutOfMemory ? QNN_CONTEXT_ERROR_MEM_ALLOC : QNN_COMMON_ERROR_GENERAL;
+        return st.code() == StatusCode::kOutOfMemory ? Qnn_ErrorHandle_t(QNN_CONTEXT_ERROR_MEM_ALLOC)
+                                                     : Qnn_ErrorHandle_t(QNN_COMMON_ERROR_GENERAL);
       }
     }
     if (!contextOwn.empty()) {
@@ -358,8 +359,9 @@ Qnn_ErrorHandle_t Runtime::contextGetBinarySectionUpdate(const QnnContext_Buffer
             st = {StatusCode::kIncompatibleUpdate, "a weights-only section takes no quantization"};
           if (!st.isOk()) {
             logMessage(log, QNN_LOG_LEVEL_ERROR, std::string(api) + ": " + st.message());
-            return st.code() == StatusCode::kIncompatibleUpdate ? QNN_TENSOR_ERROR_INCOMPATIBLE_TENSOR_UPDATE
-                                                                 : QNN_CONTEXT_ERROR_INVALID_ARGUMENT;
+            return st.code() == StatusCode::kIncompatibleUpdate
+                       ? Qnn_ErrorHandle_t(QNN_TENSOR_ERROR_INCOMPATIBLE_TENSOR_UPDATE)
+                       : Qnn_ErrorHandle_t(QNN_CONTEXT_ERROR_INVALID_ARGUMENT);
           }
           if (u.hasData) {
             t.info.staticData = std::move(u.data);

@@ -494,11 +494,11 @@ Qnn_ErrorHandle_t Runtime::graphExecute(Qnn_GraphHandle_t graph, const Qnn_Tenso
     if (prof) {
       uint64_t total = nowMicros() - start;
       auto top = prof->addEvent(0, QNN_PROFILE_EVENTTYPE_EXECUTE, QNN_PROFILE_EVENTUNIT_MICROSEC, total,
-                                "graph execute: " + g->ir.name);
+                                "graph execute: " + g->ir.name, start);
       addExtraEvents(*prof, top, graphEvents);
       for (auto& t : timings) {
         auto node = prof->addEvent(top, QNN_PROFILE_EVENTTYPE_NODE, QNN_PROFILE_EVENTUNIT_MICROSEC, t.micros,
-                                   t.nodeName + " (" + t.opType + ")");
+                                   t.nodeName + " (" + t.opType + ")", t.startMicros);
         addExtraEvents(*prof, node, t.extra);
       }
     }

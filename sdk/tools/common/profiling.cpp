@@ -17,6 +17,7 @@ struct ProfileJson {
     if (!e.graph.empty()) j["graph"] = e.graph;
     if (e.inference >= 0) j["inference"] = e.inference;
     if (e.topLevel) j["startUs"] = e.startUs;
+    else if (e.hasBackendStart) j["startUs"] = e.backendStartUs;
     if (!e.subEvents.empty()) {
       j["subEvents"] = nlohmann::json::array();
       for (const auto& s : e.subEvents) j["subEvents"].push_back(toJson(s));
@@ -96,6 +97,18 @@ ProfileCollector::Event ProfileCollector::readEvent(QnnProfile_EventId_t id, int
     e.unit = unitName(data.unit);
     e.value = data.value;
     e.identifier = data.identifier ? data.identifier : "";
+  }
+  // The backend's timestamp of the event, when it is on this process's steady
+  // clock (as OpenQNN's backends give it) and falls within the run.
+  QnnProfile_ExtendedEventData_t ext{};
+  if (api_->profileGetExtendedEventData && api_->profileGetExtendedEventData(id, &ext) == QNN_SUCCESS &&
+      ext.version == QNN_PROFILE_DATA_VERSION_1) {
+    const uint64_t toolStart = static_cast<uint64_t>(
+        std::chrono::duration_cast<std::chrono::microseconds>(start_.time_since_epoch()).count());
+    if (ext.v1.timestamp >= toolStart && ext.v1.timestamp - toolStart <= nowUs()) {
+      e.hasBackendStart = true;
+      e.backendStartUs = ext.v1.timestamp - toolStart;
+    }
   }
   const QnnProfile_EventId_t* subs = nullptr;
   uint32_t n = 0;

@@ -53,6 +53,11 @@ class ProfileCollector {
     int64_t inference = -1;
     uint64_t startUs = 0;
     bool topLevel = true;
+    // A sub-event's start on the tool's clock, from the backend's extended event
+    // data (QnnProfile_getExtendedEventData) when it gives one on this process's
+    // steady clock.
+    bool hasBackendStart = false;
+    uint64_t backendStartUs = 0;
     std::vector<Event> subEvents;
   };
   Event readEvent(QnnProfile_EventId_t id, int depth) const;

@@ -138,7 +138,19 @@ TEST_F(NetRun, DetailedProfilingHasOneNodeEventPerOpPerInference) {
     ASSERT_TRUE(e.contains("startUs"));
     inferences.push_back(e["inference"].get<int>());
     int nodes = 0;
-    for (const auto& s : e["subEvents"]) nodes += s["type"] == 404;
+    uint64_t previous = 0;
+    for (const auto& s : e["subEvents"]) {
+      if (s["type"] != 404) continue;
+      ++nodes;
+      // Each node's start from the backend's extended event data, in order,
+      // within its execute event.
+      ASSERT_TRUE(s.contains("startUs")) << s.dump();
+      const uint64_t start = s["startUs"].get<uint64_t>();
+      EXPECT_GE(start, previous);
+      EXPECT_GE(start + 1, e["startUs"].get<uint64_t>());
+      EXPECT_LE(start, e["startUs"].get<uint64_t>() + e["value"].get<uint64_t>() + 1000);
+      previous = start;
+    }
     EXPECT_EQ(nodes, 4);
   }
   EXPECT_EQ(inferences, (std::vector<int>{0, 1, 2}));
