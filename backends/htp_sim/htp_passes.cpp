@@ -67,7 +67,7 @@ Status evaluateStatic(GraphIR& g, const NodeInfo& node) {
   std::vector<sdk::TensorView> ins, outs;
   for (uint32_t id : node.inputIds) {
     TensorInfo& t = g.tensors.at(id);
-    ins.push_back(viewOf(t, t.kind == TensorKind::kNull ? nullptr : t.staticData.data()));
+    ins.push_back(viewOf(t, t.kind == TensorKind::kNull ? nullptr : const_cast<uint8_t*>(t.staticData.data())));
   }
   std::vector<std::vector<uint8_t>> data;
   for (uint32_t id : node.outputIds) data.emplace_back(g.tensors.at(id).byteSize());

@@ -127,7 +127,9 @@ class Parser {
         expected *= d;
       }
       if (n != expected) return corrupt(who + ": data is " + std::to_string(n) + " bytes, dims say " + std::to_string(expected));
-      r.bytes(static_cast<size_t>(n), &t.staticData);
+      std::vector<uint8_t> data;
+      r.bytes(static_cast<size_t>(n), &data);
+      t.staticData = std::move(data);
     }
     if (!r.ok()) return corrupt("truncated " + who);
     if (!r.atEnd() && !allowExtra_) return corrupt(who + ": unexpected trailing bytes");

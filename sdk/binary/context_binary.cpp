@@ -163,7 +163,7 @@ class StaticDataDedupe {
  private:
   struct Source {
     SharedDataRef ref;
-    const std::vector<uint8_t>* data;
+    const SharedBytes* data;
   };
   std::unordered_map<size_t, std::vector<Source>> seen_;
 };
@@ -587,7 +587,9 @@ class PayloadParser {
     if (dataLen > r.remaining()) return bad(who + ": static data longer than the record");
     size_t expected;
     if (!expectedBytes(t->dims, t->dtype, &expected)) return bad(who + ": dims product overflows");
-    r.bytes(static_cast<size_t>(dataLen), &t->staticData);
+    std::vector<uint8_t> data;
+    r.bytes(static_cast<size_t>(dataLen), &data);
+    if (!data.empty()) t->staticData = std::move(data);
     uint8_t updateable = 0, shared = 0;
     if (fileMinor_ >= 1 && !r.u8(&updateable)) return bad("truncated " + who);
     if (updateable > 1) return bad(who + ": bad updateable flag");

@@ -13,6 +13,7 @@
 
 #include "core/dtype.h"
 #include "core/op_params.h"
+#include "core/shared_bytes.h"
 #include "core/tensor_view.h"
 
 namespace qnn::sdk {
@@ -35,7 +36,7 @@ struct TensorInfo {
   uint32_t dataFormat = 0;  // QNN_TENSOR_DATA_FORMAT_FLAT_BUFFER
   QuantInfo quant;
   std::vector<uint32_t> dims;
-  std::vector<uint8_t> staticData;  // kStatic only
+  SharedBytes staticData;           // kStatic only; shared by the record's copies
   bool isContextTensor = false;     // created by tensorCreateContextTensor
   // Created as one of the UPDATEABLE_* types: QnnTensor_update{Graph,Context}Tensors
   // and binary sections may change its quantization (and, when static, its data).

@@ -178,7 +178,7 @@ Status readParam(const Qnn_Param_t& p, std::string* name, ParamValue* value) {
     v.isTensor = true;
     v.dtype = info.dtype;
     v.dims = info.dims;
-    v.data = std::move(info.staticData);
+    v.data = info.staticData.vector();
   } else {
     return invalidParam("param '" + *name + "': unknown param type " + std::to_string(p.paramType));
   }

@@ -99,7 +99,7 @@ Status sectionUpdates(const SectionGraph& entry, const std::map<uint32_t, Tensor
                                                    entry.name + "''s in datatype, shape or type"};
     TensorUpdate u;
     u.hasData = s.hasData;
-    if (u.hasData) u.data = s.info.staticData;
+    if (u.hasData) u.data = s.info.staticData.vector();
     u.hasQuant = s.hasQuant;
     if (u.hasQuant) u.quant = s.info.quant;
     QNN_SDK_RETURN_IF_ERROR(checkTensorUpdate(target, u));

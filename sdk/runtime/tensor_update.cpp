@@ -80,7 +80,7 @@ void applyTensorUpdates(GraphIR& ir, const TensorUpdates& updates, TensorUpdates
     TensorUpdate old;
     if (u.hasData) {
       old.hasData = true;
-      old.data = t.staticData;
+      old.data = t.staticData.vector();
       // Same size: the bytes are overwritten in place.
       t.staticData.assign(u.data.begin(), u.data.end());
     }
