@@ -2,7 +2,9 @@
 // right-hand sides (weights) are packed once in prepare.
 #include <algorithm>
 #include <new>
+#include <string>
 
+#include "core/weight_form_cache.h"
 #include "kernels/gemm.h"
 #include "kernels/kernel_factories.h"
 #include "kernels/kernel_util.h"
@@ -12,6 +14,12 @@ namespace {
 
 Status outOfMemory(const char* op) {
   return {sdk::StatusCode::kOutOfMemory, std::string(op) + ": out of memory for packed weights"};
+}
+
+// Packed static weights, shared by the kernels of every graph using the same weights.
+sdk::WeightFormCache<float>& packedForms() {
+  static auto* cache = new sdk::WeightFormCache<float>();  // never destroyed: kernels may outlive statics
+  return *cache;
 }
 
 // out = x[batch, n] . W[m, n]^T + bias[m]
@@ -58,20 +66,32 @@ class FullyConnectedKernel final : public Kernel {
       expected = {uint32_t(batch_), units_};
     }
     QNN_SDK_RETURN_IF_ERROR(checkOutputDims(op, outputs[0], expected));
+    weightsPacked_ = inputs[1].data != nullptr;
     try {
-      packedWeights_.assign(gemm::packedBSize(depth_, units_), 0.f);
+      if (weightsPacked_) {
+        // Static weights: packed once, and shared with every kernel packing the same weights.
+        const float* w = inputs[1].as<const float>();
+        shared_ = packedForms().get(w, inputs[1].numElements() * 4, "fc:" + std::to_string(depth_) + "x" +
+                                                                          std::to_string(units_),
+                                    [&] {
+                                      std::vector<float> packed(gemm::packedBSize(depth_, units_), 0.f);
+                                      gemm::packB(w, depth_, true, depth_, units_, packed.data());
+                                      return packed;
+                                    });
+      } else {
+        packedWeights_.assign(gemm::packedBSize(depth_, units_), 0.f);
+      }
     } catch (const std::bad_alloc&) {
       return outOfMemory(op);
     }
-    weightsPacked_ = inputs[1].data != nullptr;
-    if (weightsPacked_) gemm::packB(inputs[1].as<const float>(), depth_, true, depth_, units_, packedWeights_.data());
     return Status::ok();
   }
 
   Status execute(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) override {
     if (!weightsPacked_)
       gemm::packB(inputs[1].as<const float>(), depth_, true, depth_, units_, packedWeights_.data());
-    gemm::multiply(batch_, units_, depth_, inputs[0].as<const float>(), depth_, false, packedWeights_.data(),
+    const float* packed = weightsPacked_ ? shared_->data() : packedWeights_.data();
+    gemm::multiply(batch_, units_, depth_, inputs[0].as<const float>(), depth_, false, packed,
                    inputs.size() == 3 ? inputs[2].as<const float>() : nullptr, outputs[0].as<float>(), units_);
     return Status::ok();
   }
@@ -80,7 +100,8 @@ class FullyConnectedKernel final : public Kernel {
   bool keepDims_ = false, weightsPacked_ = false;
   uint32_t units_ = 0, depth_ = 0;
   size_t batch_ = 0;
-  std::vector<float> packedWeights_;
+  std::vector<float> packedWeights_;   // weights given at execute
+  sdk::WeightFormCache<float>::Form shared_;  // static weights
 };
 
 // out[..., M, N] = op(in0)[..., M, K] x op(in1)[..., K, N] (+ bias[N]), with
@@ -153,25 +174,38 @@ class MatMulKernel final : public Kernel {
     numBBatches_ = 1;
     for (uint32_t d : bBatch) numBBatches_ *= d;
     packedSize_ = gemm::packedBSize(k_, n_);
+    bPacked_ = inputs[1].data != nullptr;
     try {
-      packedB_.assign(numBBatches_ * packedSize_, 0.f);
+      if (bPacked_) {
+        // A static right-hand side: packed once, shared with every kernel packing the same weights.
+        const float* b = inputs[1].as<const float>();
+        shared_ = packedForms().get(b, inputs[1].numElements() * 4,
+                                    "matmul:" + std::to_string(numBBatches_) + "x" + std::to_string(k_) + "x" +
+                                        std::to_string(n_) + (transB_ ? "t" : ""),
+                                    [&] {
+                                      std::vector<float> packed(numBBatches_ * packedSize_, 0.f);
+                                      packAllB(b, packed.data());
+                                      return packed;
+                                    });
+      } else {
+        packedB_.assign(numBBatches_ * packedSize_, 0.f);
+      }
     } catch (const std::bad_alloc&) {
       return outOfMemory(op);
     }
-    bPacked_ = inputs[1].data != nullptr;
-    if (bPacked_) packAllB(inputs[1].as<const float>());
     return Status::ok();
   }
 
   Status execute(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) override {
-    if (!bPacked_) packAllB(inputs[1].as<const float>());
+    if (!bPacked_) packAllB(inputs[1].as<const float>(), packedB_.data());
+    const float* packedB = bPacked_ ? shared_->data() : packedB_.data();
     const float* a = inputs[0].as<const float>();
     const float* bias = inputs.size() == 3 ? inputs[2].as<const float>() : nullptr;
     float* out = outputs[0].as<float>();
     const size_t aSize = size_t(m_) * k_, outSize = size_t(m_) * n_;
     const size_t lda = transA_ ? m_ : k_;
     auto run = [&](size_t o, bool parallel) {
-      gemm::multiply(m_, n_, k_, a + aBatchOf_[o] * aSize, lda, transA_, packedB_.data() + bBatchOf_[o] * packedSize_,
+      gemm::multiply(m_, n_, k_, a + aBatchOf_[o] * aSize, lda, transA_, packedB + bBatchOf_[o] * packedSize_,
                      bias, out + o * outSize, n_, parallel);
     };
     // Many small products (attention heads) parallelize best across products.
@@ -187,11 +221,11 @@ class MatMulKernel final : public Kernel {
   }
 
  private:
-  void packAllB(const float* b) {
+  void packAllB(const float* b, float* packed) {
     const size_t bSize = size_t(k_) * n_;
     const size_t ldb = transB_ ? k_ : n_;
     parallelFor(numBBatches_, 1, [&](size_t s, size_t e) {
-      for (size_t i = s; i < e; ++i) gemm::packB(b + i * bSize, ldb, transB_, k_, n_, packedB_.data() + i * packedSize_);
+      for (size_t i = s; i < e; ++i) gemm::packB(b + i * bSize, ldb, transB_, k_, n_, packed + i * packedSize_);
     });
   }
 
@@ -199,7 +233,8 @@ class MatMulKernel final : public Kernel {
   uint32_t m_ = 0, k_ = 0, n_ = 0;
   size_t numBBatches_ = 1, packedSize_ = 0;
   std::vector<size_t> aBatchOf_, bBatchOf_;
-  std::vector<float> packedB_;
+  std::vector<float> packedB_;               // a right-hand side given at execute
+  sdk::WeightFormCache<float>::Form shared_;  // a static one
 };
 
 }  // namespace

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <vector>
 
 #include "htp_kernel_util.h"
@@ -51,7 +52,9 @@ class Fp16Kernel : public Kernel {
   std::string op_;
 
  private:
-  std::vector<std::vector<float>> staticValues_, dynamicValues_;
+  // Static inputs as floats: shared by the kernels of every graph with the same weights.
+  std::vector<std::shared_ptr<const std::vector<float>>> staticValues_;
+  std::vector<std::vector<float>> dynamicValues_;
   std::vector<bool> isStatic_;
   std::vector<std::vector<float>> outValues_;
   bool roundToHalf_ = true;

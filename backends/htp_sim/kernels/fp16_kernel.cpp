@@ -2,6 +2,8 @@
 
 #include "fp16.h"
 
+#include "core/weight_form_cache.h"
+
 namespace qnn::htp {
 
 void loadHalfValues(const TensorView& t, std::vector<float>* out, bool round) {
@@ -26,6 +28,13 @@ void storeHalfValues(const TensorView& t, const float* values, size_t n, bool ro
   }
 }
 
+namespace {
+sdk::WeightFormCache<float>& floatForms() {
+  static auto* cache = new sdk::WeightFormCache<float>();  // never destroyed: kernels may outlive statics
+  return *cache;
+}
+}  // namespace
+
 Status Fp16Kernel::prepare(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) {
   const char* op = op_.c_str();
   const size_t nf = std::min(floatInputCount(inputs.size()), inputs.size());
@@ -35,13 +44,21 @@ Status Fp16Kernel::prepare(const std::vector<TensorView>& inputs, const std::vec
   for (size_t o = 0; o < outputs.size(); ++o)
     QNN_SDK_RETURN_IF_ERROR(checkDType(op, ("out[" + std::to_string(o) + "]").c_str(), outputs[o], kFloatTypes));
   QNN_SDK_RETURN_IF_ERROR(shapePrepare(inputs, outputs));
-  staticValues_.assign(nf, {});
+  staticValues_.assign(nf, nullptr);
   dynamicValues_.assign(nf, {});
   isStatic_.assign(nf, false);
   for (size_t i = 0; i < nf; ++i)
     if (inputs[i].data) {
       isStatic_[i] = true;
-      loadHalfValues(inputs[i], &staticValues_[i], roundToHalf_);  // weights rounded to half once
+      // Weights converted (and rounded to half) once, for every kernel using them.
+      const TensorView& w = inputs[i];
+      staticValues_[i] = floatForms().get(w.data, w.numElements() * sdk::dtypeSize(w.dtype),
+                                          std::string(sdk::dtypeName(w.dtype)) + (roundToHalf_ ? ":half" : ":float"),
+                                          [&] {
+                                            std::vector<float> values;
+                                            loadHalfValues(w, &values, roundToHalf_);
+                                            return values;
+                                          });
     }
   outValues_.assign(outputs.size(), {});
   for (size_t o = 0; o < outputs.size(); ++o) outValues_[o].resize(outputs[o].numElements());
@@ -52,7 +69,7 @@ Status Fp16Kernel::execute(const std::vector<TensorView>& inputs, const std::vec
   std::vector<const std::vector<float>*> in(staticValues_.size());
   for (size_t i = 0; i < in.size(); ++i) {
     if (isStatic_[i]) {
-      in[i] = &staticValues_[i];
+      in[i] = staticValues_[i].get();
     } else {
       if (inputs[i].data) loadHalfValues(inputs[i], &dynamicValues_[i], roundToHalf_);
       else dynamicValues_[i].clear();
