@@ -116,35 +116,63 @@ class CpuPreparedGraph : public sdk::PreparedGraph {
       if (t.kind == TensorKind::kStatic) pointers_[id] = const_cast<uint8_t*>(t.staticData.data());
     QNN_SDK_RETURN_IF_ERROR(planNativeBuffers());
     for (const NodeInfo& node : ir_.nodes) {
-      auto step = std::make_unique<Step>();
-      step->node = &node;
-      std::vector<const TensorInfo*> ins, outs;
-      for (uint32_t id : node.inputIds) ins.push_back(ir_.findTensor(id));
-      for (uint32_t id : node.outputIds) outs.push_back(ir_.findTensor(id));
-      step->floatEmulation = needsFloatEmulation(node, ins, outs);
-      step->inIds = node.inputIds;
-      step->outIds = node.outputIds;
-      step->inViews = viewsOf(ins, step->floatEmulation);
-      step->outViews = viewsOf(outs, step->floatEmulation);
-      step->inputDequantizedOnce.assign(ins.size(), false);
-      if (step->floatEmulation) {
-        for (size_t i = 0; i < ins.size(); ++i) {
-          const TensorInfo* t = ins[i];
-          step->floatIn.emplace_back(sdk::dtypeIsFixedPoint(t->dtype) ? t->numElements() : 0);
-          // Static weights are dequantized once here, so the kernel can pack
-          // them at prepare like float weights.
-          if (t->kind == TensorKind::kStatic && sdk::dtypeIsFixedPoint(t->dtype)) {
-            dequantizeToFloat(*t, t->staticData.data(), step->floatIn[i].data());
-            step->inViews[i].data = step->floatIn[i].data();
-            step->inputDequantizedOnce[i] = true;
-          }
-        }
-        for (auto* t : outs) step->floatOut.emplace_back(sdk::dtypeIsFixedPoint(t->dtype) ? t->numElements() : 0);
-      }
-      QNN_SDK_RETURN_IF_ERROR(
-          makeKernel(node, packages_.get(), true, step->inViews, step->outViews, &step->kernel));
+      std::unique_ptr<Step> step;
+      QNN_SDK_RETURN_IF_ERROR(buildStep(node, &step));
       steps_.push_back(std::move(step));
     }
+    return Status::ok();
+  }
+
+  // Tensor updates: the data and encodings of `ids` from `source`; only the
+  // nodes reading or writing them get new kernels (the others keep theirs).
+  Status refreshTensors(const GraphIR& source, const std::set<uint32_t>& ids) override {
+    // ir_ is the graph object's IR itself (`source`): the updates are in it
+    // already, in new buffers; the static pointers and the nodes' views follow.
+    (void)source;
+    for (uint32_t id : ids)
+      if (const TensorInfo* t = ir_.findTensor(id); t && t->kind == TensorKind::kStatic)
+        pointers_[id] = const_cast<uint8_t*>(t->staticData.data());
+    for (auto& step : steps_) {
+      bool touched = false;
+      for (const auto* list : {&step->inIds, &step->outIds})
+        for (uint32_t id : *list) touched = touched || ids.count(id) != 0;
+      if (!touched) continue;
+      std::unique_ptr<Step> fresh;
+      QNN_SDK_RETURN_IF_ERROR(buildStep(*step->node, &fresh));
+      step = std::move(fresh);
+    }
+    return Status::ok();
+  }
+
+  // The views, emulation scratch and prepared kernel of one node.
+  Status buildStep(const NodeInfo& node, std::unique_ptr<Step>* out) {
+    auto step = std::make_unique<Step>();
+    step->node = &node;
+    std::vector<const TensorInfo*> ins, outs;
+    for (uint32_t id : node.inputIds) ins.push_back(ir_.findTensor(id));
+    for (uint32_t id : node.outputIds) outs.push_back(ir_.findTensor(id));
+    step->floatEmulation = needsFloatEmulation(node, ins, outs);
+    step->inIds = node.inputIds;
+    step->outIds = node.outputIds;
+    step->inViews = viewsOf(ins, step->floatEmulation);
+    step->outViews = viewsOf(outs, step->floatEmulation);
+    step->inputDequantizedOnce.assign(ins.size(), false);
+    if (step->floatEmulation) {
+      for (size_t i = 0; i < ins.size(); ++i) {
+        const TensorInfo* t = ins[i];
+        step->floatIn.emplace_back(sdk::dtypeIsFixedPoint(t->dtype) ? t->numElements() : 0);
+        // Static weights are dequantized once here, so the kernel can pack
+        // them at prepare like float weights.
+        if (t->kind == TensorKind::kStatic && sdk::dtypeIsFixedPoint(t->dtype)) {
+          dequantizeToFloat(*t, t->staticData.data(), step->floatIn[i].data());
+          step->inViews[i].data = step->floatIn[i].data();
+          step->inputDequantizedOnce[i] = true;
+        }
+      }
+      for (auto* t : outs) step->floatOut.emplace_back(sdk::dtypeIsFixedPoint(t->dtype) ? t->numElements() : 0);
+    }
+    QNN_SDK_RETURN_IF_ERROR(makeKernel(node, packages_.get(), true, step->inViews, step->outViews, &step->kernel));
+    *out = std::move(step);
     return Status::ok();
   }
 

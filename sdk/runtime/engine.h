@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <set>
 #include <memory>
 #include <string>
 #include <vector>
@@ -77,6 +78,14 @@ class PreparedGraph {
   // settings now (GraphIR::backendConfig); the backend takes those that may
   // still change before the first execution. Default: none may.
   virtual void applySettingsBeforeFirstExecute(const BackendSettings&) {}
+  // Tensor updates (QnnTensor_update*, binary sections) changed the data or
+  // encodings of `ids` in `source` (the graph this was prepared from): refresh
+  // only what depends on them, without the rest of a prepare. kNotSupported:
+  // the runtime prepares the graph again instead; another failure may leave
+  // this graph part refreshed (the runtime then prepares anew or refreshes back).
+  virtual Status refreshTensors(const GraphIR& /*source*/, const std::set<uint32_t>& /*ids*/) {
+    return {StatusCode::kNotSupported, "this backend prepares the graph again"};
+  }
 };
 
 class ExecutionEngine {

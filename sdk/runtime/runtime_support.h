@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <new>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -83,7 +84,8 @@ void freeContextObject(const std::shared_ptr<ContextObject>& ctx);
 // `undo` (optional) receives what rollbackGraphUpdates needs to restore them.
 struct GraphUpdateUndo {
   TensorUpdates previous;
-  std::unique_ptr<PreparedGraph> prepared;
+  std::unique_ptr<PreparedGraph> prepared;  // the form before, when prepared anew
+  std::set<uint32_t> refreshed;             // the tensors updated
 };
 Status applyGraphUpdates(GraphObject& g, const TensorUpdates& updates, GraphUpdateUndo* undo);
 void rollbackGraphUpdates(GraphObject& g, GraphUpdateUndo& undo);

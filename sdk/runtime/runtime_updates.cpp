@@ -44,19 +44,34 @@ Status applyGraphUpdates(GraphObject& g, const TensorUpdates& updates, GraphUpda
   QNN_SDK_RETURN_IF_ERROR(initializeGraph(g));  // a deferred graph: its prepared form is what a rollback restores
   std::lock_guard<std::mutex> exec(g.execMutex);
   TensorUpdates previous;
-  // Same sizes and shapes: the IR changes in place, so the previous prepared
-  // form stays valid for a rollback.
   applyTensorUpdates(g.ir, updates, &previous);
+  std::set<uint32_t> ids;
+  for (const auto& [id, u] : updates) ids.insert(id);
+  // Cheapest first: the backend refreshes only what reads or writes the tensors
+  // (switching LoRA adapters then costs the adapter's nodes, not a prepare).
+  // The updates are in new buffers (SharedBytes): a prepared form that points
+  // into g.ir must refresh, or be replaced, before it executes again.
+  Status refreshed = g.prepared ? g.prepared->refreshTensors(g.ir, ids) : notSupported("not prepared");
+  if (refreshed.isOk()) {
+    if (undo) {
+      undo->previous = std::move(previous);
+      undo->refreshed = std::move(ids);
+    }
+    return Status::ok();
+  }
   std::unique_ptr<PreparedGraph> fresh;
   Status st = g.backend->engine->prepare(g.ir, &fresh);
   if (!st.isOk()) {
     applyTensorUpdates(g.ir, previous, nullptr);
+    // A refresh that failed half way is taken back the same way.
+    if (refreshed.code() != StatusCode::kNotSupported && g.prepared) (void)g.prepared->refreshTensors(g.ir, ids);
     return st;
   }
   std::swap(g.prepared, fresh);
   if (undo) {
     undo->previous = std::move(previous);
     undo->prepared = std::move(fresh);
+    undo->refreshed = std::move(ids);
   }
   return Status::ok();
 }
@@ -65,6 +80,8 @@ void rollbackGraphUpdates(GraphObject& g, GraphUpdateUndo& undo) {
   std::lock_guard<std::mutex> exec(g.execMutex);
   applyTensorUpdates(g.ir, undo.previous, nullptr);
   if (undo.prepared) std::swap(g.prepared, undo.prepared);
+  // The restored values are in new buffers too: a form pointing into g.ir follows them.
+  if (!undo.refreshed.empty() && g.prepared) (void)g.prepared->refreshTensors(g.ir, undo.refreshed);
 }
 
 }  // namespace rt

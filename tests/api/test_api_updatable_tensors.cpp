@@ -7,7 +7,9 @@
 // checked against plain loops over the same numbers.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -449,6 +451,64 @@ TEST_P(UpdatableTensors, SectionsOfGraphsWithoutTheOptionCannotBeUpdated) {
   EXPECT_EQ(api().contextGetBinarySectionUpdate(&in, nullptr, list, 1, 1, nullptr, nullptr, nullptr, &out),
             QNN_TENSOR_ERROR_INCOMPATIBLE_TENSOR_UPDATE);
   EXPECT_EQ(api().contextFree(ctx, nullptr), QNN_SUCCESS);
+}
+
+// Switching adapters on a graph whose base weights are large: an apply refreshes
+// the adapter's nodes only (CPU) where a reload reads and prepares everything.
+// Printed for docs/benchmarks.md, not asserted (timing is not a test).
+TEST_P(UpdatableTensors, AdapterSwitchAgainstReloadIsMeasured) {
+  constexpr uint32_t kBig = 1024, kLow = 8;
+  Qnn_ContextHandle_t ctx = nullptr;
+  ASSERT_EQ(api().contextCreate(backend, nullptr, nullptr, &ctx), QNN_SUCCESS);
+  ASSERT_EQ(api().graphCreate(ctx, "big_lora", nullptr, &graph), QNN_SUCCESS);
+  std::vector<float> base(kBig * kBig, 0.001f), a(kBig * kLow, 0.01f), b(kLow * kBig, 0.02f), a2(kBig * kLow, -0.01f);
+  TensorSpec x("x", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_FLOAT_32, {1, kBig});
+  TensorSpec W("W", QNN_TENSOR_TYPE_STATIC, QNN_DATATYPE_FLOAT_32, {kBig, kBig}, base.data(), kBig * kBig * 4);
+  TensorSpec A("A", QNN_TENSOR_TYPE_UPDATEABLE_STATIC, QNN_DATATYPE_FLOAT_32, {kBig, kLow}, a.data(), kBig * kLow * 4);
+  TensorSpec B("B", QNN_TENSOR_TYPE_UPDATEABLE_STATIC, QNN_DATATYPE_FLOAT_32, {kLow, kBig}, b.data(), kLow * kBig * 4);
+  TensorSpec xw("xw", QNN_TENSOR_TYPE_NATIVE, QNN_DATATYPE_FLOAT_32, {1, kBig});
+  TensorSpec xa("xa", QNN_TENSOR_TYPE_NATIVE, QNN_DATATYPE_FLOAT_32, {1, kLow});
+  TensorSpec xab("xab", QNN_TENSOR_TYPE_NATIVE, QNN_DATATYPE_FLOAT_32, {1, kBig});
+  TensorSpec y("y", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_FLOAT_32, {1, kBig});
+  for (TensorSpec* t : {&x, &W, &A, &B, &xw, &xa, &xab, &y})
+    ASSERT_EQ(api().tensorCreateGraphTensor(graph, &t->tensor), QNN_SUCCESS);
+  matmul("mm_w", x, W, xw);
+  matmul("mm_a", x, A, xa);
+  matmul("mm_b", xa, B, xab);
+  Qnn_Tensor_t addIn[] = {xw.tensor, xab.tensor};
+  Qnn_OpConfig_t add = QNN_OPCONFIG_INIT;
+  add.v1 = {"add", "qti.aisw", "ElementWiseAdd", 0, nullptr, 2, addIn, 1, &y.tensor};
+  ASSERT_EQ(api().graphAddNode(graph, add), QNN_SUCCESS);
+  ASSERT_EQ(api().graphFinalize(graph, nullptr, nullptr), QNN_SUCCESS);
+  std::vector<uint8_t> binary = contextBinary(ctx);
+  std::vector<uint8_t> one = section(ctx, graph);
+  std::vector<uint32_t> aDimsBig{kBig, kLow};
+  Qnn_Tensor_t u = update(A.tensor.v1.id, a2, aDimsBig);
+  const Qnn_Tensor_t* list[] = {&u};
+  ASSERT_EQ(api().tensorUpdateGraphTensors(graph, list, 1), QNN_SUCCESS);
+  ASSERT_EQ(api().graphFinalize(graph, nullptr, nullptr), QNN_SUCCESS);
+  std::vector<uint8_t> two = section(ctx, graph);
+  EXPECT_EQ(api().contextFree(ctx, nullptr), QNN_SUCCESS);
+
+  Qnn_ContextHandle_t loaded = nullptr;
+  ASSERT_EQ(api().contextCreateFromBinary(backend, nullptr, nullptr, binary.data(), binary.size(), &loaded, nullptr),
+            QNN_SUCCESS);
+  Qnn_GraphHandle_t g = nullptr;
+  ASSERT_EQ(api().graphRetrieve(loaded, "big_lora", &g), QNN_SUCCESS);
+  constexpr int kRounds = 10;
+  auto t0 = std::chrono::steady_clock::now();
+  for (int i = 0; i < kRounds; ++i) ASSERT_EQ(apply(loaded, g, i % 2 ? one : two), QNN_SUCCESS);
+  auto t1 = std::chrono::steady_clock::now();
+  for (int i = 0; i < kRounds; ++i) {
+    ASSERT_EQ(api().contextFree(loaded, nullptr), QNN_SUCCESS);
+    ASSERT_EQ(api().contextCreateFromBinary(backend, nullptr, nullptr, binary.data(), binary.size(), &loaded, nullptr),
+              QNN_SUCCESS);
+  }
+  auto t2 = std::chrono::steady_clock::now();
+  std::printf("%s, 1024x1024 base + rank-8 adapter: switch %.0f us, reload %.0f us (mean of %d)\n",
+              GetParam() ? "HTP" : "CPU", std::chrono::duration<double, std::micro>(t1 - t0).count() / kRounds,
+              std::chrono::duration<double, std::micro>(t2 - t1).count() / kRounds, kRounds);
+  EXPECT_EQ(api().contextFree(loaded, nullptr), QNN_SUCCESS);
 }
 
 TEST_P(UpdatableTensors, CapabilitiesSayItIsSupported) {
