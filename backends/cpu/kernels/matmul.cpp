@@ -18,8 +18,10 @@ Status outOfMemory(const char* op) {
 
 // Packed static weights, shared by the kernels of every graph using the same weights.
 sdk::WeightFormCache<float>& packedForms() {
-  static auto* cache = new sdk::WeightFormCache<float>();  // never destroyed: kernels may outlive statics
-  return *cache;
+  // Destroyed with the library; forms still held by kernels stay valid (the
+  // cache holds them weakly).
+  static sdk::WeightFormCache<float> cache;
+  return cache;
 }
 
 // out = x[batch, n] . W[m, n]^T + bias[m]

@@ -30,8 +30,10 @@ void storeHalfValues(const TensorView& t, const float* values, size_t n, bool ro
 
 namespace {
 sdk::WeightFormCache<float>& floatForms() {
-  static auto* cache = new sdk::WeightFormCache<float>();  // never destroyed: kernels may outlive statics
-  return *cache;
+  // Destroyed with the library; forms still held by kernels stay valid (the
+  // cache holds them weakly).
+  static sdk::WeightFormCache<float> cache;
+  return cache;
 }
 }  // namespace
 
