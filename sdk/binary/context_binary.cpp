@@ -27,10 +27,20 @@ using binary::ByteWriter;
 
 constexpr uint8_t kMagic[8] = {'O', 'Q', 'N', 'N', 'C', 'T', 'X', '\0'};
 constexpr uint16_t kMajor = 1;
-constexpr uint16_t kMinor = 2;  // 1: tensor records end with the updateable flag; 2: shared static data
+// 1: tensor records end with the updateable flag; 2: shared static data;
+// 3: the weights region. A binary without a region is written as 1.2.
+constexpr uint16_t kMinor = 3;
+constexpr uint16_t kMinorWithoutRegion = 2;
+constexpr uint16_t kMinorRegion = 3;
 // magic(8) major(2) minor(2) headerSize(4) flags(4) payloadCrc(4)
 // uncompressedSize(8) storedSize(8) headerCrc(4)
 constexpr uint32_t kHeaderSize = 44;
+// 1.3: + weightsOffset(8) weightsSize(8) weightsCrc(4) before headerCrc.
+constexpr uint32_t kHeaderSizeRegion = 64;
+// The region starts on a page of the file (so a client can map it as it is)
+// and each tensor's bytes on a cache line of it.
+constexpr uint64_t kRegionAlignment = 4096;
+constexpr uint64_t kRegionItemAlignment = 64;
 constexpr uint32_t kMaxHeaderSize = 4096;  // a newer minor may grow the header up to this
 constexpr uint32_t kFlagZlib = 1u << 0;     // payload is zlib-compressed
 constexpr uint32_t kKnownFlags = kFlagZlib;
@@ -168,7 +178,25 @@ class StaticDataDedupe {
   std::unordered_map<size_t, std::vector<Source>> seen_;
 };
 
-void writeTensor(ByteWriter& w, const TensorInfo& t, const SharedDataRef* shared = nullptr) {
+// The weights region being written (format 1.3): static data of at least
+// `minBytes` bytes, each on a kRegionItemAlignment boundary.
+struct WeightsRegionWriter {
+  size_t minBytes = 0;
+  std::vector<uint8_t> bytes;
+  bool takes(const TensorInfo& t) const {
+    return minBytes != 0 && t.kind == TensorKind::kStatic && t.staticData.size() >= minBytes;
+  }
+  uint64_t add(const SharedBytes& data) {
+    bytes.resize((bytes.size() + kRegionItemAlignment - 1) / kRegionItemAlignment * kRegionItemAlignment, 0);
+    uint64_t offset = bytes.size();
+    bytes.insert(bytes.end(), data.begin(), data.end());
+    return offset;
+  }
+};
+
+// `region` is null when writing a 1.2 binary (no weights region, records without the 1.3 field).
+void writeTensor(ByteWriter& w, const TensorInfo& t, const SharedDataRef* shared, WeightsRegionWriter* region) {
+  const bool external = region && !shared && region->takes(t);
   size_t rec = w.beginLen64();
   w.u32(t.id);
   w.str(t.name);
@@ -179,13 +207,18 @@ void writeTensor(ByteWriter& w, const TensorInfo& t, const SharedDataRef* shared
   w.u32(static_cast<uint32_t>(t.dims.size()));
   for (uint32_t d : t.dims) w.u32(d);
   w.u8(t.isContextTensor ? 1 : 0);
-  w.u64(shared ? 0 : t.staticData.size());
-  if (!shared) w.bytes(t.staticData.data(), t.staticData.size());
+  const bool inline_ = !shared && !external;
+  w.u64(inline_ ? t.staticData.size() : 0);
+  if (inline_) w.bytes(t.staticData.data(), t.staticData.size());
   w.u8(t.updateable ? 1 : 0);  // minor 1
   w.u8(shared ? 1 : 0);        // minor 2
   if (shared) {
     w.u32(shared->section);
     w.u32(shared->tensorId);
+  }
+  if (region) {  // minor 3
+    w.u8(external ? 1 : 0);
+    if (external) w.u64(region->add(t.staticData));
   }
   w.endLen64(rec);
 }
@@ -239,7 +272,7 @@ std::string checkContents(const ContextBinaryContents& c) {
   return {};
 }
 
-void writePayload(const ContextBinaryContents& c, std::vector<uint8_t>* payload) {
+void writePayload(const ContextBinaryContents& c, std::vector<uint8_t>* payload, WeightsRegionWriter* region) {
   ByteWriter w(payload);
 
   w.u32(kTagBackendInfo);
@@ -259,7 +292,8 @@ void writePayload(const ContextBinaryContents& c, std::vector<uint8_t>* payload)
   StaticDataDedupe dedupe;
   SharedDataRef ref;
   w.u32(static_cast<uint32_t>(c.contextTensors.size()));
-  for (const TensorInfo& t : c.contextTensors) writeTensor(w, t, dedupe.find(t, kContextSection, &ref) ? &ref : nullptr);
+  for (const TensorInfo& t : c.contextTensors)
+    writeTensor(w, t, dedupe.find(t, kContextSection, &ref) ? &ref : nullptr, region);
   w.endLen64(sec);
 
   for (size_t gi = 0; gi < c.graphs.size(); ++gi) {
@@ -271,7 +305,7 @@ void writePayload(const ContextBinaryContents& c, std::vector<uint8_t>* payload)
     w.u32(g.precision);
     w.u32(static_cast<uint32_t>(g.tensors.size()));
     for (const auto& kv : g.tensors)
-      writeTensor(w, kv.second, dedupe.find(kv.second, static_cast<uint32_t>(gi), &ref) ? &ref : nullptr);
+      writeTensor(w, kv.second, dedupe.find(kv.second, static_cast<uint32_t>(gi), &ref) ? &ref : nullptr, region);
     w.u32(static_cast<uint32_t>(g.nodes.size()));
     for (const NodeInfo& n : g.nodes) writeNode(w, n);
     w.endLen64(sec);
@@ -284,7 +318,18 @@ void writePayload(const ContextBinaryContents& c, std::vector<uint8_t>* payload)
   }
 }
 
-Status writeImpl(const ContextBinaryContents& c, std::vector<uint8_t>* out) {
+// Whether any tensor's data goes to a weights region under `options`.
+bool wantsRegion(const ContextBinaryContents& c, const ContextBinaryWriteOptions& options) {
+  WeightsRegionWriter probe{options.weightsRegionMinBytes, {}};
+  for (const TensorInfo& t : c.contextTensors)
+    if (probe.takes(t)) return true;
+  for (const GraphIR& g : c.graphs)
+    for (const auto& kv : g.tensors)
+      if (probe.takes(kv.second)) return true;
+  return false;
+}
+
+Status writeImpl(const ContextBinaryContents& c, std::vector<uint8_t>* out, const ContextBinaryWriteOptions& options) {
   std::string e = checkContents(c);
   if (!e.empty()) return invalidArgument("context binary: cannot serialize: " + e);
   // Counts are u32 and record lengths u32; refuse what does not fit.
@@ -292,8 +337,10 @@ Status writeImpl(const ContextBinaryContents& c, std::vector<uint8_t>* out) {
     if (g.tensors.size() > UINT32_MAX || g.nodes.size() > UINT32_MAX)
       return invalidArgument("context binary: cannot serialize: too many tensors or nodes");
 
+  WeightsRegionWriter regionWriter{options.weightsRegionMinBytes, {}};
+  WeightsRegionWriter* region = wantsRegion(c, options) ? &regionWriter : nullptr;
   std::vector<uint8_t> payload;
-  writePayload(c, &payload);
+  writePayload(c, &payload, region);
 
   // Compress; keep the raw bytes if compression does not help.
   std::vector<uint8_t> stored;
@@ -315,19 +362,33 @@ Status writeImpl(const ContextBinaryContents& c, std::vector<uint8_t>* out) {
   }
   const std::vector<uint8_t>& body = (flags & kFlagZlib) ? stored : payload;
 
+  const uint32_t headerSize = region ? kHeaderSizeRegion : kHeaderSize;
+  const uint64_t payloadEnd = headerSize + body.size();
+  const uint64_t regionSize = region ? region->bytes.size() : 0;
+  const uint64_t regionOffset =
+      regionSize ? (payloadEnd + kRegionAlignment - 1) / kRegionAlignment * kRegionAlignment : 0;
   std::vector<uint8_t> bin;
-  bin.reserve(kHeaderSize + body.size());
+  bin.reserve(static_cast<size_t>(regionSize ? regionOffset + regionSize : payloadEnd));
   ByteWriter w(&bin);
   w.bytes(kMagic, sizeof kMagic);
   w.u16(kMajor);
-  w.u16(kMinor);
-  w.u32(kHeaderSize);
+  w.u16(region ? kMinorRegion : kMinorWithoutRegion);
+  w.u32(headerSize);
   w.u32(flags);
   w.u32(crc(body.data(), body.size()));
   w.u64(payload.size());
   w.u64(body.size());
+  if (region) {
+    w.u64(regionOffset);
+    w.u64(regionSize);
+    w.u32(crc(region->bytes.data(), region->bytes.size()));
+  }
   w.u32(crc(bin.data(), bin.size()));
   w.bytes(body.data(), body.size());
+  if (regionSize) {
+    bin.resize(static_cast<size_t>(regionOffset), 0);
+    w.bytes(region->bytes.data(), region->bytes.size());
+  }
   *out = std::move(bin);
   return Status::ok();
 }
@@ -338,6 +399,9 @@ struct Header {
   uint16_t major = 0, minor = 0;
   uint32_t headerSize = 0, flags = 0, payloadCrc = 0;
   uint64_t uncompressedSize = 0, storedSize = 0;
+  uint64_t weightsOffset = 0, weightsSize = 0;  // 1.3; size 0: no region
+  uint32_t weightsCrc = 0;
+  bool regionInBuffer = false;  // the buffer goes on to the region's end
 };
 
 Status parseHeader(const uint8_t* p, size_t size, Header* h) {
@@ -356,8 +420,9 @@ Status parseHeader(const uint8_t* p, size_t size, Header* h) {
                    std::to_string(kMajor) + ")");
   if (!r.u32(&h->headerSize) || size < kHeaderSize)
     return corrupt("truncated header (" + std::to_string(size) + " bytes)");
-  if (h->headerSize < kHeaderSize || h->headerSize > kMaxHeaderSize ||
-      (h->minor <= kMinor && h->headerSize != kHeaderSize))
+  const uint32_t wantHeaderSize = h->minor >= kMinorRegion ? kHeaderSizeRegion : kHeaderSize;
+  if (h->headerSize < wantHeaderSize || h->headerSize > kMaxHeaderSize ||
+      (h->minor <= kMinor && h->headerSize != wantHeaderSize))
     return corrupt("bad header size " + std::to_string(h->headerSize));
   if (size < h->headerSize) return corrupt("truncated header (" + std::to_string(size) + " bytes)");
   uint32_t headerCrc = 0;
@@ -370,18 +435,47 @@ Status parseHeader(const uint8_t* p, size_t size, Header* h) {
   r.u32(&h->payloadCrc);
   r.u64(&h->uncompressedSize);
   r.u64(&h->storedSize);
+  if (h->minor >= kMinorRegion) {
+    r.u64(&h->weightsOffset);
+    r.u64(&h->weightsSize);
+    r.u32(&h->weightsCrc);
+  }
   if (h->flags & ~kKnownFlags) return corrupt("unsupported header flags " + std::to_string(h->flags));
   uint64_t avail = size - h->headerSize;
   if (h->storedSize > avail)
     return corrupt("truncated payload (" + std::to_string(avail) + " of " + std::to_string(h->storedSize) +
                    " bytes)");
-  if (h->storedSize < avail) return corrupt("trailing bytes after the payload");
+  const uint64_t payloadEnd = h->headerSize + h->storedSize;
+  if (h->weightsSize == 0) {
+    if (h->weightsOffset != 0) return corrupt("weights region offset without a region");
+    if (size > payloadEnd) return corrupt("trailing bytes after the payload");
+    return Status::ok();
+  }
+  if (h->weightsOffset % kRegionAlignment != 0 || h->weightsOffset < payloadEnd ||
+      h->weightsOffset - payloadEnd >= kRegionAlignment || h->weightsSize > UINT64_MAX - h->weightsOffset)
+    return corrupt("bad weights region (offset " + std::to_string(h->weightsOffset) + ", size " +
+                   std::to_string(h->weightsSize) + ")");
+  // The buffer ends with the payload (the region comes through the data
+  // callback) or with the region.
+  const uint64_t end = h->weightsOffset + h->weightsSize;
+  if (size == payloadEnd) return Status::ok();
+  if (size < end)
+    return corrupt("truncated weights region (" + std::to_string(size > h->weightsOffset ? size - h->weightsOffset : 0) +
+                   " of " + std::to_string(h->weightsSize) + " bytes)");
+  if (size > end) return corrupt("trailing bytes after the weights region");
+  h->regionInBuffer = true;
   return Status::ok();
 }
 
 Status checkPayloadCrc(const uint8_t* p, const Header& h) {
   if (crc(p + h.headerSize, static_cast<size_t>(h.storedSize)) != h.payloadCrc)
     return corrupt("payload CRC mismatch");
+  return Status::ok();
+}
+
+Status checkRegionCrc(const uint8_t* p, const Header& h) {
+  if (h.regionInBuffer && crc(p + h.weightsOffset, static_cast<size_t>(h.weightsSize)) != h.weightsCrc)
+    return corrupt("weights region CRC mismatch");
   return Status::ok();
 }
 
@@ -409,7 +503,22 @@ Status decodePayload(const uint8_t* stored, const Header& h, std::vector<uint8_t
 
 class PayloadParser {
  public:
-  explicit PayloadParser(uint16_t fileMinor) : allowExtra_(fileMinor > kMinor), fileMinor_(fileMinor) {}
+  PayloadParser(uint16_t fileMinor, uint64_t regionSize)
+      : allowExtra_(fileMinor > kMinor), fileMinor_(fileMinor), regionSize_(regionSize) {}
+
+  // Whether some tensor's data is in the weights region.
+  bool needsRegion() const { return !external_.empty(); }
+
+  // After parse: the tensors' data in the region (`region` = its first byte),
+  // then data shared between records.
+  Status resolve(ContextBinaryContents* c, const std::shared_ptr<const uint8_t>& region) {
+    for (const PendingExternal& e : external_) {
+      TensorInfo* t = recordOf(c, e.section, e.tensorId);
+      if (!t) return corrupt("tensor id " + std::to_string(e.tensorId) + " vanished");
+      t->staticData = SharedBytes::view(std::shared_ptr<const uint8_t>(region, region.get() + e.offset), e.bytes);
+    }
+    return resolveSharedData(c);
+  }
 
   Status parse(const std::vector<uint8_t>& payload, ContextBinaryContents* c) {
     ByteReader r(payload.data(), payload.size());
@@ -454,7 +563,7 @@ class PayloadParser {
       }
     }
     if (!haveInfo) return corrupt("missing backend info section");
-    return resolveSharedData(c);
+    return Status::ok();
   }
 
  private:
@@ -492,6 +601,13 @@ class PayloadParser {
   }
 
   std::vector<PendingShare> pending_;
+  // A tensor record whose static data is in the weights region (minor 3).
+  struct PendingExternal {
+    uint32_t section = 0, tensorId = 0;
+    uint64_t offset = 0;
+    size_t bytes = 0;
+  };
+  std::vector<PendingExternal> external_;
   Status malformed(const std::string& where) {
     return corrupt("truncated or malformed " + where + (detail_.empty() ? "" : ": " + detail_));
   }
@@ -601,7 +717,20 @@ class PayloadParser {
       if (!r.u32(&p.from.section) || !r.u32(&p.from.tensorId)) return bad("truncated " + who);
       if (t->kind != TensorKind::kStatic || dataLen != 0) return bad(who + ": shared data on a non-static tensor or with data");
       pending_.push_back(p);
-    } else if ((t->kind == TensorKind::kStatic || dataLen != 0) && dataLen != expected) {
+    }
+    uint8_t external = 0;
+    uint64_t offset = 0;
+    if (fileMinor_ >= kMinorRegion && !r.u8(&external)) return bad("truncated " + who);
+    if (external > 1) return bad(who + ": bad weights-region flag");
+    if (external) {
+      if (!r.u64(&offset)) return bad("truncated " + who);
+      if (t->kind != TensorKind::kStatic || dataLen != 0 || shared)
+        return bad(who + ": weights-region data on a non-static tensor, with data or shared");
+      if (offset > regionSize_ || expected > regionSize_ - offset)
+        return bad(who + ": " + std::to_string(expected) + " bytes at weights region offset " + std::to_string(offset) +
+                   " lie outside the region (" + std::to_string(regionSize_) + " bytes)");
+      external_.push_back({section, t->id, offset, expected});
+    } else if (!shared && (t->kind == TensorKind::kStatic || dataLen != 0) && dataLen != expected) {
       return bad(who + ": static data size " + std::to_string(dataLen) + " != dims product * dtype size " +
                  std::to_string(expected));
     }
@@ -674,6 +803,7 @@ class PayloadParser {
 
   bool allowExtra_;
   uint16_t fileMinor_;
+  uint64_t regionSize_;
   std::string detail_;
 };
 
@@ -694,9 +824,10 @@ Status guarded(F&& f) {
 
 }  // namespace
 
-Status writeContextBinary(const ContextBinaryContents& contents, std::vector<uint8_t>* out) {
+Status writeContextBinary(const ContextBinaryContents& contents, std::vector<uint8_t>* out,
+                          const ContextBinaryWriteOptions& options) {
   if (!out) return invalidArgument("context binary: null output");
-  return guarded([&] { return writeImpl(contents, out); });
+  return guarded([&] { return writeImpl(contents, out, options); });
 }
 
 Status validateContextBinary(const void* data, size_t size) {
@@ -705,11 +836,24 @@ Status validateContextBinary(const void* data, size_t size) {
     const uint8_t* p = static_cast<const uint8_t*>(data);
     Header h;
     QNN_SDK_RETURN_IF_ERROR(parseHeader(p, size, &h));
-    return checkPayloadCrc(p, h);
+    QNN_SDK_RETURN_IF_ERROR(checkPayloadCrc(p, h));
+    return checkRegionCrc(p, h);
   });
 }
 
-Status readContextBinary(const void* data, size_t size, ContextBinaryContents* out) {
+Status contextBinaryWeightsRegion(const void* data, size_t size, uint64_t* offset, uint64_t* regionSize) {
+  if ((!data && size != 0) || !offset || !regionSize) return invalidArgument("context binary: null argument");
+  return guarded([&]() -> Status {
+    Header h;
+    QNN_SDK_RETURN_IF_ERROR(parseHeader(static_cast<const uint8_t*>(data), size, &h));
+    *offset = h.weightsOffset;
+    *regionSize = h.weightsSize;
+    return Status::ok();
+  });
+}
+
+Status readContextBinary(const void* data, size_t size, ContextBinaryContents* out,
+                         const WeightsRegionProvider& provider) {
   if (!out) return invalidArgument("context binary: null output");
   if (!data && size != 0) return invalidArgument("context binary: null buffer");
   return guarded([&]() -> Status {
@@ -720,7 +864,24 @@ Status readContextBinary(const void* data, size_t size, ContextBinaryContents* o
     std::vector<uint8_t> payload;
     QNN_SDK_RETURN_IF_ERROR(decodePayload(p + h.headerSize, h, &payload));
     ContextBinaryContents c;
-    QNN_SDK_RETURN_IF_ERROR(PayloadParser(h.minor).parse(payload, &c));
+    PayloadParser parser(h.minor, h.weightsSize);
+    QNN_SDK_RETURN_IF_ERROR(parser.parse(payload, &c));
+    payload = {};
+    std::shared_ptr<const uint8_t> region;
+    if (parser.needsRegion()) {
+      if (provider) {
+        QNN_SDK_RETURN_IF_ERROR(provider(h.weightsOffset, h.weightsSize, &region));
+        if (!region) return internalError("context binary: the weights region provider gave no memory");
+      } else {
+        if (!h.regionInBuffer)
+          return corrupt("the weights region (" + std::to_string(h.weightsSize) + " bytes at offset " +
+                         std::to_string(h.weightsOffset) + ") is not in the buffer");
+        QNN_SDK_RETURN_IF_ERROR(checkRegionCrc(p, h));
+        auto copy = std::make_shared<std::vector<uint8_t>>(p + h.weightsOffset, p + h.weightsOffset + h.weightsSize);
+        region = std::shared_ptr<const uint8_t>(copy, copy->data());
+      }
+    }
+    QNN_SDK_RETURN_IF_ERROR(parser.resolve(&c, region));
     *out = std::move(c);
     return Status::ok();
   });

@@ -20,7 +20,15 @@ FormatVersion readFormatVersion(const void* data) {
 sdk::Status SystemContextObject::parse(const void* data, uint64_t size, const BinaryInfoStorage** info) {
   if (size > std::numeric_limits<size_t>::max()) return sdk::corruptData("context binary: too large");
   sdk::ContextBinaryContents contents;
-  QNN_SDK_RETURN_IF_ERROR(sdk::readContextBinary(data, static_cast<size_t>(size), &contents));
+  // The description needs no weights: the region is viewed in the client's
+  // buffer for the call instead of copied (contents do not outlive it).
+  auto inPlace = [data, size](uint64_t offset, uint64_t bytes, std::shared_ptr<const uint8_t>* out) -> sdk::Status {
+    if (offset > size || bytes > size - offset)
+      return sdk::corruptData("context binary: the weights region is not in the buffer");
+    *out = std::shared_ptr<const uint8_t>(static_cast<const uint8_t*>(data) + offset, [](const uint8_t*) {});
+    return sdk::Status::ok();
+  };
+  QNN_SDK_RETURN_IF_ERROR(sdk::readContextBinary(data, static_cast<size_t>(size), &contents, inPlace));
   auto storage = std::make_unique<BinaryInfoStorage>(contents, readFormatVersion(data), size);
   std::lock_guard<std::mutex> lock(mutex_);
   infos_.push_back(std::move(storage));

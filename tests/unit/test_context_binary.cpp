@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
@@ -537,16 +538,38 @@ TEST(ContextBinary, NewerMajorVersionIsRefused) {
   expectCorrupt(bin, "unsupported format major version 0");
 }
 
+// The 1.3 header fields (weightsOffset, weightsSize, weightsCrc) for `region`
+// placed after a payload of `payloadSize` bytes under a header of `headerSize`.
+std::vector<uint8_t> regionFields(size_t headerSize, size_t payloadSize, const std::vector<uint8_t>& region) {
+  std::vector<uint8_t> f;
+  ByteWriter w(&f);
+  w.u64((headerSize + payloadSize + 4095) / 4096 * 4096);
+  w.u64(region.size());
+  w.u32(crcOf(region.data(), region.size()));
+  return f;
+}
+
+// `bin` (a wrapped payload whose header holds regionFields) with the region after it.
+std::vector<uint8_t> withRegion(std::vector<uint8_t> bin, const std::vector<uint8_t>& region) {
+  bin.resize(size_t(getU64(bin, 40)), 0);
+  bin.insert(bin.end(), region.begin(), region.end());
+  return bin;
+}
+
 TEST(ContextBinary, NewerMinorVersionWithUnknownSectionIsAccepted) {
   ContextBinaryContents in = sampleContents();
   std::vector<uint8_t> bin;
-  ASSERT_TRUE(writeContextBinary(in, &bin).isOk());
+  // A 1.3 binary (with a weights region), its payload grown by sections a newer minor might add.
+  ASSERT_TRUE(writeContextBinary(in, &bin, ContextBinaryWriteOptions{64}).isOk());
+  const std::vector<uint8_t> region(bin.begin() + long(getU64(bin, 40)), bin.end());
   std::vector<uint8_t> payload = unwrap(bin);
   ByteWriter w(&payload);
   section(w, 0x77, {1, 2, 3, 4, 5});  // unknown to this reader
   section(w, 0x78, {});
-  // Newer minor, with an extra header field as well.
-  std::vector<uint8_t> newer = wrap(payload, 1, 3, 0, UINT64_MAX, {9, 9, 9, 9, 9, 9, 9, 9});
+  // Newer minor, with an extra header field as well (after 1.3's fields).
+  std::vector<uint8_t> extra = regionFields(kHeaderSize + 28, payload.size(), region);
+  extra.insert(extra.end(), {9, 9, 9, 9, 9, 9, 9, 9});
+  std::vector<uint8_t> newer = withRegion(wrap(payload, 1, 4, 0, UINT64_MAX, extra), region);
   ContextBinaryContents out;
   Status s = readContextBinary(newer.data(), newer.size(), &out);
   ASSERT_TRUE(s.isOk()) << s.message();
@@ -554,7 +577,8 @@ TEST(ContextBinary, NewerMinorVersionWithUnknownSectionIsAccepted) {
   EXPECT_TRUE(validateContextBinary(newer.data(), newer.size()).isOk());
 
   // The same unknown section in a file claiming this reader's minor is corrupt.
-  std::vector<uint8_t> same = wrap(payload, 1, 2);
+  std::vector<uint8_t> same =
+      withRegion(wrap(payload, 1, 3, 0, UINT64_MAX, regionFields(kHeaderSize + 20, payload.size(), region)), region);
   expectCorrupt(same, "unknown section tag 119");
   // And a longer header is only legal from a newer minor.
   std::vector<uint8_t> longHeader = wrap(unwrap(bin), 1, 2, 0, UINT64_MAX, {0, 0, 0, 0});
@@ -569,11 +593,12 @@ TEST(ContextBinary, NewerMinorVersionWithTrailingRecordFieldsIsAccepted) {
     std::vector<uint8_t> tmp;
     ByteWriter tw(&tmp);
     putRawTensor(tw, t);
-    // Grow the record: the fields of minors 1 and 2 (not updateable, data not
-    // shared), then 6 bytes a newer minor might append; bump its length.
-    uint64_t len = getU64(tmp, 0) + 2 + 6;
+    // Grow the record: the fields of minors 1, 2 and 3 (not updateable, data
+    // not shared, not in the weights region), then 6 bytes a newer minor might
+    // append; bump its length.
+    uint64_t len = getU64(tmp, 0) + 3 + 6;
     for (int i = 0; i < 8; ++i) tmp[i] = static_cast<uint8_t>(len >> (8 * i));
-    tmp.insert(tmp.end(), {0, 0, 1, 2, 3, 4, 5, 6});
+    tmp.insert(tmp.end(), {0, 0, 0, 1, 2, 3, 4, 5, 6});
     ByteWriter w(&body);
     w.str("g");
     w.u32(0);
@@ -584,7 +609,7 @@ TEST(ContextBinary, NewerMinorVersionWithTrailingRecordFieldsIsAccepted) {
   }
   std::vector<uint8_t> payload = payloadWithGraph(body);
   ContextBinaryContents out;
-  std::vector<uint8_t> newer = wrap(payload, 1, 3);
+  std::vector<uint8_t> newer = wrap(payload, 1, 4, 0, UINT64_MAX, std::vector<uint8_t>(20, 0));
   Status s = readContextBinary(newer.data(), newer.size(), &out);
   ASSERT_TRUE(s.isOk()) << s.message();
   ASSERT_EQ(out.graphs.size(), 1u);
@@ -954,6 +979,129 @@ TEST(ContextBinary, FailedReadLeavesOutputUntouched) {
   EXPECT_FALSE(readContextBinary(bin.data(), bin.size(), &c).isOk());
   EXPECT_EQ(c.backendId, 42u);
   EXPECT_EQ(c.backendBlob, std::vector<uint8_t>{1});
+}
+
+// ---- 1.3: the weights region ---------------------------------------------------
+
+constexpr size_t kOffWeightsOffset = 40, kOffWeightsSize = 48;
+const ContextBinaryWriteOptions kSmallRegion{64};  // the sample's 432-byte conv weights go to the region
+
+std::vector<uint8_t> regionBinary() {
+  std::vector<uint8_t> bin;
+  EXPECT_TRUE(writeContextBinary(sampleContents(), &bin, kSmallRegion).isOk());
+  return bin;
+}
+
+TEST(ContextBinaryRegion, WithoutLargeDataTheWriterStays12) {
+  std::vector<uint8_t> plain, withOption;
+  ASSERT_TRUE(writeContextBinary(sampleContents(), &plain).isOk());
+  ASSERT_TRUE(writeContextBinary(sampleContents(), &withOption, ContextBinaryWriteOptions{1u << 20}).isOk());
+  EXPECT_EQ(plain, withOption);
+  EXPECT_EQ(plain[kOffMinor], 2);
+  EXPECT_EQ(getU32(plain, kOffHeaderSize), kHeaderSize);
+}
+
+TEST(ContextBinaryRegion, LargeDataGoesToAPageAlignedRegionAndRoundTrips) {
+  std::vector<uint8_t> bin = regionBinary();
+  EXPECT_EQ(bin[kOffMinor], 3);
+  EXPECT_EQ(getU32(bin, kOffHeaderSize), 64u);
+  const uint64_t offset = getU64(bin, kOffWeightsOffset), size = getU64(bin, kOffWeightsSize);
+  EXPECT_EQ(offset % 4096, 0u);
+  EXPECT_EQ(offset + size, bin.size());
+  // The conv weights are in the region as they are.
+  const ContextBinaryContents sample = sampleContents();
+  const SharedBytes& w = sample.graphs[0].tensors.at(2).staticData;
+  EXPECT_NE(std::search(bin.begin() + long(offset), bin.end(), w.begin(), w.end()), bin.end());
+  ContextBinaryContents out;
+  Status s = readContextBinary(bin.data(), bin.size(), &out);
+  ASSERT_TRUE(s.isOk()) << s.message();
+  expectContentsEq(sampleContents(), out);
+  EXPECT_TRUE(out.graphs[0].tensors.at(2).staticData.isView());
+  EXPECT_TRUE(validateContextBinary(bin.data(), bin.size()).isOk());
+  uint64_t o = 0, n = 0;
+  ASSERT_TRUE(contextBinaryWeightsRegion(bin.data(), bin.size(), &o, &n).isOk());
+  EXPECT_EQ(o, offset);
+  EXPECT_EQ(n, size);
+}
+
+TEST(ContextBinaryRegion, AProviderSuppliesTheRegionInPlace) {
+  std::vector<uint8_t> bin = regionBinary();
+  const uint64_t offset = getU64(bin, kOffWeightsOffset), size = getU64(bin, kOffWeightsSize);
+  int calls = 0, released = 0;
+  WeightsRegionProvider provider = [&](uint64_t at, uint64_t n, std::shared_ptr<const uint8_t>* out) {
+    ++calls;
+    EXPECT_EQ(at, offset);
+    EXPECT_EQ(n, size);
+    *out = std::shared_ptr<const uint8_t>(bin.data() + at, [&](const uint8_t*) { ++released; });
+    return Status::ok();
+  };
+  {
+    ContextBinaryContents out;
+    // The buffer may stop where the payload ends.
+    const size_t metadata = 64 + size_t(getU64(bin, 32));
+    Status s = readContextBinary(bin.data(), metadata, &out, provider);
+    ASSERT_TRUE(s.isOk()) << s.message();
+    expectContentsEq(sampleContents(), out);
+    EXPECT_EQ(out.graphs[0].tensors.at(2).staticData.data(), bin.data() + offset);
+    EXPECT_EQ(calls, 1);
+    EXPECT_EQ(released, 0);
+    // Without a provider that buffer lacks the weights.
+    expectCorrupt(std::vector<uint8_t>(bin.begin(), bin.begin() + long(metadata)), "is not in the buffer");
+  }
+  EXPECT_EQ(released, 1) << "the region goes back when the last tensor using it is gone";
+  // A provider's failure fails the read.
+  ContextBinaryContents out;
+  Status s = readContextBinary(bin.data(), bin.size(), &out, [](uint64_t, uint64_t, std::shared_ptr<const uint8_t>*) {
+    return corruptData("no");
+  });
+  EXPECT_EQ(s.code(), StatusCode::kCorruptData);
+}
+
+TEST(ContextBinaryRegion, CorruptOrMisplacedRegionsAreRefused) {
+  std::vector<uint8_t> bin = regionBinary();
+  const uint64_t offset = getU64(bin, kOffWeightsOffset);
+  std::vector<uint8_t> flipped = bin;
+  flipped[size_t(offset) + 5] ^= 1;
+  expectCorrupt(flipped, "weights region CRC mismatch");
+  EXPECT_EQ(validateContextBinary(flipped.data(), flipped.size()).code(), StatusCode::kCorruptData);
+  std::vector<uint8_t> cut(bin.begin(), bin.end() - 1);
+  expectCorrupt(cut, "truncated weights region");
+  std::vector<uint8_t> longer = bin;
+  longer.push_back(0);
+  expectCorrupt(longer, "trailing bytes after the weights region");
+  std::vector<uint8_t> moved = bin;  // an offset off the page
+  putU32(moved, kOffWeightsOffset, uint32_t(offset + 8));
+  refreshHeaderCrc(moved);
+  expectCorrupt(moved, "bad weights region");
+  std::vector<uint8_t> smaller = bin;  // a region too small for the tensors placed in it
+  putU32(smaller, kOffWeightsSize, 16);
+  refreshHeaderCrc(smaller);
+  smaller.resize(size_t(offset) + 16);
+  putU32(smaller, 56, crcOf(smaller.data() + offset, 16));
+  refreshHeaderCrc(smaller);
+  expectCorrupt(smaller, "lie outside the region");
+  // Every truncation is refused, never a crash.
+  for (size_t n = 0; n < bin.size(); n += (n < 200 ? 1 : 97)) {
+    ContextBinaryContents c;
+    Status s = readContextBinary(bin.data(), n, &c);
+    EXPECT_FALSE(s.isOk()) << "prefix " << n;
+  }
+}
+
+TEST(SharedBytesView, ViewsAreReadInPlaceAndCopiedOnWrite) {
+  auto storage = std::make_shared<std::vector<uint8_t>>(std::vector<uint8_t>{1, 2, 3, 4});
+  SharedBytes v = SharedBytes::view(std::shared_ptr<const uint8_t>(storage, storage->data() + 1), 2);
+  EXPECT_TRUE(v.isView());
+  EXPECT_EQ(v.size(), 2u);
+  EXPECT_EQ(v.data(), storage->data() + 1);
+  SharedBytes copy = v;
+  EXPECT_TRUE(copy.sharesWith(v));
+  copy[0] = 9;  // the copy gets its own bytes
+  EXPECT_FALSE(copy.isView());
+  EXPECT_EQ((*storage)[1], 2);
+  EXPECT_EQ(copy, (std::vector<uint8_t>{9, 3}));
+  EXPECT_EQ(v, (std::vector<uint8_t>{2, 3}));
+  EXPECT_EQ(v.vector(), (std::vector<uint8_t>{2, 3}));
 }
 
 }  // namespace
