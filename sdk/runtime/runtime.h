@@ -158,7 +158,14 @@ class Runtime {
                                       const QnnContext_Config_t** config, const void* buffer,
                                       Qnn_ContextBinarySize_t size, Qnn_ContextHandle_t* context,
                                       Qnn_ProfileHandle_t profile, SignalObject* sig, uint64_t begun,
-                                      std::vector<std::pair<std::string, void*>>* loadedGraphs);
+                                      std::vector<std::pair<std::string, void*>>* loadedGraphs,
+                                      const Qnn_ContextBinaryCallback_t* dataCallback = nullptr);
+  // createFromBinary and createFromBinaryWithCallback: the signal held for the call.
+  Qnn_ErrorHandle_t createFromBinaryHoldingSignal(Qnn_BackendHandle_t backend, Qnn_DeviceHandle_t device,
+                                                  const QnnContext_Config_t** config, const void* buffer,
+                                                  Qnn_ContextBinarySize_t size, Qnn_ContextHandle_t* context,
+                                                  Qnn_ProfileHandle_t profile, Qnn_SignalHandle_t signal,
+                                                  const Qnn_ContextBinaryCallback_t* dataCallback);
 
   // What QnnGlobalConfig_Set established: the base of every later device's and
   // context's settings.

@@ -8,6 +8,7 @@
 #include "binary/prepared_blob.h"
 #include "graph/memory_needs.h"
 #include "opdefs/op_catalog.h"
+#include "runtime/binary_data_callback.h"
 #include "runtime/context_configs.h"
 #include "runtime/later_datatypes.h"
 #include "runtime/qnn_convert.h"
@@ -15,6 +16,9 @@
 
 namespace qnn::sdk {
 using namespace rt;
+
+// Binaries the API writes keep large weights in the mappable weights region.
+static const ContextBinaryWriteOptions kApiBinaryOptions{kDefaultWeightsRegionMinBytes};
 
 // A null-terminated array of graph names (ENABLE_GRAPHS, GRAPH_RETENTION_ORDER).
 static Status readGraphNames(const char* const* names, const char* what, std::set<std::string>* out) {
@@ -161,7 +165,7 @@ namespace rt {
 Status serializeContext(ContextObject& ctx, const BackendDescriptor& desc, std::vector<uint8_t>* bytes) {
   ContextBinaryContents contents;
   QNN_SDK_RETURN_IF_ERROR(collectContext(ctx, desc, &contents));
-  return writeContextBinary(contents, bytes);
+  return writeContextBinary(contents, bytes, kApiBinaryOptions);
 }
 }  // namespace rt
 
@@ -173,7 +177,7 @@ Qnn_ErrorHandle_t Runtime::contextGetBinarySize(Qnn_ContextHandle_t context, Qnn
     ContextBinaryContents contents;
     Status st = collectContext(*ctx, desc_, &contents);
     std::vector<uint8_t> bytes;
-    if (st.isOk()) st = writeContextBinary(contents, &bytes);
+    if (st.isOk()) st = writeContextBinary(contents, &bytes, kApiBinaryOptions);
     if (!st.isOk()) return fail(loggerOf(ctx->backend), ApiGroup::kContext, "QnnContext_getBinarySize", st);
     // The real size is known only after compression; report it exactly.
     *size = bytes.size();
@@ -190,7 +194,7 @@ Qnn_ErrorHandle_t Runtime::contextGetBinary(Qnn_ContextHandle_t context, void* b
     ContextBinaryContents contents;
     Status st = collectContext(*ctx, desc_, &contents);
     std::vector<uint8_t> bytes;
-    if (st.isOk()) st = writeContextBinary(contents, &bytes);
+    if (st.isOk()) st = writeContextBinary(contents, &bytes, kApiBinaryOptions);
     if (!st.isOk()) return fail(loggerOf(ctx->backend), ApiGroup::kContext, "QnnContext_getBinary", st);
     if (bufferSize < bytes.size()) {
       logMessage(loggerOf(ctx->backend), QNN_LOG_LEVEL_ERROR,
@@ -237,6 +241,16 @@ Qnn_ErrorHandle_t Runtime::contextCreateFromBinary(Qnn_BackendHandle_t backend, 
                                                    Qnn_ContextBinarySize_t size, Qnn_ContextHandle_t* context,
                                                    Qnn_ProfileHandle_t profile, Qnn_SignalHandle_t signal) {
   return guarded([&]() -> Qnn_ErrorHandle_t {
+    return createFromBinaryHoldingSignal(backend, device, config, buffer, size, context, profile, signal, nullptr);
+  });
+}
+
+Qnn_ErrorHandle_t Runtime::createFromBinaryHoldingSignal(Qnn_BackendHandle_t backend, Qnn_DeviceHandle_t device,
+                                                         const QnnContext_Config_t** config, const void* buffer,
+                                                         Qnn_ContextBinarySize_t size, Qnn_ContextHandle_t* context,
+                                                         Qnn_ProfileHandle_t profile, Qnn_SignalHandle_t signal,
+                                                         const Qnn_ContextBinaryCallback_t* dataCallback) {
+  {
     std::shared_ptr<SignalObject> sig;
     if (!lookupOptional(signal, HandleKind::kSignal, &sig)) return QNN_CONTEXT_ERROR_INVALID_HANDLE;
     // The signal is in use for the whole call (QnnContext.h).
@@ -249,15 +263,16 @@ Qnn_ErrorHandle_t Runtime::contextCreateFromBinary(Qnn_BackendHandle_t backend, 
       }
     } signalUse{sig.get()};
     return loadContextBinary(backend, device, config, buffer, size, context, profile, sig.get(), nowMicros(),
-                             nullptr);
-  });
+                             nullptr, dataCallback);
+  }
 }
 
 Qnn_ErrorHandle_t Runtime::loadContextBinary(Qnn_BackendHandle_t backend, Qnn_DeviceHandle_t device,
                                              const QnnContext_Config_t** config, const void* buffer,
                                              Qnn_ContextBinarySize_t size, Qnn_ContextHandle_t* context,
                                              Qnn_ProfileHandle_t profile, SignalObject* sig, uint64_t begun,
-                                             std::vector<std::pair<std::string, void*>>* loadedGraphs) {
+                                             std::vector<std::pair<std::string, void*>>* loadedGraphs,
+                                             const Qnn_ContextBinaryCallback_t* dataCallback) {
   {
     // Abort (QnnSignal_trigger) and timeout, checked between the steps of the load.
     auto interrupted = [&](const std::string& before) -> Qnn_ErrorHandle_t {
@@ -291,7 +306,10 @@ Qnn_ErrorHandle_t Runtime::loadContextBinary(Qnn_BackendHandle_t backend, Qnn_De
     }
     uint64_t start = nowMicros();
     ContextBinaryContents contents;
-    Status st = readContextBinary(buffer, size, &contents);
+    // With the client's data callback the weights region is the client's
+    // memory, used in place; otherwise it is copied from the buffer.
+    Status st = readContextBinary(buffer, size, &contents,
+                                  dataCallback ? weightsFromClient(*dataCallback) : WeightsRegionProvider());
     if (!st.isOk()) return fail(loggerOf(b), ApiGroup::kContext, "QnnContext_createFromBinary", st);
     if (contents.backendId != desc_.backendId) {
       logMessage(loggerOf(b), QNN_LOG_LEVEL_ERROR,

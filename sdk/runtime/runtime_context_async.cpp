@@ -1,4 +1,5 @@
-// QnnContext_createFromBinaryListAsync, createFromBinaryWithCallback and
+// QnnContext_createFromBinaryListAsync, createFromBinaryWithCallback (the
+// weights region through the client's callback: binary_data_callback.h) and
 // QnnContext_finalize. The list is
 // checked whole on the caller's thread; each binary then loads on a worker
 // thread of the backend handle, and the client hears of each graph
@@ -8,6 +9,7 @@
 // ends; a trigger or its timeout stops the loads still running.
 #include <thread>
 
+#include "runtime/binary_data_callback.h"
 #include "runtime/context_configs.h"
 #include "runtime/runtime.h"
 #include "runtime/runtime_support.h"
@@ -24,26 +26,12 @@ struct LoadJob {
   Qnn_ProfileHandle_t profile = nullptr;
   QnnContext_createFromBinaryNotifyFn_t notify = nullptr;
   void* notifyParam = nullptr;
+  // ParamsV2's binary data callback, copied: the client's struct may be gone
+  // before the load runs.
+  bool hasDataCallback = false;
+  Qnn_ContextBinaryCallback_t dataCallback{};
 };
 
-// A binary data callback (QnnContext.h): raw or DMA buffers, both functions set.
-// Binaries of this project keep their weights inline (docs/context-binary-format.md),
-// so a load never needs data from outside the buffer and never calls it.
-Status checkDataCallback(const Qnn_ContextBinaryCallback_t* cb) {
-  if (!cb) return invalidArgument("the binary data callback is null");
-  if (cb->type == QNN_CONTEXT_CALLBACK_RAW_BUFFER) {
-    if (cb->rawBufferCallback.version != QNN_CONTEXT_CALLBACK_RAW_BUFFER_VERSION_1 ||
-        !cb->rawBufferCallback.v1.dataProvide || !cb->rawBufferCallback.v1.dataRelease)
-      return invalidArgument("the raw buffer callback needs version 1 and both dataProvide and dataRelease");
-  } else if (cb->type == QNN_CONTEXT_CALLBACK_DMA_BUFFER) {
-    if (cb->dmaBufferCallback.version != QNN_CONTEXT_CALLBACK_DMA_BUFFER_VERSION_1 ||
-        !cb->dmaBufferCallback.v1.dataProvide || !cb->dmaBufferCallback.v1.dataRelease)
-      return invalidArgument("the DMA buffer callback needs version 1 and both dataProvide and dataRelease");
-  } else {
-    return invalidArgument("unknown binary data callback type " + std::to_string(cb->type));
-  }
-  return Status::ok();
-}
 
 Status readParams(const QnnContext_Params_t& p, size_t index, const QnnContext_Config_t** listConfig, LoadJob* job) {
   const std::string what = "contextParams[" + std::to_string(index) + "]";
@@ -57,7 +45,11 @@ Status readParams(const QnnContext_Params_t& p, size_t index, const QnnContext_C
     job->notifyParam = p.v1.notifyParam;
   } else if (p.version == QNN_CONTEXT_PARAMS_VERSION_2) {
     if (!p.v2) return invalidArgument(what + ": v2 is null");
-    if (p.v2->callback) QNN_SDK_RETURN_IF_ERROR(checkDataCallback(p.v2->callback));
+    if (p.v2->callback) {
+      QNN_SDK_RETURN_IF_ERROR(checkDataCallback(p.v2->callback));
+      job->hasDataCallback = true;
+      job->dataCallback = *p.v2->callback;
+    }
     config = p.v2->config;
     job->buffer = p.v2->binaryBuffer;
     job->size = p.v2->binaryBufferSize;
@@ -122,7 +114,8 @@ Qnn_ErrorHandle_t Runtime::contextCreateFromBinaryListAsync(Qnn_BackendHandle_t 
         std::vector<std::pair<std::string, void*>> graphs;
         Qnn_ErrorHandle_t rc = guarded([&] {
           return loadContextBinary(backend, device, const_cast<const QnnContext_Config_t**>(job.configs.data()),
-                                   job.buffer, job.size, &context, job.profile, sig.get(), begun, &graphs);
+                                   job.buffer, job.size, &context, job.profile, sig.get(), begun, &graphs,
+                                   job.hasDataCallback ? &job.dataCallback : nullptr);
         });
         // The load is over: the signal is free again before the client hears of it.
         if (remaining->fetch_sub(1) == 1 && sig) sig->inUse = false;
@@ -184,7 +177,7 @@ Qnn_ErrorHandle_t Runtime::contextCreateFromBinaryWithCallback(Qnn_BackendHandle
       logMessage(anyLogger().get(), QNN_LOG_LEVEL_ERROR, "QnnContext_createFromBinaryWithCallback: " + st.message());
       return QNN_CONTEXT_ERROR_INVALID_ARGUMENT;
     }
-    return contextCreateFromBinary(backend, device, config, buffer, size, context, profile, signal);
+    return createFromBinaryHoldingSignal(backend, device, config, buffer, size, context, profile, signal, callback);
   });
 }
 

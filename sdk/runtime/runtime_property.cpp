@@ -82,7 +82,7 @@ Qnn_ErrorHandle_t Runtime::propertyHasCapability(QnnProperty_Key_t key) {
     case QNN_PROPERTY_CONTEXT_SUPPORT_INCREMENTAL_BINARY:  // runtime_context_incremental.cpp
     case QNN_PROPERTY_GRAPH_SUPPORT_ENV_OPTION_BIND_MEM_HANDLES:  // runtime_graph_env.cpp
     case QNN_PROPERTY_GRAPH_SUPPORT_ENV_OPTION_POPULATE_CLIENT_BUFS:
-    case QNN_PROPERTY_CONTEXT_SUPPORT_CREATE_FROM_BINARY_WITH_CALLBACK:  // weights inline: the callback is never needed
+    case QNN_PROPERTY_CONTEXT_SUPPORT_CREATE_FROM_BINARY_WITH_CALLBACK:  // binary_data_callback.cpp
       return QNN_PROPERTY_SUPPORTED;
     // Keys of the 2.32 headers for what neither backend does (yet): the
     // truthful answer, never UNKNOWN_KEY for a key the headers define.

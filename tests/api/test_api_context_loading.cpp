@@ -308,6 +308,8 @@ Qnn_ErrorHandle_t release(Qnn_ContextBinaryRawDataMem_t, void*) {
   return QNN_SUCCESS;
 }
 
+// Binaries whose weights are all small have no weights region: the callback is
+// checked and never needed (file-mapped weights: test_api_file_mapped_weights.cpp).
 TEST_P(ContextLoading, CreateFromBinaryWithCallbackLoadsFromTheBuffer) {
   Qnn_ContextBinaryCallback_t cb;
   std::memset(&cb, 0, sizeof cb);
