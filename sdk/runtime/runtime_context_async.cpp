@@ -2,11 +2,14 @@
 // weights region through the client's callback: binary_data_callback.h) and
 // QnnContext_finalize. The list is
 // checked whole on the caller's thread; each binary then loads on a worker
-// thread of the backend handle, and the client hears of each graph
+// thread of the backend handle (the call returns when all have ended), and
+// the client hears of each graph
 // (QNN_CONTEXT_NOTIFY_TYPE_GRAPH_INIT) and then of its context
 // (QNN_CONTEXT_NOTIFY_TYPE_CONTEXT_INIT, with the load's status) through the
 // notify function (QnnContext.h). The signal is in use until the last load
 // ends; a trigger or its timeout stops the loads still running.
+#include <condition_variable>
+#include <mutex>
 #include <thread>
 
 #include "runtime/binary_data_callback.h"
@@ -32,6 +35,25 @@ struct LoadJob {
   Qnn_ContextBinaryCallback_t dataCallback{};
 };
 
+
+// Counts the loads of one call down to zero.
+class Latch {
+ public:
+  explicit Latch(size_t n) : left_(n) {}
+  void countDown() {
+    std::lock_guard<std::mutex> lock(m_);
+    if (left_ && --left_ == 0) cv_.notify_all();
+  }
+  void wait() {
+    std::unique_lock<std::mutex> lock(m_);
+    cv_.wait(lock, [&] { return left_ == 0; });
+  }
+
+ private:
+  std::mutex m_;
+  std::condition_variable cv_;
+  size_t left_;
+};
 
 Status readParams(const QnnContext_Params_t& p, size_t index, const QnnContext_Config_t** listConfig, LoadJob* job) {
   const std::string what = "contextParams[" + std::to_string(index) + "]";
@@ -106,28 +128,55 @@ Qnn_ErrorHandle_t Runtime::contextCreateFromBinaryListAsync(Qnn_BackendHandle_t 
     if (sig && sig->inUse.exchange(true)) return QNN_SIGNAL_ERROR_SIGNAL_IN_USE;
     if (sig) sig->triggered = false;
     auto remaining = std::make_shared<std::atomic<size_t>>(jobs.size());
+    auto ended = std::make_shared<Latch>(jobs.size());
     const uint64_t begun = nowMicros();
-    std::lock_guard<std::mutex> lock(b->mutex);
+    std::unique_lock<std::mutex> lock(b->mutex);
+    size_t started = 0;
     for (LoadJob& job : jobs) {
-      b->loaders.emplace_back([this, backend, device, job = std::move(job), sig, remaining, begun]() {
-        Qnn_ContextHandle_t context = nullptr;
-        std::vector<std::pair<std::string, void*>> graphs;
-        Qnn_ErrorHandle_t rc = guarded([&] {
-          return loadContextBinary(backend, device, const_cast<const QnnContext_Config_t**>(job.configs.data()),
-                                   job.buffer, job.size, &context, job.profile, sig.get(), begun, &graphs,
-                                   job.hasDataCallback ? &job.dataCallback : nullptr);
+      // A worker that cannot start: the loads started end, the others are not made.
+      auto cannotStart = [&] {
+        const size_t notStarted = jobs.size() - started;
+        for (size_t k = 0; k < notStarted; ++k) ended->countDown();
+        if (remaining->fetch_sub(notStarted) == notStarted && sig) sig->inUse = false;
+        lock.unlock();
+        ended->wait();
+        logMessage(log, QNN_LOG_LEVEL_ERROR, std::string(api) + ": cannot start a loader thread");
+        return QNN_COMMON_ERROR_RESOURCE_UNAVAILABLE;
+      };
+      try {
+        b->loaders.emplace_back([this, backend, device, job = std::move(job), sig, remaining, ended, begun]() {
+          struct CountDown {
+            Latch& latch;
+            ~CountDown() { latch.countDown(); }
+          } countDown{*ended};
+          Qnn_ContextHandle_t context = nullptr;
+          std::vector<std::pair<std::string, void*>> graphs;
+          Qnn_ErrorHandle_t rc = guarded([&] {
+            return loadContextBinary(backend, device, const_cast<const QnnContext_Config_t**>(job.configs.data()),
+                                     job.buffer, job.size, &context, job.profile, sig.get(), begun, &graphs,
+                                     job.hasDataCallback ? &job.dataCallback : nullptr);
+          });
+          // The load is over: the signal is free again before the client hears of it.
+          if (remaining->fetch_sub(1) == 1 && sig) sig->inUse = false;
+          if (rc == QNN_SUCCESS) {
+            for (auto& [name, graph] : graphs)
+              job.notify(context, graph, name.c_str(), QNN_CONTEXT_NOTIFY_TYPE_GRAPH_INIT, job.notifyParam, QNN_SUCCESS);
+            job.notify(context, nullptr, nullptr, QNN_CONTEXT_NOTIFY_TYPE_CONTEXT_INIT, job.notifyParam, QNN_SUCCESS);
+          } else {
+            job.notify(nullptr, nullptr, nullptr, QNN_CONTEXT_NOTIFY_TYPE_CONTEXT_INIT, job.notifyParam, rc);
+          }
         });
-        // The load is over: the signal is free again before the client hears of it.
-        if (remaining->fetch_sub(1) == 1 && sig) sig->inUse = false;
-        if (rc == QNN_SUCCESS) {
-          for (auto& [name, graph] : graphs)
-            job.notify(context, graph, name.c_str(), QNN_CONTEXT_NOTIFY_TYPE_GRAPH_INIT, job.notifyParam, QNN_SUCCESS);
-          job.notify(context, nullptr, nullptr, QNN_CONTEXT_NOTIFY_TYPE_CONTEXT_INIT, job.notifyParam, QNN_SUCCESS);
-        } else {
-          job.notify(nullptr, nullptr, nullptr, QNN_CONTEXT_NOTIFY_TYPE_CONTEXT_INIT, job.notifyParam, rc);
-        }
-      });
+      } catch (...) {  // std::system_error (no thread), std::bad_alloc
+        return cannotStart();
+      }
+      ++started;
     }
+    lock.unlock();
+    // The binaries load in parallel, and the call returns when every load has
+    // ended and been notified: clients free the binaries, params and configs
+    // right after the call (ONNX Runtime's QNN EP keeps them in locals), and
+    // read the contexts their notifications recorded.
+    ended->wait();
     return QNN_SUCCESS;
   });
 }

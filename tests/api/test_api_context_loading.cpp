@@ -5,6 +5,7 @@
 // a graph is initialized at its first retrieval or by QnnContext_finalize).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <cstring>
@@ -160,6 +161,44 @@ TEST_P(ContextLoading, ListAsyncLoadsEveryBinaryAndNotifiesPerGraphAndContext) {
   EXPECT_EQ(api().contextFree(inboxA.got[2].context, nullptr), QNN_SUCCESS);
   EXPECT_EQ(api().contextFree(inboxB.got[1].context, nullptr), QNN_SUCCESS);
   EXPECT_EQ(api().signalFree(signal), QNN_SUCCESS);
+}
+
+// ONNX Runtime's QNN EP keeps the binaries, params and configs of the list in
+// locals and frees them when the call returns, then reads the contexts its
+// notifications recorded: every load has ended and been notified by then.
+TEST_P(ContextLoading, ListAsyncHasNotifiedEveryLoadWhenItReturns) {
+  Inbox inbox;
+  {
+    std::vector<std::vector<uint8_t>> copies = binaries;
+    std::vector<QnnContext_ParamsV1_t> v1;
+    std::vector<QnnContext_Params_t> params;
+    for (auto& bin : copies) v1.push_back({nullptr, bin.data(), bin.size(), nullptr, notify, &inbox});
+    for (auto& p : v1) params.push_back(QnnContext_Params_t{QNN_CONTEXT_PARAMS_VERSION_1, {p}});
+    std::vector<const QnnContext_Params_t*> list;
+    for (auto& p : params) list.push_back(&p);
+    list.push_back(nullptr);
+    ASSERT_EQ(api().contextCreateFromBinaryListAsync(backend, nullptr, list.data(), nullptr, nullptr), QNN_SUCCESS);
+    for (auto& bin : copies) std::fill(bin.begin(), bin.end(), uint8_t(0xdd));  // gone, as far as a load knows
+  }
+  std::vector<Notification> got;
+  {
+    std::lock_guard<std::mutex> lock(inbox.m);
+    EXPECT_EQ(inbox.contextsDone, 2u) << "the call returned before its loads were notified";
+    got = inbox.got;
+  }
+  std::vector<Qnn_ContextHandle_t> contexts;
+  for (const Notification& n : got)
+    if (n.type == QNN_CONTEXT_NOTIFY_TYPE_CONTEXT_INIT) {
+      EXPECT_EQ(n.status, QNN_SUCCESS);
+      contexts.push_back(n.context);
+    }
+  ASSERT_EQ(contexts.size(), 2u);
+  for (Qnn_ContextHandle_t ctx : contexts) {
+    Qnn_GraphHandle_t g = nullptr;
+    if (api().graphRetrieve(ctx, "b0", &g) == QNN_SUCCESS) EXPECT_EQ(run(ctx, "b0"), kAddOne);
+    else EXPECT_EQ(run(ctx, "a1"), kRelu);
+    EXPECT_EQ(api().contextFree(ctx, nullptr), QNN_SUCCESS);
+  }
 }
 
 TEST_P(ContextLoading, ListAsyncRefusesBadListsAtTheCall) {
