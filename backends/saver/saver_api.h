@@ -80,6 +80,7 @@ std::remove_pointer_t<QnnGraph_PrepareExecutionEnvironmentFn_t> graphPrepareExec
 std::remove_pointer_t<QnnGraph_CreateSubgraphFn_t> graphCreateSubgraph;
 // saver_api_context.cpp
 std::remove_pointer_t<QnnContext_CreateFromBinaryWithCallbackFn_t> contextCreateFromBinaryWithCallback;
+std::remove_pointer_t<QnnContext_CreateFromBinaryListAsyncFn_t> contextCreateFromBinaryListAsync;
 std::remove_pointer_t<QnnGraph_ReleaseExecutionEnvironmentFn_t> graphReleaseExecutionEnvironment;
 std::remove_pointer_t<QnnContext_GetIncrementalBinaryFn_t> contextGetIncrementalBinary;
 std::remove_pointer_t<QnnContext_ReleaseIncrementalBinaryFn_t> contextReleaseIncrementalBinary;

@@ -78,6 +78,7 @@ inline void fillTable(QNN_INTERFACE_VER_TYPE& t) {
   t.graphPrepareExecutionEnvironment = graphPrepareExecutionEnvironment;
   t.graphCreateSubgraph = graphCreateSubgraph;
   t.contextCreateFromBinaryWithCallback = contextCreateFromBinaryWithCallback;
+  t.contextCreateFromBinaryListAsync = contextCreateFromBinaryListAsync;
   t.graphReleaseExecutionEnvironment = graphReleaseExecutionEnvironment;
   t.contextGetIncrementalBinary = contextGetIncrementalBinary;
   t.contextReleaseIncrementalBinary = contextReleaseIncrementalBinary;

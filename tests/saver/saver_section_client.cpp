@@ -215,6 +215,52 @@ int main(int argc, char** argv) {
   const QnnGraph_ExecuteEnvironment_t* release[] = {&env};
   check(api.graphReleaseExecutionEnvironment(g, release, 1), "releaseExecutionEnvironment");
   check(api.contextFree(loaded, nullptr), "contextFree");
+
+  // The base binary twice through the list: version-1 params, and version-2
+  // params with a data callback serving ranges of it.
+  struct Slot {
+    Qnn_ContextHandle_t context = nullptr;
+    Qnn_GraphHandle_t graph = nullptr;
+    Qnn_ErrorHandle_t status = QNN_COMMON_ERROR_GENERAL;
+  } slots[2];
+  auto note = [](Qnn_ContextHandle_t c, Qnn_GraphHandle_t graph, const char*,
+                 QnnContext_createFromBinaryAsyncNotifyType_t type, void* param, Qnn_ErrorHandle_t status) {
+    auto* slot = static_cast<Slot*>(param);
+    if (c) slot->context = c;
+    if (graph) slot->graph = graph;
+    if (type == QNN_CONTEXT_NOTIFY_TYPE_CONTEXT_INIT) slot->status = status;
+  };
+  Qnn_ContextBinaryCallback_t ranges;
+  std::memset(&ranges, 0, sizeof ranges);
+  ranges.type = QNN_CONTEXT_CALLBACK_RAW_BUFFER;
+  ranges.rawBufferCallback.version = QNN_CONTEXT_CALLBACK_RAW_BUFFER_VERSION_1;
+  ranges.rawBufferCallback.v1.notifyParam = &base;
+  ranges.rawBufferCallback.v1.dataProvide = [](Qnn_ContextBinaryDataRequest_t req, Qnn_ContextBinaryRawDataResponse_t* out,
+                                               void* param) -> Qnn_ErrorHandle_t {
+    auto* bytes = static_cast<std::vector<uint8_t>*>(param);
+    if (req.offset > bytes->size() || req.size > bytes->size() - req.offset) return QNN_CONTEXT_ERROR_INVALID_ARGUMENT;
+    out->memPtr = bytes->data() + req.offset;
+    out->dataStartOffset = 0;
+    out->alignedSize = req.size;
+    return QNN_SUCCESS;
+  };
+  ranges.rawBufferCallback.v1.dataRelease = [](Qnn_ContextBinaryRawDataMem_t, void*) -> Qnn_ErrorHandle_t {
+    return QNN_SUCCESS;
+  };
+  QnnContext_Params_t first{QNN_CONTEXT_PARAMS_VERSION_1,
+                            {QnnContext_ParamsV1_t{nullptr, base.data(), base.size(), nullptr, note, &slots[0]}}};
+  QnnContext_ParamsV2_t withCallbackV2{nullptr, base.data(), base.size(), nullptr, note, &slots[1], &ranges};
+  QnnContext_Params_t withCallback{QNN_CONTEXT_PARAMS_VERSION_2, {}};
+  withCallback.v2 = &withCallbackV2;
+  const QnnContext_Params_t* list[] = {&first, &withCallback, nullptr};
+  check(api.contextCreateFromBinaryListAsync(backend, nullptr, list, nullptr, nullptr), "contextCreateFromBinaryListAsync");
+  for (Slot& slot : slots) {
+    check(slot.status, "a load of the list");
+    if (!slot.graph) continue;
+    g = slot.graph;
+    execute();
+    check(api.contextFree(slot.context, nullptr), "contextFree (list)");
+  }
   check(api.backendFree(backend), "backendFree");
   std::FILE* f = std::fopen(argv[2], "wb");
   if (!f) return 4;

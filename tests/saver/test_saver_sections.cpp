@@ -49,8 +49,11 @@ TEST_F(SaverSections, RecordedWithTheOutputsOfADirectRun) {
   ASSERT_EQ(direct_.exitCode, 0) << direct_.err;
   ASSERT_EQ(pass_.exitCode, 0) << pass_.err;
   std::string direct = readText(dir_ / "direct.bin");
-  ASSERT_EQ(direct.size(), 4u * 4 * 4);
+  ASSERT_EQ(direct.size(), 6u * 4 * 4);
   EXPECT_EQ(direct.substr(32, 16), direct.substr(48, 16));  // the environment's run repeats the last one
+  // The two contexts the list loaded run the base weights, as the first execute.
+  EXPECT_EQ(direct.substr(64, 16), direct.substr(0, 16));
+  EXPECT_EQ(direct.substr(80, 16), direct.substr(0, 16));
   EXPECT_EQ(readText(dir_ / "pass.bin"), direct);
   // The three executes differ: each adapter changed the weights.
   EXPECT_NE(direct.substr(0, 16), direct.substr(16, 16));
@@ -60,8 +63,23 @@ TEST_F(SaverSections, RecordedWithTheOutputsOfADirectRun) {
   for (const char* call : {"QnnTensor_updateGraphTensors", "QnnContext_getBinarySectionSize",
                            "QnnContext_getBinarySection", "QnnContext_getBinarySectionUpdate",
                            "QnnContext_freeBinarySectionUpdate", "QnnContext_finalize",
-                           "QnnContext_createFromBinaryWithCallback"})
+                           "QnnContext_createFromBinaryWithCallback", "QnnContext_createFromBinaryListAsync"})
     EXPECT_EQ(count(t, call), 1u) << call;
+  for (const auto& c : t.calls) {
+    if (std::string(qnn::trace::callName(c.callId)) != "QnnContext_createFromBinaryListAsync") continue;
+    const Value* entries = c.args.field("contextParams");
+    ASSERT_NE(entries, nullptr);
+    ASSERT_EQ(entries->items.size(), 2u);
+    for (const Value& e : entries->items) {
+      EXPECT_NE(e.field("binary"), nullptr);
+      EXPECT_NE(e.field("context"), nullptr);
+      ASSERT_NE(e.field("graphs"), nullptr);
+      ASSERT_EQ(e.field("graphs")->items.size(), 1u);
+      EXPECT_EQ(e.field("graphs")->items[0].field("graphName")->s, "lora");
+    }
+    EXPECT_EQ(entries->items[0].field("callbackType"), nullptr);
+    EXPECT_NE(entries->items[1].field("callbackType"), nullptr);
+  }
   EXPECT_EQ(count(t, "QnnContext_applyBinarySection"), 2u);
   EXPECT_GE(count(t, "QnnContext_getIncrementalBinary"), 2u);  // the pieces and the empty answer after them
   EXPECT_GE(count(t, "QnnContext_releaseIncrementalBinary"), 1u);
@@ -83,7 +101,7 @@ TEST_F(SaverSections, TraceReplayReplaysEverySectionCall) {
                       " --compare --trace pass/saver_output.qnntrace",
                   dir_);
   ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
-  EXPECT_NE(r.out.find("compared 4 outputs"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("compared 6 outputs"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("no divergence"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("Section"), std::string::npos) << "a section call was skipped: " << r.out;
   EXPECT_EQ(r.out.find("update"), std::string::npos) << "an update call was skipped: " << r.out;
@@ -102,14 +120,16 @@ TEST_F(SaverSections, GeneratedProgramReplaysLikeTheDirectRun) {
                            "API(contextFreeBinarySectionUpdate, ", "API(contextFinalize, ",
                            "API(contextGetIncrementalBinary, ", "API(contextReleaseIncrementalBinary, ",
                            "API(graphPrepareExecutionEnvironment, ", "API(graphReleaseExecutionEnvironment, ",
-                           "API(contextCreateFromBinaryWithCallback, "})
+                           "API(contextCreateFromBinaryWithCallback, ", "API(contextCreateFromBinaryListAsync, "})
     EXPECT_NE(source.find(call), std::string::npos) << call;
   Outcome r = run(std::string("./replay --backend ") + QNN_TEST_CPU_BACKEND_PATH, d);
   ASSERT_EQ(r.exitCode, 0) << r.err;
   std::string outputs = readText(d / "replay_output" / "execute_0_output_0_y.raw") +
                         readText(d / "replay_output" / "execute_1_output_0_y.raw") +
                         readText(d / "replay_output" / "execute_2_output_0_y.raw") +
-                        readText(d / "replay_output" / "execute_3_output_0_y.raw");
+                        readText(d / "replay_output" / "execute_3_output_0_y.raw") +
+                        readText(d / "replay_output" / "execute_4_output_0_y.raw") +
+                        readText(d / "replay_output" / "execute_5_output_0_y.raw");
   EXPECT_EQ(outputs, readText(dir_ / "direct.bin"));
 }
 

@@ -71,9 +71,9 @@ TEST(SaverInProcess, ConcurrentCallsAreRecordedIntactAndHandlesValidated) {
   EXPECT_EQ(api.backendFree(reinterpret_cast<void*>(0xdeadbeef)), QNN_BACKEND_ERROR_INVALID_HANDLE);
   EXPECT_EQ(api.backendFree(b), QNN_SUCCESS);
   EXPECT_EQ(api.backendFree(b), QNN_BACKEND_ERROR_INVALID_HANDLE);
-  // An entry the Saver does not record yet: still in the trace, with its result.
+  // A refused call is in the trace too, with its result.
   EXPECT_EQ(api.contextCreateFromBinaryListAsync(nullptr, nullptr, nullptr, nullptr, nullptr),
-            QNN_COMMON_ERROR_NOT_SUPPORTED);
+            QNN_BACKEND_ERROR_INVALID_HANDLE);
 
   qnn::trace::Trace trace;
   ASSERT_TRUE(qnn::trace::readTrace((dir / "saver_output.qnntrace").string(), trace)) << trace.error;
@@ -93,7 +93,7 @@ TEST(SaverInProcess, ConcurrentCallsAreRecordedIntactAndHandlesValidated) {
     }
   }
   EXPECT_GE(threadIds.size(), 2u);
-  EXPECT_EQ(trace.calls.back().result, uint64_t(QNN_COMMON_ERROR_NOT_SUPPORTED));
+  EXPECT_EQ(trace.calls.back().result, uint64_t(QNN_BACKEND_ERROR_INVALID_HANDLE));
   fs::remove_all(dir);
 }
 

@@ -24,6 +24,8 @@ size_t bufferBytes(const Value& d) {
   return trace::qnnDataBytes(uint32_t(field(d, "dataType").u), elements);
 }
 
+}  // namespace
+
 // A raw-buffer callback serving ranges of `binary` (which outlives the call).
 Qnn_ContextBinaryCallback_t binaryRangeCallback(const std::vector<uint8_t>* binary) {
   Qnn_ContextBinaryCallback_t cb;
@@ -47,7 +49,10 @@ Qnn_ContextBinaryCallback_t binaryRangeCallback(const std::vector<uint8_t>* bina
   return cb;
 }
 
-}  // namespace
+const std::vector<uint8_t>* Replayer::binaryOf(const Value& ref) const {
+  auto it = liveBinaries_.find(ref.u);  // a binary this replay produced replaces the recorded one
+  return it != liveBinaries_.end() ? &it->second : trace_.blob(ref);
+}
 
 void Replayer::attachMemory(OwnedTensor& t, bool input) {
   if (!t.memHandle) return;
@@ -176,9 +181,7 @@ bool Replayer::replayContext(const trace::CallRecord& c, const std::string& m, Q
     bin.resize(written);
     if (*rc == QNN_SUCCESS && a.field("binary")) liveBinaries_[field(a, "binary").u] = std::move(bin);
   } else if (m == "contextCreateFromBinary" || m == "contextCreateFromBinaryWithCallback") {
-    const Value& ref = field(a, "binary");
-    auto it = liveBinaries_.find(ref.u);  // a binary this replay produced replaces the recorded one
-    const std::vector<uint8_t>* bin = it != liveBinaries_.end() ? &it->second : trace_.blob(ref);
+    const std::vector<uint8_t>* bin = binaryOf(field(a, "binary"));
     if (!bin) throw ToolError("call #" + std::to_string(c.seq) + ": context binary blob missing");
     OwnedConfigs<QnnContext_Config_t> cfg;
     cfg.backendId = options_.backendId;
@@ -196,6 +199,8 @@ bool Replayer::replayContext(const trace::CallRecord& c, const std::string& m, Q
                                                      live(field(a, "signal")));
     }
     if (*rc == QNN_SUCCESS && a.field("context")) bind(field(a, "context"), x);
+  } else if (m == "contextCreateFromBinaryListAsync") {
+    *rc = listAsync(c);
   } else if (m == "contextFree") {
     *rc = api_.contextFree(live(field(a, "context")), live(field(a, "profile")));
   } else if (m == "memRegister") {

@@ -31,6 +31,10 @@ struct ReplayReport {
   std::set<std::string> leftOutCustomTypes;  // recorded custom configs of another backend, not passed on
 };
 
+// A raw-buffer callback serving ranges of `binary` (which outlives the loads
+// it serves): it stands in for a recorded client's binary data callback.
+Qnn_ContextBinaryCallback_t binaryRangeCallback(const std::vector<uint8_t>* binary);
+
 class Replayer {
  public:
   Replayer(const QNN_INTERFACE_VER_TYPE& api, const trace::Trace& trace, ReplayOptions options);
@@ -46,6 +50,11 @@ class Replayer {
   // replay_sections.cpp: tensor updates and binary sections.
   bool replaySections(const trace::CallRecord& call, const std::string& member, Qnn_ErrorHandle_t* rc);
   Qnn_ErrorHandle_t environments(const trace::CallRecord& call, bool prepare);
+  // replay_list_async.cpp: contextCreateFromBinaryListAsync, binding each
+  // entry's context and graphs to what the live backend notified.
+  Qnn_ErrorHandle_t listAsync(const trace::CallRecord& call);
+  // A recorded context binary, or the one this replay made in its place.
+  const std::vector<uint8_t>* binaryOf(const trace::Value& ref) const;
   const std::vector<uint8_t>& sectionBytes(const trace::CallRecord& call, const trace::Value& ref) const;
   Qnn_ErrorHandle_t execute(const trace::CallRecord& call);
   void noteLeftOut(const std::vector<std::string>& types) { report_.leftOutCustomTypes.insert(types.begin(), types.end()); }

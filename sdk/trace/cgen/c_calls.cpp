@@ -103,10 +103,7 @@ bool CGenerator::emitGraphCall(const std::string& m, const Value& a) {
 
 bool CGenerator::emitContextCall(const std::string& m, const Value& a) {
   const std::string backend = handle(arg(a, "backend"), "backend"), device = handle(arg(a, "device"), "device");
-  auto binary = [&](const Value& ref) {
-    if (liveBinaries_.count(ref.u)) return "binary_" + std::to_string(ref.u) + ", binarySize_" + std::to_string(ref.u);
-    return data(ref) + ", " + std::to_string(ref.i) + "u";
-  };
+  auto binary = [&](const Value& ref) { return binaryArgs(ref); };
   if (m == "contextCreate") {
     std::string cfg = emitConfig(arg(a, "config"), "QnnContext_Config_t");
     line("CHECK(API(contextCreate, " + backend + ", " + device + ", " + cfg + ", &" + handle(arg(a, "context"), "context") +
@@ -142,6 +139,8 @@ bool CGenerator::emitContextCall(const std::string& m, const Value& a) {
     std::string tail = m == "contextCreateFromBinaryWithSignal" ? ", " + handle(arg(a, "signal"), "signal") : "";
     line("CHECK(API(" + m + ", " + backend + ", " + device + ", " + cfg + ", " + binary(arg(a, "binary")) + ", &" +
          handle(arg(a, "context"), "context") + ", " + handle(arg(a, "profile"), "profile") + tail + "));");
+  } else if (m == "contextCreateFromBinaryListAsync") {
+    return emitListAsync(a);
   } else if (m == "contextValidateBinary") {
     std::string cfg = emitConfig(arg(a, "config"), "QnnContext_Config_t");
     line("CHECK(API(contextValidateBinary, " + backend + ", " + device + ", " + cfg + ", " + binary(arg(a, "binary")) +

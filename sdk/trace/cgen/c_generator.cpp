@@ -25,6 +25,11 @@ std::string CGenerator::handle(const Value& v, const char* kind) {
   return name;
 }
 
+std::string CGenerator::binaryArgs(const Value& ref) {
+  if (liveBinaries_.count(ref.u)) return "binary_" + std::to_string(ref.u) + ", binarySize_" + std::to_string(ref.u);
+  return data(ref) + ", " + std::to_string(ref.i) + "u";
+}
+
 std::string CGenerator::data(const Value& ref) {
   uint64_t offset = 0;
   if (ref.kind != Value::Kind::Blob || !params_.offsetOf(ref, &offset)) return "NULL";

@@ -34,6 +34,12 @@ class CGenerator {
   // c_sections.cpp: tensor updates and binary sections.
   bool emitSectionCall(const std::string& member, const Value& a);
   bool emitEnvironments(const Value& a, bool prepare);
+  // c_list_async.cpp: contextCreateFromBinaryListAsync, each entry's context
+  // and graphs taken from what the backend notified.
+  bool emitListAsync(const Value& a);
+  // "data, size" of a context binary: the recorded bytes, or the program's own
+  // binary where it got one for those bytes (contextGetBinary).
+  std::string binaryArgs(const Value& ref);
   void emitContextBuffer(const std::string& name, const std::string& data, const std::string& size);
   std::pair<std::string, std::string> sectionBytes(const Value& ref);  // (data, size) expressions
 

@@ -132,17 +132,46 @@ MAYBE_UNUSED static Qnn_ErrorHandle_t releaseNothing(Qnn_ContextBinaryRawDataMem
   (void)param;
   return QNN_SUCCESS;
 }
-MAYBE_UNUSED static Qnn_ContextBinaryCallback_t bufferCallback(const void* data, uint64_t size) {
+MAYBE_UNUSED static Qnn_ContextBinaryCallback_t rangeCallback(BufferRange* range, const void* data, uint64_t size) {
   Qnn_ContextBinaryCallback_t cb;
   memset(&cb, 0, sizeof cb);
-  callbackRange.data = (const uint8_t*)data;
-  callbackRange.size = size;
+  range->data = (const uint8_t*)data;
+  range->size = size;
   cb.type = QNN_CONTEXT_CALLBACK_RAW_BUFFER;
   cb.rawBufferCallback.version = QNN_CONTEXT_CALLBACK_RAW_BUFFER_VERSION_1;
   cb.rawBufferCallback.v1.dataProvide = provideFromBuffer;
   cb.rawBufferCallback.v1.dataRelease = releaseNothing;
-  cb.rawBufferCallback.v1.notifyParam = &callbackRange;
+  cb.rawBufferCallback.v1.notifyParam = range;
   return cb;
+}
+MAYBE_UNUSED static Qnn_ContextBinaryCallback_t bufferCallback(const void* data, uint64_t size) {
+  return rangeCallback(&callbackRange, data, size);
+}
+
+/* contextCreateFromBinaryListAsync: what the backend notified for one entry of
+ * the list (the call returns when every entry has been notified). */
+typedef struct {
+  Qnn_ContextHandle_t context;
+  uint32_t numGraphs;
+  char names[64][256];
+  Qnn_GraphHandle_t graphs[64];
+} ListSlot;
+MAYBE_UNUSED static void noteListLoad(Qnn_ContextHandle_t context, Qnn_GraphHandle_t graph, const char* name,
+                                      QnnContext_createFromBinaryAsyncNotifyType_t type, void* param,
+                                      Qnn_ErrorHandle_t status) {
+  ListSlot* slot = (ListSlot*)param;
+  (void)status;
+  if (context) slot->context = context;
+  if (type == QNN_CONTEXT_NOTIFY_TYPE_GRAPH_INIT && graph && name && slot->numGraphs < 64) {
+    strncpy(slot->names[slot->numGraphs], name, 255);
+    slot->graphs[slot->numGraphs++] = graph;
+  }
+}
+MAYBE_UNUSED static Qnn_GraphHandle_t listGraph(const ListSlot* slot, const char* name) {
+  for (uint32_t i = 0; i < slot->numGraphs; ++i)
+    if (strcmp(slot->names[i], name) == 0) return slot->graphs[i];
+  fprintf(stderr, "graph '%s' was not notified\n", name);
+  return NULL;
 }
 
 MAYBE_UNUSED static void* outputBuffer(uint32_t size) {
