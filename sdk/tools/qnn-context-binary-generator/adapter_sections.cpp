@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "adapter_encodings.h"
 #include "data_convert.h"
 #include "raw_file.h"
 #include "safetensors.h"
@@ -73,10 +74,15 @@ std::vector<std::string> writeAdapterSections(const QnnBackend& backend, Context
   writeBinaryFile(basePath, base.data(), base.size());
   written.push_back(basePath);
   for (const AdapterUseCase& u : useCases) {
-    if (!u.encodings.empty())
-      throw ToolError("use case '" + u.name + "': encodings files are not supported yet; give the adapter's values as "
-                      "F32/F16 (quantized with the tensors' own encodings) or already quantized integers");
     std::map<std::string, SafeTensor> weights = readSafetensors(u.weights);
+    // The adapter's own quantization: its float values are quantized with it,
+    // and the section carries it as the tensors' new encoding.
+    std::map<std::string, AdapterEncoding> encodings;
+    if (!u.encodings.empty()) encodings = readAdapterEncodings(u.encodings);
+    for (const auto& [name, e] : encodings)
+      if (!weights.count(name))
+        throw ToolError("use case '" + u.name + "': " + u.encodings + " has an encoding for '" + name +
+                        "', which " + u.weights + " gives no values for");
     // Back to the base weights: a use case changes only the tensors its file holds.
     QnnContext_Buffer_t reset;
     std::memset(&reset, 0, sizeof reset);
@@ -101,8 +107,15 @@ std::vector<std::string> writeAdapterSections(const QnnBackend& backend, Context
         if (it->second.type != QNN_TENSOR_TYPE_UPDATEABLE_STATIC)
           throw ToolError("use case '" + u.name + "': tensor '" + name + "' of graph '" + g.spec.name +
                           "' is updateable in its encoding only, not in its data");
-        specs.push_back(it->second);
-        data.push_back(nativeData(u.name, name, t, it->second));
+        auto enc = encodings.find(name);
+        if (enc != encodings.end() && t.dtype != "F32" && t.dtype != "F16")
+          throw ToolError("use case '" + u.name + "': tensor '" + name + "' has an encoding, so its values must be "
+                          "F32/F16, not " + t.dtype);
+        specs.push_back(enc == encodings.end()
+                            ? it->second
+                            : withAdapterEncoding(it->second, enc->second,
+                                                  "use case '" + u.name + "': tensor '" + name + "'"));
+        data.push_back(nativeData(u.name, name, t, specs.back()));
         used[name] = true;
       }
       if (specs.empty()) continue;

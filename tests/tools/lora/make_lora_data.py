@@ -4,6 +4,9 @@
 #   adapter_one.safetensors   lora_A and lora_B as F32
 #   adapter_two.safetensors   lora_A only, as F16 (lora_B keeps the base values)
 #   adapters.yaml      the use cases one and two (graph "lora")
+#   model_q.bin        tar of lora_Q.raw: 16 uint8 (scale 1/16, offset -128: q = 128 + 16*v)
+#   adapter_q.safetensors     lora_Q as F32, seed 7, with adapter_q_encodings.json
+#                      (AIMET: 8-bit, min -1, max 1.5); adapters_q.yaml its use case "q"
 # Values: element i of a tensor with seed s is (((i*29 + s*7) % 19) - 9) / 16; seeds
 # W 1, lora_A 2, lora_B 3 (base), one: lora_A 4, lora_B 5; two: lora_A 6. The tests
 # recompute them (test_lora_adapters.cpp), F16 values being exact in half precision.
@@ -49,6 +52,21 @@ def main(out):
     safetensors(os.path.join(out, "adapter_one.safetensors"),
                 {"lora_A": ("F32", [4, 2], f32(values(8, 4))), "lora_B": ("F32", [2, 4], f32(values(8, 5)))})
     safetensors(os.path.join(out, "adapter_two.safetensors"), {"lora_A": ("F16", [4, 2], f16(values(8, 6)))})
+    with tarfile.open(os.path.join(out, "model_q.bin"), "w", format=tarfile.USTAR_FORMAT) as tar:
+        raw = bytes(128 + int(16 * v) for v in values(16, 8))
+        info = tarfile.TarInfo("lora_Q.raw")
+        info.size, info.mtime, info.mode = len(raw), 0, 0o644
+        tar.addfile(info, io.BytesIO(raw))
+    safetensors(os.path.join(out, "adapter_q.safetensors"), {"lora_Q": ("F32", [4, 4], f32(values(16, 7)))})
+    with open(os.path.join(out, "adapter_q_encodings.json"), "w") as f:
+        json.dump({"activation_encodings": {},
+                   "param_encodings": {"lora_Q": [{"bitwidth": 8, "dtype": "int", "is_symmetric": "False",
+                                                   "min": -1.0, "max": 1.5}]},
+                   "version": "0.6.1"}, f)
+    with open(os.path.join(out, "adapters_q.yaml"), "w") as f:
+        f.write("use_case:\n"
+                "  - name: q\n    graph: lora_q\n    weights: adapter_q.safetensors\n"
+                "    encodings: adapter_q_encodings.json\n")
     with open(os.path.join(out, "adapters.yaml"), "w") as f:
         f.write("use_case:\n"
                 "  - name: one\n    graph: lora\n    weights: adapter_one.safetensors\n"
