@@ -275,7 +275,9 @@ TEST_P(FileMappedWeights, RawCallbackLeavesTheWeightsInTheFile) {
     // HTP simulator's float kernels keep their working (fp32 / fp16-rounded)
     // form of float weights, one per weights (WeightFormCache), as the HTP's
     // own converts float weights: that form is the +32 MiB there.
-    if (!GetParam()) EXPECT_LT(mappedGrowth, 0.1 * tableBytes) << "the mapped weights were copied";
+    if (!GetParam()) {
+      EXPECT_LT(mappedGrowth, 0.1 * tableBytes) << "the mapped weights were copied";
+    }
   }
 }
 
