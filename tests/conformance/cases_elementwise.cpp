@@ -101,6 +101,48 @@ std::vector<int32_t> nonZeroInt(CaseRng& r, size_t n) {
 std::vector<int32_t> eqInt(CaseRng& r, size_t n) { return ints(r, n, -2, 2); }
 std::vector<uint8_t> anyBool(CaseRng& r, size_t n) { return bools(r, n); }
 
+// Values across the whole range of T (so sums and products wrap), and divisors
+// without 0.
+template <typename T>
+std::vector<T> fullRange(CaseRng& r, size_t n) {
+  std::vector<T> v(n);
+  for (auto& x : v) x = static_cast<T>(r.next());
+  return v;
+}
+template <typename T>
+std::vector<T> nonZeroSmall(CaseRng& r, size_t n) {
+  std::vector<T> v(n);
+  for (auto& x : v) {
+    int64_t k = int64_t(r.next() % 19) - (std::is_signed_v<T> ? 9 : 0);
+    x = static_cast<T>(k == 0 ? 7 : k);
+  }
+  return v;
+}
+
+// The arithmetic ops on 8/16-bit integers (and Mod/Fmod on every integer type):
+// references computed in int64, the result brought back into T modulo 2^bits.
+template <typename T>
+void smallIntCases(std::vector<OpCase>& c, DType dt, const char* suffix) {
+  auto wrap = [](int64_t v) { return static_cast<T>(static_cast<uint64_t>(v)); };
+  if (sizeof(T) < 4) {
+    addBinary<T, T>(c, "ElementWiseAdd", dt, dt, suffix, fullRange<T>, [&](T a, T b) { return wrap(int64_t(a) + b); });
+    addBinary<T, T>(c, "ElementWiseSubtract", dt, dt, suffix, fullRange<T>,
+                    [&](T a, T b) { return wrap(int64_t(a) - b); });
+    addBinary<T, T>(c, "ElementWiseMultiply", dt, dt, suffix, fullRange<T>,
+                    [&](T a, T b) { return wrap(int64_t(a) * b); });
+    addBinary<T, T>(c, "ElementWiseMaximum", dt, dt, suffix, fullRange<T>, [](T a, T b) { return a > b ? a : b; });
+    addBinary<T, T>(c, "ElementWiseMinimum", dt, dt, suffix, fullRange<T>, [](T a, T b) { return a < b ? a : b; });
+    addBinary<T, T>(c, "ElementWiseDivide", dt, dt, suffix, nonZeroSmall<T>,
+                    [&](T a, T b) { return wrap(int64_t(a) / int64_t(b)); });
+  }
+  addBinary<T, T>(c, "ElementWiseMod", dt, dt, suffix, nonZeroSmall<T>, [&](T a, T b) {
+    int64_t x = a, y = b;
+    return wrap(((x % y) + y) % y);
+  });
+  addBinary<T, T>(c, "ElementWiseFmod", dt, dt, suffix, nonZeroSmall<T>,
+                  [&](T a, T b) { return wrap(int64_t(a) % int64_t(b)); });
+}
+
 void binaryCases(std::vector<OpCase>& c) {
   const DType F = DType::kFloat32, I = DType::kInt32, B = DType::kBool8;
   addBinary<float, float>(c, "ElementWiseAdd", F, F, "", anyFloat, [](float a, float b) { return a + b; });
@@ -124,6 +166,11 @@ void binaryCases(std::vector<OpCase>& c) {
   // Python-style modulo: the result takes the divisor's sign.
   addBinary<int32_t, int32_t>(c, "ElementWiseMod", I, I, "_int32", nonZeroInt,
                               [](int a, int b) { return ((a % b) + b) % b; });
+  smallIntCases<int8_t>(c, DType::kInt8, "_int8");
+  smallIntCases<uint8_t>(c, DType::kUInt8, "_uint8");
+  smallIntCases<int16_t>(c, DType::kInt16, "_int16");
+  smallIntCases<uint16_t>(c, DType::kUInt16, "_uint16");
+  smallIntCases<uint32_t>(c, DType::kUInt32, "_uint32_mod");
   struct Cmp { const char* op; bool (*f)(double, double); };
   const Cmp cmps[] = {{"ElementWiseEqual", [](double a, double b) { return a == b; }},
                       {"ElementWiseNotEqual", [](double a, double b) { return a != b; }},

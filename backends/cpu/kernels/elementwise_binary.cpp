@@ -17,8 +17,11 @@ namespace {
 // hardware does, through the unsigned type.
 template <typename T, typename F>
 T wrapping(T a, T b, F f) {
+  // 8- and 16-bit values would promote to (signed) int, whose products can
+  // overflow: they compute in unsigned int.
   using U = std::make_unsigned_t<T>;
-  return static_cast<T>(f(static_cast<U>(a), static_cast<U>(b)));
+  using W = std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, U>;
+  return static_cast<T>(f(static_cast<W>(static_cast<U>(a)), static_cast<W>(static_cast<U>(b))));
 }
 
 struct Add {
@@ -57,13 +60,29 @@ struct Minimum { template <typename T> T operator()(T a, T b) const { return a <
 struct Power { float operator()(float a, float b) const { return std::pow(a, b); } };
 struct SquaredDifference { float operator()(float a, float b) const { return (a - b) * (a - b); } };
 struct FloorDiv { float operator()(float a, float b) const { return std::floor(a / b); } };
-struct Fmod { float operator()(float a, float b) const { return std::fmod(a, b); } };
+// C-style remainder (the dividend's sign); on integers x fmod 0 gives 0.
+struct Fmod {
+  template <typename T> T operator()(T a, T b) const {
+    if constexpr (std::is_integral_v<T>) {
+      if (b == 0) return 0;
+      if (std::is_signed_v<T> && b == static_cast<T>(-1)) return 0;
+      return static_cast<T>(a % b);
+    } else {
+      return std::fmod(a, b);
+    }
+  }
+};
 // Python-style remainder: the sign of the divisor; x mod 0 gives 0.
 struct Mod {
-  int32_t operator()(int32_t a, int32_t b) const {
-    if (b == 0 || b == -1) return 0;
-    int32_t r = a % b;
-    return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
+  template <typename T> T operator()(T a, T b) const {
+    if (b == 0) return 0;
+    if constexpr (std::is_signed_v<T>) {
+      if (b == static_cast<T>(-1)) return 0;
+      T r = static_cast<T>(a % b);
+      return (r != 0 && ((r < 0) != (b < 0))) ? static_cast<T>(r + b) : r;
+    } else {
+      return static_cast<T>(a % b);
+    }
   }
 };
 struct Equal { template <typename T> uint8_t operator()(T a, T b) const { return a == b; } };
@@ -115,6 +134,7 @@ BinaryRunner pickRunner(DType dtype) {
 }
 
 constexpr DType kF32 = DType::kFloat32, kI32 = DType::kInt32, kU32 = DType::kUInt32, kBool = DType::kBool8;
+constexpr DType kI8 = DType::kInt8, kU8 = DType::kUInt8, kI16 = DType::kInt16, kU16 = DType::kUInt16;
 
 struct BinaryOpSpec {
   const char* name;
@@ -123,17 +143,17 @@ struct BinaryOpSpec {
 };
 
 const BinaryOpSpec kBinaryOps[] = {
-    {"ElementWiseAdd", pickRunner<Add, kF32, kI32, kU32>, false},
-    {"ElementWiseSubtract", pickRunner<Subtract, kF32, kI32, kU32>, false},
-    {"ElementWiseMultiply", pickRunner<Multiply, kF32, kI32, kU32>, false},
-    {"ElementWiseDivide", pickRunner<Divide, kF32, kI32, kU32>, false},
-    {"ElementWiseMaximum", pickRunner<Maximum, kF32, kI32, kU32>, false},
-    {"ElementWiseMinimum", pickRunner<Minimum, kF32, kI32, kU32>, false},
+    {"ElementWiseAdd", pickRunner<Add, kF32, kI32, kU32, kI8, kU8, kI16, kU16>, false},
+    {"ElementWiseSubtract", pickRunner<Subtract, kF32, kI32, kU32, kI8, kU8, kI16, kU16>, false},
+    {"ElementWiseMultiply", pickRunner<Multiply, kF32, kI32, kU32, kI8, kU8, kI16, kU16>, false},
+    {"ElementWiseDivide", pickRunner<Divide, kF32, kI32, kU32, kI8, kU8, kI16, kU16>, false},
+    {"ElementWiseMaximum", pickRunner<Maximum, kF32, kI32, kU32, kI8, kU8, kI16, kU16>, false},
+    {"ElementWiseMinimum", pickRunner<Minimum, kF32, kI32, kU32, kI8, kU8, kI16, kU16>, false},
     {"ElementWisePower", pickRunner<Power, kF32>, false},
     {"ElementWiseSquaredDifference", pickRunner<SquaredDifference, kF32>, false},
     {"ElementWiseFloorDiv", pickRunner<FloorDiv, kF32>, false},
-    {"ElementWiseFmod", pickRunner<Fmod, kF32>, false},
-    {"ElementWiseMod", pickRunner<Mod, kI32>, false},
+    {"ElementWiseFmod", pickRunner<Fmod, kF32, kI32, kU32, kI8, kU8, kI16, kU16>, false},
+    {"ElementWiseMod", pickRunner<Mod, kI32, kU32, kI8, kU8, kI16, kU16>, false},
     {"ElementWiseEqual", pickRunner<Equal, kF32, kI32, kU32, kBool>, true},
     {"ElementWiseNotEqual", pickRunner<NotEqual, kF32, kI32, kU32, kBool>, true},
     {"ElementWiseGreater", pickRunner<Greater, kF32, kI32, kU32>, true},
