@@ -4,7 +4,7 @@ import numpy as np
 from .errors import ConverterError
 from .io_layout import IDENTITY, NCHW_TO_NHWC, IoLayout
 from .ir import Graph, qnn_dtype, tparam
-from .layout import Ctx
+from .layout import Ctx, _Exact
 from .ops import load_all
 
 
@@ -28,7 +28,9 @@ def convert(model, graph_name, io=None):
             raise ConverterError(f"input '{name}' has no static shape; pin it with --input_dim {name} DIMS")
         shape = model.shapes[name]
         perm = io.input_perm(name, len(shape))
-        q = g.add_tensor(name, [shape[p] for p in perm], qnn_dtype(model.dtypes.get(name, np.float32)), "in")
+        # A scalar (rank-0) input is one value in a rank-1 tensor: QNN tensors have rank >= 1.
+        dims = [shape[p] for p in perm] if shape else [1]
+        q = g.add_tensor(name, dims, qnn_dtype(model.dtypes.get(name, np.float32)), "in")
         g.inputs.append(q)
         g.axis_format[q] = io.input_format(name, perm)
         if perm == NCHW_TO_NHWC:
@@ -45,8 +47,7 @@ def convert(model, graph_name, io=None):
             raise ConverterError(f"unsupported op {n.op_type} (node '{n.name}', domain '{n.domain or 'ai.onnx'}', opset {model.opset})")
         fn(ctx, n, {a.name: _attr(a) for a in n.attribute})
     for name in model.outputs:
-        if ctx.is_const(name):
-            raise ConverterError(f"output '{name}' is a constant; nothing to compute")
+        # A constant output (folded at conversion) is copied from a static tensor.
         computed = next(iter(ctx.map.get(name, {})), "plain")   # the layout its producer wrote
         perm = io.output_perm(name, len(ctx.shape(name)), computed == "nhwc")
         if perm == NCHW_TO_NHWC:
@@ -57,9 +58,9 @@ def convert(model, graph_name, io=None):
                 src = q
                 q = g.add_tensor(name, [g.tensors[src].shape[p] for p in perm], g.tensors[src].dtype, "native")
                 g.add_op(q + "_transpose", "Transpose", [src], [q], [tparam("perm", np.uint32, perm)])
-        if g.tensors[q].kind == "in" or q in g.outputs:
-            src = q   # an input or an output already: copy through a Reshape
-            q = g.add_tensor(name, g.tensors[src].shape, g.tensors[src].dtype, "native")
+        if g.tensors[q].kind in ("in", "static") or q in g.outputs:
+            src = q   # an input, a constant or an output already: copy through a Reshape
+            q = g.add_tensor(_Exact(name), g.tensors[src].shape, g.tensors[src].dtype, "native")
             g.add_op(q + "_copy", "Reshape", [src], [q])
         g.tensors[q].kind = "out"
         g.outputs.append(q)

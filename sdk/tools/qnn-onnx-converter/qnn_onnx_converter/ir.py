@@ -1,5 +1,6 @@
 """The QNN graph the converter builds: tensors, ops and the name rule."""
 import re
+import sys
 from collections import OrderedDict
 
 import numpy as np
@@ -30,10 +31,21 @@ def sanitize(name):
     return s
 
 
+# Types without a QNN equivalent for this converter's graphs, narrowed as the
+# vendor's converters narrow 64-bit types (float16 is computed in float32: the
+# CPU backend's kernels are float32).
+NARROWED = {np.dtype(np.int64): np.dtype(np.int32), np.dtype(np.uint64): np.dtype(np.uint32),
+            np.dtype(np.float64): np.dtype(np.float32), np.dtype(np.float16): np.dtype(np.float32)}
+_warned = set()
+
+
 def qnn_dtype(np_dtype):
     dt = np.dtype(np_dtype)
-    if dt == np.int64:
-        dt = np.dtype(np.int32)
+    if dt in NARROWED:
+        if dt != np.int64 and dt not in _warned:  # int64 -> int32 is the converters' rule, said in the docs
+            _warned.add(dt)
+            print(f"qnn-onnx-converter: warning: {dt} tensors become {NARROWED[dt]}", file=sys.stderr)
+        dt = NARROWED[dt]
     if dt not in QNN_DTYPES:
         raise ConverterError(f"data type {dt} has no QNN equivalent")
     return dt

@@ -4,6 +4,7 @@ import numpy as np
 from ..errors import ConverterError
 from ..ir import scalar, tparam
 from ..layout import nhwc_axis
+from .decomposed import reduce_axes
 from .elementwise import pick_layout
 from . import converter
 
@@ -89,14 +90,11 @@ def layernorm(ctx, node, a):
 @converter("ReduceMean", "ReduceMax", "ReduceMin", "ReduceSum", "ReduceProd")
 def reduce(ctx, node, a):
     rank = len(ctx.shape(node.input[0]))
-    if "axes" in a:
-        axes = list(a["axes"])
-    elif len(node.input) > 1 and node.input[1]:
-        axes = [int(v) for v in ctx.const_value(node.input[1])]
-    else:
-        axes = [] if a.get("noop_with_empty_axes", 0) else list(range(rank))
-    axes = sorted(v % rank for v in axes)
-    keep = bool(a.get("keepdims", 1))
+    axes, keep = reduce_axes(ctx, node, a)
+    if axes is None:  # noop_with_empty_axes without axes: the input as it is
+        ctx.g.add_op(node.name or node.output[0], "Reshape", [ctx.get(node.input[0], "plain")],
+                     [ctx.out(node.output[0], "plain")])
+        return
     lay = pick_layout(ctx, [node.input[0]], rank) if keep else "plain"
     if lay == "nhwc":
         axes = sorted(nhwc_axis(v) for v in axes)
