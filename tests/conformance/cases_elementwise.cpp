@@ -418,6 +418,60 @@ void sliceGatherPadCases(std::vector<OpCase>& c) {
     c.push_back(makeCase(std::string("Gather_") + g.tag, "Gather", {f32Tensor(g.in, v), i32(g.di, g.idx)},
                          {f32Tensor(od, out)}, {{"axis", sdk::scalarI32(g.axis)}}));
   }
+  // GatherElements, reference: the definition written out with explicit loops over
+  // the indices' multi-index (rank 2 and 3, every axis, negative indices).
+  struct GE { const char* tag; Dims in; uint32_t axis; Dims di; std::vector<int32_t> idx; };
+  const GE ges[] = {{"axis0", {3, 4}, 0, {2, 4}, {0, 2, -1, 1, 2, 0, 0, -3}},
+                    {"axis1_smaller", {3, 4}, 1, {3, 2}, {3, 0, -4, 1, 2, 2}},
+                    {"rank3_axis2", {2, 3, 4}, 2, {2, 2, 3}, {0, 3, 1, 2, 2, -1, 1, 0, 3, 3, 0, 1}},
+                    {"rank3_axis1", {2, 3, 2}, 1, {2, 3, 2}, {2, 1, 0, 0, 1, 2, -1, -2, 0, 1, 2, 0}}};
+  for (const GE& g : ges) {
+    auto v = rng.floats(ref::count(g.in));
+    std::vector<float> out;
+    const size_t r = g.in.size();
+    std::vector<uint32_t> pos(r, 0);
+    for (size_t k = 0; k < g.idx.size(); ++k) {
+      size_t off = 0, stride = 1;
+      for (size_t d = r; d-- > 0;) {
+        int64_t i = d == g.axis ? (g.idx[k] < 0 ? g.idx[k] + int64_t(g.in[d]) : g.idx[k]) : int64_t(pos[d]);
+        off += size_t(i) * stride;
+        stride *= g.in[d];
+      }
+      out.push_back(v[off]);
+      for (size_t d = r; d-- > 0;) {
+        if (++pos[d] < g.di[d]) break;
+        pos[d] = 0;
+      }
+    }
+    c.push_back(makeCase(std::string("GatherElements_") + g.tag, "GatherElements", {f32Tensor(g.in, v), i32(g.di, g.idx)},
+                         {f32Tensor(g.di, out)}, {{"axis", sdk::scalarU32(g.axis)}}));
+  }
+  // CumulativeSum: every exclusive/reverse combination, reference summing each
+  // position's predecessors (or successors) directly.
+  for (int flags = 0; flags < 4; ++flags) {
+    const bool exclusive = flags & 1, reverse = flags & 2;
+    const Dims in = {2, 5, 3};
+    auto v = rng.floats(ref::count(in));
+    std::vector<float> want(v.size());
+    for (uint32_t o = 0; o < 2; ++o)
+      for (uint32_t a = 0; a < 5; ++a)
+        for (uint32_t i = 0; i < 3; ++i) {
+          double sum = 0;
+          for (uint32_t b = 0; b < 5; ++b) {
+            const bool take = reverse ? (exclusive ? b > a : b >= a) : (exclusive ? b < a : b <= a);
+            if (take) sum += v[(o * 5 + b) * 3 + i];
+          }
+          want[(o * 5 + a) * 3 + i] = float(sum);
+        }
+    c.push_back(makeCase(std::string("CumulativeSum_axis1") + (exclusive ? "_exclusive" : "") +
+                             (reverse ? "_reverse" : ""),
+                         "CumulativeSum", {f32Tensor(in, v)}, {f32Tensor(in, want)},
+                         {{"axis", sdk::scalarU32(1)}, {"exclusive", sdk::scalarBool(exclusive)},
+                          {"reverse", sdk::scalarBool(reverse)}},
+                         1e-5, 1e-5));
+  }
+  c.push_back(makeCase("CumulativeSum_int32", "CumulativeSum", {i32({5}, {1, -2, 3, 4, -5})},
+                       {i32({5}, {1, -1, 2, 6, 1})}, {{"axis", sdk::scalarU32(0)}}));
   std::vector<uint32_t> uidx = {2, 0};
   auto gi = ints(rng, 6, -9, 9);
   c.push_back(makeCase("Gather_uint32_indices_int32_data", "Gather", {i32({3, 2}, gi), u32({2}, uidx)},

@@ -32,6 +32,8 @@ QNN_CPU_DECLARE_FACTORY(makeConcat);            // concat_split.cpp: Concat
 QNN_CPU_DECLARE_FACTORY(makeSplit);             // concat_split.cpp: Split
 QNN_CPU_DECLARE_FACTORY(makeStridedSlice);      // slice_gather_pad.cpp: StridedSlice
 QNN_CPU_DECLARE_FACTORY(makeGather);            // slice_gather_pad.cpp: Gather
+QNN_CPU_DECLARE_FACTORY(makeGatherElements);    // gather_elements.cpp
+QNN_CPU_DECLARE_FACTORY(makeCumulativeSum);     // cumulative_sum.cpp
 QNN_CPU_DECLARE_FACTORY(makePad);               // slice_gather_pad.cpp: Pad
 QNN_CPU_DECLARE_FACTORY(makeReduce);            // reduce.cpp: ReduceMean, ReduceSum, ReduceMax, ReduceMin, ReduceProd
 QNN_CPU_DECLARE_FACTORY(makeQuantizeLike);      // quant_cast.cpp: Quantize, Dequantize, Cast, Convert

@@ -90,6 +90,8 @@ constexpr KernelEntry kKernelTable[] = {
     {"Split", makeSplit},
     {"StridedSlice", makeStridedSlice},
     {"Gather", makeGather},
+    {"GatherElements", makeGatherElements},
+    {"CumulativeSum", makeCumulativeSum},
     {"Pad", makePad},
     {"ReduceMean", makeReduce},
     {"ReduceSum", makeReduce},
