@@ -1,10 +1,12 @@
-"""model.bin: an uncompressed ustar tar of NAME.raw, one per static tensor (BINVARSTART(NAME))."""
+"""model.bin: an uncompressed ustar tar of NAME.raw, one per static tensor (BINVARSTART(NAME)); GNU tar
+format (long-name entries) when a name does not fit ustar's 100 bytes."""
 import io
 import tarfile
 
 
 def write_bin(graph, path):
-    with tarfile.open(path, "w", format=tarfile.USTAR_FORMAT) as tar:
+    long_names = any(len((t.name + ".raw").encode()) > 100 for t in graph.tensors.values() if t.kind == "static")
+    with tarfile.open(path, "w", format=tarfile.GNU_FORMAT if long_names else tarfile.USTAR_FORMAT) as tar:
         for t in graph.tensors.values():
             if t.kind != "static":
                 continue

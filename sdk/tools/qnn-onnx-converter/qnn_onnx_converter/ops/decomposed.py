@@ -268,3 +268,45 @@ def reduce_composite(ctx, node, a):
                  final=post is None)
     if post:
         d.op(post, [s], final=True)
+
+
+@converter("Trilu")
+def trilu(ctx, node, a):
+    """Select(mask, x, 0), mask[i, j] = (j - i >= k) (upper) or (j - i <= k) (lower) over the last two
+    dims: a constant for a constant k, else a comparison of the constant j - i with k."""
+    shp = ctx.shape(node.input[0])
+    if len(shp) < 2 or 0 in shp:
+        raise ConverterError(f"node '{node.name}' (Trilu): needs rank >= 2 and no empty dimension, got {shp}")
+    n, m = shp[-2], shp[-1]
+    diagonal = (np.arange(m)[None, :] - np.arange(n)[:, None]).astype(np.int32)
+    upper = a.get("upper", 1)
+    dt = ctx.dtype(node.output[0])
+    d = Decompose(ctx, node)
+    has_k = len(node.input) > 1 and node.input[1]
+    if not has_k or ctx.is_const(node.input[1]):
+        k = int(ctx.const_value(node.input[1]).reshape(-1)[0]) if has_k else 0
+        mask = d.const((diagonal >= k) if upper else (diagonal <= k), np.bool_)
+    else:
+        mask = d.op("ElementWiseGreaterEqual" if upper else "ElementWiseLessEqual", [d.const(diagonal, np.int32),
+                    d.input(1)], shape=[n, m], dtype=np.bool_)
+    d.op("ElementWiseSelect", [mask, d.input(0), d.const(0, dt)], dtype=dt, final=True)
+
+
+@converter("CastLike")
+def cast_like(ctx, node, a):
+    d = Decompose(ctx, node)
+    d.op("Cast", [d.input(0)], dtype=ctx.dtype(node.input[1]), final=True)
+
+
+@converter("CumSum")
+def cumsum(ctx, node, a):
+    """QNN CumulativeSum (float, int32): the axis input must be constant."""
+    if not ctx.is_const(node.input[1]):
+        raise ConverterError(f"node '{node.name}' (CumSum): a non-constant axis is not supported")
+    rank = len(ctx.shape(node.input[0]))
+    axis = int(ctx.const_value(node.input[1]).reshape(-1)[0]) % rank
+    dt = ctx.dtype(node.output[0])
+    d = Decompose(ctx, node)
+    d.op("CumulativeSum", [d.input(0)], dtype=dt, final=True,
+         params=[scalar("axis", np.uint32, axis), scalar("exclusive", np.bool_, bool(a.get("exclusive", 0))),
+                 scalar("reverse", np.bool_, bool(a.get("reverse", 0)))])

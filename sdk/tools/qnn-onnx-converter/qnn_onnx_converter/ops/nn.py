@@ -4,6 +4,7 @@ import numpy as np
 from ..errors import ConverterError
 from ..ir import scalar, tparam
 from ..layout import nhwc_axis
+from .compose import Decompose
 from .decomposed import reduce_axes
 from .elementwise import pick_layout
 from . import converter
@@ -12,10 +13,9 @@ from . import converter
 @converter("Gemm")
 def gemm(ctx, node, a):
     alpha, beta = a.get("alpha", 1.0), a.get("beta", 1.0)
-    if a.get("transA", 0):
-        raise ConverterError(f"node '{node.name}' (Gemm): transA=1 is not supported")
-    if not ctx.is_const(node.input[1]):
-        raise ConverterError(f"node '{node.name}' (Gemm): non-constant B is not supported")
+    if a.get("transA", 0) or not ctx.is_const(node.input[1]) or (
+            len(node.input) > 2 and node.input[2] and not ctx.is_const(node.input[2])):
+        return gemm_matmul(ctx, node, a)
     b = ctx.const_value(node.input[1]).astype(np.float32)
     w = (b if a.get("transB", 0) else b.T) * alpha           # [N, K]
     n = w.shape[0]
@@ -30,6 +30,27 @@ def gemm(ctx, node, a):
     y = ctx.out(node.output[0], "plain")
     ctx.g.add_op(node.name or node.output[0], "FullyConnected",
                  [x, ctx.new_const(node.input[1] + "_fc", w), ctx.new_const(node.output[0] + "_bias", bias)], [y])
+
+
+def gemm_matmul(ctx, node, a):
+    """Gemm with transA, a non-constant B or C: alpha * MatMul(A, B) (transposes as MatMul params)
+    + beta * C, broadcast."""
+    if ctx.dtype(node.output[0]) != np.float32:
+        raise ConverterError(f"node '{node.name}' (Gemm): only float tensors are supported")
+    alpha, beta = a.get("alpha", 1.0), a.get("beta", 1.0)
+    has_c = len(node.input) > 2 and node.input[2]
+    d = Decompose(ctx, node)
+    scaled = alpha != 1.0 or has_c
+    y = d.op("MatMul", [d.input(0), d.input(1)], final=not scaled,
+             params=[scalar("transpose_in0", np.bool_, bool(a.get("transA", 0))),
+                     scalar("transpose_in1", np.bool_, bool(a.get("transB", 0)))])
+    if alpha != 1.0:
+        y = d.op("ElementWiseMultiply", [y, d.const(alpha)], final=not has_c)
+    if has_c:
+        c = d.input(2)
+        if beta != 1.0:
+            c = d.op("ElementWiseMultiply", [c, d.const(beta)], shape=ctx.shape(node.input[2]))
+        d.op("ElementWiseAdd", [y, c], final=True)
 
 
 @converter("MatMul")
@@ -72,8 +93,9 @@ def layernorm(ctx, node, a):
     shp = ctx.shape(node.input[0])
     rank = len(shp)
     axis = a.get("axis", -1) % rank
-    if len(node.output) > 1 and any(node.output[1:]):
-        raise ConverterError(f"node '{node.name}' (LayerNormalization): Mean/InvStdDev outputs are not supported")
+    dynamic = any(k < len(node.input) and node.input[k] and not ctx.is_const(node.input[k]) for k in (1, 2))
+    if (len(node.output) > 1 and any(node.output[1:])) or dynamic:
+        return layernorm_decomposed(ctx, node, a, axis)
     norm_shape = shp[axis:]
     g = ctx.const_value(node.input[1]).astype(np.float32)
     b = ctx.const_value(node.input[2]).astype(np.float32) if len(node.input) > 2 and node.input[2] else np.zeros(norm_shape, np.float32)
@@ -85,6 +107,35 @@ def layernorm(ctx, node, a):
                  [x, ctx.new_const(node.input[1] + "_gamma", g), ctx.new_const(node.output[0] + "_beta", b)], [y],
                  [scalar("epsilon", np.float32, a.get("epsilon", 1e-5)),
                   tparam("axes", np.uint32, list(range(axis, rank)))])
+
+
+def layernorm_decomposed(ctx, node, a, axis):
+    """LayerNormalization as ops, for its Mean and InvStdDev outputs or a non-constant scale/bias:
+    Mean = mean(x), InvStdDev = 1/sqrt(mean((x-Mean)^2) + epsilon), Y = (x-Mean)*InvStdDev*scale + bias
+    (reductions over axes axis..rank-1, kept)."""
+    if ctx.dtype(node.input[0]) != np.float32:
+        raise ConverterError(f"node '{node.name}' (LayerNormalization): only float tensors are supported")
+    shp = ctx.shape(node.input[0])
+    axes = list(range(axis, len(shp)))
+    red = shp[:axis] + [1] * len(axes)
+    d = Decompose(ctx, node)
+    x = d.input(0)
+    keep = [tparam("axes", np.uint32, axes), scalar("keep_dims", np.bool_, True)]
+    wants = [k < len(node.output) and bool(node.output[k]) for k in range(3)]
+    mean = (Decompose(ctx, node, 1).op("ReduceMean", [x], params=keep, final=True) if wants[1]
+            else d.op("ReduceMean", [x], shape=red, params=keep))
+    diff = d.op("ElementWiseSubtract", [x, mean], shape=shp)
+    var = d.op("ReduceMean", [d.op("ElementWiseMultiply", [diff, diff], shape=shp)], shape=red, params=keep)
+    shifted = d.op("ElementWiseAdd", [var, d.const(a.get("epsilon", 1e-5))], shape=red)
+    inv = (Decompose(ctx, node, 2).op("ElementWiseRsqrt", [shifted], final=True) if wants[2]
+           else d.op("ElementWiseRsqrt", [shifted], shape=red))
+    if not wants[0]:
+        return
+    normed = d.op("ElementWiseMultiply", [diff, inv], shape=shp)
+    has_bias = len(node.input) > 2 and node.input[2]
+    scaled = d.op("ElementWiseMultiply", [normed, d.input(1)], shape=shp, final=not has_bias)
+    if has_bias:
+        d.op("ElementWiseAdd", [scaled, d.input(2)], final=True)
 
 
 @converter("ReduceMean", "ReduceMax", "ReduceMin", "ReduceSum", "ReduceProd")
@@ -108,11 +159,29 @@ def reduce(ctx, node, a):
 def argmax(ctx, node, a):
     rank = len(ctx.shape(node.input[0]))
     if a.get("select_last_index", 0):
-        raise ConverterError(f"node '{node.name}' ({node.op_type}): select_last_index=1 is not supported")
+        return argmax_last_index(ctx, node, a)
     x = ctx.get(node.input[0], "plain")
     y = ctx.out(node.output[0], "plain", dtype=np.int32)
     ctx.g.add_op(node.name or node.output[0], "Argmax" if node.op_type == "ArgMax" else "Argmin", [x], [y],
                  [scalar("axis", np.uint32, a.get("axis", 0) % rank), scalar("keep_dims", np.bool_, bool(a.get("keepdims", 1)))])
+
+
+def argmax_last_index(ctx, node, a):
+    """select_last_index=1: the first extreme of the input reversed along the axis (StridedSlice
+    with stride -1), counted back from the end: (len - 1) - index."""
+    shp = ctx.shape(node.input[0])
+    rank = len(shp)
+    axis = a.get("axis", 0) % rank
+    ranges = [[0, dim, 1] for dim in shp]
+    ranges[axis] = [shp[axis] - 1, -1, -1]
+    d = Decompose(ctx, node)
+    rev = d.op("StridedSlice", [d.input(0)], shape=shp, dtype=ctx.dtype(node.input[0]),
+               params=[tparam("ranges", np.int32, ranges), scalar("begin_mask", np.uint32, 0),
+                       scalar("end_mask", np.uint32, 1 << axis), scalar("shrink_axes", np.uint32, 0),
+                       scalar("new_axes_mask", np.uint32, 0)])
+    idx = d.op("Argmax" if node.op_type == "ArgMax" else "Argmin", [rev], dtype=np.int32,
+               params=[scalar("axis", np.uint32, axis), scalar("keep_dims", np.bool_, bool(a.get("keepdims", 1)))])
+    d.op("ElementWiseSubtract", [d.const(shp[axis] - 1, np.int32), idx], dtype=np.int32, final=True)
 
 
 @converter("TopK")

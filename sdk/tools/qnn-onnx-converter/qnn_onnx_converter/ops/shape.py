@@ -126,6 +126,19 @@ def gather(ctx, node, a):
     ctx.g.add_op(node.name or node.output[0], "Gather", [x, qi], [y], [scalar("axis", np.int32, axis)])
 
 
+@converter("GatherElements")
+def gather_elements(ctx, node, a):
+    shp = ctx.shape(node.input[0])
+    axis = a.get("axis", 0) % len(shp)
+    if ctx.is_const(node.input[1]):
+        qi = ctx.new_const(node.input[1], ctx.const_value(node.input[1]).astype(np.int32), np.int32)
+    else:
+        qi = ctx.get(node.input[1], "plain")
+    x = ctx.get(node.input[0], "plain")
+    y = ctx.out(node.output[0], "plain")
+    ctx.g.add_op(node.name or node.output[0], "GatherElements", [x, qi], [y], [scalar("axis", np.uint32, axis)])
+
+
 _PAD_MODES = {"constant": 0, "reflect": 2, "edge": 3}
 
 
