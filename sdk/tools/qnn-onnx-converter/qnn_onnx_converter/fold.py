@@ -118,6 +118,11 @@ def fold_constants(nodes, model):
             shp = np.array(model.shapes[n.input[0]], np.int64)
             model.consts[n.output[0]] = _slice(shp, [a.get("start", 0)], [a.get("end", len(shp))])
             continue
+        if n.op_type == "EyeLike" and n.input[0] in model.shapes and len(model.shapes[n.input[0]]) == 2:
+            rows, cols = model.shapes[n.input[0]]
+            dt = onnx_np_dtype(a["dtype"]) if "dtype" in a else model.dtypes.get(n.input[0], np.float32)
+            model.consts[n.output[0]] = np.eye(rows, cols, a.get("k", 0), dtype=dt)  # depends on the shape only
+            continue
         if n.op_type == "Size" and n.input[0] in model.shapes:
             model.consts[n.output[0]] = np.array(int(np.prod(model.shapes[n.input[0]])), np.int64)
             continue

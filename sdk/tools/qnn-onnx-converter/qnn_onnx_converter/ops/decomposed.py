@@ -310,3 +310,13 @@ def cumsum(ctx, node, a):
     d.op("CumulativeSum", [d.input(0)], dtype=dt, final=True,
          params=[scalar("axis", np.uint32, axis), scalar("exclusive", np.bool_, bool(a.get("exclusive", 0))),
                  scalar("reverse", np.bool_, bool(a.get("reverse", 0)))])
+
+
+@converter("Expand")
+def expand(ctx, node, a):
+    """x broadcast to the output's shape: x + 0 (numeric) or x or false (bool), against a zero constant
+    of the output's shape (the shape input is known at conversion)."""
+    dt = ctx.dtype(node.output[0])
+    d = Decompose(ctx, node)
+    zeros = d.const(np.zeros(ctx.shape(node.output[0]), dt), dt)
+    d.op("ElementWiseOr" if dt == np.bool_ else "ElementWiseAdd", [d.input(0), zeros], dtype=dt, final=True)
