@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "tool_runner.h"
@@ -130,6 +131,12 @@ TEST_F(NetRun, DetailedProfilingHasOneNodeEventPerOpPerInference) {
   EXPECT_EQ(log["version"], 1);
   EXPECT_EQ(log["tool"], "qnn-net-run");
   EXPECT_EQ(log["profilingLevel"], "detailed");
+  // The tool's own wall time of each execute call bounds its node events; the
+  // backend's execute value leaves out the entry point's own work, which under
+  // sanitizers on a loaded machine can exceed a millisecond.
+  std::map<int, uint64_t> clientElapsed;
+  for (const auto& e : log["events"])
+    if (e["identifier"] == "client: execute") clientElapsed[e["inference"].get<int>()] = e["value"].get<uint64_t>();
   std::vector<int> inferences;
   for (const auto& e : log["events"]) {
     if (e["phase"] != "execute") continue;
@@ -148,7 +155,8 @@ TEST_F(NetRun, DetailedProfilingHasOneNodeEventPerOpPerInference) {
       const uint64_t start = s["startUs"].get<uint64_t>();
       EXPECT_GE(start, previous);
       EXPECT_GE(start + 1, e["startUs"].get<uint64_t>());
-      EXPECT_LE(start, e["startUs"].get<uint64_t>() + e["value"].get<uint64_t>() + 1000);
+      ASSERT_TRUE(clientElapsed.count(e["inference"].get<int>()));
+      EXPECT_LE(start, e["startUs"].get<uint64_t>() + clientElapsed[e["inference"].get<int>()] + 1);
       previous = start;
     }
     EXPECT_EQ(nodes, 4);
