@@ -72,6 +72,8 @@ const ShapePair kShapes[] = {
     {"channel_rank4", {2, 3, 4, 5}, {3, 1, 1}},
     {"both_ways_rank5", {2, 1, 3, 1, 2}, {1, 2, 1, 4, 1}},
     {"same_large", {3, 129, 65}, {3, 129, 65}},  // above the parallel grain
+    {"rank0_both", {}, {}},                      // scalars: rank-0 tensors broadcast as one value
+    {"rank0_rhs", {2, 3}, {}},
 };
 
 template <typename T, typename O, typename F>
@@ -518,6 +520,8 @@ void reduceCases(std::vector<OpCase>& c) {
           if (!red) od.push_back(r.in[d]);
           else if (keep) od.push_back(1);
         }
+        // K = max(1, N - M): a full reduction without keep_dims is [1] (a rank-0 output is accepted too,
+        // see the *_rank0_out cases).
         if (od.empty()) od.push_back(1);
         // Sums/means: float accumulation order differs from the double reference.
         c.push_back(makeCase(std::string(ops[kind]) + "_" + r.tag + (keep ? "_keepdims" : ""), ops[kind],
@@ -526,6 +530,10 @@ void reduceCases(std::vector<OpCase>& c) {
       }
     }
   }
+  auto rv = rng.floats(6, -2.f, 2.f);
+  c.push_back(makeCase("ReduceSum_all_axes_rank0_out", "ReduceSum", {f32Tensor({2, 3}, rv)},
+                       {f32Tensor({}, ref::reduce(rv, {2, 3}, {0, 1}, 1))},
+                       {{"axes", u32s({0, 1})}, {"keep_dims", sdk::scalarBool(false)}}, 1e-5, 1e-4));
   auto iv = ints(rng, 12, -50, 50);
   std::vector<int32_t> sums(3, 0);
   for (size_t i = 0; i < 12; ++i) sums[i / 4] += iv[i];

@@ -185,8 +185,7 @@ class BinaryKernel final : public Kernel {
     if (out[0].dtype != outType)
       return sdk::unsupportedDType(std::string(op) + ": out[0] datatype " + sdk::dtypeName(out[0].dtype) +
                                    " must be " + sdk::dtypeName(outType));
-    for (size_t i = 0; i < 2; ++i)
-      if (in[i].rank() == 0) return sdk::invalidTensor(std::string(op) + ": inputs must have rank > 0");
+    // Rank-0 inputs are scalars and broadcast as such.
     std::vector<uint32_t> outDims;
     QNN_SDK_RETURN_IF_ERROR(makeBroadcastPlan(op, {in[0].dims, in[1].dims}, &outDims, &plan_));
     return checkOutputDims(op, out[0], outDims);
@@ -217,8 +216,7 @@ class SelectKernel final : public Kernel {
       return sdk::unsupportedDType(std::string(op) + ": in[2] and out[0] datatypes (" + sdk::dtypeName(in[2].dtype) +
                                    ", " + sdk::dtypeName(out[0].dtype) + ") must equal in[1]'s " +
                                    sdk::dtypeName(in[1].dtype));
-    for (size_t i = 0; i < 3; ++i)
-      if (in[i].rank() == 0) return sdk::invalidTensor(std::string(op) + ": inputs must have rank > 0");
+    // Rank-0 inputs are scalars and broadcast as such.
     std::vector<uint32_t> outDims;
     QNN_SDK_RETURN_IF_ERROR(makeBroadcastPlan(op, {in[0].dims, in[1].dims, in[2].dims}, &outDims, &plan_));
     elementSize_ = sdk::dtypeSize(in[1].dtype);

@@ -72,7 +72,6 @@ class MapKernel final : public Kernel {
     if (!runner_)
       return sdk::unsupportedDType(std::string(op) + ": in[0] datatype " + sdk::dtypeName(in[0].dtype) +
                                    " is not supported");
-    if (in[0].rank() == 0) return sdk::invalidTensor(std::string(op) + ": in[0] must have rank > 0");
     const DType want = spec_.outType == DType::kUndefined ? in[0].dtype : spec_.outType;
     if (out[0].dtype != want)
       return sdk::unsupportedDType(std::string(op) + ": out[0] datatype " + sdk::dtypeName(out[0].dtype) +

@@ -75,7 +75,9 @@ class ReduceKernel final : public Kernel {
     std::vector<uint32_t> outDims;
     for (size_t d = 0; d < rank; ++d)
       if (!reduced[d] || keepDims_) outDims.push_back(reduced[d] ? 1 : in[0].dims[d]);
-    if (outDims.empty()) outDims.push_back(1);  // K = max(1, N - M)
+    // K = max(1, N - M) in the op definition; a rank-0 output (a scalar, as
+    // converters give a full reduction without keep_dims) holds the same value.
+    if (outDims.empty() && out[0].rank() != 0) outDims.push_back(1);
     QNN_SDK_RETURN_IF_ERROR(checkOutputDims(op, out[0], outDims));
 
     blocks_.clear();
