@@ -2,7 +2,7 @@
 import numpy as np
 
 from .errors import ConverterError
-from .io_layout import IDENTITY, NCHW_TO_NHWC, IoLayout
+from .io_layout import NCHW_TO_NHWC, IoLayout
 from .ir import Graph, qnn_dtype, tparam
 from .layout import Ctx, _Exact
 from .ops import load_all
@@ -35,7 +35,7 @@ def convert(model, graph_name, io=None):
         g.axis_format[q] = io.input_format(name, perm)
         if perm == NCHW_TO_NHWC:
             ctx.register(name, q, "nhwc")
-        elif perm == IDENTITY[:len(shape)]:
+        elif perm == list(range(len(shape))):
             ctx.register(name, q, "plain")
         else:  # graph input in NCHW for a source tensor in NHWC: one Transpose back to ONNX order
             plain = g.add_tensor(name + "_onnx_order", shape, g.tensors[q].dtype, "native")
@@ -54,13 +54,15 @@ def convert(model, graph_name, io=None):
             q = ctx.get(name, "nhwc")
         else:
             q = ctx.get(name, "plain")
-            if perm != IDENTITY[:len(perm)]:
+            if perm != list(range(len(perm))):
                 src = q
                 q = g.add_tensor(name, [g.tensors[src].shape[p] for p in perm], g.tensors[src].dtype, "native")
                 g.add_op(q + "_transpose", "Transpose", [src], [q], [tparam("perm", np.uint32, perm)])
         if g.tensors[q].kind in ("in", "static") or q in g.outputs:
             src = q   # an input, a constant or an output already: copy through a Reshape
-            q = g.add_tensor(_Exact(name), g.tensors[src].shape, g.tensors[src].dtype, "native")
+            # A scalar keeps rank 0 at the output (its static source holds it in rank 1).
+            shape = [] if ctx.shape(name) == [] else g.tensors[src].shape
+            q = g.add_tensor(_Exact(name), shape, g.tensors[src].dtype, "native")
             g.add_op(q + "_copy", "Reshape", [src], [q])
         g.tensors[q].kind = "out"
         g.outputs.append(q)

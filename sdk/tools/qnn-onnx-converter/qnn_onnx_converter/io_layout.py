@@ -79,7 +79,7 @@ class IoLayout:
     def input_perm(self, name, rank):
         """Permutation from the ONNX input shape to the graph input's shape."""
         if rank != 4:
-            return IDENTITY[:rank]
+            return list(range(rank))  # any rank other than 4 keeps its order
         model = self.source.get(name, "NCHW")
         if name in self.custom:
             m, custom = self.custom[name]
@@ -91,7 +91,7 @@ class IoLayout:
     def output_perm(self, name, rank, computed_nhwc):
         """Permutation from the ONNX output shape to the graph output's shape."""
         if rank != 4:
-            return IDENTITY[:rank]
+            return list(range(rank))  # any rank other than 4 keeps its order
         if name in self.custom:
             m, custom = self.custom[name]
             return _perm(m or "NCHW", custom)

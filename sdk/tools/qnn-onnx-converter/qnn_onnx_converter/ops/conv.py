@@ -31,70 +31,181 @@ def _need_2d(ctx, node):
         raise ConverterError(f"node '{node.name}' ({node.op_type}): only 2-D spatial (rank-4 NCHW) inputs are supported")
 
 
+class _Spatial:
+    """A Conv/ConvTranspose/pool node as the 2-D op QNN has: rank-4 NCHW runs in NHWC as it is; a 1-D
+    node (rank-3 NCL) runs as NCHW with H = 1 (attributes and weights gain a leading unit spatial dim)
+    between a Transpose+Reshape in and a Reshape+Transpose out."""
+
+    _PREPEND = {"kernel_shape": 1, "strides": 1, "dilations": 1, "output_padding": 0, "output_shape": 1}
+
+    def __init__(self, ctx, node, a):
+        self.ctx, self.node = ctx, node
+        shp = ctx.shape(node.input[0])
+        if len(shp) not in (3, 4):
+            raise ConverterError(f"node '{node.name}' ({node.op_type}): only 1-D and 2-D spatial inputs (rank-3 NCL or "
+                                 f"rank-4 NCHW) are supported, got rank {len(shp)}")
+        self.one_d = len(shp) == 3
+        self.a = dict(a)
+        self.in_shape = [shp[0], shp[1], 1, shp[2]] if self.one_d else list(shp)   # NCHW
+        if self.one_d:
+            for key, unit in self._PREPEND.items():
+                if key in a:
+                    self.a[key] = [unit] + list(a[key])
+            if "pads" in a:
+                self.a["pads"] = [0, a["pads"][0], 0, a["pads"][1]]
+        self.base = node.name or node.output[0]
+
+    def x(self):
+        """The input as a rank-4 NHWC QNN tensor."""
+        ctx, name = self.ctx, self.node.input[0]
+        if not self.one_d:
+            return ctx.get(name, "nhwc")
+        n, c, _, w = self.in_shape
+        dt = ctx.dtype(name)
+        nlc = ctx.g.add_tensor(self.base + "_in_nlc", [n, w, c], dt, "native")
+        ctx.g.add_op(nlc + "_transpose", "Transpose", [ctx.get(name, "plain")], [nlc], [tparam("perm", np.uint32, [0, 2, 1])])
+        x4 = ctx.g.add_tensor(self.base + "_in_nhwc", [n, 1, w, c], dt, "native")
+        ctx.g.add_op(x4 + "_reshape", "Reshape", [nlc], [x4])
+        return x4
+
+    def y(self, out_index=0):
+        """The rank-4 NHWC QNN tensor the 2-D op writes; finish() completes a 1-D node."""
+        ctx, name = self.ctx, self.node.output[out_index]
+        if not self.one_d:
+            return ctx.out(name, "nhwc")
+        n, c, w = ctx.shape(name)
+        self.y4 = ctx.g.add_tensor(self.base + "_out_nhwc", [n, 1, w, c], ctx.dtype(name), "native")
+        return self.y4
+
+    def finish(self, out_index=0):
+        if not self.one_d:
+            return
+        ctx, name = self.ctx, self.node.output[out_index]
+        n, c, w = ctx.shape(name)
+        nlc = ctx.g.add_tensor(self.base + "_out_nlc", [n, w, c], ctx.dtype(name), "native")
+        ctx.g.add_op(nlc + "_reshape", "Reshape", [self.y4], [nlc])
+        y = ctx.out(name, "plain")
+        ctx.g.add_op(y + "_transpose", "Transpose", [nlc], [y], [tparam("perm", np.uint32, [0, 2, 1])])
+
+    def weights(self, idx, perm, suffix):
+        """Input `idx` (OIHW or IOHW, OIL/IOL for 1-D) permuted by `perm`: a static tensor for a constant, else a
+        Transpose (after a Reshape adding H = 1 for 1-D) of the graph's tensor."""
+        ctx, name = self.ctx, self.node.input[idx]
+        if ctx.is_const(name):
+            w = ctx.const_value(name).astype(np.float32)
+            if self.one_d:
+                w = w[:, :, None, :]
+            return ctx.new_const(name + suffix, w.transpose(perm)), list(w.shape)
+        shp = ctx.shape(name)
+        if ctx.dtype(name) != np.float32:
+            raise ConverterError(f"node '{self.node.name}' ({self.node.op_type}): non-float weights are not supported")
+        src = ctx.get(name, "plain")
+        if self.one_d:
+            shp = [shp[0], shp[1], 1, shp[2]]
+            r = ctx.g.add_tensor(self.base + "_w4", shp, np.float32, "native")
+            ctx.g.add_op(r + "_reshape", "Reshape", [src], [r])
+            src = r
+        wq = ctx.g.add_tensor(self.base + suffix, [shp[p] for p in perm], np.float32, "native")
+        ctx.g.add_op(wq + "_transpose", "Transpose", [src], [wq], [tparam("perm", np.uint32, perm)])
+        return wq, list(shp)
+
+    def bias(self, cout):
+        ctx, node = self.ctx, self.node
+        if len(node.input) > 2 and node.input[2]:
+            if ctx.is_const(node.input[2]):
+                return ctx.new_const(node.input[2] + "_bias", ctx.const_value(node.input[2]).astype(np.float32))
+            return ctx.get(node.input[2], "plain")
+        return ctx.new_const(node.output[0] + "_bias", np.zeros(cout, np.float32))
+
+
 @converter("Conv")
 def conv(ctx, node, a):
-    _need_2d(ctx, node)
-    if not ctx.is_const(node.input[1]):
-        raise ConverterError(f"node '{node.name}' (Conv): non-constant weights are not supported")
-    w = ctx.const_value(node.input[1]).astype(np.float32)   # [O, I/g, kh, kw]
-    cout, _, kh, kw = w.shape
-    cin = ctx.shape(node.input[0])[1]
+    sp = _Spatial(ctx, node, a)
+    a = sp.a
+    cin = sp.in_shape[1]
     g = a.get("group", 1)
-    s, d = list(a.get("strides", [1, 1])), list(a.get("dilations", [1, 1]))
-    in_hw = ctx.shape(node.input[0])[2:]
-    pads = _spatial_pads(ctx, node, a, in_hw, [kh, kw], s, d)
-    bias = ctx.const_value(node.input[2]).astype(np.float32) if len(node.input) > 2 and node.input[2] else np.zeros(cout, np.float32)
-    x = ctx.get(node.input[0], "nhwc")
+    wshape = ctx.shape(node.input[1])
+    cout = wshape[0]
     depthwise = g > 1 and g == cin and cout % g == 0
-    wq = ctx.new_const(node.input[1] + ("_dw" if depthwise else "_hwio"), w.transpose(2, 3, 1, 0))
-    bq = ctx.new_const((node.input[2] if len(node.input) > 2 and node.input[2] else node.output[0] + "_bias"), bias)
-    y = ctx.out(node.output[0], "nhwc")
+    x = sp.x()
+    wq, (cout, _, kh, kw) = sp.weights(1, [2, 3, 1, 0], "_dw" if depthwise else "_hwio")   # [kh, kw, I/g, O]
+    s, d = list(a.get("strides", [1, 1])), list(a.get("dilations", [1, 1]))
+    pads = _spatial_pads(ctx, node, a, sp.in_shape[2:], [kh, kw], s, d)
+    bq = sp.bias(cout)
+    y = sp.y()
     params = [tparam("stride", np.uint32, s), tparam("pad_amount", np.uint32, pads), tparam("dilation", np.uint32, d)]
     if not depthwise:
         params.append(scalar("group", np.uint32, g))
     ctx.g.add_op(node.name or node.output[0], "DepthWiseConv2d" if depthwise else "Conv2d", [x, wq, bq], [y], params)
+    sp.finish()
+
+
+def _transpose_pads(node, a, in_hw, k, s, out_pad):
+    """ConvTranspose pads [top, left, bottom, right]: the attribute, auto_pad, or derived from output_shape
+    as ONNX defines it (total = s*(in-1) + output_padding + k - out, split by auto_pad); a negative end
+    pad becomes more output_padding (updated in place)."""
+    auto = _s(a.get("auto_pad"), "NOTSET")
+    if "output_shape" in a or auto in ("SAME_UPPER", "SAME_LOWER"):
+        want = list(a["output_shape"])[-2:] if "output_shape" in a else [v * st for v, st in zip(in_hw, s)]
+        begin, end = [], []
+        for i in range(2):
+            total = s[i] * (in_hw[i] - 1) + out_pad[i] + k[i] - want[i]
+            half = total // 2   # floor division, as ONNX's reference implementation
+            lo, hi = (half, total - half) if auto == "SAME_UPPER" else (total - half, half)
+            if hi < 0:   # an output longer than the stride walk covers: extra zero rows/columns at the end
+                out_pad[i] -= hi
+                hi = 0
+            begin.append(lo)
+            end.append(hi)
+        pads = [begin[0], begin[1], end[0], end[1]]
+    else:
+        pads = list(a.get("pads", [0, 0, 0, 0]))
+    if any(v < 0 for v in pads):
+        raise ConverterError(f"node '{node.name}' (ConvTranspose): the output shape asks for negative padding {pads}, "
+                             f"which is not supported")
+    return pads
 
 
 @converter("ConvTranspose")
 def conv_transpose(ctx, node, a):
-    _need_2d(ctx, node)
-    if "output_shape" in a:
-        raise ConverterError(f"node '{node.name}' (ConvTranspose): attribute output_shape is not supported; use pads")
-    w = ctx.const_value(node.input[1]).astype(np.float32)   # [I, O/g, kh, kw]
+    sp = _Spatial(ctx, node, a)
+    a = sp.a
     g = a.get("group", 1)
-    cout = w.shape[1] * g
     s, d = list(a.get("strides", [1, 1])), list(a.get("dilations", [1, 1]))
     if d != [1, 1]:
         raise ConverterError(f"node '{node.name}' (ConvTranspose): dilations other than 1 are not supported")
-    p = list(a.get("pads", [0, 0, 0, 0]))
-    bias = ctx.const_value(node.input[2]).astype(np.float32) if len(node.input) > 2 and node.input[2] else np.zeros(cout, np.float32)
-    x = ctx.get(node.input[0], "nhwc")
-    wq = ctx.new_const(node.input[1] + "_hwio", w.transpose(2, 3, 0, 1))
-    bq = ctx.new_const(node.output[0] + "_bias", bias)
-    y = ctx.out(node.output[0], "nhwc")
+    x = sp.x()
+    wq, (_, cout_g, kh, kw) = sp.weights(1, [2, 3, 0, 1], "_hwio")   # [kh, kw, I, O/g]
+    cout = cout_g * g
+    out_pad = list(a.get("output_padding", [0, 0]))
+    p = _transpose_pads(node, a, sp.in_shape[2:], [kh, kw], s, out_pad)
+    bq = sp.bias(cout)
+    y = sp.y()
     ctx.g.add_op(node.name or node.output[0], "TransposeConv2d", [x, wq, bq], [y],
                  [tparam("stride", np.uint32, s), tparam("pad_amount", np.uint32, [[p[0], p[2]], [p[1], p[3]]]),
-                  scalar("group", np.uint32, g),
-                  tparam("output_padding", np.uint32, list(a.get("output_padding", [0, 0])))])
+                  scalar("group", np.uint32, g), tparam("output_padding", np.uint32, out_pad)])
+    sp.finish()
 
 
 @converter("MaxPool", "AveragePool")
 def pool(ctx, node, a):
-    _need_2d(ctx, node)
+    sp = _Spatial(ctx, node, a)
+    a = sp.a
     if len(node.output) > 1 and node.output[1]:
         raise ConverterError(f"node '{node.name}' (MaxPool): the Indices output is not supported")
     k = list(a["kernel_shape"])
     s = list(a.get("strides", [1, 1]))
     if list(a.get("dilations", [1, 1])) != [1, 1]:
         raise ConverterError(f"node '{node.name}' ({node.op_type}): dilations are not supported")
-    pads = _spatial_pads(ctx, node, a, ctx.shape(node.input[0])[2:], k, s, [1, 1])
-    x = ctx.get(node.input[0], "nhwc")
-    y = ctx.out(node.output[0], "nhwc")
+    pads = _spatial_pads(ctx, node, a, sp.in_shape[2:], k, s, [1, 1])
+    x = sp.x()
+    y = sp.y()
     params = [tparam("filter_size", np.uint32, k), tparam("stride", np.uint32, s), tparam("pad_amount", np.uint32, pads)]
     if node.op_type == "AveragePool":
         params.append(scalar("count_pad_for_edges", np.bool_, bool(a.get("count_include_pad", 0))))
     params.append(scalar("rounding_mode", np.uint32, 1 if a.get("ceil_mode", 0) else 0))
     ctx.g.add_op(node.name or node.output[0], "PoolMax2d" if node.op_type == "MaxPool" else "PoolAvg2d", [x], [y], params)
+    sp.finish()
 
 
 @converter("GlobalAveragePool", "GlobalMaxPool")
@@ -110,17 +221,72 @@ def global_pool(ctx, node, a):
 def batchnorm(ctx, node, a):
     if len(node.output) > 1 and any(node.output[1:]):
         raise ConverterError(f"node '{node.name}' (BatchNormalization): training mode outputs are not supported")
+    rank = len(ctx.shape(node.input[0]))
+    if not all(ctx.is_const(i) for i in node.input[1:5]) or rank not in (2, 4):
+        return _batchnorm_decomposed(ctx, node, a, rank)
     s, b, mean, var = (ctx.const_value(i).astype(np.float64) for i in node.input[1:5])
     scale = s / np.sqrt(var + a.get("epsilon", 1e-5))
     shift = b - mean * scale
-    rank = len(ctx.shape(node.input[0]))
     lay = "nhwc" if rank == 4 else "plain"
-    if rank not in (2, 4):
-        raise ConverterError(f"node '{node.name}' (BatchNormalization): rank-{rank} input is not supported")
     x = ctx.get(node.input[0], lay)
     y = ctx.out(node.output[0], lay)
     ctx.g.add_op(node.name or node.output[0], "Batchnorm",
                  [x, ctx.new_const(node.output[0] + "_bn_scale", scale), ctx.new_const(node.output[0] + "_bn_shift", shift)], [y])
+
+
+def _batchnorm_decomposed(ctx, node, a, rank):
+    """y = x * k + (bias - mean * k), k = scale / sqrt(var + epsilon), for statistics computed in the graph
+    (graph inputs) or ranks Batchnorm does not take. The per-channel [C] terms broadcast on the last axis in
+    NHWC, and as [C, 1, ...] in NCHW order otherwise."""
+    from .compose import Decompose
+    if rank < 2:
+        raise ConverterError(f"node '{node.name}' (BatchNormalization): rank-{rank} input is not supported")
+    if ctx.dtype(node.output[0]) != np.float32:
+        raise ConverterError(f"node '{node.name}' (BatchNormalization): only float tensors are supported")
+    c = ctx.shape(node.input[0])[1]
+    d = Decompose(ctx, node)
+    d.layout = "nhwc" if rank == 4 and ctx.layout_of(node.input[0]) == "nhwc" else "plain"
+    s, b, mean, var = (ctx.get(i, "plain") for i in node.input[1:5])
+    std = d.op("ElementWiseSquareRoot", [d.op("ElementWiseAdd", [var, d.const(a.get("epsilon", 1e-5))], shape=[c])],
+               shape=[c])
+    k = d.op("ElementWiseDivide", [s, std], shape=[c])
+    shift = d.op("ElementWiseSubtract", [b, d.op("ElementWiseMultiply", [mean, k], shape=[c])], shape=[c])
+    if d.layout == "plain" and rank > 2:
+        k = d.op("Reshape", [k], shape=[c] + [1] * (rank - 2))
+        shift = d.op("Reshape", [shift], shape=[c] + [1] * (rank - 2))
+    shp = ctx.shape(node.output[0])
+    scaled = d.op("ElementWiseMultiply", [d.input(0), k],
+                  shape=[shp[0], shp[2], shp[3], shp[1]] if d.layout == "nhwc" else shp)
+    d.op("ElementWiseAdd", [scaled, shift], final=True)
+
+
+@converter("InstanceNormalization")
+def instance_norm(ctx, node, a):
+    """QNN InstanceNorm normalizes each channel over the spatial dims with channels last: NHWC for rank 4,
+    a Transpose to channels-last and back for other ranks."""
+    shp = ctx.shape(node.input[0])
+    rank = len(shp)
+    if rank < 3:
+        raise ConverterError(f"node '{node.name}' (InstanceNormalization): needs rank >= 3, got {shp}")
+    if ctx.dtype(node.output[0]) != np.float32:
+        raise ConverterError(f"node '{node.name}' (InstanceNormalization): only float tensors are supported")
+    params = [scalar("epsilon", np.float32, a.get("epsilon", 1e-5)), scalar("mode", np.uint32, 0),
+              scalar("normalize_variance", np.bool_, True), scalar("region", np.uint32, 0)]
+    gamma, beta = (ctx.get(i, "plain") for i in node.input[1:3])
+    base = node.name or node.output[0]
+    if rank == 4:
+        ctx.g.add_op(base, "InstanceNorm", [ctx.get(node.input[0], "nhwc"), gamma, beta],
+                     [ctx.out(node.output[0], "nhwc")], params)
+        return
+    to_last = [0] + list(range(2, rank)) + [1]
+    last = ctx.g.add_tensor(base + "_channels_last", [shp[p] for p in to_last], np.float32, "native")
+    ctx.g.add_op(last + "_transpose", "Transpose", [ctx.get(node.input[0], "plain")], [last],
+                 [tparam("perm", np.uint32, to_last)])
+    normed = ctx.g.add_tensor(base + "_normed", [shp[p] for p in to_last], np.float32, "native")
+    ctx.g.add_op(base, "InstanceNorm", [last, gamma, beta], [normed], params)
+    back = [0, rank - 1] + list(range(1, rank - 1))
+    y = ctx.out(node.output[0], "plain")
+    ctx.g.add_op(y + "_transpose", "Transpose", [normed], [y], [tparam("perm", np.uint32, back)])
 
 
 _TRANSFORM = {"half_pixel": 0, "pytorch_half_pixel": 1, "align_corners": 2, "asymmetric": 3}

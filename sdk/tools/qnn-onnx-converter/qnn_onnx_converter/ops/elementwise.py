@@ -94,8 +94,9 @@ def leaky_relu(ctx, node, a):
 
 @converter("PRelu")
 def prelu(ctx, node, a):
-    if not ctx.is_const(node.input[1]):
-        raise ConverterError(f"node '{node.name}' (PRelu): non-constant slope is not supported")
+    if not ctx.is_const(node.input[1]):  # a slope computed in the graph broadcasts like a binary operand
+        emit(ctx, node, "Prelu", [node.input[0], node.input[1]])
+        return
     _prelu(ctx, node, ctx.const_value(node.input[1]))
 
 

@@ -186,10 +186,79 @@ def argmax_last_index(ctx, node, a):
 
 @converter("TopK")
 def topk(ctx, node, a):
-    rank = len(ctx.shape(node.input[0]))
-    if a.get("axis", -1) % rank != rank - 1 or not a.get("largest", 1):
-        raise ConverterError(f"node '{node.name}' (TopK): only largest=1 along the last axis is supported")
-    k = int(ctx.const_value(node.input[1]).reshape(-1)[0]) if len(node.input) > 1 else int(a["k"])
-    x = ctx.get(node.input[0], "plain")
-    outs = [ctx.out(node.output[0], "plain"), ctx.out(node.output[1], "plain", dtype=np.int32)]
-    ctx.g.add_op(node.name or node.output[0], "TopK", [x], outs, [scalar("k", np.uint32, k)])
+    """QNN TopK takes the k largest along the last axis: another axis goes through Transposes, the k
+    smallest through negation (ties keep the lower index either way)."""
+    shp = ctx.shape(node.input[0])
+    rank = len(shp)
+    axis = a.get("axis", -1) % rank
+    if len(node.input) > 1:
+        if not ctx.is_const(node.input[1]):
+            raise ConverterError(f"node '{node.name}' (TopK): k must be a constant (it fixes the output shape); "
+                                 f"input '{node.input[1]}' is computed at run time")
+        k = int(ctx.const_value(node.input[1]).reshape(-1)[0])
+    else:
+        k = int(a["k"])
+    largest = bool(a.get("largest", 1))
+    if axis == rank - 1 and largest:
+        x = ctx.get(node.input[0], "plain")
+        outs = [ctx.out(node.output[0], "plain"), ctx.out(node.output[1], "plain", dtype=np.int32)]
+        ctx.g.add_op(node.name or node.output[0], "TopK", [x], outs, [scalar("k", np.uint32, k)])
+        return
+    dt = ctx.dtype(node.output[0])
+    d = Decompose(ctx, node)
+    perm = list(range(rank))
+    perm[axis], perm[-1] = perm[-1], perm[axis]   # its own inverse
+    moved = [shp[p] for p in perm]
+    x = d.input(0)
+    if axis != rank - 1:
+        x = d.op("Transpose", [x], shape=moved, dtype=dt, params=[tparam("perm", np.uint32, perm)])
+    if not largest:
+        x = d.op("ElementWiseNeg", [x], shape=moved, dtype=dt)
+    top_shape = moved[:-1] + [k]
+    vals = ctx.g.add_tensor(d.base + "_values", top_shape, dt, "native")
+    idx = ctx.g.add_tensor(d.base + "_indices", top_shape, np.int32, "native")
+    ctx.g.add_op(d.base + "_topk", "TopK", [x], [vals, idx], [scalar("k", np.uint32, k)])
+    if not largest:
+        vals = d.op("ElementWiseNeg", [vals], shape=top_shape, dtype=dt)
+    for out_index, (t, t_dt) in enumerate(((vals, dt), (idx, np.int32))):
+        if out_index >= len(node.output) or not node.output[out_index]:
+            continue
+        y = ctx.out(node.output[out_index], "plain", dtype=t_dt)
+        if axis != rank - 1:
+            ctx.g.add_op(y + "_transpose", "Transpose", [t], [y], [tparam("perm", np.uint32, perm)])
+        else:
+            ctx.g.add_op(y + "_copy", "Reshape", [t], [y])
+
+
+@converter("Hardmax")
+def hardmax(ctx, node, a):
+    """1 where the first maximum along the axis is, else 0: Argmax (keep_dims) compared with a constant
+    index ramp along the axis. Before opset 13 the input is read as 2-D [prod(:axis), prod(axis:)]."""
+    shp = ctx.shape(node.input[0])
+    rank = len(shp)
+    dt = ctx.dtype(node.output[0])
+    d = Decompose(ctx, node)
+    x = d.input(0)
+    if ctx.m.opset < 13:
+        axis = a.get("axis", 1) % rank
+        work = [int(np.prod(shp[:axis])), int(np.prod(shp[axis:]))]
+        x = d.op("Reshape", [x], shape=work, dtype=dt)
+        axis = 1
+    else:
+        axis = a.get("axis", -1) % rank
+        work = shp
+    kept = list(work)
+    kept[axis] = 1
+    idx = d.op("Argmax", [x], shape=kept, dtype=np.int32,
+               params=[scalar("axis", np.uint32, axis), scalar("keep_dims", np.bool_, True)])
+    ramp_shape = [1] * len(work)
+    ramp_shape[axis] = work[axis]
+    ramp = d.const(np.arange(work[axis], dtype=np.int32).reshape(ramp_shape), np.int32)
+    hit = d.op("ElementWiseEqual", [ramp, idx], shape=work, dtype=np.bool_)
+    if work is shp:
+        d.op("ElementWiseSelect", [hit, d.const(1, dt), d.const(0, dt)], dtype=dt, final=True)
+    else:
+        sel = d.op("ElementWiseSelect", [hit, d.const(1, dt), d.const(0, dt)], shape=work, dtype=dt)
+        d.op("Reshape", [sel], dtype=dt, final=True)
+
+

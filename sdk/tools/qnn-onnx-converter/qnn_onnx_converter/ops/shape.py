@@ -24,7 +24,11 @@ def reshape(ctx, node, a):
 @converter("Identity", "Dropout")
 def identity(ctx, node, a):
     if len(node.output) > 1 and node.output[1]:
-        raise ConverterError(f"node '{node.name}' (Dropout): the mask output is not supported")
+        # Inference: nothing is dropped, the mask is all true (ONNX Dropout with training_mode false).
+        if len(node.input) > 2 and node.input[2] and (not ctx.is_const(node.input[2]) or
+                                                      bool(ctx.const_value(node.input[2]).reshape(-1)[0])):
+            raise ConverterError(f"node '{node.name}' (Dropout): training mode is not supported")
+        ctx.m.consts[node.output[1]] = np.ones(ctx.shape(node.input[0]), np.bool_)
     if ctx.is_const(node.input[0]):
         ctx.m.consts[node.output[0]] = ctx.const_value(node.input[0])
         return
