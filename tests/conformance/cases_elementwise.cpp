@@ -19,19 +19,6 @@ using Params = std::vector<std::pair<std::string, ParamValue>>;
 
 constexpr double kLibmRtol = 1e-5, kLibmAtol = 1e-6;
 
-OpCase makeCase(std::string name, std::string op, std::vector<CaseTensor> in, std::vector<CaseTensor> out,
-                Params params = {}, double atol = 0, double rtol = 0) {
-  OpCase c;
-  c.name = std::move(name);
-  c.opType = std::move(op);
-  c.inputs = std::move(in);
-  c.expected = std::move(out);
-  c.params = std::move(params);
-  c.atol = atol;
-  c.rtol = rtol;
-  return c;
-}
-
 CaseTensor i32(Dims d, const std::vector<int32_t>& v) { return makeTensor(DType::kInt32, std::move(d), v); }
 CaseTensor u32(Dims d, const std::vector<uint32_t>& v) { return makeTensor(DType::kUInt32, std::move(d), v); }
 CaseTensor b8(Dims d, const std::vector<uint8_t>& v) { return makeTensor(DType::kBool8, std::move(d), v); }

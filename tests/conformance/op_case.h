@@ -70,6 +70,20 @@ struct OpCase {
   double rtol = 1e-5;
 };
 
+// A case with exact (integer) or given float tolerances.
+inline OpCase makeCase(std::string name, std::string op, std::vector<CaseTensor> in, std::vector<CaseTensor> out,
+                       std::vector<std::pair<std::string, ParamValue>> params = {}, double atol = 0, double rtol = 0) {
+  OpCase c;
+  c.name = std::move(name);
+  c.opType = std::move(op);
+  c.inputs = std::move(in);
+  c.expected = std::move(out);
+  c.params = std::move(params);
+  c.atol = atol;
+  c.rtol = rtol;
+  return c;
+}
+
 // Test output names a case by its name, not its bytes.
 inline void PrintTo(const OpCase& c, std::ostream* os) { *os << c.name; }
 

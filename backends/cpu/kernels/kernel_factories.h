@@ -18,6 +18,7 @@ QNN_CPU_DECLARE_FACTORY(makePool2d);            // pool.cpp: PoolMax2d, PoolAvg2
 QNN_CPU_DECLARE_FACTORY(makeSoftmax);           // softmax.cpp: Softmax, LogSoftmax
 QNN_CPU_DECLARE_FACTORY(makeNorm);              // norm.cpp: LayerNorm, Batchnorm, InstanceNorm
 QNN_CPU_DECLARE_FACTORY(makeResize);            // resize.cpp: Resize, ResizeBilinear, ResizeNearestNeighbor
+QNN_CPU_DECLARE_FACTORY(makeLrn);               // lrn.cpp: Lrn
 
 // Element-wise, data movement, reductions, conversions.
 QNN_CPU_DECLARE_FACTORY(makeElementWiseBinary); // elementwise_binary.cpp
@@ -34,6 +35,9 @@ QNN_CPU_DECLARE_FACTORY(makeStridedSlice);      // slice_gather_pad.cpp: Strided
 QNN_CPU_DECLARE_FACTORY(makeGather);            // slice_gather_pad.cpp: Gather
 QNN_CPU_DECLARE_FACTORY(makeGatherElements);    // gather_elements.cpp
 QNN_CPU_DECLARE_FACTORY(makeCumulativeSum);     // cumulative_sum.cpp
+QNN_CPU_DECLARE_FACTORY(makeScatterGatherNd);   // scatter_gather_nd.cpp: ScatterElements, ScatterNd, GatherNd
+QNN_CPU_DECLARE_FACTORY(makeDepthSpace);        // depth_space.cpp: DepthToSpace, SpaceToDepth
+QNN_CPU_DECLARE_FACTORY(makeOneHot);            // one_hot.cpp: OneHot
 QNN_CPU_DECLARE_FACTORY(makePad);               // slice_gather_pad.cpp: Pad
 QNN_CPU_DECLARE_FACTORY(makeReduce);            // reduce.cpp: ReduceMean, ReduceSum, ReduceMax, ReduceMin, ReduceProd
 QNN_CPU_DECLARE_FACTORY(makeQuantizeLike);      // quant_cast.cpp: Quantize, Dequantize, Cast, Convert
