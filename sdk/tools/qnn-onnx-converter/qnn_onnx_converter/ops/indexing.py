@@ -1,0 +1,134 @@
+"""Indexing and rearranging ops: DepthToSpace, SpaceToDepth, ScatterElements (and the older Scatter),
+ScatterND, GatherND, OneHot, LRN.
+
+QNN's DepthToSpace/SpaceToDepth work on NHWC; the scatters, gathers and OneHot on plain-layout tensors
+with int32 indices (ONNX int64 indices are narrowed; negative indices are resolved by the kernels, or
+here for OneHot, whose QNN op leaves them off).
+"""
+import numpy as np
+
+from ..errors import ConverterError
+from ..ir import scalar, tparam
+from . import converter
+from .compose import Decompose
+
+
+def _mode(a, default):
+    v = a.get("mode", default)
+    return v.decode() if isinstance(v, bytes) else v
+
+
+def _indices(ctx, name):
+    """An int32 QNN tensor of ONNX indices (a constant is narrowed here, a graph tensor by the graph's dtype)."""
+    if ctx.is_const(name):
+        return ctx.new_const(name, ctx.const_value(name).astype(np.int64).astype(np.int32), np.int32)
+    if ctx.dtype(name) not in (np.int32, np.uint32):
+        raise ConverterError(f"indices '{name}' must be an integer tensor")
+    return ctx.get(name, "plain")
+
+
+@converter("DepthToSpace", "SpaceToDepth")
+def depth_space(ctx, node, a):
+    if len(ctx.shape(node.input[0])) != 4:
+        raise ConverterError(f"node '{node.name}' ({node.op_type}): needs a rank-4 NCHW input")
+    b = int(a["blocksize"])
+    params = [tparam("block_size", np.uint32, [b, b])]
+    if node.op_type == "DepthToSpace":
+        mode = _mode(a, "DCR")
+        if mode not in ("DCR", "CRD"):
+            raise ConverterError(f"node '{node.name}' (DepthToSpace): mode '{mode}' is not DCR or CRD")
+        params.append(scalar("mode", np.uint32, 0 if mode == "DCR" else 1))
+    x = ctx.get(node.input[0], "nhwc")
+    y = ctx.out(node.output[0], "nhwc")
+    ctx.g.add_op(node.name or node.output[0], node.op_type, [x], [y], params)
+
+
+_REDUCTIONS = {"none": 0, "add": 1, "mul": 2, "max": 3}
+
+
+def _reduction(node, a, allowed):
+    r = a.get("reduction", b"none")
+    r = r.decode() if isinstance(r, bytes) else r
+    if r not in allowed:
+        raise ConverterError(f"node '{node.name}' ({node.op_type}): reduction '{r}' is not supported")
+    return _REDUCTIONS[r]
+
+
+@converter("ScatterElements", "Scatter")
+def scatter_elements(ctx, node, a):
+    rank = len(ctx.shape(node.input[0]))
+    red = _reduction(node, a, ("none", "add", "mul", "max"))
+    x = ctx.get(node.input[0], "plain")
+    u = ctx.get(node.input[2], "plain")
+    y = ctx.out(node.output[0], "plain")
+    ctx.g.add_op(node.name or node.output[0], "ScatterElements", [x, _indices(ctx, node.input[1]), u], [y],
+                 [scalar("axis", np.uint32, a.get("axis", 0) % rank), scalar("reduction", np.uint32, red)])
+
+
+@converter("ScatterND")
+def scatter_nd(ctx, node, a):
+    red = _reduction(node, a, ("none", "add", "mul"))
+    x = ctx.get(node.input[0], "plain")
+    u = ctx.get(node.input[2], "plain")
+    y = ctx.out(node.output[0], "plain")
+    ctx.g.add_op(node.name or node.output[0], "ScatterNd", [x, _indices(ctx, node.input[1]), u], [y],
+                 [scalar("reduction", np.uint32, red)])
+
+
+@converter("GatherND")
+def gather_nd(ctx, node, a):
+    x = ctx.get(node.input[0], "plain")
+    y = ctx.out(node.output[0], "plain")
+    ctx.g.add_op(node.name or node.output[0], "GatherNd", [x, _indices(ctx, node.input[1])], [y],
+                 [scalar("batch_dims", np.uint32, int(a.get("batch_dims", 0)))])
+
+
+@converter("OneHot")
+def one_hot(ctx, node, a):
+    """QNN OneHot (on 1 / off 0 as bool) then a Select between the off and on values. depth is the output's
+    dim at the axis (the model's shapes give it even when the depth input is computed); negative indices
+    count from the end (index + depth where index < 0), as ONNX defines."""
+    out_shape = ctx.shape(node.output[0])
+    axis = a.get("axis", -1) % len(out_shape)
+    depth = out_shape[axis]
+    dt = ctx.dtype(node.output[0])
+    in_shape = ctx.shape(node.input[0])
+    d = Decompose(ctx, node)
+    if not ctx.is_const(node.input[0]) and ctx.dtype(node.input[0]) == np.float32:
+        # ONNX takes any numeric indices and casts them to integers (truncating)
+        idx = d.op("Cast", [ctx.get(node.input[0], "plain")], shape=in_shape, dtype=np.int32)
+    else:
+        idx = _indices(ctx, node.input[0])
+    neg = d.op("ElementWiseLess", [idx, d.const(0, np.int32)], shape=in_shape, dtype=np.bool_)
+    wrapped = d.op("ElementWiseAdd", [idx, d.const(depth, np.int32)], shape=in_shape, dtype=np.int32)
+    idx = d.op("ElementWiseSelect", [neg, wrapped, idx], shape=in_shape, dtype=np.int32)
+    hot = d.op("OneHot", [idx], shape=out_shape, dtype=np.bool_,
+               params=[scalar("depth", np.uint32, depth), scalar("axis", np.uint32, axis),
+                       scalar("on_value", np.bool_, True), scalar("off_value", np.bool_, False)])
+    values = node.input[2]
+    if ctx.is_const(values):
+        off, on = (d.const(v, dt) for v in ctx.const_value(values).reshape(-1)[:2].astype(dt))
+    else:
+        v = ctx.get(values, "plain")
+        off, on = (d.op("StridedSlice", [v], shape=[1], dtype=dt,
+                        params=[tparam("ranges", np.int32, [[k, k + 1, 1]]), scalar("begin_mask", np.uint32, 0),
+                                scalar("end_mask", np.uint32, 0), scalar("shrink_axes", np.uint32, 0),
+                                scalar("new_axes_mask", np.uint32, 0)]) for k in (0, 1))
+    d.op("ElementWiseSelect", [hot, on, off], dtype=dt, final=True)
+
+
+@converter("LRN")
+def lrn(ctx, node, a):
+    """QNN Lrn across channels (channels last: NHWC for rank 4). ONNX divides alpha by the window size and
+    centres an odd window; an even size has an asymmetric window QNN's radius cannot express."""
+    size = int(a["size"])
+    if size % 2 == 0:
+        raise ConverterError(f"node '{node.name}' (LRN): an even size ({size}) is not supported")
+    if len(ctx.shape(node.input[0])) != 4:
+        raise ConverterError(f"node '{node.name}' (LRN): needs a rank-4 NCHW input")
+    x = ctx.get(node.input[0], "nhwc")
+    y = ctx.out(node.output[0], "nhwc")
+    ctx.g.add_op(node.name or node.output[0], "Lrn", [x], [y],
+                 [scalar("alpha", np.float32, a.get("alpha", 1e-4) / size), scalar("beta", np.float32, a.get("beta", 0.75)),
+                  scalar("bias", np.float32, a.get("bias", 1.0)), scalar("radius", np.int32, (size - 1) // 2),
+                  scalar("region", np.uint32, 0)])
