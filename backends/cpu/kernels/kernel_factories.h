@@ -26,6 +26,7 @@ QNN_CPU_DECLARE_FACTORY(makeElementWiseUnary);  // elementwise_unary.cpp
 QNN_CPU_DECLARE_FACTORY(makeSelect);            // elementwise_binary.cpp: ElementWiseSelect
 QNN_CPU_DECLARE_FACTORY(makeActivation);        // activation.cpp: Relu, ReluMinMax, Relu1, Relu6, Gelu, Sigmoid, Tanh, HardSwish, Elu
 QNN_CPU_DECLARE_FACTORY(makePrelu);             // activation.cpp: Prelu
+QNN_CPU_DECLARE_FACTORY(makeGenericElementWise); // elementwise_generic.cpp: ElementWiseBinary/Unary/Neuron
 QNN_CPU_DECLARE_FACTORY(makeReshapeLike);       // shape_ops.cpp: Reshape, Squeeze, ExpandDims
 QNN_CPU_DECLARE_FACTORY(makeTranspose);         // shape_ops.cpp: Transpose
 QNN_CPU_DECLARE_FACTORY(makeTile);              // shape_ops.cpp: Tile

@@ -80,6 +80,9 @@ constexpr KernelEntry kKernelTable[] = {
     {"HardSwish", makeActivation},
     {"Elu", makeActivation},
     {"Prelu", makePrelu},
+    {"ElementWiseBinary", makeGenericElementWise},
+    {"ElementWiseUnary", makeGenericElementWise},
+    {"ElementWiseNeuron", makeGenericElementWise},
 
     {"Reshape", makeReshapeLike},
     {"Squeeze", makeReshapeLike},
