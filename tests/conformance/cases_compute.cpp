@@ -404,6 +404,31 @@ void addResizeCases(std::vector<OpCase>& out) {
                            kResizeRtol));
   }
 
+  // CUBIC: up and down, every transformation, ONNX's default a and PyTorch's -0.5, exclude_outside.
+  struct CubicSpec {
+    std::string name;
+    Dims in, out;
+    uint32_t transformation;
+    float a;
+    bool excludeOutside;
+  };
+  const std::vector<CubicSpec> cubic = {
+      {"Resize_cubic_half_pixel_up", {1, 4, 4, 2}, {1, 8, 7, 2}, 0, -0.75f, false},
+      {"Resize_cubic_half_pixel_down", {1, 9, 8, 1}, {1, 3, 5, 1}, 0, -0.75f, false},
+      {"Resize_cubic_align_corners", {2, 4, 5, 2}, {2, 7, 9, 2}, 2, -0.75f, false},
+      {"Resize_cubic_asymmetric", {1, 4, 4, 3}, {1, 8, 8, 3}, 3, -0.75f, false},
+      {"Resize_cubic_pytorch_a_n0p5_exclude_outside", {1, 5, 4, 2}, {1, 9, 6, 2}, 1, -0.5f, true},
+      {"Resize_cubic_half_pixel_exclude_outside_down", {1, 8, 8, 1}, {1, 3, 3, 1}, 0, -0.5f, true},
+  };
+  for (const auto& s : cubic) {
+    CaseRng rng(seed++);
+    Floats x = rng.floats(count(s.in));
+    Params params = {{"interpolation_mode", sdk::scalarU32(2)}, {"transformation_mode", sdk::scalarU32(s.transformation)},
+                     {"cubic_coeff", sdk::scalarF32(s.a)}, {"exclude_outside", sdk::scalarBool(s.excludeOutside)}};
+    out.push_back(makeCase(s.name, "Resize", {f32Tensor(s.in, x)}, params, s.out,
+                           ref::resizeCubic(x, s.in, s.out, s.transformation, s.a, s.excludeOutside), 1e-5, 1e-4));
+  }
+
   struct TfSpec {
     std::string name;
     bool bilinear;

@@ -1,8 +1,9 @@
 // Conformance cases of the indexing and rearranging ops: DepthToSpace,
-// SpaceToDepth, ScatterElements, ScatterNd, GatherNd, OneHot, and Lrn. The
+// SpaceToDepth, ScatterElements, ScatterNd, GatherNd, OneHot, Lrn and GridSample. The
 // references are written from the ops' definitions in another form than the
 // kernels': depth/space as ONNX's reshape -> 6-D transpose -> reshape, the
 // scatters and gathers as loops over multi-indices, Lrn as a window sum in double.
+#include <algorithm>
 #include <cmath>
 #include <functional>
 
@@ -225,6 +226,80 @@ void lrnCases(std::vector<OpCase>& c) {
   }
 }
 
+// GridSample reference in the shape of ONNX's reference implementation: the
+// point unnormalized, moved by the padding rule, then sampled at the nearest
+// pixel or blended from its 4 neighbours, each pixel looked up under the rule.
+double gsReflect(double x, double lo, double hi) {
+  const double range = hi - lo;
+  while (x < lo || x > hi) x = x < lo ? 2 * lo - x : 2 * hi - x;   // mirror until inside
+  return range > 0 ? x : lo;
+}
+
+float gsPixel(const std::vector<float>& img, const Dims& d, size_t b, long r, long q, size_t ch, int padding,
+              bool alignCorners) {
+  const long h = long(d[1]), w = long(d[2]);
+  if (padding == 0 && (r < 0 || q < 0 || r >= h || q >= w)) return 0.f;
+  if (padding == 1) {
+    r = std::min(std::max(r, 0L), h - 1);
+    q = std::min(std::max(q, 0L), w - 1);
+  }
+  if (padding == 2) {
+    const double lo = alignCorners ? 0 : -0.5;
+    r = std::min(std::max(long(gsReflect(double(r), lo, alignCorners ? h - 1 : h - 0.5)), 0L), h - 1);
+    q = std::min(std::max(long(gsReflect(double(q), lo, alignCorners ? w - 1 : w - 0.5)), 0L), w - 1);
+  }
+  return img[((b * d[1] + size_t(r)) * d[2] + size_t(q)) * d[3] + ch];
+}
+
+void gridSampleCases(std::vector<OpCase>& c) {
+  CaseRng rng(111);
+  const Dims xd = {2, 4, 5, 3}, gd = {2, 3, 6, 2};
+  for (int mode = 0; mode < 2; ++mode)
+    for (int padding = 0; padding < 3; ++padding)
+      for (bool align : {false, true}) {
+        auto x = rng.floats(ref::count(xd));
+        auto g = rng.floats(ref::count(gd), -1.4f, 1.4f);   // some points outside the image
+        const Dims od = {xd[0], gd[1], gd[2], xd[3]};
+        std::vector<float> want(ref::count(od));
+        for (size_t p = 0; p < gd[0] * gd[1] * gd[2]; ++p) {
+          const size_t b = p / (gd[1] * gd[2]);
+          auto denorm = [&](double v, double size) {
+            return align ? (v + 1) / 2 * (size - 1) : ((v + 1) * size - 1) / 2;
+          };
+          double px = denorm(g[p * 2], xd[2]), py = denorm(g[p * 2 + 1], xd[1]);
+          if (padding == 1) {
+            px = std::min(std::max(px, 0.0), double(xd[2]) - 1);
+            py = std::min(std::max(py, 0.0), double(xd[1]) - 1);
+          } else if (padding == 2) {
+            px = gsReflect(px, align ? 0 : -0.5, align ? xd[2] - 1.0 : xd[2] - 0.5);
+            py = gsReflect(py, align ? 0 : -0.5, align ? xd[1] - 1.0 : xd[1] - 0.5);
+          }
+          for (size_t ch = 0; ch < xd[3]; ++ch) {
+            double v;
+            if (mode == 1) {
+              v = gsPixel(x, xd, b, long(std::nearbyint(py)), long(std::nearbyint(px)), ch, padding, align);
+            } else {
+              const long x0 = long(std::floor(px)), y0 = long(std::floor(py));
+              const double fx = px - x0, fy = py - y0;
+              v = (1 - fy) * ((1 - fx) * gsPixel(x, xd, b, y0, x0, ch, padding, align) +
+                              fx * gsPixel(x, xd, b, y0, x0 + 1, ch, padding, align)) +
+                  fy * ((1 - fx) * gsPixel(x, xd, b, y0 + 1, x0, ch, padding, align) +
+                        fx * gsPixel(x, xd, b, y0 + 1, x0 + 1, ch, padding, align));
+            }
+            want[p * xd[3] + ch] = float(v);
+          }
+        }
+        const char* modes[] = {"bilinear", "nearest"};
+        const char* paddings[] = {"zeros", "border", "reflection"};
+        c.push_back(makeCase(std::string("GridSample_") + modes[mode] + "_" + paddings[padding] +
+                                 (align ? "_align_corners" : ""),
+                             "GridSample", {f32Tensor(xd, x), f32Tensor(gd, g)}, {f32Tensor(od, want)},
+                             {{"align_corners", sdk::scalarBool(align)}, {"mode", sdk::scalarU32(uint32_t(mode))},
+                              {"padding_mode", sdk::scalarU32(uint32_t(padding))}},
+                             1e-5, 1e-5));
+      }
+}
+
 std::vector<OpCase> indexingCases() {
   std::vector<OpCase> c;
   depthSpaceCases(c);
@@ -232,6 +307,7 @@ std::vector<OpCase> indexingCases() {
   scatterGatherNdCases(c);
   oneHotCases(c);
   lrnCases(c);
+  gridSampleCases(c);
   return c;
 }
 

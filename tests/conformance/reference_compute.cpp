@@ -364,6 +364,75 @@ Floats resize(const Floats& x, const Dims& xd, const Dims& outDims, uint32_t tra
   return sample2d(x, in4, out4, taps(in4[1], out4[1]), taps(in4[2], out4[2]));
 }
 
+namespace {
+// One line of ONNX's reference cubic resize (onnx/reference/ops/op_resize.py,
+// _interpolate_1d_with_x): the 4 indices of the edge-padded line closest to the
+// sample point (ties to the lower index), Keys' coefficients of the ratio in
+// (0, 1], outside neighbours dropped and the rest renormalized when asked.
+double cubicLine(const std::vector<double>& line, double xOri, double a, bool excludeOutside) {
+  const long n = 4, pad = 2, len = long(line.size());
+  const long xInt = long(std::floor(xOri));
+  const double r = xOri == double(xInt) ? 1.0 : xOri - xInt;
+  std::vector<double> c = {((a * (r + 1) - 5 * a) * (r + 1) + 8 * a) * (r + 1) - 4 * a,
+                           ((a + 2) * r - (a + 3)) * r * r + 1,
+                           ((a + 2) * (1 - r) - (a + 3)) * (1 - r) * (1 - r) + 1,
+                           ((a * ((1 - r) + 1) - 5 * a) * ((1 - r) + 1) + 8 * a) * ((1 - r) + 1) - 4 * a};
+  std::vector<long> order(size_t(len + 2 * pad));
+  for (size_t i = 0; i < order.size(); ++i) order[i] = long(i);
+  const double xp = xOri + pad;
+  std::stable_sort(order.begin(), order.end(), [&](long p, long q) { return std::fabs(xp - p) < std::fabs(xp - q); });
+  std::vector<long> idx(order.begin(), order.begin() + n);
+  std::sort(idx.begin(), idx.end());
+  if (excludeOutside) {
+    double sum = 0;
+    for (long k = 0; k < n; ++k) {
+      if (idx[k] - pad < 0 || idx[k] - pad >= len) c[k] = 0;
+      sum += c[k];
+    }
+    for (double& v : c) v /= sum;
+  }
+  double out = 0;
+  for (long k = 0; k < n; ++k) out += c[k] * line[size_t(std::min(std::max(idx[k] - pad, 0L), len - 1))];
+  return out;
+}
+
+double onnxSourceCoordinate(long o, long in, long out, uint32_t transformation) {
+  const double scale = double(out) / in;
+  switch (transformation) {
+    case 0: return (o + 0.5) / scale - 0.5;
+    case 1: return out > 1 ? (o + 0.5) / scale - 0.5 : -0.5;
+    case 2: return out == 1 ? 0.0 : double(o) * (in - 1) / (out - 1);
+    default: return o / scale;
+  }
+}
+}  // namespace
+
+Floats resizeCubic(const Floats& x, const Dims& xd, const Dims& od, uint32_t transformation, double a,
+                   bool excludeOutside) {
+  // Width first for every input row, then height over those results (the
+  // reference's nesting: the last axis innermost).
+  Floats out(count(od));
+  for (size_t b = 0; b < od[0]; ++b)
+    for (size_t c = 0; c < od[3]; ++c) {
+      std::vector<std::vector<double>> rows(xd[1], std::vector<double>(od[2]));
+      for (size_t y = 0; y < xd[1]; ++y) {
+        std::vector<double> line(xd[2]);
+        for (size_t i = 0; i < xd[2]; ++i) line[i] = x[nhwc(xd, b, y, i, c)];
+        for (size_t xo = 0; xo < od[2]; ++xo)
+          rows[y][xo] = cubicLine(line, onnxSourceCoordinate(long(xo), long(xd[2]), long(od[2]), transformation), a,
+                                  excludeOutside);
+      }
+      for (size_t xo = 0; xo < od[2]; ++xo) {
+        std::vector<double> column(xd[1]);
+        for (size_t y = 0; y < xd[1]; ++y) column[y] = rows[y][xo];
+        for (size_t yo = 0; yo < od[1]; ++yo)
+          out[nhwc(od, b, yo, xo, c)] = float(cubicLine(
+              column, onnxSourceCoordinate(long(yo), long(xd[1]), long(od[1]), transformation), a, excludeOutside));
+      }
+    }
+  return out;
+}
+
 Floats resizeBilinearTf(const Floats& x, const Dims& xd, const Dims& od, bool alignCorners, bool halfPixel) {
   auto taps = [&](long in, long out) {
     const double scale = alignCorners && out > 1 ? double(in - 1) / (out - 1) : double(in) / out;

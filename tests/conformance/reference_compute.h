@@ -60,6 +60,9 @@ Floats instanceNorm(const Floats& x, const Dims& d, const Floats& gamma, const F
 // 1 round_prefer_ceil, 2 floor, 3 ceil. x is [B, H, W, C] or [B, W, C].
 Floats resize(const Floats& x, const Dims& xd, const Dims& outDims, uint32_t transformation, bool linear,
               uint32_t nearestMode);
+// QNN Resize CUBIC on [B, H, W, C]: ONNX's reference algorithm with coefficient a.
+Floats resizeCubic(const Floats& x, const Dims& xd, const Dims& outDims, uint32_t transformation, double a,
+                   bool excludeOutside);
 // TensorFlow resize_bilinear / resize_nearest_neighbor on [B, H, W, C].
 Floats resizeBilinearTf(const Floats& x, const Dims& xd, const Dims& outDims, bool alignCorners, bool halfPixel);
 Floats resizeNearestTf(const Floats& x, const Dims& xd, const Dims& outDims, bool alignCorners, bool halfPixel);

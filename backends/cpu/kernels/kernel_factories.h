@@ -19,6 +19,7 @@ QNN_CPU_DECLARE_FACTORY(makeSoftmax);           // softmax.cpp: Softmax, LogSoft
 QNN_CPU_DECLARE_FACTORY(makeNorm);              // norm.cpp: LayerNorm, Batchnorm, InstanceNorm
 QNN_CPU_DECLARE_FACTORY(makeResize);            // resize.cpp: Resize, ResizeBilinear, ResizeNearestNeighbor
 QNN_CPU_DECLARE_FACTORY(makeLrn);               // lrn.cpp: Lrn
+QNN_CPU_DECLARE_FACTORY(makeGridSample);        // grid_sample.cpp: GridSample
 
 // Element-wise, data movement, reductions, conversions.
 QNN_CPU_DECLARE_FACTORY(makeElementWiseBinary); // elementwise_binary.cpp

@@ -102,6 +102,7 @@ constexpr KernelEntry kKernelTable[] = {
     {"SpaceToDepth", makeDepthSpace},
     {"OneHot", makeOneHot},
     {"Lrn", makeLrn},
+    {"GridSample", makeGridSample},
     {"Pad", makePad},
     {"ReduceMean", makeReduce},
     {"ReduceSum", makeReduce},

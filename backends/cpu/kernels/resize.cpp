@@ -1,9 +1,11 @@
-// Resize (ONNX-style, any number of spatial dims), ResizeBilinear and
-// ResizeNearestNeighbor (TensorFlow-style) on channel-last float32 tensors.
-// All three reduce to per-spatial-dim tables computed in prepare: for every
-// output coordinate the two source indices and the weight of the second; a
-// nearest lookup is the special case weight 0. Execute then blends the 2^n
-// corner pixels, vectorized over channels.
+// Resize (ONNX-style, any number of spatial dims; nearest, linear, cubic),
+// ResizeBilinear and ResizeNearestNeighbor (TensorFlow-style) on channel-last
+// float32 tensors. All reduce to per-spatial-dim tables computed in prepare: for
+// every output coordinate K source indices and their weights (K = 2 for nearest
+// and linear, a nearest lookup being weights {1, 0}; K = 4 for cubic, with
+// ONNX's cubic coefficients and edge-clamped neighbours, renormalized without
+// the outside ones when exclude_outside). Execute blends the K^n taps, vectorized
+// over channels.
 #include <algorithm>
 #include <cmath>
 #include <new>
@@ -20,8 +22,9 @@ enum class Transform { kHalfPixel = 0, kPytorchHalfPixel = 1, kAlignCorners = 2,
 enum class NearestRound { kPreferFloor = 0, kPreferCeil = 1, kFloor = 2, kCeil = 3 };
 
 struct AxisTable {
-  std::vector<uint32_t> lo, hi;  // source indices
-  std::vector<float> w;          // weight of hi; lo gets 1 - w
+  size_t taps = 2;               // per output coordinate
+  std::vector<uint32_t> index;   // [out * taps + t]: source index of tap t
+  std::vector<float> weight;     // [out * taps + t]
 };
 
 class ResizeKernel final : public Kernel {
@@ -31,15 +34,16 @@ class ResizeKernel final : public Kernel {
   Status init(const OpParams& params) override {
     const char* op = opType_.c_str();
     if (opType_ == "Resize") {
-      if (params.b("exclude_outside", false))
-        return sdk::notSupported("Resize: exclude_outside = true is not supported");
+      excludeOutside_ = params.b("exclude_outside", false);
+      cubicCoeff_ = params.f32("cubic_coeff", -0.75f);
       const uint32_t t = params.u32("transformation_mode", 0), i = params.u32("interpolation_mode", 0),
                      n = params.u32("nearest_mode", 0);
       if (t > 3) return sdk::invalidParam("Resize: transformation_mode must be 0..3");
-      if (i > 1) return sdk::invalidParam("Resize: interpolation_mode must be 0 (NEAREST) or 1 (LINEAR)");
+      if (i > 2) return sdk::invalidParam("Resize: interpolation_mode must be 0 (NEAREST), 1 (LINEAR) or 2 (CUBIC)");
       if (n > 3) return sdk::invalidParam("Resize: nearest_mode must be 0..3");
       transform_ = Transform(t);
       linear_ = i == 1;
+      cubic_ = i == 2;
       nearestRound_ = NearestRound(n);
       return Status::ok();
     }
@@ -98,6 +102,9 @@ class ResizeKernel final : public Kernel {
     size_t outPixels = 1;
     for (size_t d = 1; d + 1 < outDims_.size(); ++d) outPixels *= outDims_[d];
     const size_t total = size_t(outDims_[0]) * outPixels;
+    const size_t taps = tables_.empty() ? 1 : tables_[0].taps;
+    size_t combinations = 1;
+    for (size_t d = 0; d < n; ++d) combinations *= taps;
     parallelFor(total, std::max<size_t>(1, 2048 / std::max<size_t>(channels, 1)), [&](size_t p0, size_t p1) {
       size_t coord[kMaxSpatialDims];
       for (size_t p = p0; p < p1; ++p) {
@@ -110,14 +117,15 @@ class ResizeKernel final : public Kernel {
         float* __restrict dst = y + p * channels;
         std::fill(dst, dst + channels, 0.f);
         const float* image = x + b * inImage;
-        for (size_t corner = 0; corner < (size_t(1) << n); ++corner) {
+        for (size_t corner = 0; corner < combinations; ++corner) {
           float weight = 1.f;
-          size_t offset = 0;
+          size_t offset = 0, digits = corner;
           for (size_t d = 0; d < n; ++d) {
             const AxisTable& t = tables_[d];
-            const bool upper = (corner >> d) & 1;
-            weight *= upper ? t.w[coord[d]] : 1.f - t.w[coord[d]];
-            offset += (upper ? t.hi[coord[d]] : t.lo[coord[d]]) * inStride[d];
+            const size_t tap = coord[d] * taps + digits % taps;
+            digits /= taps;
+            weight *= t.weight[tap];
+            offset += t.index[tap] * inStride[d];
           }
           if (weight == 0.f) continue;
           const float* __restrict src = image + offset;
@@ -131,23 +139,54 @@ class ResizeKernel final : public Kernel {
  private:
   AxisTable makeTable(uint32_t inSize, uint32_t outSize) const {
     AxisTable t;
-    t.lo.resize(outSize);
-    t.hi.resize(outSize);
-    t.w.assign(outSize, 0.f);
+    t.taps = cubic_ ? 4 : 2;
+    t.index.assign(size_t(outSize) * t.taps, 0);
+    t.weight.assign(size_t(outSize) * t.taps, 0.f);
     const double last = double(inSize) - 1;
     for (uint32_t o = 0; o < outSize; ++o) {
       const double x = sourceCoordinate(o, inSize, outSize);
-      if (linear_) {
+      uint32_t* index = &t.index[size_t(o) * t.taps];
+      float* weight = &t.weight[size_t(o) * t.taps];
+      if (cubic_) {
+        cubicTaps(x, inSize, index, weight);
+      } else if (linear_) {
         const double clamped = std::min(std::max(x, 0.0), last);
         const double lo = std::floor(clamped);
-        t.lo[o] = uint32_t(lo);
-        t.hi[o] = uint32_t(std::min(lo + 1, last));
-        t.w[o] = float(clamped - lo);
+        index[0] = uint32_t(lo);
+        index[1] = uint32_t(std::min(lo + 1, last));
+        weight[0] = float(1 - (clamped - lo));
+        weight[1] = float(clamped - lo);
       } else {
-        t.lo[o] = t.hi[o] = uint32_t(std::min(std::max(nearestIndex(x), 0.0), last));
+        index[0] = index[1] = uint32_t(std::min(std::max(nearestIndex(x), 0.0), last));
+        weight[0] = 1.f;
       }
     }
     return t;
+  }
+
+  // ONNX's cubic interpolation at x: the 4 neighbours base-1 .. base+2 with
+  // base = floor(x) (x - 1 when x is a whole number, so that the ratio lies in
+  // (0, 1]), coefficients of Keys' kernel with a = cubic_coeff, neighbours
+  // outside the input reading the edge (or dropped and the rest renormalized
+  // under exclude_outside).
+  void cubicTaps(double x, uint32_t inSize, uint32_t* index, float* weight) const {
+    const double base = x == std::floor(x) ? x - 1 : std::floor(x);
+    const double r = x - base, a = cubicCoeff_;
+    const double c[4] = {((a * (r + 1) - 5 * a) * (r + 1) + 8 * a) * (r + 1) - 4 * a,
+                         ((a + 2) * r - (a + 3)) * r * r + 1,
+                         ((a + 2) * (1 - r) - (a + 3)) * (1 - r) * (1 - r) + 1,
+                         ((a * (2 - r) - 5 * a) * (2 - r) + 8 * a) * (2 - r) - 4 * a};
+    double sum = 0;
+    for (int k = 0; k < 4; ++k) {
+      const double at = base - 1 + k;
+      const bool outside = at < 0 || at > double(inSize) - 1;
+      const double w = excludeOutside_ && outside ? 0.0 : c[k];
+      index[k] = uint32_t(std::min(std::max(at, 0.0), double(inSize) - 1));
+      weight[k] = float(w);
+      sum += w;
+    }
+    if (excludeOutside_ && sum != 0)
+      for (int k = 0; k < 4; ++k) weight[k] = float(weight[k] / sum);
   }
 
   // Where output coordinate o samples the input, in input index units.
@@ -182,7 +221,8 @@ class ResizeKernel final : public Kernel {
   const std::string opType_;
   Transform transform_ = Transform::kHalfPixel;
   NearestRound nearestRound_ = NearestRound::kPreferFloor;
-  bool linear_ = false, alignCorners_ = false, halfPixel_ = false;
+  bool linear_ = false, cubic_ = false, excludeOutside_ = false, alignCorners_ = false, halfPixel_ = false;
+  float cubicCoeff_ = -0.75f;
   std::vector<uint32_t> inDims_, outDims_;
   std::vector<AxisTable> tables_;
 };

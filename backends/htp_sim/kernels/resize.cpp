@@ -46,7 +46,9 @@ class QuantResize final : public Kernel {
       const uint32_t interpolation = params.u32("interpolation_mode", 0);
       nearestMode_ = params.u32("nearest_mode", 0);
       if (transformation_ > 3) return sdk::invalidParam("Resize: transformation_mode must be 0..3");
-      if (interpolation > 1) return sdk::invalidParam("Resize: interpolation_mode must be 0 (NEAREST) or 1 (LINEAR)");
+      if (interpolation > 2)
+        return sdk::invalidParam("Resize: interpolation_mode must be 0 (NEAREST), 1 (LINEAR) or 2 (CUBIC)");
+      if (interpolation == 2) return sdk::notSupported("Resize: interpolation_mode CUBIC is not supported on HTP");
       if (nearestMode_ > 3) return sdk::invalidParam("Resize: nearest_mode must be 0..3");
       linear_ = interpolation == 1;
     } else {
