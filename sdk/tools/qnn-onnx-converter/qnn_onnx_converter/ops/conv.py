@@ -302,7 +302,7 @@ def _s(v, default):
 def resize(ctx, node, a):
     _need_2d(ctx, node)
     mode = _s(a.get("mode"), "nearest")
-    if mode not in ("nearest", "linear"):
+    if mode not in ("nearest", "linear", "cubic"):
         raise ConverterError(f"node '{node.name}' (Resize): mode '{mode}' is not supported")
     ctm = _s(a.get("coordinate_transformation_mode"), "half_pixel" if node.op_type == "Resize" else "asymmetric")
     if ctm not in _TRANSFORM:
@@ -316,5 +316,6 @@ def resize(ctx, node, a):
     ctx.g.add_op(node.name or node.output[0], "Resize", [x], [y],
                  [scalar("exclude_outside", np.bool_, bool(a.get("exclude_outside", 0))),
                   scalar("transformation_mode", np.uint32, _TRANSFORM[ctm]),
-                  scalar("interpolation_mode", np.uint32, 0 if mode == "nearest" else 1),
-                  scalar("nearest_mode", np.uint32, _NEAREST.get(nm, 0))])
+                  scalar("interpolation_mode", np.uint32, {"nearest": 0, "linear": 1, "cubic": 2}[mode]),
+                  scalar("nearest_mode", np.uint32, _NEAREST.get(nm, 0))]
+                 + ([scalar("cubic_coeff", np.float32, a.get("cubic_coeff_a", -0.75))] if mode == "cubic" else []))

@@ -320,3 +320,156 @@ def expand(ctx, node, a):
     d = Decompose(ctx, node)
     zeros = d.const(np.zeros(ctx.shape(node.output[0]), dt), dt)
     d.op("ElementWiseOr" if dt == np.bool_ else "ElementWiseAdd", [d.input(0), zeros], dtype=dt, final=True)
+
+
+# Abramowitz & Stegun 7.1.26: erf(x) = 1 - (a1 t + ... + a5 t^5) exp(-x^2), t = 1 / (1 + p x), x >= 0;
+# absolute error below 1.5e-7. Odd: erf(-x) = -erf(x).
+_ERF_P = 0.3275911
+_ERF_A = (0.254829592, -0.284496736, 1.421413741, -1.453152027, 1.061405429)
+
+
+@converter("Erf")
+def erf(ctx, node, a):
+    _float_only(ctx, node)
+    d = Decompose(ctx, node)
+    x = d.input(0)
+    ax = d.op("ElementWiseAbs", [x])
+    t = d.op("ElementWiseDivide", [d.const(1.0), d.op("ElementWiseAdd", [d.const(1.0),
+                                                                           d.op("ElementWiseMultiply", [ax, d.const(_ERF_P)])])])
+    poly = d.op("ElementWiseMultiply", [t, d.const(_ERF_A[4])])
+    for coeff in reversed(_ERF_A[:4]):
+        poly = d.op("ElementWiseMultiply", [d.op("ElementWiseAdd", [poly, d.const(coeff)]), t])
+    gauss = d.op("ElementWiseExp", [d.op("ElementWiseNeg", [d.op("ElementWiseMultiply", [ax, ax])])])
+    pos = d.op("ElementWiseSubtract", [d.const(1.0), d.op("ElementWiseMultiply", [poly, gauss])])
+    d.op("ElementWiseMultiply", [d.op("ElementWiseSign", [x]), pos], final=True)
+
+
+@converter("MeanVarianceNormalization")
+def mean_variance_normalization(ctx, node, a):
+    """(x - mean) / sqrt(var + 1e-9), the statistics over `axes` (default N, H, W) as ONNX's function body."""
+    _float_only(ctx, node)
+    shp = ctx.shape(node.input[0])
+    rank = len(shp)
+    axes = sorted(v % rank for v in a.get("axes", [0, 2, 3]))
+    kept = [1 if i in axes else n for i, n in enumerate(shp)]
+    d = Decompose(ctx, node)
+    x = d.input(0)
+    params = [tparam("axes", np.uint32, axes), scalar("keep_dims", np.bool_, True)]
+    mean = d.op("ReduceMean", [x], shape=kept, params=params)
+    dev = d.op("ElementWiseSubtract", [x, mean])
+    var = d.op("ReduceMean", [d.op("ElementWiseMultiply", [dev, dev])], shape=kept, params=params)
+    std = d.op("ElementWiseSquareRoot", [d.op("ElementWiseAdd", [var, d.const(1e-9)], shape=kept)], shape=kept)
+    d.op("ElementWiseDivide", [dev, std], final=True)
+
+
+def _einsum_terms(node, equation, ranks):
+    """Operand subscripts and output subscripts as lists of letters, '...' expanded to capital letters."""
+    eq = equation.replace(" ", "")
+    lhs, rhs = eq.split("->") if "->" in eq else (eq, None)
+    terms = lhs.split(",")
+    if len(terms) != len(ranks):
+        raise ConverterError(f"node '{node.name}' (Einsum): '{equation}' names {len(terms)} operands, the node has "
+                             f"{len(ranks)}")
+    ell = max((r - len(t.replace("...", "")) for t, r in zip(terms, ranks) if "..." in t), default=0)
+    ell_letters = [chr(ord("A") + i) for i in range(ell)]
+
+    def expand(t, r):
+        if "..." not in t:
+            return list(t)
+        head, tail = t.split("...")
+        n = r - len(head) - len(tail)
+        return list(head) + ell_letters[ell - n:] + list(tail)
+
+    ops = [expand(t, r) for t, r in zip(terms, ranks)]
+    if rhs is None:   # implicit output: the ellipsis, then the letters used once, in alphabetical order
+        counts = {}
+        for t in ops:
+            for ch in t:
+                counts[ch] = counts.get(ch, 0) + 1
+        out = ell_letters + sorted(ch for ch, n in counts.items() if n == 1 and ch.islower())
+    else:
+        out = expand(rhs, ell + len(rhs.replace("...", ""))) if "..." in rhs else list(rhs)
+    return ops, out
+
+
+@converter("Einsum")
+def einsum(ctx, node, a):
+    """One or two operands without repeated subscripts in one operand (no diagonals): letters only in one
+    operand and not in the output are summed first; two operands become one batched MatMul
+    [batch, M, K] x [batch, K, N] between Transposes/Reshapes; the result is put in the output's order."""
+    eq = a["equation"].decode() if isinstance(a["equation"], bytes) else a["equation"]
+    ins = list(node.input)
+    if len(ins) not in (1, 2):
+        raise ConverterError(f"node '{node.name}' (Einsum): only one or two operands are supported")
+    shapes = [ctx.shape(i) for i in ins]
+    ops, out = _einsum_terms(node, eq, [len(s) for s in shapes])
+    for t in ops:
+        if len(set(t)) != len(t):
+            raise ConverterError(f"node '{node.name}' (Einsum): repeated subscripts in one operand (diagonals) in "
+                                 f"'{eq}' are not supported")
+    dt = ctx.dtype(node.output[0])
+    if dt != np.float32:
+        raise ConverterError(f"node '{node.name}' (Einsum): only float tensors are supported")
+    size = {}
+    for t, shp in zip(ops, shapes):
+        for ch, n in zip(t, shp):
+            size[ch] = max(size.get(ch, 1), n)
+    d = Decompose(ctx, node)
+    tensors = [d.input(k) for k in range(len(ins))]
+
+    def reduce_only(k, letters):
+        """Sums operand k over `letters` (dropping them)."""
+        t = ops[k]
+        axes = [t.index(ch) for ch in letters]
+        kept = [ch for ch in t if ch not in letters]
+        shape = [shapes[k][t.index(ch)] for ch in kept] or [1]
+        tensors[k] = d.op("ReduceSum", [tensors[k]], shape=shape,
+                          params=[tparam("axes", np.uint32, axes), scalar("keep_dims", np.bool_, False)])
+        ops[k] = kept
+        shapes[k] = [shapes[k][t.index(ch)] for ch in kept]
+
+    def permute(x, src, dst, shp):
+        perm = [src.index(ch) for ch in dst]
+        if perm == list(range(len(perm))):
+            return x
+        return d.op("Transpose", [x], shape=[shp[p] for p in perm], params=[tparam("perm", np.uint32, perm)])
+
+    for k in range(len(ops)):
+        others = set(out).union(*(set(o) for j, o in enumerate(ops) if j != k))
+        alone = [ch for ch in ops[k] if ch not in others]
+        if alone:
+            reduce_only(k, alone)
+    if len(ops) == 1:
+        res, letters, shp = tensors[0], ops[0], shapes[0]
+    else:
+        A, B = ops
+        batch = [ch for ch in A if ch in B and ch in out]
+        contract = [ch for ch in A if ch in B and ch not in out]
+        left = [ch for ch in A if ch not in B]
+        right = [ch for ch in B if ch not in A]
+        for ch in batch:
+            if shapes[0][A.index(ch)] != shapes[1][B.index(ch)]:
+                raise ConverterError(f"node '{node.name}' (Einsum): broadcast batch subscript '{ch}' is not supported")
+        nb = int(np.prod([size[c] for c in batch])) if batch else 1
+        m = int(np.prod([size[c] for c in left])) if left else 1
+        kk = int(np.prod([size[c] for c in contract])) if contract else 1
+        n = int(np.prod([size[c] for c in right])) if right else 1
+        a3 = d.op("Reshape", [permute(tensors[0], A, batch + left + contract, shapes[0])], shape=[nb, m, kk])
+        b3 = d.op("Reshape", [permute(tensors[1], B, batch + contract + right, shapes[1])], shape=[nb, kk, n])
+        prod = d.op("MatMul", [a3, b3], shape=[nb, m, n],
+                    params=[scalar("transpose_in0", np.bool_, False), scalar("transpose_in1", np.bool_, False)])
+        letters = batch + left + right
+        shp = [size[c] for c in letters]
+        res = d.op("Reshape", [prod], shape=shp or [1])
+    missing = [ch for ch in out if ch not in letters]
+    if missing:
+        raise ConverterError(f"node '{node.name}' (Einsum): output subscripts {missing} name no operand dim")
+    extra = [ch for ch in letters if ch not in out]
+    if extra:   # one operand: letters summed away for the output
+        res = d.op("ReduceSum", [res], shape=[size[c] for c in letters if c in out] or [1],
+                   params=[tparam("axes", np.uint32, [letters.index(ch) for ch in extra]),
+                           scalar("keep_dims", np.bool_, False)])
+        letters = [ch for ch in letters if ch in out]
+        shp = [size[c] for c in letters]
+    res = permute(res, letters, out, shp) if letters else res
+    d.op("Reshape", [res], final=True)

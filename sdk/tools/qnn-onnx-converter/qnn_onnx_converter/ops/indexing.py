@@ -1,5 +1,5 @@
 """Indexing and rearranging ops: DepthToSpace, SpaceToDepth, ScatterElements (and the older Scatter),
-ScatterND, GatherND, OneHot, LRN.
+ScatterND, GatherND, OneHot, LRN, GridSample.
 
 QNN's DepthToSpace/SpaceToDepth work on NHWC; the scatters, gathers and OneHot on plain-layout tensors
 with int32 indices (ONNX int64 indices are narrowed; negative indices are resolved by the kernels, or
@@ -132,3 +132,27 @@ def lrn(ctx, node, a):
                  [scalar("alpha", np.float32, a.get("alpha", 1e-4) / size), scalar("beta", np.float32, a.get("beta", 0.75)),
                   scalar("bias", np.float32, a.get("bias", 1.0)), scalar("radius", np.int32, (size - 1) // 2),
                   scalar("region", np.uint32, 0)])
+
+
+_GRID_MODES = {"bilinear": 0, "linear": 0, "nearest": 1}
+_GRID_PADDING = {"zeros": 0, "border": 1, "reflection": 2}
+
+
+@converter("GridSample")
+def grid_sample(ctx, node, a):
+    """QNN GridSample (NHWC input, grid [N, Ho, Wo, 2] as ONNX has it): bilinear and nearest."""
+    if len(ctx.shape(node.input[0])) != 4:
+        raise ConverterError(f"node '{node.name}' (GridSample): needs a rank-4 NCHW input")
+    mode = _mode(a, "bilinear")
+    pad = a.get("padding_mode", b"zeros")
+    pad = pad.decode() if isinstance(pad, bytes) else pad
+    if mode not in _GRID_MODES:
+        raise ConverterError(f"node '{node.name}' (GridSample): mode '{mode}' is not supported")
+    if pad not in _GRID_PADDING:
+        raise ConverterError(f"node '{node.name}' (GridSample): padding_mode '{pad}' is not supported")
+    x = ctx.get(node.input[0], "nhwc")
+    grid = ctx.get(node.input[1], "plain")
+    y = ctx.out(node.output[0], "nhwc")
+    ctx.g.add_op(node.name or node.output[0], "GridSample", [x, grid], [y],
+                 [scalar("align_corners", np.bool_, bool(a.get("align_corners", 0))),
+                  scalar("mode", np.uint32, _GRID_MODES[mode]), scalar("padding_mode", np.uint32, _GRID_PADDING[pad])])
