@@ -517,6 +517,12 @@ void reduceCases(std::vector<OpCase>& c) {
       }
     }
   }
+  // A scalar held as [1] and one held as rank 0: the one-element result may be rank 0.
+  c.push_back(makeCase("ElementWiseMinimum_rank0_out_of_rank1_and_rank0", "ElementWiseMinimum",
+                       {f32Tensor({}, {1.5f}), f32Tensor({1}, {-0.25f})}, {f32Tensor({}, {-0.25f})}));
+  c.push_back(makeCase("Cast_rank0_float_to_uint8", "Cast", {f32Tensor({}, {7.f})},
+                       {makeTensor(DType::kUInt8, {}, std::vector<uint8_t>{7})}));
+  c.push_back(makeCase("Reshape_rank0_to_rank1", "Reshape", {f32Tensor({}, {3.5f})}, {f32Tensor({1}, {3.5f})}));
   auto rv = rng.floats(6, -2.f, 2.f);
   c.push_back(makeCase("ReduceSum_all_axes_rank0_out", "ReduceSum", {f32Tensor({2, 3}, rv)},
                        {f32Tensor({}, ref::reduce(rv, {2, 3}, {0, 1}, 1))},

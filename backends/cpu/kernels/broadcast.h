@@ -38,6 +38,14 @@ struct BroadcastPlan {
   }
 };
 
+// The output dims of a broadcasting op: the broadcast shape, or rank 0 when
+// that shape holds one element (scalars held as [1] and as rank 0 mix).
+inline Status checkBroadcastOutputDims(const char* op, const TensorView& out, const std::vector<uint32_t>& computed) {
+  if (out.rank() == 0 && std::all_of(computed.begin(), computed.end(), [](uint32_t d) { return d == 1; }))
+    return Status::ok();
+  return checkOutputDims(op, out, computed);
+}
+
 // Broadcasts every input shape to the common output shape (returned in
 // *outDims) and builds the plan. Fails in the words of broadcastShapes.
 inline Status makeBroadcastPlan(const char* op, const std::vector<std::vector<uint32_t>>& inputShapes,

@@ -188,7 +188,7 @@ class BinaryKernel final : public Kernel {
     // Rank-0 inputs are scalars and broadcast as such.
     std::vector<uint32_t> outDims;
     QNN_SDK_RETURN_IF_ERROR(makeBroadcastPlan(op, {in[0].dims, in[1].dims}, &outDims, &plan_));
-    return checkOutputDims(op, out[0], outDims);
+    return checkBroadcastOutputDims(op, out[0], outDims);
   }
 
   Status execute(const std::vector<TensorView>& in, const std::vector<TensorView>& out) override {
@@ -220,7 +220,7 @@ class SelectKernel final : public Kernel {
     std::vector<uint32_t> outDims;
     QNN_SDK_RETURN_IF_ERROR(makeBroadcastPlan(op, {in[0].dims, in[1].dims, in[2].dims}, &outDims, &plan_));
     elementSize_ = sdk::dtypeSize(in[1].dtype);
-    return checkOutputDims(op, out[0], outDims);
+    return checkBroadcastOutputDims(op, out[0], outDims);
   }
 
   Status execute(const std::vector<TensorView>& in, const std::vector<TensorView>& out) override {

@@ -76,6 +76,9 @@ class MapKernel final : public Kernel {
     if (out[0].dtype != want)
       return sdk::unsupportedDType(std::string(op) + ": out[0] datatype " + sdk::dtypeName(out[0].dtype) +
                                    " must be " + sdk::dtypeName(want));
+    // One value may be held as [1] on one side and rank 0 on the other.
+    if (in[0].numElements() == 1 && out[0].numElements() == 1 && (in[0].rank() == 0 || out[0].rank() == 0))
+      return Status::ok();
     return checkOutputDims(op, out[0], in[0].dims);
   }
 

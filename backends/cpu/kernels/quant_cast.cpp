@@ -124,8 +124,9 @@ class ConvertKernel final : public Kernel {
         QNN_SDK_RETURN_IF_ERROR(checkDType(op, "out[0]", out[0], kConvertTypes));
         break;
     }
-    if (in[0].rank() == 0) return sdk::invalidTensor(op_ + ": in[0] must have rank > 0");
-    QNN_SDK_RETURN_IF_ERROR(checkOutputDims(op, out[0], in[0].dims));
+    // One value may be held as [1] on one side and rank 0 on the other.
+    if (!(in[0].numElements() == 1 && out[0].numElements() == 1 && (in[0].rank() == 0 || out[0].rank() == 0)))
+      QNN_SDK_RETURN_IF_ERROR(checkOutputDims(op, out[0], in[0].dims));
     const bool quantizes = kind_ != ConvertOp::kCast;
     QNN_SDK_RETURN_IF_ERROR(describe("in[0]", in[0], quantizes, &in_));
     return describe("out[0]", out[0], quantizes, &out_);

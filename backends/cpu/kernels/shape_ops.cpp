@@ -37,7 +37,8 @@ class ReshapeLikeKernel final : public Kernel {
     const char* op = op_.c_str();
     QNN_SDK_RETURN_IF_ERROR(checkArity(op, in, 1, 1, out, 1));
     QNN_SDK_RETURN_IF_ERROR(checkSameElementType(op, "out[0]", in[0], out[0]));
-    if (in[0].rank() == 0) return sdk::invalidTensor(op_ + ": in[0] must have rank > 0");
+    // A rank-0 input (one value) reshapes or gains dims; it has none to squeeze.
+    if (in[0].rank() == 0 && op_ == "Squeeze") return sdk::invalidTensor(op_ + ": in[0] must have rank > 0");
     if (op_ == "ExpandDims") return checkOutputDims(op, out[0], expandedDims(in[0].dims));
     if (op_ == "Squeeze" && !isSqueezeOf(in[0].dims, out[0].dims))
       return sdk::invalidTensor(op_ + ": out[0] dims " + dimsToString(out[0].dims) +
