@@ -58,8 +58,10 @@ def convert(model, graph_name, io=None):
                 src = q
                 q = g.add_tensor(name, [g.tensors[src].shape[p] for p in perm], g.tensors[src].dtype, "native")
                 g.add_op(q + "_transpose", "Transpose", [src], [q], [tparam("perm", np.uint32, perm)])
-        if g.tensors[q].kind in ("in", "static") or q in g.outputs:
-            src = q   # an input, a constant or an output already: copy through a Reshape
+        # An input, a constant, an output already, or another tensor's QNN tensor (an Identity's output):
+        # copied through a Reshape into a tensor of the output's own name.
+        if g.tensors[q].kind in ("in", "static") or q in g.outputs or (name in g.reserved_for and q != sanitize(name)):
+            src = q
             # A scalar keeps rank 0 at the output (its static source holds it in rank 1).
             shape = [] if ctx.shape(name) == [] else g.tensors[src].shape
             q = g.add_tensor(_Exact(name), shape, g.tensors[src].dtype, "native")

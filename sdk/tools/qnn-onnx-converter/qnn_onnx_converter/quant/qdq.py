@@ -57,6 +57,7 @@ def _dequantize(model, node):
 def strip(model, keep_quant_nodes):
     """Rewrite model.nodes in place. -> (activation encodings, param encodings), by ONNX tensor name."""
     acts, params = {}, {}
+    model.keep_quant_nodes = keep_quant_nodes
     nodes = model.nodes
     consumers = {}
     for n in nodes:
@@ -77,9 +78,9 @@ def strip(model, keep_quant_nodes):
         if not _is(n, "QuantizeLinear") or id(n) in drop:
             continue
         dqs = consumers.get(n.output[0], [])
-        if not dqs or not all(_is(d, "DequantizeLinear") for d in dqs) or n.output[0] in model.outputs:
-            raise ConverterError(f"node '{n.name}' (QuantizeLinear): only QuantizeLinear -> DequantizeLinear pairs "
-                                 "are supported (use --keep_quant_nodes to keep them as ops)")
+        if (not dqs or not all(_is(d, "DequantizeLinear") for d in dqs) or n.output[0] in model.outputs
+                or not all(i in model.consts for i in n.input[1:] if i)):
+            continue   # not a fake-quantization pair: the node computes its integers (ops/quantized.py)
         enc = _encoding(model, n)
         if enc.per_axis:
             raise ConverterError(f"node '{n.name}' (QuantizeLinear): per-axis activation quantization is not supported")
@@ -117,7 +118,11 @@ def strip(model, keep_quant_nodes):
 
 @converter("QuantizeLinear")
 def quantize_linear(ctx, node, a):
-    """--keep_quant_nodes: QuantizeLinear as a QNN Quantize op writing an encoded tensor."""
+    """--keep_quant_nodes: QuantizeLinear as a QNN Quantize op writing an encoded tensor. Otherwise (a node
+    that is no Q -> DQ pair) the integers it computes, with element-wise ops."""
+    if not getattr(ctx.m, "keep_quant_nodes", False):
+        from ..ops.quantized import quantize_arithmetic
+        return quantize_arithmetic(ctx, node, a)
     enc = _encoding(ctx.m, node)
     if enc.per_axis:
         raise ConverterError(f"node '{node.name}' (QuantizeLinear): per-axis activation quantization is not supported")
@@ -131,6 +136,9 @@ def quantize_linear(ctx, node, a):
 
 @converter("DequantizeLinear")
 def dequantize_linear(ctx, node, a):
+    if not getattr(ctx.m, "keep_quant_nodes", False):
+        from ..ops.quantized import dequantize_arithmetic
+        return dequantize_arithmetic(ctx, node, a)
     x = node.input[0]
     lay = ctx.layout_of(x) or "plain"
     qx = ctx.get(x, lay)
