@@ -522,6 +522,10 @@ void reduceCases(std::vector<OpCase>& c) {
                        {f32Tensor({}, {1.5f}), f32Tensor({1}, {-0.25f})}, {f32Tensor({}, {-0.25f})}));
   c.push_back(makeCase("Cast_rank0_float_to_uint8", "Cast", {f32Tensor({}, {7.f})},
                        {makeTensor(DType::kUInt8, {}, std::vector<uint8_t>{7})}));
+  c.push_back(makeCase("Cast_uint16_to_int32", "Cast", {makeTensor(DType::kUInt16, {3}, std::vector<uint16_t>{0, 7, 65535})},
+                       {i32({3}, {0, 7, 65535})}));
+  c.push_back(makeCase("Cast_float_to_int16_saturates", "Cast", {f32Tensor({3}, {-40000.f, -2.7f, 123.9f})},
+                       {makeTensor(DType::kInt16, {3}, std::vector<int16_t>{-32768, -2, 123})}));
   c.push_back(makeCase("Reshape_rank0_to_rank1", "Reshape", {f32Tensor({}, {3.5f})}, {f32Tensor({1}, {3.5f})}));
   auto rv = rng.floats(6, -2.f, 2.f);
   c.push_back(makeCase("ReduceSum_all_axes_rank0_out", "ReduceSum", {f32Tensor({2, 3}, rv)},

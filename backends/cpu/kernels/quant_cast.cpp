@@ -91,9 +91,9 @@ const std::initializer_list<DType> kFixed8and16 = {DType::kSFixed8, DType::kUFix
                                                    DType::kUFixed16};
 const std::initializer_list<DType> kFixedAll = {DType::kSFixed8,  DType::kUFixed8,  DType::kSFixed16,
                                                 DType::kUFixed16, DType::kSFixed32, DType::kUFixed32};
-const std::initializer_list<DType> kCastTypes = {kF32,          DType::kInt32,   DType::kUInt32, DType::kInt8,
-                                                 DType::kUInt8, DType::kInt64,   DType::kBool8,  DType::kUFixed8,
-                                                 DType::kSFixed8};
+const std::initializer_list<DType> kCastTypes = {kF32,           DType::kInt32,  DType::kUInt32, DType::kInt8,
+                                                 DType::kUInt8,  DType::kInt16,  DType::kUInt16, DType::kInt64,
+                                                 DType::kBool8,  DType::kUFixed8, DType::kSFixed8};
 const std::initializer_list<DType> kConvertTypes = {kF32, DType::kSFixed8, DType::kUFixed8, DType::kSFixed16,
                                                     DType::kUFixed16};
 
