@@ -473,3 +473,59 @@ def einsum(ctx, node, a):
         shp = [size[c] for c in letters]
     res = permute(res, letters, out, shp) if letters else res
     d.op("Reshape", [res], final=True)
+
+
+@converter("Range")
+def range_(ctx, node, a):
+    """start + delta * [0, 1, ..., n-1], n the output's static length (the model's shapes fix it even when
+    start/limit/delta are computed)."""
+    n = ctx.shape(node.output[0])[0]
+    dt = ctx.dtype(node.output[0])
+    if dt not in (np.float32, np.int32):
+        raise ConverterError(f"node '{node.name}' (Range): type {dt} is not supported")
+    d = Decompose(ctx, node)
+    steps = d.op("ElementWiseMultiply", [d.input(2), d.const(np.arange(n), dt)], dtype=dt)
+    d.op("ElementWiseAdd", [d.input(0), steps], dtype=dt, final=True)
+
+
+def _window(node, a, n):
+    periodic = bool(a.get("periodic", 1))
+    m = n if periodic else n - 1
+    k = np.arange(n, dtype=np.float64)
+    phase = 2 * np.pi * k / m if m > 0 else np.zeros(n)
+    if node.op_type == "HannWindow":
+        return np.sin(np.pi * k / m) ** 2 if m > 0 else np.ones(n)
+    if node.op_type == "HammingWindow":
+        alpha = 25.0 / 46.0
+        return alpha - (1 - alpha) * np.cos(phase)
+    return 0.42 - 0.5 * np.cos(phase) + 0.08 * np.cos(2 * phase)
+
+
+@converter("HannWindow", "HammingWindow", "BlackmanWindow")
+def window(ctx, node, a):
+    """The window of the output's static length as a constant (ONNX's definitions; periodic by default)."""
+    n = ctx.shape(node.output[0])[0]
+    ctx.m.consts[node.output[0]] = _window(node, a, n).astype(ctx.dtype(node.output[0]))
+
+
+@converter("BitShift")
+def bit_shift(ctx, node, a):
+    """x * 2^y (LEFT, wrapping like the shift) or x / 2^y (RIGHT, unsigned division truncates like the
+    shift), 2^y gathered from a constant table of the type's powers of two."""
+    dt = ctx.dtype(node.output[0])
+    if dt not in (np.uint8, np.uint16, np.uint32):
+        raise ConverterError(f"node '{node.name}' (BitShift): type {dt} is not supported")
+    bits = np.dtype(dt).itemsize * 8
+    direction = a.get("direction", b"")
+    direction = direction.decode() if isinstance(direction, bytes) else direction
+    d = Decompose(ctx, node)
+    shp_y = ctx.shape(node.input[1])
+    table = d.const(np.array([1 << k for k in range(bits)], np.uint64).astype(dt), dt)
+    y = d.input(1)
+    if ctx.is_const(node.input[1]):
+        y = d.const(ctx.const_value(node.input[1]).astype(np.int32), np.int32)
+    elif ctx.dtype(node.input[1]) != np.int32:
+        y = d.op("Cast", [y], shape=shp_y or [1], dtype=np.int32)
+    power = d.op("Gather", [table, y], shape=shp_y or [1], dtype=dt, params=[scalar("axis", np.int32, 0)])
+    d.op("ElementWiseMultiply" if direction == "LEFT" else "ElementWiseDivide", [d.input(0), power], dtype=dt,
+         final=True)
