@@ -233,6 +233,30 @@ def pow_(ctx, node, a):
         d.op("Cast", [d.op("ElementWisePower", [x, e])], dtype=out_dt, final=True)
 
 
+def _axes_from_shapes(ctx, node, a, rank):
+    """Axes computed at run time, taken from the static shapes they must produce: with keepdims the dims
+    that become 1 (reducing a dim of size 1 changes nothing, so those need not be known); without, the
+    dims left out, when only one choice of them gives the output shape. The axes input's own length
+    (static) tells an empty list (noop_with_empty_axes) from a full one."""
+    name = node.input[1]
+    count = ctx.shape(name)[0] if ctx.shape(name) else 1
+    src, dst = ctx.shape(node.input[0]), ctx.shape(node.output[0])
+    if count == 0:
+        return None if a.get("noop_with_empty_axes", 0) else list(range(rank))
+    if a.get("keepdims", 1):
+        if len(dst) != rank:
+            raise ConverterError(f"node '{node.name}' ({node.op_type}): output rank {len(dst)} != input rank {rank}")
+        return [d for d in range(rank) if dst[d] == 1 and src[d] != 1] or [d for d in range(rank) if src[d] == 1][:1]
+    import itertools
+    fits = [c for c in itertools.combinations(range(rank), rank - len(dst))
+            if [src[d] for d in range(rank) if d not in c] == dst]
+    distinct = {tuple(d for d in c if src[d] != 1) for c in fits}
+    if len(distinct) != 1:
+        raise ConverterError(f"node '{node.name}' ({node.op_type}): axes '{name}' is computed at run time and the "
+                             f"shapes {src} -> {dst} do not tell which dims it names")
+    return sorted(fits[0])
+
+
 def reduce_axes(ctx, node, a):
     """(axes, keepdims) of a Reduce* node: attribute (opset < 18) or second input."""
     rank = len(ctx.shape(node.input[0]))
@@ -240,7 +264,7 @@ def reduce_axes(ctx, node, a):
         axes = list(a["axes"])
     elif len(node.input) > 1 and node.input[1]:
         if not ctx.is_const(node.input[1]):
-            raise ConverterError(f"node '{node.name}' ({node.op_type}): non-constant axes are not supported")
+            return _axes_from_shapes(ctx, node, a, rank), bool(a.get("keepdims", 1))
         axes = [int(v) for v in ctx.const_value(node.input[1]).reshape(-1)]
     else:
         axes = None if a.get("noop_with_empty_axes", 0) else list(range(rank))

@@ -1,5 +1,5 @@
 """Indexing and rearranging ops: DepthToSpace, SpaceToDepth, ScatterElements (and the older Scatter),
-ScatterND, GatherND, OneHot, LRN, GridSample.
+ScatterND, GatherND, OneHot, LRN, GridSample, MaxUnpool, ReverseSequence.
 
 QNN's DepthToSpace/SpaceToDepth work on NHWC; the scatters, gathers and OneHot on plain-layout tensors
 with int32 indices (ONNX int64 indices are narrowed; negative indices are resolved by the kernels, or
@@ -156,3 +156,49 @@ def grid_sample(ctx, node, a):
     ctx.g.add_op(node.name or node.output[0], "GridSample", [x, grid], [y],
                  [scalar("align_corners", np.bool_, bool(a.get("align_corners", 0))),
                   scalar("mode", np.uint32, _GRID_MODES[mode]), scalar("padding_mode", np.uint32, _GRID_PADDING[pad])])
+
+
+@converter("MaxUnpool")
+def max_unpool(ctx, node, a):
+    """Zeros of the output's static shape with X scattered at MaxPool's flat indices (over the whole
+    tensor): ScatterElements on the flattened tensors, reshaped back."""
+    from .expand import Expansion
+    e = Expansion(ctx, node)
+    out_shape = ctx.shape(node.output[0])
+    total = int(np.prod(out_shape))
+    n = int(np.prod(ctx.shape(node.input[0])))
+    flat = lambda t, dt: e.add("Reshape", [t, e.const(np.array([n], np.int64), np.int64)], [n], dt)
+    zeros = e.const(np.zeros(total, np.float32))
+    scattered = e.add("ScatterElements", [zeros, flat(node.input[1], np.int32), flat(node.input[0], np.float32)],
+                      [total], np.float32, axis=0)
+    e.add("Reshape", [scattered, e.const(np.array(out_shape, np.int64), np.int64)], out_shape, np.float32,
+          out=node.output[0])
+    e.run()
+
+
+@converter("ReverseSequence")
+def reverse_sequence(ctx, node, a):
+    """GatherElements along the time axis with index len[b] - 1 - t where t < len[b], else t."""
+    from .expand import Expansion
+    e = Expansion(ctx, node)
+    shp = ctx.shape(node.input[0])
+    rank = len(shp)
+    t_axis, b_axis = a.get("time_axis", 0) % rank, a.get("batch_axis", 1) % rank
+    ramp_shape, len_shape = [1] * rank, [1] * rank
+    ramp_shape[t_axis] = shp[t_axis]
+    len_shape[b_axis] = shp[b_axis]
+    ramp = e.const(np.arange(shp[t_axis], dtype=np.int32).reshape(ramp_shape), np.int32)
+    lens = node.input[1]
+    if ctx.is_const(lens):
+        lens = e.const(ctx.const_value(lens).astype(np.int32).reshape(len_shape), np.int32)
+    else:
+        lens = e.add("Reshape", [e.cast(lens, np.int32), e.const(np.array(len_shape, np.int64), np.int64)], len_shape,
+                     np.int32)
+    bshape = [max(r, l) for r, l in zip(ramp_shape, len_shape)]
+    inside = e.add("Less", [ramp, lens], bshape, np.bool_)
+    back = e.add("Sub", [e.add("Sub", [lens, e.const(np.array(1, np.int32), np.int32)], len_shape, np.int32), ramp],
+                 bshape, np.int32)
+    idx = e.add("Where", [inside, back, ramp], bshape, np.int32)
+    full = e.add("Add", [idx, e.const(np.zeros(shp, np.int32), np.int32)], shp, np.int32)
+    e.add("GatherElements", [node.input[0], full], shp, ctx.dtype(node.output[0]), out=node.output[0], axis=t_axis)
+    e.run()

@@ -192,10 +192,9 @@ def topk(ctx, node, a):
     rank = len(shp)
     axis = a.get("axis", -1) % rank
     if len(node.input) > 1:
-        if not ctx.is_const(node.input[1]):
-            raise ConverterError(f"node '{node.name}' (TopK): k must be a constant (it fixes the output shape); "
-                                 f"input '{node.input[1]}' is computed at run time")
-        k = int(ctx.const_value(node.input[1]).reshape(-1)[0])
+        # k computed at run time is the outputs' static length along the axis
+        k = (int(ctx.const_value(node.input[1]).reshape(-1)[0]) if ctx.is_const(node.input[1])
+             else ctx.shape(node.output[0])[axis])
     else:
         k = int(a["k"])
     largest = bool(a.get("largest", 1))

@@ -13,53 +13,14 @@ point (1-D, `axis`) is reshaped to broadcast along that axis. Q -> DQ pairs with
 never get here: the quantizer folds them into encodings (quant/qdq.py).
 """
 import numpy as np
-from onnx import helper, TensorProto
 
 from ..errors import ConverterError
 from ..quant import qdq  # noqa: F401  (registers the QuantizeLinear/DequantizeLinear converters used here)
-from . import converter, CONVERTERS
+from . import converter
+from .expand import Expansion as _Expansion
 
 _INT_RANGE = {np.dtype(np.uint8): (0, 255), np.dtype(np.int8): (-128, 127), np.dtype(np.uint16): (0, 65535),
               np.dtype(np.int16): (-32768, 32767), np.dtype(np.int32): (-2 ** 31, 2 ** 31 - 1)}
-_ONNX_TYPE = {np.dtype(np.float32): TensorProto.FLOAT, np.dtype(np.int32): TensorProto.INT32,
-              np.dtype(np.uint8): TensorProto.UINT8, np.dtype(np.int8): TensorProto.INT8,
-              np.dtype(np.uint16): TensorProto.UINT16, np.dtype(np.int16): TensorProto.INT16}
-
-
-class _Expansion:
-    """ONNX nodes standing for one node; new tensors named after it, their shapes and dtypes recorded."""
-
-    def __init__(self, ctx, node):
-        self.ctx, self.node, self.nodes, self.n = ctx, node, [], 0
-        self.base = node.name or node.output[0]
-
-    def name(self, what):
-        self.n += 1
-        return f"{self.base}__{what}{self.n}"
-
-    def const(self, value, dtype=np.float32):
-        t = self.name("c")
-        self.ctx.m.consts[t] = np.asarray(value, dtype)
-        return t
-
-    def add(self, op_type, inputs, shape, dtype, out=None, **attrs):
-        y = out or self.name(op_type.lower())
-        if out is None:
-            self.ctx.m.shapes[y] = list(shape)
-            self.ctx.m.dtypes[y] = np.dtype(dtype)
-        self.nodes.append(helper.make_node(op_type, list(inputs), [y], name=y, **attrs))
-        return y
-
-    def cast(self, x, dtype, out=None):
-        if out is None and self.ctx.dtype(x) == np.dtype(dtype):
-            return x
-        return self.add("Cast", [x], self.ctx.shape(x), dtype, out=out, to=_ONNX_TYPE[np.dtype(dtype)])
-
-    def run(self):
-        for n in self.nodes:
-            CONVERTERS[n.op_type](self.ctx, n, {a.name: helper.get_attribute_value(a) for a in n.attribute})
-
-
 def _along_axis(e, t, rank, axis):
     """A per-axis (1-D, more than one value) parameter reshaped to broadcast along `axis` of a rank-`rank`
     tensor; scalars as they are."""

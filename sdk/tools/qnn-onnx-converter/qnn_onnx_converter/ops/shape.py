@@ -61,9 +61,9 @@ def split(ctx, node, a):
     axis = a.get("axis", 0) % rank
     if "split" in a:
         sizes = list(a["split"])
-    elif len(node.input) > 1 and node.input[1]:
+    elif len(node.input) > 1 and node.input[1] and ctx.is_const(node.input[1]):
         sizes = [int(v) for v in ctx.const_value(node.input[1])]
-    else:
+    else:   # equal parts, or sizes computed at run time: the outputs' static shapes give them
         sizes = [ctx.shape(o)[axis] for o in node.output]
     idx = list(np.cumsum(sizes)[:-1])
     lay = pick_layout(ctx, [node.input[0]], rank)
@@ -177,3 +177,26 @@ def pad(ctx, node, a):
     ctx.g.add_op(node.name or node.output[0], "Pad", [x], [y],
                  [scalar("scheme", np.uint32, _PAD_MODES[mode]), tparam("pad_amount", np.uint32, amount),
                   scalar("pad_constant_value", np.float32, value)])
+
+
+@converter("Tile")
+def tile(ctx, node, a):
+    """QNN Tile; repeats computed at run time are the output's static dims over the input's."""
+    src, dst = ctx.shape(node.input[0]), ctx.shape(node.output[0])
+    if ctx.is_const(node.input[1]):
+        reps = [int(v) for v in ctx.const_value(node.input[1]).reshape(-1)]
+    else:
+        if any(v == 0 for v in src):
+            raise ConverterError(f"node '{node.name}' (Tile): repeats computed at run time on an empty input")
+        reps = [o // i for o, i in zip(dst, src)]
+    x = ctx.get(node.input[0], "plain")
+    y = ctx.out(node.output[0], "plain")
+    ctx.g.add_op(node.name or node.output[0], "Tile", [x], [y], [tparam("multiples", np.uint32, reps)])
+
+
+@converter("ConstantOfShape")
+def constant_of_shape(ctx, node, a):
+    """A constant of the output's static shape filled with `value` (float32 0 by default)."""
+    from onnx import numpy_helper
+    value = numpy_helper.to_array(a["value"]).reshape(-1) if "value" in a else np.zeros(1, np.float32)
+    ctx.m.consts[node.output[0]] = np.full(ctx.shape(node.output[0]), value[0], dtype=value.dtype)
