@@ -113,6 +113,7 @@ class TopKKernel final : public Kernel {
     if (!params.has("k")) return sdk::invalidParam("TopK: k is mandatory");
     k_ = params.u32("k", 0);
     if (k_ == 0) return sdk::invalidParam("TopK: k must be >= 1");
+    largest_ = params.b("largest", true);  // API 2.32: false takes the k smallest
     return Status::ok();
   }
 
@@ -155,7 +156,7 @@ class TopKKernel final : public Kernel {
         const T* row = in + r * rowLen_;
         std::iota(order.begin(), order.end(), 0u);
         std::partial_sort(order.begin(), order.begin() + k_, order.end(), [&](uint32_t i, uint32_t j) {
-          const T a = row[i], c = row[j];
+          const T a = largest_ ? row[i] : row[j], c = largest_ ? row[j] : row[i];
           if (ranksAbove(a, c)) return true;
           if (ranksAbove(c, a)) return false;
           return kLowerIndexFirst ? i < j : i > j;
@@ -169,6 +170,7 @@ class TopKKernel final : public Kernel {
   }
 
   uint32_t k_ = 1;
+  bool largest_ = true;
   size_t rowLen_ = 1, rows_ = 0;
 };
 

@@ -20,6 +20,7 @@ struct MapParams {
   float threshold = -1.f;  // Softplus
   float minValue = 0.f;    // ReluMinMax
   float maxValue = 0.f;
+  bool detectNegative = true, detectPositive = true;  // IsInf
 };
 
 using MapRunner = void (*)(const TensorView& in, const TensorView& out, const MapParams& params);

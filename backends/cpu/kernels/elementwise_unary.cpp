@@ -31,6 +31,18 @@ struct Cos { float operator()(float x) const { return std::cos(x); } };
 struct Asin { float operator()(float x) const { return std::asin(x); } };
 struct Atan { float operator()(float x) const { return std::atan(x); } };
 struct Not { uint8_t operator()(uint8_t x) const { return x == 0; } };
+struct IsNan { uint8_t operator()(float x) const { return std::isnan(x); } };
+struct IsInf {
+  explicit IsInf(const MapParams& p) : negative(p.detectNegative), positive(p.detectPositive) {}
+  uint8_t operator()(float x) const { return std::isinf(x) && (x > 0 ? positive : negative); }
+  bool negative, positive;
+};
+
+Status readIsInfParams(const OpParams& params, MapParams* p) {
+  p->detectNegative = params.b("detect_negative", true);
+  p->detectPositive = params.b("detect_positive", true);
+  return Status::ok();
+}
 
 // ln(1 + e^(beta x)) / beta, returning x once beta*x passes a non-negative
 // threshold. Written as max(bx,0) + log1p(e^-|bx|) so large inputs do not
@@ -71,6 +83,8 @@ const MapOpSpec kUnaryOps[] = {
     {"ElementWiseAtan", pickMapRunner<Atan, kF32>},
     {"ElementWiseSoftplus", pickMapRunner<Softplus, kF32>, DType::kUndefined, readSoftplusParams},
     {"ElementWiseNot", pickMapRunner<Not, DType::kBool8>},
+    {"IsNan", pickMapRunner<IsNan, kF32>, DType::kBool8},
+    {"IsInf", pickMapRunner<IsInf, kF32>, DType::kBool8, readIsInfParams},
 };
 
 }  // namespace

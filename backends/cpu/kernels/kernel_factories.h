@@ -20,10 +20,12 @@ QNN_CPU_DECLARE_FACTORY(makeNorm);              // norm.cpp: LayerNorm, Batchnor
 QNN_CPU_DECLARE_FACTORY(makeResize);            // resize.cpp: Resize, ResizeBilinear, ResizeNearestNeighbor
 QNN_CPU_DECLARE_FACTORY(makeLrn);               // lrn.cpp: Lrn
 QNN_CPU_DECLARE_FACTORY(makeGridSample);        // grid_sample.cpp: GridSample
+QNN_CPU_DECLARE_FACTORY(makeRmsNorm);           // rms_norm.cpp: RmsNorm
+QNN_CPU_DECLARE_FACTORY(makeHadamardLogit);     // hadamard_logit.cpp: HadamardTransform, Logit
 
 // Element-wise, data movement, reductions, conversions.
 QNN_CPU_DECLARE_FACTORY(makeElementWiseBinary); // elementwise_binary.cpp
-QNN_CPU_DECLARE_FACTORY(makeElementWiseUnary);  // elementwise_unary.cpp
+QNN_CPU_DECLARE_FACTORY(makeElementWiseUnary);  // elementwise_unary.cpp (also IsInf, IsNan)
 QNN_CPU_DECLARE_FACTORY(makeSelect);            // elementwise_binary.cpp: ElementWiseSelect
 QNN_CPU_DECLARE_FACTORY(makeActivation);        // activation.cpp: Relu, ReluMinMax, Relu1, Relu6, Gelu, Sigmoid, Tanh, HardSwish, Elu
 QNN_CPU_DECLARE_FACTORY(makePrelu);             // activation.cpp: Prelu
@@ -41,7 +43,7 @@ QNN_CPU_DECLARE_FACTORY(makeScatterGatherNd);   // scatter_gather_nd.cpp: Scatte
 QNN_CPU_DECLARE_FACTORY(makeDepthSpace);        // depth_space.cpp: DepthToSpace, SpaceToDepth
 QNN_CPU_DECLARE_FACTORY(makeOneHot);            // one_hot.cpp: OneHot
 QNN_CPU_DECLARE_FACTORY(makePad);               // slice_gather_pad.cpp: Pad
-QNN_CPU_DECLARE_FACTORY(makeReduce);            // reduce.cpp: ReduceMean, ReduceSum, ReduceMax, ReduceMin, ReduceProd
+QNN_CPU_DECLARE_FACTORY(makeReduce);            // reduce.cpp: ReduceMean, ReduceSum, ReduceMax, ReduceMin, ReduceProd, ReduceSumSquare
 QNN_CPU_DECLARE_FACTORY(makeQuantizeLike);      // quant_cast.cpp: Quantize, Dequantize, Cast, Convert
 QNN_CPU_DECLARE_FACTORY(makeArgMinMax);         // argmax_topk.cpp: Argmax, Argmin
 QNN_CPU_DECLARE_FACTORY(makeTopK);              // argmax_topk.cpp: TopK

@@ -13,7 +13,7 @@
 namespace qnn::cpu {
 namespace {
 
-enum class ReduceKind { kMean, kSum, kMax, kMin, kProd };
+enum class ReduceKind { kMean, kSum, kMax, kMin, kProd, kSumSquare };
 
 template <typename T>
 struct Combine {
@@ -59,7 +59,8 @@ class ReduceKernel final : public Kernel {
   Status prepare(const std::vector<TensorView>& in, const std::vector<TensorView>& out) override {
     const char* op = op_.c_str();
     QNN_SDK_RETURN_IF_ERROR(checkArity(op, in, 1, 1, out, 1));
-    if (kind_ == ReduceKind::kSum) QNN_SDK_RETURN_IF_ERROR(checkDType(op, "in[0]", in[0], {DType::kFloat32, DType::kInt32}));
+    if (kind_ == ReduceKind::kSum || kind_ == ReduceKind::kSumSquare)
+      QNN_SDK_RETURN_IF_ERROR(checkDType(op, "in[0]", in[0], {DType::kFloat32, DType::kInt32}));
     else QNN_SDK_RETURN_IF_ERROR(checkDType(op, "in[0]", in[0], {DType::kFloat32}));
     QNN_SDK_RETURN_IF_ERROR(checkSameElementType(op, "out[0]", in[0], out[0]));
     const size_t rank = in[0].rank();
@@ -102,6 +103,22 @@ class ReduceKernel final : public Kernel {
   }
 
   Status execute(const std::vector<TensorView>& in, const std::vector<TensorView>& out) override {
+    if (kind_ == ReduceKind::kSumSquare) {
+      // Square into scratch, then the sum's walk.
+      const size_t n = in[0].numElements();
+      if (dtype_ == DType::kInt32) {
+        squaredI32_.resize(n);
+        const int32_t* x = in[0].as<const int32_t>();
+        for (size_t i = 0; i < n; ++i) squaredI32_[i] = int32_t(uint32_t(x[i]) * uint32_t(x[i]));
+        run<int32_t>(squaredI32_.data(), out[0].as<int32_t>());
+      } else {
+        squaredF32_.resize(n);
+        const float* x = in[0].as<const float>();
+        for (size_t i = 0; i < n; ++i) squaredF32_[i] = x[i] * x[i];
+        run<float>(squaredF32_.data(), out[0].as<float>());
+      }
+      return Status::ok();
+    }
     if (dtype_ == DType::kInt32) run<int32_t>(in[0].as<const int32_t>(), out[0].as<int32_t>());
     else run<float>(in[0].as<const float>(), out[0].as<float>());
     return Status::ok();
@@ -166,6 +183,8 @@ class ReduceKernel final : public Kernel {
   std::vector<Block> blocks_;
   size_t count_ = 1, numOut_ = 0;
   DType dtype_ = DType::kFloat32;
+  std::vector<float> squaredF32_;
+  std::vector<int32_t> squaredI32_;
 };
 
 }  // namespace
@@ -175,7 +194,8 @@ std::unique_ptr<Kernel> makeReduce(const std::string& opType) {
                                                              {"ReduceSum", ReduceKind::kSum},
                                                              {"ReduceMax", ReduceKind::kMax},
                                                              {"ReduceMin", ReduceKind::kMin},
-                                                             {"ReduceProd", ReduceKind::kProd}};
+                                                             {"ReduceProd", ReduceKind::kProd},
+                                                             {"ReduceSumSquare", ReduceKind::kSumSquare}};
   for (const auto& [name, kind] : kOps)
     if (opType == name) return std::make_unique<ReduceKernel>(opType, kind);
   return nullptr;
