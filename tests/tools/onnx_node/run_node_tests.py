@@ -4,10 +4,12 @@
 Each test of ONNX's backend node suite (Debian's libonnx-testdata: a single-op model.onnx with
 inputs and expected outputs as TensorProto files) goes through qnn-onnx-converter ->
 qnn-model-lib-generator -> qnn-net-run on a backend, and its outputs are compared with the expected
-ones (rtol 1e-3, atol 1e-5 as ONNX's own runner; integers and booleans exactly).
+ones (rtol 1e-3, atol 1e-5 as ONNX's own runner on the CPU, TOLERANCE for the HTP's fp16 mode;
+integers and booleans exactly). --backend htp runs the graphs in fp16 (fp16_relaxed_precision).
 
   run_node_tests.py BUILD_DIR [--data DIR] [--backend cpu|htp] [--expected FILE] [--write-expected]
                     [-j N] [--filter SUBSTRING] [--sample K/N] [--work DIR] [--report FILE]
+                    [--json-report FILE]
 
 Tests that cannot apply to an inference SDK (training ops and losses, sequence/optional/string
 types) are excluded, each with its reason (`excluded.txt` lists the op-type rules). Prints one line
@@ -118,12 +120,19 @@ def read_tensors(case_dir, prefix):
     return out
 
 
-def compare(name, got, want):
+# Float tolerances per backend. CPU computes in float32: ONNX's own rtol/atol. The HTP runs float graphs
+# in fp16 (fp16_relaxed_precision): an 11-bit significand (unit roundoff 2^-11 ~ 4.9e-4) rounds every
+# op's inputs and output, and reductions/products accumulate several roundings, so 1e-2 relative
+# (~20 roundoffs) and 1e-3 absolute for results that cancel to near zero from inputs of order 1.
+TOLERANCE = {"cpu": (1e-3, 1e-5), "htp": (1e-2, 1e-3)}
+
+
+def compare(name, got, want, tol=TOLERANCE["cpu"]):
     with np.errstate(invalid="ignore"):  # NaN cast to an integer type compares as a difference
-        compare_values(name, got, want)
+        compare_values(name, got, want, tol)
 
 
-def compare_values(name, got, want):
+def compare_values(name, got, want, tol):
     if want.dtype == np.bool_ or np.issubdtype(want.dtype, np.integer):
         if got.shape != want.shape or not np.array_equal(got.astype(want.dtype), want):
             diff = "shape" if got.shape != want.shape else f"{int(np.sum(got.astype(want.dtype) != want))} values"
@@ -133,12 +142,13 @@ def compare_values(name, got, want):
     got = got.astype(np.float64)
     if got.shape != want.shape:
         raise StepFailed(f"output {name}: shape {list(got.shape)}, expected {list(want.shape)}")
-    if not np.allclose(got, want, rtol=1e-3, atol=1e-5, equal_nan=True):
+    if not np.allclose(got, want, rtol=tol[0], atol=tol[1], equal_nan=True):
         err = np.nanmax(np.abs(got - want)) if got.size else 0.0
         raise StepFailed(f"output {name}: max abs diff {err:.3g}")
 
 
-def run_case(tools, name, case_dir, work, backend):
+def run_case(tools, name, case_dir, work, backend, qnn_ops):
+    """Runs one test; fills qnn_ops with the QNN op types of the converted graph."""
     import json
     model_path = os.path.join(case_dir, "model.onnx")
     os.makedirs(work, exist_ok=True)
@@ -149,6 +159,7 @@ def run_case(tools, name, case_dir, work, backend):
     run_step([tools["libgen"], "-c", cpp, "-b", os.path.join(work, "model.bin"), "-o", os.path.join(work, "lib")],
              "qnn-model-lib-generator", env)
     graph = json.load(open(os.path.join(work, "model_net.json")))["graph"]
+    qnn_ops[:] = sorted({n["type"] for n in graph.get("nodes", {}).values()})
     data_set = os.path.join(case_dir, "test_data_set_0")
     inputs = read_tensors(data_set, "input")
     expected = read_tensors(data_set, "output")
@@ -187,7 +198,7 @@ def run_case(tools, name, case_dir, work, backend):
         if got.size != (int(np.prod(dims)) if dims else 1):
             raise StepFailed(f"output {o}: {got.size} values, the graph's output has dims {dims}")
         got = onnx_layout(got.reshape(dims), t)
-        compare(o, got, np.asarray(want))
+        compare(o, got, np.asarray(want), TOLERANCE[backend])
 
 
 def main():
@@ -202,6 +213,7 @@ def main():
     ap.add_argument("--sample", default="0/1", help="K/N: run the applicable tests whose index is K modulo N")
     ap.add_argument("--work")
     ap.add_argument("--report")
+    ap.add_argument("--json-report", help="per test: status, reason, ONNX op types, QNN op types (coverage_table.py)")
     a = ap.parse_args()
     if not os.path.isdir(a.data):
         print(f"{a.data} not found (Debian package libonnx-testdata): skipped")
@@ -220,14 +232,28 @@ def main():
         ap.error(f"--sample must be K/N with 0 <= K < N, got '{a.sample}'")
     rules = read_exclusions(os.path.join(HERE, "excluded.txt"))
     work = a.work or tempfile.mkdtemp(prefix="qnn-onnx-node-")
+    if a.backend == "htp":
+        # fp16 mode through the HTP net-run extension (docs/htp-simulator.md); the converter names each
+        # graph after model.cpp.
+        import json
+        htp_cfg, cfg = os.path.join(work, "htp_fp16.json"), os.path.join(work, "netrun_config.json")
+        with open(htp_cfg, "w") as f:
+            json.dump({"graphs": [{"graph_names": ["model"], "fp16_relaxed_precision": 1}],
+                       "devices": [{"dsp_arch": "v73"}]}, f)
+        with open(cfg, "w") as f:
+            json.dump({"backend_extensions": {"shared_library_path": os.path.join(
+                b, "backends", "htp_sim", "libQnnHtpNetRunExtensions.so"), "config_file_path": htp_cfg}}, f)
+        tools["htp_extra"] = ["--config_file", cfg]
     # The model libraries' helper objects are built once for the whole run.
     os.environ.setdefault("QNN_MODEL_LIB_GENERATOR_CACHE", os.path.join(work, "helper-cache"))
     cases = sorted(d for d in os.listdir(a.data) if a.filter in d and os.path.isdir(os.path.join(a.data, d)))
     results = {}
     todo = []
+    models = {}
     for name in cases:
         try:
             model = onnx.load(os.path.join(a.data, name, "model.onnx"), load_external_data=False)
+            models[name] = model
         except Exception as e:  # a model this onnx cannot read
             results[name] = ("FAIL", f"model.onnx unreadable: {e}")
             continue
@@ -238,9 +264,12 @@ def main():
             todo.append(name)
     todo = todo[sample_k::sample_n]
 
+    qnn_ops_of = {}
+
     def one(name):
+        ops = qnn_ops_of.setdefault(name, [])
         try:
-            run_case(tools, name, os.path.join(a.data, name), os.path.join(work, name), a.backend)
+            run_case(tools, name, os.path.join(a.data, name), os.path.join(work, name), a.backend, ops)
             return name, ("PASS", "")
         except StepFailed as e:
             return name, ("FAIL", str(e))
@@ -260,6 +289,14 @@ def main():
     if a.report:
         with open(a.report, "w") as f:
             f.write("\n".join(lines) + "\n")
+    if a.json_report:
+        import json
+        doc = {"backend": a.backend, "tests": {}}
+        for n, r in sorted(results.items()):
+            onnx_ops = sorted({node.op_type for node in models[n].graph.node}) if n in models else []
+            doc["tests"][n] = {"status": r[0], "reason": r[1], "onnx_ops": onnx_ops, "qnn_ops": qnn_ops_of.get(n, [])}
+        with open(a.json_report, "w") as f:
+            json.dump(doc, f, indent=1)
     print(f"{len(passed)} passed, {len(failed)} failed (of {len(passed) + len(failed)}; {len(excluded)} excluded)"
           f" on {a.backend}" + (f", sample {a.sample} of the applicable tests" if sample_n > 1 else ""))
     if not a.work:
