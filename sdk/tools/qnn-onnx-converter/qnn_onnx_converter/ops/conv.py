@@ -298,6 +298,27 @@ def _s(v, default):
     return v.decode() if isinstance(v, bytes) else v
 
 
+def _check_scales(ctx, node):
+    """QNN Resize maps coordinates with output/input, ONNX with the given scales: a constant scale that is
+    not output/input cannot be expressed (an error); one computed at run time is taken as output/input
+    (a warning: the graph computes something else if it is not)."""
+    idx = 1 if node.op_type == "Upsample" or ctx.m.opset < 11 else 2   # Resize-10: (X, scales)
+    if len(node.input) <= idx or not node.input[idx] or (idx == 2 and len(node.input) > 3 and node.input[3]):
+        return   # sizes given (or no scales): output/input is the scale
+    src, dst = ctx.shape(node.input[0]), ctx.shape(node.output[0])
+    ratio = [o / i if i else 1.0 for o, i in zip(dst, src)]
+    name = node.input[idx]
+    if ctx.is_const(name):
+        scales = [float(v) for v in ctx.const_value(name).reshape(-1)]
+        if len(scales) == len(ratio) and any(abs(sc - r) > 1e-6 * max(1.0, abs(r)) for sc, r in zip(scales, ratio)):
+            raise ConverterError(f"node '{node.name}' ({node.op_type}): scales {scales} differ from output/input "
+                                 f"{ratio}, which is what QNN Resize samples with; give sizes instead")
+        return
+    import sys
+    print(f"qnn-onnx-converter: warning: node '{node.name}' ({node.op_type}): scales '{name}' is computed at run "
+          f"time; output/input {ratio} is taken as the scale", file=sys.stderr)
+
+
 @converter("Resize", "Upsample")
 def resize(ctx, node, a):
     _need_2d(ctx, node)
@@ -311,6 +332,7 @@ def resize(ctx, node, a):
         nm = "floor"
     else:
         nm = _s(a.get("nearest_mode"), "round_prefer_floor")
+    _check_scales(ctx, node)
     x = ctx.get(node.input[0], "nhwc")
     y = ctx.out(node.output[0], "nhwc")
     ctx.g.add_op(node.name or node.output[0], "Resize", [x], [y],
