@@ -18,20 +18,6 @@ using Params = std::vector<std::pair<std::string, ParamValue>>;
 
 CaseTensor i32(Dims d, const std::vector<int32_t>& v) { return makeTensor(DType::kInt32, std::move(d), v); }
 
-// out = transpose(x of dims `dims`, perm): out dims[i] = dims[perm[i]].
-std::vector<float> transposeN(const std::vector<float>& x, const Dims& dims, const std::vector<size_t>& perm) {
-  Dims od(perm.size());
-  for (size_t i = 0; i < perm.size(); ++i) od[i] = dims[perm[i]];
-  std::vector<float> out(x.size());
-  for (size_t o = 0; o < out.size(); ++o) {
-    auto oi = ref::unravel(o, od);
-    std::vector<size_t> ii(dims.size());
-    for (size_t i = 0; i < perm.size(); ++i) ii[perm[i]] = oi[i];
-    out[o] = x[ref::ravel(ii, dims)];
-  }
-  return out;
-}
-
 void depthSpaceCases(std::vector<OpCase>& c) {
   CaseRng rng(61);
   struct D { const char* tag; uint32_t n, h, w, cs, bh, bw; };
@@ -44,8 +30,8 @@ void depthSpaceCases(std::vector<OpCase>& c) {
     const ParamValue block = sdk::tensorU32({2}, {d.bh, d.bw});
     // DepthToSpace: depth viewed as [n, h, w, bh, bw, cs] (DCR) or [n, h, w, cs, bh, bw] (CRD),
     // transposed to [n, h, bh, w, bw, cs].
-    auto dcr = transposeN(dv, {d.n, d.h, d.w, d.bh, d.bw, d.cs}, {0, 1, 3, 2, 4, 5});
-    auto crd = transposeN(dv, {d.n, d.h, d.w, d.cs, d.bh, d.bw}, {0, 1, 4, 2, 5, 3});
+    auto dcr = ref::transposeN(dv, {d.n, d.h, d.w, d.bh, d.bw, d.cs}, {0, 1, 3, 2, 4, 5});
+    auto crd = ref::transposeN(dv, {d.n, d.h, d.w, d.cs, d.bh, d.bw}, {0, 1, 4, 2, 5, 3});
     c.push_back(makeCase(std::string("DepthToSpace_dcr_") + d.tag, "DepthToSpace", {f32Tensor(depth, dv)},
                          {f32Tensor(space, dcr)}, {{"block_size", block}}));
     c.push_back(makeCase(std::string("DepthToSpace_crd_") + d.tag, "DepthToSpace", {f32Tensor(depth, dv)},
@@ -54,16 +40,16 @@ void depthSpaceCases(std::vector<OpCase>& c) {
     // or [n, h, w, cs, bh, bw] (CRD).
     const Dims split = {d.n, d.h, d.bh, d.w, d.bw, d.cs};
     c.push_back(makeCase(std::string("SpaceToDepth_dcr_") + d.tag, "SpaceToDepth", {f32Tensor(space, sv)},
-                         {f32Tensor(depth, transposeN(sv, split, {0, 1, 3, 2, 4, 5}))}, {{"block_size", block}}));
+                         {f32Tensor(depth, ref::transposeN(sv, split, {0, 1, 3, 2, 4, 5}))}, {{"block_size", block}}));
     c.push_back(makeCase(std::string("SpaceToDepth_crd_") + d.tag, "SpaceToDepth", {f32Tensor(space, sv)},
-                         {f32Tensor(depth, transposeN(sv, split, {0, 1, 3, 5, 2, 4}))},
+                         {f32Tensor(depth, ref::transposeN(sv, split, {0, 1, 3, 5, 2, 4}))},
                          {{"block_size", block}, {"mode", sdk::scalarU32(1)}}));
   }
   // Any element type moves as it is.
   std::vector<int32_t> iv(16);
   for (size_t i = 0; i < iv.size(); ++i) iv[i] = int32_t(i * 7 - 50);
   std::vector<float> fv(iv.begin(), iv.end());
-  auto moved = transposeN(fv, {1, 2, 2, 2, 2, 1}, {0, 1, 3, 2, 4, 5});
+  auto moved = ref::transposeN(fv, {1, 2, 2, 2, 2, 1}, {0, 1, 3, 2, 4, 5});
   c.push_back(makeCase("DepthToSpace_int32", "DepthToSpace", {i32({1, 2, 2, 4}, iv)},
                        {i32({1, 4, 4, 1}, std::vector<int32_t>(moved.begin(), moved.end()))},
                        {{"block_size", sdk::tensorU32({2}, {2, 2})}}));

@@ -26,6 +26,19 @@ size_t ravel(const std::vector<size_t>& idx, const Dims& dims) {
   return flat;
 }
 
+std::vector<float> transposeN(const std::vector<float>& x, const Dims& dims, const std::vector<size_t>& perm) {
+  Dims od(perm.size());
+  for (size_t i = 0; i < perm.size(); ++i) od[i] = dims[perm[i]];
+  std::vector<float> out(x.size());
+  for (size_t o = 0; o < out.size(); ++o) {
+    auto oi = unravel(o, od);
+    std::vector<size_t> ii(dims.size());
+    for (size_t i = 0; i < perm.size(); ++i) ii[perm[i]] = oi[i];
+    out[o] = x[ravel(ii, dims)];
+  }
+  return out;
+}
+
 Dims broadcast(const Dims& a, const Dims& b) {
   size_t rank = std::max(a.size(), b.size());
   Dims out(rank);

@@ -19,6 +19,8 @@ std::vector<size_t> unravel(size_t flat, const Dims& dims);
 size_t ravel(const std::vector<size_t>& idx, const Dims& dims);
 // numpy broadcast of two shapes (assumes they are compatible).
 Dims broadcast(const Dims& a, const Dims& b);
+// x (dims `dims`) transposed by perm: out dims[i] = dims[perm[i]].
+std::vector<float> transposeN(const std::vector<float>& x, const Dims& dims, const std::vector<size_t>& perm);
 // Flat position in an input of dims `in` read by output multi-index `outIdx`
 // under right-aligned broadcasting (size-1 input dims read index 0).
 size_t broadcastSource(const std::vector<size_t>& outIdx, const Dims& in);

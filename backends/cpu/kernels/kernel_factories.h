@@ -22,6 +22,8 @@ QNN_CPU_DECLARE_FACTORY(makeLrn);               // lrn.cpp: Lrn
 QNN_CPU_DECLARE_FACTORY(makeGridSample);        // grid_sample.cpp: GridSample
 QNN_CPU_DECLARE_FACTORY(makeRmsNorm);           // rms_norm.cpp: RmsNorm
 QNN_CPU_DECLARE_FACTORY(makeHadamardLogit);     // hadamard_logit.cpp: HadamardTransform, Logit
+QNN_CPU_DECLARE_FACTORY(makeShapePack);         // shape_pack.cpp: Shape, ConstantOfShape, Pack, UnPack, ChannelShuffle
+QNN_CPU_DECLARE_FACTORY(makeL2NormMoments);     // l2norm_moments.cpp: L2Norm, Moments
 
 // Element-wise, data movement, reductions, conversions.
 QNN_CPU_DECLARE_FACTORY(makeElementWiseBinary); // elementwise_binary.cpp
