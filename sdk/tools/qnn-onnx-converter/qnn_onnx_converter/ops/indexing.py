@@ -165,11 +165,31 @@ def max_unpool(ctx, node, a):
     from .expand import Expansion
     e = Expansion(ctx, node)
     out_shape = ctx.shape(node.output[0])
+    in_shape = ctx.shape(node.input[0])
     total = int(np.prod(out_shape))
-    n = int(np.prod(ctx.shape(node.input[0])))
+    n = int(np.prod(in_shape))
     flat = lambda t, dt: e.add("Reshape", [t, e.const(np.array([n], np.int64), np.int64)], [n], dt)
+    idx = flat(node.input[1], np.int32)
+    # The indices count positions of MaxPool's input, the default output shape
+    # ((in - 1) * stride - pads + kernel); a larger output_shape keeps each (row, column).
+    k = list(a["kernel_shape"])
+    strides = list(a.get("strides", [1] * len(k)))
+    pads = list(a.get("pads", [0] * 2 * len(k)))
+    default = [(i - 1) * s + kk - pads[d] - pads[d + len(k)] for d, (i, s, kk) in enumerate(zip(in_shape[2:], strides, k))]
+    if list(out_shape[2:]) != default:
+        if len(k) != 2:
+            raise ConverterError(f"node '{node.name}' (MaxUnpool): output_shape other than the default is supported "
+                                 f"for 2-D pooling only")
+        (hd, wd), (ho, wo) = default, out_shape[2:]
+        i32 = lambda v: e.const(np.array(v, np.int32), np.int32)
+        col = e.add("Mod", [idx, i32(wd)], [n], np.int32)
+        rest = e.add("Div", [idx, i32(wd)], [n], np.int32)
+        row = e.add("Mod", [rest, i32(hd)], [n], np.int32)
+        plane = e.add("Div", [rest, i32(hd)], [n], np.int32)
+        idx = e.add("Add", [e.add("Mul", [e.add("Add", [e.add("Mul", [plane, i32(ho)], [n], np.int32), row], [n], np.int32),
+                                          i32(wo)], [n], np.int32), col], [n], np.int32)
     zeros = e.const(np.zeros(total, np.float32))
-    scattered = e.add("ScatterElements", [zeros, flat(node.input[1], np.int32), flat(node.input[0], np.float32)],
+    scattered = e.add("ScatterElements", [zeros, idx, flat(node.input[0], np.float32)],
                       [total], np.float32, axis=0)
     e.add("Reshape", [scattered, e.const(np.array(out_shape, np.int64), np.int64)], out_shape, np.float32,
           out=node.output[0])
