@@ -418,8 +418,8 @@ def _einsum_terms(node, equation, ranks):
 
 @converter("Einsum")
 def einsum(ctx, node, a):
-    """One or two operands without repeated subscripts in one operand (no diagonals): letters only in one
-    operand and not in the output are summed first; two operands become one batched MatMul
+    """One or two operands. A subscript repeated in one operand takes that operand's diagonal (Gather on the
+    two dims merged); letters only in one operand and not in the output are summed first; two operands become one batched MatMul
     [batch, M, K] x [batch, K, N] between Transposes/Reshapes; the result is put in the output's order."""
     eq = a["equation"].decode() if isinstance(a["equation"], bytes) else a["equation"]
     ins = list(node.input)
@@ -427,10 +427,6 @@ def einsum(ctx, node, a):
         raise ConverterError(f"node '{node.name}' (Einsum): only one or two operands are supported")
     shapes = [ctx.shape(i) for i in ins]
     ops, out = _einsum_terms(node, eq, [len(s) for s in shapes])
-    for t in ops:
-        if len(set(t)) != len(t):
-            raise ConverterError(f"node '{node.name}' (Einsum): repeated subscripts in one operand (diagonals) in "
-                                 f"'{eq}' are not supported")
     dt = ctx.dtype(node.output[0])
     if dt != np.float32:
         raise ConverterError(f"node '{node.name}' (Einsum): only float tensors are supported")
@@ -440,6 +436,28 @@ def einsum(ctx, node, a):
             size[ch] = max(size.get(ch, 1), n)
     d = Decompose(ctx, node)
     tensors = [d.input(k) for k in range(len(ins))]
+
+    def take_diagonal(k, ch):
+        """Operand k's two dims named ch -> one: both moved last, merged, every (n+1)-th element gathered."""
+        t, shp = ops[k], shapes[k]
+        p, q = [i for i, c in enumerate(t) if c == ch][:2]
+        if shp[p] != shp[q]:
+            raise ConverterError(f"node '{node.name}' (Einsum): dims of subscript '{ch}' differ ({shp[p]}, {shp[q]})")
+        n = shp[p]
+        rest = [i for i in range(len(t)) if i not in (p, q)]
+        x = tensors[k]
+        if rest + [p, q] != list(range(len(t))):
+            x = d.op("Transpose", [x], shape=[shp[i] for i in rest + [p, q]], params=[tparam("perm", np.uint32, rest + [p, q])])
+        merged = [shp[i] for i in rest] + [n * n]
+        x = d.op("Reshape", [x], shape=merged)
+        tensors[k] = d.op("Gather", [x, d.const(np.arange(n, dtype=np.int32) * (n + 1), np.int32)],
+                          shape=[shp[i] for i in rest] + [n], params=[scalar("axis", np.int32, len(rest))])
+        ops[k] = [t[i] for i in rest] + [ch]
+        shapes[k] = [shp[i] for i in rest] + [n]
+
+    for k in range(len(ops)):
+        while len(set(ops[k])) != len(ops[k]):
+            take_diagonal(k, next(c for c in ops[k] if ops[k].count(c) > 1))
 
     def reduce_only(k, letters):
         """Sums operand k over `letters` (dropping them)."""
