@@ -196,6 +196,8 @@ def pool(ctx, node, a):
     k = list(a["kernel_shape"])
     s = list(a.get("strides", [1, 1]))
     if list(a.get("dilations", [1, 1])) != [1, 1]:
+        if node.op_type == "MaxPool" and not sp.one_d:
+            return _dilated_max_pool(ctx, node, a, sp.in_shape, k, s, list(a["dilations"]))
         raise ConverterError(f"node '{node.name}' ({node.op_type}): dilations are not supported")
     pads = _spatial_pads(ctx, node, a, sp.in_shape[2:], k, s, [1, 1])
     x = sp.x()
@@ -206,6 +208,39 @@ def pool(ctx, node, a):
     params.append(scalar("rounding_mode", np.uint32, 1 if a.get("ceil_mode", 0) else 0))
     ctx.g.add_op(node.name or node.output[0], "PoolMax2d" if node.op_type == "MaxPool" else "PoolAvg2d", [x], [y], params)
     sp.finish()
+
+
+def _dilated_max_pool(ctx, node, a, in_shape, k, s, d):
+    """MaxPool with dilations (QNN PoolMax2d has none): the maximum of the kh x kw strided slices of the
+    input padded with the lowest float, tap (i, j) starting at (i * dh, j * dw), as ONNX nodes."""
+    from .expand import Expansion
+    if a.get("ceil_mode", 0):
+        raise ConverterError(f"node '{node.name}' (MaxPool): ceil_mode with dilations is not supported")
+    e = Expansion(ctx, node)
+    pads = _spatial_pads(ctx, node, a, in_shape[2:], k, s, d)   # [[top, bottom], [left, right]]
+    n, c, h, w = in_shape
+    out = ctx.shape(node.output[0])
+    x = node.input[0]
+    if any(v for pair in pads for v in pair):
+        h, w = h + pads[0][0] + pads[0][1], w + pads[1][0] + pads[1][1]
+        x = e.add("Pad", [x, e.const(np.array([0, 0, pads[0][0], pads[1][0], 0, 0, pads[0][1], pads[1][1]], np.int64),
+                                     np.int64), e.const(np.array(-3.4028234663852886e38, np.float32))],
+                  [n, c, h, w], np.float32, mode="constant")
+    taps = []
+    for i in range(k[0]):
+        for j in range(k[1]):
+            starts = [i * d[0], j * d[1]]
+            ends = [starts[0] + (out[2] - 1) * s[0] + 1, starts[1] + (out[3] - 1) * s[1] + 1]
+            taps.append(e.add("Slice", [x, e.const(np.array(starts, np.int64), np.int64),
+                                        e.const(np.array(ends, np.int64), np.int64),
+                                        e.const(np.array([2, 3], np.int64), np.int64),
+                                        e.const(np.array(s, np.int64), np.int64)], out, np.float32))
+    acc = taps[0]
+    for t in taps[1:-1]:
+        acc = e.add("Max", [acc, t], out, np.float32)
+    e.add("Max", [acc, taps[-1]], out, np.float32, out=node.output[0]) if len(taps) > 1 else \
+        e.add("Identity", [acc], out, np.float32, out=node.output[0])
+    e.run()
 
 
 @converter("GlobalAveragePool", "GlobalMaxPool")
