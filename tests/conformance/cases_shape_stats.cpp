@@ -1,9 +1,10 @@
 // Conformance cases of Shape, ConstantOfShape, Pack, UnPack, ChannelShuffle,
-// L2Norm and Moments. References: Pack/UnPack/ChannelShuffle as transposes of
+// L2Norm, Moments, and PoolMax2d on integers. References: Pack/UnPack/ChannelShuffle as transposes of
 // reshaped views (ONNX's formulation), L2Norm and Moments as sums over
 // multi-indices in double.
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 
 #include "op_case.h"
 #include "reference_elementwise.h"
@@ -122,12 +123,46 @@ void statsCases(std::vector<OpCase>& c) {
                        {{"axis", sdk::scalarU32(1)}}, 1e-6, 1e-5));
 }
 
+// PoolMax2d on plain integers: every window's maximum by direct loops (2x2, stride 2, no padding; 3x3,
+// stride 1, padding 1, where padding never wins).
+template <typename T>
+void intMaxPoolCase(std::vector<OpCase>& c, DType dt, const char* tag, uint32_t f, uint32_t st, uint32_t pad) {
+  CaseRng rng(181 + f);
+  const uint32_t h = 5, w = 4, ch = 3;
+  std::vector<T> x(h * w * ch);
+  for (auto& v : x) v = T(int64_t(rng.next() % 200) - (std::is_signed_v<T> ? 100 : 0));
+  const uint32_t oh = (h + 2 * pad - f) / st + 1, ow = (w + 2 * pad - f) / st + 1;
+  std::vector<T> want(oh * ow * ch);
+  for (uint32_t y = 0; y < oh; ++y)
+    for (uint32_t xx = 0; xx < ow; ++xx)
+      for (uint32_t k = 0; k < ch; ++k) {
+        bool any = false;
+        T best = 0;
+        for (uint32_t i = 0; i < f; ++i)
+          for (uint32_t j = 0; j < f; ++j) {
+            const int64_t r = int64_t(y * st + i) - pad, q = int64_t(xx * st + j) - pad;
+            if (r < 0 || q < 0 || r >= h || q >= w) continue;
+            const T v = x[(size_t(r) * w + size_t(q)) * ch + k];
+            if (!any || v > best) best = v;
+            any = true;
+          }
+        want[(y * ow + xx) * ch + k] = best;
+      }
+  c.push_back(makeCase(std::string("PoolMax2d_") + tag, "PoolMax2d", {makeTensor(dt, {1, h, w, ch}, x)},
+                       {makeTensor(dt, {1, oh, ow, ch}, want)},
+                       {{"filter_size", sdk::tensorU32({2}, {f, f})}, {"stride", sdk::tensorU32({2}, {st, st})},
+                        {"pad_amount", sdk::tensorU32({2, 2}, {pad, pad, pad, pad})}}));
+}
+
 std::vector<OpCase> shapeStatsCases() {
   std::vector<OpCase> c;
   shapeCases(c);
   packCases(c);
   channelShuffleCases(c);
   statsCases(c);
+  intMaxPoolCase<uint8_t>(c, DType::kUInt8, "uint8_2x2_stride2", 2, 2, 0);
+  intMaxPoolCase<int8_t>(c, DType::kInt8, "int8_3x3_pad1", 3, 1, 1);
+  intMaxPoolCase<int32_t>(c, DType::kInt32, "int32_3x3_pad1", 3, 1, 1);
   return c;
 }
 
