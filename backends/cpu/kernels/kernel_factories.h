@@ -14,7 +14,8 @@ QNN_CPU_DECLARE_FACTORY(makeDepthWiseConv2d);   // conv.cpp: DepthWiseConv2d
 QNN_CPU_DECLARE_FACTORY(makeTransposeConv2d);   // conv.cpp: TransposeConv2d
 QNN_CPU_DECLARE_FACTORY(makeFullyConnected);    // matmul.cpp: FullyConnected
 QNN_CPU_DECLARE_FACTORY(makeMatMul);            // matmul.cpp: MatMul
-QNN_CPU_DECLARE_FACTORY(makePool2d);            // pool.cpp: PoolMax2d, PoolAvg2d
+QNN_CPU_DECLARE_FACTORY(makeConvNd);            // conv_nd.cpp: Conv1d, DepthWiseConv1d, TransposeConv1d, Conv3d, TransposeConv3d
+QNN_CPU_DECLARE_FACTORY(makePool);              // pool.cpp: PoolMax2d, PoolAvg2d, PoolMax3d, PoolAvg3d, L2Pool2d
 QNN_CPU_DECLARE_FACTORY(makeSoftmax);           // softmax.cpp: Softmax, LogSoftmax
 QNN_CPU_DECLARE_FACTORY(makeNorm);              // norm.cpp: LayerNorm, Batchnorm, InstanceNorm
 QNN_CPU_DECLARE_FACTORY(makeResize);            // resize.cpp: Resize, ResizeBilinear, ResizeNearestNeighbor

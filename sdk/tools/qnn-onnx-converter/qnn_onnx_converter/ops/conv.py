@@ -7,23 +7,24 @@ from . import converter
 
 
 def _spatial_pads(ctx, node, a, in_hw, k, s, d):
-    """ONNX pads/auto_pad -> [[top, bottom], [left, right]]."""
+    """ONNX pads/auto_pad -> [[begin, end]] per spatial dim ([[top, bottom], [left, right]] in 2-D)."""
+    n = len(k)
     auto = a.get("auto_pad", b"NOTSET")
     auto = auto.decode() if isinstance(auto, bytes) else auto
     if auto in ("SAME_UPPER", "SAME_LOWER"):
         pads = []
-        for i in range(2):
+        for i in range(n):
             out = -(-in_hw[i] // s[i])
             total = max(0, (out - 1) * s[i] + (k[i] - 1) * d[i] + 1 - in_hw[i])
             lo = total // 2 if auto == "SAME_UPPER" else total - total // 2
             pads.append([lo, total - lo])
         return pads
     if auto == "VALID":
-        return [[0, 0], [0, 0]]
-    p = list(a.get("pads", [0, 0, 0, 0]))
+        return [[0, 0] for _ in range(n)]
+    p = list(a.get("pads", [0] * (2 * n)))
     if any(v < 0 for v in p):
         raise ConverterError(f"node '{node.name}': negative pads are not supported")
-    return [[p[0], p[2]], [p[1], p[3]]]
+    return [[p[i], p[i + n]] for i in range(n)]
 
 
 def _need_2d(ctx, node):
@@ -32,19 +33,22 @@ def _need_2d(ctx, node):
 
 
 class _Spatial:
-    """A Conv/ConvTranspose/pool node as the 2-D op QNN has: rank-4 NCHW runs in NHWC as it is; a 1-D
-    node (rank-3 NCL) runs as NCHW with H = 1 (attributes and weights gain a leading unit spatial dim)
-    between a Transpose+Reshape in and a Reshape+Transpose out."""
+    """A Conv/ConvTranspose/pool node as the channels-last op QNN has: rank-4 NCHW runs in NHWC as it is;
+    a 1-D node (rank-3 NCL) runs as NCHW with H = 1 (attributes and weights gain a leading unit spatial
+    dim) between a Transpose+Reshape in and a Reshape+Transpose out; a 3-D node (rank-5 NCDHW) runs as
+    the QNN 3-D op on NDHWC between two Transposes."""
 
     _PREPEND = {"kernel_shape": 1, "strides": 1, "dilations": 1, "output_padding": 0, "output_shape": 1}
 
     def __init__(self, ctx, node, a):
         self.ctx, self.node = ctx, node
         shp = ctx.shape(node.input[0])
-        if len(shp) not in (3, 4):
-            raise ConverterError(f"node '{node.name}' ({node.op_type}): only 1-D and 2-D spatial inputs (rank-3 NCL or "
-                                 f"rank-4 NCHW) are supported, got rank {len(shp)}")
+        if len(shp) not in (3, 4, 5):
+            raise ConverterError(f"node '{node.name}' ({node.op_type}): only 1-D, 2-D and 3-D spatial inputs (rank-3 NCL, "
+                                 f"rank-4 NCHW or rank-5 NCDHW) are supported, got rank {len(shp)}")
         self.one_d = len(shp) == 3
+        self.three_d = len(shp) == 5
+        self.spatial = 3 if self.three_d else 2
         self.a = dict(a)
         self.in_shape = [shp[0], shp[1], 1, shp[2]] if self.one_d else list(shp)   # NCHW
         if self.one_d:
@@ -58,6 +62,12 @@ class _Spatial:
     def x(self):
         """The input as a rank-4 NHWC QNN tensor."""
         ctx, name = self.ctx, self.node.input[0]
+        if self.three_d:
+            n, c, d, h, w = self.in_shape
+            x5 = ctx.g.add_tensor(self.base + "_in_ndhwc", [n, d, h, w, c], ctx.dtype(name), "native")
+            ctx.g.add_op(x5 + "_transpose", "Transpose", [ctx.get(name, "plain")], [x5],
+                         [tparam("perm", np.uint32, [0, 2, 3, 4, 1])])
+            return x5
         if not self.one_d:
             return ctx.get(name, "nhwc")
         n, c, _, w = self.in_shape
@@ -71,6 +81,10 @@ class _Spatial:
     def y(self, out_index=0):
         """The rank-4 NHWC QNN tensor the 2-D op writes; finish() completes a 1-D node."""
         ctx, name = self.ctx, self.node.output[out_index]
+        if self.three_d:
+            n, c, d, h, w = ctx.shape(name)
+            self.y5 = ctx.g.add_tensor(self.base + "_out_ndhwc", [n, d, h, w, c], ctx.dtype(name), "native")
+            return self.y5
         if not self.one_d:
             return ctx.out(name, "nhwc")
         n, c, w = ctx.shape(name)
@@ -78,6 +92,10 @@ class _Spatial:
         return self.y4
 
     def finish(self, out_index=0):
+        if self.three_d:
+            y = self.ctx.out(self.node.output[out_index], "plain")
+            self.ctx.g.add_op(y + "_transpose", "Transpose", [self.y5], [y], [tparam("perm", np.uint32, [0, 4, 1, 2, 3])])
+            return
         if not self.one_d:
             return
         ctx, name = self.ctx, self.node.output[out_index]
@@ -122,33 +140,38 @@ class _Spatial:
 def conv(ctx, node, a):
     sp = _Spatial(ctx, node, a)
     a = sp.a
+    n = sp.spatial
     cin = sp.in_shape[1]
     g = a.get("group", 1)
     wshape = ctx.shape(node.input[1])
     cout = wshape[0]
-    depthwise = g > 1 and g == cin and cout % g == 0
+    depthwise = n == 2 and g > 1 and g == cin and cout % g == 0
     x = sp.x()
-    wq, (cout, _, kh, kw) = sp.weights(1, [2, 3, 1, 0], "_dw" if depthwise else "_hwio")   # [kh, kw, I/g, O]
-    s, d = list(a.get("strides", [1, 1])), list(a.get("dilations", [1, 1]))
-    pads = _spatial_pads(ctx, node, a, sp.in_shape[2:], [kh, kw], s, d)
+    # OI<spatial> -> [<spatial>, I/g, O]
+    wq, wshape = sp.weights(1, list(range(2, 2 + n)) + [1, 0], "_dw" if depthwise else "_hwio")
+    k = wshape[2:]
+    s, d = list(a.get("strides", [1] * n)), list(a.get("dilations", [1] * n))
+    pads = _spatial_pads(ctx, node, a, sp.in_shape[2:], k, s, d)
     bq = sp.bias(cout)
     y = sp.y()
     params = [tparam("stride", np.uint32, s), tparam("pad_amount", np.uint32, pads), tparam("dilation", np.uint32, d)]
     if not depthwise:
         params.append(scalar("group", np.uint32, g))
-    ctx.g.add_op(node.name or node.output[0], "DepthWiseConv2d" if depthwise else "Conv2d", [x, wq, bq], [y], params)
+    op = "Conv3d" if n == 3 else "DepthWiseConv2d" if depthwise else "Conv2d"
+    ctx.g.add_op(node.name or node.output[0], op, [x, wq, bq], [y], params)
     sp.finish()
 
 
 def _transpose_pads(node, a, in_hw, k, s, out_pad):
-    """ConvTranspose pads [top, left, bottom, right]: the attribute, auto_pad, or derived from output_shape
-    as ONNX defines it (total = s*(in-1) + output_padding + k - out, split by auto_pad); a negative end
-    pad becomes more output_padding (updated in place)."""
+    """ConvTranspose pads [[begin, end]] per spatial dim: the attribute, auto_pad, or derived from
+    output_shape as ONNX defines it (total = s*(in-1) + output_padding + k - out, split by auto_pad); a
+    negative end pad becomes more output_padding (updated in place). k is the dilated kernel size."""
+    n = len(k)
     auto = _s(a.get("auto_pad"), "NOTSET")
     if "output_shape" in a or auto in ("SAME_UPPER", "SAME_LOWER"):
-        want = list(a["output_shape"])[-2:] if "output_shape" in a else [v * st for v, st in zip(in_hw, s)]
+        want = list(a["output_shape"])[-n:] if "output_shape" in a else [v * st for v, st in zip(in_hw, s)]
         begin, end = [], []
-        for i in range(2):
+        for i in range(n):
             total = s[i] * (in_hw[i] - 1) + out_pad[i] + k[i] - want[i]
             half = total // 2   # floor division, as ONNX's reference implementation
             lo, hi = (half, total - half) if auto == "SAME_UPPER" else (total - half, half)
@@ -157,34 +180,78 @@ def _transpose_pads(node, a, in_hw, k, s, out_pad):
                 hi = 0
             begin.append(lo)
             end.append(hi)
-        pads = [begin[0], begin[1], end[0], end[1]]
+        pads = begin + end
     else:
-        pads = list(a.get("pads", [0, 0, 0, 0]))
+        pads = list(a.get("pads", [0] * (2 * n)))
     if any(v < 0 for v in pads):
         raise ConverterError(f"node '{node.name}' (ConvTranspose): the output shape asks for negative padding {pads}, "
                              f"which is not supported")
-    return pads
+    return [[pads[i], pads[i + n]] for i in range(n)]
 
 
 @converter("ConvTranspose")
 def conv_transpose(ctx, node, a):
+    """TransposeConv2d/TransposeConv3d. TransposeConv2d has no dilation: dilated 2-D (and 1-D) filters are
+    expanded at conversion time to their zero-filled dilated size, which computes the same sums."""
+    rank = len(ctx.shape(node.input[0]))
+    if rank in (3, 4) and any(v != 1 for v in a.get("dilations", [])) and not ctx.is_const(node.input[1]):
+        return _dilate_graph_weights(ctx, node, a)
     sp = _Spatial(ctx, node, a)
     a = sp.a
+    n = sp.spatial
     g = a.get("group", 1)
-    s, d = list(a.get("strides", [1, 1])), list(a.get("dilations", [1, 1]))
-    if d != [1, 1]:
-        raise ConverterError(f"node '{node.name}' (ConvTranspose): dilations other than 1 are not supported")
+    s, d = list(a.get("strides", [1] * n)), list(a.get("dilations", [1] * n))
     x = sp.x()
-    wq, (_, cout_g, kh, kw) = sp.weights(1, [2, 3, 0, 1], "_hwio")   # [kh, kw, I, O/g]
-    cout = cout_g * g
-    out_pad = list(a.get("output_padding", [0, 0]))
-    p = _transpose_pads(node, a, sp.in_shape[2:], [kh, kw], s, out_pad)
+    perm = list(range(2, 2 + n)) + [0, 1]   # IO<spatial> -> [<spatial>, I, O/g]
+    if n == 2 and d != [1, 1]:
+        w = ctx.const_value(node.input[1]).astype(np.float32)
+        if sp.one_d:
+            w = w[:, :, None, :]
+        dil = np.zeros(list(w.shape[:2]) + [(w.shape[2] - 1) * d[0] + 1, (w.shape[3] - 1) * d[1] + 1], np.float32)
+        dil[:, :, ::d[0], ::d[1]] = w
+        wq, wshape = ctx.new_const(node.input[1] + "_dilated_hwio", dil.transpose(perm)), list(dil.shape)
+        d = [1, 1]
+    else:
+        wq, wshape = sp.weights(1, perm, "_hwio")
+    cout = wshape[1] * g
+    k = [(kk - 1) * dd + 1 for kk, dd in zip(wshape[2:], d)]
+    out_pad = list(a.get("output_padding", [0] * n))
+    pads = _transpose_pads(node, a, sp.in_shape[2:], k, s, out_pad)
     bq = sp.bias(cout)
     y = sp.y()
-    ctx.g.add_op(node.name or node.output[0], "TransposeConv2d", [x, wq, bq], [y],
-                 [tparam("stride", np.uint32, s), tparam("pad_amount", np.uint32, [[p[0], p[2]], [p[1], p[3]]]),
-                  scalar("group", np.uint32, g), tparam("output_padding", np.uint32, out_pad)])
+    params = [tparam("stride", np.uint32, s), tparam("pad_amount", np.uint32, pads)]
+    if n == 3:
+        params.append(tparam("dilation", np.uint32, d))
+    params += [scalar("group", np.uint32, g), tparam("output_padding", np.uint32, out_pad)]
+    ctx.g.add_op(node.name or node.output[0], "TransposeConv3d" if n == 3 else "TransposeConv2d", [x, wq, bq], [y],
+                 params)
     sp.finish()
+
+
+def _dilate_graph_weights(ctx, node, a):
+    """A 1-D/2-D ConvTranspose with dilations and weights from the graph, as ONNX nodes: the weights
+    [I, O/g, k...] reshaped to [I, O/g, k1, 1, k2, 1...], zero-padded to [.., k1, d1, ..], flattened to
+    k*d per dim and cut to the dilated size (k-1)*d+1, then a ConvTranspose without dilations."""
+    from .expand import Expansion
+    e = Expansion(ctx, node)
+    w = node.input[1]
+    shp = list(ctx.shape(w))
+    ks, d = shp[2:], list(a["dilations"])
+    i64 = lambda v: e.const(np.array(v, np.int64), np.int64)
+    split = shp[:2] + [v for k in ks for v in (k, 1)]
+    cur = e.add("Reshape", [w, i64(split)], split, np.float32)
+    padded = shp[:2] + [v for k, dd in zip(ks, d) for v in (k, dd)]
+    ends = [0, 0] + [v for dd in d for v in (0, dd - 1)]
+    cur = e.add("Pad", [cur, i64([0] * len(split) + ends)], padded, np.float32, mode="constant")
+    flat = shp[:2] + [k * dd for k, dd in zip(ks, d)]
+    cur = e.add("Reshape", [cur, i64(flat)], flat, np.float32)
+    dilated = shp[:2] + [(k - 1) * dd + 1 for k, dd in zip(ks, d)]
+    cur = e.add("Slice", [cur, i64([0] * len(ks)), i64(dilated[2:]), i64(list(range(2, 2 + len(ks))))], dilated,
+                np.float32)
+    attrs = {k: v for k, v in a.items() if k != "dilations"}
+    e.add("ConvTranspose", [node.input[0], cur] + list(node.input[2:]), ctx.shape(node.output[0]), np.float32,
+          out=node.output[0], **attrs)
+    e.run()
 
 
 @converter("MaxPool", "AveragePool")
@@ -193,20 +260,22 @@ def pool(ctx, node, a):
     a = sp.a
     if len(node.output) > 1 and node.output[1]:
         raise ConverterError(f"node '{node.name}' (MaxPool): the Indices output is not supported")
+    n = sp.spatial
     k = list(a["kernel_shape"])
-    s = list(a.get("strides", [1, 1]))
-    if list(a.get("dilations", [1, 1])) != [1, 1]:
-        if node.op_type == "MaxPool" and not sp.one_d:
+    s = list(a.get("strides", [1] * n))
+    if list(a.get("dilations", [1] * n)) != [1] * n:
+        if node.op_type == "MaxPool" and not sp.one_d and n == 2:
             return _dilated_max_pool(ctx, node, a, sp.in_shape, k, s, list(a["dilations"]))
         raise ConverterError(f"node '{node.name}' ({node.op_type}): dilations are not supported")
-    pads = _spatial_pads(ctx, node, a, sp.in_shape[2:], k, s, [1, 1])
+    pads = _spatial_pads(ctx, node, a, sp.in_shape[2:], k, s, [1] * n)
     x = sp.x()
     y = sp.y()
     params = [tparam("filter_size", np.uint32, k), tparam("stride", np.uint32, s), tparam("pad_amount", np.uint32, pads)]
     if node.op_type == "AveragePool":
         params.append(scalar("count_pad_for_edges", np.bool_, bool(a.get("count_include_pad", 0))))
     params.append(scalar("rounding_mode", np.uint32, 1 if a.get("ceil_mode", 0) else 0))
-    ctx.g.add_op(node.name or node.output[0], "PoolMax2d" if node.op_type == "MaxPool" else "PoolAvg2d", [x], [y], params)
+    op = ("PoolMax" if node.op_type == "MaxPool" else "PoolAvg") + ("3d" if n == 3 else "2d")
+    ctx.g.add_op(node.name or node.output[0], op, [x], [y], params)
     sp.finish()
 
 
