@@ -50,6 +50,8 @@ QNN_CPU_DECLARE_FACTORY(makeReduce);            // reduce.cpp: ReduceMean, Reduc
 QNN_CPU_DECLARE_FACTORY(makeQuantizeLike);      // quant_cast.cpp: Quantize, Dequantize, Cast, Convert
 QNN_CPU_DECLARE_FACTORY(makeArgMinMax);         // argmax_topk.cpp: Argmax, Argmin
 QNN_CPU_DECLARE_FACTORY(makeTopK);              // argmax_topk.cpp: TopK
+QNN_CPU_DECLARE_FACTORY(makeNonMaxSuppression); // non_max_suppression.cpp
+QNN_CPU_DECLARE_FACTORY(makeNonZero);           // non_zero.cpp
 
 #undef QNN_CPU_DECLARE_FACTORY
 

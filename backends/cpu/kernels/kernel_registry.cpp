@@ -27,6 +27,8 @@ constexpr KernelEntry kKernelTable[] = {
     {"TransposeConv1d", makeConvNd},
     {"Conv3d", makeConvNd},
     {"TransposeConv3d", makeConvNd},
+    {"NonMaxSuppression", makeNonMaxSuppression},
+    {"NonZero", makeNonZero},
     {"PoolMax3d", makePool},
     {"PoolAvg3d", makePool},
     {"L2Pool2d", makePool},

@@ -281,6 +281,24 @@ def case_io_layout(work):
     print("io_layout: --input_layout NONTRIVIAL keeps x [1,3,4,5]; unknown names are an error")
 
 
+def case_non_max_suppression(work):
+    """ONNX's center_point_box example (answer from the ONNX operator tests), and the corner-format example
+    with a score threshold keeping 2 of the 3 rows QNN writes (the model's output declares 2)."""
+    centers = np.array([[[0.5, 0.5, 1.0, 1.0], [0.5, 0.6, 1.0, 1.0], [0.5, 0.4, 1.0, 1.0], [0.5, 10.5, 1.0, 1.0],
+                         [0.5, 10.6, 1.0, 1.0], [0.5, 100.5, 1.0, 1.0]]], np.float32)
+    corners = np.array([[[0.0, 0.0, 1.0, 1.0], [0.0, 0.1, 1.0, 1.1], [0.0, -0.1, 1.0, 0.9], [0.0, 10.0, 1.0, 11.0],
+                         [0.0, 10.1, 1.0, 11.1], [0.0, 100.0, 1.0, 101.0]]], np.float32)
+    scores = np.array([[[0.9, 0.75, 0.6, 0.95, 0.5, 0.3]]], np.float32)
+    consts = {"max": np.array([3], np.int64), "iou": np.array([0.5], np.float32), "s0": np.array([0.0], np.float32),
+              "s4": np.array([0.4], np.float32)}
+    model_case(work, "nms", [N("NonMaxSuppression", ["centers", "scores", "max", "iou", "s0"], ["sel_c"], center_point_box=1),
+                             N("NonMaxSuppression", ["corners", "scores", "max", "iou", "s4"], ["sel_s"])],
+               [("centers", [1, 6, 4]), ("corners", [1, 6, 4]), ("scores", [1, 1, 6])],
+               [("sel_c", [3, 3], I64), ("sel_s", [2, 3], I64)], consts,
+               {"centers": centers, "corners": corners, "scores": scores},
+               {"sel_c": [[0, 0, 3], [0, 0, 0], [0, 0, 5]], "sel_s": [[0, 0, 3], [0, 0, 0]]})
+
+
 CASES = {k[5:]: v for k, v in globals().items() if k.startswith("case_")}
 
 if __name__ == "__main__":
