@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "kernels/broadcast.h"
 #include "kernels/kernel_util.h"
@@ -25,6 +26,17 @@ inline Status checkSameElementType(const char* op, const char* role, const Tenso
     return sdk::unsupportedDType(std::string(op) + ": " + role +
                                  " quantization differs from the input's; requantizing is not supported");
   return Status::ok();
+}
+
+// The bytes of one element holding real zero: all-zero bytes, or for fixed
+// point the quantized zero (-offset), stored little-endian in the element's width.
+inline std::vector<uint8_t> zeroElementBytes(const TensorView& t) {
+  std::vector<uint8_t> bytes(sdk::dtypeSize(t.dtype), 0);
+  if (sdk::dtypeIsFixedPoint(t.dtype)) {
+    const int64_t q = -int64_t(t.quant.offset);
+    for (size_t i = 0; i < bytes.size() && i < sizeof(q); ++i) bytes[i] = uint8_t(uint64_t(q) >> (8 * i));
+  }
+  return bytes;
 }
 
 // Row-major element strides of dims.

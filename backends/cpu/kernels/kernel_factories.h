@@ -52,6 +52,11 @@ QNN_CPU_DECLARE_FACTORY(makeArgMinMax);         // argmax_topk.cpp: Argmax, Argm
 QNN_CPU_DECLARE_FACTORY(makeTopK);              // argmax_topk.cpp: TopK
 QNN_CPU_DECLARE_FACTORY(makeNonMaxSuppression); // non_max_suppression.cpp
 QNN_CPU_DECLARE_FACTORY(makeNonZero);           // non_zero.cpp
+QNN_CPU_DECLARE_FACTORY(makeBatchSpace);        // batch_space.cpp: BatchToSpace, SpaceToBatch, BatchPermutation
+QNN_CPU_DECLARE_FACTORY(makeImagePatches);      // image_patches.cpp: ArgbToRgb, ExtractPatches
+QNN_CPU_DECLARE_FACTORY(makeGroupNorm);         // group_norm.cpp
+QNN_CPU_DECLARE_FACTORY(makeCropAndResize);     // crop_and_resize.cpp
+QNN_CPU_DECLARE_FACTORY(makeCorrelation1D);     // correlation_1d.cpp
 
 #undef QNN_CPU_DECLARE_FACTORY
 
