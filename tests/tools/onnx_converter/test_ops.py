@@ -299,6 +299,30 @@ def case_non_max_suppression(work):
                {"sel_c": [[0, 0, 3], [0, 0, 0], [0, 0, 5]], "sel_s": [[0, 0, 3], [0, 0, 0]]})
 
 
+def case_runtime_params(work):
+    """Slice starts/axes/steps, Pad pads/value and the CumSum axis fed at run time (index arithmetic in the
+    graph): numpy slicing, np.pad and np.cumsum with the same values."""
+    x = f32(4, 6, 5)
+    starts, axes, steps = np.array([-1, 1], np.int64), np.array([2, 0], np.int64), np.array([-2, 2], np.int64)
+    pads = np.array([0, 2, 1, 0, 1, 2], np.int64)
+    axis = np.array(1, np.int64)
+    ends = np.array([-10, 10], np.int64)
+    model_case(work, "runtime_params",
+               [N("Slice", ["x", "starts", "ends", "axes", "steps"], ["s"]),
+                N("Pad", ["x", "pads"], ["pr"], mode="reflect"),
+                N("Pad", ["x", "pads", "value"], ["pc"], mode="constant"),
+                N("CumSum", ["x", "axis"], ["cs"], reverse=1)],
+               [("x", [4, 6, 5]), ("starts", [2], I64), ("axes", [2], I64), ("steps", [2], I64), ("pads", [6], I64),
+                ("value", []), ("axis", [], I64)],
+               [("s", [2, 6, 3]), ("pr", [4, 9, 8]), ("pc", [4, 9, 8]), ("cs", [4, 6, 5])],
+               {"ends": ends}, {"x": x, "starts": starts, "axes": axes, "steps": steps, "pads": pads,
+                                "value": np.array(2.5, np.float32), "axis": axis},
+               {"s": x[1:10:2, :, -1:-10:-2],
+                "pr": np.pad(x, [(0, 0), (2, 1), (1, 2)], mode="reflect"),
+                "pc": np.pad(x, [(0, 0), (2, 1), (1, 2)], constant_values=2.5),
+                "cs": np.flip(np.cumsum(np.flip(x, 1), 1), 1)})
+
+
 CASES = {k[5:]: v for k, v in globals().items() if k.startswith("case_")}
 
 if __name__ == "__main__":

@@ -68,6 +68,8 @@ def to_graph_layout(arr, tensor):
     """ONNX-layout array -> the graph input's layout (model_net.json axis_format NHWC: from NCHW)."""
     if tensor.get("axis_format") == "NHWC":
         arr = arr.transpose(TO_NHWC)
+    if arr.ndim == 0 and list(tensor["dims"]) == [1]:
+        arr = arr.reshape(1)   # a scalar input is one value in a rank-1 QNN tensor
     if list(arr.shape) != list(tensor["dims"]):
         sys.exit(f"FAIL: input of shape {list(arr.shape)} does not fit the graph input {tensor['dims']}")
     return np.ascontiguousarray(arr)

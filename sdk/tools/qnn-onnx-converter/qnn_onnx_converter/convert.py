@@ -24,6 +24,8 @@ def convert(model, graph_name, io=None):
     g.reserved = {sanitize(o) for o in model.outputs}
     g.reserved_for = set(model.outputs)
     for name in model.inputs:
+        if name in model.dynamic_inputs:
+            continue   # created by nobody: a converter needing it fails with the --input_dim hint
         if name not in model.shapes:
             raise ConverterError(f"input '{name}' has no static shape; pin it with --input_dim {name} DIMS")
         shape = model.shapes[name]

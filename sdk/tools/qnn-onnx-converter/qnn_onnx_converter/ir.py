@@ -95,6 +95,8 @@ class Graph:
         return name
 
     def add_tensor(self, wanted, shape, dtype, kind, data=None):
+        if any(int(d) == 0 for d in shape):
+            raise ConverterError(f"tensor '{wanted}' has a zero-size dim {list(shape)}: QNN tensors cannot be empty")
         name = self.unique(wanted)
         if data is not None:
             data = np.ascontiguousarray(data, dtype=dtype)

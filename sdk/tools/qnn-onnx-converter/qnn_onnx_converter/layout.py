@@ -31,10 +31,13 @@ class Ctx:
 
     # ---- queries ----
     def shape(self, name):
+        if name in self.m.dynamic_inputs:
+            raise ConverterError(self.m.dynamic_inputs[name])
         if name in self.m.consts:
             return list(self.m.consts[name].shape)
         if name not in self.m.shapes:
-            raise ConverterError(f"the shape of tensor '{name}' could not be inferred statically")
+            hint = "".join(f" ({msg})" for msg in list(self.m.dynamic_inputs.values())[:1])
+            raise ConverterError(f"the shape of tensor '{name}' could not be inferred statically{hint}")
         return list(self.m.shapes[name])
 
     def dtype(self, name):
@@ -66,7 +69,7 @@ class Ctx:
             return self.const(name, layout)
         ent = self.map.get(name)
         if ent is None:
-            raise ConverterError(f"tensor '{name}' is used before it is produced")
+            raise ConverterError(self.m.dynamic_inputs.get(name, f"tensor '{name}' is used before it is produced"))
         if layout in ent:
             return ent[layout]
         src_layout = "nhwc" if layout == "plain" else "plain"

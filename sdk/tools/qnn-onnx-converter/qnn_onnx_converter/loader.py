@@ -16,6 +16,9 @@ class OnnxModel:
         self.dtypes = {}       # name -> numpy dtype
         self.inputs = []       # graph input names (not initializers)
         self.outputs = []      # graph output names
+        # Graph inputs with dynamic dims -> the error to give if a converter needs them: an input only read
+        # for values the static shapes already fix (e.g. Reduce axes) never becomes a QNN graph input.
+        self.dynamic_inputs = {}
         self.opset = 0
 
 
@@ -37,7 +40,8 @@ def _collect_value_info(m, model):
 
 
 def _pin_inputs(m, input_dims, init_names):
-    pinned = set()
+    """Applies --input_dim; returns {input: error} for the inputs left with dynamic dims."""
+    pinned, dynamic = set(), {}
     for vi in m.graph.input:
         if vi.name in init_names:
             continue
@@ -54,10 +58,11 @@ def _pin_inputs(m, input_dims, init_names):
             pinned.add(vi.name)
         elif any(not d.HasField("dim_value") or d.dim_value <= 0 for d in dims):
             shown = ",".join(str(d.dim_value) if d.HasField("dim_value") and d.dim_value > 0 else (d.dim_param or "?") for d in dims)
-            raise ConverterError(f"input '{vi.name}' has dynamic dims [{shown}]; pin them with --input_dim {vi.name} N,C,H,W")
+            dynamic[vi.name] = f"input '{vi.name}' has dynamic dims [{shown}]; pin them with --input_dim {vi.name} N,C,H,W"
     unknown = set(input_dims) - pinned
     if unknown:
         raise ConverterError(f"--input_dim names no graph input: {', '.join(sorted(unknown))}")
+    return dynamic
 
 
 def load(path, input_dims, out_nodes, keep_disconnected):
@@ -76,7 +81,7 @@ def load(path, input_dims, out_nodes, keep_disconnected):
     if m.functions:
         m = onnx.inliner.inline_local_functions(m) if hasattr(onnx, "inliner") else m
     init_names = {i.name for i in m.graph.initializer}
-    _pin_inputs(m, input_dims, init_names)
+    model.dynamic_inputs = _pin_inputs(m, input_dims, init_names)
     for init in m.graph.initializer:
         model.consts[init.name] = numpy_helper.to_array(init)
     model.inputs = [vi.name for vi in m.graph.input if vi.name not in init_names]

@@ -18,6 +18,7 @@ import numpy as np
 from ..errors import ConverterError
 from ..ir import scalar, tparam
 from . import converter
+from .runtime_params import AmbiguousAxes, cumsum_runtime_axis, distinct_axis_sets, reduce_candidates
 from .compose import Decompose
 from .elementwise import binary, clip as clip_const
 
@@ -239,21 +240,26 @@ def _axes_from_shapes(ctx, node, a, rank):
     dims left out, when only one choice of them gives the output shape. The axes input's own length
     (static) tells an empty list (noop_with_empty_axes) from a full one."""
     name = node.input[1]
-    count = ctx.shape(name)[0] if ctx.shape(name) else 1
+    # An axes input of dynamic length (never a QNN input then) leaves the count to the shapes as well.
+    count = None if name in ctx.m.dynamic_inputs else ctx.shape(name)[0] if ctx.shape(name) else 1
     src, dst = ctx.shape(node.input[0]), ctx.shape(node.output[0])
     if count == 0:
         return None if a.get("noop_with_empty_axes", 0) else list(range(rank))
     if a.get("keepdims", 1):
         if len(dst) != rank:
             raise ConverterError(f"node '{node.name}' ({node.op_type}): output rank {len(dst)} != input rank {rank}")
-        return [d for d in range(rank) if dst[d] == 1 and src[d] != 1] or [d for d in range(rank) if src[d] == 1][:1]
+        shrunk = [d for d in range(rank) if dst[d] == 1 and src[d] != 1]
+        if count is None and not shrunk:
+            return None   # nothing changes: empty axes with noop_with_empty_axes, or only size-1 dims named
+        return shrunk or [d for d in range(rank) if src[d] == 1][:1]
     import itertools
     fits = [c for c in itertools.combinations(range(rank), rank - len(dst))
             if [src[d] for d in range(rank) if d not in c] == dst]
-    distinct = {tuple(d for d in c if src[d] != 1) for c in fits}
+    distinct = distinct_axis_sets(src, fits)
+    if not distinct:
+        raise ConverterError(f"node '{node.name}' ({node.op_type}): no choice of axes reduces {src} to {dst}")
     if len(distinct) != 1:
-        raise ConverterError(f"node '{node.name}' ({node.op_type}): axes '{name}' is computed at run time and the "
-                             f"shapes {src} -> {dst} do not tell which dims it names")
+        raise AmbiguousAxes(distinct)   # the converters pick among them at run time
     return sorted(fits[0])
 
 
@@ -274,8 +280,11 @@ def reduce_axes(ctx, node, a):
 @converter("ReduceL1", "ReduceL2", "ReduceSumSquare", "ReduceLogSum", "ReduceLogSumExp")
 def reduce_composite(ctx, node, a):
     _float_only(ctx, node)
+    try:
+        axes, keep = reduce_axes(ctx, node, a)
+    except AmbiguousAxes as amb:
+        return reduce_candidates(ctx, node, a, amb.candidates)
     d = Decompose(ctx, node)
-    axes, keep = reduce_axes(ctx, node, a)
     x = d.input(0)
     in_shape = ctx.shape(node.input[0])
     pre = {"ReduceL1": "ElementWiseAbs", "ReduceLogSumExp": "ElementWiseExp"}.get(node.op_type)
@@ -324,9 +333,9 @@ def cast_like(ctx, node, a):
 
 @converter("CumSum")
 def cumsum(ctx, node, a):
-    """QNN CumulativeSum (float, int32): the axis input must be constant."""
+    """QNN CumulativeSum (float, int32); an axis computed at run time picks among every axis's sum."""
     if not ctx.is_const(node.input[1]):
-        raise ConverterError(f"node '{node.name}' (CumSum): a non-constant axis is not supported")
+        return cumsum_runtime_axis(ctx, node, a)
     rank = len(ctx.shape(node.input[0]))
     axis = int(ctx.const_value(node.input[1]).reshape(-1)[0]) % rank
     dt = ctx.dtype(node.output[0])

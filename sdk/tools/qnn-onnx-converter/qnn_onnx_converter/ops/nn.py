@@ -6,6 +6,7 @@ from ..ir import scalar, tparam
 from ..layout import nhwc_axis
 from .compose import Decompose
 from .decomposed import reduce_axes
+from .runtime_params import AmbiguousAxes, reduce_candidates
 from .elementwise import pick_layout
 from . import converter
 
@@ -141,7 +142,10 @@ def layernorm_decomposed(ctx, node, a, axis):
 @converter("ReduceMean", "ReduceMax", "ReduceMin", "ReduceSum", "ReduceProd")
 def reduce(ctx, node, a):
     rank = len(ctx.shape(node.input[0]))
-    axes, keep = reduce_axes(ctx, node, a)
+    try:
+        axes, keep = reduce_axes(ctx, node, a)
+    except AmbiguousAxes as amb:
+        return reduce_candidates(ctx, node, a, amb.candidates)
     if axes is None:  # noop_with_empty_axes without axes: the input as it is
         ctx.g.add_op(node.name or node.output[0], "Reshape", [ctx.get(node.input[0], "plain")],
                      [ctx.out(node.output[0], "plain")])

@@ -6,6 +6,7 @@ from ..ir import scalar, tparam
 from ..layout import nhwc_axis
 from .elementwise import pick_layout
 from . import converter
+from .runtime_params import pad_runtime, slice_runtime
 
 
 def _axis_for(lay, axis, rank):
@@ -80,11 +81,11 @@ def slice_(ctx, node, a):
     if "starts" in a:
         starts, ends, axes, steps = a["starts"], a["ends"], a.get("axes"), None
     else:
+        if any(i and not ctx.is_const(i) for i in node.input[1:5]):
+            return slice_runtime(ctx, node)
         vals = []
         for k in range(1, 5):
             if len(node.input) > k and node.input[k]:
-                if not ctx.is_const(node.input[k]):
-                    raise ConverterError(f"node '{node.name}' (Slice): non-constant starts/ends/axes/steps are not supported")
                 vals.append([int(v) for v in ctx.const_value(node.input[k])])
             else:
                 vals.append(None)
@@ -154,8 +155,8 @@ def pad(ctx, node, a):
     if "pads" in a:
         pads, value = list(a["pads"]), float(a.get("value", 0.0))
     else:
-        if not ctx.is_const(node.input[1]):
-            raise ConverterError(f"node '{node.name}' (Pad): non-constant pads are not supported")
+        if any(i and not ctx.is_const(i) for i in node.input[1:4]):
+            return pad_runtime(ctx, node, mode)
         pads = [int(v) for v in ctx.const_value(node.input[1])]
         value = float(ctx.const_value(node.input[2]).reshape(-1)[0]) if len(node.input) > 2 and node.input[2] else 0.0
         if len(node.input) > 3 and node.input[3]:
