@@ -57,6 +57,8 @@ QNN_CPU_DECLARE_FACTORY(makeImagePatches);      // image_patches.cpp: ArgbToRgb,
 QNN_CPU_DECLARE_FACTORY(makeGroupNorm);         // group_norm.cpp
 QNN_CPU_DECLARE_FACTORY(makeCropAndResize);     // crop_and_resize.cpp
 QNN_CPU_DECLARE_FACTORY(makeCorrelation1D);     // correlation_1d.cpp
+QNN_CPU_DECLARE_FACTORY(makeRoi);               // roi_ops.cpp: RoiAlign, RoiPooling
+QNN_CPU_DECLARE_FACTORY(makeBoxOps);            // box_ops.cpp: AxisAlignedBboxTransform, HeatMapMaxKeyPoint
 
 #undef QNN_CPU_DECLARE_FACTORY
 
