@@ -323,6 +323,24 @@ def case_runtime_params(work):
                 "cs": np.flip(np.cumsum(np.flip(x, 1), 1), 1)})
 
 
+def case_dft_det(work):
+    """DFT as cosine/sine matrix products (onesided with a zero-padding dft_length, complex inverse) and
+    3x3 determinants by cofactors, against numpy.fft and numpy.linalg.det."""
+    x, z = f32(2, 6, 3, 1), f32(2, 5, 2)
+    m = f32(4, 3, 3)
+    zc = z[..., 0] + 1j * z[..., 1]
+    fwd = np.fft.rfft(x[..., 0], n=8, axis=1)
+    inv = np.fft.ifft(zc, axis=1)
+    model_case(work, "dft_det",
+               [N("DFT", ["x", "len"], ["fx"], axis=1, onesided=1), N("DFT", ["z"], ["iz"], axis=1, inverse=1),
+                N("Det", ["m"], ["d"])],
+               [("x", [2, 6, 3, 1]), ("z", [2, 5, 2]), ("m", [4, 3, 3])],
+               [("fx", [2, 5, 3, 2]), ("iz", [2, 5, 2]), ("d", [4])],
+               {"len": np.array(8, np.int64)}, {"x": x, "z": z, "m": m},
+               {"fx": np.stack([fwd.real, fwd.imag], -1), "iz": np.stack([inv.real, inv.imag], -1),
+                "d": np.linalg.det(m.astype(np.float64))}, opset=17)
+
+
 CASES = {k[5:]: v for k, v in globals().items() if k.startswith("case_")}
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
 """Indexing and rearranging ops: DepthToSpace, SpaceToDepth, ScatterElements (and the older Scatter),
-ScatterND, GatherND, OneHot, LRN, GridSample, MaxUnpool, ReverseSequence.
+ScatterND, GatherND, OneHot, LRN, GridSample, RoiAlign, MaxUnpool, ReverseSequence.
 
 QNN's DepthToSpace/SpaceToDepth work on NHWC; the scatters, gathers and OneHot on plain-layout tensors
 with int32 indices (ONNX int64 indices are narrowed; negative indices are resolved by the kernels, or
@@ -156,6 +156,30 @@ def grid_sample(ctx, node, a):
     ctx.g.add_op(node.name or node.output[0], "GridSample", [x, grid], [y],
                  [scalar("align_corners", np.bool_, bool(a.get("align_corners", 0))),
                   scalar("mode", np.uint32, _GRID_MODES[mode]), scalar("padding_mode", np.uint32, _GRID_PADDING[pad])])
+
+
+@converter("RoiAlign")
+def roi_align(ctx, node, a):
+    """QNN RoiAlign (NHWC map, the bins from the output's shape): spatial_scale is the inverse of QNN's
+    image-to-map img_size_ratio, sampling_ratio 0 its adaptive -1, half_pixel its `aligned`."""
+    if _mode(a, "avg") != "avg":
+        raise ConverterError(f"node '{node.name}' (RoiAlign): mode 'max' is not supported (QNN RoiAlign averages)")
+    ctm = a.get("coordinate_transformation_mode", b"half_pixel")
+    ctm = ctm.decode() if isinstance(ctm, bytes) else ctm
+    if ctm not in ("half_pixel", "output_half_pixel"):
+        raise ConverterError(f"node '{node.name}' (RoiAlign): coordinate_transformation_mode '{ctm}' is not supported")
+    scale = float(a.get("spatial_scale", 1.0))
+    if not scale > 0:
+        raise ConverterError(f"node '{node.name}' (RoiAlign): spatial_scale must be > 0")
+    samples = int(a.get("sampling_ratio", 0))
+    x = ctx.get(node.input[0], "nhwc")
+    rois = ctx.get(node.input[1], "plain")
+    y = ctx.out(node.output[0], "nhwc")
+    ctx.g.add_op(node.name or node.output[0], "RoiAlign", [x, rois, _indices(ctx, node.input[2])], [y],
+                 [tparam("img_size_ratio", np.float32, [1.0 / scale, 1.0 / scale]),
+                  scalar("num_samples_y", np.int32, samples if samples > 0 else -1),
+                  scalar("num_samples_x", np.int32, samples if samples > 0 else -1),
+                  scalar("aligned", np.bool_, ctm == "half_pixel")])
 
 
 @converter("MaxUnpool")

@@ -127,6 +127,14 @@ def gather(ctx, node, a):
     else:
         qi = ctx.get(node.input[1], "plain")
     x = ctx.get(node.input[0], "plain")
+    if ctx.shape(node.input[1]) == []:
+        # A scalar index is a [1] QNN tensor, so QNN's Gather keeps the axis (size 1): drop it with a Reshape.
+        kept = list(shp)
+        kept[axis] = 1
+        g = ctx.g.add_tensor((node.name or node.output[0]) + "_kept_axis", kept, ctx.dtype(node.input[0]), "native")
+        ctx.g.add_op(node.name or node.output[0], "Gather", [x, qi], [g], [scalar("axis", np.int32, axis)])
+        ctx.g.add_op(g + "_reshape", "Reshape", [g], [ctx.out(node.output[0], "plain")])
+        return
     y = ctx.out(node.output[0], "plain")
     ctx.g.add_op(node.name or node.output[0], "Gather", [x, qi], [y], [scalar("axis", np.int32, axis)])
 
