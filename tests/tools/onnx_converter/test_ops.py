@@ -341,6 +341,45 @@ def case_dft_det(work):
                 "d": np.linalg.det(m.astype(np.float64))}, opset=17)
 
 
+def _tfidf_ref(x, pool, starts, indexes, lo, hi, skips, weights, mode, out_dim):
+    """TfIdfVectorizer by enumerating every n-gram occurrence of every row (ONNX operator text)."""
+    rows = np.atleast_2d(x)
+    grams = []
+    bounds = starts + [len(pool)]
+    for n in range(1, len(starts) + 1):
+        seg = pool[bounds[n - 1]:bounds[n]]
+        grams += [tuple(seg[i:i + n]) for i in range(0, len(seg), n)]
+    y = np.zeros((rows.shape[0], out_dim))
+    for r, row in enumerate(rows):
+        for gi, g in enumerate(grams):
+            n = len(g)
+            if n < lo or n > hi:
+                continue
+            count = 0
+            for s in (range(skips + 1) if n > 1 else [0]):
+                for p in range(len(row) - (n - 1) * (s + 1)):
+                    count += all(row[p + j * (s + 1)] == g[j] for j in range(n))
+            v = count if mode == "TF" else (count > 0) * weights[gi] if mode == "IDF" else count * weights[gi]
+            y[r, indexes[gi]] = v
+    return y if x.ndim == 2 else y[0]
+
+
+def case_tfidf(work):
+    """TfIdfVectorizer in the three modes, 1- and 2-grams with skips, a rank-1 input."""
+    x2 = np.array([[1, 2, 3, 2, 3, 1, 2], [3, 3, 1, 2, 2, 3, 1]], np.int64)
+    x1 = np.array([2, 3, 1, 2, 3, 3], np.int64)
+    attrs = dict(min_gram_length=1, max_gram_length=2, max_skip_count=2, ngram_counts=[0, 3],
+                 ngram_indexes=[4, 0, 2, 1, 3, 5], pool_int64s=[1, 2, 3, 1, 2, 2, 3, 3, 1])
+    w = [0.5, 2.0, 1.5, 3.0, 0.25, 1.0]
+    nodes, want = [], {}
+    for mode, name, x in (("TF", "tf", x2), ("IDF", "idf", x2), ("TFIDF", "tfidf", x1)):
+        nodes.append(N("TfIdfVectorizer", ["x1" if x.ndim == 1 else "x2"], [name], mode=mode, weights=w, **attrs))
+        want[name] = _tfidf_ref(x, attrs["pool_int64s"], attrs["ngram_counts"], attrs["ngram_indexes"], 1, 2, 2, w,
+                                mode, 6)
+    model_case(work, "tfidf", nodes, [("x2", [2, 7], I64), ("x1", [6], I64)],
+               [("tf", [2, 6]), ("idf", [2, 6]), ("tfidf", [6])], {}, {"x2": x2, "x1": x1}, want, opset=9)
+
+
 CASES = {k[5:]: v for k, v in globals().items() if k.startswith("case_")}
 
 if __name__ == "__main__":
