@@ -55,6 +55,11 @@ InputLoader::InputLoader(const GraphSpec& graph, const InputList& list, InputOpt
     }
     files_.push_back(std::move(paths));
   }
+  if (files_.empty()) {
+    // A graph without inputs runs once from an input list with no entries; any other graph needs some.
+    if (n != 0) throw ToolError("input list has no inputs: " + list.file);
+    files_.emplace_back();
+  }
 }
 
 bool InputLoader::isNative(const TensorSpec& t) const {

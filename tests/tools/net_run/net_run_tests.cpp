@@ -314,6 +314,11 @@ TEST_F(NetRun, BadMissingModelFile) { expectFailure(base() + "--model /nonexiste
 TEST_F(NetRun, BadNotAModelLibrary) { expectFailure(base() + "--model " + kNotAModel + " --input_list " + dir + "/list.txt", "QnnModel_composeGraphs"); }
 TEST_F(NetRun, BadModelPrefix) { expectFailure(twoIo() + "--model_prefix Nope", "Nope_composeGraphs"); }
 TEST_F(NetRun, BadMissingInputList) { expectFailure(base() + "--model " + kTwoIo + " --input_list " + dir + "/none.txt", "input list not found"); }
+TEST_F(NetRun, BadEmptyInputListForAGraphWithInputs) {
+  // Blank and comment lines only: right for a graph without inputs, an error for this one.
+  writeText(dir + "/empty.txt", "\n#out/relu:0\n\n");
+  expectFailure(base() + "--model " + kTwoIo + " --input_list " + dir + "/empty.txt", "input list has no inputs");
+}
 TEST_F(NetRun, BadMissingInputFile) {
   writeText(dir + "/bad.txt", "x:=" + dir + "/x0.raw y:=" + dir + "/missing.raw\n");
   expectFailure(base() + "--model " + kTwoIo + " --input_list " + dir + "/bad.txt", "input file not found");

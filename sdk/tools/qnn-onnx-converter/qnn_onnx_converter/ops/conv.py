@@ -258,15 +258,15 @@ def _dilate_graph_weights(ctx, node, a):
 def pool(ctx, node, a):
     sp = _Spatial(ctx, node, a)
     a = sp.a
-    if len(node.output) > 1 and node.output[1]:
-        raise ConverterError(f"node '{node.name}' (MaxPool): the Indices output is not supported")
     n = sp.spatial
     k = list(a["kernel_shape"])
     s = list(a.get("strides", [1] * n))
-    if list(a.get("dilations", [1] * n)) != [1] * n:
+    indices = len(node.output) > 1 and bool(node.output[1])
+    if list(a.get("dilations", [1] * n)) != [1] * n or indices:
         if node.op_type == "MaxPool" and not sp.one_d and n == 2:
-            return _dilated_max_pool(ctx, node, a, sp.in_shape, k, s, list(a["dilations"]))
-        raise ConverterError(f"node '{node.name}' ({node.op_type}): dilations are not supported")
+            return _max_pool_by_taps(ctx, node, a, sp.in_shape, k, s, list(a.get("dilations", [1, 1])))
+        raise ConverterError(f"node '{node.name}' ({node.op_type}): " +
+                             ("the Indices output" if indices else "dilations") + " of a 1-D or 3-D pool is not supported")
     pads = _spatial_pads(ctx, node, a, sp.in_shape[2:], k, s, [1] * n)
     x = sp.x()
     y = sp.y()
@@ -279,15 +279,19 @@ def pool(ctx, node, a):
     sp.finish()
 
 
-def _dilated_max_pool(ctx, node, a, in_shape, k, s, d):
-    """MaxPool with dilations (QNN PoolMax2d has none): the maximum of the kh x kw strided slices of the
-    input padded with the lowest float, tap (i, j) starting at (i * dh, j * dw), as ONNX nodes."""
+def _max_pool_by_taps(ctx, node, a, in_shape, k, s, d):
+    """MaxPool as ONNX nodes where QNN PoolMax2d falls short (dilations, the Indices output): the kh x kw
+    strided slices of the input padded with the lowest float, tap (i, j) starting at (i * dh, j * dw), reduced
+    by Max; with Indices, a running maximum that a tap replaces only when strictly greater (the first
+    maximum in row-major window order, as ONNX Runtime) carries each tap's constant flat input index
+    (NCHW row-major, or with storage_order = 1 column-major within each H x W plane)."""
     from .expand import Expansion
     if a.get("ceil_mode", 0):
-        raise ConverterError(f"node '{node.name}' (MaxPool): ceil_mode with dilations is not supported")
+        raise ConverterError(f"node '{node.name}' (MaxPool): ceil_mode with dilations or Indices is not supported")
     e = Expansion(ctx, node)
     pads = _spatial_pads(ctx, node, a, in_shape[2:], k, s, d)   # [[top, bottom], [left, right]]
-    n, c, h, w = in_shape
+    n, c, h0, w0 = in_shape
+    h, w = h0, w0
     out = ctx.shape(node.output[0])
     x = node.input[0]
     if any(v for pair in pads for v in pair):
@@ -295,7 +299,10 @@ def _dilated_max_pool(ctx, node, a, in_shape, k, s, d):
         x = e.add("Pad", [x, e.const(np.array([0, 0, pads[0][0], pads[1][0], 0, 0, pads[0][1], pads[1][1]], np.int64),
                                      np.int64), e.const(np.array(-3.4028234663852886e38, np.float32))],
                   [n, c, h, w], np.float32, mode="constant")
-    taps = []
+    with_indices = len(node.output) > 1 and bool(node.output[1])
+    column_major = bool(a.get("storage_order", 0))
+    plane = (np.arange(n)[:, None] * c + np.arange(c)[None, :]).reshape(n, c, 1, 1) * (h0 * w0)
+    taps, indices = [], []
     for i in range(k[0]):
         for j in range(k[1]):
             starts = [i * d[0], j * d[1]]
@@ -304,11 +311,27 @@ def _dilated_max_pool(ctx, node, a, in_shape, k, s, d):
                                         e.const(np.array(ends, np.int64), np.int64),
                                         e.const(np.array([2, 3], np.int64), np.int64),
                                         e.const(np.array(s, np.int64), np.int64)], out, np.float32))
-    acc = taps[0]
-    for t in taps[1:-1]:
-        acc = e.add("Max", [acc, t], out, np.float32)
-    e.add("Max", [acc, taps[-1]], out, np.float32, out=node.output[0]) if len(taps) > 1 else \
-        e.add("Identity", [acc], out, np.float32, out=node.output[0])
+            if with_indices:   # the input position of this tap for every output (padding: never the maximum)
+                rows = np.arange(out[2])[:, None] * s[0] - pads[0][0] + starts[0]
+                cols = np.arange(out[3])[None, :] * s[1] - pads[1][0] + starts[1]
+                flat = cols * h0 + rows if column_major else rows * w0 + cols
+                indices.append(e.const((plane + flat[None, None]).astype(np.int32), np.int32))
+    if not with_indices:
+        acc = taps[0]
+        for t in taps[1:-1]:
+            acc = e.add("Max", [acc, t], out, np.float32)
+        e.add("Max", [acc, taps[-1]], out, np.float32, out=node.output[0]) if len(taps) > 1 else \
+            e.add("Identity", [acc], out, np.float32, out=node.output[0])
+    else:
+        best, where = taps[0], indices[0]
+        for t, (tap, idx) in enumerate(zip(taps[1:], indices[1:]), start=1):
+            last = t == len(taps) - 1
+            better = e.add("Greater", [tap, best], out, np.bool_)
+            best = e.add("Where", [better, tap, best], out, np.float32, out=node.output[0] if last else None)
+            where = e.add("Where", [better, idx, where], out, np.int32, out=node.output[1] if last else None)
+        if len(taps) == 1:
+            e.add("Identity", [best], out, np.float32, out=node.output[0])
+            e.add("Identity", [where], out, np.int32, out=node.output[1])
     e.run()
 
 
@@ -323,8 +346,8 @@ def global_pool(ctx, node, a):
 
 @converter("BatchNormalization")
 def batchnorm(ctx, node, a):
-    if len(node.output) > 1 and any(node.output[1:]):
-        raise ConverterError(f"node '{node.name}' (BatchNormalization): training mode outputs are not supported")
+    if a.get("training_mode", 0) or (len(node.output) > 1 and any(node.output[1:])):
+        return _batchnorm_training(ctx, node, a)
     rank = len(ctx.shape(node.input[0]))
     if not all(ctx.is_const(i) for i in node.input[1:5]) or rank not in (2, 4):
         return _batchnorm_decomposed(ctx, node, a, rank)
@@ -336,6 +359,34 @@ def batchnorm(ctx, node, a):
     y = ctx.out(node.output[0], lay)
     ctx.g.add_op(node.name or node.output[0], "Batchnorm",
                  [x, ctx.new_const(node.output[0] + "_bn_scale", scale), ctx.new_const(node.output[0] + "_bn_shift", shift)], [y])
+
+
+def _batchnorm_training(ctx, node, a):
+    """BatchNormalization with training_mode: normalized by the batch's own mean and (population) variance
+    over every axis but the channel, and the running statistics updated as
+    running * momentum + batch * (1 - momentum) (ONNX's definition), as ONNX nodes."""
+    from .expand import Expansion
+    shp = ctx.shape(node.input[0])
+    rank, ch = len(shp), shp[1]
+    eps, momentum = float(a.get("epsilon", 1e-5)), float(a.get("momentum", 0.9))
+    e = Expansion(ctx, node)
+    axes = e.const(np.array([0] + list(range(2, rank)), np.int64), np.int64)
+    bshape = [1, ch] + [1] * (rank - 2)
+    col = lambda t: e.add("Reshape", [t, e.const(np.array(bshape, np.int64), np.int64)], bshape, np.float32)
+    mean = e.add("ReduceMean", [node.input[0], axes], bshape, np.float32, keepdims=1)
+    centred = e.add("Sub", [node.input[0], mean], shp, np.float32)
+    var = e.add("ReduceMean", [e.add("Mul", [centred, centred], shp, np.float32), axes], bshape, np.float32, keepdims=1)
+    inv = e.add("Reciprocal", [e.add("Sqrt", [e.add("Add", [var, e.const(np.float32(eps))], bshape, np.float32)],
+                                     bshape, np.float32)], bshape, np.float32)
+    scaled = e.add("Mul", [e.add("Mul", [centred, inv], shp, np.float32), col(node.input[1])], shp, np.float32)
+    e.add("Add", [scaled, col(node.input[2])], shp, np.float32, out=node.output[0])
+    flat = lambda t: e.add("Reshape", [t, e.const(np.array([ch], np.int64), np.int64)], [ch], np.float32)
+    for k, (running, batch) in enumerate(((node.input[3], mean), (node.input[4], var)), start=1):
+        if len(node.output) > k and node.output[k]:
+            kept = e.add("Mul", [running, e.const(np.float32(momentum))], [ch], np.float32)
+            fresh = e.add("Mul", [flat(batch), e.const(np.float32(1.0 - momentum))], [ch], np.float32)
+            e.add("Add", [kept, fresh], [ch], np.float32, out=node.output[k])
+    e.run()
 
 
 def _batchnorm_decomposed(ctx, node, a, rank):
