@@ -380,6 +380,19 @@ def case_tfidf(work):
                [("tf", [2, 6]), ("idf", [2, 6]), ("tfidf", [6])], {}, {"x2": x2, "x1": x1}, want, opset=9)
 
 
+def case_if(work):
+    """If on a run-time condition: both branches (reading the outer x, one with its own constant) are computed
+    and the output picks one; run with the condition true (the model is converted once per value)."""
+    x = f32(2, 3)
+    then_g = helper.make_graph([N("Relu", ["x"], ["t"])], "then", [], [vi("t", [2, 3])])
+    else_g = helper.make_graph([N("Constant", [], ["two"], value=helper.make_tensor("v", F, [], [2.0])),
+                                N("Mul", ["x", "two"], ["f"])], "else", [], [vi("f", [2, 3])])
+    for flag in (True, False):
+        model_case(work, f"if_{int(flag)}", [N("If", ["cond"], ["y"], then_branch=then_g, else_branch=else_g)],
+                   [("x", [2, 3]), ("cond", [], TensorProto.BOOL)], [("y", [2, 3])], {},
+                   {"x": x, "cond": np.array(flag)}, {"y": np.maximum(x, 0) if flag else x * 2})
+
+
 CASES = {k[5:]: v for k, v in globals().items() if k.startswith("case_")}
 
 if __name__ == "__main__":

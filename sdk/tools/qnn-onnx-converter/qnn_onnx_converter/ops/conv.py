@@ -4,6 +4,7 @@ import numpy as np
 from ..errors import ConverterError
 from ..ir import scalar, tparam
 from . import converter
+from .resize_sampled import needs_sampled_resize, sampled_resize
 
 
 def _spatial_pads(ctx, node, a, in_hw, k, s, d):
@@ -455,8 +456,8 @@ def _s(v, default):
 
 def _check_scales(ctx, node):
     """QNN Resize maps coordinates with output/input, ONNX with the given scales: a constant scale that is
-    not output/input cannot be expressed (an error); one computed at run time is taken as output/input
-    (a warning: the graph computes something else if it is not)."""
+    not output/input cannot be expressed (an error). Scales computed at run time take the sampled path
+    (ops/resize_sampled.py)."""
     idx = 1 if node.op_type == "Upsample" or ctx.m.opset < 11 else 2   # Resize-10: (X, scales)
     if len(node.input) <= idx or not node.input[idx] or (idx == 2 and len(node.input) > 3 and node.input[3]):
         return   # sizes given (or no scales): output/input is the scale
@@ -469,24 +470,25 @@ def _check_scales(ctx, node):
             raise ConverterError(f"node '{node.name}' ({node.op_type}): scales {scales} differ from output/input "
                                  f"{ratio}, which is what QNN Resize samples with; give sizes instead")
         return
-    import sys
-    print(f"qnn-onnx-converter: warning: node '{node.name}' ({node.op_type}): scales '{name}' is computed at run "
-          f"time; output/input {ratio} is taken as the scale", file=sys.stderr)
 
 
 @converter("Resize", "Upsample")
 def resize(ctx, node, a):
-    _need_2d(ctx, node)
     mode = _s(a.get("mode"), "nearest")
     if mode not in ("nearest", "linear", "cubic"):
         raise ConverterError(f"node '{node.name}' (Resize): mode '{mode}' is not supported")
     ctm = _s(a.get("coordinate_transformation_mode"), "half_pixel" if node.op_type == "Resize" else "asymmetric")
-    if ctm not in _TRANSFORM:
-        raise ConverterError(f"node '{node.name}' (Resize): coordinate_transformation_mode '{ctm}' is not supported")
     if node.op_type == "Upsample" and ctm == "asymmetric" and mode == "nearest":
         nm = "floor"
     else:
         nm = _s(a.get("nearest_mode"), "round_prefer_floor")
+    if nm not in ("round_prefer_floor", "round_prefer_ceil", "floor", "ceil"):
+        raise ConverterError(f"node '{node.name}' (Resize): nearest_mode '{nm}' is not supported")
+    if needs_sampled_resize(ctx, node, ctm):
+        return sampled_resize(ctx, node, a, mode, ctm, nm)
+    if ctm not in _TRANSFORM:
+        raise ConverterError(f"node '{node.name}' (Resize): coordinate_transformation_mode '{ctm}' is not supported")
+    _need_2d(ctx, node)
     _check_scales(ctx, node)
     x = ctx.get(node.input[0], "nhwc")
     y = ctx.out(node.output[0], "nhwc")
