@@ -1,8 +1,9 @@
 // fp16-mode data movement (Reshape, Squeeze, ExpandDims, Transpose, Tile,
-// StridedSlice, Pad with a zero pad value, Concat, Split, Gather): the integer
-// movement kernels move 32-bit elements bit for bit, so the float data goes
-// through them as UINT_32 views of float32 values already rounded to half (or
-// unrounded in an fp32 graph).
+// StridedSlice, Pad with a zero pad value, Concat, Split, Gather, and the
+// rearranging/indexing ops of rearrange.cpp): the integer movement kernels move
+// 32-bit elements bit for bit, so the float data goes through them as UINT_32
+// views of float32 values already rounded to half (or unrounded in an fp32
+// graph). Index inputs (Gather*, Scatter* in[1]) pass through untouched.
 #include <cstring>
 
 #include "fp16.h"
@@ -11,9 +12,14 @@
 namespace qnn::htp {
 namespace {
 
+std::unique_ptr<Kernel> integerKernel(const std::string& op) {
+  std::unique_ptr<Kernel> k = makeQuantMovement(op);
+  return k ? std::move(k) : makeQuantRearrange(op);
+}
+
 class Fp16Movement final : public Kernel {
  public:
-  explicit Fp16Movement(std::string op) : op_(std::move(op)), inner_(makeQuantMovement(op_)) {}
+  explicit Fp16Movement(std::string op) : op_(std::move(op)), inner_(integerKernel(op_)) {}
 
   Status init(const OpParams& params) override {
     if (!inner_) return sdk::unsupportedOp(op_ + ": no fp16 kernel");
@@ -24,12 +30,12 @@ class Fp16Movement final : public Kernel {
   void computeFloatsInFp32() override { roundToHalf_ = false; }
 
   Status prepare(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) override {
-    dataInputs_ = op_ == "Gather" ? 1 : inputs.size();
-    for (size_t i = 0; i < dataInputs_; ++i)
-      QNN_SDK_RETURN_IF_ERROR(checkDType(op_.c_str(), ("in[" + std::to_string(i) + "]").c_str(), inputs[i], kFloatTypes));
+    for (size_t i = 0; i < inputs.size(); ++i)
+      if (isFloatData(i))
+        QNN_SDK_RETURN_IF_ERROR(checkDType(op_.c_str(), ("in[" + std::to_string(i) + "]").c_str(), inputs[i], kFloatTypes));
     for (size_t o = 0; o < outputs.size(); ++o)
       QNN_SDK_RETURN_IF_ERROR(checkDType(op_.c_str(), ("out[" + std::to_string(o) + "]").c_str(), outputs[o], kFloatTypes));
-    inValues_.assign(dataInputs_, {});
+    inValues_.assign(inputs.size(), {});
     outValues_.assign(outputs.size(), {});
     for (size_t o = 0; o < outputs.size(); ++o) outValues_[o].resize(outputs[o].numElements());
     std::vector<TensorView> ins, outs;
@@ -52,7 +58,8 @@ class Fp16Movement final : public Kernel {
   void bindViews(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs,
                  std::vector<TensorView>* ins, std::vector<TensorView>* outs) {
     *ins = inputs;
-    for (size_t i = 0; i < dataInputs_; ++i) {
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      if (!isFloatData(i)) continue;
       TensorView& v = (*ins)[i];
       if (inputs[i].data) {
         loadHalfValues(inputs[i], &inValues_[i], roundToHalf_);
@@ -70,9 +77,15 @@ class Fp16Movement final : public Kernel {
     }
   }
 
+  // Inputs holding float data; the others are indices.
+  bool isFloatData(size_t i) const {
+    if (op_ == "Gather" || op_ == "GatherElements" || op_ == "GatherNd") return i == 0;
+    if (op_ == "ScatterElements" || op_ == "ScatterNd") return i != 1;
+    return true;
+  }
+
   std::string op_;
   std::unique_ptr<Kernel> inner_;
-  size_t dataInputs_ = 0;
   std::vector<std::vector<float>> inValues_, outValues_;
   bool roundToHalf_ = true;
 };

@@ -19,6 +19,7 @@ std::unique_ptr<Kernel> makeQuantPrelu(const std::string& op);
 std::unique_ptr<Kernel> makeQuantCompareLogic(const std::string& op);
 std::unique_ptr<Kernel> makeQuantSelect(const std::string& op);
 std::unique_ptr<Kernel> makeQuantMovement(const std::string& op);
+std::unique_ptr<Kernel> makeQuantRearrange(const std::string& op);  // rearrange.cpp
 std::unique_ptr<Kernel> makeQuantPool(const std::string& op);
 std::unique_ptr<Kernel> makeQuantReduce(const std::string& op);
 std::unique_ptr<Kernel> makeQuantSoftmax(const std::string& op);
