@@ -1,5 +1,5 @@
-// The HTP simulator's data-movement kernels (and the fp16-mode Argmax, Argmin
-// and Cast) on the float conformance cases of tests/conformance (the CPU
+// The HTP simulator's data-movement kernels (and the fp16-mode Argmax and
+// Argmin) on the float conformance cases of tests/conformance (the CPU
 // backend's cases, whose expected outputs come from independent references): in
 // fp32 graphs (values unrounded, exact) and, for the movement ops' integer path,
 // the same cases with every float tensor quantized to UFIXED_POINT_8 under one
@@ -20,9 +20,9 @@ namespace {
 
 const std::set<std::string> kOps = {"DepthToSpace", "SpaceToDepth", "BatchToSpace", "SpaceToBatch",
                                     "ChannelShuffle", "Pack", "UnPack", "ArgbToRgb", "GatherElements",
-                                    "GatherNd", "ScatterElements", "ScatterNd", "Argmax", "Argmin", "Cast"};
+                                    "GatherNd", "ScatterElements", "ScatterNd", "Argmax", "Argmin"};
 // Ops whose result is not a pure movement of values: fp32 only.
-const std::set<std::string> kFloatOnly = {"Argmax", "Argmin", "Cast"};
+const std::set<std::string> kFloatOnly = {"Argmax", "Argmin"};
 
 std::unique_ptr<htp::Kernel> fp32Kernel(const std::string& op) {
   auto k = htp::findKernel(op)(op);

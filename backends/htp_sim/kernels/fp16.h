@@ -71,6 +71,6 @@ std::unique_ptr<Kernel> makeFp16Reduce(const std::string& op);
 std::unique_ptr<Kernel> makeFp16Softmax(const std::string& op);
 std::unique_ptr<Kernel> makeFp16LayerNorm(const std::string& op);
 std::unique_ptr<Kernel> makeFp16Movement(const std::string& op);
-std::unique_ptr<Kernel> makeFp16Typed(const std::string& op);  // Argmax, Argmin, Cast
+std::unique_ptr<Kernel> makeFp16Typed(const std::string& op);  // Argmax, Argmin
 
 }  // namespace qnn::htp

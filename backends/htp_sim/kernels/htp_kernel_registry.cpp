@@ -168,7 +168,6 @@ constexpr KernelEntry kFp16Table[] = {
     {"Gather", makeFp16Movement},
     {"Argmax", makeFp16Typed},
     {"Argmin", makeFp16Typed},
-    {"Cast", makeFp16Typed},
     {"DepthToSpace", makeFp16Movement},
     {"SpaceToDepth", makeFp16Movement},
     {"BatchToSpace", makeFp16Movement},
