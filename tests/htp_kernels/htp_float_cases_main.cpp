@@ -19,7 +19,7 @@ namespace qnn::conformance {
 namespace {
 
 const std::set<std::string> kOps = {"DepthToSpace", "SpaceToDepth", "BatchToSpace", "SpaceToBatch",
-                                    "ChannelShuffle", "Pack", "UnPack", "ArgbToRgb", "GatherElements",
+                                    "ChannelShuffle", "Pack", "UnPack", "ArgbToRgb", "ExtractPatches", "GatherElements",
                                     "GatherNd", "ScatterElements", "ScatterNd", "Argmax", "Argmin"};
 // Ops whose result is not a pure movement of values: fp32 only.
 const std::set<std::string> kFloatOnly = {"Argmax", "Argmin"};

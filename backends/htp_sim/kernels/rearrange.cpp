@@ -9,6 +9,7 @@
 //  * ChannelShuffle: out channel i*G + g = in channel g*(C/G) + i along `axis` (default last).
 //  * Pack / UnPack: stack along / split off a new dim `axis`.
 //  * ArgbToRgb: drop alpha (ARGB: channel 0, RGBA: channel 3), reverse_output flips.
+//  * ExtractPatches: see the class.
 //  * GatherElements / GatherNd (batch_dims) / ScatterElements / ScatterNd with
 //    reduction NONE (later updates win): int32/uint32 indices, negative ones count
 //    from the end; an index out of range fails the execute.
@@ -264,6 +265,66 @@ class ArgbToRgb final : public MovementKernel {
   bool reverse_ = false;
 };
 
+// ExtractPatches (TensorFlow's extract_image_patches): size[0] x size[1] samples
+// `rate` apart, windows `stride` apart, flattened into channels in (patch row,
+// patch column, channel) order; SAME pads with real zero (the extra pixel after).
+class ExtractPatches final : public MovementKernel {
+ public:
+  using MovementKernel::MovementKernel;
+  Status init(const OpParams& params) override {
+    std::vector<int64_t> size, stride, rate;
+    QNN_SDK_RETURN_IF_ERROR(readUintTensorParam(params, "ExtractPatches", "size", {2}, true, {}, &size));
+    QNN_SDK_RETURN_IF_ERROR(readUintTensorParam(params, "ExtractPatches", "stride", {2}, true, {}, &stride));
+    QNN_SDK_RETURN_IF_ERROR(readUintTensorParam(params, "ExtractPatches", "rate", {2}, true, {}, &rate));
+    if (!params.has("padding") || params.u32("padding", 0) > 1)
+      return sdk::invalidParam("ExtractPatches: padding (0 VALID, 1 SAME) is mandatory");
+    same_ = params.u32("padding", 0) == 1;
+    for (int i = 0; i < 2; ++i) {
+      if (size[i] == 0 || stride[i] == 0 || rate[i] == 0)
+        return sdk::invalidParam("ExtractPatches: size, stride and rate must be > 0");
+      size_[i] = size[i], stride_[i] = stride[i], rate_[i] = rate[i];
+    }
+    return Status::ok();
+  }
+
+ protected:
+  Status buildMaps(const std::vector<TensorView>& in, const std::vector<TensorView>& out) override {
+    QNN_SDK_RETURN_IF_ERROR(checkArity("ExtractPatches", in, 1, 1, out, 1));
+    QNN_SDK_RETURN_IF_ERROR(checkRank("ExtractPatches", "in[0]", in[0], 4));
+    const auto& d = in[0].dims;
+    int64_t o[2], pad[2];
+    for (int i = 0; i < 2; ++i) {
+      const int64_t n = d[i + 1], dilated = (size_[i] - 1) * rate_[i] + 1;
+      o[i] = same_ ? (n + stride_[i] - 1) / stride_[i] : (n >= dilated ? (n - dilated) / stride_[i] + 1 : 0);
+      pad[i] = same_ ? std::max<int64_t>(0, (o[i] - 1) * stride_[i] + dilated - n) / 2 : 0;
+    }
+    if (o[0] <= 0 || o[1] <= 0) return sdk::invalidTensor("ExtractPatches: in[0] is smaller than one patch");
+    const std::vector<uint32_t> od{d[0], uint32_t(o[0]), uint32_t(o[1]), uint32_t(size_[0] * size_[1] * d[3])};
+    QNN_SDK_RETURN_IF_ERROR(checkOutputDims("ExtractPatches", out[0], od));
+    ElementMap map(product(od));
+    size_t k = 0;
+    for (int64_t b = 0; b < d[0]; ++b)
+      for (int64_t y = 0; y < o[0]; ++y)
+        for (int64_t x = 0; x < o[1]; ++x)
+          for (int64_t i = 0; i < size_[0]; ++i)
+            for (int64_t j = 0; j < size_[1]; ++j) {
+              const int64_t h = y * stride_[0] - pad[0] + i * rate_[0], w = x * stride_[1] - pad[1] + j * rate_[1];
+              const bool inside = h >= 0 && h < d[1] && w >= 0 && w < d[2];
+              for (uint32_t c = 0; c < d[3]; ++c, ++k) map[k].index = inside ? ((b * d[1] + h) * d[2] + w) * d[3] + c : -1;
+            }
+    maps_ = {std::move(map)};
+    return Status::ok();
+  }
+  Status padStoredValue(const TensorView& in, int64_t* value) override {
+    *value = storedZero(in);
+    return Status::ok();
+  }
+
+ private:
+  int64_t size_[2] = {1, 1}, stride_[2] = {1, 1}, rate_[2] = {1, 1};
+  bool same_ = false;
+};
+
 // GatherElements: out[p] = data[p with p[axis] = indices[p]].
 class GatherElements final : public MovementKernel {
  public:
@@ -449,6 +510,7 @@ std::unique_ptr<Kernel> makeQuantRearrange(const std::string& op) {
   if (op == "ChannelShuffle") return std::make_unique<ChannelShuffle>(op);
   if (op == "Pack" || op == "UnPack") return std::make_unique<PackUnpack>(op);
   if (op == "ArgbToRgb") return std::make_unique<ArgbToRgb>(op);
+  if (op == "ExtractPatches") return std::make_unique<ExtractPatches>(op);
   if (op == "GatherElements") return std::make_unique<GatherElements>(op);
   if (op == "GatherNd") return std::make_unique<GatherNd>(op);
   if (op == "ScatterElements" || op == "ScatterNd") return std::make_unique<Scatter>(op);
