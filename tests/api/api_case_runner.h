@@ -68,7 +68,9 @@ inline void runCaseThroughApi(const LoadedBackend* lib, const OpCase& c, const Q
 
   std::vector<std::unique_ptr<TensorHolder>> ins, outs, params;
   for (size_t i = 0; i < c.inputs.size(); ++i) {
-    auto type = c.inputs[i].isStatic ? QNN_TENSOR_TYPE_STATIC : QNN_TENSOR_TYPE_APP_WRITE;
+    auto type = c.inputs[i].isNull     ? QNN_TENSOR_TYPE_NULL
+                : c.inputs[i].isStatic ? QNN_TENSOR_TYPE_STATIC
+                                       : QNN_TENSOR_TYPE_APP_WRITE;
     ins.push_back(std::make_unique<TensorHolder>("in" + std::to_string(i), type, c.inputs[i], c.inputs[i].isStatic));
     ASSERT_EQ(api.tensorCreateGraphTensor(graph, &ins.back()->t), QNN_SUCCESS);
   }
@@ -113,7 +115,7 @@ inline void runCaseThroughApi(const LoadedBackend* lib, const OpCase& c, const Q
 
   std::vector<Qnn_Tensor_t> execIn;
   for (size_t i = 0; i < ins.size(); ++i) {
-    if (c.inputs[i].isStatic) continue;
+    if (c.inputs[i].isStatic || c.inputs[i].isNull) continue;
     ins[i]->data = c.inputs[i].bytes;
     ins[i]->t.v1.clientBuf = {ins[i]->data.data(), static_cast<uint32_t>(ins[i]->data.size())};
     execIn.push_back(ins[i]->t);

@@ -31,7 +31,7 @@ void runCaseOnKernel(const OpCase& c, KernelFactory factory, double atol, double
     sdk::TensorView v{nullptr, t.dtype, t.dims, t.quant};
     if (t.isStatic) v.data = const_cast<uint8_t*>(t.bytes.data());
     inDesc.push_back(v);
-    v.data = const_cast<uint8_t*>(t.bytes.data());
+    if (!t.isNull) v.data = const_cast<uint8_t*>(t.bytes.data());
     in.push_back(v);
   }
   for (auto& t : c.expected) {

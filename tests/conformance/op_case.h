@@ -27,6 +27,7 @@ struct CaseTensor {
   std::vector<uint8_t> bytes;  // inputs: the data; outputs: the expected data
   QuantInfo quant;
   bool isStatic = false;       // inputs only: passed as a STATIC tensor (weights)
+  bool isNull = false;         // inputs only: an absent optional input (a NULL tensor of rank 0)
 
   size_t numElements() const {
     size_t n = 1;
@@ -56,6 +57,13 @@ CaseTensor makeTensor(DType dtype, std::vector<uint32_t> dims, const std::vector
 }
 inline CaseTensor f32Tensor(std::vector<uint32_t> dims, const std::vector<float>& v, bool isStatic = false) {
   return makeTensor(DType::kFloat32, std::move(dims), v, isStatic);
+}
+
+// An absent optional input in the middle of an op's input list.
+inline CaseTensor nullTensor() {
+  CaseTensor t;
+  t.isNull = true;
+  return t;
 }
 
 struct OpCase {

@@ -41,6 +41,8 @@ constexpr KernelEntry kKernelTable[] = {
     {"RoiPooling", makeRoi},
     {"AxisAlignedBboxTransform", makeBoxOps},
     {"HeatMapMaxKeyPoint", makeBoxOps},
+    {"Gru", makeRecurrent},
+    {"Lstm", makeRecurrent},
     {"ImageProjectionTransform", makeImageProjectionTransform},
     {"Nv12ToRgb", makeYuvToRgb},
     {"Nv21ToRgb", makeYuvToRgb},
