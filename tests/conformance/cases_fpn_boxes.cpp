@@ -83,12 +83,14 @@ void collectRpnCases(std::vector<OpCase>& c) {
   const auto want = f32Tensor({3, 5}, {0, 5, 5, 6, 6, 0, 9, 9, 10, 10, 1, 3, 3, 4, 4});
   Params p{{"rpn_min_level", sdk::scalarU32(2)}, {"rpn_max_level", sdk::scalarU32(3)},
            {"post_nms_top", sdk::scalarU32(3)}};
-  c.push_back(makeCase("CollectRpnProposals_top_by_score_then_batch", "CollectRpnProposals", {l2, l3, s2, s3}, {want}, p));
-  c.push_back(makeCase("CollectRpnProposals_fixed_positions_with_nulls", "CollectRpnProposals",
+  const auto n = nullTensor();
+  c.push_back(makeCase("CollectRpnProposals_top_by_score_then_batch", "CollectRpnProposals", {l2, l3, n, n, n, s2, s3},
+                       {want}, p));
+  c.push_back(makeCase("CollectRpnProposals_all_ten_positions", "CollectRpnProposals",
                        {l2, l3, nullTensor(), nullTensor(), nullTensor(), s2, s3, nullTensor(), nullTensor(), nullTensor()},
                        {want}, p));
   // post_nms_top above the total keeps all five, grouped by batch.
-  c.push_back(makeCase("CollectRpnProposals_all_grouped_by_batch", "CollectRpnProposals", {l2, l3, s2, s3},
+  c.push_back(makeCase("CollectRpnProposals_all_grouped_by_batch", "CollectRpnProposals", {l2, l3, n, n, n, s2, s3},
                        {f32Tensor({5, 5}, {0, 5, 5, 6, 6, 0, 9, 9, 10, 10, 0, 1, 1, 2, 2, 1, 3, 3, 4, 4, 1, 7, 7, 8, 8})},
                        {{"rpn_min_level", sdk::scalarU32(2)}, {"rpn_max_level", sdk::scalarU32(3)}}));
 }

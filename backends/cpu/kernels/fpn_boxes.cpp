@@ -20,9 +20,9 @@
 //    rows fail the execute.
 //  * CollectRpnProposals: RoIs and scores of levels rpn_min_level..max
 //    concatenated; the post_nms_top best (ties: earlier), then ordered by batch
-//    index (ties: by score). Inputs: the levels' RoIs then their scores (2 x
-//    levels inputs), or QNN's fixed positions in[0..4] / in[5..9] with NULL
-//    tensors for unused levels.
+//    index (ties: by score). Inputs at QNN's fixed positions: the levels' RoIs
+//    at in[0..], their scores at in[5..]; positions of unused levels are NULL
+//    tensors (trailing ones may be left out).
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -215,15 +215,16 @@ class CollectRpnProposalsKernel final : public Kernel {
     const char* op = "CollectRpnProposals";
     const size_t levels = maxLevel_ - minLevel_ + 1;
     roiIn_.clear(), scoreIn_.clear();
-    if (inputs.size() == 2 * levels) {
-      for (size_t l = 0; l < levels; ++l) roiIn_.push_back(l), scoreIn_.push_back(levels + l);
-    } else if (inputs.size() == 10) {
-      for (size_t l = 0; l < levels; ++l) roiIn_.push_back(l), scoreIn_.push_back(5 + l);
-    } else {
-      return sdk::invalidTensor(std::string(op) + ": " + std::to_string(levels) + " levels need " +
-                                std::to_string(2 * levels) + " inputs (or 10 with NULL tensors), got " +
-                                std::to_string(inputs.size()));
-    }
+    if (inputs.size() < 5 + levels || inputs.size() > 10)
+      return sdk::invalidTensor(std::string(op) + ": " + std::to_string(levels) + " levels need the RoIs at in[0.." +
+                                std::to_string(levels - 1) + "] and the scores at in[5.." + std::to_string(4 + levels) +
+                                "] (" + std::to_string(5 + levels) + "..10 inputs), got " + std::to_string(inputs.size()));
+    for (size_t l = 0; l < levels; ++l) roiIn_.push_back(l), scoreIn_.push_back(5 + l);
+    for (size_t i = 0; i < inputs.size(); ++i)
+      if ((i >= levels && i < 5) || i >= 5 + levels)
+        if (!inputs[i].dims.empty())
+          return sdk::invalidTensor(std::string(op) + ": in[" + std::to_string(i) + "] is past the " +
+                                    std::to_string(levels) + " levels and must be a NULL tensor");
     QNN_SDK_RETURN_IF_ERROR(checkArity(op, inputs, inputs.size(), inputs.size(), outputs, 1));
     total_ = 0;
     for (size_t l = 0; l < levels; ++l) {
