@@ -49,6 +49,7 @@ constexpr KernelEntry kKernelTable[] = {
     {"BboxTransform", makeFpnBoxes},
     {"DistributeFpnProposals", makeFpnBoxes},
     {"CollectRpnProposals", makeFpnBoxes},
+    {"ExtractGlimpse", makeExtractGlimpse},
     {"ImageProjectionTransform", makeImageProjectionTransform},
     {"Nv12ToRgb", makeYuvToRgb},
     {"Nv21ToRgb", makeYuvToRgb},
