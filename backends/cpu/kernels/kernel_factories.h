@@ -63,6 +63,7 @@ QNN_CPU_DECLARE_FACTORY(makeRecurrent);         // recurrent.cpp: Gru, Lstm
 QNN_CPU_DECLARE_FACTORY(makeDetectionNms);      // detection_nms.cpp: BoxWithNmsLimit, MultiClassNms, GenerateProposals
 QNN_CPU_DECLARE_FACTORY(makeFpnBoxes);          // fpn_boxes.cpp: BboxTransform, DistributeFpnProposals, CollectRpnProposals
 QNN_CPU_DECLARE_FACTORY(makeExtractGlimpse);    // extract_glimpse.cpp: ExtractGlimpse
+QNN_CPU_DECLARE_FACTORY(makeDetectionOutput);   // detection_output.cpp: DetectionOutput
 QNN_CPU_DECLARE_FACTORY(makeImageProjectionTransform); // image_projection.cpp
 QNN_CPU_DECLARE_FACTORY(makeYuvToRgb);          // yuv_to_rgb.cpp: Nv12ToRgb, Nv21ToRgb
 

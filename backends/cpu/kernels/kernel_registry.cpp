@@ -50,6 +50,7 @@ constexpr KernelEntry kKernelTable[] = {
     {"DistributeFpnProposals", makeFpnBoxes},
     {"CollectRpnProposals", makeFpnBoxes},
     {"ExtractGlimpse", makeExtractGlimpse},
+    {"DetectionOutput", makeDetectionOutput},
     {"ImageProjectionTransform", makeImageProjectionTransform},
     {"Nv12ToRgb", makeYuvToRgb},
     {"Nv21ToRgb", makeYuvToRgb},
