@@ -24,6 +24,15 @@ Vec matVec(const std::vector<float>& w, size_t rows, size_t cols, const Vec& v) 
   return y;
 }
 
+// [a, b, n] -> [b, a, n]
+std::vector<float> swapLeadingDims(const std::vector<float>& v, uint32_t a, uint32_t b, uint32_t n) {
+  std::vector<float> out(v.size());
+  for (uint32_t i = 0; i < a; ++i)
+    for (uint32_t j = 0; j < b; ++j)
+      for (uint32_t k = 0; k < n; ++k) out[(size_t(j) * a + i) * n + k] = v[(size_t(i) * b + j) * n + k];
+  return out;
+}
+
 void handCases(std::vector<OpCase>& c) {
   const auto zeros = [](Dims d) {
     size_t n = 1;
@@ -50,7 +59,7 @@ void handCases(std::vector<OpCase>& c) {
 
 // ---- GRU ----
 void gruCase(std::vector<OpCase>& c, const std::string& name, uint32_t seq, uint32_t batch, uint32_t in, uint32_t hid,
-             bool reverse, bool lbr, bool biases, bool initial, uint64_t seed) {
+             bool reverse, bool lbr, bool biases, bool initial, uint64_t seed, bool batchMajor = false) {
   CaseRng rng(seed);
   auto x = rng.floats(size_t(seq) * batch * in, -2.f, 2.f);
   std::vector<std::vector<float>> w(3), u(3), b(6);
@@ -86,7 +95,8 @@ void gruCase(std::vector<OpCase>& c, const std::string& name, uint32_t seq, uint
     }
     for (uint32_t k = 0; k < hid; ++k) yh[bt * hid + k] = float(h[k]);
   }
-  std::vector<CaseTensor> ins{f32Tensor({seq, batch, in}, x)};
+  std::vector<CaseTensor> ins{batchMajor ? f32Tensor({batch, seq, in}, swapLeadingDims(x, seq, batch, in))
+                                         : f32Tensor({seq, batch, in}, x)};
   for (auto& m : w) ins.push_back(f32Tensor({hid, in}, m, true));
   for (auto& m : u) ins.push_back(f32Tensor({hid, hid}, m, true));
   for (auto& v : b) ins.push_back(biases ? f32Tensor({hid}, v, true) : nullTensor());
@@ -94,8 +104,10 @@ void gruCase(std::vector<OpCase>& c, const std::string& name, uint32_t seq, uint
   else if (!biases) ins.resize(7);  // trailing absent inputs may simply be left out
   else ins.push_back(nullTensor());
   Params p{{"direction", sdk::scalarU32(reverse ? 1 : 0)}, {"linear_before_reset", sdk::scalarU32(lbr ? 1 : 0)}};
-  c.push_back(makeCase(name, "Gru", ins, {f32Tensor({seq, batch, hid}, y), f32Tensor({1, batch, hid}, yh)}, p, 1e-5,
-                       1e-4));
+  if (batchMajor) p.push_back({"time_major", sdk::scalarBool(false)});
+  const CaseTensor yT = batchMajor ? f32Tensor({batch, seq, hid}, swapLeadingDims(y, seq, batch, hid))
+                                   : f32Tensor({seq, batch, hid}, y);
+  c.push_back(makeCase(name, "Gru", ins, {yT, f32Tensor({1, batch, hid}, yh)}, p, 1e-5, 1e-4));
 }
 
 // ---- LSTM ----
@@ -106,6 +118,7 @@ struct LstmSpec {
   bool cifg = false, peephole = false, layerNorm = false, projection = false, projBias = false, reverse = false;
   float cellClip = 0.f, projClip = 0.f;
   bool gateOutputs = false;
+  bool batchMajor = false;  // time_major = false
 };
 
 void lstmCase(std::vector<OpCase>& c, const LstmSpec& sp, uint64_t seed) {
@@ -184,9 +197,9 @@ void lstmCase(std::vector<OpCase>& c, const LstmSpec& sp, uint64_t seed) {
     for (uint32_t k = 0; k < U; ++k) cOut[b * U + k] = float(cell[k]);
   }
 
-  const Dims xDims = sp.seq ? Dims{sp.seq, B, I} : Dims{B, I};
+  const Dims xDims = sp.seq ? (sp.batchMajor ? Dims{B, sp.seq, I} : Dims{sp.seq, B, I}) : Dims{B, I};
   auto opt = [](bool on, CaseTensor t) { return on ? t : nullTensor(); };
-  std::vector<CaseTensor> ins{f32Tensor(xDims, x)};
+  std::vector<CaseTensor> ins{f32Tensor(xDims, sp.batchMajor ? swapLeadingDims(x, steps, B, I) : x)};
   for (int g : {1, 2, 3}) ins.push_back(f32Tensor({U, I}, wx[g], true));
   for (int g : {1, 2, 3}) ins.push_back(f32Tensor({U, O}, wh[g], true));
   for (int g : {1, 2, 3}) ins.push_back(f32Tensor({U}, bias[g], true));
@@ -204,13 +217,15 @@ void lstmCase(std::vector<OpCase>& c, const LstmSpec& sp, uint64_t seed) {
   ins.push_back(opt(sp.projBias, f32Tensor({O}, bproj, true)));
   while (ins.back().isNull) ins.pop_back();
 
-  const Dims yDims = sp.seq ? Dims{sp.seq, B, O} : Dims{B, O};
-  std::vector<CaseTensor> outs{f32Tensor({B, O}, hOut), f32Tensor({B, U}, cOut), f32Tensor(yDims, yAll)};
+  const Dims yDims = sp.seq ? (sp.batchMajor ? Dims{B, sp.seq, O} : Dims{sp.seq, B, O}) : Dims{B, O};
+  std::vector<CaseTensor> outs{f32Tensor({B, O}, hOut), f32Tensor({B, U}, cOut),
+                               f32Tensor(yDims, sp.batchMajor ? swapLeadingDims(yAll, steps, B, O) : yAll)};
   if (sp.gateOutputs)
     for (auto& g : gatesOut) outs.push_back(f32Tensor({B, U}, g));
   Params p{{"direction", sdk::scalarU32(sp.reverse ? 1 : 0)}};
   if (sp.cellClip > 0) p.push_back({"cell_clip_threshold", sdk::scalarF32(sp.cellClip)});
   if (sp.projClip > 0) p.push_back({"output_clip_threshold", sdk::scalarF32(sp.projClip)});
+  if (sp.batchMajor) p.push_back({"time_major", sdk::scalarBool(false)});
   c.push_back(makeCase(sp.name, "Lstm", ins, outs, p, 1e-5, 1e-4));
 }
 
@@ -221,6 +236,7 @@ std::vector<OpCase> recurrentCases() {
   gruCase(c, "Gru_reverse_linear_before_reset", 3, 3, 4, 2, true, true, true, true, 2102);
   gruCase(c, "Gru_forward_linear_before_reset_no_bias", 5, 1, 2, 3, false, true, false, false, 2103);
   gruCase(c, "Gru_reverse_biases_no_initial_h", 2, 2, 3, 4, true, false, true, false, 2104);
+  gruCase(c, "Gru_batch_major_reverse", 3, 2, 3, 4, true, true, true, true, 2105, true);
 
   LstmSpec full{"Lstm_input_gate_peepholes_gate_outputs"};
   full.peephole = full.gateOutputs = true;
@@ -241,6 +257,9 @@ std::vector<OpCase> recurrentCases() {
   LstmSpec seqFwd{"Lstm_sequence_forward_projection"};
   seqFwd.seq = 3, seqFwd.projection = seqFwd.projBias = true, seqFwd.out = 6, seqFwd.in = 2;
   lstmCase(c, seqFwd, 2206);
+  LstmSpec seqBatch{"Lstm_sequence_batch_major_cifg"};
+  seqBatch.seq = 3, seqBatch.batchMajor = seqBatch.cifg = seqBatch.peephole = true, seqBatch.batch = 2;
+  lstmCase(c, seqBatch, 2207);
   return c;
 }
 

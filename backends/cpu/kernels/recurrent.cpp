@@ -21,6 +21,9 @@
 //    Outputs: out[0] h, out[1] C, out[2] the output (= h); optional out[3..6]
 //    the activated gates i, f, tanh(g), o of the last step and out[7] m (the
 //    hidden state before projection; its dims must then be [batch, num_units]).
+//  time_major (QnnOpDef.h 2.32) false selects batch-major sequences [batch,
+//  seq, ...] for in[0] and the sequence output; absent, the 2.7 definition's
+//  time-major layout holds.
 //  An absent optional input is a NULL tensor (rank 0) or past the end of the
 //  input list.
 #include <algorithm>
@@ -61,6 +64,23 @@ void fillBias(float* y, const float* bias, uint32_t n, uint32_t batch) {
     for (uint32_t u = 0; u < n; ++u) y[size_t(b) * n + u] = bias ? bias[u] : 0.f;
 }
 
+// Sequence layouts: time-major [seq, batch, n] or batch-major [batch, seq, n].
+// QnnOpDef.h 2.32 adds time_major to Gru/Lstm; without it the 2.7 definition's
+// time-major layout holds (an explicit false selects batch-major).
+bool batchMajorFrom(const OpParams& params) { return params.has("time_major") && !params.b("time_major", true); }
+
+const float* stepRows(const float* x, bool batchMajor, uint32_t t, uint32_t seq, uint32_t batch, uint32_t n) {
+  (void)seq;
+  return batchMajor ? x + size_t(t) * n : x + size_t(t) * batch * n;
+}
+
+void storeStep(float* y, bool batchMajor, uint32_t t, uint32_t seq, uint32_t batch, uint32_t n, const float* h) {
+  for (uint32_t b = 0; b < batch; ++b) {
+    float* dst = batchMajor ? y + (size_t(b) * seq + t) * n : y + (size_t(t) * batch + b) * n;
+    std::copy(h + size_t(b) * n, h + size_t(b + 1) * n, dst);
+  }
+}
+
 Status checkDims(const char* op, const char* role, const TensorView& t, const std::vector<uint32_t>& want) {
   if (t.dims != want)
     return sdk::invalidTensor(std::string(op) + ": " + role + " is " + dimsToString(t.dims) + ", expected " +
@@ -87,6 +107,7 @@ class GruKernel final : public Kernel {
     const uint32_t lbr = params.u32("linear_before_reset", 0);
     if (lbr > 1) return sdk::invalidParam("Gru: linear_before_reset must be 0 or 1");
     linearBeforeReset_ = lbr == 1;
+    batchMajor_ = batchMajorFrom(params);
     return Status::ok();
   }
 
@@ -96,14 +117,16 @@ class GruKernel final : public Kernel {
     QNN_SDK_RETURN_IF_ERROR(checkAllFloat(op, inputs, outputs));
     QNN_SDK_RETURN_IF_ERROR(checkRank(op, "in[0] (X)", inputs[0], 3));
     QNN_SDK_RETURN_IF_ERROR(checkRank(op, "in[1] (W_xz)", inputs[1], 2));
-    seq_ = inputs[0].dims[0], batch_ = inputs[0].dims[1], in_ = inputs[0].dims[2], hidden_ = inputs[1].dims[0];
+    seq_ = inputs[0].dims[batchMajor_ ? 1 : 0], batch_ = inputs[0].dims[batchMajor_ ? 0 : 1];
+    in_ = inputs[0].dims[2], hidden_ = inputs[1].dims[0];
     for (size_t i = 1; i <= 3; ++i) QNN_SDK_RETURN_IF_ERROR(checkDims(op, "an input weight", inputs[i], {hidden_, in_}));
     for (size_t i = 4; i <= 6; ++i)
       QNN_SDK_RETURN_IF_ERROR(checkDims(op, "a recurrent weight", inputs[i], {hidden_, hidden_}));
     for (size_t i = 7; i <= 12; ++i)
       if (present(inputs, i)) QNN_SDK_RETURN_IF_ERROR(checkDims(op, "a bias", inputs[i], {hidden_}));
     if (present(inputs, 13)) QNN_SDK_RETURN_IF_ERROR(checkDims(op, "in[13] (initial_h)", inputs[13], {1, batch_, hidden_}));
-    QNN_SDK_RETURN_IF_ERROR(checkOutputDims(op, outputs[0], {seq_, batch_, hidden_}));
+    QNN_SDK_RETURN_IF_ERROR(checkOutputDims(
+        op, outputs[0], batchMajor_ ? std::vector<uint32_t>{batch_, seq_, hidden_} : std::vector<uint32_t>{seq_, batch_, hidden_}));
     if (outputs.size() == 2) QNN_SDK_RETURN_IF_ERROR(checkOutputDims(op, outputs[1], {1, batch_, hidden_}));
     return Status::ok();
   }
@@ -120,13 +143,14 @@ class GruKernel final : public Kernel {
     float* y = outputs[0].as<float>();
     for (uint32_t s = 0; s < seq_; ++s) {
       const uint32_t t = reverse_ ? seq_ - 1 - s : s;
-      const float* xt = x + size_t(t) * batch_ * in_;
+      const float* xt = stepRows(x, batchMajor_, t, seq_, batch_, in_);
+      const size_t xs = batchMajor_ ? size_t(seq_) * in_ : in_;
       fillBias(z.data(), bxz, hidden_, batch_);
       fillBias(r.data(), bxr, hidden_, batch_);
       fillBias(n.data(), bxn, hidden_, batch_);
-      addMatVec(wz, hidden_, in_, xt, in_, batch_, z.data());
-      addMatVec(wr, hidden_, in_, xt, in_, batch_, r.data());
-      addMatVec(wn, hidden_, in_, xt, in_, batch_, n.data());
+      addMatVec(wz, hidden_, in_, xt, xs, batch_, z.data());
+      addMatVec(wr, hidden_, in_, xt, xs, batch_, r.data());
+      addMatVec(wn, hidden_, in_, xt, xs, batch_, n.data());
       addMatVec(uz, hidden_, hidden_, h.data(), hidden_, batch_, z.data());
       addMatVec(ur, hidden_, hidden_, h.data(), hidden_, batch_, r.data());
       for (size_t i = 0; i < bh; ++i) {
@@ -143,14 +167,14 @@ class GruKernel final : public Kernel {
         for (size_t i = 0; i < bh; ++i) n[i] = std::tanh(n[i] + hn[i]);
       }
       for (size_t i = 0; i < bh; ++i) h[i] = (1.f - z[i]) * n[i] + z[i] * h[i];
-      std::copy(h.begin(), h.end(), y + size_t(t) * bh);
+      storeStep(y, batchMajor_, t, seq_, batch_, hidden_, h.data());
     }
     if (outputs.size() == 2) std::copy(h.begin(), h.end(), outputs[1].as<float>());
     return Status::ok();
   }
 
  private:
-  bool reverse_ = false, linearBeforeReset_ = false;
+  bool reverse_ = false, linearBeforeReset_ = false, batchMajor_ = false;
   uint32_t seq_ = 0, batch_ = 0, in_ = 0, hidden_ = 0;
 };
 
@@ -169,6 +193,7 @@ class LstmKernel final : public Kernel {
     reverse_ = direction == 1;
     cellClip_ = params.f32("cell_clip_threshold", 0.f);
     projClip_ = params.f32("output_clip_threshold", 0.f);
+    batchMajor_ = batchMajorFrom(params);
     if (!(cellClip_ >= 0.f) || !(projClip_ >= 0.f))
       return sdk::invalidParam("Lstm: cell_clip_threshold and output_clip_threshold must be >= 0");
     for (const char* name : {"input_gate_qscale", "forget_gate_qscale", "cell_gate_qscale", "output_gate_qscale",
@@ -186,8 +211,10 @@ class LstmKernel final : public Kernel {
     if (x.rank() != 2 && x.rank() != 3)
       return sdk::invalidTensor(std::string(op) + ": in[0] must be [batch, input] or [seq, batch, input], got " +
                                 dimsToString(x.dims));
-    seq_ = x.rank() == 3 ? x.dims[0] : 1;
-    batch_ = x.dims[x.rank() - 2], in_ = x.dims[x.rank() - 1];
+    const bool bm = x.rank() == 3 && batchMajor_;
+    seq_ = x.rank() == 3 ? x.dims[bm ? 1 : 0] : 1;
+    batch_ = x.rank() == 3 ? x.dims[bm ? 0 : 1] : x.dims[0], in_ = x.dims[x.rank() - 1];
+    xStride_ = bm ? size_t(seq_) * in_ : in_;
     QNN_SDK_RETURN_IF_ERROR(checkRank(op, "in[1] (W_xf)", inputs[kWxf], 2));
     units_ = inputs[kWxf].dims[0];
     projected_ = present(inputs, kWProj);
@@ -235,7 +262,9 @@ class LstmKernel final : public Kernel {
     }
     QNN_SDK_RETURN_IF_ERROR(checkOutputDims(op, outputs[0], {batch_, out_}));
     QNN_SDK_RETURN_IF_ERROR(checkOutputDims(op, outputs[1], {batch_, units_}));
-    if (x.rank() == 3) QNN_SDK_RETURN_IF_ERROR(checkOutputDims(op, outputs[2], {seq_, batch_, out_}));
+    if (x.rank() == 3)
+      QNN_SDK_RETURN_IF_ERROR(checkOutputDims(
+          op, outputs[2], bm ? std::vector<uint32_t>{batch_, seq_, out_} : std::vector<uint32_t>{seq_, batch_, out_}));
     else QNN_SDK_RETURN_IF_ERROR(checkOutputDims(op, outputs[2], {batch_, out_}));
     for (size_t i = 3; i < outputs.size(); ++i) QNN_SDK_RETURN_IF_ERROR(checkOutputDims(op, outputs[i], {batch_, units_}));
     return Status::ok();
@@ -250,7 +279,7 @@ class LstmKernel final : public Kernel {
     float* y = outputs[2].as<float>();
     for (uint32_t s = 0; s < seq_; ++s) {
       const uint32_t t = reverse_ ? seq_ - 1 - s : s;
-      const float* xt = x + size_t(t) * batch_ * in_;
+      const float* xt = stepRows(x, batchMajor_ && inputs[kX].rank() == 3, t, seq_, batch_, in_);
       if (!cifg_) gate(inputs, kWxi, kWhi, kBi, xt, h.data(), gi.data());
       gate(inputs, kWxf, kWhf, kBf, xt, h.data(), gf.data());
       gate(inputs, kWxc, kWhc, kBc, xt, h.data(), gg.data());
@@ -284,7 +313,7 @@ class LstmKernel final : public Kernel {
       } else {
         h = m;
       }
-      std::copy(h.begin(), h.end(), y + size_t(t) * bo);
+      storeStep(y, batchMajor_ && inputs[kX].rank() == 3, t, seq_, batch_, out_, h.data());
     }
     std::copy(h.begin(), h.end(), outputs[0].as<float>());
     std::copy(c.begin(), c.end(), outputs[1].as<float>());
@@ -305,7 +334,7 @@ class LstmKernel final : public Kernel {
   void gate(const std::vector<TensorView>& inputs, size_t wx, size_t wh, size_t bias, const float* xt, const float* h,
             float* acc) const {
     fillBias(acc, layerNorm_ ? nullptr : inputs[bias].as<const float>(), units_, batch_);
-    addMatVec(inputs[wx].as<const float>(), units_, in_, xt, in_, batch_, acc);
+    addMatVec(inputs[wx].as<const float>(), units_, in_, xt, xStride_, batch_, acc);
     addMatVec(inputs[wh].as<const float>(), units_, out_, h, out_, batch_, acc);
   }
 
@@ -324,7 +353,8 @@ class LstmKernel final : public Kernel {
     }
   }
 
-  bool reverse_ = false, cifg_ = false, peephole_ = false, layerNorm_ = false, projected_ = false;
+  bool reverse_ = false, cifg_ = false, peephole_ = false, layerNorm_ = false, projected_ = false, batchMajor_ = false;
+  size_t xStride_ = 0;
   float cellClip_ = 0.f, projClip_ = 0.f;
   uint32_t seq_ = 1, batch_ = 0, in_ = 0, units_ = 0, out_ = 0;
 };
