@@ -23,7 +23,13 @@
 //    pre_nms_limit best, those wider and higher than min_size with their centre
 //    inside the image, then hard NMS (drop IoU >= iou_threshold) up to
 //    post_nms_limit per batch.
-//  Boxes are (x1, y1, x2, y2) (MultiClassNms: either corner order). The outputs
+//  * CombinedNms: TensorFlow's CombinedNonMaxSuppression: per batch and class
+//    (boxes [b, n, q, 4], q = 1 shared or one per class), candidates scoring >
+//    score_threshold, drop IoU > iou_threshold, up to max_boxes_per_class; then
+//    the batch's best by score into max_total_boxes rows (min(max_total_boxes,
+//    max_boxes_per_class * classes) with pad_per_class); clip_boxes clamps the
+//    output corners to [0, 1]; out[3] counts the valid rows.
+//  Boxes are (x1, y1, x2, y2) (MultiClassNms, CombinedNms: either corner order). The outputs
 //  have a fixed number of rows (QNN's maximum dims; this backend does not shrink
 //  them): rows past the count are 0 (GenerateProposals, which has no count
 //  output, marks them with batch index -1). More selections than rows fail the
@@ -32,6 +38,7 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <numeric>
 
 #include "kernels/kernel_factories.h"
@@ -456,12 +463,103 @@ class GenerateProposalsKernel final : public Kernel {
   uint32_t batch_ = 0, h_ = 0, w_ = 0, anchors_ = 0, rows_ = 0;
 };
 
+// ---------------------------------------------------------------------------
+class CombinedNmsKernel final : public Kernel {
+ public:
+  Status init(const OpParams& params) override {
+    const char* op = "CombinedNms";
+    for (const char* name : {"max_boxes_per_class", "max_total_boxes"})
+      if (!params.has(name)) return sdk::invalidParam(std::string(op) + ": missing mandatory param " + name);
+    perClass_ = params.u32("max_boxes_per_class", 0), total_ = params.u32("max_total_boxes", 0);
+    iouThreshold_ = params.f32("iou_threshold", 0.5f);
+    scoreThreshold_ = params.f32("score_threshold", -std::numeric_limits<float>::infinity());
+    padPerClass_ = params.b("pad_per_class", false), clip_ = params.b("clip_boxes", true);
+    return Status::ok();
+  }
+
+  Status prepare(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) override {
+    const char* op = "CombinedNms";
+    QNN_SDK_RETURN_IF_ERROR(checkArity(op, inputs, 2, 2, outputs, 4));
+    QNN_SDK_RETURN_IF_ERROR(checkRank(op, "in[0] (boxes)", inputs[0], 4));
+    QNN_SDK_RETURN_IF_ERROR(checkRank(op, "in[1] (scores)", inputs[1], 3));
+    QNN_SDK_RETURN_IF_ERROR(checkDType(op, "in[0] (boxes)", inputs[0], {DType::kFloat32}));
+    QNN_SDK_RETURN_IF_ERROR(checkDType(op, "in[1] (scores)", inputs[1], {DType::kFloat32}));
+    batch_ = inputs[1].dims[0], boxes_ = inputs[1].dims[1], classes_ = inputs[1].dims[2];
+    const auto& bd = inputs[0].dims;
+    q_ = bd[2];
+    if (bd[0] != batch_ || bd[1] != boxes_ || bd[3] != 4 || (q_ != 1 && q_ != classes_))
+      return sdk::invalidTensor(std::string(op) + ": boxes " + dimsToString(bd) + " must be [" + std::to_string(batch_) +
+                                ", " + std::to_string(boxes_) + ", 1 or " + std::to_string(classes_) + ", 4]");
+    rows_ = padPerClass_ ? uint32_t(std::min<uint64_t>(total_, uint64_t(perClass_) * classes_)) : total_;
+    QNN_SDK_RETURN_IF_ERROR(checkOutputDims(op, outputs[0], {batch_, rows_, 4}));
+    QNN_SDK_RETURN_IF_ERROR(checkOutputDims(op, outputs[1], {batch_, rows_}));
+    QNN_SDK_RETURN_IF_ERROR(checkOutputDims(op, outputs[2], {batch_, rows_}));
+    QNN_SDK_RETURN_IF_ERROR(checkOutputDims(op, outputs[3], {batch_}));
+    QNN_SDK_RETURN_IF_ERROR(checkDType(op, "out[0] (boxes)", outputs[0], {DType::kFloat32}));
+    QNN_SDK_RETURN_IF_ERROR(checkDType(op, "out[1] (scores)", outputs[1], {DType::kFloat32}));
+    QNN_SDK_RETURN_IF_ERROR(checkDType(op, "out[2] (classes)", outputs[2], {DType::kFloat32, DType::kInt32, DType::kUInt32}));
+    return checkIndexDType(op, "out[3] (valid detections)", outputs[3]);
+  }
+
+  Status execute(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) override {
+    const float* boxes = inputs[0].as<const float>();
+    const float* scores = inputs[1].as<const float>();
+    const float thr = iouThreshold_, minScore = scoreThreshold_;
+    const auto weight = [thr](float iou) { return iou <= thr ? 1.f : 0.f; };
+    const auto keep = [](float) { return true; };
+    struct Row {
+      const float* box;
+      uint32_t cls;
+      float score;
+    };
+    float* outBoxes = outputs[0].as<float>();
+    float* outScores = outputs[1].as<float>();
+    for (uint32_t b = 0; b < batch_; ++b) {
+      std::vector<Row> rows;
+      for (uint32_t c = 0; c < classes_; ++c) {
+        const uint32_t slot = q_ == 1 ? 0 : c;
+        const auto box = [&](uint32_t i) { return boxes + ((size_t(b) * boxes_ + i) * q_ + slot) * 4; };
+        std::vector<Candidate> cand;
+        for (uint32_t i = 0; i < boxes_; ++i) {
+          const float sc = scores[(size_t(b) * boxes_ + i) * classes_ + c];
+          if (sc > minScore) cand.push_back({i, sc});
+        }
+        if (perClass_ == 0) continue;
+        for (const Candidate& k : greedySuppress(std::move(cand), box, weight, keep, perClass_, true))
+          rows.push_back({box(k.index), c, k.score});
+      }
+      std::stable_sort(rows.begin(), rows.end(), [](const Row& x, const Row& y) { return x.score > y.score; });
+      if (rows.size() > rows_) rows.resize(rows_);
+      for (uint32_t j = 0; j < rows_; ++j) {
+        const size_t o = size_t(b) * rows_ + j;
+        const bool valid = j < rows.size();
+        for (int k = 0; k < 4; ++k) {
+          const float v = valid ? rows[j].box[k] : 0.f;
+          outBoxes[o * 4 + k] = clip_ ? std::clamp(v, 0.f, 1.f) : v;
+        }
+        outScores[o] = valid ? rows[j].score : 0.f;
+        const uint32_t cls = valid ? rows[j].cls : 0;
+        if (outputs[2].dtype == DType::kFloat32) outputs[2].as<float>()[o] = float(cls);
+        else outputs[2].as<int32_t>()[o] = int32_t(cls);
+      }
+      outputs[3].as<int32_t>()[b] = int32_t(rows.size());
+    }
+    return Status::ok();
+  }
+
+ private:
+  uint32_t perClass_ = 0, total_ = 0, rows_ = 0, batch_ = 0, boxes_ = 0, classes_ = 0, q_ = 1;
+  float iouThreshold_ = 0.5f, scoreThreshold_ = 0.f;
+  bool padPerClass_ = false, clip_ = true;
+};
+
 }  // namespace
 
 std::unique_ptr<Kernel> makeDetectionNms(const std::string& opType) {
   if (opType == "BoxWithNmsLimit") return std::make_unique<BoxWithNmsLimitKernel>();
   if (opType == "MultiClassNms") return std::make_unique<MultiClassNmsKernel>();
   if (opType == "GenerateProposals") return std::make_unique<GenerateProposalsKernel>();
+  if (opType == "CombinedNms") return std::make_unique<CombinedNmsKernel>();
   return nullptr;
 }
 

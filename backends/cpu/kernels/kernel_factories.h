@@ -60,10 +60,12 @@ QNN_CPU_DECLARE_FACTORY(makeCorrelation1D);     // correlation_1d.cpp
 QNN_CPU_DECLARE_FACTORY(makeRoi);               // roi_ops.cpp: RoiAlign, RoiPooling
 QNN_CPU_DECLARE_FACTORY(makeBoxOps);            // box_ops.cpp: AxisAlignedBboxTransform, HeatMapMaxKeyPoint
 QNN_CPU_DECLARE_FACTORY(makeRecurrent);         // recurrent.cpp: Gru, Lstm
-QNN_CPU_DECLARE_FACTORY(makeDetectionNms);      // detection_nms.cpp: BoxWithNmsLimit, MultiClassNms, GenerateProposals
+QNN_CPU_DECLARE_FACTORY(makeDetectionNms);      // detection_nms.cpp: BoxWithNmsLimit, MultiClassNms, GenerateProposals, CombinedNms
 QNN_CPU_DECLARE_FACTORY(makeFpnBoxes);          // fpn_boxes.cpp: BboxTransform, DistributeFpnProposals, CollectRpnProposals
 QNN_CPU_DECLARE_FACTORY(makeExtractGlimpse);    // extract_glimpse.cpp: ExtractGlimpse
 QNN_CPU_DECLARE_FACTORY(makeDetectionOutput);   // detection_output.cpp: DetectionOutput
+QNN_CPU_DECLARE_FACTORY(makeRotaryEmbedding);   // rotary_embedding.cpp: RotaryEmbedding
+QNN_CPU_DECLARE_FACTORY(makeStft);              // stft.cpp: Stft
 QNN_CPU_DECLARE_FACTORY(makeImageProjectionTransform); // image_projection.cpp
 QNN_CPU_DECLARE_FACTORY(makeYuvToRgb);          // yuv_to_rgb.cpp: Nv12ToRgb, Nv21ToRgb
 
