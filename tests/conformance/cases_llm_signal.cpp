@@ -5,6 +5,8 @@
 // worked CombinedNms scenes (IoU of two 0.5-squares offset by 0.05: 0.2025 / 0.2975).
 #include <cmath>
 #include <complex>
+#include <cstring>
+#include <random>
 
 #include "op_case.h"
 
@@ -160,11 +162,30 @@ void combinedNmsCases(std::vector<OpCase>& c) {
                        1e-6, 1e-6));
 }
 
+// ---- RandomUniformLike: low == high is exact whatever the generator; a seeded node follows the
+// documented generator (std::mt19937 seeded with the seed's bits, top 24 bits of each draw).
+void randomUniformCases(std::vector<OpCase>& c) {
+  const auto shape = f32Tensor({2, 3}, std::vector<float>(6, 0.f));
+  c.push_back(makeCase("RandomUniformLike_empty_range_is_low", "RandomUniformLike", {shape},
+                       {f32Tensor({2, 3}, std::vector<float>(6, 2.5f))},
+                       {{"low", sdk::scalarF32(2.5f)}, {"high", sdk::scalarF32(2.5f)}}));
+  const float seed = 7.f;
+  uint32_t bits;
+  std::memcpy(&bits, &seed, sizeof(bits));
+  std::mt19937 gen(bits);
+  std::vector<float> want;
+  for (int i = 0; i < 6; ++i) want.push_back(-1.f + 4.f * (float(gen() >> 8) * (1.f / 16777216.f)));
+  c.push_back(makeCase("RandomUniformLike_seeded_documented_generator", "RandomUniformLike",
+                       {shape, f32Tensor({1}, {seed}, true)}, {f32Tensor({2, 3}, want)},
+                       {{"low", sdk::scalarF32(-1.f)}, {"high", sdk::scalarF32(3.f)}}));
+}
+
 std::vector<OpCase> llmSignalCases() {
   std::vector<OpCase> c;
   ropeCases(c);
   stftCases(c);
   combinedNmsCases(c);
+  randomUniformCases(c);
   return c;
 }
 

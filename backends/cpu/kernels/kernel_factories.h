@@ -66,6 +66,7 @@ QNN_CPU_DECLARE_FACTORY(makeExtractGlimpse);    // extract_glimpse.cpp: ExtractG
 QNN_CPU_DECLARE_FACTORY(makeDetectionOutput);   // detection_output.cpp: DetectionOutput
 QNN_CPU_DECLARE_FACTORY(makeRotaryEmbedding);   // rotary_embedding.cpp: RotaryEmbedding
 QNN_CPU_DECLARE_FACTORY(makeStft);              // stft.cpp: Stft
+QNN_CPU_DECLARE_FACTORY(makeRandomUniformLike); // random_uniform_like.cpp: RandomUniformLike
 QNN_CPU_DECLARE_FACTORY(makeImageProjectionTransform); // image_projection.cpp
 QNN_CPU_DECLARE_FACTORY(makeYuvToRgb);          // yuv_to_rgb.cpp: Nv12ToRgb, Nv21ToRgb
 

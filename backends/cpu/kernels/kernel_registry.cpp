@@ -53,6 +53,7 @@ constexpr KernelEntry kKernelTable[] = {
     {"DetectionOutput", makeDetectionOutput},
     {"RotaryEmbedding", makeRotaryEmbedding},
     {"Stft", makeStft},
+    {"RandomUniformLike", makeRandomUniformLike},
     {"CombinedNms", makeDetectionNms},
     {"ImageProjectionTransform", makeImageProjectionTransform},
     {"Nv12ToRgb", makeYuvToRgb},
