@@ -1,11 +1,13 @@
 // ElementWiseBinary, ElementWiseUnary and ElementWiseNeuron: the generic
 // element-wise ops of later op sets, whose `operation` param names one of the
 // dedicated ops. Each dispatches at init to that op's kernel (same checks, same
-// arithmetic) and forwards to it; the two operations without a dedicated op of
-// their own (RECIPROCAL, HARD_SIGMOID) are map kernels defined here.
+// arithmetic) and forwards to it (the value -> op tables: core/generic_elementwise.h);
+// the two operations without a dedicated op of their own (RECIPROCAL,
+// HARD_SIGMOID) are map kernels defined here.
 #include <algorithm>
 #include <string>
 
+#include "core/generic_elementwise.h"
 #include "kernels/elementwise_map.h"
 #include "kernels/kernel_factories.h"
 
@@ -29,33 +31,18 @@ const MapOpSpec kReciprocal = {"ElementWiseUnary(RECIPROCAL)", pickMapRunner<Rec
 const MapOpSpec kHardSigmoid = {"ElementWiseNeuron(HARD_SIGMOID)", pickMapRunner<HardSigmoid, DType::kFloat32>,
                                 DType::kUndefined, readHardSigmoidParams};
 
-// Operation values of QnnOpDef.h, in order; nullptr where the value has no dedicated op.
-const char* const kBinaryOps[] = {
-    "ElementWiseAdd",     "ElementWiseAnd",        "ElementWiseDivide",  "ElementWiseEqual",
-    "ElementWiseFloorDiv", "ElementWiseFmod",      "ElementWiseGreater", "ElementWiseGreaterEqual",
-    "ElementWiseLess",    "ElementWiseLessEqual",  "ElementWiseMaximum", "ElementWiseMinimum",
-    "ElementWiseMod",     "ElementWiseMultiply",   "ElementWiseNotEqual", "ElementWiseOr",
-    "ElementWisePower",   "ElementWiseSquaredDifference", "ElementWiseSubtract", "ElementWiseXor"};
-const char* const kUnaryOps[] = {"ElementWiseAbs",  "ElementWiseAsin", "ElementWiseAtan",  "ElementWiseCeil",
-                                 "ElementWiseCos",  "ElementWiseExp",  "ElementWiseFloor", "ElementWiseLog",
-                                 "ElementWiseNeg",  "ElementWiseNot",  nullptr /* RECIPROCAL */,
-                                 "ElementWiseRound", "ElementWiseRsqrt", "ElementWiseSign", "ElementWiseSin",
-                                 "ElementWiseSquareRoot"};
-const char* const kNeuronOps[] = {"Elu",        "Gelu",    nullptr /* HARD_SIGMOID */, "HardSwish", "Relu",
-                                  "ReluMinMax", "Sigmoid", "ElementWiseSoftplus",      "Tanh"};
-
 class GenericElementWiseKernel final : public Kernel {
  public:
-  GenericElementWiseKernel(std::string op, const char* const* table, size_t size)
-      : op_(std::move(op)), table_(table), size_(size) {}
+  explicit GenericElementWiseKernel(std::string op) : op_(std::move(op)) {}
 
   Status init(const OpParams& params) override {
     if (!params.has("operation")) return sdk::invalidParam(op_ + ": operation is mandatory");
     const uint32_t operation = params.u32("operation", 0);
-    if (operation >= size_)
+    bool defined = false;
+    const char* name = sdk::genericElementWiseTarget(op_, operation, &defined);
+    if (!defined)
       return sdk::invalidParam(op_ + ": operation " + std::to_string(operation) + " is not defined (0.." +
-                               std::to_string(size_ - 1) + ")");
-    const char* name = table_[operation];
+                               std::to_string(sdk::genericElementWiseOperationCount(op_) - 1) + ")");
     if (name) {
       KernelFactory factory = findKernel(name);
       inner_ = factory ? factory(name) : nullptr;
@@ -77,21 +64,14 @@ class GenericElementWiseKernel final : public Kernel {
 
  private:
   std::string op_;
-  const char* const* table_;
-  size_t size_;
   std::unique_ptr<Kernel> inner_;
 };
 
 }  // namespace
 
 std::unique_ptr<Kernel> makeGenericElementWise(const std::string& opType) {
-  if (opType == "ElementWiseBinary")
-    return std::make_unique<GenericElementWiseKernel>(opType, kBinaryOps, std::size(kBinaryOps));
-  if (opType == "ElementWiseUnary")
-    return std::make_unique<GenericElementWiseKernel>(opType, kUnaryOps, std::size(kUnaryOps));
-  if (opType == "ElementWiseNeuron")
-    return std::make_unique<GenericElementWiseKernel>(opType, kNeuronOps, std::size(kNeuronOps));
-  return nullptr;
+  if (sdk::genericElementWiseOperationCount(opType) == 0) return nullptr;
+  return std::make_unique<GenericElementWiseKernel>(opType);
 }
 
 }  // namespace qnn::cpu

@@ -96,6 +96,11 @@ constexpr KernelEntry kKernelTable[] = {
     {"GatherNd", makeQuantRearrange},
     {"ScatterElements", makeQuantRearrange},
     {"ScatterNd", makeQuantRearrange},
+    {"CumulativeSum", makeQuantIndexOps},
+    {"NonZero", makeQuantIndexOps},
+    {"OneHot", makeQuantIndexOps},
+    {"Nv12ToRgb", makeQuantYuvToRgb},
+    {"Nv21ToRgb", makeQuantYuvToRgb},
 
     {"Sigmoid", makeQuantTable},
     {"Tanh", makeQuantTable},
@@ -116,6 +121,7 @@ constexpr KernelEntry kKernelTable[] = {
     {"ElementWiseCos", makeQuantTable},
     {"ElementWiseAsin", makeQuantTable},
     {"ElementWiseAtan", makeQuantTable},
+    {"ElementWiseUnary", makeQuantTable},
 };
 
 // fp16 mode (docs/htp-simulator.md): float tensors, computed in float32 and

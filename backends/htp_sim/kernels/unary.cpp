@@ -1,5 +1,6 @@
 // Quantized unary ops.
-//  * Table ops (Sigmoid, Tanh, Gelu, HardSwish, Elu, ElementWise{Exp, Log, ...}):
+//  * Table ops (Sigmoid, Tanh, Gelu, HardSwish, Elu, ElementWise{Exp, Log, ...},
+//    ElementWiseNot as x == 0, ElementWiseUnary as its operation's op or 1 / x):
 //    a table over every stored input value (256 or 65536 entries) built at
 //    prepare as quantize(f(dequantize(q))), f evaluated in double; execute is
 //    a lookup, so the result is exactly that definition.
@@ -13,6 +14,7 @@
 #include <functional>
 
 #include "byte_paths.h"
+#include "core/generic_elementwise.h"
 #include "htp_kernel_registry.h"
 #include "htp_kernel_util.h"
 
@@ -45,6 +47,14 @@ RealFunction tableFunction(const std::string& op, const OpParams& params) {
   if (op == "ElementWiseCos") return [](double x) { return std::cos(x); };
   if (op == "ElementWiseAsin") return [](double x) { return std::asin(x); };
   if (op == "ElementWiseAtan") return [](double x) { return std::atan(x); };
+  if (op == "ElementWiseNot") return [](double x) { return x == 0.0 ? 1.0 : 0.0; };
+  if (op == "ElementWiseUnary") {  // the operation's dedicated op, or RECIPROCAL
+    bool defined = false;
+    const char* target = sdk::genericElementWiseTarget(op, params.u32("operation", 0), &defined);
+    if (!defined) return nullptr;
+    if (!target) return [](double x) { return 1.0 / x; };
+    return tableFunction(target, params);
+  }
   return nullptr;
 }
 
