@@ -130,6 +130,30 @@ Status resolveConvGeometry(const char* op, const TensorView& in, const TensorVie
   return Status::ok();
 }
 
+Status readSpatialParam(const OpParams& params, const char* op, const char* name, size_t spatial, size_t perDim,
+                        bool mandatory, int64_t def, int64_t minValue, std::vector<int64_t>* out) {
+  const size_t count = spatial * perDim;
+  const ParamValue* p = params.find(name);
+  if (!p) {
+    if (mandatory) return invalidParam(std::string(op) + ": missing mandatory param " + name);
+    out->assign(count, def);
+    return Status::ok();
+  }
+  std::vector<int64_t> values = p->tensorAsInt64();
+  if (!p->isTensor && count != 1)
+    return invalidParam(std::string(op) + ": param " + name + " must be a tensor of " + std::to_string(count) +
+                        " values");
+  if (values.size() != count)
+    return invalidParam(std::string(op) + ": param " + name + " has " + std::to_string(values.size()) +
+                        " values, expected " + std::to_string(count));
+  for (int64_t v : values)
+    if (v < minValue || v > 0x7fffffff)
+      return invalidParam(std::string(op) + ": param " + name + " value " + std::to_string(v) +
+                          " out of range (must be >= " + std::to_string(minValue) + ")");
+  *out = std::move(values);
+  return Status::ok();
+}
+
 Status readPoolWindow(const OpParams& params, const char* op, bool isMax, PoolWindow* w) {
   std::vector<int64_t> filter, stride, pad;
   QNN_SDK_RETURN_IF_ERROR(readUintTensorParam(params, op, "filter_size", {2}, true, {}, &filter));

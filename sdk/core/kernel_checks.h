@@ -62,6 +62,15 @@ struct PoolWindow {
 };
 Status readPoolWindow(const OpParams& params, const char* op, bool isMax, PoolWindow* w);
 
+// Window params of the 1-D and 3-D convolutions and pools (stride, pad_amount,
+// dilation, filter_size, output_padding), read for any number of spatial dims:
+// `perDim` values for each of `spatial` dims of param `name` (a scalar when that
+// is one value in all; the 1-D ops give per-dim values as scalars and pad_amount
+// as [2], the 3-D ops tensors [3] and [3, 2]); absent and not mandatory: `def`
+// repeated. Values must be in [minValue, 2^31).
+Status readSpatialParam(const OpParams& params, const char* op, const char* name, size_t spatial, size_t perDim,
+                        bool mandatory, int64_t def, int64_t minValue, std::vector<int64_t>* out);
+
 // StridedSlice params: ranges [n, 3] (begin, end, stride) and the four masks.
 struct StridedSliceParams {
   std::vector<int64_t> ranges;

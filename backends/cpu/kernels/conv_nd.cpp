@@ -13,33 +13,8 @@
 
 #include "kernels/kernel_factories.h"
 #include "kernels/kernel_util.h"
-#include "kernels/spatial_params.h"
 
 namespace qnn::cpu {
-
-Status readSpatialParam(const OpParams& params, const char* op, const char* name, size_t spatial, size_t perDim,
-                        bool mandatory, int64_t def, int64_t minValue, std::vector<int64_t>* out) {
-  const size_t count = spatial * perDim;
-  const sdk::ParamValue* p = params.find(name);
-  if (!p) {
-    if (mandatory) return sdk::invalidParam(std::string(op) + ": missing mandatory param " + name);
-    out->assign(count, def);
-    return Status::ok();
-  }
-  std::vector<int64_t> values = p->tensorAsInt64();
-  if (!p->isTensor && count != 1)
-    return sdk::invalidParam(std::string(op) + ": param " + name + " must be a tensor of " + std::to_string(count) +
-                             " values");
-  if (values.size() != count)
-    return sdk::invalidParam(std::string(op) + ": param " + name + " has " + std::to_string(values.size()) +
-                             " values, expected " + std::to_string(count));
-  for (int64_t v : values)
-    if (v < minValue || v > 0x7fffffff)
-      return sdk::invalidParam(std::string(op) + ": param " + name + " value " + std::to_string(v) +
-                               " out of range (must be >= " + std::to_string(minValue) + ")");
-  *out = std::move(values);
-  return Status::ok();
-}
 
 namespace {
 
@@ -52,12 +27,12 @@ class ConvNdKernel final : public Kernel {
 
   Status init(const OpParams& params) override {
     std::vector<int64_t> stride, pad, dil, outPad;
-    QNN_SDK_RETURN_IF_ERROR(readSpatialParam(params, op_, "stride", spatial_, 1, true, 1, 1, &stride));
-    QNN_SDK_RETURN_IF_ERROR(readSpatialParam(params, op_, "pad_amount", spatial_, 2, true, 0, 0, &pad));
+    QNN_SDK_RETURN_IF_ERROR(sdk::readSpatialParam(params, op_, "stride", spatial_, 1, true, 1, 1, &stride));
+    QNN_SDK_RETURN_IF_ERROR(sdk::readSpatialParam(params, op_, "pad_amount", spatial_, 2, true, 0, 0, &pad));
     // TransposeConv1d has no dilation param; the rest default to 1.
-    QNN_SDK_RETURN_IF_ERROR(readSpatialParam(params, op_, "dilation", spatial_, 1, false, 1, 1, &dil));
+    QNN_SDK_RETURN_IF_ERROR(sdk::readSpatialParam(params, op_, "dilation", spatial_, 1, false, 1, 1, &dil));
     if (kind_ == ConvKind::kTranspose)
-      QNN_SDK_RETURN_IF_ERROR(readSpatialParam(params, op_, "output_padding", spatial_, 1, false, 0, 0, &outPad));
+      QNN_SDK_RETURN_IF_ERROR(sdk::readSpatialParam(params, op_, "output_padding", spatial_, 1, false, 0, 0, &outPad));
     group_ = kind_ == ConvKind::kDepthwise ? 0 : params.u32("group", 1);
     if (kind_ != ConvKind::kDepthwise && group_ == 0) return sdk::invalidParam(std::string(op_) + ": group must be > 0");
     for (size_t d = 0; d < spatial_; ++d) {

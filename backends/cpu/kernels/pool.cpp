@@ -15,7 +15,6 @@
 
 #include "kernels/kernel_factories.h"
 #include "kernels/kernel_util.h"
-#include "kernels/spatial_params.h"
 
 namespace qnn::cpu {
 namespace {
@@ -29,9 +28,9 @@ class PoolNdKernel final : public Kernel {
 
   Status init(const OpParams& params) override {
     std::vector<int64_t> filter, stride, pad;
-    QNN_SDK_RETURN_IF_ERROR(readSpatialParam(params, op_, "filter_size", spatial_, 1, true, 1, 1, &filter));
-    QNN_SDK_RETURN_IF_ERROR(readSpatialParam(params, op_, "stride", spatial_, 1, true, 1, 1, &stride));
-    QNN_SDK_RETURN_IF_ERROR(readSpatialParam(params, op_, "pad_amount", spatial_, 2, true, 0, 0, &pad));
+    QNN_SDK_RETURN_IF_ERROR(sdk::readSpatialParam(params, op_, "filter_size", spatial_, 1, true, 1, 1, &filter));
+    QNN_SDK_RETURN_IF_ERROR(sdk::readSpatialParam(params, op_, "stride", spatial_, 1, true, 1, 1, &stride));
+    QNN_SDK_RETURN_IF_ERROR(sdk::readSpatialParam(params, op_, "pad_amount", spatial_, 2, true, 0, 0, &pad));
     const uint32_t rounding = params.u32("rounding_mode", 0);
     if (rounding > 1) return sdk::invalidParam(std::string(op_) + ": rounding_mode must be 0 (FLOOR) or 1 (CEIL)");
     ceil_ = rounding == 1;

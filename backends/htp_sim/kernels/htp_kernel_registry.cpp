@@ -29,6 +29,7 @@ constexpr KernelEntry kKernelTable[] = {
     {"Batchnorm", makeQuantBatchnorm},
     {"PoolMax2d", makeQuantPool},
     {"PoolAvg2d", makeQuantPool},
+    {"PoolAvg3d", makeQuantPool3d},
     {"ReduceMean", makeQuantReduce},
     {"ReduceSum", makeQuantReduce},
     {"ReduceMax", makeQuantReduce},
