@@ -282,11 +282,125 @@ std::vector<OpCase> batchnormCases() {
   return out;
 }
 
+// Conv3d / TransposeConv3d: accumulators computed here in the plain forms (the
+// conv gathering its taps; the transpose scattering every input voxel's
+// products to the outputs they reach), then the shared output stage.
+struct Conv3dSpec {
+  std::string name;
+  bool transpose;
+  Dims x, w;  // NDHWC; filter [kd, kh, kw, cin/group | cin, cout | cout/group]
+  uint32_t stride, pad, dil, group, outPad;
+  BiasKind bias;
+};
+
+std::vector<Wide> conv3dAcc(const Conv3dSpec& s, const Ints& x, Enc ex, const Weights& w, const Bias& b,
+                            Dims* outDims) {
+  const long B = s.x[0], C = s.x[4], K0 = s.w[0], K1 = s.w[1], K2 = s.w[2];
+  const long in[3] = {long(s.x[1]), long(s.x[2]), long(s.x[3])}, k[3] = {K0, K1, K2};
+  const long cinG = s.transpose ? C / s.group : long(s.w[3]);
+  const long coutG = s.transpose ? long(s.w[4]) : long(s.w[4]) / s.group, cout = coutG * s.group;
+  long out[3];
+  for (int d = 0; d < 3; ++d) {
+    const long dilated = (k[d] - 1) * s.dil + 1;
+    out[d] = s.transpose ? long(s.stride) * (in[d] - 1) + dilated - 2 * long(s.pad) + s.outPad
+                         : (in[d] + 2 * long(s.pad) - dilated) / long(s.stride) + 1;
+  }
+  *outDims = {uint32_t(B), uint32_t(out[0]), uint32_t(out[1]), uint32_t(out[2]), uint32_t(cout)};
+  const size_t voxels = size_t(out[0] * out[1] * out[2]);
+  std::vector<Wide> acc(size_t(B) * voxels * size_t(cout));
+  for (size_t i = 0; i < acc.size(); ++i) {
+    const size_t c = i % size_t(cout);
+    acc[i] = b.values.empty() ? 0 : fxref::biasAccumulator(b.values[c], b.enc[c], ex, w.enc[c % w.enc.size()]);
+  }
+  auto wAt = [&](long a, long bb, long cc, long ci, long co) {
+    const size_t idx = ((((size_t(a) * K1 + size_t(bb)) * K2 + size_t(cc)) * s.w[3] + size_t(ci)) * s.w[4] + size_t(co));
+    return Wide(w.values[idx] + w.enc[size_t(co) % w.enc.size()].offset);
+  };
+  auto xAt = [&](long n, long z, long y, long xx, long ci) {
+    return Wide(x[((((size_t(n) * in[0] + size_t(z)) * in[1] + size_t(y)) * in[2] + size_t(xx)) * C + size_t(ci))] + ex.offset);
+  };
+  for (long n = 0; n < B; ++n) {
+    if (!s.transpose) {
+      for (long oz = 0; oz < out[0]; ++oz)
+        for (long oy = 0; oy < out[1]; ++oy)
+          for (long ox = 0; ox < out[2]; ++ox)
+            for (long co = 0; co < cout; ++co) {
+              const long g = co / coutG;
+              Wide sum = 0;
+              for (long a = 0; a < K0; ++a)
+                for (long bb = 0; bb < K1; ++bb)
+                  for (long cc = 0; cc < K2; ++cc) {
+                    const long z = oz * s.stride - s.pad + a * s.dil, y = oy * s.stride - s.pad + bb * s.dil,
+                               xx = ox * s.stride - s.pad + cc * s.dil;
+                    if (z < 0 || y < 0 || xx < 0 || z >= in[0] || y >= in[1] || xx >= in[2]) continue;
+                    for (long ci = 0; ci < cinG; ++ci) sum += xAt(n, z, y, xx, g * cinG + ci) * wAt(a, bb, cc, ci, co);
+                  }
+              acc[((size_t(n) * out[0] + size_t(oz)) * out[1] + size_t(oy)) * out[2] * cout + size_t(ox) * cout + size_t(co)] += sum;
+            }
+    } else {
+      for (long z = 0; z < in[0]; ++z)
+        for (long y = 0; y < in[1]; ++y)
+          for (long xx = 0; xx < in[2]; ++xx)
+            for (long ci = 0; ci < C; ++ci) {
+              const long g = ci / cinG;
+              for (long a = 0; a < K0; ++a)
+                for (long bb = 0; bb < K1; ++bb)
+                  for (long cc = 0; cc < K2; ++cc) {
+                    const long oz = z * s.stride - s.pad + a * s.dil, oy = y * s.stride - s.pad + bb * s.dil,
+                               ox = xx * s.stride - s.pad + cc * s.dil;
+                    if (oz < 0 || oy < 0 || ox < 0 || oz >= out[0] || oy >= out[1] || ox >= out[2]) continue;
+                    for (long co = 0; co < coutG; ++co)
+                      acc[(((size_t(n) * out[0] + size_t(oz)) * out[1] + size_t(oy)) * out[2] + size_t(ox)) * cout +
+                          size_t(g * coutG + co)] += xAt(n, z, y, xx, ci) * wAt(a, bb, cc, ci, co);
+                  }
+            }
+    }
+  }
+  return acc;
+}
+
+std::vector<OpCase> conv3dCases() {
+  const std::vector<Conv3dSpec> specs = {
+      {"Conv3d_k3_pad1", false, {1, 3, 4, 5, 3}, {3, 3, 3, 3, 4}, 1, 1, 1, 1, 0, BiasKind::kInt32},
+      {"Conv3d_k2_stride2_group2_dil1", false, {1, 4, 4, 4, 4}, {2, 2, 2, 2, 6}, 2, 0, 1, 2, 0, BiasKind::kUFixed8},
+      {"Conv3d_k2_dilation2", false, {2, 5, 4, 5, 2}, {2, 2, 2, 2, 3}, 1, 1, 2, 1, 0, BiasKind::kNone},
+      {"TransposeConv3d_k3_stride2_pad1", true, {1, 2, 3, 2, 3}, {3, 3, 3, 3, 2}, 2, 1, 1, 1, 1, BiasKind::kInt32},
+      {"TransposeConv3d_k2_group2", true, {1, 2, 2, 3, 4}, {2, 2, 2, 4, 2}, 1, 0, 1, 2, 0, BiasKind::kUFixed8},
+  };
+  std::vector<OpCase> out;
+  uint64_t seed = 4500;
+  for (const auto& s : specs)
+    for (const auto& cfg : weightedConfigs()) {
+      CaseRng rng(seed++);
+      const Enc ex = inputEncoding(cfg);
+      const Ints x = randomInts(rng, count(s.x), cfg.act);
+      const uint32_t channels = s.w[4], cout = s.transpose ? channels * s.group : channels;
+      const Weights w = makeWeights(rng, cfg, s.w, channels);
+      const Bias b = makeBias(rng, s.bias, ex, w, cout);
+      Dims outDims;
+      const auto acc = conv3dAcc(s, x, ex, w, b, &outDims);
+      OpCase c;
+      c.name = s.name + "_" + cfg.tag;
+      c.opType = s.transpose ? "TransposeConv3d" : "Conv3d";
+      c.inputs = {qTensor(cfg.act, s.x, x, ex), weightTensor(cfg, w, 4, true)};
+      if (s.bias != BiasKind::kNone) c.inputs.push_back(biasTensor(s.bias, cfg, b, cout));
+      c.params = {{"stride", u32s({3}, {s.stride, s.stride, s.stride})},
+                  {"pad_amount", u32s({3, 2}, {s.pad, s.pad, s.pad, s.pad, s.pad, s.pad})}};
+      if (s.dil != 1) c.params.push_back({"dilation", u32s({3}, {s.dil, s.dil, s.dil})});
+      if (s.group != 1) c.params.push_back({"group", sdk::scalarU32(s.group)});
+      if (s.outPad) c.params.push_back({"output_padding", u32s({3}, {s.outPad, s.outPad, s.outPad})});
+      c.expected = {finishOutput(acc, ex, w, outTypeFor(cfg.act), outDims, cfg.pow2)};
+      out.push_back(std::move(c));
+    }
+  return out;
+}
+
 const bool kRegistered = registerFixedPointCaseSource("Conv", convCases) &&
                          registerFixedPointCaseSource("TransposeConv2d", transposeConvCases) &&
                          registerFixedPointCaseSource("Batchnorm", batchnormCases) &&
                          registerFixedPointCaseSource("FullyConnected", fullyConnectedCases) &&
-                         registerFixedPointCaseSource("MatMul", matMulCases);
+                         registerFixedPointCaseSource("MatMul", matMulCases) &&
+                         registerFixedPointCaseSource("Conv3d", conv3dCases);
 
 }  // namespace
 }  // namespace qnn::conformance

@@ -26,6 +26,8 @@ constexpr KernelEntry kKernelTable[] = {
     {"FullyConnected", makeQuantFullyConnected},
     {"MatMul", makeQuantMatMul},
     {"TransposeConv2d", makeQuantTransposeConv2d},
+    {"Conv3d", makeQuantConv3d},
+    {"TransposeConv3d", makeQuantConv3d},
     {"Batchnorm", makeQuantBatchnorm},
     {"PoolMax2d", makeQuantPool},
     {"PoolAvg2d", makeQuantPool},
