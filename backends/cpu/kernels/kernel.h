@@ -17,9 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "core/op_params.h"
-#include "core/status.h"
-#include "core/tensor_view.h"
+#include "core/op_kernel.h"
 
 namespace qnn::cpu {
 
@@ -29,15 +27,9 @@ using sdk::QuantInfo;
 using sdk::Status;
 using sdk::TensorView;
 
-class Kernel {
- public:
-  virtual ~Kernel() = default;
-  virtual Status init(const OpParams& params) = 0;
-  virtual Status prepare(const std::vector<TensorView>& inputs,
-                         const std::vector<TensorView>& outputs) = 0;
-  virtual Status execute(const std::vector<TensorView>& inputs,
-                         const std::vector<TensorView>& outputs) = 0;
-};
+// The shared interface (core/op_kernel.h), so the float algorithms of sdk/ops/
+// are CPU kernels as they are.
+using Kernel = sdk::OpKernel;
 
 using KernelFactory = std::unique_ptr<Kernel> (*)(const std::string& opType);
 

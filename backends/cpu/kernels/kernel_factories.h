@@ -3,10 +3,22 @@
 #pragma once
 
 #include "kernels/kernel.h"
+#include "ops/shared_ops.h"
 
 namespace qnn::cpu {
 
 #define QNN_CPU_DECLARE_FACTORY(fn) std::unique_ptr<Kernel> fn(const std::string& opType)
+
+// The shared float algorithms of sdk/ops/ (ops/shared_ops.h) are CPU kernels as they are.
+using ops::makeBoxOps;
+using ops::makeDetectionNms;
+using ops::makeDetectionOutput;
+using ops::makeExtractGlimpse;
+using ops::makeGroupNorm;
+using ops::makeImageProjectionTransform;
+using ops::makeNonMaxSuppression;
+using ops::makeRecurrent;
+using ops::makeRoi;
 
 // Compute-heavy families.
 QNN_CPU_DECLARE_FACTORY(makeConv2d);            // conv.cpp: Conv2d
@@ -50,24 +62,15 @@ QNN_CPU_DECLARE_FACTORY(makeReduce);            // reduce.cpp: ReduceMean, Reduc
 QNN_CPU_DECLARE_FACTORY(makeQuantizeLike);      // quant_cast.cpp: Quantize, Dequantize, Cast, Convert
 QNN_CPU_DECLARE_FACTORY(makeArgMinMax);         // argmax_topk.cpp: Argmax, Argmin
 QNN_CPU_DECLARE_FACTORY(makeTopK);              // argmax_topk.cpp: TopK
-QNN_CPU_DECLARE_FACTORY(makeNonMaxSuppression); // non_max_suppression.cpp
 QNN_CPU_DECLARE_FACTORY(makeNonZero);           // non_zero.cpp
 QNN_CPU_DECLARE_FACTORY(makeBatchSpace);        // batch_space.cpp: BatchToSpace, SpaceToBatch, BatchPermutation
 QNN_CPU_DECLARE_FACTORY(makeImagePatches);      // image_patches.cpp: ArgbToRgb, ExtractPatches
-QNN_CPU_DECLARE_FACTORY(makeGroupNorm);         // group_norm.cpp
 QNN_CPU_DECLARE_FACTORY(makeCropAndResize);     // crop_and_resize.cpp
 QNN_CPU_DECLARE_FACTORY(makeCorrelation1D);     // correlation_1d.cpp
-QNN_CPU_DECLARE_FACTORY(makeRoi);               // roi_ops.cpp: RoiAlign, RoiPooling
-QNN_CPU_DECLARE_FACTORY(makeBoxOps);            // box_ops.cpp: AxisAlignedBboxTransform, HeatMapMaxKeyPoint
-QNN_CPU_DECLARE_FACTORY(makeRecurrent);         // recurrent.cpp: Gru, Lstm
-QNN_CPU_DECLARE_FACTORY(makeDetectionNms);      // detection_nms.cpp: BoxWithNmsLimit, MultiClassNms, GenerateProposals, CombinedNms
 QNN_CPU_DECLARE_FACTORY(makeFpnBoxes);          // fpn_boxes.cpp: BboxTransform, DistributeFpnProposals, CollectRpnProposals
-QNN_CPU_DECLARE_FACTORY(makeExtractGlimpse);    // extract_glimpse.cpp: ExtractGlimpse
-QNN_CPU_DECLARE_FACTORY(makeDetectionOutput);   // detection_output.cpp: DetectionOutput
 QNN_CPU_DECLARE_FACTORY(makeRotaryEmbedding);   // rotary_embedding.cpp: RotaryEmbedding
 QNN_CPU_DECLARE_FACTORY(makeStft);              // stft.cpp: Stft
 QNN_CPU_DECLARE_FACTORY(makeRandomUniformLike); // random_uniform_like.cpp: RandomUniformLike
-QNN_CPU_DECLARE_FACTORY(makeImageProjectionTransform); // image_projection.cpp
 QNN_CPU_DECLARE_FACTORY(makeYuvToRgb);          // yuv_to_rgb.cpp: Nv12ToRgb, Nv21ToRgb
 
 #undef QNN_CPU_DECLARE_FACTORY

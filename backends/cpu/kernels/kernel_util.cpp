@@ -35,4 +35,7 @@ void parallelFor(size_t n, size_t grain, const std::function<void(size_t, size_t
   if (!workerPool().tryRun(numChunks, chunkFn)) fn(0, n);
 }
 
+// The shared op algorithms of sdk/ops/ run on these workers too.
+static const bool kSharedOpsUseWorkers = (sdk::setParallelFor(parallelFor), true);
+
 }  // namespace qnn::cpu

@@ -105,6 +105,18 @@ constexpr KernelEntry kKernelTable[] = {
     {"Nv12ToRgb", makeQuantYuvToRgb},
     {"Nv21ToRgb", makeQuantYuvToRgb},
 
+    // Real values through the shared float algorithms (real_valued.cpp); they
+    // take fixed-point and float (fp16-mode) tensors alike.
+    {"NonMaxSuppression", makeRealValued},
+    {"MultiClassNms", makeRealValued},
+    {"DetectionOutput", makeRealValued},
+    {"RoiAlign", makeRealValued},
+    {"HeatMapMaxKeyPoint", makeRealValued},
+    {"ExtractGlimpse", makeRealValued},
+    {"GroupNorm", makeRealValued},
+    {"ImageProjectionTransform", makeRealValued},
+    {"Lstm", makeRealValued},
+
     {"Sigmoid", makeQuantTable},
     {"Tanh", makeQuantTable},
     {"Gelu", makeQuantTable},

@@ -30,10 +30,10 @@
 #include <cmath>
 #include <cstring>
 
-#include "kernels/kernel_factories.h"
-#include "kernels/kernel_util.h"
+#include "ops/op_common.h"
+#include "ops/shared_ops.h"
 
-namespace qnn::cpu {
+namespace qnn::ops {
 namespace {
 
 inline float sigmoid(float x) { return 1.f / (1.f + std::exp(-x)); }
@@ -367,4 +367,4 @@ std::unique_ptr<Kernel> makeRecurrent(const std::string& opType) {
   return nullptr;
 }
 
-}  // namespace qnn::cpu
+}  // namespace qnn::ops

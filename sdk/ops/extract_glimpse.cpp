@@ -13,10 +13,10 @@
 #include <cstring>
 #include <random>
 
-#include "kernels/kernel_factories.h"
-#include "kernels/kernel_util.h"
+#include "ops/op_common.h"
+#include "ops/shared_ops.h"
 
-namespace qnn::cpu {
+namespace qnn::ops {
 namespace {
 
 class ExtractGlimpseKernel final : public Kernel {
@@ -117,4 +117,4 @@ std::unique_ptr<Kernel> makeExtractGlimpse(const std::string& opType) {
   return nullptr;
 }
 
-}  // namespace qnn::cpu
+}  // namespace qnn::ops

@@ -7,10 +7,10 @@
 // the image read the fill value 0.
 #include <cmath>
 
-#include "kernels/kernel_factories.h"
-#include "kernels/kernel_util.h"
+#include "ops/op_common.h"
+#include "ops/shared_ops.h"
 
-namespace qnn::cpu {
+namespace qnn::ops {
 namespace {
 
 class ImageProjectionTransformKernel final : public Kernel {
@@ -92,4 +92,4 @@ std::unique_ptr<Kernel> makeImageProjectionTransform(const std::string& opType) 
   return opType == "ImageProjectionTransform" ? std::make_unique<ImageProjectionTransformKernel>() : nullptr;
 }
 
-}  // namespace qnn::cpu
+}  // namespace qnn::ops

@@ -41,10 +41,10 @@
 #include <limits>
 #include <numeric>
 
-#include "kernels/kernel_factories.h"
-#include "kernels/kernel_util.h"
+#include "ops/op_common.h"
+#include "ops/shared_ops.h"
 
-namespace qnn::cpu {
+namespace qnn::ops {
 namespace {
 
 float iouOf(const float* a, const float* b, bool normalizeCorners) {
@@ -563,4 +563,4 @@ std::unique_ptr<Kernel> makeDetectionNms(const std::string& opType) {
   return nullptr;
 }
 
-}  // namespace qnn::cpu
+}  // namespace qnn::ops

@@ -24,10 +24,10 @@
 #include <cstring>
 #include <numeric>
 
-#include "kernels/kernel_factories.h"
-#include "kernels/kernel_util.h"
+#include "ops/op_common.h"
+#include "ops/shared_ops.h"
 
-namespace qnn::cpu {
+namespace qnn::ops {
 namespace {
 
 class DetectionOutputKernel final : public Kernel {
@@ -206,4 +206,4 @@ std::unique_ptr<Kernel> makeDetectionOutput(const std::string& opType) {
   return nullptr;
 }
 
-}  // namespace qnn::cpu
+}  // namespace qnn::ops

@@ -12,10 +12,10 @@
 #include <cstring>
 #include <numeric>
 
-#include "kernels/kernel_factories.h"
-#include "kernels/kernel_util.h"
+#include "ops/op_common.h"
+#include "ops/shared_ops.h"
 
-namespace qnn::cpu {
+namespace qnn::ops {
 namespace {
 
 class NonMaxSuppressionKernel final : public Kernel {
@@ -112,4 +112,4 @@ std::unique_ptr<Kernel> makeNonMaxSuppression(const std::string& opType) {
   return opType == "NonMaxSuppression" ? std::make_unique<NonMaxSuppressionKernel>() : nullptr;
 }
 
-}  // namespace qnn::cpu
+}  // namespace qnn::ops

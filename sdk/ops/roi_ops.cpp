@@ -17,10 +17,10 @@
 #include <cfloat>
 #include <cmath>
 
-#include "kernels/kernel_factories.h"
-#include "kernels/kernel_util.h"
+#include "ops/op_common.h"
+#include "ops/shared_ops.h"
 
-namespace qnn::cpu {
+namespace qnn::ops {
 namespace {
 
 class RoiKernel final : public Kernel {
@@ -166,4 +166,4 @@ std::unique_ptr<Kernel> makeRoi(const std::string& opType) {
   return nullptr;
 }
 
-}  // namespace qnn::cpu
+}  // namespace qnn::ops

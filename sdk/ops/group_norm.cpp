@@ -5,10 +5,10 @@
 // input is one batch of channels. Statistics accumulate in double.
 #include <cmath>
 
-#include "kernels/kernel_factories.h"
-#include "kernels/kernel_util.h"
+#include "ops/op_common.h"
+#include "ops/shared_ops.h"
 
-namespace qnn::cpu {
+namespace qnn::ops {
 namespace {
 
 class GroupNormKernel final : public Kernel {
@@ -88,4 +88,4 @@ std::unique_ptr<Kernel> makeGroupNorm(const std::string& opType) {
   return opType == "GroupNorm" ? std::make_unique<GroupNormKernel>() : nullptr;
 }
 
-}  // namespace qnn::cpu
+}  // namespace qnn::ops

@@ -15,10 +15,10 @@
 #include <cfloat>
 #include <cmath>
 
-#include "kernels/kernel_factories.h"
-#include "kernels/kernel_util.h"
+#include "ops/op_common.h"
+#include "ops/shared_ops.h"
 
-namespace qnn::cpu {
+namespace qnn::ops {
 namespace {
 
 class AxisAlignedBboxTransformKernel final : public Kernel {
@@ -175,4 +175,4 @@ std::unique_ptr<Kernel> makeBoxOps(const std::string& opType) {
   return nullptr;
 }
 
-}  // namespace qnn::cpu
+}  // namespace qnn::ops

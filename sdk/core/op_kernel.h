@@ -1,0 +1,36 @@
+// The kernel interface shared by the backends' op implementations:
+// init -> prepare -> execute -> free (see backends/cpu/kernels/kernel.h for the
+// contract of each step). The CPU backend's kernels are OpKernels; the float
+// algorithms of sdk/ops/ are OpKernels that every backend can run (the HTP
+// simulator wraps them with dequantize / quantize, see its real_valued.cpp).
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/op_params.h"
+#include "core/status.h"
+#include "core/tensor_view.h"
+
+namespace qnn::sdk {
+
+class OpKernel {
+ public:
+  virtual ~OpKernel() = default;
+  virtual Status init(const OpParams& params) = 0;
+  virtual Status prepare(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) = 0;
+  virtual Status execute(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) = 0;
+};
+
+using OpKernelFactory = std::unique_ptr<OpKernel> (*)(const std::string& opType);
+
+// Runs fn(begin, end) over [0, n) in chunks of about `grain`, on the workers a
+// backend installed with setParallelFor (each backend library has its own copy
+// of this hook); without one, inline. fn must be safe on disjoint ranges.
+using ParallelForFn = void (*)(size_t n, size_t grain, const std::function<void(size_t, size_t)>& fn);
+void setParallelFor(ParallelForFn impl);
+void parallelFor(size_t n, size_t grain, const std::function<void(size_t, size_t)>& fn);
+
+}  // namespace qnn::sdk

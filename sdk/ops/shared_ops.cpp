@@ -1,0 +1,39 @@
+#include "ops/shared_ops.h"
+
+#include <cstring>
+
+namespace qnn::ops {
+namespace {
+
+struct Entry {
+  const char* opType;
+  sdk::OpKernelFactory factory;
+};
+
+constexpr Entry kSharedOps[] = {
+    {"NonMaxSuppression", makeNonMaxSuppression},
+    {"BoxWithNmsLimit", makeDetectionNms},
+    {"MultiClassNms", makeDetectionNms},
+    {"GenerateProposals", makeDetectionNms},
+    {"CombinedNms", makeDetectionNms},
+    {"DetectionOutput", makeDetectionOutput},
+    {"RoiAlign", makeRoi},
+    {"RoiPooling", makeRoi},
+    {"AxisAlignedBboxTransform", makeBoxOps},
+    {"HeatMapMaxKeyPoint", makeBoxOps},
+    {"ExtractGlimpse", makeExtractGlimpse},
+    {"GroupNorm", makeGroupNorm},
+    {"ImageProjectionTransform", makeImageProjectionTransform},
+    {"Gru", makeRecurrent},
+    {"Lstm", makeRecurrent},
+};
+
+}  // namespace
+
+sdk::OpKernelFactory findSharedOp(const std::string& opType) {
+  for (const Entry& e : kSharedOps)
+    if (opType == e.opType) return e.factory;
+  return nullptr;
+}
+
+}  // namespace qnn::ops

@@ -1,0 +1,29 @@
+// The float algorithms every backend can run (the CPU backend as its kernels,
+// the HTP simulator on dequantized values): ops whose math is the same whatever
+// runs it — detection post-processing, RoI sampling, recurrent cells, GroupNorm,
+// image transforms. Each factory takes the op type (several ops share a family)
+// and returns nullptr for a type it does not know.
+#pragma once
+
+#include "core/op_kernel.h"
+
+namespace qnn::ops {
+
+#define QNN_DECLARE_SHARED_OP(fn) std::unique_ptr<sdk::OpKernel> fn(const std::string& opType)
+
+QNN_DECLARE_SHARED_OP(makeNonMaxSuppression);        // non_max_suppression.cpp
+QNN_DECLARE_SHARED_OP(makeDetectionNms);             // detection_nms.cpp: BoxWithNmsLimit, MultiClassNms, GenerateProposals, CombinedNms
+QNN_DECLARE_SHARED_OP(makeDetectionOutput);          // detection_output.cpp
+QNN_DECLARE_SHARED_OP(makeRoi);                      // roi_ops.cpp: RoiAlign, RoiPooling
+QNN_DECLARE_SHARED_OP(makeBoxOps);                   // box_ops.cpp: AxisAlignedBboxTransform, HeatMapMaxKeyPoint
+QNN_DECLARE_SHARED_OP(makeExtractGlimpse);           // extract_glimpse.cpp
+QNN_DECLARE_SHARED_OP(makeGroupNorm);                // group_norm.cpp
+QNN_DECLARE_SHARED_OP(makeImageProjectionTransform); // image_projection.cpp
+QNN_DECLARE_SHARED_OP(makeRecurrent);                // recurrent.cpp: Gru, Lstm
+
+#undef QNN_DECLARE_SHARED_OP
+
+// The factory of a shared op type (the table of shared_ops.cpp), or nullptr.
+sdk::OpKernelFactory findSharedOp(const std::string& opType);
+
+}  // namespace qnn::ops
