@@ -130,6 +130,23 @@ Status resolveConvGeometry(const char* op, const TensorView& in, const TensorVie
   return Status::ok();
 }
 
+Status checkSameElementType(const char* op, const char* role, const TensorView& in, const TensorView& out) {
+  if (dtypeSize(in.dtype) == 0)
+    return unsupportedDType(std::string(op) + ": " + role + " datatype " + dtypeName(in.dtype) + " is not supported");
+  if (out.dtype != in.dtype)
+    return unsupportedDType(std::string(op) + ": " + role + " datatype " + dtypeName(out.dtype) +
+                            " must equal the input's " + dtypeName(in.dtype));
+  if (dtypeIsFixedPoint(in.dtype) && !(in.quant == out.quant))
+    return unsupportedDType(std::string(op) + ": " + role +
+                            " quantization differs from the input's; requantizing is not supported");
+  return Status::ok();
+}
+
+Status checkOutputDimsAllowScalar(const char* op, const TensorView& out, const std::vector<uint32_t>& expected) {
+  if (expected.empty() && out.dims == std::vector<uint32_t>{1}) return Status::ok();
+  return checkOutputDims(op, out, expected);
+}
+
 Status readSpatialParam(const OpParams& params, const char* op, const char* name, size_t spatial, size_t perDim,
                         bool mandatory, int64_t def, int64_t minValue, std::vector<int64_t>* out) {
   const size_t count = spatial * perDim;

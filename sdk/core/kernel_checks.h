@@ -22,6 +22,12 @@ Status checkArity(const char* op, const std::vector<TensorView>& inputs, size_t 
 Status checkOutputDims(const char* op, const TensorView& out, const std::vector<uint32_t>& expected);
 Status checkRank(const char* op, const char* role, const TensorView& t, size_t rank);
 Status checkDType(const char* op, const char* role, const TensorView& t, std::initializer_list<DType> allowed);
+// out has in's datatype (a known size) and, for fixed point, its quantization
+// (the ops that move or keep values do not requantize).
+Status checkSameElementType(const char* op, const char* role, const TensorView& in, const TensorView& out);
+// Dims of a reduced-rank output: an empty shape (all axes removed) is written as
+// [1] by clients, so both are accepted.
+Status checkOutputDimsAllowScalar(const char* op, const TensorView& out, const std::vector<uint32_t>& expected);
 // Numpy-style broadcasting of two shapes (right-aligned). Fails if incompatible.
 Status broadcastShapes(const char* op, const std::vector<uint32_t>& a, const std::vector<uint32_t>& b,
                        std::vector<uint32_t>* out);

@@ -33,4 +33,8 @@ using ParallelForFn = void (*)(size_t n, size_t grain, const std::function<void(
 void setParallelFor(ParallelForFn impl);
 void parallelFor(size_t n, size_t grain, const std::function<void(size_t, size_t)>& fn);
 
+// Elements per parallel task of the cheap element-wise loops (a few ns each):
+// below it a loop runs inline rather than waking workers.
+constexpr size_t kElementwiseGrain = 16384;
+
 }  // namespace qnn::sdk

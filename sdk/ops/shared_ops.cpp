@@ -26,6 +26,10 @@ constexpr Entry kSharedOps[] = {
     {"ImageProjectionTransform", makeImageProjectionTransform},
     {"Gru", makeRecurrent},
     {"Lstm", makeRecurrent},
+    {"GridSample", makeGridSample},
+    {"Lrn", makeLrn},
+    {"L2Norm", makeL2NormMoments},
+    {"Moments", makeL2NormMoments},
 };
 
 }  // namespace

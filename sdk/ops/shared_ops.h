@@ -1,7 +1,7 @@
 // The float algorithms every backend can run (the CPU backend as its kernels,
 // the HTP simulator on dequantized values): ops whose math is the same whatever
 // runs it — detection post-processing, RoI sampling, recurrent cells, GroupNorm,
-// image transforms. Each factory takes the op type (several ops share a family)
+// image transforms, GridSample, Lrn, L2Norm and Moments. Each factory takes the op type (several ops share a family)
 // and returns nullptr for a type it does not know.
 #pragma once
 
@@ -20,6 +20,9 @@ QNN_DECLARE_SHARED_OP(makeExtractGlimpse);           // extract_glimpse.cpp
 QNN_DECLARE_SHARED_OP(makeGroupNorm);                // group_norm.cpp
 QNN_DECLARE_SHARED_OP(makeImageProjectionTransform); // image_projection.cpp
 QNN_DECLARE_SHARED_OP(makeRecurrent);                // recurrent.cpp: Gru, Lstm
+QNN_DECLARE_SHARED_OP(makeGridSample);               // grid_sample.cpp
+QNN_DECLARE_SHARED_OP(makeLrn);                      // lrn.cpp
+QNN_DECLARE_SHARED_OP(makeL2NormMoments);            // l2norm_moments.cpp: L2Norm, Moments
 
 #undef QNN_DECLARE_SHARED_OP
 

@@ -1,9 +1,11 @@
 // Every fixed-point conformance case (tests/conformance: expected outputs from
-// the independent integer reference) through libQnnHtp.so's C API, bit-exact.
+// the independent integer reference) through libQnnHtp.so's C API, bit-exact;
+// and the real-valued ops on the quantized CPU cases (real_valued_cases.h).
 // Cases whose op the HTP does not run (no kernel yet) or whose datatypes or
 // encodings the HTP column refuses are skipped with the reason.
 #include "api_case_runner.h"
 #include "htp_test_util.h"
+#include "real_valued_cases.h"
 
 namespace qnn::test {
 
@@ -39,6 +41,17 @@ TEST_P(HtpApiCase, BitExactOnHtp) {
 }
 
 INSTANTIATE_TEST_SUITE_P(FixedPoint, HtpApiCase, ::testing::ValuesIn(conformance::allFixedPointCases()),
+                         [](const ::testing::TestParamInfo<OpCase>& info) { return info.param.name; });
+
+// The real-valued ops on the CPU cases quantized to UFIXED_POINT_16 (real_valued_cases.h).
+std::vector<OpCase> realValuedCases() {
+  std::vector<OpCase> out;
+  for (const OpCase& c : conformance::allCases())
+    if (conformance::isRealValuedHtpOp(c.opType)) out.push_back(conformance::quantizedRealValuedCase(c));
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(RealValued, HtpApiCase, ::testing::ValuesIn(realValuedCases()),
                          [](const ::testing::TestParamInfo<OpCase>& info) { return info.param.name; });
 
 }  // namespace

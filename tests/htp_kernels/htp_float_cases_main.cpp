@@ -18,8 +18,7 @@
 
 #include "htp_kernel.h"
 #include "kernel_case_runner.h"
-#include "ops/shared_ops.h"
-#include "quant/fixed_point.h"
+#include "real_valued_cases.h"
 
 namespace qnn::conformance {
 namespace {
@@ -29,88 +28,6 @@ const std::set<std::string> kOps = {"DepthToSpace", "SpaceToDepth", "BatchToSpac
                                     "GatherNd", "ScatterElements", "ScatterNd", "Argmax", "Argmin"};
 // Ops whose result is not a pure movement of values: fp32 only.
 const std::set<std::string> kFloatOnly = {"Argmax", "Argmin"};
-// The real-valued ops (shared float algorithms of sdk/ops/).
-const std::set<std::string> kRealValued = {"NonMaxSuppression", "MultiClassNms",   "DetectionOutput",
-                                           "RoiAlign",          "HeatMapMaxKeyPoint", "ExtractGlimpse",
-                                           "GroupNorm",         "ImageProjectionTransform", "Lstm"};
-
-// A UFIXED_POINT_16 encoding covering [lo, hi] (and 0).
-QuantInfo coveringU16(float lo, float hi) {
-  lo = std::min(lo, 0.f), hi = std::max(hi, 0.f);
-  QuantInfo q;
-  q.kind = QuantInfo::Kind::kScaleOffset;
-  q.scale = hi > lo ? (hi - lo) / 65535.f : 1.f;
-  q.offset = int32_t(std::lround(lo / q.scale));
-  return q;
-}
-
-// The float tensor t as UFIXED_POINT_16 under an encoding covering its values; *real gets the dequantized values.
-CaseTensor toUFixed16(const CaseTensor& t, std::vector<float>* real) {
-  std::vector<float> v = t.values<float>();
-  const auto [lo, hi] = v.empty() ? std::pair<float, float>{0.f, 1.f}
-                                  : std::pair<float, float>{*std::min_element(v.begin(), v.end()),
-                                                            *std::max_element(v.begin(), v.end())};
-  CaseTensor q = t;
-  q.dtype = DType::kUFixed16;
-  q.quant = coveringU16(lo, hi);
-  const auto range = sdk::quant::quantRange(DType::kUFixed16);
-  std::vector<uint16_t> stored(v.size());
-  real->resize(v.size());
-  for (size_t i = 0; i < v.size(); ++i) {
-    stored[i] = uint16_t(sdk::quant::quantizeValue(v[i], q.quant.scale, q.quant.offset, range));
-    (*real)[i] = sdk::quant::dequantizeValue(stored[i], q.quant.scale, q.quant.offset);
-  }
-  q.bytes.assign(reinterpret_cast<const uint8_t*>(stored.data()),
-                 reinterpret_cast<const uint8_t*>(stored.data()) + stored.size() * 2);
-  return q;
-}
-
-// The quantized form of a real-valued case: float inputs / outputs as UFIXED_POINT_16, the expected bytes
-// quantize(the shared algorithm run in float on the dequantized inputs).
-OpCase quantizedRealValuedCase(const OpCase& c) {
-  OpCase q = c;
-  std::vector<std::vector<float>> realIn(c.inputs.size());
-  std::vector<sdk::TensorView> in, inDesc, out;
-  for (size_t i = 0; i < c.inputs.size(); ++i) {
-    const CaseTensor& t = c.inputs[i];
-    sdk::TensorView v{nullptr, t.dtype, t.dims, {}};
-    if (t.dtype == DType::kFloat32 && !t.isNull) {
-      q.inputs[i] = toUFixed16(t, &realIn[i]);
-      v.data = realIn[i].data();
-    } else if (!t.isNull) {
-      v.data = const_cast<uint8_t*>(t.bytes.data());
-    }
-    inDesc.push_back(sdk::TensorView{t.isStatic ? v.data : nullptr, v.dtype, v.dims, {}});
-    in.push_back(v);
-  }
-  std::vector<std::vector<float>> realOut(c.expected.size());
-  std::vector<std::vector<uint8_t>> rawOut(c.expected.size());
-  for (size_t i = 0; i < c.expected.size(); ++i) {
-    const CaseTensor& t = c.expected[i];
-    rawOut[i].assign(t.bytes.size(), 0);
-    out.push_back(sdk::TensorView{rawOut[i].data(), t.dtype, t.dims, {}});
-  }
-  auto kernel = ops::findSharedOp(c.opType)(c.opType);
-  sdk::OpParams params;
-  for (auto& [name, value] : c.params) params.set(name, value);
-  EXPECT_TRUE(kernel->init(params).isOk());
-  std::vector<sdk::TensorView> outDesc = out;
-  for (auto& d : outDesc) d.data = nullptr;
-  EXPECT_TRUE(kernel->prepare(inDesc, outDesc).isOk());
-  EXPECT_TRUE(kernel->execute(in, out).isOk());
-  for (size_t i = 0; i < c.expected.size(); ++i) {
-    if (c.expected[i].dtype != DType::kFloat32) {
-      q.expected[i].bytes = rawOut[i];
-      continue;
-    }
-    CaseTensor floatOut = c.expected[i];
-    floatOut.bytes = rawOut[i];
-    std::vector<float> ignored;
-    q.expected[i] = toUFixed16(floatOut, &ignored);
-  }
-  return q;
-}
-
 std::unique_ptr<htp::Kernel> fp32Kernel(const std::string& op) {
   auto k = htp::findKernel(op)(op);
   k->computeFloatsInFp32();
@@ -146,7 +63,7 @@ class HtpMovementCase : public ::testing::Test {
   HtpMovementCase(OpCase c, bool quantized) : case_(std::move(c)), quantized_(quantized) {}
   void TestBody() override {
     if (!quantized_) return runCaseOnKernel(case_, fp32Kernel, case_.atol, case_.rtol, 2);
-    if (kRealValued.count(case_.opType)) return runCaseOnKernel(quantizedRealValuedCase(case_), htp::findKernel(case_.opType), 0, 0, 2);
+    if (isRealValuedHtpOp(case_.opType)) return runCaseOnKernel(quantizedRealValuedCase(case_), htp::findKernel(case_.opType), 0, 0, 2);
     OpCase q = case_;
     for (auto& t : q.inputs) toUFixed8(&t);
     for (auto& t : q.expected) toUFixed8(&t);
@@ -164,7 +81,7 @@ class HtpMovementCase : public ::testing::Test {
 int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
   for (auto& c : qnn::conformance::allCases()) {
-    const bool real = qnn::conformance::kRealValued.count(c.opType) != 0;
+    const bool real = qnn::conformance::isRealValuedHtpOp(c.opType);
     if (!real && (!qnn::conformance::kOps.count(c.opType) || !qnn::conformance::htpMovable(c))) continue;
     for (bool quantized : {false, true}) {
       if (quantized && qnn::conformance::kFloatOnly.count(c.opType)) continue;

@@ -116,8 +116,6 @@ void forEachBroadcastRow(const BroadcastPlan& plan, size_t grainElements, RowFn&
   });
 }
 
-// Output elements per parallel chunk in element-wise kernels: large enough that
-// the thread hand-off is noise, small enough to spread 1M-element tensors.
-constexpr size_t kElementwiseGrain = 16384;
+using sdk::kElementwiseGrain;  // core/op_kernel.h
 
 }  // namespace qnn::cpu

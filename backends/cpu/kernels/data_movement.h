@@ -15,18 +15,8 @@
 
 namespace qnn::cpu {
 
-inline Status checkSameElementType(const char* op, const char* role, const TensorView& in, const TensorView& out) {
-  if (sdk::dtypeSize(in.dtype) == 0)
-    return sdk::unsupportedDType(std::string(op) + ": " + role + " datatype " + sdk::dtypeName(in.dtype) +
-                                 " is not supported");
-  if (out.dtype != in.dtype)
-    return sdk::unsupportedDType(std::string(op) + ": " + role + " datatype " + sdk::dtypeName(out.dtype) +
-                                 " must equal the input's " + sdk::dtypeName(in.dtype));
-  if (sdk::dtypeIsFixedPoint(in.dtype) && !(in.quant == out.quant))
-    return sdk::unsupportedDType(std::string(op) + ": " + role +
-                                 " quantization differs from the input's; requantizing is not supported");
-  return Status::ok();
-}
+using sdk::checkSameElementType;
+using sdk::checkOutputDimsAllowScalar;
 
 // The bytes of one element holding real zero: all-zero bytes, or for fixed
 // point the quantized zero (-offset), stored little-endian in the element's width.
@@ -86,13 +76,6 @@ inline void copyStridedView(const uint8_t* src, uint8_t* dst, const std::vector<
       }
     }
   });
-}
-
-// Dims of a reduced-rank output: an empty shape (all axes removed) is written
-// as [1] by clients, so accept both.
-inline Status checkOutputDimsAllowScalar(const char* op, const TensorView& out, const std::vector<uint32_t>& expected) {
-  if (expected.empty() && out.dims == std::vector<uint32_t>{1}) return Status::ok();
-  return checkOutputDims(op, out, expected);
 }
 
 }  // namespace qnn::cpu

@@ -15,7 +15,10 @@ using ops::makeDetectionNms;
 using ops::makeDetectionOutput;
 using ops::makeExtractGlimpse;
 using ops::makeGroupNorm;
+using ops::makeGridSample;
 using ops::makeImageProjectionTransform;
+using ops::makeL2NormMoments;
+using ops::makeLrn;
 using ops::makeNonMaxSuppression;
 using ops::makeRecurrent;
 using ops::makeRoi;
@@ -31,12 +34,9 @@ QNN_CPU_DECLARE_FACTORY(makePool);              // pool.cpp: PoolMax2d, PoolAvg2
 QNN_CPU_DECLARE_FACTORY(makeSoftmax);           // softmax.cpp: Softmax, LogSoftmax
 QNN_CPU_DECLARE_FACTORY(makeNorm);              // norm.cpp: LayerNorm, Batchnorm, InstanceNorm
 QNN_CPU_DECLARE_FACTORY(makeResize);            // resize.cpp: Resize, ResizeBilinear, ResizeNearestNeighbor
-QNN_CPU_DECLARE_FACTORY(makeLrn);               // lrn.cpp: Lrn
-QNN_CPU_DECLARE_FACTORY(makeGridSample);        // grid_sample.cpp: GridSample
 QNN_CPU_DECLARE_FACTORY(makeRmsNorm);           // rms_norm.cpp: RmsNorm
 QNN_CPU_DECLARE_FACTORY(makeHadamardLogit);     // hadamard_logit.cpp: HadamardTransform, Logit
 QNN_CPU_DECLARE_FACTORY(makeShapePack);         // shape_pack.cpp: Shape, ConstantOfShape, Pack, UnPack, ChannelShuffle
-QNN_CPU_DECLARE_FACTORY(makeL2NormMoments);     // l2norm_moments.cpp: L2Norm, Moments
 
 // Element-wise, data movement, reductions, conversions.
 QNN_CPU_DECLARE_FACTORY(makeElementWiseBinary); // elementwise_binary.cpp

@@ -116,6 +116,9 @@ constexpr KernelEntry kKernelTable[] = {
     {"GroupNorm", makeRealValued},
     {"ImageProjectionTransform", makeRealValued},
     {"Lstm", makeRealValued},
+    {"GridSample", makeRealValued},
+    {"L2Norm", makeRealValued},
+    {"Lrn", makeRealValued},
 
     {"Sigmoid", makeQuantTable},
     {"Tanh", makeQuantTable},

@@ -1,6 +1,7 @@
 // The ops the HTP simulator runs on real values with the shared float algorithms
 // of sdk/ops/ (detection post-processing, RoI sampling, recurrent cells,
-// GroupNorm, image transforms): the vendor's integer method for them is not
+// GroupNorm, L2Norm, Lrn, GridSample, image transforms): the vendor's integer
+// method for them is not
 // public, and their math (sorting, IoU, exponentials, bilinear weights) is not a
 // requantization chain. The rule (docs/htp-fixed-point.md, "Real-valued ops"):
 //  * a fixed-point input is dequantized, (q + offset) * scale, to float32; a

@@ -9,10 +9,10 @@
 #include <cmath>
 #include <string>
 
-#include "kernels/data_movement.h"
-#include "kernels/kernel_factories.h"
+#include "ops/op_common.h"
+#include "ops/shared_ops.h"
 
-namespace qnn::cpu {
+namespace qnn::ops {
 namespace {
 
 // Offsets of the kept positions (one per output element) and of the reduced
@@ -143,4 +143,4 @@ std::unique_ptr<Kernel> makeL2NormMoments(const std::string& opType) {
   return nullptr;
 }
 
-}  // namespace qnn::cpu
+}  // namespace qnn::ops

@@ -7,11 +7,10 @@
 #include <cmath>
 #include <string>
 
-#include "kernels/broadcast.h"
-#include "kernels/data_movement.h"
-#include "kernels/kernel_factories.h"
+#include "ops/op_common.h"
+#include "ops/shared_ops.h"
 
-namespace qnn::cpu {
+namespace qnn::ops {
 namespace {
 
 class LrnKernel final : public Kernel {
@@ -72,4 +71,4 @@ std::unique_ptr<Kernel> makeLrn(const std::string& opType) {
   return opType == "Lrn" ? std::make_unique<LrnKernel>() : nullptr;
 }
 
-}  // namespace qnn::cpu
+}  // namespace qnn::ops

@@ -13,10 +13,10 @@
 #include <cmath>
 #include <string>
 
-#include "kernels/data_movement.h"
-#include "kernels/kernel_factories.h"
+#include "ops/op_common.h"
+#include "ops/shared_ops.h"
 
-namespace qnn::cpu {
+namespace qnn::ops {
 namespace {
 
 enum class Padding { kZeros = 0, kBorder = 1, kReflection = 2 };
@@ -138,4 +138,4 @@ std::unique_ptr<Kernel> makeGridSample(const std::string& opType) {
   return opType == "GridSample" ? std::make_unique<GridSampleKernel>() : nullptr;
 }
 
-}  // namespace qnn::cpu
+}  // namespace qnn::ops
