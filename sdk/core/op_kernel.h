@@ -33,6 +33,13 @@ using ParallelForFn = void (*)(size_t n, size_t grain, const std::function<void(
 void setParallelFor(ParallelForFn impl);
 void parallelFor(size_t n, size_t grain, const std::function<void(size_t, size_t)>& fn);
 
+// Grain (rows per task) that gives each task at least ~32k multiply-adds, so
+// small layers run inline instead of waking the workers.
+inline size_t rowGrain(size_t workPerRow) {
+  constexpr size_t kMinTaskWork = 32768;
+  return workPerRow >= kMinTaskWork ? 1 : kMinTaskWork / (workPerRow ? workPerRow : 1);
+}
+
 // Elements per parallel task of the cheap element-wise loops (a few ns each):
 // below it a loop runs inline rather than waking workers.
 constexpr size_t kElementwiseGrain = 16384;

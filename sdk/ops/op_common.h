@@ -19,6 +19,7 @@ using sdk::dimsToString;
 using sdk::OpParams;
 using sdk::kElementwiseGrain;
 using sdk::parallelFor;
+using sdk::rowGrain;
 using sdk::QuantInfo;
 using sdk::Status;
 using sdk::TensorView;

@@ -1,7 +1,8 @@
 // The float algorithms every backend can run (the CPU backend as its kernels,
 // the HTP simulator on dequantized values): ops whose math is the same whatever
 // runs it — detection post-processing, RoI sampling, recurrent cells, GroupNorm,
-// image transforms, GridSample, Lrn, L2Norm and Moments. Each factory takes the op type (several ops share a family)
+// image transforms, GridSample, Lrn, L2Norm and Moments, the normalizations,
+// the 1-D / 3-D convolutions and pools, Resize. Each factory takes the op type (several ops share a family)
 // and returns nullptr for a type it does not know.
 #pragma once
 
@@ -23,6 +24,11 @@ QNN_DECLARE_SHARED_OP(makeRecurrent);                // recurrent.cpp: Gru, Lstm
 QNN_DECLARE_SHARED_OP(makeGridSample);               // grid_sample.cpp
 QNN_DECLARE_SHARED_OP(makeLrn);                      // lrn.cpp
 QNN_DECLARE_SHARED_OP(makeL2NormMoments);            // l2norm_moments.cpp: L2Norm, Moments
+QNN_DECLARE_SHARED_OP(makeNorm);                     // norm.cpp: LayerNorm, Batchnorm, InstanceNorm
+QNN_DECLARE_SHARED_OP(makeConvNd);                   // conv_nd.cpp: Conv1d, DepthWiseConv1d, TransposeConv1d/2d/3d, Conv3d
+QNN_DECLARE_SHARED_OP(makePool);                     // pool.cpp: PoolMax2d/3d, PoolAvg2d/3d, L2Pool2d
+QNN_DECLARE_SHARED_OP(makeResize);                   // resize.cpp: Resize, ResizeBilinear, ResizeNearestNeighbor
+QNN_DECLARE_SHARED_OP(makeYuvToRgb);                 // yuv_to_rgb.cpp: Nv12ToRgb, Nv21ToRgb
 
 #undef QNN_DECLARE_SHARED_OP
 

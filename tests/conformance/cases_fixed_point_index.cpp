@@ -3,7 +3,6 @@
 // here follow the rules directly: running sums of q + offset requantized with
 // s_in / s_out; coordinates of stored values other than the zero point; the
 // quantized on/off values; the table rule of the operation's real function.
-#include <algorithm>
 #include <cmath>
 
 #include "fixed_point_case.h"
@@ -122,44 +121,9 @@ std::vector<OpCase> elementWiseUnaryCases() {
   return out;
 }
 
-// Nv12 / Nv21: BT.601 video range on the byte values (encoding scale 1, offset 0), clamped to [0, 255];
-// a second output encoding (scale 2) rounds half away from zero.
-std::vector<OpCase> yuvCases() {
-  std::vector<OpCase> out;
-  CaseRng rng(4300);
-  const uint32_t h = 4, w = 6;
-  const Ints x = randomInts(rng, size_t(h) * w * 3 / 2 * 2, 0, 255);
-  for (bool vu : {false, true})
-    for (int order = 0; order < 2; ++order)
-      for (float outScale : {1.f, 2.f}) {
-        const Enc ein{1.f, 0}, eout{outScale, 0};
-        Ints want;
-        for (uint32_t b = 0; b < 2; ++b) {
-          const size_t base = size_t(b) * h * w * 3 / 2;
-          for (uint32_t y = 0; y < h; ++y)
-            for (uint32_t xx = 0; xx < w; ++xx) {
-              const size_t pair = base + size_t(h) * w + (size_t(y / 2) * (w / 2) + xx / 2) * 2;
-              const double cb = double(x[vu ? pair + 1 : pair]) - 128, cr = double(x[vu ? pair : pair + 1]) - 128;
-              const double luma = 1.164 * (double(x[base + size_t(y) * w + xx]) - 16);
-              double rgb[3] = {luma + 1.596 * cr, luma - 0.813 * cr - 0.391 * cb, luma + 2.018 * cb};
-              for (int c = 0; c < 3; ++c) {
-                const double v = std::min(std::max(rgb[order ? 2 - c : c], 0.0), 255.0);
-                want.push_back(fxref::quantize(v, eout, DType::kUFixed8));
-              }
-            }
-        }
-        out.push_back(makeCase(std::string(vu ? "Nv21ToRgb" : "Nv12ToRgb") + (order ? "_bgr" : "_rgb") +
-                                   (outScale == 1.f ? "" : "_scale2"),
-                               vu ? "Nv21ToRgb" : "Nv12ToRgb", {qTensor(DType::kUFixed8, {2, h * w * 3 / 2}, x, ein)},
-                               {qTensor(DType::kUFixed8, {2, h, w, 3}, want, eout)},
-                               {{"output_order", sdk::scalarI32(order)}}));
-      }
-  return out;
-}
-
 std::vector<OpCase> indexCases() {
   std::vector<OpCase> all;
-  for (auto* f : {cumulativeSumCases, nonZeroCases, oneHotCases, elementWiseUnaryCases, yuvCases}) {
+  for (auto* f : {cumulativeSumCases, nonZeroCases, oneHotCases, elementWiseUnaryCases}) {
     auto v = f();
     all.insert(all.end(), v.begin(), v.end());
   }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <set>
 
 #include "ops/shared_ops.h"
@@ -15,36 +16,42 @@ namespace {
 const std::set<std::string> kRealValued = {"NonMaxSuppression", "MultiClassNms",   "DetectionOutput",
                                            "RoiAlign",          "HeatMapMaxKeyPoint", "ExtractGlimpse",
                                            "GroupNorm",         "ImageProjectionTransform", "Lstm",
-                                           "GridSample",        "L2Norm",            "Lrn"};
+                                           "GridSample",        "L2Norm",            "Lrn",
+                                           "Nv12ToRgb",         "Nv21ToRgb"};
 
-// A UFIXED_POINT_16 encoding covering [lo, hi] (and 0).
-QuantInfo coveringU16(float lo, float hi) {
+// Ops the HTP column takes in UFIXED_POINT_8 only: their cases quantize to 8 bits.
+const std::set<std::string> kEightBit = {"Lrn", "Nv12ToRgb", "Nv21ToRgb"};
+
+// A UFIXED_POINT_8 / _16 encoding covering [lo, hi] (and 0).
+QuantInfo covering(float lo, float hi, DType t) {
   lo = std::min(lo, 0.f), hi = std::max(hi, 0.f);
+  const float levels = t == DType::kUFixed8 ? 255.f : 65535.f;
   QuantInfo q;
   q.kind = QuantInfo::Kind::kScaleOffset;
-  q.scale = hi > lo ? (hi - lo) / 65535.f : 1.f;
+  q.scale = hi > lo ? (hi - lo) / levels : 1.f;
   q.offset = int32_t(std::lround(lo / q.scale));
   return q;
 }
 
-// The float tensor t as UFIXED_POINT_16 under an encoding covering its values; *real gets the dequantized values.
-CaseTensor toUFixed16(const CaseTensor& t, std::vector<float>* real) {
+// The float tensor t as UFIXED_POINT_8 / _16 under an encoding covering its values; *real gets the
+// dequantized values.
+CaseTensor toUFixed(const CaseTensor& t, DType dtype, std::vector<float>* real) {
   std::vector<float> v = t.values<float>();
   const auto [lo, hi] = v.empty() ? std::pair<float, float>{0.f, 1.f}
                                   : std::pair<float, float>{*std::min_element(v.begin(), v.end()),
                                                             *std::max_element(v.begin(), v.end())};
   CaseTensor q = t;
-  q.dtype = DType::kUFixed16;
-  q.quant = coveringU16(lo, hi);
-  const auto range = sdk::quant::quantRange(DType::kUFixed16);
-  std::vector<uint16_t> stored(v.size());
+  q.dtype = dtype;
+  q.quant = covering(lo, hi, dtype);
+  const auto range = sdk::quant::quantRange(dtype);
+  const size_t width = dtype == DType::kUFixed8 ? 1 : 2;
+  q.bytes.assign(v.size() * width, 0);
   real->resize(v.size());
   for (size_t i = 0; i < v.size(); ++i) {
-    stored[i] = uint16_t(sdk::quant::quantizeValue(v[i], q.quant.scale, q.quant.offset, range));
-    (*real)[i] = sdk::quant::dequantizeValue(stored[i], q.quant.scale, q.quant.offset);
+    const int64_t stored = sdk::quant::quantizeValue(v[i], q.quant.scale, q.quant.offset, range);
+    std::memcpy(q.bytes.data() + i * width, &stored, width);  // little-endian low bytes
+    (*real)[i] = sdk::quant::dequantizeValue(stored, q.quant.scale, q.quant.offset);
   }
-  q.bytes.assign(reinterpret_cast<const uint8_t*>(stored.data()),
-                 reinterpret_cast<const uint8_t*>(stored.data()) + stored.size() * 2);
   return q;
 }
 
@@ -53,6 +60,7 @@ CaseTensor toUFixed16(const CaseTensor& t, std::vector<float>* real) {
 bool isRealValuedHtpOp(const std::string& opType) { return kRealValued.count(opType) != 0; }
 
 OpCase quantizedRealValuedCase(const OpCase& c) {
+  const DType dtype = kEightBit.count(c.opType) ? DType::kUFixed8 : DType::kUFixed16;
   OpCase q = c;
   std::vector<std::vector<float>> realIn(c.inputs.size());
   std::vector<sdk::TensorView> in, inDesc, out;
@@ -60,7 +68,7 @@ OpCase quantizedRealValuedCase(const OpCase& c) {
     const CaseTensor& t = c.inputs[i];
     sdk::TensorView v{nullptr, t.dtype, t.dims, {}};
     if (t.dtype == DType::kFloat32 && !t.isNull) {
-      q.inputs[i] = toUFixed16(t, &realIn[i]);
+      q.inputs[i] = toUFixed(t, dtype, &realIn[i]);
       v.data = realIn[i].data();
     } else if (!t.isNull) {
       v.data = const_cast<uint8_t*>(t.bytes.data());
@@ -91,7 +99,7 @@ OpCase quantizedRealValuedCase(const OpCase& c) {
     CaseTensor floatOut = c.expected[i];
     floatOut.bytes = rawOut[i];
     std::vector<float> ignored;
-    q.expected[i] = toUFixed16(floatOut, &ignored);
+    q.expected[i] = toUFixed(floatOut, dtype, &ignored);
   }
   return q;
 }

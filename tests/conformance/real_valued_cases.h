@@ -1,7 +1,7 @@
 // The HTP simulator's real-valued ops (backends/htp_sim/kernels/real_valued.cpp:
 // the shared float algorithms of sdk/ops/ on dequantized values) on the CPU
-// backend's float cases, quantized: every float tensor as UFIXED_POINT_16 under
-// an encoding covering its values, the expected bytes quantize(the shared
+// backend's float cases, quantized: every float tensor as UFIXED_POINT_16 (8 for
+// the ops the HTP takes in 8 bits only) under an encoding covering its values, the expected bytes quantize(the shared
 // algorithm run in float on the dequantized inputs) — the bridge's rule. Used by
 // the kernel runner (tests/htp_kernels) and the C API runner (tests/htp).
 #pragma once

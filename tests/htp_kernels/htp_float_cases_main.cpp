@@ -26,6 +26,24 @@ namespace {
 const std::set<std::string> kOps = {"DepthToSpace", "SpaceToDepth", "BatchToSpace", "SpaceToBatch",
                                     "ChannelShuffle", "Pack", "UnPack", "ArgbToRgb", "ExtractPatches", "GatherElements",
                                     "GatherNd", "ScatterElements", "ScatterNd", "Argmax", "Argmin"};
+// The fp16-mode kernels of float element-wise ops, run in fp32 graphs on the cases whose tensors are all
+// float (bool conditions / results allowed).
+const std::set<std::string> kFloatKernelOps = {
+    "ElementWiseAtan",    "ElementWiseCeil",     "ElementWiseFloor",   "ElementWiseRound",
+    "ElementWiseSign",    "ElementWiseUnary",    "ElementWiseFloorDiv", "Prelu",
+    "ElementWiseEqual",   "ElementWiseNotEqual", "ElementWiseGreater", "ElementWiseGreaterEqual",
+    "ElementWiseLess",    "ElementWiseLessEqual", "ElementWiseNot",    "ElementWiseSelect",
+    // float graphs through the shared float algorithms
+    "TransposeConv2d",    "Conv3d",              "TransposeConv3d",    "PoolAvg3d",
+    "Batchnorm",          "InstanceNorm",        "Resize",             "ResizeBilinear",
+    "ResizeNearestNeighbor", "OneHot"};
+bool allFloatOrBool(const OpCase& c) {
+  auto ok = [](const CaseTensor& t) { return t.dtype == DType::kFloat32 || t.dtype == DType::kBool8; };
+  if (c.opType == "OneHot")  // int32 indices in, float out
+    return c.inputs[0].dtype == DType::kInt32 && c.expected[0].dtype == DType::kFloat32;
+  return std::all_of(c.inputs.begin(), c.inputs.end(), ok) && std::all_of(c.expected.begin(), c.expected.end(), ok) &&
+         std::any_of(c.inputs.begin(), c.inputs.end(), [](const CaseTensor& t) { return t.dtype == DType::kFloat32; });
+}
 // Ops whose result is not a pure movement of values: fp32 only.
 const std::set<std::string> kFloatOnly = {"Argmax", "Argmin"};
 std::unique_ptr<htp::Kernel> fp32Kernel(const std::string& op) {
@@ -81,6 +99,13 @@ class HtpMovementCase : public ::testing::Test {
 int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
   for (auto& c : qnn::conformance::allCases()) {
+    if (qnn::conformance::kFloatKernelOps.count(c.opType)) {
+      if (!qnn::conformance::allFloatOrBool(c)) continue;
+      std::string suite = "HtpFloatKernelFp32_" + c.opType;
+      ::testing::RegisterTest(suite.c_str(), c.name.c_str(), nullptr, nullptr, __FILE__, __LINE__,
+                              [c]() -> ::testing::Test* { return new qnn::conformance::HtpMovementCase(c, false); });
+      continue;
+    }
     const bool real = qnn::conformance::isRealValuedHtpOp(c.opType);
     if (!real && (!qnn::conformance::kOps.count(c.opType) || !qnn::conformance::htpMovable(c))) continue;
     for (bool quantized : {false, true}) {

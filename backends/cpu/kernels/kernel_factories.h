@@ -11,6 +11,7 @@ namespace qnn::cpu {
 
 // The shared float algorithms of sdk/ops/ (ops/shared_ops.h) are CPU kernels as they are.
 using ops::makeBoxOps;
+using ops::makeConvNd;
 using ops::makeDetectionNms;
 using ops::makeDetectionOutput;
 using ops::makeExtractGlimpse;
@@ -18,10 +19,14 @@ using ops::makeGroupNorm;
 using ops::makeGridSample;
 using ops::makeImageProjectionTransform;
 using ops::makeL2NormMoments;
+using ops::makeNorm;
+using ops::makePool;
 using ops::makeLrn;
 using ops::makeNonMaxSuppression;
 using ops::makeRecurrent;
+using ops::makeResize;
 using ops::makeRoi;
+using ops::makeYuvToRgb;
 
 // Compute-heavy families.
 QNN_CPU_DECLARE_FACTORY(makeConv2d);            // conv.cpp: Conv2d
@@ -29,11 +34,7 @@ QNN_CPU_DECLARE_FACTORY(makeDepthWiseConv2d);   // conv.cpp: DepthWiseConv2d
 QNN_CPU_DECLARE_FACTORY(makeTransposeConv2d);   // conv.cpp: TransposeConv2d
 QNN_CPU_DECLARE_FACTORY(makeFullyConnected);    // matmul.cpp: FullyConnected
 QNN_CPU_DECLARE_FACTORY(makeMatMul);            // matmul.cpp: MatMul
-QNN_CPU_DECLARE_FACTORY(makeConvNd);            // conv_nd.cpp: Conv1d, DepthWiseConv1d, TransposeConv1d, Conv3d, TransposeConv3d
-QNN_CPU_DECLARE_FACTORY(makePool);              // pool.cpp: PoolMax2d, PoolAvg2d, PoolMax3d, PoolAvg3d, L2Pool2d
 QNN_CPU_DECLARE_FACTORY(makeSoftmax);           // softmax.cpp: Softmax, LogSoftmax
-QNN_CPU_DECLARE_FACTORY(makeNorm);              // norm.cpp: LayerNorm, Batchnorm, InstanceNorm
-QNN_CPU_DECLARE_FACTORY(makeResize);            // resize.cpp: Resize, ResizeBilinear, ResizeNearestNeighbor
 QNN_CPU_DECLARE_FACTORY(makeRmsNorm);           // rms_norm.cpp: RmsNorm
 QNN_CPU_DECLARE_FACTORY(makeHadamardLogit);     // hadamard_logit.cpp: HadamardTransform, Logit
 QNN_CPU_DECLARE_FACTORY(makeShapePack);         // shape_pack.cpp: Shape, ConstantOfShape, Pack, UnPack, ChannelShuffle
@@ -71,7 +72,6 @@ QNN_CPU_DECLARE_FACTORY(makeFpnBoxes);          // fpn_boxes.cpp: BboxTransform,
 QNN_CPU_DECLARE_FACTORY(makeRotaryEmbedding);   // rotary_embedding.cpp: RotaryEmbedding
 QNN_CPU_DECLARE_FACTORY(makeStft);              // stft.cpp: Stft
 QNN_CPU_DECLARE_FACTORY(makeRandomUniformLike); // random_uniform_like.cpp: RandomUniformLike
-QNN_CPU_DECLARE_FACTORY(makeYuvToRgb);          // yuv_to_rgb.cpp: Nv12ToRgb, Nv21ToRgb
 
 #undef QNN_CPU_DECLARE_FACTORY
 

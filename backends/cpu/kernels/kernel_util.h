@@ -24,12 +24,7 @@ using sdk::readUintTensorParam;
 // disjoint ranges.
 void parallelFor(size_t n, size_t grain, const std::function<void(size_t, size_t)>& fn);
 
-// Grain (rows per task) that gives each task at least ~32k multiply-adds, so
-// small layers run inline instead of waking the workers.
-inline size_t rowGrain(size_t workPerRow) {
-  constexpr size_t kMinTaskWork = 32768;
-  return workPerRow >= kMinTaskWork ? 1 : kMinTaskWork / (workPerRow ? workPerRow : 1);
-}
+using sdk::rowGrain;  // core/op_kernel.h
 
 // Threads parallelFor spreads work over (the workers plus the caller).
 size_t workerThreads();

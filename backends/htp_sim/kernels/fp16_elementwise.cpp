@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/generic_elementwise.h"
 #include "fp16.h"
 
 namespace qnn::htp {
@@ -21,6 +22,8 @@ BinaryFn binaryFn(const std::string& op) {
   if (op == "ElementWiseMinimum") return [](float a, float b) { return std::min(a, b); };
   if (op == "ElementWiseSquaredDifference") return [](float a, float b) { return (a - b) * (a - b); };
   if (op == "ElementWisePower") return [](float a, float b) { return std::pow(a, b); };
+  if (op == "ElementWiseFloorDiv") return [](float a, float b) { return std::floor(a / b); };
+  if (op == "Prelu") return [](float x, float slope) { return x >= 0.f ? x : x * slope; };
   return nullptr;
 }
 
@@ -68,6 +71,14 @@ class Fp16Unary final : public Fp16Kernel {
       lo_ = params.f32("min_value", 0.f), hi_ = params.f32("max_value", 0.f);
     }
     clamp_ = op_ == "Relu" || op_ == "Relu6" || op_ == "Relu1" || op_ == "ReluMinMax";
+    fn_ = op_;
+    if (op_ == "ElementWiseUnary") {  // the operation's dedicated op (core/generic_elementwise.h)
+      bool defined = false;
+      const char* target = sdk::genericElementWiseTarget(op_, params.u32("operation", 0), &defined);
+      if (!defined) return sdk::invalidParam("ElementWiseUnary: operation " + std::to_string(params.u32("operation", 0)) +
+                                             " is not defined");
+      fn_ = target ? target : "RECIPROCAL";
+    }
     return Status::ok();
   }
 
@@ -90,22 +101,34 @@ class Fp16Unary final : public Fp16Kernel {
 
  private:
   float apply(float v) const {
-    if (op_ == "Sigmoid") return 1.f / (1.f + std::exp(-v));
-    if (op_ == "Tanh") return std::tanh(v);
-    if (op_ == "Gelu") return 0.5f * v * (1.f + std::erf(v * 0.70710678118654752f));
-    if (op_ == "HardSwish") return v * std::min(std::max(v + 3.f, 0.f), 6.f) / 6.f;
-    if (op_ == "Elu") return v > 0 ? v : alpha_ * (std::exp(v) - 1.f);
-    if (op_ == "ElementWiseExp") return std::exp(v);
-    if (op_ == "ElementWiseLog") return std::log(v);
-    if (op_ == "ElementWiseSquareRoot") return std::sqrt(v);
-    if (op_ == "ElementWiseRsqrt") return 1.f / std::sqrt(v);
-    if (op_ == "ElementWiseAbs") return std::fabs(v);
-    if (op_ == "ElementWiseNeg") return -v;
+    const std::string& op = fn_;
+    if (op == "Sigmoid") return 1.f / (1.f + std::exp(-v));
+    if (op == "Tanh") return std::tanh(v);
+    if (op == "Gelu") return 0.5f * v * (1.f + std::erf(v * 0.70710678118654752f));
+    if (op == "HardSwish") return v * std::min(std::max(v + 3.f, 0.f), 6.f) / 6.f;
+    if (op == "Elu") return v > 0 ? v : alpha_ * (std::exp(v) - 1.f);
+    if (op == "ElementWiseExp") return std::exp(v);
+    if (op == "ElementWiseLog") return std::log(v);
+    if (op == "ElementWiseSquareRoot") return std::sqrt(v);
+    if (op == "ElementWiseRsqrt") return 1.f / std::sqrt(v);
+    if (op == "ElementWiseAbs") return std::fabs(v);
+    if (op == "ElementWiseNeg") return -v;
+    if (op == "ElementWiseAtan") return std::atan(v);
+    if (op == "ElementWiseAsin") return std::asin(v);
+    if (op == "ElementWiseSin") return std::sin(v);
+    if (op == "ElementWiseCos") return std::cos(v);
+    if (op == "ElementWiseCeil") return std::ceil(v);
+    if (op == "ElementWiseFloor") return std::floor(v);
+    if (op == "ElementWiseRound") return std::nearbyint(v);  // ties to even, as ONNX Round
+    if (op == "ElementWiseSign") return float((0.f < v) - (v < 0.f));
+    if (op == "ElementWiseNot") return v == 0.f ? 1.f : 0.f;
+    if (op == "RECIPROCAL") return 1.f / v;
     return v;
   }
 
   bool clamp_ = false;
   float lo_ = 0, hi_ = 0, alpha_ = 1;
+  std::string fn_;  // the function's op name (ElementWiseUnary: its operation's)
 };
 
 }  // namespace

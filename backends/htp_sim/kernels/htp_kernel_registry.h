@@ -21,7 +21,6 @@ std::unique_ptr<Kernel> makeQuantSelect(const std::string& op);
 std::unique_ptr<Kernel> makeQuantMovement(const std::string& op);
 std::unique_ptr<Kernel> makeQuantRearrange(const std::string& op);  // rearrange.cpp
 std::unique_ptr<Kernel> makeQuantIndexOps(const std::string& op);   // index_ops.cpp: CumulativeSum, NonZero, OneHot
-std::unique_ptr<Kernel> makeQuantYuvToRgb(const std::string& op);   // yuv.cpp: Nv12ToRgb, Nv21ToRgb
 std::unique_ptr<Kernel> makeQuantPool3d(const std::string& op);     // pool3d.cpp: PoolAvg3d
 std::unique_ptr<Kernel> makeQuantConv3d(const std::string& op);     // conv3d.cpp: Conv3d, TransposeConv3d
 std::unique_ptr<Kernel> makeRealValued(const std::string& op);      // real_valued.cpp: the shared float algorithms of sdk/ops/

@@ -9,9 +9,11 @@
 //    are non-zero, as on the CPU backend); rows past the count are 0.
 //  * OneHot: int32 indices; out[..., j, ...] = quantize(on_value) where j is the
 //    index, else quantize(off_value), in out[0]'s encoding; an index outside
-//    [0, depth) gives a row of off_value.
+//    [0, depth) gives a row of off_value. A float output (fp16 graphs) gets the
+//    values themselves, rounded to half unless the graph computes in fp32.
 #include <algorithm>
 
+#include "fp16.h"
 #include "htp_kernel_registry.h"
 #include "htp_kernel_util.h"
 
@@ -141,7 +143,8 @@ class QuantOneHot final : public Kernel {
     const char* op = "OneHot";
     QNN_SDK_RETURN_IF_ERROR(checkArity(op, inputs, 1, 1, outputs, 1));
     QNN_SDK_RETURN_IF_ERROR(checkDType(op, "in[0] (indices)", inputs[0], {DType::kInt32, DType::kUInt32}));
-    QNN_SDK_RETURN_IF_ERROR(checkDType(op, "out[0]", outputs[0], kActivationTypes));
+    floatOut_ = isFloatType(outputs[0].dtype);
+    if (!floatOut_) QNN_SDK_RETURN_IF_ERROR(checkDType(op, "out[0]", outputs[0], kActivationTypes));
     const size_t rank = inputs[0].rank(), axis = hasAxis_ ? axis_ : rank;
     if (axis > rank)
       return sdk::invalidParam(std::string(op) + ": axis " + std::to_string(axis) + " out of range [0, " +
@@ -149,10 +152,12 @@ class QuantOneHot final : public Kernel {
     std::vector<uint32_t> want(inputs[0].dims);
     want.insert(want.begin() + ptrdiff_t(axis), depth_);
     QNN_SDK_RETURN_IF_ERROR(checkOutputDims(op, outputs[0], want));
-    Encoding e;
-    QNN_SDK_RETURN_IF_ERROR(tensorEncoding(op, "out[0]", outputs[0], &e));
-    on_ = fx::quantizeValue(onReal_, e.scale, e.offset, rangeOf(outputs[0]));
-    off_ = fx::quantizeValue(offReal_, e.scale, e.offset, rangeOf(outputs[0]));
+    if (!floatOut_) {
+      Encoding e;
+      QNN_SDK_RETURN_IF_ERROR(tensorEncoding(op, "out[0]", outputs[0], &e));
+      on_ = fx::quantizeValue(onReal_, e.scale, e.offset, rangeOf(outputs[0]));
+      off_ = fx::quantizeValue(offReal_, e.scale, e.offset, rangeOf(outputs[0]));
+    }
     outer_ = 1, inner_ = 1;
     for (size_t i = 0; i < axis; ++i) outer_ *= inputs[0].dims[i];
     for (size_t i = axis; i < rank; ++i) inner_ *= inputs[0].dims[i];
@@ -160,14 +165,19 @@ class QuantOneHot final : public Kernel {
   }
 
   Status execute(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) override {
+    if (floatOut_) values_.resize(outer_ * depth_ * inner_);
     for (size_t o = 0; o < outer_; ++o)
       for (size_t j = 0; j < depth_; ++j)
         for (size_t i = 0; i < inner_; ++i) {
-          const int64_t index = loadInt(inputs[0], o * inner_ + i);
-          storeInt(outputs[0], (o * depth_ + j) * inner_ + i, index == int64_t(j) ? on_ : off_);
+          const bool hot = loadInt(inputs[0], o * inner_ + i) == int64_t(j);
+          const size_t at = (o * depth_ + j) * inner_ + i;
+          if (floatOut_) values_[at] = float(hot ? onReal_ : offReal_);
+          else storeInt(outputs[0], at, hot ? on_ : off_);
         }
+    if (floatOut_) storeHalfValues(outputs[0], values_.data(), values_.size(), round_);
     return Status::ok();
   }
+  void computeFloatsInFp32() override { round_ = false; }
 
  private:
   uint32_t depth_ = 0, axis_ = 0;
@@ -175,6 +185,8 @@ class QuantOneHot final : public Kernel {
   double onReal_ = 1.0, offReal_ = 0.0;
   int64_t on_ = 0, off_ = 0;
   size_t outer_ = 1, inner_ = 1;
+  bool floatOut_ = false, round_ = true;
+  std::vector<float> values_;
 };
 
 }  // namespace

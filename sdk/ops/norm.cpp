@@ -5,10 +5,10 @@
 #include <cmath>
 #include <new>
 
-#include "kernels/kernel_factories.h"
-#include "kernels/kernel_util.h"
+#include "ops/op_common.h"
+#include "ops/shared_ops.h"
 
-namespace qnn::cpu {
+namespace qnn::ops {
 namespace {
 
 // An optional input may be left out or passed as a NULL tensor (undefined dtype).
@@ -276,4 +276,4 @@ std::unique_ptr<Kernel> makeNorm(const std::string& opType) {
   return nullptr;
 }
 
-}  // namespace qnn::cpu
+}  // namespace qnn::ops

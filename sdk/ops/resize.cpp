@@ -10,10 +10,10 @@
 #include <cmath>
 #include <new>
 
-#include "kernels/kernel_factories.h"
-#include "kernels/kernel_util.h"
+#include "ops/op_common.h"
+#include "ops/shared_ops.h"
 
-namespace qnn::cpu {
+namespace qnn::ops {
 namespace {
 
 constexpr size_t kMaxSpatialDims = 8;
@@ -235,4 +235,4 @@ std::unique_ptr<Kernel> makeResize(const std::string& opType) {
   return nullptr;
 }
 
-}  // namespace qnn::cpu
+}  // namespace qnn::ops

@@ -13,10 +13,10 @@
 #include <limits>
 #include <type_traits>
 
-#include "kernels/kernel_factories.h"
-#include "kernels/kernel_util.h"
+#include "ops/op_common.h"
+#include "ops/shared_ops.h"
 
-namespace qnn::cpu {
+namespace qnn::ops {
 namespace {
 
 constexpr size_t kMaxSpatial = 3;
@@ -163,4 +163,4 @@ std::unique_ptr<Kernel> makePool(const std::string& opType) {
   return nullptr;
 }
 
-}  // namespace qnn::cpu
+}  // namespace qnn::ops

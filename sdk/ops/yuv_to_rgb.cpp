@@ -9,10 +9,10 @@
 // output_order BGR writes the channels in reverse.
 #include <algorithm>
 
-#include "kernels/kernel_factories.h"
-#include "kernels/kernel_util.h"
+#include "ops/op_common.h"
+#include "ops/shared_ops.h"
 
-namespace qnn::cpu {
+namespace qnn::ops {
 namespace {
 
 class YuvToRgbKernel final : public Kernel {
@@ -78,4 +78,4 @@ std::unique_ptr<Kernel> makeYuvToRgb(const std::string& opType) {
   return nullptr;
 }
 
-}  // namespace qnn::cpu
+}  // namespace qnn::ops

@@ -11,10 +11,10 @@
 #include <array>
 #include <cstring>
 
-#include "kernels/kernel_factories.h"
-#include "kernels/kernel_util.h"
+#include "ops/op_common.h"
+#include "ops/shared_ops.h"
 
-namespace qnn::cpu {
+namespace qnn::ops {
 
 namespace {
 
@@ -198,9 +198,11 @@ std::unique_ptr<Kernel> makeConvNd(const std::string& opType) {
   if (opType == "Conv1d") return std::make_unique<ConvNdKernel>("Conv1d", 1, ConvKind::kConv);
   if (opType == "DepthWiseConv1d") return std::make_unique<ConvNdKernel>("DepthWiseConv1d", 1, ConvKind::kDepthwise);
   if (opType == "TransposeConv1d") return std::make_unique<ConvNdKernel>("TransposeConv1d", 1, ConvKind::kTranspose);
+  // The HTP simulator's fp16 graphs run TransposeConv2d here (the CPU backend has its GEMM path in conv.cpp).
+  if (opType == "TransposeConv2d") return std::make_unique<ConvNdKernel>("TransposeConv2d", 2, ConvKind::kTranspose);
   if (opType == "Conv3d") return std::make_unique<ConvNdKernel>("Conv3d", 3, ConvKind::kConv);
   if (opType == "TransposeConv3d") return std::make_unique<ConvNdKernel>("TransposeConv3d", 3, ConvKind::kTranspose);
   return nullptr;
 }
 
-}  // namespace qnn::cpu
+}  // namespace qnn::ops
