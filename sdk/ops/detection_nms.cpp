@@ -97,6 +97,20 @@ Status checkIndexDType(const char* op, const char* role, const TensorView& t) {
   return checkDType(op, role, t, {DType::kInt32, DType::kUInt32});
 }
 
+// MultiClassNms / CombinedNms outputs: boxes [batch, rows, 4] and scores [batch, rows]
+// FLOAT_32, classes [batch, rows] (integer or float), valid counts [batch].
+Status checkPaddedDetections(const char* op, const std::vector<TensorView>& outputs, uint32_t batch, uint32_t rows,
+                             const char* countRole) {
+  QNN_SDK_RETURN_IF_ERROR(checkOutputDims(op, outputs[0], {batch, rows, 4}));
+  QNN_SDK_RETURN_IF_ERROR(checkOutputDims(op, outputs[1], {batch, rows}));
+  QNN_SDK_RETURN_IF_ERROR(checkOutputDims(op, outputs[2], {batch, rows}));
+  QNN_SDK_RETURN_IF_ERROR(checkOutputDims(op, outputs[3], {batch}));
+  QNN_SDK_RETURN_IF_ERROR(checkDType(op, "out[0] (boxes)", outputs[0], {DType::kFloat32}));
+  QNN_SDK_RETURN_IF_ERROR(checkDType(op, "out[1] (scores)", outputs[1], {DType::kFloat32}));
+  QNN_SDK_RETURN_IF_ERROR(checkDType(op, "out[2] (classes)", outputs[2], {DType::kInt32, DType::kUInt32, DType::kFloat32}));
+  return checkIndexDType(op, countRole, outputs[3]);
+}
+
 Status tooManyRows(const char* op, size_t need, size_t rows) {
   return sdk::invalidTensor(std::string(op) + ": " + std::to_string(need) + " selections do not fit the outputs' " +
                             std::to_string(rows) + " rows");
@@ -271,14 +285,7 @@ class MultiClassNmsKernel final : public Kernel {
                                 std::to_string(batch_) + ", " + std::to_string(boxes_) + ", 4]");
     QNN_SDK_RETURN_IF_ERROR(checkRank(op, "out[0] (boxes)", outputs[0], 3));
     rows_ = outputs[0].dims[1];
-    QNN_SDK_RETURN_IF_ERROR(checkOutputDims(op, outputs[0], {batch_, rows_, 4}));
-    QNN_SDK_RETURN_IF_ERROR(checkOutputDims(op, outputs[1], {batch_, rows_}));
-    QNN_SDK_RETURN_IF_ERROR(checkOutputDims(op, outputs[2], {batch_, rows_}));
-    QNN_SDK_RETURN_IF_ERROR(checkOutputDims(op, outputs[3], {batch_}));
-    QNN_SDK_RETURN_IF_ERROR(checkDType(op, "out[0] (boxes)", outputs[0], {DType::kFloat32}));
-    QNN_SDK_RETURN_IF_ERROR(checkDType(op, "out[1] (scores)", outputs[1], {DType::kFloat32}));
-    QNN_SDK_RETURN_IF_ERROR(checkDType(op, "out[2] (classes)", outputs[2], {DType::kInt32, DType::kUInt32, DType::kFloat32}));
-    QNN_SDK_RETURN_IF_ERROR(checkIndexDType(op, "out[3] (valid count)", outputs[3]));
+    QNN_SDK_RETURN_IF_ERROR(checkPaddedDetections(op, outputs, batch_, rows_, "out[3] (valid count)"));
     for (size_t k = 2; k < inputs.size(); ++k) {
       const TensorView& in = inputs[k];
       const TensorView& out = outputs[k + 2];
@@ -491,14 +498,7 @@ class CombinedNmsKernel final : public Kernel {
       return sdk::invalidTensor(std::string(op) + ": boxes " + dimsToString(bd) + " must be [" + std::to_string(batch_) +
                                 ", " + std::to_string(boxes_) + ", 1 or " + std::to_string(classes_) + ", 4]");
     rows_ = padPerClass_ ? uint32_t(std::min<uint64_t>(total_, uint64_t(perClass_) * classes_)) : total_;
-    QNN_SDK_RETURN_IF_ERROR(checkOutputDims(op, outputs[0], {batch_, rows_, 4}));
-    QNN_SDK_RETURN_IF_ERROR(checkOutputDims(op, outputs[1], {batch_, rows_}));
-    QNN_SDK_RETURN_IF_ERROR(checkOutputDims(op, outputs[2], {batch_, rows_}));
-    QNN_SDK_RETURN_IF_ERROR(checkOutputDims(op, outputs[3], {batch_}));
-    QNN_SDK_RETURN_IF_ERROR(checkDType(op, "out[0] (boxes)", outputs[0], {DType::kFloat32}));
-    QNN_SDK_RETURN_IF_ERROR(checkDType(op, "out[1] (scores)", outputs[1], {DType::kFloat32}));
-    QNN_SDK_RETURN_IF_ERROR(checkDType(op, "out[2] (classes)", outputs[2], {DType::kFloat32, DType::kInt32, DType::kUInt32}));
-    return checkIndexDType(op, "out[3] (valid detections)", outputs[3]);
+    return checkPaddedDetections(op, outputs, batch_, rows_, "out[3] (valid detections)");
   }
 
   Status execute(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) override {
