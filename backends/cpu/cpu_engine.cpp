@@ -26,7 +26,7 @@ using sdk::TensorKind;
 bool handlesFixedPointItself(const std::string& op) {
   return op == "Quantize" || op == "Dequantize" || op == "Convert" || op == "Cast" || op == "Reshape" ||
          op == "Squeeze" || op == "ExpandDims" || op == "Transpose" || op == "Concat" || op == "Split" ||
-         op == "StridedSlice" || op == "Gather" || op == "Tile" || op == "Argmax" || op == "Argmin";
+         op == "StridedSlice" || op == "Gather" || op == "Tile" || op == "Argmax" || op == "Argmin" || op == "Buffer";
 }
 
 bool isPackageOp(const NodeInfo& node) { return node.packageName != sdk::kBuiltinOpPackage; }

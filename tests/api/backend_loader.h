@@ -92,6 +92,31 @@ struct TensorSpec {
   }
 };
 
+// Op params for Qnn_OpConfig_t. A tensor param borrows `spec`'s tensor (and its storage).
+inline Qnn_Param_t tensorParam(const char* name, TensorSpec& spec) {
+  Qnn_Param_t p = QNN_PARAM_INIT;
+  p.paramType = QNN_PARAMTYPE_TENSOR;
+  p.name = name;
+  p.tensorParam = spec.tensor;
+  return p;
+}
+inline Qnn_Param_t u32Param(const char* name, uint32_t v) {
+  Qnn_Param_t p = QNN_PARAM_INIT;
+  p.paramType = QNN_PARAMTYPE_SCALAR;
+  p.name = name;
+  p.scalarParam.dataType = QNN_DATATYPE_UINT_32;
+  p.scalarParam.uint32Value = v;
+  return p;
+}
+inline Qnn_Param_t f32Param(const char* name, float v) {
+  Qnn_Param_t p = QNN_PARAM_INIT;
+  p.paramType = QNN_PARAMTYPE_SCALAR;
+  p.name = name;
+  p.scalarParam.dataType = QNN_DATATYPE_FLOAT_32;
+  p.scalarParam.floatValue = v;
+  return p;
+}
+
 // The context's binary (QnnContext_getBinarySize + getBinary); empty when
 // either call fails.
 inline std::vector<uint8_t> contextBinary(const QNN_INTERFACE_VER_TYPE& api, Qnn_ContextHandle_t ctx) {

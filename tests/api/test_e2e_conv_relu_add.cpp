@@ -35,14 +35,6 @@ std::vector<float> reference(const std::vector<float>& x, const std::vector<floa
   return out;
 }
 
-Qnn_Param_t tensorParam(const char* name, TensorSpec& spec) {
-  Qnn_Param_t p = QNN_PARAM_INIT;
-  p.paramType = QNN_PARAMTYPE_TENSOR;
-  p.name = name;
-  p.tensorParam = spec.tensor;
-  return p;
-}
-
 class E2E : public ::testing::Test {
  protected:
   void SetUp() override {

@@ -106,15 +106,6 @@ struct QuantSpec : TensorSpec {
   }
 };
 
-// A tensor param whose tensor (and its storage) is `spec`'s.
-inline Qnn_Param_t tensorParam(const char* name, TensorSpec& spec) {
-  Qnn_Param_t p = QNN_PARAM_INIT;
-  p.paramType = QNN_PARAMTYPE_TENSOR;
-  p.name = name;
-  p.tensorParam = spec.tensor;
-  return p;
-}
-
 // Every event (and sub-event) of a profile: type, unit, value, identifier.
 inline std::vector<QnnProfile_EventData_t> profileEvents(const QNN_INTERFACE_VER_TYPE& api, Qnn_ProfileHandle_t p) {
   std::vector<QnnProfile_EventData_t> all;

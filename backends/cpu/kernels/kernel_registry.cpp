@@ -134,6 +134,7 @@ constexpr KernelEntry kKernelTable[] = {
     {"Gather", makeGather},
     {"GatherElements", makeGatherElements},
     {"CumulativeSum", makeCumulativeSum},
+    {"Buffer", makeBuffer},
     {"GatherNd", makeScatterGatherNd},
     {"ScatterElements", makeScatterGatherNd},
     {"ScatterNd", makeScatterGatherNd},
