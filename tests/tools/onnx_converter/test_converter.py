@@ -102,7 +102,7 @@ def case_small_cnn(work):
 
 
 def case_mlp(work):
-    """MatMul+Add, Erf-Gelu pattern, decomposed LayerNorm pattern, Reshape/Transpose, Tanh; dynamic batch via --input_dim."""
+    """MatMul+Add (one FullyConnected with bias), Erf-Gelu pattern, decomposed LayerNorm pattern, Reshape/Transpose, Tanh; dynamic batch via --input_dim."""
     w1, b1 = rs.randn(16, 32).astype(np.float32) * 0.3, rs.randn(32).astype(np.float32) * 0.1
     w2 = rs.randn(32, 16).astype(np.float32) * 0.3
     gam, bet = (1 + 0.1 * rs.randn(16)).astype(np.float32), (0.1 * rs.randn(16)).astype(np.float32)
@@ -134,6 +134,8 @@ def case_mlp(work):
     for op in ('"Gelu"', '"LayerNorm"'):
         if op not in js:
             sys.exit(f"FAIL: mlp: pattern {op} not fused")
+    if '"ElementWiseAdd"' in js:  # MatMul + b1 is one FullyConnected with that bias; the other Adds are in patterns
+        sys.exit("FAIL: mlp: MatMul + bias Add not fused into FullyConnected")
 
 
 def case_bench(work):

@@ -1,4 +1,5 @@
-"""Graph rewrites on the ONNX node list: BatchNormalization folding, Erf-Gelu and decomposed LayerNorm fusion."""
+"""Graph rewrites on the ONNX node list: BatchNormalization folding, Erf-Gelu and decomposed LayerNorm fusion,
+MatMul + bias Add fusion."""
 import numpy as np
 from onnx import helper
 
@@ -160,6 +161,36 @@ def fuse_layernorm(model):
     _apply(model, fused)
 
 
+def fuse_matmul_bias(model):
+    """MatMul(x, W) with a constant 2-D W, then Add of a constant bias row [N] (the MatMul's only use, the Add
+    not broadcasting beyond the MatMul's shape) -> one MatMul node whose third input is the bias. The MatMul
+    converter turns it into FullyConnected with that bias (as the vendor's converter squashes the Add into the
+    FullyConnected), so the backend adds the bias in the GEMM instead of a separate pass over the output."""
+    cons = _consumers(model.nodes)
+    fused = {}
+    for mm in model.nodes:
+        if mm.op_type != "MatMul" or len(mm.input) != 2 or mm.input[1] not in model.consts:
+            continue
+        w = model.consts[mm.input[1]]
+        y = mm.output[0]
+        if w.ndim != 2 or not _single_use(cons, model, y) or y not in model.shapes:
+            continue
+        add = cons[y][0]
+        if add.op_type != "Add" or add.input[0] == add.input[1] or add.output[0] not in model.shapes:
+            continue
+        b = model.consts.get(_other(add, y))
+        n = w.shape[1]
+        if b is None or b.dtype != np.float32 or b.size != n or (b.ndim > 0 and b.shape[-1] != n) \
+                or b.ndim > len(model.shapes[y]) or list(model.shapes[add.output[0]]) != list(model.shapes[y]):
+            continue
+        bname = add.output[0] + "__mm_bias"
+        model.consts[bname] = b.reshape(-1).astype(np.float32)
+        fused[id(add)] = None
+        fused[id(mm)] = helper.make_node("MatMul", [mm.input[0], mm.input[1], bname], [add.output[0]],
+                                         name=mm.name or add.output[0])
+    _apply(model, fused)
+
+
 def _apply(model, fused):
     out = []
     for n in model.nodes:
@@ -176,3 +207,4 @@ def run_all(model, fold_bn=True):
         fold_batchnorm(model)
     fuse_gelu(model)
     fuse_layernorm(model)
+    fuse_matmul_bias(model)

@@ -64,9 +64,12 @@ def matmul(ctx, node, a):
         x = ctx.get(node.input[0], "plain")
         y = ctx.out(node.output[0], "plain")
         params = [scalar("keep_dims", np.bool_, True)] if len(sa) > 2 else []
+        # A third input is the bias row patterns.fuse_matmul_bias folded in from the following Add.
+        bias = ctx.const_value(node.input[2]).astype(np.float32).reshape(-1) if len(node.input) > 2 \
+            else np.zeros(w.shape[0], np.float32)
         ctx.g.add_op(node.name or node.output[0], "FullyConnected",
                      [x, ctx.new_const(node.input[1] + "_fc", np.ascontiguousarray(w)),
-                      ctx.new_const(node.output[0] + "_bias", np.zeros(w.shape[0], np.float32))], [y], params)
+                      ctx.new_const(node.output[0] + "_bias", bias)], [y], params)
         return
     if len(sa) < 2 or len(sb) < 2:
         raise ConverterError(f"node '{node.name}' (MatMul): rank-1 operands are not supported")
