@@ -1,10 +1,13 @@
 #include "cpu_engine.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <climits>
 #include <cstdint>
 #include <cstring>
+#include <limits>
+#include <map>
 
 #include "cpu_graph_config.h"
 #include "cpu_op_package_kernel.h"
@@ -92,6 +95,10 @@ Status makeKernel(const NodeInfo& node, const sdk::OpPackageSet* packages, bool 
 
 struct Step {
   const NodeInfo* node = nullptr;
+  // A Relu / ReluMinMax folded into this step (its kernel clamps out[0] into
+  // [clampLo, clampHi] and writes the activation's output directly).
+  const NodeInfo* fusedActivation = nullptr;
+  float clampLo = 0.f, clampHi = 0.f;
   std::unique_ptr<Kernel> kernel;
   std::vector<uint32_t> inIds, outIds;
   std::vector<TensorView> inViews, outViews;  // data pointers refreshed per execute
@@ -111,16 +118,23 @@ class CpuPreparedGraph : public sdk::PreparedGraph {
   CpuPreparedGraph(const GraphIR& ir, std::shared_ptr<const sdk::OpPackageSet> packages)
       : ir_(ir), packages_(std::move(packages)) {}
 
-  Status build() {
+  // fuse: fold activations into their producers (off while an op debug
+  // callback wants every node's own output).
+  Status build(bool fuse = true) {
+    steps_.clear();
+    arena_.clear();
+    nativeOf_.clear();
+    pointers_.clear();
+    fused_ = false;
     for (auto& [id, t] : ir_.tensors)
       if (t.kind == TensorKind::kStatic) pointers_[id] = const_cast<uint8_t*>(t.staticData.data());
-    QNN_SDK_RETURN_IF_ERROR(planNativeBuffers());
     for (const NodeInfo& node : ir_.nodes) {
       std::unique_ptr<Step> step;
       QNN_SDK_RETURN_IF_ERROR(buildStep(node, &step));
       steps_.push_back(std::move(step));
     }
-    return Status::ok();
+    if (fuse && !ir_.afterNode) fuseActivations();
+    return planNativeBuffers();
   }
 
   // Tensor updates: the data and encodings of `ids` from `source`; only the
@@ -139,9 +153,65 @@ class CpuPreparedGraph : public sdk::PreparedGraph {
       if (!touched) continue;
       std::unique_ptr<Step> fresh;
       QNN_SDK_RETURN_IF_ERROR(buildStep(*step->node, &fresh));
+      if (step->fusedActivation && !foldActivation(*fresh, *step->fusedActivation, step->outViews[0]))
+        return sdk::internalError("node '" + step->node->name + "': its kernel no longer takes the fused activation");
       step = std::move(fresh);
     }
     return Status::ok();
+  }
+
+  // Producer -> Relu / ReluMinMax pairs where the activation is the only reader
+  // of a float native tensor become one step: the producer's kernel clamps as
+  // it writes, straight into the activation's output (its own output tensor is
+  // then never materialized). One memory pass and one dispatch fewer per pair.
+  // A fused Relu propagates NaN (the node alone maps NaN to 0).
+  void fuseActivations() {
+    std::map<uint32_t, size_t> readers;
+    for (auto& step : steps_)
+      for (uint32_t id : step->inIds) ++readers[id];
+    std::vector<bool> removed(steps_.size(), false);
+    for (size_t i = 0; i < steps_.size(); ++i) {
+      Step& producer = *steps_[i];
+      if (removed[i] || producer.floatEmulation || producer.outIds.size() != 1 || producer.fusedActivation) continue;
+      const uint32_t mid = producer.outIds[0];
+      const TensorInfo* t = ir_.findTensor(mid);
+      if (!t || t->kind != TensorKind::kNative || t->dtype != DType::kFloat32 || readers[mid] != 1) continue;
+      size_t j = i + 1;
+      while (j < steps_.size() && (removed[j] || steps_[j]->inIds.empty() ||
+                                   std::find(steps_[j]->inIds.begin(), steps_[j]->inIds.end(), mid) ==
+                                       steps_[j]->inIds.end()))
+        ++j;
+      if (j == steps_.size()) continue;
+      Step& act = *steps_[j];
+      if (act.floatEmulation || act.inIds.size() != 1 || act.outIds.size() != 1 || !isPlainActivation(*act.node))
+        continue;
+      const TensorInfo* out = ir_.findTensor(act.outIds[0]);
+      if (!out || out->dtype != DType::kFloat32 || out->dims != t->dims) continue;
+      if (!foldActivation(producer, *act.node, act.outViews[0])) continue;
+      removed[j] = true;
+      fused_ = true;
+    }
+    std::vector<std::unique_ptr<Step>> kept;
+    for (size_t i = 0; i < steps_.size(); ++i)
+      if (!removed[i]) kept.push_back(std::move(steps_[i]));
+    steps_ = std::move(kept);
+  }
+
+  static bool isPlainActivation(const NodeInfo& node) {
+    return !isPackageOp(node) && (node.typeName == "Relu" || node.typeName == "ReluMinMax");
+  }
+
+  // Makes `step` write `activation`'s output through a clamp; false if its kernel cannot.
+  static bool foldActivation(Step& step, const NodeInfo& activation, const TensorView& activationOut) {
+    const bool minMax = activation.typeName == "ReluMinMax";
+    const float lo = minMax ? activation.params.f32("min_value", 0.f) : 0.f;
+    const float hi = minMax ? activation.params.f32("max_value", 0.f) : std::numeric_limits<float>::infinity();
+    if (!step.kernel->fuseOutputClamp(lo, hi)) return false;
+    step.fusedActivation = &activation;
+    step.clampLo = lo, step.clampHi = hi;
+    step.outIds = activation.outputIds;
+    step.outViews[0] = activationOut;
+    return true;
   }
 
   // The views, emulation scratch and prepared kernel of one node.
@@ -182,12 +252,12 @@ class CpuPreparedGraph : public sdk::PreparedGraph {
   // buffer with its inputs, since kernels are not written to work in place.
   Status planNativeBuffers() {
     std::map<uint32_t, size_t> lastUse;
-    for (size_t n = 0; n < ir_.nodes.size(); ++n)
-      for (uint32_t id : ir_.nodes[n].inputIds) lastUse[id] = n;
+    for (size_t n = 0; n < steps_.size(); ++n)
+      for (uint32_t id : steps_[n]->inIds) lastUse[id] = n;
     std::multimap<size_t, size_t> freeBySize;  // capacity -> buffer index
     std::map<uint32_t, size_t> assigned;        // tensor id -> buffer index
-    for (size_t n = 0; n < ir_.nodes.size(); ++n) {
-      for (uint32_t id : ir_.nodes[n].outputIds) {
+    for (size_t n = 0; n < steps_.size(); ++n) {
+      for (uint32_t id : steps_[n]->outIds) {
         const TensorInfo* t = ir_.findTensor(id);
         if (!t || t->kind != TensorKind::kNative) continue;
         size_t need = std::max<size_t>(t->byteSize(), 1);
@@ -200,7 +270,7 @@ class CpuPreparedGraph : public sdk::PreparedGraph {
           assigned[id] = arena_.size() - 1;
         }
       }
-      for (uint32_t id : ir_.nodes[n].inputIds) {
+      for (uint32_t id : steps_[n]->inIds) {
         auto a = assigned.find(id);
         if (a != assigned.end() && lastUse[id] == n) {
           freeBySize.emplace(arena_[a->second].size(), a->second);
@@ -208,7 +278,7 @@ class CpuPreparedGraph : public sdk::PreparedGraph {
           lastUse[id] = SIZE_MAX;  // released once even if read twice by this node
         }
       }
-      for (uint32_t id : ir_.nodes[n].outputIds)  // produced but never read
+      for (uint32_t id : steps_[n]->outIds)  // produced but never read
         if (auto a = assigned.find(id); a != assigned.end() && !lastUse.count(id)) {
           nativeOf_[id] = a->second;
           freeBySize.emplace(arena_[a->second].size(), a->second);
@@ -222,6 +292,7 @@ class CpuPreparedGraph : public sdk::PreparedGraph {
 
   Status execute(const std::vector<sdk::TensorBinding>& inputs, const std::vector<sdk::TensorBinding>& outputs,
                  const sdk::ExecuteOptions& options, std::vector<sdk::NodeTiming>* timings) override {
+    if (fused_ && ir_.afterNode) QNN_SDK_RETURN_IF_ERROR(build(false));  // the callback sees every node's output
     for (auto& b : inputs) pointers_[b.tensorId] = b.data;
     for (auto& b : outputs) pointers_[b.tensorId] = b.data;
     for (auto& step : steps_) {
@@ -253,6 +324,9 @@ class CpuPreparedGraph : public sdk::PreparedGraph {
         auto us = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start);
         timings->push_back({step->node->name, step->node->typeName, static_cast<uint64_t>(us.count()), {},
                             sdk::NodeTiming::steadyMicros(start)});
+        if (step->fusedActivation)  // ran inside the producer
+          timings->push_back({step->fusedActivation->name, step->fusedActivation->typeName, 0, {},
+                              sdk::NodeTiming::steadyMicros(std::chrono::steady_clock::now())});
       }
       if (ir_.afterNode) {
         std::vector<void*> outs;
@@ -270,6 +344,7 @@ class CpuPreparedGraph : public sdk::PreparedGraph {
   std::map<uint32_t, size_t> nativeOf_;      // native tensor id -> arena index
   std::map<uint32_t, void*> pointers_;
   std::vector<std::unique_ptr<Step>> steps_;
+  bool fused_ = false;  // some step carries a folded activation
 };
 
 class CpuEngine : public sdk::ExecutionEngine {

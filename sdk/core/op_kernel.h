@@ -22,6 +22,16 @@ class OpKernel {
   virtual Status init(const OpParams& params) = 0;
   virtual Status prepare(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) = 0;
   virtual Status execute(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) = 0;
+
+  // Asks the kernel to clamp every value it writes to out[0] into [lo, hi]
+  // from now on (lo may be -inf, hi +inf). The CPU engine folds a Relu or
+  // ReluMinMax that alone reads out[0] into its producer this way, so the
+  // activation costs no pass of its own over memory. Called after prepare;
+  // false (the default) when the kernel cannot, and the activation stays a node.
+  virtual bool fuseOutputClamp(float lo, float hi) {
+    (void)lo, (void)hi;
+    return false;
+  }
 };
 
 using OpKernelFactory = std::unique_ptr<OpKernel> (*)(const std::string& opType);

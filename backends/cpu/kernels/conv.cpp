@@ -8,6 +8,7 @@
 //  * TransposeConv2d: a direct gather loop over output pixels, vectorized over
 //    output channels (not a hot op in the target models).
 #include <algorithm>
+#include <limits>
 #include <cstring>
 #include <new>
 
@@ -99,7 +100,7 @@ class Conv2dKernel final : public Kernel {
       for (uint32_t g = 0; g < group_; ++g)
         gemm::multiply(size_t(batch_) * pixels, coutG_, cinG_, input + g * cinG_, cin_, false,
                        packedFilter_.data() + g * packedSize, bias ? bias + g * coutG_ : nullptr,
-                       output + g * coutG_, cout_);
+                       output + g * coutG_, cout_, true, clampOrNull());
       return Status::ok();
     }
     if (numSlots_ == 1) {  // few output pixels: one im2col tile, the GEMM splits the output channels
@@ -116,7 +117,15 @@ class Conv2dKernel final : public Kernel {
     return Status::ok();
   }
 
+  bool fuseOutputClamp(float lo, float hi) override {
+    clamp_ = {lo, hi};
+    clamped_ = true;
+    return true;
+  }
+
  private:
+  const gemm::Clamp* clampOrNull() const { return clamped_ ? &clamp_ : nullptr; }
+
   // Tiles of output pixels for the im2col path. A tile's im2col rows should
   // fit in L2 next to the filter, yet span at least one GEMM row block (84
   // rows) so the filter is streamed once per block, not once per few rows.
@@ -159,7 +168,7 @@ class Conv2dKernel final : public Kernel {
     for (uint32_t g = 0; g < group_; ++g) {
       im2col(image, g, p0, rows, cols, parallel);
       gemm::multiply(rows, coutG_, kDim_, cols, kDim_, false, packedFilter_.data() + g * packedSize,
-                     bias ? bias + g * coutG_ : nullptr, outTile + g * coutG_, cout_, parallel);
+                     bias ? bias + g * coutG_ : nullptr, outTile + g * coutG_, cout_, parallel, clampOrNull());
     }
   }
 
@@ -216,7 +225,8 @@ class Conv2dKernel final : public Kernel {
   uint32_t batch_ = 0, inH_ = 0, inW_ = 0, cin_ = 0, fh_ = 0, fw_ = 0, cout_ = 0, cinG_ = 0, coutG_ = 0;
   int64_t outH_ = 0, outW_ = 0;
   size_t kDim_ = 0, tileRows_ = 0, tilesPerImage_ = 0, numSlots_ = 1;
-  bool direct1x1_ = false, filterPacked_ = false;
+  bool direct1x1_ = false, filterPacked_ = false, clamped_ = false;
+  gemm::Clamp clamp_{0.f, 0.f};
   std::vector<float> packedFilter_, cols_;
 };
 
@@ -229,7 +239,7 @@ constexpr size_t kMaxTaps = 64;
 // AVX2/FMA: depthwise convs are memory-light and compute-bound per pixel.
 __attribute__((target_clones("arch=haswell", "default"))) void depthwisePixel(
     const float* const* taps, const float* const* weights, size_t numTaps, const float* bias, float* out,
-    size_t channels) {
+    size_t channels, float lo, float hi) {
   constexpr size_t kBlock = 16;
   size_t c = 0;
   for (; c + kBlock <= channels; c += kBlock) {
@@ -240,12 +250,12 @@ __attribute__((target_clones("arch=haswell", "default"))) void depthwisePixel(
       const float* w = weights[t] + c;
       for (size_t j = 0; j < kBlock; ++j) acc[j] += px[j] * w[j];
     }
-    for (size_t j = 0; j < kBlock; ++j) out[c + j] = acc[j];
+    for (size_t j = 0; j < kBlock; ++j) out[c + j] = std::min(std::max(acc[j], lo), hi);
   }
   for (; c < channels; ++c) {
     float acc = bias ? bias[c] : 0.f;
     for (size_t t = 0; t < numTaps; ++t) acc += taps[t][c] * weights[t][c];
-    out[c] = acc;
+    out[c] = std::min(std::max(acc, lo), hi);
   }
 }
 
@@ -298,17 +308,28 @@ class DepthWiseConv2dKernel final : public Kernel {
               }
             }
           }
-          if (gatherTaps) depthwisePixel(taps, weights, numTaps, bias, out, cout_);
+          if (gatherTaps) {
+            depthwisePixel(taps, weights, numTaps, bias, out, cout_, lo_, hi_);
+          } else if (clamped_) {
+            for (uint32_t c = 0; c < cout_; ++c) out[c] = std::min(std::max(out[c], lo_), hi_);
+          }
         }
       }
     });
     return Status::ok();
   }
 
+  bool fuseOutputClamp(float lo, float hi) override {
+    lo_ = lo, hi_ = hi, clamped_ = true;
+    return true;
+  }
+
  private:
   Window win_;
   uint32_t batch_ = 0, inH_ = 0, inW_ = 0, cin_ = 0, fh_ = 0, fw_ = 0, cout_ = 0, multiplier_ = 1;
   int64_t outH_ = 0, outW_ = 0;
+  bool clamped_ = false;  // a fused activation: outputs clamped into [lo_, hi_]
+  float lo_ = -std::numeric_limits<float>::infinity(), hi_ = std::numeric_limits<float>::infinity();
 };
 
 // ---------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 // Two-input element-wise ops with numpy broadcasting (arithmetic, comparisons,
 // logical) and the three-input ElementWiseSelect.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -125,6 +126,27 @@ void runBinary(const BroadcastPlan& plan, const TensorView& a, const TensorView&
   });
 }
 
+// F on float32 with the result clamped into [lo, hi]: a Relu / ReluMinMax the
+// CPU engine folded into this node (e.g. ResNet's residual Add -> Relu).
+template <typename F>
+struct ClampedF32 {
+  float lo, hi;
+  float operator()(float a, float b) const { return std::min(std::max(F{}(a, b), lo), hi); }
+};
+using ClampedRunner = void (*)(const BroadcastPlan&, const TensorView& a, const TensorView& b, const TensorView& out,
+                               float lo, float hi);
+template <typename F>
+void runClampedF32(const BroadcastPlan& plan, const TensorView& a, const TensorView& b, const TensorView& out,
+                   float lo, float hi) {
+  const float* pa = a.as<const float>();
+  const float* pb = b.as<const float>();
+  float* po = out.as<float>();
+  const ClampedF32<F> f{lo, hi};
+  forEachBroadcastRow<2>(plan, kElementwiseGrain, [&](size_t outOff, const size_t* off, size_t n) {
+    binaryRow(pa + off[0], plan.rowStep(0), pb + off[1], plan.rowStep(1), po + outOff, n, f);
+  });
+}
+
 // The runner of functor F for the first of the dtypes Ds equal to `dtype`.
 template <typename F, DType... Ds>
 BinaryRunner pickRunner(DType dtype) {
@@ -140,12 +162,13 @@ struct BinaryOpSpec {
   const char* name;
   BinaryRunner (*pick)(DType);  // nullptr for an input dtype the op does not take
   bool boolResult;              // predicates output BOOL_8, the rest in[0]'s dtype
+  ClampedRunner clampedF32 = nullptr;  // float32 with a fused activation, where offered
 };
 
 const BinaryOpSpec kBinaryOps[] = {
-    {"ElementWiseAdd", pickRunner<Add, kF32, kI32, kU32, kI8, kU8, kI16, kU16>, false},
-    {"ElementWiseSubtract", pickRunner<Subtract, kF32, kI32, kU32, kI8, kU8, kI16, kU16>, false},
-    {"ElementWiseMultiply", pickRunner<Multiply, kF32, kI32, kU32, kI8, kU8, kI16, kU16>, false},
+    {"ElementWiseAdd", pickRunner<Add, kF32, kI32, kU32, kI8, kU8, kI16, kU16>, false, runClampedF32<Add>},
+    {"ElementWiseSubtract", pickRunner<Subtract, kF32, kI32, kU32, kI8, kU8, kI16, kU16>, false, runClampedF32<Subtract>},
+    {"ElementWiseMultiply", pickRunner<Multiply, kF32, kI32, kU32, kI8, kU8, kI16, kU16>, false, runClampedF32<Multiply>},
     {"ElementWiseDivide", pickRunner<Divide, kF32, kI32, kU32, kI8, kU8, kI16, kU16>, false},
     {"ElementWiseMaximum", pickRunner<Maximum, kF32, kI32, kU32, kI8, kU8, kI16, kU16>, false},
     {"ElementWiseMinimum", pickRunner<Minimum, kF32, kI32, kU32, kI8, kU8, kI16, kU16>, false},
@@ -192,14 +215,23 @@ class BinaryKernel final : public Kernel {
   }
 
   Status execute(const std::vector<TensorView>& in, const std::vector<TensorView>& out) override {
-    runner_(plan_, in[0], in[1], out[0]);
+    if (clamped_) spec_.clampedF32(plan_, in[0], in[1], out[0], lo_, hi_);
+    else runner_(plan_, in[0], in[1], out[0]);
     return Status::ok();
+  }
+
+  bool fuseOutputClamp(float lo, float hi) override {
+    if (!spec_.clampedF32 || runner_ != spec_.pick(DType::kFloat32)) return false;
+    lo_ = lo, hi_ = hi, clamped_ = true;
+    return true;
   }
 
  private:
   const BinaryOpSpec& spec_;
   BinaryRunner runner_ = nullptr;
   BroadcastPlan plan_;
+  bool clamped_ = false;
+  float lo_ = 0.f, hi_ = 0.f;
 };
 
 // out = cond ? in[1] : in[2], all three broadcast together.

@@ -259,12 +259,21 @@ void packB(const float* B, size_t ldb, bool transB, size_t K, size_t N, float* p
   }
 }
 
+void clampBlock(float* C, size_t rows, size_t cols, size_t ldc, const Clamp& clamp) {
+  const float lo = clamp.lo, hi = clamp.hi;
+  for (size_t i = 0; i < rows; ++i) {
+    float* row = C + i * ldc;
+    for (size_t j = 0; j < cols; ++j) row[j] = std::min(std::max(row[j], lo), hi);
+  }
+}
+
 void multiply(size_t M, size_t N, size_t K, const float* A, size_t lda, bool transA, const float* packedB,
-              const float* bias, float* C, size_t ldc, bool parallel) {
+              const float* bias, float* C, size_t ldc, bool parallel, const Clamp* clamp) {
   if (M == 0 || N == 0) return;
   if (K == 0) {  // an empty sum: C is the bias
     for (size_t i = 0; i < M; ++i)
       for (size_t j = 0; j < N; ++j) C[i * ldc + j] = bias ? bias[j] : 0.f;
+    if (clamp) clampBlock(C, M, N, ldc, *clamp);
     return;
   }
   static const MicroKernelInfo micro = selectMicroKernel();
@@ -310,6 +319,7 @@ void multiply(size_t M, size_t N, size_t K, const float* A, size_t lda, bool tra
           p += panels;
         }
       }
+      if (clamp) clampBlock(C + i0 * ldc + p0 * kNR, mc, std::min(N, p1 * kNR) - p0 * kNR, ldc, *clamp);
     }
   };
   const bool worthSplitting = parallel && M * N * K >= kMinParallelWork;

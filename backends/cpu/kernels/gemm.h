@@ -16,11 +16,23 @@ size_t packedBSize(size_t K, size_t N);
 // must hold packedBSize(K, N) floats.
 void packB(const float* B, size_t ldb, bool transB, size_t K, size_t N, float* packed);
 
+// Bounds every value of C is clamped into after the product (a fused Relu:
+// {0, +inf}; ReluMinMax: {min, max}).
+struct Clamp {
+  float lo, hi;
+};
+
 // C = op(A) * packedB (+ bias). op(A) is A (M x K, row stride lda) or, when
 // transA, the transpose of the K x M matrix A. bias may be null. C rows are
 // ldc apart. With `parallel`, work is split over the backend's worker threads;
 // callers that already parallelize over independent products pass false.
+// clamp (may be null) is applied to each block of C right after its last
+// K block, while the block is still in cache.
 void multiply(size_t M, size_t N, size_t K, const float* A, size_t lda, bool transA,
-              const float* packedB, const float* bias, float* C, size_t ldc, bool parallel = true);
+              const float* packedB, const float* bias, float* C, size_t ldc, bool parallel = true,
+              const Clamp* clamp = nullptr);
+
+// Clamps rows x cols of C (rows ldc apart) into [clamp.lo, clamp.hi].
+void clampBlock(float* C, size_t rows, size_t cols, size_t ldc, const Clamp& clamp);
 
 }  // namespace qnn::cpu::gemm

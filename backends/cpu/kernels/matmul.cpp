@@ -94,11 +94,19 @@ class FullyConnectedKernel final : public Kernel {
       gemm::packB(inputs[1].as<const float>(), depth_, true, depth_, units_, packedWeights_.data());
     const float* packed = weightsPacked_ ? shared_->data() : packedWeights_.data();
     gemm::multiply(batch_, units_, depth_, inputs[0].as<const float>(), depth_, false, packed,
-                   inputs.size() == 3 ? inputs[2].as<const float>() : nullptr, outputs[0].as<float>(), units_);
+                   inputs.size() == 3 ? inputs[2].as<const float>() : nullptr, outputs[0].as<float>(), units_, true,
+                   clamped_ ? &clamp_ : nullptr);
     return Status::ok();
   }
 
+  bool fuseOutputClamp(float lo, float hi) override {
+    clamp_ = {lo, hi}, clamped_ = true;
+    return true;
+  }
+
  private:
+  bool clamped_ = false;  // a fused activation
+  gemm::Clamp clamp_{0.f, 0.f};
   bool keepDims_ = false, weightsPacked_ = false;
   uint32_t units_ = 0, depth_ = 0;
   size_t batch_ = 0;
@@ -208,7 +216,7 @@ class MatMulKernel final : public Kernel {
     const size_t lda = transA_ ? m_ : k_;
     auto run = [&](size_t o, bool parallel) {
       gemm::multiply(m_, n_, k_, a + aBatchOf_[o] * aSize, lda, transA_, packedB + bBatchOf_[o] * packedSize_,
-                     bias, out + o * outSize, n_, parallel);
+                     bias, out + o * outSize, n_, parallel, clamped_ ? &clamp_ : nullptr);
     };
     // Many small products (attention heads) parallelize best across products.
     const size_t numOut = aBatchOf_.size();
@@ -222,6 +230,11 @@ class MatMulKernel final : public Kernel {
     return Status::ok();
   }
 
+  bool fuseOutputClamp(float lo, float hi) override {
+    clamp_ = {lo, hi}, clamped_ = true;
+    return true;
+  }
+
  private:
   void packAllB(const float* b, float* packed) {
     const size_t bSize = size_t(k_) * n_;
@@ -231,7 +244,8 @@ class MatMulKernel final : public Kernel {
     });
   }
 
-  bool transA_ = false, transB_ = false, bPacked_ = false;
+  bool transA_ = false, transB_ = false, bPacked_ = false, clamped_ = false;
+  gemm::Clamp clamp_{0.f, 0.f};  // a fused activation, when clamped_
   uint32_t m_ = 0, k_ = 0, n_ = 0;
   size_t numBBatches_ = 1, packedSize_ = 0;
   std::vector<size_t> aBatchOf_, bBatchOf_;
