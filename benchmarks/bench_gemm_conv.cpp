@@ -107,6 +107,8 @@ BENCHMARK(BM_Conv2dResNet18)
     ->Args({14, 256, 256, 3, 1})  // layer3
     ->Args({7, 512, 512, 3, 1})   // layer4
     ->Args({28, 256, 512, 1, 2})  // layer4 downsample (strided 1x1: im2col)
+    ->Args({224, 3, 32, 3, 2})    // MobileNetV2 stem (27-long im2col rows)
+    ->Args({112, 16, 96, 1, 1})   // MobileNetV2 block 2 expansion (1x1, K = 16)
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);
 

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <new>
 
+#include "kernels/depthwise.h"
 #include "kernels/gemm.h"
 #include "kernels/kernel_factories.h"
 #include "kernels/kernel_util.h"
@@ -270,6 +271,8 @@ class DepthWiseConv2dKernel final : public Kernel {
     QNN_SDK_RETURN_IF_ERROR(sdk::resolveConvGeometry(op, inputs[0], inputs[1], outputs[0], win_, 0, true, &geo));
     batch_ = geo.batch, inH_ = geo.inH, inW_ = geo.inW, cin_ = geo.cin, fh_ = geo.fh, fw_ = geo.fw;
     cout_ = geo.cout, multiplier_ = geo.coutG, outH_ = geo.outH, outW_ = geo.outW;
+    rowGeo_ = {int64_t(inH_), int64_t(inW_), int64_t(cin_), int64_t(fh_), int64_t(fw_), win_.strideH, win_.strideW,
+               win_.dilH, win_.dilW, win_.padTop, win_.padLeft, outW_};
     return checkBias(op, inputs, cout_);
   }
 
@@ -278,6 +281,15 @@ class DepthWiseConv2dKernel final : public Kernel {
     const float* filter = inputs[1].as<const float>();
     const float* bias = biasOf(inputs);
     float* output = outputs[0].as<float>();
+    if (multiplier_ == 1) {  // the common case: depthwise.cpp's row kernels
+      const size_t rows = size_t(batch_) * outH_;
+      parallelFor(rows, rowGrain(size_t(outW_) * cout_ * fh_ * fw_), [&](size_t r0, size_t r1) {
+        for (size_t r = r0; r < r1; ++r)
+          depthwise::convolveRow(rowGeo_, input + (r / outH_) * inH_ * inW_ * cin_, filter, bias,
+                                 output + r * outW_ * cout_, int64_t(r % outH_), clamped_, lo_, hi_);
+      });
+      return Status::ok();
+    }
     const bool gatherTaps = multiplier_ == 1 && size_t(fh_) * fw_ <= kMaxTaps;
     parallelFor(size_t(batch_) * outH_, rowGrain(size_t(outW_) * cout_ * fh_ * fw_), [&](size_t r0, size_t r1) {
       const float* taps[kMaxTaps];
@@ -328,6 +340,7 @@ class DepthWiseConv2dKernel final : public Kernel {
   Window win_;
   uint32_t batch_ = 0, inH_ = 0, inW_ = 0, cin_ = 0, fh_ = 0, fw_ = 0, cout_ = 0, multiplier_ = 1;
   int64_t outH_ = 0, outW_ = 0;
+  depthwise::Geometry rowGeo_;
   bool clamped_ = false;  // a fused activation: outputs clamped into [lo_, hi_]
   float lo_ = -std::numeric_limits<float>::infinity(), hi_ = std::numeric_limits<float>::infinity();
 };

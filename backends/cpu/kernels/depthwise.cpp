@@ -1,0 +1,156 @@
+#include "kernels/depthwise.h"
+
+// GCC 12 flags the _mm512_undefined_ps inside _mm512_max_ps / _mm512_min_ps as
+// maybe-uninitialized (a false positive of the intrinsics header).
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+
+#include <algorithm>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define QNN_DW_HAVE_X86 1
+#endif
+
+namespace qnn::cpu::depthwise {
+namespace {
+
+// Output pixels [owLo, owHi) read only in-bounds columns for every kw.
+void interiorRange(const Geometry& g, int64_t* owLo, int64_t* owHi) {
+  // iw0 = ow * strideW - padLeft >= 0 and iw0 + (fw - 1) * dilW <= inW - 1
+  int64_t lo = (g.padLeft + g.strideW - 1) / g.strideW;
+  const int64_t lastStart = g.inW - 1 - (g.fw - 1) * g.dilW + g.padLeft;  // ow * strideW <= lastStart
+  int64_t hi = lastStart < 0 ? 0 : lastStart / g.strideW + 1;
+  lo = std::min(lo, g.outW);
+  hi = std::clamp(hi, lo, g.outW);
+  *owLo = lo, *owHi = hi;
+}
+
+// Rows of the filter that land inside the image for output row oh.
+void tapRows(const Geometry& g, int64_t oh, int64_t* khLo, int64_t* khHi) {
+  const int64_t ih0 = oh * g.strideH - g.padTop;
+  int64_t lo = 0, hi = g.fh;
+  while (lo < hi && ih0 + lo * g.dilH < 0) ++lo;
+  while (hi > lo && ih0 + (hi - 1) * g.dilH >= g.inH) --hi;
+  *khLo = lo, *khHi = hi;
+}
+
+// Portable: blocks of 16 channels, vectorized by the compiler (AVX2+FMA clone).
+__attribute__((target_clones("arch=haswell", "default"))) void convolveRowPortable(
+    const Geometry& g, const float* image, const float* filter, const float* bias, float* out, int64_t oh,
+    bool clamped, float lo, float hi) {
+  constexpr int64_t kBlock = 16;
+  const int64_t C = g.channels, ih0 = oh * g.strideH - g.padTop;
+  int64_t khLo, khHi;
+  tapRows(g, oh, &khLo, &khHi);
+  for (int64_t ow = 0; ow < g.outW; ++ow) {
+    const int64_t iw0 = ow * g.strideW - g.padLeft;
+    float* dst = out + ow * C;
+    for (int64_t c0 = 0; c0 < C; c0 += kBlock) {
+      const int64_t n = std::min(kBlock, C - c0);
+      float acc[kBlock];
+      for (int64_t j = 0; j < kBlock; ++j) acc[j] = bias && j < n ? bias[c0 + j] : 0.f;
+      for (int64_t kh = khLo; kh < khHi; ++kh) {
+        const float* row = image + (ih0 + kh * g.dilH) * g.inW * C;
+        for (int64_t kw = 0; kw < g.fw; ++kw) {
+          const int64_t iw = iw0 + kw * g.dilW;
+          if (iw < 0 || iw >= g.inW) continue;
+          const float* px = row + iw * C + c0;
+          const float* w = filter + (kh * g.fw + kw) * C + c0;
+          if (n == kBlock) {
+            for (int64_t j = 0; j < kBlock; ++j) acc[j] += px[j] * w[j];
+          } else {
+            for (int64_t j = 0; j < n; ++j) acc[j] += px[j] * w[j];
+          }
+        }
+      }
+      for (int64_t j = 0; j < n; ++j) dst[c0 + j] = clamped ? std::min(std::max(acc[j], lo), hi) : acc[j];
+    }
+  }
+}
+
+#ifdef QNN_DW_HAVE_X86
+__attribute__((target("avx512f"))) inline __m512 finish512(__m512 v, bool clamped, __m512 lo, __m512 hi) {
+  return clamped ? _mm512_min_ps(hi, _mm512_max_ps(lo, v)) : v;  // operand order keeps NaN
+}
+
+// One output pixel, taps bounds-checked (the edges of a row).
+__attribute__((target("avx512f"))) inline void edgePixel512(const Geometry& g, const float* image,
+                                                            const float* filter, __m512 b, __mmask16 m,
+                                                            int64_t c0, int64_t ih0, int64_t khLo, int64_t khHi,
+                                                            int64_t ow, float* out, bool clamped, __m512 lo,
+                                                            __m512 hi) {
+  const int64_t C = g.channels, iw0 = ow * g.strideW - g.padLeft;
+  __m512 acc = b;
+  for (int64_t kh = khLo; kh < khHi; ++kh) {
+    const float* row = image + (ih0 + kh * g.dilH) * g.inW * C + c0;
+    const float* w = filter + kh * g.fw * C + c0;
+    for (int64_t kw = 0; kw < g.fw; ++kw) {
+      const int64_t iw = iw0 + kw * g.dilW;
+      if (iw < 0 || iw >= g.inW) continue;
+      acc = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(m, row + iw * C), _mm512_maskz_loadu_ps(m, w + kw * C), acc);
+    }
+  }
+  _mm512_mask_storeu_ps(out + ow * C + c0, m, finish512(acc, clamped, lo, hi));
+}
+
+// AVX-512: 16 channels per register. Interior pixels go four at a time (each
+// tap's weights loaded once for the four); edge pixels one at a time.
+__attribute__((target("avx512f"))) void convolveRowAvx512(const Geometry& g, const float* image,
+                                                          const float* filter, const float* bias, float* out,
+                                                          int64_t oh, bool clamped, float lo, float hi) {
+  const int64_t C = g.channels, ih0 = oh * g.strideH - g.padTop;
+  int64_t khLo, khHi, owLo, owHi;
+  tapRows(g, oh, &khLo, &khHi);
+  interiorRange(g, &owLo, &owHi);
+  const __m512 vlo = _mm512_set1_ps(lo), vhi = _mm512_set1_ps(hi);
+  const int64_t rowStride = g.inW * C, colStep = g.strideW * C, tapStep = g.dilW * C;
+
+  for (int64_t c0 = 0; c0 < C; c0 += 16) {
+    const __mmask16 m = C - c0 >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (C - c0)) - 1);
+    const __m512 b = bias ? _mm512_maskz_loadu_ps(m, bias + c0) : _mm512_setzero_ps();
+    for (int64_t ow = 0; ow < owLo; ++ow)
+      edgePixel512(g, image, filter, b, m, c0, ih0, khLo, khHi, ow, out, clamped, vlo, vhi);
+    int64_t ow = owLo;
+    for (; ow + 4 <= owHi; ow += 4) {
+      __m512 a0 = b, a1 = b, a2 = b, a3 = b;
+      const int64_t iw0 = ow * g.strideW - g.padLeft;
+      for (int64_t kh = khLo; kh < khHi; ++kh) {
+        const float* px = image + (ih0 + kh * g.dilH) * rowStride + iw0 * C + c0;
+        const float* w = filter + kh * g.fw * C + c0;
+        for (int64_t kw = 0; kw < g.fw; ++kw, px += tapStep) {
+          const __m512 wv = _mm512_maskz_loadu_ps(m, w + kw * C);
+          a0 = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(m, px), wv, a0);
+          a1 = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(m, px + colStep), wv, a1);
+          a2 = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(m, px + 2 * colStep), wv, a2);
+          a3 = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(m, px + 3 * colStep), wv, a3);
+        }
+      }
+      float* dst = out + ow * C + c0;
+      _mm512_mask_storeu_ps(dst, m, finish512(a0, clamped, vlo, vhi));
+      _mm512_mask_storeu_ps(dst + C, m, finish512(a1, clamped, vlo, vhi));
+      _mm512_mask_storeu_ps(dst + 2 * C, m, finish512(a2, clamped, vlo, vhi));
+      _mm512_mask_storeu_ps(dst + 3 * C, m, finish512(a3, clamped, vlo, vhi));
+    }
+    for (; ow < g.outW; ++ow) edgePixel512(g, image, filter, b, m, c0, ih0, khLo, khHi, ow, out, clamped, vlo, vhi);
+  }
+}
+#endif
+
+using RowFn = void (*)(const Geometry&, const float*, const float*, const float*, float*, int64_t, bool, float, float);
+
+RowFn selectRowKernel() {
+#ifdef QNN_DW_HAVE_X86
+  if (__builtin_cpu_supports("avx512f")) return convolveRowAvx512;
+#endif
+  return convolveRowPortable;
+}
+
+}  // namespace
+
+void convolveRow(const Geometry& g, const float* image, const float* filter, const float* bias, float* out,
+                 int64_t oh, bool clamped, float lo, float hi) {
+  static const RowFn kernel = selectRowKernel();
+  kernel(g, image, filter, bias, out, oh, clamped, lo, hi);
+}
+
+}  // namespace qnn::cpu::depthwise
