@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "kernels/kernel.h"
+#include "kernels/kernel_util.h"
 
 namespace {
 
@@ -73,5 +74,14 @@ void BM_ReduceMeanLastAxis(benchmark::State& state) {
   run(state, p);
 }
 BENCHMARK(BM_ReduceMeanLastAxis)->UseRealTime();
+
+// What one parallel-for costs the CPU backend beyond its work: a job of one
+// empty chunk per thread, back to back as a graph's ops issue them (the
+// workers are awake). With QNN_CPU_NUM_THREADS=1 it runs inline.
+void BM_ParallelForEmptyTask(benchmark::State& state) {
+  const size_t chunks = qnn::cpu::workerThreads();
+  for (auto _ : state) qnn::cpu::parallelFor(chunks, 1, [](size_t, size_t) { benchmark::ClobberMemory(); });
+}
+BENCHMARK(BM_ParallelForEmptyTask)->UseRealTime();
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "core/worker_pool.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 
 namespace qnn::sdk {
@@ -9,13 +10,26 @@ namespace {
 // Set on worker threads: a kernel that asks for parallelism from inside a job
 // runs inline rather than waiting on itself.
 thread_local const WorkerPool* tlsWorkerOf = nullptr;
-// Spins a worker does after a job before sleeping: consecutive ops of a graph
-// start their jobs microseconds apart, and a futex wake costs more than that.
-constexpr int kSpinsBeforeSleep = 2000;
+// How long a worker keeps spinning for the next job before it parks, and the
+// caller for the workers' last chunks before it parks: consecutive ops of a
+// graph (and back-to-back executes) start jobs microseconds apart, and a parked
+// thread costs a futex wake-up (tens of microseconds under a hypervisor).
+constexpr auto kWorkerSpin = std::chrono::microseconds(300);
+constexpr auto kCallerSpin = std::chrono::microseconds(2000);
 inline void cpuRelax() {
 #if defined(__x86_64__) || defined(__i386__)
   __builtin_ia32_pause();
 #endif
+}
+// Spins until done() or `budget` passed; true if done() held.
+template <typename Pred>
+bool spinUntil(Pred done, std::chrono::microseconds budget) {
+  const auto start = std::chrono::steady_clock::now();
+  for (unsigned i = 1;; ++i) {
+    if (done()) return true;
+    cpuRelax();
+    if ((i & 63) == 0 && std::chrono::steady_clock::now() - start > budget) return done();
+  }
 }
 }  // namespace
 
@@ -53,18 +67,20 @@ bool WorkerPool::tryRun(size_t numChunks, const std::function<void(size_t)>& chu
   if (workers_.empty() || tlsWorkerOf == this || numChunks == 0) return false;
   std::unique_lock<std::mutex> jobLock(jobMutex_, std::try_to_lock);
   if (!jobLock.owns_lock()) return false;
-  {
+  job_ = &chunkFn;
+  numChunks_ = numChunks;
+  nextChunk_.store(0);
+  pending_.store(workers_.size());
+  generation_.fetch_add(1);  // publishes the job (seq_cst: see workerLoop's parking)
+  if (sleepers_.load() > 0) {
     std::lock_guard<std::mutex> lk(mutex_);
-    job_ = &chunkFn;
-    numChunks_ = numChunks;
-    nextChunk_.store(0);
-    pending_ = workers_.size();
-    generation_.fetch_add(1);
+    cv_.notify_all();
   }
-  cv_.notify_all();
   drain();
-  std::unique_lock<std::mutex> lk(mutex_);
-  doneCv_.wait(lk, [&] { return pending_ == 0; });
+  if (!spinUntil([&] { return pending_.load(std::memory_order_acquire) == 0; }, kCallerSpin)) {
+    std::unique_lock<std::mutex> lk(mutex_);
+    doneCv_.wait(lk, [&] { return pending_.load() == 0; });
+  }
   job_ = nullptr;
   return true;
 }
@@ -81,17 +97,25 @@ void WorkerPool::workerLoop() {
   tlsWorkerOf = this;
   uint64_t seen = 0;
   for (;;) {
-    for (int spin = 0; spin < kSpinsBeforeSleep && generation_.load(std::memory_order_acquire) == seen; ++spin)
-      cpuRelax();
-    {
+    if (!spinUntil([&] { return generation_.load(std::memory_order_acquire) != seen; }, kWorkerSpin)) {
       std::unique_lock<std::mutex> lk(mutex_);
+      // Counted before the check under the lock: tryRun bumps generation_
+      // before it reads sleepers_, so either it sees this sleeper and
+      // notifies, or the predicate below sees its job.
+      sleepers_.fetch_add(1);
       cv_.wait(lk, [&] { return stop_ || generation_.load() != seen; });
-      if (stop_) return;
-      seen = generation_.load();
+      sleepers_.fetch_sub(1);
     }
+    {
+      std::lock_guard<std::mutex> lk(mutex_);
+      if (stop_) return;
+    }
+    seen = generation_.load();
     drain();
-    std::lock_guard<std::mutex> lk(mutex_);
-    if (--pending_ == 0) doneCv_.notify_one();
+    if (pending_.fetch_sub(1) == 1) {
+      std::lock_guard<std::mutex> lk(mutex_);
+      doneCv_.notify_one();
+    }
   }
 }
 

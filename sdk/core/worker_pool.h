@@ -44,14 +44,19 @@ class WorkerPool {
 
   std::vector<std::thread> workers_;
   std::mutex jobMutex_;  // one job at a time
-  std::mutex mutex_;     // guards the fields below
+  std::mutex mutex_;     // pairs with cv_ / doneCv_ for parking and waking
   std::condition_variable cv_, doneCv_;
+  // A job is published by bumping generation_; workers spin on it for a while
+  // after each job and only then park on cv_ (counted in sleepers_, so a job
+  // start pays for a wake-up only when someone is parked). The caller spins on
+  // pending_ before it parks on doneCv_.
   const std::function<void(size_t)>* job_ = nullptr;
   size_t numChunks_ = 0;
   std::atomic<size_t> nextChunk_{0};
   std::atomic<uint64_t> generation_{0};
-  size_t pending_ = 0;
-  bool stop_ = false;
+  std::atomic<size_t> pending_{0};
+  std::atomic<unsigned> sleepers_{0};
+  bool stop_ = false;  // guarded by mutex_
 };
 
 }  // namespace qnn::sdk
