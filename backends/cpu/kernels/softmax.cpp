@@ -4,11 +4,46 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/vector_math.h"
 #include "kernels/kernel_factories.h"
 #include "kernels/kernel_util.h"
 
 namespace qnn::cpu {
 namespace {
+
+// A contiguous row (the usual last-axis softmax): 16 partial maxima and sums
+// so the loops vectorize without reassociation flags, vector_math.h's exp, in
+// clones for AVX-512 and AVX2. Writes exp(beta*x - max) to y and returns
+// (max, sum of those).
+constexpr size_t kLanes = 16;
+struct RowStats {
+  float maxScaled, sum;
+};
+__attribute__((target_clones("arch=x86-64-v4", "arch=haswell", "default"))) RowStats expRow(const float* x, float* y,
+                                                                                           size_t len, float beta) {
+  float mx[kLanes], acc[kLanes];
+  for (size_t j = 0; j < kLanes; ++j) mx[j] = -INFINITY, acc[j] = 0.f;
+  size_t i = 0;
+  for (; i + kLanes <= len; i += kLanes)
+    for (size_t j = 0; j < kLanes; ++j) mx[j] = std::max(mx[j], beta * x[i + j]);
+  for (; i < len; ++i) mx[0] = std::max(mx[0], beta * x[i]);
+  float m = mx[0];
+  for (size_t j = 1; j < kLanes; ++j) m = std::max(m, mx[j]);
+  for (i = 0; i + kLanes <= len; i += kLanes)
+    for (size_t j = 0; j < kLanes; ++j) {
+      const float e = sdk::expApprox(beta * x[i + j] - m);
+      y[i + j] = e;
+      acc[j] += e;
+    }
+  for (; i < len; ++i) {
+    const float e = sdk::expApprox(beta * x[i] - m);
+    y[i] = e;
+    acc[0] += e;
+  }
+  float sum = 0.f;
+  for (size_t j = 0; j < kLanes; ++j) sum += acc[j];
+  return {m, sum};
+}
 
 class SoftmaxKernel final : public Kernel {
  public:
@@ -60,6 +95,12 @@ class SoftmaxKernel final : public Kernel {
   // One row of len_ elements `stride` apart. out may alias in.
   void normalizeRow(const float* x, float* y, size_t stride) const {
     if (len_ == 0) return;
+    if (stride == 1 && !isLog_) {
+      const RowStats st = expRow(x, y, len_, beta_);
+      const float inv = 1.f / st.sum;
+      for (size_t i = 0; i < len_; ++i) y[i] *= inv;
+      return;
+    }
     // exp(beta*x - max(beta*x)); max taken over beta*x so negative beta works.
     float maxScaled = -INFINITY;
     for (size_t i = 0; i < len_; ++i) maxScaled = std::max(maxScaled, beta_ * x[i * stride]);
