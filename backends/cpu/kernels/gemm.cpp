@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <array>
 #include <utility>
+#include <vector>
 #include <cstring>
 
 #include "kernels/kernel_util.h"
@@ -279,8 +280,28 @@ void multiply(size_t M, size_t N, size_t K, const float* A, size_t lda, bool tra
   static const MicroKernelInfo micro = selectMicroKernel();
   const size_t mrK = micro.mr;
   // Rows 4 KiB apart all fall into one L1 set (48 KiB, 12 ways): 14 of them
-  // thrash it, so such A is packed.
-  const bool useDirectA = !transA && micro.directA != nullptr && lda % 1024 != 0;
+  // thrash it. Such an A (K a multiple of 1024, e.g. a transformer's FFN down
+  // projection) is first copied once to rows 16 floats longer, which the
+  // direct-A kernels then read; packing it instead would repeat for every
+  // column tile. Only for A up to 64 MiB (the copy lives per thread).
+  bool useDirectA = !transA && micro.directA != nullptr;
+  if (useDirectA && lda % 1024 == 0) {
+    constexpr size_t kMaxCopyFloats = size_t(16) << 20;
+    const size_t ldCopy = K + 16;
+    if (M * ldCopy > kMaxCopyFloats) {
+      useDirectA = false;
+    } else {
+      thread_local std::vector<float> copy;
+      if (copy.size() < M * ldCopy) copy.resize(M * ldCopy);
+      float* dst = copy.data();
+      auto rows = [&](size_t r0, size_t r1) {
+        for (size_t r = r0; r < r1; ++r) std::memcpy(dst + r * ldCopy, A + r * lda, K * sizeof(float));
+      };
+      if (parallel && M * K >= (size_t(1) << 16)) parallelFor(M, 16, rows);
+      else rows(0, M);
+      A = dst, lda = ldCopy;
+    }
+  }
 
   // Tasks are (row block x column block) tiles; split columns too when there
   // are few row blocks (e.g. a fully connected layer with batch 1).
