@@ -10,6 +10,10 @@
 #include "kernels/gemm.h"
 #include "kernels/kernel.h"
 
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
 namespace {
 
 using qnn::sdk::DType;
@@ -20,6 +24,30 @@ std::vector<float> filled(size_t n) {
   for (size_t i = 0; i < n; ++i) v[i] = float(int(i * 7919 % 201) - 100) / 100.f;
   return v;
 }
+
+#if defined(__x86_64__)
+// One core's fp32 FMA peak, the yardstick docs/benchmarks.md holds the models
+// to: 16 independent AVX-512 FMA chains (enough to cover the FMA latency on
+// both pipes), 16 lanes x 2 FLOP each per instruction.
+__attribute__((target("avx512f"))) void BM_FmaPeakAvx512(benchmark::State& state) {
+  if (!__builtin_cpu_supports("avx512f")) {
+    state.SkipWithError("no AVX-512");
+    return;
+  }
+  constexpr int kChains = 16, kIters = 4096;
+  for (auto _ : state) {
+    __m512 acc[kChains];
+    for (int i = 0; i < kChains; ++i) acc[i] = _mm512_set1_ps(float(i));
+    const __m512 m = _mm512_set1_ps(0.999f), a = _mm512_set1_ps(0.001f);
+    for (int it = 0; it < kIters; ++it)
+      for (int i = 0; i < kChains; ++i) acc[i] = _mm512_fmadd_ps(acc[i], m, a);
+    for (int i = 0; i < kChains; ++i) benchmark::DoNotOptimize(acc[i]);
+  }
+  state.counters["FLOP/s"] = benchmark::Counter(double(kChains) * kIters * 16 * 2 * state.iterations(),
+                                                benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_FmaPeakAvx512);
+#endif
 
 void BM_GemmSquare(benchmark::State& state) {
   const size_t n = size_t(state.range(0));

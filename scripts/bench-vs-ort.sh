@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# libQnnCpu.so beside ONNX Runtime's CPU provider on the benchmark models of ../shared/bench, fp32,
+# in one run on this machine: every model at every thread count, alternating ours / ORT in each
+# round, so drifts of the machine hit both sides alike.
+#   models (../shared/bench/gen_models.py, seeded weights): MobileNetV2 and ResNet-18 (torchvision
+#   exports), the 4-layer transformer (hidden 256, seq 128), MatMul 1024^3
+#   ours: qnn-onnx-converter -> qnn-model-lib-generator -> qnn-net-run --profiling_level basic
+#         (median graph-execute time over RUNS inferences, from qnn-profile-viewer's JSON)
+#   ORT:  ../shared/bench/ort_bench.js (median of RUNS runs, outputs pre-allocated)
+# Each cell of the table is the median over ROUNDS rounds of those medians; ratio = ours / ORT.
+# usage: scripts/bench-vs-ort.sh [ROUNDS] [RUNS]          (defaults 3 rounds of 20 inferences)
+#   MODELS="mobilenet_v2 resnet18 transformer matmul_1024"  THREADS="1 2"
+#   BUILD=DIR (default ./build)  KEEP=DIR keeps the work files  OUT=FILE also writes the table there
+#   QNN_ORT_NODE_MODULES=DIR holding onnxruntime-node (default build/ortnode/node_modules; installed
+#   there from ../shared/bench/package.json when absent)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+rounds=${1:-3}
+runs=${2:-20}
+models=${MODELS:-mobilenet_v2 resnet18 transformer matmul_1024}
+threads_list=${THREADS:-1 2}
+build=${BUILD:-$root/build}
+py=/usr/bin/python3
+bench=$root/../shared/bench
+[ -f "$bench/ort_bench.js" ] || bench=/work/shared/bench
+modules=${QNN_ORT_NODE_MODULES:-$root/build/ortnode/node_modules}
+[ -x "$build/bin/qnn-net-run" ] || scripts/build.sh
+if [ -n "${KEEP:-}" ]; then work=$KEEP; mkdir -p "$work"; else work=$(mktemp -d); trap 'rm -rf "$work"' EXIT; fi
+
+if [ ! -d "$modules/onnxruntime-node" ]; then
+  echo "== install onnxruntime-node into $(dirname "$modules")"
+  mkdir -p "$(dirname "$modules")"
+  cp "$bench/package.json" "$(dirname "$modules")/"
+  (cd "$(dirname "$modules")" && npm install --no-audit --no-fund >/dev/null)
+fi
+
+onnx_of() {
+  case $1 in
+    mobilenet_v2) echo mobilenet_v2.onnx ;;
+    resnet18) echo resnet18.onnx ;;
+    transformer) echo transformer_l4_h256_s128.onnx ;;
+    matmul_1024) echo matmul_1024.onnx ;;
+    *) echo "unknown model $1" >&2; exit 2 ;;
+  esac
+}
+
+echo "== models (gen_models.py)"
+[ -f "$work/models/matmul_1024.onnx" ] || "$py" "$bench/gen_models.py" "$work/models" >/dev/null
+
+echo "== convert and compile"
+for m in $models; do
+  d=$work/$m
+  mkdir -p "$d"
+  [ -f "$d/input_list.txt" ] && continue
+  "$build/bin/qnn-onnx-converter" -i "$work/models/$(onnx_of "$m")" -o "$d/$m.cpp" >/dev/null
+  "$build/bin/qnn-model-lib-generator" -c "$d/$m.cpp" -b "$d/$m.bin" -o "$d/lib" >/dev/null
+  # One random input per graph input, in the converted graph's layout (rank-4 inputs become NHWC).
+  "$py" - "$work/models/$(onnx_of "$m")" "$d" <<'PY'
+import sys, numpy as np, onnx
+model, d = sys.argv[1], sys.argv[2]
+g = onnx.load(model).graph
+inits = {i.name for i in g.initializer}
+rs = np.random.RandomState(7)
+entries = []
+for i, v in enumerate(x for x in g.input if x.name not in inits):
+    dims = [x.dim_value for x in v.type.tensor_type.shape.dim]
+    if len(dims) == 4:
+        dims = [dims[0], dims[2], dims[3], dims[1]]
+    path = f"{d}/input_{i}.raw"
+    rs.uniform(-1, 1, dims).astype(np.float32).tofile(path)
+    entries.append(f"{v.name}:={path}")
+open(f"{d}/input_list.txt", "w").write(" ".join(entries) + "\n")
+PY
+done
+
+ours_ms() {  # model threads -> median graph-execute ms over $runs inferences
+  local d=$work/$1 lib
+  lib=$(ls "$d"/lib/x86_64-linux-clang/lib*.so | head -1)
+  rm -rf "$d/out"
+  QNN_CPU_NUM_THREADS=$2 "$build/bin/qnn-net-run" --model "$lib" --backend "$build/backends/cpu/libQnnCpu.so" \
+    --input_list "$d/input_list.txt" --output_dir "$d/out" --num_inferences "$runs" --keep_num_outputs 1 \
+    --profiling_level basic >/dev/null
+  "$build/bin/qnn-profile-viewer" --input_log "$d/out/qnn-profiling-data_0.log" --output "$d/out/p.json" >/dev/null
+  "$py" -c "
+import json, sys, statistics
+ev = json.load(open(sys.argv[1])); ev = ev['traceEvents'] if isinstance(ev, dict) else ev
+print('%.3f' % statistics.median(e['dur'] / 1000.0 for e in ev if e.get('name', '').startswith('graph execute')))" \
+    "$d/out/p.json"
+}
+ort_ms() {  # model threads -> median ms over $runs runs
+  NODE_PATH=$modules node "$bench/ort_bench.js" "$work/models/$(onnx_of "$1")" --threads "$2" --runs "$runs" |
+    sed -n 's/.* median=\([0-9.]*\) ms.*/\1/p'
+}
+
+results=$work/results.txt
+: >"$results"
+for r in $(seq 1 "$rounds"); do
+  echo "== round $r of $rounds"
+  for t in $threads_list; do
+    for m in $models; do
+      a=$(ours_ms "$m" "$t")
+      b=$(ort_ms "$m" "$t")
+      echo "$m $t $a $b" | tee -a "$results"
+    done
+  done
+done
+
+cpu=$(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1)
+table=$("$py" - "$results" "$rounds" "$runs" "$cpu" "$(git rev-parse --short HEAD)" <<'PY'
+import sys, statistics, collections, datetime
+rows = collections.defaultdict(lambda: ([], []))
+order = []
+for line in open(sys.argv[1]):
+    m, t, a, b = line.split()
+    if (m, t) not in rows: order.append((m, t))
+    rows[(m, t)][0].append(float(a)); rows[(m, t)][1].append(float(b))
+print(f"{datetime.date.today()}, {sys.argv[4]}, {sys.argv[2]} alternating rounds of {sys.argv[3]} runs, commit {sys.argv[5]}")
+print()
+print("| model | threads | OpenQNN CPU ms | ONNX Runtime ms | ratio ours/ORT |")
+print("|---|---|---|---|---|")
+for m, t in order:
+    a, b = statistics.median(rows[(m, t)][0]), statistics.median(rows[(m, t)][1])
+    print(f"| {m} | {t} | {a:.2f} | {b:.2f} | {a / b:.2f} |")
+PY
+)
+echo
+echo "$table"
+[ -n "${OUT:-}" ] && echo "$table" >"$OUT"
+exit 0
