@@ -15,7 +15,12 @@
 #include "kernels/kernel_util.h"
 
 #if defined(__x86_64__) || defined(__i386__)
+// GCC 12 reports the _mm512_undefined_ps inside _mm512_max_ps / _mm512_min_ps as
+// maybe-uninitialized: a false positive of the intrinsics header.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #include <immintrin.h>
+#pragma GCC diagnostic pop
 #define QNN_GEMM_HAVE_X86 1
 #endif
 
@@ -149,7 +154,7 @@ template <size_t MR, size_t NV>
 __attribute__((target("avx512f"))) void microKernelAvx512DirectA(size_t kc, const float* a, size_t lda,
                                                                  const float* b, size_t bStride, float* c,
                                                                  size_t ldc, size_t nr, const float* bias,
-                                                                 bool first) {
+                                                                 bool first, const Clamp* clamp) {
   constexpr size_t kLow = MR < 7 ? MR : 7;
   __m512 acc[NV][MR];
   for (size_t v = 0; v < NV; ++v)
@@ -175,6 +180,16 @@ __attribute__((target("avx512f"))) void microKernelAvx512DirectA(size_t kc, cons
     const size_t cols = std::min(kNR, nr - v * kNR);
     const __mmask16 mask = cols == kNR ? __mmask16(0xFFFF) : __mmask16((1u << cols) - 1);
     const __m512 biasRow = first && bias ? _mm512_maskz_loadu_ps(mask, bias + v * kNR) : _mm512_setzero_ps();
+    if (clamp) {  // the last K block of a product with a fused activation: clamp in the store
+      const __m512 lo = _mm512_set1_ps(clamp->lo), hi = _mm512_set1_ps(clamp->hi);
+      for (size_t i = 0; i < MR; ++i) {
+        float* row = c + i * ldc + v * kNR;
+        const __m512 prev = first ? biasRow : _mm512_maskz_loadu_ps(mask, row);
+        const __m512 sum = _mm512_add_ps(acc[v][i], prev);
+        _mm512_mask_storeu_ps(row, mask, _mm512_min_ps(hi, _mm512_max_ps(lo, sum)));  // operand order keeps NaN
+      }
+      continue;
+    }
     for (size_t i = 0; i < MR; ++i) {
       float* row = c + i * ldc + v * kNR;
       const __m512 prev = first ? biasRow : _mm512_maskz_loadu_ps(mask, row);
@@ -185,7 +200,7 @@ __attribute__((target("avx512f"))) void microKernelAvx512DirectA(size_t kc, cons
 #endif
 
 using DirectAMicroKernel = void (*)(size_t kc, const float* a, size_t lda, const float* b, size_t bStride, float* c,
-                                    size_t ldc, size_t nr, const float* bias, bool first);
+                                    size_t ldc, size_t nr, const float* bias, bool first, const Clamp* clamp);
 
 #ifdef QNN_GEMM_HAVE_X86
 // Direct-A kernels indexed by [panels - 1][rows - 1].
@@ -333,14 +348,15 @@ void multiply(size_t M, size_t N, size_t K, const float* A, size_t lda, bool tra
             float* cTile = C + (i0 + ip) * ldc + j0;
             if (useDirectA)
               (*micro.directA)[panels - 1][rows - 1](kc, A + (i0 + ip) * lda + k0, lda, bPanel, K * kNR, cTile, ldc,
-                                                     nr, biasJ, k0 == 0);
+                                                     nr, biasJ, k0 == 0, k0 + kc == K ? clamp : nullptr);
             else
               micro.run(kc, aBlock + ip * kc, bPanel, cTile, ldc, rows, nr, biasJ, k0 == 0);
           }
           p += panels;
         }
       }
-      if (clamp) clampBlock(C + i0 * ldc + p0 * kNR, mc, std::min(N, p1 * kNR) - p0 * kNR, ldc, *clamp);
+      if (clamp && !useDirectA)  // the direct-A kernels clamped in their last store
+        clampBlock(C + i0 * ldc + p0 * kNR, mc, std::min(N, p1 * kNR) - p0 * kNR, ldc, *clamp);
     }
   };
   const bool worthSplitting = parallel && M * N * K >= kMinParallelWork;
