@@ -125,6 +125,11 @@ void addConvCases(std::vector<OpCase>& out) {
       {"Conv2d_group2_batch2_dil2x1_tiles", ConvOp::kConv, {2, 15, 14, 8}, {3, 3, 4, 12}, geom(1, 2, 2, 2, 1, 2, 2, 1, 2), true, true},
       {"Conv2d_7x7_stride2_rgb_tiles", ConvOp::kConv, {1, 45, 41, 3}, {7, 7, 3, 16}, geom(2, 2, 3, 3, 3, 3), true, true},
       {"Conv2d_3x3_7x7map_deepK", ConvOp::kConv, {1, 7, 7, 40}, {3, 3, 40, 37}, geom(1, 1, 1, 1, 1, 1), true, true},
+      // The row-GEMM path (padded input read in place, fh accumulating GEMMs per output row):
+      // row stride 2 with asymmetric padding, batch 2, weights given at execute; then row
+      // dilation with padding beyond the filter's reach and output channels off the 16-lane panels.
+      {"Conv2d_rowgemm_stride2x1_asympad_batch2", ConvOp::kConv, {2, 17, 29, 24}, {3, 3, 24, 19}, geom(2, 1, 0, 1, 1, 2), true, false},
+      {"Conv2d_rowgemm_dil2x1_bigpad", ConvOp::kConv, {1, 16, 30, 32}, {3, 3, 32, 33}, geom(1, 1, 3, 2, 2, 1, 2, 1), false, true},
       {"DepthWiseConv2d_3x3_pad1_bias_static", ConvOp::kDepthwise, {1, 7, 5, 13}, {3, 3, 1, 13}, geom(1, 1, 1, 1, 1, 1), true, true},
       {"DepthWiseConv2d_stride2_asympad_batch2", ConvOp::kDepthwise, {2, 9, 8, 16}, {3, 3, 1, 16}, geom(2, 2, 0, 1, 1, 1), false, false},
       {"DepthWiseConv2d_dilation2", ConvOp::kDepthwise, {1, 10, 9, 8}, {3, 3, 1, 8}, geom(1, 1, 2, 2, 2, 2, 2, 2), true, true},

@@ -284,14 +284,16 @@ void clampBlock(float* C, size_t rows, size_t cols, size_t ldc, const Clamp& cla
 }
 
 void multiply(size_t M, size_t N, size_t K, const float* A, size_t lda, bool transA, const float* packedB,
-              const float* bias, float* C, size_t ldc, bool parallel, const Clamp* clamp) {
+              const float* bias, float* C, size_t ldc, bool parallel, const Clamp* clamp, bool accumulate) {
   if (M == 0 || N == 0) return;
-  if (K == 0) {  // an empty sum: C is the bias
-    for (size_t i = 0; i < M; ++i)
-      for (size_t j = 0; j < N; ++j) C[i * ldc + j] = bias ? bias[j] : 0.f;
+  if (K == 0) {  // an empty sum: C is the bias (or stays)
+    if (!accumulate)
+      for (size_t i = 0; i < M; ++i)
+        for (size_t j = 0; j < N; ++j) C[i * ldc + j] = bias ? bias[j] : 0.f;
     if (clamp) clampBlock(C, M, N, ldc, *clamp);
     return;
   }
+  if (accumulate) bias = nullptr;
   static const MicroKernelInfo micro = selectMicroKernel();
   const size_t mrK = micro.mr;
   // Rows 4 KiB apart all fall into one L1 set (48 KiB, 12 ways): 14 of them
@@ -348,9 +350,9 @@ void multiply(size_t M, size_t N, size_t K, const float* A, size_t lda, bool tra
             float* cTile = C + (i0 + ip) * ldc + j0;
             if (useDirectA)
               (*micro.directA)[panels - 1][rows - 1](kc, A + (i0 + ip) * lda + k0, lda, bPanel, K * kNR, cTile, ldc,
-                                                     nr, biasJ, k0 == 0, k0 + kc == K ? clamp : nullptr);
+                                                     nr, biasJ, k0 == 0 && !accumulate, k0 + kc == K ? clamp : nullptr);
             else
-              micro.run(kc, aBlock + ip * kc, bPanel, cTile, ldc, rows, nr, biasJ, k0 == 0);
+              micro.run(kc, aBlock + ip * kc, bPanel, cTile, ldc, rows, nr, biasJ, k0 == 0 && !accumulate);
           }
           p += panels;
         }

@@ -27,10 +27,11 @@ struct Clamp {
 // ldc apart. With `parallel`, work is split over the backend's worker threads;
 // callers that already parallelize over independent products pass false.
 // clamp (may be null) is applied to each block of C right after its last
-// K block, while the block is still in cache.
+// K block, while the block is still in cache. With `accumulate`, C += op(A) *
+// packedB instead (bias ignored): a product split along K over several calls.
 void multiply(size_t M, size_t N, size_t K, const float* A, size_t lda, bool transA,
               const float* packedB, const float* bias, float* C, size_t ldc, bool parallel = true,
-              const Clamp* clamp = nullptr);
+              const Clamp* clamp = nullptr, bool accumulate = false);
 
 // Clamps rows x cols of C (rows ldc apart) into [clamp.lo, clamp.hi].
 void clampBlock(float* C, size_t rows, size_t cols, size_t ldc, const Clamp& clamp);
