@@ -7,6 +7,7 @@
 
 #include "core/vector_math.h"
 #include "kernels/broadcast.h"
+#include "kernels/cpu_isa.h"
 #include "kernels/elementwise_map.h"
 #include "kernels/kernel_factories.h"
 
@@ -27,16 +28,29 @@ struct ReluMinMax {
   }
   float lo, hi;
 };
-// Gelu and Sigmoid loop over whole ranges with vector_math.h's exp / erf, in
-// clones for AVX-512 and AVX2 (libm's scalar erf cost ~8 ns an element: a
-// transformer's FFN spent more time in Gelu than in its matrix products).
-__attribute__((target_clones("arch=x86-64-v4", "arch=haswell", "default"))) void geluRange(const float* x, float* y,
-                                                                                        size_t n) {
+// Gelu and Sigmoid loop over whole ranges with vector_math.h's exp / erf,
+// compiled per ISA (libm's scalar erf cost ~8 ns an element: a transformer's
+// FFN spent more time in Gelu than in its matrix products).
+using RangeFn = void (*)(const float*, float*, size_t);
+QNN_CPU_ALWAYS_INLINE void geluBody(const float* x, float* y, size_t n) {
   for (size_t i = 0; i < n; ++i) y[i] = 0.5f * x[i] * (1.f + sdk::erfApprox(x[i] * float(M_SQRT1_2)));
 }
-__attribute__((target_clones("arch=x86-64-v4", "arch=haswell", "default"))) void sigmoidRange(const float* x,
-                                                                                           float* y, size_t n) {
+QNN_CPU_ALWAYS_INLINE void sigmoidBody(const float* x, float* y, size_t n) {
   for (size_t i = 0; i < n; ++i) y[i] = 1.f / (1.f + sdk::expApprox(-x[i]));
+}
+QNN_CPU_TARGET_AVX512 void geluAvx512(const float* x, float* y, size_t n) { geluBody(x, y, n); }
+QNN_CPU_TARGET_AVX2 void geluAvx2(const float* x, float* y, size_t n) { geluBody(x, y, n); }
+void geluPortable(const float* x, float* y, size_t n) { geluBody(x, y, n); }
+QNN_CPU_TARGET_AVX512 void sigmoidAvx512(const float* x, float* y, size_t n) { sigmoidBody(x, y, n); }
+QNN_CPU_TARGET_AVX2 void sigmoidAvx2(const float* x, float* y, size_t n) { sigmoidBody(x, y, n); }
+void sigmoidPortable(const float* x, float* y, size_t n) { sigmoidBody(x, y, n); }
+void geluRange(const float* x, float* y, size_t n) {
+  static const RangeFn fn = pickForIsa<RangeFn>(geluAvx512, geluAvx2, geluPortable);
+  fn(x, y, n);
+}
+void sigmoidRange(const float* x, float* y, size_t n) {
+  static const RangeFn fn = pickForIsa<RangeFn>(sigmoidAvx512, sigmoidAvx2, sigmoidPortable);
+  fn(x, y, n);
 }
 template <void (*Range)(const float*, float*, size_t)>
 void runRange(const TensorView& in, const TensorView& out, const MapParams&) {

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <new>
 
+#include "kernels/cpu_isa.h"
 #include "kernels/depthwise.h"
 #include "kernels/gemm.h"
 #include "kernels/kernel_factories.h"
@@ -308,11 +309,10 @@ class Conv2dKernel final : public Kernel {
 constexpr size_t kMaxTaps = 64;
 
 // out[c] = bias[c] + sum over taps of pixel[t][c] * weight[t][c], 16 channels
-// at a time so the accumulators stay in registers across all taps. Cloned for
-// AVX2/FMA: depthwise convs are memory-light and compute-bound per pixel.
-__attribute__((target_clones("arch=haswell", "default"))) void depthwisePixel(
-    const float* const* taps, const float* const* weights, size_t numTaps, const float* bias, float* out,
-    size_t channels, float lo, float hi) {
+// at a time so the accumulators stay in registers across all taps (compiled
+// for AVX2 and the portable baseline; the multiplier > 1 path only).
+QNN_CPU_ALWAYS_INLINE void depthwisePixelBody(const float* const* taps, const float* const* weights, size_t numTaps,
+                                              const float* bias, float* out, size_t channels, float lo, float hi) {
   constexpr size_t kBlock = 16;
   size_t c = 0;
   for (; c + kBlock <= channels; c += kBlock) {
@@ -330,6 +330,22 @@ __attribute__((target_clones("arch=haswell", "default"))) void depthwisePixel(
     for (size_t t = 0; t < numTaps; ++t) acc += taps[t][c] * weights[t][c];
     out[c] = std::min(std::max(acc, lo), hi);
   }
+}
+using DepthwisePixelFn = void (*)(const float* const*, const float* const*, size_t, const float*, float*, size_t,
+                                  float, float);
+QNN_CPU_TARGET_AVX2 void depthwisePixelAvx2(const float* const* taps, const float* const* weights, size_t numTaps,
+                                            const float* bias, float* out, size_t channels, float lo, float hi) {
+  depthwisePixelBody(taps, weights, numTaps, bias, out, channels, lo, hi);
+}
+void depthwisePixelPortable(const float* const* taps, const float* const* weights, size_t numTaps, const float* bias,
+                            float* out, size_t channels, float lo, float hi) {
+  depthwisePixelBody(taps, weights, numTaps, bias, out, channels, lo, hi);
+}
+void depthwisePixel(const float* const* taps, const float* const* weights, size_t numTaps, const float* bias,
+                    float* out, size_t channels, float lo, float hi) {
+  static const DepthwisePixelFn fn =
+      pickForIsa<DepthwisePixelFn>(depthwisePixelAvx2, depthwisePixelAvx2, depthwisePixelPortable);
+  fn(taps, weights, numTaps, bias, out, channels, lo, hi);
 }
 
 class DepthWiseConv2dKernel final : public Kernel {

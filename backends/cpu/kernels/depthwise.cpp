@@ -1,5 +1,7 @@
 #include "kernels/depthwise.h"
 
+#include "kernels/cpu_isa.h"
+
 #include <algorithm>
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -35,10 +37,11 @@ void tapRows(const Geometry& g, int64_t oh, int64_t* khLo, int64_t* khHi) {
   *khLo = lo, *khHi = hi;
 }
 
-// Portable: blocks of 16 channels, vectorized by the compiler (AVX2+FMA clone).
-__attribute__((target_clones("arch=haswell", "default"))) void convolveRowPortable(
-    const Geometry& g, const float* image, const float* filter, const float* bias, float* out, int64_t oh,
-    bool clamped, float lo, float hi) {
+// Blocks of 16 channels in a loop the compiler vectorizes; compiled for AVX2
+// and for the portable baseline below.
+QNN_CPU_ALWAYS_INLINE void convolveRowVectorized(const Geometry& g, const float* image, const float* filter,
+                                                 const float* bias, float* out, int64_t oh, bool clamped, float lo,
+                                                 float hi) {
   constexpr int64_t kBlock = 16;
   const int64_t C = g.channels, ih0 = oh * g.strideH - g.padTop;
   int64_t khLo, khHi;
@@ -67,6 +70,16 @@ __attribute__((target_clones("arch=haswell", "default"))) void convolveRowPortab
       for (int64_t j = 0; j < n; ++j) dst[c0 + j] = clamped ? std::min(std::max(acc[j], lo), hi) : acc[j];
     }
   }
+}
+
+QNN_CPU_TARGET_AVX2 void convolveRowAvx2(const Geometry& g, const float* image, const float* filter,
+                                          const float* bias, float* out, int64_t oh, bool clamped, float lo,
+                                          float hi) {
+  convolveRowVectorized(g, image, filter, bias, out, oh, clamped, lo, hi);
+}
+void convolveRowPortable(const Geometry& g, const float* image, const float* filter, const float* bias, float* out,
+                         int64_t oh, bool clamped, float lo, float hi) {
+  convolveRowVectorized(g, image, filter, bias, out, oh, clamped, lo, hi);
 }
 
 #ifdef QNN_DW_HAVE_X86
@@ -141,9 +154,10 @@ using RowFn = void (*)(const Geometry&, const float*, const float*, const float*
 
 RowFn selectRowKernel() {
 #ifdef QNN_DW_HAVE_X86
-  if (__builtin_cpu_supports("avx512f")) return convolveRowAvx512;
-#endif
+  return pickForIsa<RowFn>(convolveRowAvx512, convolveRowAvx2, convolveRowPortable);
+#else
   return convolveRowPortable;
+#endif
 }
 
 }  // namespace

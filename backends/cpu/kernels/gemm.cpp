@@ -12,6 +12,7 @@
 #include <vector>
 #include <cstring>
 
+#include "kernels/cpu_isa.h"
 #include "kernels/kernel_util.h"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -222,8 +223,8 @@ struct MicroKernelInfo {
 
 MicroKernelInfo selectMicroKernel() {
 #ifdef QNN_GEMM_HAVE_X86
-  if (__builtin_cpu_supports("avx512f")) return {microKernelAvx512, kMRAvx512, &kAvx512DirectA};
-  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return {microKernelAvx2, kMR, nullptr};
+  if (cpuIsa() == Isa::kAvx512) return {microKernelAvx512, kMRAvx512, &kAvx512DirectA};
+  if (cpuIsa() == Isa::kAvx2) return {microKernelAvx2, kMR, nullptr};
 #endif
   return {microKernelPortable, kMR, nullptr};
 }

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "core/vector_math.h"
+#include "kernels/cpu_isa.h"
 #include "kernels/kernel_factories.h"
 #include "kernels/kernel_util.h"
 
@@ -19,8 +20,7 @@ constexpr size_t kLanes = 16;
 struct RowStats {
   float maxScaled, sum;
 };
-__attribute__((target_clones("arch=x86-64-v4", "arch=haswell", "default"))) RowStats expRow(const float* x, float* y,
-                                                                                           size_t len, float beta) {
+QNN_CPU_ALWAYS_INLINE RowStats expRowBody(const float* x, float* y, size_t len, float beta) {
   float mx[kLanes], acc[kLanes];
   for (size_t j = 0; j < kLanes; ++j) mx[j] = -INFINITY, acc[j] = 0.f;
   size_t i = 0;
@@ -43,6 +43,18 @@ __attribute__((target_clones("arch=x86-64-v4", "arch=haswell", "default"))) RowS
   float sum = 0.f;
   for (size_t j = 0; j < kLanes; ++j) sum += acc[j];
   return {m, sum};
+}
+using ExpRowFn = RowStats (*)(const float*, float*, size_t, float);
+QNN_CPU_TARGET_AVX512 RowStats expRowAvx512(const float* x, float* y, size_t len, float beta) {
+  return expRowBody(x, y, len, beta);
+}
+QNN_CPU_TARGET_AVX2 RowStats expRowAvx2(const float* x, float* y, size_t len, float beta) {
+  return expRowBody(x, y, len, beta);
+}
+RowStats expRowPortable(const float* x, float* y, size_t len, float beta) { return expRowBody(x, y, len, beta); }
+RowStats expRow(const float* x, float* y, size_t len, float beta) {
+  static const ExpRowFn fn = pickForIsa<ExpRowFn>(expRowAvx512, expRowAvx2, expRowPortable);
+  return fn(x, y, len, beta);
 }
 
 class SoftmaxKernel final : public Kernel {

@@ -1,0 +1,47 @@
+#include "kernels/cpu_isa.h"
+
+#include <cstdlib>
+#include <cstring>
+
+namespace qnn::cpu {
+namespace {
+
+Isa detectIsa() {
+#if defined(__x86_64__)
+  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("fma"))
+    return Isa::kAvx512;
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c"))
+    return Isa::kAvx2;
+#endif
+  return Isa::kPortable;
+}
+
+Isa chooseIsa() {
+  const Isa best = detectIsa();
+  const char* env = std::getenv("QNN_CPU_ISA");
+  if (!env || !*env) return best;
+  Isa asked;
+  if (!std::strcmp(env, "avx512")) asked = Isa::kAvx512;
+  else if (!std::strcmp(env, "avx2")) asked = Isa::kAvx2;
+  else if (!std::strcmp(env, "portable") || !std::strcmp(env, "scalar")) asked = Isa::kPortable;
+  else return best;  // unknown value: ignored
+  return asked < best ? asked : best;
+}
+
+}  // namespace
+
+Isa cpuIsa() {
+  static const Isa isa = chooseIsa();
+  return isa;
+}
+
+const char* isaName(Isa isa) {
+  switch (isa) {
+    case Isa::kAvx512: return "avx512";
+    case Isa::kAvx2: return "avx2";
+    default: return "portable";
+  }
+}
+
+}  // namespace qnn::cpu
