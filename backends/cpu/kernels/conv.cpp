@@ -12,6 +12,7 @@
 #include <cstring>
 #include <new>
 
+#include "kernels/conv_small_cin.h"
 #include "kernels/cpu_isa.h"
 #include "kernels/depthwise.h"
 #include "kernels/gemm.h"
@@ -75,22 +76,23 @@ class Conv2dKernel final : public Kernel {
     kDim_ = size_t(fh_) * fw_ * cinG_;
     direct1x1_ = fh_ == 1 && fw_ == 1 && win_.strideH == 1 && win_.strideW == 1 && win_.padTop == 0 &&
                  win_.padBottom == 0 && win_.padLeft == 0 && win_.padRight == 0;
-    rowGemm_ = useRowGemm();
+    smallCin_ = !direct1x1_ && outH_ > 0 && outW_ > 0 && smallcin::supported(cin_, cout_, group_);
+    rowGemm_ = !smallCin_ && useRowGemm();
     planIm2colTiles();
     try {
-      packedFilter_.assign(group_ * gemm::packedBSize(kDim_, coutG_), 0.f);
-      cols_.assign(direct1x1_ || rowGemm_ ? 0 : numSlots_ * tileRows_ * kDim_, 0.f);
-      if (rowGemm_) {
+      packedFilter_.assign(smallCin_ ? 0 : group_ * gemm::packedBSize(kDim_, coutG_), 0.f);
+      cols_.assign(direct1x1_ || rowGemm_ || smallCin_ ? 0 : numSlots_ * tileRows_ * kDim_, 0.f);
+      if (rowGemm_ || smallCin_) {
         paddedH_ = size_t(outH_ - 1) * win_.strideH + size_t(fh_ - 1) * win_.dilH + 1;
-        paddedW_ = size_t(outW_ - 1) * win_.strideW + fw_;
+        paddedW_ = size_t(outW_ - 1) * win_.strideW + size_t(fw_ - 1) * win_.dilW + 1;
         padded_.assign(size_t(batch_) * paddedH_ * paddedW_ * cin_, 0.f);
-        packedRows_.assign(size_t(fh_) * gemm::packedBSize(size_t(fw_) * cin_, cout_), 0.f);
       }
+      if (rowGemm_) packedRows_.assign(size_t(fh_) * gemm::packedBSize(size_t(fw_) * cin_, cout_), 0.f);
     } catch (const std::bad_alloc&) {
       return {sdk::StatusCode::kOutOfMemory, "Conv2d: out of memory for filter/im2col buffers"};
     }
-    filterPacked_ = false;
-    if (inputs[1].data) {
+    filterPacked_ = smallCin_;  // the small-channel kernel reads the HWIO filter as it is
+    if (inputs[1].data && !smallCin_) {
       packFilter(inputs[1].as<const float>());
       filterPacked_ = true;
     }
@@ -114,6 +116,10 @@ class Conv2dKernel final : public Kernel {
     }
     if (rowGemm_) {
       runRowGemm(input, bias, output);
+      return Status::ok();
+    }
+    if (smallCin_) {
+      runSmallCin(input, inputs[1].as<const float>(), bias, output);
       return Status::ok();
     }
     if (numSlots_ == 1) {  // few output pixels: one im2col tile, the GEMM splits the output channels
@@ -147,7 +153,7 @@ class Conv2dKernel final : public Kernel {
   // and the GEMM parallelizes over output channels instead.
   void planIm2colTiles() {
     tileRows_ = tilesPerImage_ = 0, numSlots_ = 1;
-    if (direct1x1_ || rowGemm_) return;
+    if (direct1x1_ || rowGemm_ || smallCin_) return;
     constexpr size_t kTileFloats = size_t(128) << 10;  // 512 KiB of im2col rows
     constexpr size_t kMinTileRows = 84;
     const size_t pixels = size_t(outH_) * outW_;
@@ -214,7 +220,9 @@ class Conv2dKernel final : public Kernel {
            cin_ % 1024 != 0;
   }
 
-  void runRowGemm(const float* input, const float* bias, float* output) {
+  // The input copied into padded_ (every image), zeros where the window
+  // reaches past it: padded (y, x) = input (y - padTop, x - padLeft).
+  void padInput(const float* input) {
     const size_t rowFloats = paddedW_ * cin_;
     const int64_t padTop = win_.padTop, padLeft = win_.padLeft;
     parallelFor(size_t(batch_) * paddedH_, rowGrain(rowFloats), [&](size_t r0, size_t r1) {
@@ -234,6 +242,11 @@ class Conv2dKernel final : public Kernel {
         std::fill(dst + x1 * cin_, dst + rowFloats, 0.f);
       }
     });
+  }
+
+  void runRowGemm(const float* input, const float* bias, float* output) {
+    padInput(input);
+    const size_t rowFloats = paddedW_ * cin_;
     const size_t rowK = size_t(fw_) * cin_, rowSize = gemm::packedBSize(rowK, cout_);
     const size_t lda = size_t(win_.strideW) * cin_;
     parallelFor(size_t(batch_) * outH_, 1, [&](size_t r0, size_t r1) {
@@ -247,6 +260,21 @@ class Conv2dKernel final : public Kernel {
                          kh > 0);
         }
       }
+    });
+  }
+
+  // 1-4 input channels (RGB stems): conv_small_cin.cpp's direct kernel per
+  // output row over the padded input.
+  void runSmallCin(const float* input, const float* filter, const float* bias, float* output) {
+    padInput(input);
+    const smallcin::Geometry geo{int64_t(cin_),    int64_t(cout_),   int64_t(fh_),        int64_t(fw_),
+                                 win_.strideH,     win_.strideW,     win_.dilH,           win_.dilW,
+                                 int64_t(paddedW_), int64_t(outW_)};
+    const size_t imageFloats = paddedH_ * paddedW_ * cin_;
+    parallelFor(size_t(batch_) * outH_, 1, [&](size_t r0, size_t r1) {
+      for (size_t r = r0; r < r1; ++r)
+        smallcin::convolveRow(geo, padded_.data() + (r / outH_) * imageFloats, filter, bias,
+                              output + r * outW_ * cout_, int64_t(r % outH_), clamped_, clamp_.lo, clamp_.hi);
     });
   }
 
@@ -297,7 +325,7 @@ class Conv2dKernel final : public Kernel {
   uint32_t batch_ = 0, inH_ = 0, inW_ = 0, cin_ = 0, fh_ = 0, fw_ = 0, cout_ = 0, cinG_ = 0, coutG_ = 0;
   int64_t outH_ = 0, outW_ = 0;
   size_t kDim_ = 0, tileRows_ = 0, tilesPerImage_ = 0, numSlots_ = 1;
-  bool direct1x1_ = false, filterPacked_ = false, clamped_ = false, rowGemm_ = false;
+  bool direct1x1_ = false, filterPacked_ = false, clamped_ = false, rowGemm_ = false, smallCin_ = false;
   gemm::Clamp clamp_{0.f, 0.f};
   size_t paddedH_ = 0, paddedW_ = 0;
   std::vector<float> packedFilter_, cols_;
