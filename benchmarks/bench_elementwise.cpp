@@ -75,6 +75,30 @@ void BM_ReduceMeanLastAxis(benchmark::State& state) {
 }
 BENCHMARK(BM_ReduceMeanLastAxis)->UseRealTime();
 
+// The transformer's non-GEMM ops on its shapes (seq 128, hidden 256, FFN 1024, 4 heads).
+void BM_GeluFfn(benchmark::State& state) {
+  auto p = prepare("Gelu", {}, {{1, 128, 1024}}, {1, 128, 1024});
+  run(state, p);
+}
+BENCHMARK(BM_GeluFfn)->UseRealTime();
+
+void BM_SoftmaxAttention(benchmark::State& state) {
+  OpParams params;
+  params.set("axis", qnn::sdk::scalarU32(3));
+  auto p = prepare("Softmax", params, {{1, 4, 128, 128}}, {1, 4, 128, 128});
+  run(state, p);
+}
+BENCHMARK(BM_SoftmaxAttention)->UseRealTime();
+
+void BM_LayerNormHidden(benchmark::State& state) {
+  OpParams params;
+  params.set("axes", qnn::sdk::tensorU32({1}, {2}));
+  params.set("epsilon", qnn::sdk::scalarF32(1e-5f));
+  auto p = prepare("LayerNorm", params, {{1, 128, 256}, {256}, {256}}, {1, 128, 256});
+  run(state, p);
+}
+BENCHMARK(BM_LayerNormHidden)->UseRealTime();
+
 // What one parallel-for costs the CPU backend beyond its work: a job of one
 // empty chunk per thread, back to back as a graph's ops issue them (the
 // workers are awake). With QNN_CPU_NUM_THREADS=1 it runs inline.

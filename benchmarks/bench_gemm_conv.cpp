@@ -65,7 +65,7 @@ BENCHMARK(BM_GemmSquare)->Arg(256)->Arg(512)->Arg(1024)->Unit(benchmark::kMillis
 // Runs one conv-family kernel on NHWC input [1, h, w, cin] with a static filter.
 void runConv(benchmark::State& state, const char* opType, std::vector<uint32_t> inDims,
              std::vector<uint32_t> filterDims, std::vector<uint32_t> outDims, uint32_t stride, uint32_t pad,
-             double flops) {
+             double flops, bool fuseRelu6 = false) {
   auto factory = qnn::cpu::findKernel(opType);
   if (!factory) {
     state.SkipWithError("no kernel");
@@ -83,8 +83,9 @@ void runConv(benchmark::State& state, const char* opType, std::vector<uint32_t> 
                                  {w.data(), DType::kFloat32, filterDims, {}},
                                  {bias.data(), DType::kFloat32, {filterDims[3]}, {}}};
   std::vector<TensorView> outDesc{{nullptr, DType::kFloat32, outDims, {}}};
-  if (!kernel->init(params).isOk() || !kernel->prepare(inDesc, outDesc).isOk()) {
-    state.SkipWithError("init/prepare failed");
+  if (!kernel->init(params).isOk() || !kernel->prepare(inDesc, outDesc).isOk() ||
+      (fuseRelu6 && !kernel->fuseOutputClamp(0.f, 6.f))) {
+    state.SkipWithError("init/prepare/fuse failed");
     return;
   }
   inDesc[0].data = x.data();
@@ -108,6 +109,18 @@ void BM_PointwiseConv1x1(benchmark::State& state) {
   runConv(state, "Conv2d", {1, 56, 56, 144}, {1, 1, 144, 32}, {1, 56, 56, 32}, 1, 0, 2.0 * 56 * 56 * 144 * 32);
 }
 BENCHMARK(BM_PointwiseConv1x1)->Unit(benchmark::kMillisecond);
+
+// The same convs with a ReluMinMax(0, 6) folded into them (the CPU engine's
+// activation fusion): the epilogue's cost over the plain kernels above.
+void BM_PointwiseConv1x1FusedRelu6(benchmark::State& state) {
+  runConv(state, "Conv2d", {1, 56, 56, 144}, {1, 1, 144, 32}, {1, 56, 56, 32}, 1, 0, 2.0 * 56 * 56 * 144 * 32, true);
+}
+BENCHMARK(BM_PointwiseConv1x1FusedRelu6)->Unit(benchmark::kMillisecond);
+void BM_DepthwiseConv3x3FusedRelu6(benchmark::State& state) {
+  runConv(state, "DepthWiseConv2d", {1, 112, 112, 96}, {3, 3, 1, 96}, {1, 112, 112, 96}, 1, 1,
+          2.0 * 112 * 112 * 96 * 9, true);
+}
+BENCHMARK(BM_DepthwiseConv3x3FusedRelu6)->Unit(benchmark::kMillisecond);
 
 // ResNet-18 layer2 3x3 conv (im2col path): 28x28x128 -> 128.
 void BM_Conv3x3Im2col(benchmark::State& state) {

@@ -6,6 +6,7 @@
 // 2.5e-7 relative over its range, erfApprox within 3.5e-7 absolute.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 
 namespace qnn::sdk {
@@ -39,7 +40,7 @@ inline float expApprox(float x) {
 // erf(x) from erfc's Chebyshev fit (Numerical Recipes erfcc: fractional error
 // below 1.2e-7), reflected for negative x; saturates to +-1 beyond |x| = 9.
 inline float erfApprox(float x) {
-  const float z = x < 0.f ? -x : x;
+  const float z = std::fabs(x);
   const float t = 1.f / (1.f + 0.5f * z);
   float p = 0.17087277f;
   p = p * t - 0.82215223f;
@@ -52,8 +53,7 @@ inline float erfApprox(float x) {
   p = p * t + 1.00002368f;
   p = p * t - 1.26551223f;
   const float erfcz = t * expApprox(-z * z + p);
-  const float e = 1.f - erfcz;
-  return x < 0.f ? -e : e;
+  return std::copysign(1.f - erfcz, x);
 }
 
 }  // namespace qnn::sdk
