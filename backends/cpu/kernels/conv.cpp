@@ -18,6 +18,7 @@
 #include "kernels/gemm.h"
 #include "kernels/kernel_factories.h"
 #include "kernels/kernel_util.h"
+#include "kernels/winograd.h"
 
 namespace qnn::cpu {
 namespace {
@@ -77,11 +78,16 @@ class Conv2dKernel final : public Kernel {
     direct1x1_ = fh_ == 1 && fw_ == 1 && win_.strideH == 1 && win_.strideW == 1 && win_.padTop == 0 &&
                  win_.padBottom == 0 && win_.padLeft == 0 && win_.padRight == 0;
     smallCin_ = !direct1x1_ && outH_ > 0 && outW_ > 0 && smallcin::supported(cin_, cout_, group_);
-    rowGemm_ = !smallCin_ && useRowGemm();
+    winograd_ = !direct1x1_ && !smallCin_ && outH_ > 0 && outW_ > 0 &&
+                winograd::worthwhile(fh_, fw_, win_.strideH, win_.strideW, win_.dilH, win_.dilW, group_, cin_, cout_,
+                                     batch_, outH_, outW_);
+    rowGemm_ = !smallCin_ && !winograd_ && useRowGemm();
     planIm2colTiles();
     try {
-      packedFilter_.assign(smallCin_ ? 0 : group_ * gemm::packedBSize(kDim_, coutG_), 0.f);
-      cols_.assign(direct1x1_ || rowGemm_ || smallCin_ ? 0 : numSlots_ * tileRows_ * kDim_, 0.f);
+      if (winograd_) wino_.prepare(batch_, inH_, inW_, cin_, cout_, win_.padTop, win_.padLeft, outH_, outW_,
+                                   workerThreads());
+      packedFilter_.assign(smallCin_ || winograd_ ? 0 : group_ * gemm::packedBSize(kDim_, coutG_), 0.f);
+      cols_.assign(direct1x1_ || rowGemm_ || smallCin_ || winograd_ ? 0 : numSlots_ * tileRows_ * kDim_, 0.f);
       if (rowGemm_ || smallCin_) {
         paddedH_ = size_t(outH_ - 1) * win_.strideH + size_t(fh_ - 1) * win_.dilH + 1;
         paddedW_ = size_t(outW_ - 1) * win_.strideW + size_t(fw_ - 1) * win_.dilW + 1;
@@ -122,6 +128,10 @@ class Conv2dKernel final : public Kernel {
       runSmallCin(input, inputs[1].as<const float>(), bias, output);
       return Status::ok();
     }
+    if (winograd_) {
+      wino_.run(input, bias, output, clampOrNull());
+      return Status::ok();
+    }
     if (numSlots_ == 1) {  // few output pixels: one im2col tile, the GEMM splits the output channels
       for (size_t task = 0; task < size_t(batch_) * tilesPerImage_; ++task) runTile(inputs, outputs, task, 0, true);
       return Status::ok();
@@ -153,7 +163,7 @@ class Conv2dKernel final : public Kernel {
   // and the GEMM parallelizes over output channels instead.
   void planIm2colTiles() {
     tileRows_ = tilesPerImage_ = 0, numSlots_ = 1;
-    if (direct1x1_ || rowGemm_ || smallCin_) return;
+    if (direct1x1_ || rowGemm_ || smallCin_ || winograd_) return;
     constexpr size_t kTileFloats = size_t(128) << 10;  // 512 KiB of im2col rows
     constexpr size_t kMinTileRows = 84;
     const size_t pixels = size_t(outH_) * outW_;
@@ -192,6 +202,10 @@ class Conv2dKernel final : public Kernel {
   }
 
   void packFilter(const float* filter) {
+    if (winograd_) {
+      wino_.setFilter(filter);
+      return;
+    }
     const size_t packedSize = gemm::packedBSize(kDim_, coutG_);
     if (rowGemm_) {  // one K x N matrix per filter row kh: its fw * cin rows of the HWIO filter
       const size_t rowK = size_t(fw_) * cin_, rowSize = gemm::packedBSize(rowK, cout_);
@@ -326,6 +340,8 @@ class Conv2dKernel final : public Kernel {
   int64_t outH_ = 0, outW_ = 0;
   size_t kDim_ = 0, tileRows_ = 0, tilesPerImage_ = 0, numSlots_ = 1;
   bool direct1x1_ = false, filterPacked_ = false, clamped_ = false, rowGemm_ = false, smallCin_ = false;
+  bool winograd_ = false;  // 3x3 stride 1: winograd.cpp's F(2x2, 3x3)
+  winograd::Conv3x3 wino_;
   gemm::Clamp clamp_{0.f, 0.f};
   size_t paddedH_ = 0, paddedW_ = 0;
   std::vector<float> packedFilter_, cols_;

@@ -1,0 +1,215 @@
+#include "kernels/winograd.h"
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+
+#include "kernels/cpu_isa.h"
+#include "kernels/kernel_util.h"
+
+namespace qnn::cpu::winograd {
+namespace {
+
+constexpr size_t kPositions = 16;  // the 4x4 transform positions
+
+// Four streams of one transform step: (o0, o1, o2, o3) = (a0 - a2, a1 + a2,
+// a2 - a1, a1 - a3), element-wise over n channels. __restrict parameters (GCC
+// ignores restrict on locals) let the loop vectorize without alias checks; the
+// callers pass disjoint rows, or the same rows in place (each element read
+// before written).
+QNN_CPU_ALWAYS_INLINE void btStep(const float* __restrict a0, const float* __restrict a1,
+                                  const float* __restrict a2, const float* __restrict a3, float* __restrict o0,
+                                  float* __restrict o1, float* __restrict o2, float* __restrict o3, size_t n) {
+  for (size_t c = 0; c < n; ++c) {
+    const float x0 = a0[c], x1 = a1[c], x2 = a2[c], x3 = a3[c];
+    o0[c] = x0 - x2, o1[c] = x1 + x2, o2[c] = x2 - x1, o3[c] = x1 - x3;
+  }
+}
+
+// V[k][c] = (B^T d B)[k] for one 4x4 input tile d (rows rowStride apart,
+// columns cin apart, channel c contiguous); B^T = [1 0 -1 0; 0 1 1 0;
+// 0 -1 1 0; 0 1 0 -1]. V's positions are kStride apart.
+QNN_CPU_ALWAYS_INLINE void inputTransformBody(const float* d, size_t rowStride, size_t cin, float* v,
+                                              size_t kStride) {
+  for (size_t j = 0; j < 4; ++j)  // columns of B^T d, into V rows j, 4 + j, 8 + j, 12 + j
+    btStep(d + j * cin, d + rowStride + j * cin, d + 2 * rowStride + j * cin, d + 3 * rowStride + j * cin,
+           v + j * kStride, v + (4 + j) * kStride, v + (8 + j) * kStride, v + (12 + j) * kStride, cin);
+  alignas(64) float tmp[4][256];
+  for (size_t i = 0; i < 4; ++i) {  // rows times B, in place (through a copy: restrict forbids aliasing)
+    float* t = v + 4 * i * kStride;
+    for (size_t c0 = 0; c0 < cin; c0 += 256) {
+      const size_t n = std::min<size_t>(256, cin - c0);
+      for (size_t j = 0; j < 4; ++j) std::memcpy(tmp[j], t + j * kStride + c0, n * sizeof(float));
+      btStep(tmp[0], tmp[1], tmp[2], tmp[3], t + c0, t + kStride + c0, t + 2 * kStride + c0, t + 3 * kStride + c0,
+             n);
+    }
+  }
+}
+
+// Y = A^T M A for one tile, A^T = [1 1 1 0; 0 1 -1 -1]: m[k] are the 16
+// product rows, out the 2x2 output rows; bias added, clamped into [lo, hi]
+// (+-inf when no activation is fused, which changes no value).
+QNN_CPU_ALWAYS_INLINE void atStep(const float* __restrict m0, const float* __restrict m1,
+                                  const float* __restrict m2, const float* __restrict m3, float* __restrict r0,
+                                  float* __restrict r1, size_t n) {
+  for (size_t c = 0; c < n; ++c) r0[c] = m0[c] + m1[c] + m2[c], r1[c] = m1[c] - m2[c] - m3[c];
+}
+QNN_CPU_ALWAYS_INLINE void finishStep(const float* __restrict r0, const float* __restrict r1,
+                                      const float* __restrict r2, const float* __restrict r3,
+                                      const float* __restrict bias, float* __restrict y0, float* __restrict y1,
+                                      size_t n, float lo, float hi) {
+  for (size_t c = 0; c < n; ++c) {
+    const float b = bias ? bias[c] : 0.f;
+    y0[c] = std::min(std::max(r0[c] + r1[c] + r2[c] + b, lo), hi);
+    y1[c] = std::min(std::max(r1[c] - r2[c] - r3[c] + b, lo), hi);
+  }
+}
+QNN_CPU_ALWAYS_INLINE void outputTransformBody(const float* m, size_t kStride, size_t cout, const float* bias,
+                                               float* const* out, float lo, float hi) {
+  alignas(64) float r[2][4][256];
+  for (size_t c0 = 0; c0 < cout; c0 += 256) {
+    const size_t n = std::min<size_t>(256, cout - c0);
+    for (size_t j = 0; j < 4; ++j)  // columns j: rows of A^T M
+      atStep(m + j * kStride + c0, m + (4 + j) * kStride + c0, m + (8 + j) * kStride + c0,
+             m + (12 + j) * kStride + c0, r[0][j], r[1][j], n);
+    const float* b = bias ? bias + c0 : nullptr;
+    for (size_t i = 0; i < 2; ++i)
+      finishStep(r[i][0], r[i][1], r[i][2], r[i][3], b, out[i * 2] + c0, out[i * 2 + 1] + c0, n, lo, hi);
+  }
+}
+
+using InputFn = void (*)(const float*, size_t, size_t, float*, size_t);
+using OutputFn = void (*)(const float*, size_t, size_t, const float*, float* const*, float, float);
+
+QNN_CPU_TARGET_AVX512 void inputAvx512(const float* d, size_t rs, size_t cin, float* v, size_t ks) {
+  inputTransformBody(d, rs, cin, v, ks);
+}
+QNN_CPU_TARGET_AVX2 void inputAvx2(const float* d, size_t rs, size_t cin, float* v, size_t ks) {
+  inputTransformBody(d, rs, cin, v, ks);
+}
+void inputPortable(const float* d, size_t rs, size_t cin, float* v, size_t ks) {
+  inputTransformBody(d, rs, cin, v, ks);
+}
+QNN_CPU_TARGET_AVX512 void outputAvx512(const float* m, size_t ks, size_t cout, const float* bias, float* const* out,
+                                        float lo, float hi) {
+  outputTransformBody(m, ks, cout, bias, out, lo, hi);
+}
+QNN_CPU_TARGET_AVX2 void outputAvx2(const float* m, size_t ks, size_t cout, const float* bias, float* const* out,
+                                    float lo, float hi) {
+  outputTransformBody(m, ks, cout, bias, out, lo, hi);
+}
+void outputPortable(const float* m, size_t ks, size_t cout, const float* bias, float* const* out, float lo,
+                    float hi) {
+  outputTransformBody(m, ks, cout, bias, out, lo, hi);
+}
+
+}  // namespace
+
+bool worthwhile(uint32_t fh, uint32_t fw, int64_t strideH, int64_t strideW, int64_t dilH, int64_t dilW,
+                uint32_t groups, uint32_t cin, uint32_t cout, uint32_t batch, int64_t outH, int64_t outW) {
+  const int64_t tiles = int64_t(batch) * ((outH + 1) / 2) * ((outW + 1) / 2);
+  return fh == 3 && fw == 3 && strideH == 1 && strideW == 1 && dilH == 1 && dilW == 1 && groups == 1 &&
+         cin >= 32 && cout >= 32 && cin % 1024 != 0 && tiles >= 32;
+}
+
+void Conv3x3::prepare(uint32_t batch, uint32_t inH, uint32_t inW, uint32_t cin, uint32_t cout, int64_t padTop,
+                      int64_t padLeft, int64_t outH, int64_t outW, size_t threads) {
+  batch_ = batch, inH_ = inH, inW_ = inW, cin_ = cin, cout_ = cout;
+  padTop_ = padTop, padLeft_ = padLeft, outH_ = outH, outW_ = outW;
+  tilesH_ = size_t(outH + 1) / 2, tilesW_ = size_t(outW + 1) / 2;
+  paddedH_ = 2 * tilesH_ + 2, paddedW_ = 2 * tilesW_ + 2;
+  // A block's V and M (16 x tiles x (cin + cout) floats) within ~768 KiB of L2.
+  tilesPerBlock_ = std::clamp<size_t>(size_t(12288) / (size_t(cin) + cout), 8, 128);
+  const size_t tiles = size_t(batch) * tilesH_ * tilesW_;
+  numBlocks_ = (tiles + tilesPerBlock_ - 1) / tilesPerBlock_;
+  slots_ = std::max<size_t>(1, std::min(threads, numBlocks_));
+  packedSize_ = gemm::packedBSize(cin, cout);
+  padded_.assign(size_t(batch) * paddedH_ * paddedW_ * cin, 0.f);
+  packedU_.assign(kPositions * packedSize_, 0.f);
+  scratch_.assign(slots_ * (kPositions * tilesPerBlock_ * (size_t(cin) + cout) + 4 * size_t(cout)), 0.f);
+}
+
+void Conv3x3::setFilter(const float* filter) {
+  // U = G g G^T per (ci, co), G = [1 0 0; 1/2 1/2 1/2; 1/2 -1/2 1/2; 0 0 1];
+  // U[k] is a [cin x cout] matrix, packed for the GEMM.
+  std::vector<float> u(kPositions * size_t(cin_) * cout_);
+  const size_t plane = size_t(cin_) * cout_;
+  for (size_t ci = 0; ci < cin_; ++ci)
+    for (size_t co = 0; co < cout_; ++co) {
+      double g[3][3], gg[4][3];
+      for (size_t i = 0; i < 3; ++i)
+        for (size_t j = 0; j < 3; ++j) g[i][j] = filter[((i * 3 + j) * cin_ + ci) * cout_ + co];
+      for (size_t j = 0; j < 3; ++j) {
+        gg[0][j] = g[0][j];
+        gg[1][j] = 0.5 * (g[0][j] + g[1][j] + g[2][j]);
+        gg[2][j] = 0.5 * (g[0][j] - g[1][j] + g[2][j]);
+        gg[3][j] = g[2][j];
+      }
+      for (size_t i = 0; i < 4; ++i) {
+        const double row[4] = {gg[i][0], 0.5 * (gg[i][0] + gg[i][1] + gg[i][2]),
+                               0.5 * (gg[i][0] - gg[i][1] + gg[i][2]), gg[i][2]};
+        for (size_t j = 0; j < 4; ++j) u[(i * 4 + j) * plane + ci * cout_ + co] = float(row[j]);
+      }
+    }
+  for (size_t k = 0; k < kPositions; ++k)
+    gemm::packB(u.data() + k * plane, cout_, false, cin_, cout_, packedU_.data() + k * packedSize_);
+}
+
+void Conv3x3::run(const float* input, const float* bias, float* output, const gemm::Clamp* clamp) {
+  // The zero-padded image: padded (y, x) = input (y - padTop, x - padLeft).
+  const size_t rowFloats = paddedW_ * cin_;
+  parallelFor(size_t(batch_) * paddedH_, sdk::rowGrain(rowFloats), [&](size_t r0, size_t r1) {
+    for (size_t r = r0; r < r1; ++r) {
+      float* dst = padded_.data() + r * rowFloats;
+      const int64_t iy = int64_t(r % paddedH_) - padTop_;
+      std::fill(dst, dst + rowFloats, 0.f);
+      if (iy < 0 || iy >= int64_t(inH_)) continue;
+      const float* src = input + ((r / paddedH_) * inH_ + size_t(iy)) * inW_ * cin_;
+      const int64_t x0 = std::clamp<int64_t>(padLeft_, 0, int64_t(paddedW_));
+      const int64_t x1 = std::clamp<int64_t>(padLeft_ + int64_t(inW_), x0, int64_t(paddedW_));
+      const int64_t skip = x0 - padLeft_;  // input columns left of the padded image (negative padding)
+      if (x1 > x0) std::memcpy(dst + x0 * cin_, src + skip * cin_, size_t(x1 - x0) * cin_ * sizeof(float));
+    }
+  });
+  parallelFor(slots_, 1, [&](size_t s0, size_t s1) {
+    for (size_t slot = s0; slot < s1; ++slot)
+      for (size_t block = slot; block < numBlocks_; block += slots_) runBlock(block, slot, bias, output, clamp);
+  });
+}
+
+void Conv3x3::runBlock(size_t block, size_t slot, const float* bias, float* output, const gemm::Clamp* clamp) {
+  static const InputFn inputTransform = pickForIsa<InputFn>(inputAvx512, inputAvx2, inputPortable);
+  static const OutputFn outputTransform = pickForIsa<OutputFn>(outputAvx512, outputAvx2, outputPortable);
+  const size_t T = tilesPerBlock_, tilesPerImage = tilesH_ * tilesW_;
+  const size_t t0 = block * T, total = size_t(batch_) * tilesPerImage, nt = std::min(T, total - t0);
+  float* v = scratch_.data() + slot * (kPositions * T * (size_t(cin_) + cout_) + 4 * size_t(cout_));
+  float* m = v + kPositions * T * cin_;
+  float* sink = m + kPositions * T * cout_;  // outputs past the image edge land here (a row each)
+  const size_t rowFloats = paddedW_ * cin_;
+  for (size_t tt = 0; tt < nt; ++tt) {
+    const size_t t = t0 + tt, b = t / tilesPerImage, ty = (t % tilesPerImage) / tilesW_, tx = t % tilesW_;
+    const float* patch = padded_.data() + (b * paddedH_ + 2 * ty) * rowFloats + 2 * tx * cin_;
+    inputTransform(patch, rowFloats, cin_, v + tt * cin_, T * cin_);
+  }
+  for (size_t k = 0; k < kPositions; ++k)
+    gemm::multiply(nt, cout_, cin_, v + k * T * cin_, cin_, false, packedU_.data() + k * packedSize_, nullptr,
+                   m + k * T * cout_, cout_, false);
+  // Without a fused activation the clamp is to +-inf, which changes no value (NaN included: std::max /
+  // std::min return their first operand when the comparison is false).
+  const float lo = clamp ? clamp->lo : -std::numeric_limits<float>::infinity();
+  const float hi = clamp ? clamp->hi : std::numeric_limits<float>::infinity();
+  for (size_t tt = 0; tt < nt; ++tt) {
+    const size_t t = t0 + tt, b = t / tilesPerImage, ty = (t % tilesPerImage) / tilesW_, tx = t % tilesW_;
+    float* out[4];
+    for (size_t i = 0; i < 2; ++i)
+      for (size_t j = 0; j < 2; ++j) {
+        const int64_t oy = int64_t(2 * ty + i), ox = int64_t(2 * tx + j);
+        out[i * 2 + j] = oy < outH_ && ox < outW_
+                             ? output + ((b * size_t(outH_) + size_t(oy)) * size_t(outW_) + size_t(ox)) * cout_
+                             : sink + (i * 2 + j) * cout_;
+      }
+    outputTransform(m + tt * cout_, T * cout_, cout_, bias, out, lo, hi);
+  }
+}
+
+}  // namespace qnn::cpu::winograd

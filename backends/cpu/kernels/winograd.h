@@ -1,0 +1,50 @@
+// Winograd F(2x2, 3x3) for float Conv2d with a 3x3 filter, stride 1, no
+// dilation, one group: each 2x2 block of outputs costs 16 products per
+// (input, output) channel pair instead of 36. Tiles of the (zero-padded)
+// input are transformed (V = B^T d B), multiplied per transform position by
+// the transformed filter with the shared GEMM (16 products [tiles x cin] x
+// [cin x cout]), and transformed back (Y = A^T M A) with bias and a fused
+// activation's clamp. Work goes in blocks of tiles sized so a block's V and
+// M stay in L2, one block per thread at a time.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "kernels/gemm.h"
+
+namespace qnn::cpu::winograd {
+
+// Layers this pays off for (measured on ResNet-18's shapes, docs/benchmarks.md):
+// 3x3, stride 1, no dilation, one group, 32+ channels in and out, and enough
+// 2x2 output tiles (batch x tiles >= 32) to reuse the transformed filter,
+// which is 16/9 the size of the original: on a 7x7 map with 512 channels the
+// 16.8 MB of it streamed from memory costs more than the products saved.
+bool worthwhile(uint32_t fh, uint32_t fw, int64_t strideH, int64_t strideW, int64_t dilH, int64_t dilW,
+                uint32_t groups, uint32_t cin, uint32_t cout, uint32_t batch, int64_t outH, int64_t outW);
+
+class Conv3x3 {
+ public:
+  // Shapes and scratch; throws std::bad_alloc when memory runs out.
+  void prepare(uint32_t batch, uint32_t inH, uint32_t inW, uint32_t cin, uint32_t cout, int64_t padTop,
+               int64_t padLeft, int64_t outH, int64_t outW, size_t threads);
+  // The transformed, packed filter from an HWIO [3][3][cin][cout] filter.
+  void setFilter(const float* filter);
+  // output [batch, outH, outW, cout] from input [batch, inH, inW, cin]; bias
+  // and clamp may be null.
+  void run(const float* input, const float* bias, float* output, const gemm::Clamp* clamp);
+
+ private:
+  void runBlock(size_t block, size_t slot, const float* bias, float* output, const gemm::Clamp* clamp);
+
+  uint32_t batch_ = 0, inH_ = 0, inW_ = 0, cin_ = 0, cout_ = 0;
+  int64_t padTop_ = 0, padLeft_ = 0, outH_ = 0, outW_ = 0;
+  size_t tilesH_ = 0, tilesW_ = 0, tilesPerBlock_ = 0, numBlocks_ = 0, slots_ = 1;
+  size_t paddedH_ = 0, paddedW_ = 0, packedSize_ = 0;
+  std::vector<float> padded_;   // [batch][paddedH][paddedW][cin], zeros around the input
+  std::vector<float> packedU_;  // 16 packed [cin x cout] matrices
+  std::vector<float> scratch_;  // per slot: V (16 x tiles x cin), M (16 x tiles x cout), 4 sink rows
+};
+
+}  // namespace qnn::cpu::winograd
