@@ -53,11 +53,17 @@ WorkerPool::WorkerPool(unsigned threads) {
   }
 }
 
+namespace {
+constexpr uint64_t kClosed = uint64_t(1) << 31;
+constexpr uint64_t kJoinedMask = kClosed - 1;
+inline uint32_t generationOf(uint64_t state) { return uint32_t(state >> 32); }
+}  // namespace
+
 WorkerPool::~WorkerPool() {
   {
     std::lock_guard<std::mutex> lk(mutex_);
     stop_ = true;
-    generation_.fetch_add(1);
+    state_.fetch_add(uint64_t(1) << 32);  // wakes the spinners; they see stop_
   }
   cv_.notify_all();
   for (auto& t : workers_) t.join();
@@ -70,16 +76,19 @@ bool WorkerPool::tryRun(size_t numChunks, const std::function<void(size_t)>& chu
   job_ = &chunkFn;
   numChunks_ = numChunks;
   nextChunk_.store(0);
-  pending_.store(workers_.size());
-  generation_.fetch_add(1);  // publishes the job (seq_cst: see workerLoop's parking)
+  done_.store(0);
+  const uint64_t generation = uint64_t(generationOf(state_.load()) + 1);
+  state_.store(generation << 32);  // publishes the job, open, nobody joined (seq_cst: see workerLoop)
   if (sleepers_.load() > 0) {
     std::lock_guard<std::mutex> lk(mutex_);
     cv_.notify_all();
   }
   drain();
-  if (!spinUntil([&] { return pending_.load(std::memory_order_acquire) == 0; }, kCallerSpin)) {
+  // No chunk is left to take: close the job to late joiners, then wait for the ones that joined.
+  const uint32_t joined = uint32_t(state_.fetch_or(kClosed) & kJoinedMask);
+  if (!spinUntil([&] { return done_.load(std::memory_order_acquire) == joined; }, kCallerSpin)) {
     std::unique_lock<std::mutex> lk(mutex_);
-    doneCv_.wait(lk, [&] { return pending_.load() == 0; });
+    doneCv_.wait(lk, [&] { return done_.load() == joined; });
   }
   job_ = nullptr;
   return true;
@@ -95,27 +104,36 @@ void WorkerPool::drain() {
 
 void WorkerPool::workerLoop() {
   tlsWorkerOf = this;
-  uint64_t seen = 0;
+  uint32_t seen = 0;
   for (;;) {
-    if (!spinUntil([&] { return generation_.load(std::memory_order_acquire) != seen; }, kWorkerSpin)) {
+    if (!spinUntil([&] { return generationOf(state_.load(std::memory_order_acquire)) != seen; }, kWorkerSpin)) {
       std::unique_lock<std::mutex> lk(mutex_);
-      // Counted before the check under the lock: tryRun bumps generation_
+      // Counted before the check under the lock: tryRun publishes the job
       // before it reads sleepers_, so either it sees this sleeper and
       // notifies, or the predicate below sees its job.
       sleepers_.fetch_add(1);
-      cv_.wait(lk, [&] { return stop_ || generation_.load() != seen; });
+      cv_.wait(lk, [&] { return stop_ || generationOf(state_.load()) != seen; });
       sleepers_.fetch_sub(1);
     }
     {
       std::lock_guard<std::mutex> lk(mutex_);
       if (stop_) return;
     }
-    seen = generation_.load();
-    drain();
-    if (pending_.fetch_sub(1) == 1) {
-      std::lock_guard<std::mutex> lk(mutex_);
-      doneCv_.notify_one();
+    uint64_t s = state_.load();
+    seen = generationOf(s);
+    // Join while the job is open; a closed one has no chunks left for us.
+    bool joined = false;
+    while (generationOf(s) == seen && !(s & kClosed)) {
+      if (state_.compare_exchange_weak(s, s + 1)) {
+        joined = true;
+        break;
+      }
     }
+    if (!joined) continue;
+    drain();
+    done_.fetch_add(1);
+    std::lock_guard<std::mutex> lk(mutex_);
+    doneCv_.notify_one();
   }
 }
 

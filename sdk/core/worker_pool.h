@@ -46,15 +46,19 @@ class WorkerPool {
   std::mutex jobMutex_;  // one job at a time
   std::mutex mutex_;     // pairs with cv_ / doneCv_ for parking and waking
   std::condition_variable cv_, doneCv_;
-  // A job is published by bumping generation_; workers spin on it for a while
-  // after each job and only then park on cv_ (counted in sleepers_, so a job
-  // start pays for a wake-up only when someone is parked). The caller spins on
-  // pending_ before it parks on doneCv_.
+  // A job is published in state_: its generation in the high 32 bits, a
+  // closed flag and the count of workers that joined it below. Workers spin
+  // for a new generation a while after each job and only then park on cv_
+  // (counted in sleepers_, so a job start pays for a wake-up only when someone
+  // is parked). A worker joins by incrementing the count while the job is
+  // open; the caller closes the job once it has no chunks left to take, then
+  // waits only for the workers that joined (done_): a worker that wakes late
+  // finds the job closed and costs the caller nothing.
   const std::function<void(size_t)>* job_ = nullptr;
   size_t numChunks_ = 0;
   std::atomic<size_t> nextChunk_{0};
-  std::atomic<uint64_t> generation_{0};
-  std::atomic<size_t> pending_{0};
+  std::atomic<uint64_t> state_{0};
+  std::atomic<uint32_t> done_{0};
   std::atomic<unsigned> sleepers_{0};
   bool stop_ = false;  // guarded by mutex_
 };
