@@ -1,7 +1,7 @@
 // Conformance cases of the ops and params added after API 2.7 (definitions in
 // sdk/opdefs/opdefs_post_2_7.json): IsInf, IsNan, ReduceSumSquare, RmsNorm,
 // HadamardTransform (against the Sylvester matrix product, not butterflies),
-// Logit, and TopK's largest = false.
+// Logit, TopK's largest = false, and MaskedSoftmax in both modes.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -145,6 +145,60 @@ void topKSmallestCases(std::vector<OpCase>& c) {
                        {{"k", sdk::scalarU32(3)}, {"largest", sdk::scalarBool(false)}}));
 }
 
+// MaskedSoftmax against the QAIRT block op's ONNX function, evaluated directly:
+// UNCOMPRESSED softmax(data + mask); COMPRESSED builds the [C x C] same-sequence
+// matrix from the lengths (cumulative sums), softmax of where(keep, data, -1e4),
+// then where(keep, softmax, 0).
+std::vector<double> softmaxOf(const std::vector<double>& v) {
+  double m = -1e300, sum = 0;
+  for (double x : v) m = std::max(m, x);
+  std::vector<double> e(v.size());
+  for (size_t i = 0; i < v.size(); ++i) sum += (e[i] = std::exp(v[i] - m));
+  for (double& x : e) x /= sum;
+  return e;
+}
+
+void maskedSoftmaxCases(std::vector<OpCase>& c) {
+  {  // UNCOMPRESSED, data [1, 2, 3, 5], mask [1, 5] broadcast onto it
+    const size_t C = 5, rows = 6;
+    std::vector<float> x(rows * C), mask = {0.f, -10000.f, 0.f, 0.f, -10000.f}, want(rows * C);
+    for (size_t i = 0; i < x.size(); ++i) x[i] = float(std::sin(0.7 * double(i)) * 3.0);
+    for (size_t r = 0; r < rows; ++r) {
+      std::vector<double> v(C);
+      for (size_t k = 0; k < C; ++k) v[k] = double(x[r * C + k]) + mask[k];
+      const auto e = softmaxOf(v);
+      for (size_t k = 0; k < C; ++k) want[r * C + k] = float(e[k]);
+    }
+    c.push_back(makeCase("MaskedSoftmax_uncompressed", "MaskedSoftmax", {f32Tensor({1, 2, 3, 5}, x), f32Tensor({1, 5}, mask)},
+                         {f32Tensor({1, 2, 3, 5}, want)}, {{"mode", sdk::scalarU32(0)}}, 1e-6, 1e-5));
+  }
+  {  // COMPRESSED, data [1, 2, 6, 6], two sequences of 2 and 3 (position 5 in none)
+    const size_t C = 6, H = 2;
+    const std::vector<int32_t> lengths = {2, 3};
+    std::vector<int64_t> cum(lengths.size()), excl(lengths.size());
+    int64_t acc = 0;
+    for (size_t s = 0; s < lengths.size(); ++s) excl[s] = acc, acc += lengths[s], cum[s] = acc;
+    auto same = [&](size_t p, size_t q) {  // (member^T member)[p][q] > 0
+      int64_t dot = 0;
+      for (size_t s = 0; s < lengths.size(); ++s)
+        dot += (int64_t(p) >= excl[s] && int64_t(p) < cum[s]) * (int64_t(q) >= excl[s] && int64_t(q) < cum[s]);
+      return dot > 0;
+    };
+    std::vector<float> x(H * C * C), want(H * C * C);
+    for (size_t i = 0; i < x.size(); ++i) x[i] = float(std::cos(0.3 * double(i)) * 4.0);
+    for (size_t h = 0; h < H; ++h)
+      for (size_t w = 0; w < C; ++w) {
+        std::vector<double> v(C);
+        for (size_t k = 0; k < C; ++k) v[k] = same(w, k) ? double(x[(h * C + w) * C + k]) : -10000.0;
+        const auto e = softmaxOf(v);
+        for (size_t k = 0; k < C; ++k) want[(h * C + w) * C + k] = same(w, k) ? float(e[k]) : 0.f;
+      }
+    c.push_back(makeCase("MaskedSoftmax_compressed", "MaskedSoftmax",
+                         {f32Tensor({1, 2, 6, 6}, x), makeTensor(DType::kInt32, {1, 2}, lengths)},
+                         {f32Tensor({1, 2, 6, 6}, want)}, {{"mode", sdk::scalarU32(1)}}, 1e-6, 1e-5));
+  }
+}
+
 std::vector<OpCase> post27Cases() {
   std::vector<OpCase> c;
   isInfNanCases(c);
@@ -153,6 +207,7 @@ std::vector<OpCase> post27Cases() {
   hadamardCases(c);
   logitCases(c);
   topKSmallestCases(c);
+  maskedSoftmaxCases(c);
   return c;
 }
 

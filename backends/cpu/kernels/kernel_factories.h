@@ -56,6 +56,7 @@ QNN_CPU_DECLARE_FACTORY(makeGather);            // slice_gather_pad.cpp: Gather
 QNN_CPU_DECLARE_FACTORY(makeGatherElements);    // gather_elements.cpp
 QNN_CPU_DECLARE_FACTORY(makeCumulativeSum);     // cumulative_sum.cpp
 QNN_CPU_DECLARE_FACTORY(makeBuffer);            // buffer.cpp: Buffer (stateful sliding window)
+QNN_CPU_DECLARE_FACTORY(makeMaskedSoftmax);     // masked_softmax.cpp: MaskedSoftmax
 QNN_CPU_DECLARE_FACTORY(makeScatterGatherNd);   // scatter_gather_nd.cpp: ScatterElements, ScatterNd, GatherNd
 QNN_CPU_DECLARE_FACTORY(makeDepthSpace);        // depth_space.cpp: DepthToSpace, SpaceToDepth
 QNN_CPU_DECLARE_FACTORY(makeOneHot);            // one_hot.cpp: OneHot

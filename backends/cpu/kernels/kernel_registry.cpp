@@ -135,6 +135,7 @@ constexpr KernelEntry kKernelTable[] = {
     {"GatherElements", makeGatherElements},
     {"CumulativeSum", makeCumulativeSum},
     {"Buffer", makeBuffer},
+    {"MaskedSoftmax", makeMaskedSoftmax},
     {"GatherNd", makeScatterGatherNd},
     {"ScatterElements", makeScatterGatherNd},
     {"ScatterNd", makeScatterGatherNd},
