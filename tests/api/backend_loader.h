@@ -108,6 +108,14 @@ inline Qnn_Param_t u32Param(const char* name, uint32_t v) {
   p.scalarParam.uint32Value = v;
   return p;
 }
+inline Qnn_Param_t boolParam(const char* name, bool v) {
+  Qnn_Param_t p = QNN_PARAM_INIT;
+  p.paramType = QNN_PARAMTYPE_SCALAR;
+  p.name = name;
+  p.scalarParam.dataType = QNN_DATATYPE_BOOL_8;
+  p.scalarParam.bool8Value = v;
+  return p;
+}
 inline Qnn_Param_t f32Param(const char* name, float v) {
   Qnn_Param_t p = QNN_PARAM_INIT;
   p.paramType = QNN_PARAMTYPE_SCALAR;

@@ -108,22 +108,6 @@ class Builder {
              in.data(), 1, &out};
     EXPECT_EQ(api_.graphAddNode(g_, op), QNN_SUCCESS) << type;
   }
-  static Qnn_Param_t flag(const char* name, bool value) {
-    Qnn_Param_t p = QNN_PARAM_INIT;
-    p.paramType = QNN_PARAMTYPE_SCALAR;
-    p.name = name;
-    p.scalarParam.dataType = QNN_DATATYPE_BOOL_8;
-    p.scalarParam.bool8Value = value;
-    return p;
-  }
-  static Qnn_Param_t axis(uint32_t value) {
-    Qnn_Param_t p = QNN_PARAM_INIT;
-    p.paramType = QNN_PARAMTYPE_SCALAR;
-    p.name = "axis";
-    p.scalarParam.dataType = QNN_DATATYPE_UINT_32;
-    p.scalarParam.uint32Value = value;
-    return p;
-  }
   // The decoder from the embedded rows `h` (n x D) and attention keys/values
   // `keys`/`vals` (m x D) with additive `mask` (n x m): logits (n x V).
   void decoder(const Weights& w, Qnn_Tensor_t h, uint32_t n, Qnn_Tensor_t keys, Qnn_Tensor_t vals, uint32_t m,
@@ -133,7 +117,7 @@ class Builder {
     };
     auto native = [&](const char* name, uint32_t r, uint32_t c) { return tensor(name, QNN_TENSOR_TYPE_NATIVE, {r, c}); };
     Qnn_Tensor_t scores = native("scores", n, m), masked = native("masked", n, m), probs = native("probs", n, m);
-    node("MatMul", {q, keys}, scores, {flag("transpose_in1", true)});
+    node("MatMul", {q, keys}, scores, {boolParam("transpose_in1", true)});
     node("ElementWiseAdd", {scores, mask}, masked);
     node("Softmax", {masked}, probs);
     Qnn_Tensor_t attn = native("attn", n, D), proj = native("proj", n, D), o = native("o", n, D);
@@ -211,8 +195,8 @@ class LlmDecode : public ::testing::TestWithParam<bool> {
       b.node("MatMul", {h, b.tensor("wv", QNN_TENSOR_TYPE_STATIC, {D, D}, &w.wv)}, v);
       Qnn_Tensor_t keys = b.tensor("keys", QNN_TENSOR_TYPE_NATIVE, {T + 1, D});
       Qnn_Tensor_t vals = b.tensor("vals", QNN_TENSOR_TYPE_NATIVE, {T + 1, D});
-      b.node("Concat", {kCache, k}, keys, {Builder::axis(0)});
-      b.node("Concat", {vCache, v}, vals, {Builder::axis(0)});
+      b.node("Concat", {kCache, k}, keys, {u32Param("axis", 0)});
+      b.node("Concat", {vCache, v}, vals, {u32Param("axis", 0)});
       b.decoder(w, h, 1, keys, vals, T + 1, mask, q, b.tensor("logits", QNN_TENSOR_TYPE_APP_READ, {1, V}));
       EXPECT_EQ(api().graphFinalize(g, nullptr, nullptr), QNN_SUCCESS);
     }
