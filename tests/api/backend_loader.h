@@ -93,7 +93,7 @@ struct TensorSpec {
 };
 
 // Op params for Qnn_OpConfig_t. A tensor param borrows `spec`'s tensor (and its storage).
-inline Qnn_Param_t tensorParam(const char* name, TensorSpec& spec) {
+inline Qnn_Param_t tensorParam(const char* name, const TensorSpec& spec) {
   Qnn_Param_t p = QNN_PARAM_INIT;
   p.paramType = QNN_PARAMTYPE_TENSOR;
   p.name = name;

@@ -22,8 +22,9 @@ Qnn_SignalHandle_t gTriggerSignal = nullptr;
 void triggerOnLoad(const char* fmt, QnnLog_Level_t, uint64_t, va_list args) {
   char text[512];
   vsnprintf(text, sizeof text, fmt, args);
-  if (gTriggerSignal && std::strstr(text, "loading graph"))
+  if (gTriggerSignal && std::strstr(text, "loading graph")) {
     EXPECT_EQ(gTriggerApi->signalTrigger(gTriggerSignal), QNN_SUCCESS);
+  }
 }
 
 class ContextConfigs : public ::testing::Test {

@@ -195,7 +195,9 @@ TEST_P(ContextLoading, ListAsyncHasNotifiedEveryLoadWhenItReturns) {
   ASSERT_EQ(contexts.size(), 2u);
   for (Qnn_ContextHandle_t ctx : contexts) {
     Qnn_GraphHandle_t g = nullptr;
-    if (api().graphRetrieve(ctx, "b0", &g) == QNN_SUCCESS) EXPECT_EQ(run(ctx, "b0"), kAddOne);
+    if (api().graphRetrieve(ctx, "b0", &g) == QNN_SUCCESS) {
+      EXPECT_EQ(run(ctx, "b0"), kAddOne);
+    }
     else EXPECT_EQ(run(ctx, "a1"), kRelu);
     EXPECT_EQ(api().contextFree(ctx, nullptr), QNN_SUCCESS);
   }

@@ -21,8 +21,12 @@ class ContinuousProfiling : public ::testing::Test {
     ASSERT_EQ(api().profileCreate(backend, QNN_PROFILE_LEVEL_BASIC, &profile), QNN_SUCCESS);
   }
   void TearDown() override {
-    if (ctx) EXPECT_EQ(api().contextFree(ctx, nullptr), QNN_SUCCESS);
-    if (profile) EXPECT_EQ(api().profileFree(profile), QNN_SUCCESS);  // unbound once its graph is gone
+    if (ctx) {
+      EXPECT_EQ(api().contextFree(ctx, nullptr), QNN_SUCCESS);
+    }
+    if (profile) {  // unbound once its graph is gone
+      EXPECT_EQ(api().profileFree(profile), QNN_SUCCESS);
+    }
     EXPECT_EQ(api().backendFree(backend), QNN_SUCCESS);
   }
   const QNN_INTERFACE_VER_TYPE& api() { return cpu.api(); }

@@ -27,7 +27,9 @@ class HtpContextConfig : public ::testing::Test {
     const QnnContext_Config_t* configs[] = {&config, nullptr};
     Qnn_ContextHandle_t ctx = nullptr;
     Qnn_ErrorHandle_t rc = api().contextCreate(backend, nullptr, configs, &ctx);
-    if (rc == QNN_SUCCESS) EXPECT_EQ(api().contextFree(ctx, nullptr), QNN_SUCCESS);
+    if (rc == QNN_SUCCESS) {
+      EXPECT_EQ(api().contextFree(ctx, nullptr), QNN_SUCCESS);
+    }
     return rc;
   }
 

@@ -22,7 +22,9 @@ class HtpLenientTest : public HtpTest {
     LogCapture::take();
   }
   void TearDown() override {
-    if (ctx) EXPECT_EQ(api().contextFree(ctx, nullptr), QNN_SUCCESS);
+    if (ctx) {
+      EXPECT_EQ(api().contextFree(ctx, nullptr), QNN_SUCCESS);
+    }
     HtpTest::TearDown();
   }
 

@@ -70,7 +70,9 @@ std::vector<int32_t> run(const std::string& op, const sdk::OpParams& p, const st
   Buffers bi = viewsOf(in, asWide, true), bo = viewsOf({out}, asWide, false);
   auto k = findKernel(op)(op);
   EXPECT_TRUE(k->init(p).isOk());
-  if (clamp) EXPECT_TRUE(k->fuseOutputClamp(clamp[0], clamp[1]));
+  if (clamp) {
+    EXPECT_TRUE(k->fuseOutputClamp(clamp[0], clamp[1]));
+  }
   auto st = k->prepare(bi.views, bo.views);
   EXPECT_TRUE(st.isOk()) << op << ": " << st.message();
   if (!st.isOk()) return {};

@@ -42,7 +42,9 @@ TEST(QuantGemm, NarrowPathsMatchTheExactProduct) {
           QuantGemm g;
           ASSERT_TRUE(g.pack(b.data(), k, n, true, vnni));
           EXPECT_TRUE(g.narrow());
-          if (!vnni) EXPECT_FALSE(g.usesVnni());
+          if (!vnni) {
+            EXPECT_FALSE(g.usesVnni());
+          }
           std::vector<int32_t> got(m * n, -1);
           g.multiply(a.data(), m, k, got.data());
           EXPECT_EQ(got, want) << "m=" << m << " k=" << k << " n=" << n << " vnni=" << g.usesVnni();

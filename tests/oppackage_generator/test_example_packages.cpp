@@ -90,14 +90,6 @@ Qnn_Param_t uintParam(const char* name, uint32_t v) {
   return p;
 }
 
-Qnn_Param_t tensorParam(const char* name, const TensorSpec& spec) {
-  Qnn_Param_t p = QNN_PARAM_INIT;
-  p.paramType = QNN_PARAMTYPE_TENSOR;
-  p.name = name;
-  p.tensorParam = spec.tensor;
-  return p;
-}
-
 class ExamplePackages : public ::testing::Test {
  protected:
   void SetUp() override {

@@ -107,6 +107,81 @@ __attribute__((target("avx512f"))) inline void edgePixel512(const Geometry& g, c
   _mm512_mask_storeu_ps(out + ow * C + c0, m, finish512(acc, clamped, lo, hi));
 }
 
+__attribute__((target("avx512f"))) inline __m512 bias512(const float* bias, int64_t c0) {
+  return bias ? _mm512_loadu_ps(bias + c0) : _mm512_setzero_ps();
+}
+
+// kPixels interior output pixels of one 16-channel block of a 3x3 filter (width
+// dilation 1): the nine tap weights sit in registers, each input pixel of a
+// filter row is loaded once and feeds every output it overlaps.
+template <int kStride, int kPixels>
+__attribute__((target("avx512f"))) QNN_CPU_ALWAYS_INLINE void pixels3x3(const float* const rows[3],
+                                                                      const bool valid[3], const __m512 w[9],
+                                                                      __m512 b, int64_t C, float* dst, bool clamped,
+                                                                      __m512 lo, __m512 hi) {
+  constexpr int kInputs = (kPixels - 1) * kStride + 3;
+  __m512 acc[kPixels];
+  for (int p = 0; p < kPixels; ++p) acc[p] = b;
+  for (int kh = 0; kh < 3; ++kh) {
+    if (!valid[kh]) continue;
+    __m512 x[kInputs];
+    for (int i = 0; i < kInputs; ++i) x[i] = _mm512_loadu_ps(rows[kh] + i * C);
+    for (int p = 0; p < kPixels; ++p)
+      for (int kw = 0; kw < 3; ++kw) acc[p] = _mm512_fmadd_ps(x[p * kStride + kw], w[kh * 3 + kw], acc[p]);
+  }
+  for (int p = 0; p < kPixels; ++p) _mm512_storeu_ps(dst + p * C, finish512(acc[p], clamped, lo, hi));
+}
+
+// A row of a 3x3 depthwise filter over whole 16-channel blocks: per block the
+// weights are loaded once, then the interior goes eight pixels at a time (eight
+// independent FMA chains cover the FMA latency), the edges one pixel at a time.
+template <int kStride>
+__attribute__((target("avx512f"))) void convolveRow3x3Avx512(const Geometry& g, const float* image,
+                                                             const float* filter, const float* bias, float* out,
+                                                             int64_t oh, bool clamped, __m512 lo, __m512 hi) {
+  const int64_t C = g.channels, ih0 = oh * g.strideH - g.padTop;
+  int64_t khLo, khHi, owLo, owHi;
+  tapRows(g, oh, &khLo, &khHi);
+  interiorRange(g, &owLo, &owHi);
+  bool valid[3];
+  for (int kh = 0; kh < 3; ++kh) valid[kh] = kh >= khLo && kh < khHi;
+  const float* rows[3];
+  auto setRows = [&](int64_t at, int64_t c0) {
+    const int64_t iw0 = at * kStride - g.padLeft;
+    for (int kh = 0; kh < 3; ++kh)
+      rows[kh] = valid[kh] ? image + ((ih0 + kh * g.dilH) * g.inW + iw0) * C + c0 : nullptr;
+  };
+  for (int64_t c0 = 0; c0 < C; c0 += 16)
+    for (int64_t ow = 0; ow < owLo; ++ow)
+      edgePixel512(g, image, filter, bias512(bias, c0), 0xFFFF, c0, ih0, khLo, khHi, ow, out, clamped, lo, hi);
+  // Pixel blocks outermost, channel blocks inside: the reads of a block walk
+  // memory contiguously (the hardware prefetchers follow), and the weights come
+  // from L1.
+  int64_t ow = owLo;
+  for (; ow + 8 <= owHi; ow += 8)
+    for (int64_t c0 = 0; c0 < C; c0 += 16) {
+      __m512 w[9];
+      for (int t = 0; t < 9; ++t) w[t] = _mm512_loadu_ps(filter + t * C + c0);
+      setRows(ow, c0);
+      pixels3x3<kStride, 8>(rows, valid, w, bias512(bias, c0), C, out + ow * C + c0, clamped, lo, hi);
+    }
+  for (int64_t c0 = 0; c0 < C; c0 += 16) {
+    __m512 w[9];
+    for (int t = 0; t < 9; ++t) w[t] = _mm512_loadu_ps(filter + t * C + c0);
+    int64_t o = ow;
+    for (; o + 4 <= owHi; o += 4) {
+      setRows(o, c0);
+      pixels3x3<kStride, 4>(rows, valid, w, bias512(bias, c0), C, out + o * C + c0, clamped, lo, hi);
+    }
+    for (; o < owHi; ++o) {
+      setRows(o, c0);
+      pixels3x3<kStride, 1>(rows, valid, w, bias512(bias, c0), C, out + o * C + c0, clamped, lo, hi);
+    }
+    for (; o < g.outW; ++o)
+      edgePixel512(g, image, filter, bias512(bias, c0), 0xFFFF, c0, ih0, khLo, khHi, o, out, clamped, lo, hi);
+  }
+}
+
 // AVX-512: 16 channels per register. Interior pixels go four at a time (each
 // tap's weights loaded once for the four); edge pixels one at a time.
 __attribute__((target("avx512f"))) void convolveRowAvx512(const Geometry& g, const float* image,
@@ -118,6 +193,14 @@ __attribute__((target("avx512f"))) void convolveRowAvx512(const Geometry& g, con
   interiorRange(g, &owLo, &owHi);
   const __m512 vlo = _mm512_set1_ps(lo), vhi = _mm512_set1_ps(hi);
   const int64_t rowStride = g.inW * C, colStep = g.strideW * C, tapStep = g.dilW * C;
+
+  if (C % 16 == 0 && g.fh == 3 && g.fw == 3 && g.dilW == 1 && (g.strideW == 1 || g.strideW == 2)) {
+    if (g.strideW == 1)
+      convolveRow3x3Avx512<1>(g, image, filter, bias, out, oh, clamped, vlo, vhi);
+    else
+      convolveRow3x3Avx512<2>(g, image, filter, bias, out, oh, clamped, vlo, vhi);
+    return;
+  }
 
   for (int64_t c0 = 0; c0 < C; c0 += 16) {
     const __mmask16 m = C - c0 >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (C - c0)) - 1);

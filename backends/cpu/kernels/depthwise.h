@@ -3,7 +3,10 @@
 // interior of a row is computed four pixels at a time so each filter tap is
 // loaded once per four outputs, the edges one pixel at a time with bounds
 // checks. An AVX-512 kernel where the CPU has it (chosen at run time), else a
-// portable loop the compiler vectorizes (cloned for AVX2+FMA).
+// portable loop the compiler vectorizes (cloned for AVX2+FMA). On AVX-512, 3x3
+// filters (stride 1 or 2, whole 16-channel blocks: every MobileNet depthwise
+// layer) take a kernel of their own: eight pixels at a time, each input pixel
+// loaded once per filter row, the nine weights in registers.
 #pragma once
 
 #include <cstddef>
