@@ -133,6 +133,9 @@ void addConvCases(std::vector<OpCase>& out) {
       // Winograd F(2x2, 3x3) (3x3 stride 1, 32+ channels): odd output sizes (partial tiles), asymmetric
       // padding, batch 2, weights at execute; padding of 2 (outputs beyond the input on every side).
       {"Conv2d_winograd_asympad_batch2_oddsize", ConvOp::kConv, {2, 9, 12, 32}, {3, 3, 32, 48}, geom(1, 1, 0, 2, 1, 0), true, false},
+      // Enough tiles (220 over a batch of 2) for several blocks taken by whichever thread is free,
+      // blocks crossing the image boundary.
+      {"Conv2d_winograd_blocks_batch2", ConvOp::kConv, {2, 20, 21, 32}, {3, 3, 32, 48}, geom(1, 1, 1, 1, 1, 1), true, true},
       {"Conv2d_winograd_pad2_c33_c35", ConvOp::kConv, {1, 10, 9, 33}, {3, 3, 33, 35}, geom(1, 1, 2, 2, 2, 2), false, true},
       // The small-channel direct kernel (1-4 input channels, 16-64 output channels): batch 2 with
       // dilation, asymmetric padding and weights given at execute; one input channel into 64.

@@ -1,6 +1,7 @@
 #include "kernels/winograd.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <limits>
 
@@ -119,8 +120,14 @@ void Conv3x3::prepare(uint32_t batch, uint32_t inH, uint32_t inW, uint32_t cin, 
   tilesH_ = size_t(outH + 1) / 2, tilesW_ = size_t(outW + 1) / 2;
   paddedH_ = 2 * tilesH_ + 2, paddedW_ = 2 * tilesW_ + 2;
   // A block's V and M (16 x tiles x (cin + cout) floats) within ~768 KiB of L2.
-  tilesPerBlock_ = std::clamp<size_t>(size_t(12288) / (size_t(cin) + cout), 8, 128);
+  const size_t maxTiles = std::clamp<size_t>(size_t(12288) / (size_t(cin) + cout), 8, 128);
   const size_t tiles = size_t(batch) * tilesH_ * tilesW_;
+  // Block count a multiple of the thread count and blocks of near-equal size,
+  // so the threads get equal work; they take blocks as they finish one (run()),
+  // so a thread slowed by the host does less.
+  size_t blocks = (tiles + maxTiles - 1) / maxTiles;
+  if (threads > 1) blocks = std::min(tiles, (blocks + threads - 1) / threads * threads);
+  tilesPerBlock_ = (tiles + blocks - 1) / blocks;
   numBlocks_ = (tiles + tilesPerBlock_ - 1) / tilesPerBlock_;
   slots_ = std::max<size_t>(1, std::min(threads, numBlocks_));
   packedSize_ = gemm::packedBSize(cin, cout);
@@ -171,9 +178,10 @@ void Conv3x3::run(const float* input, const float* bias, float* output, const ge
       if (x1 > x0) std::memcpy(dst + x0 * cin_, src + skip * cin_, size_t(x1 - x0) * cin_ * sizeof(float));
     }
   });
+  std::atomic<size_t> nextBlock{0};
   parallelFor(slots_, 1, [&](size_t s0, size_t s1) {
     for (size_t slot = s0; slot < s1; ++slot)
-      for (size_t block = slot; block < numBlocks_; block += slots_) runBlock(block, slot, bias, output, clamp);
+      for (size_t block = nextBlock++; block < numBlocks_; block = nextBlock++) runBlock(block, slot, bias, output, clamp);
   });
 }
 

@@ -5,7 +5,8 @@
 // the transformed filter with the shared GEMM (16 products [tiles x cin] x
 // [cin x cout]), and transformed back (Y = A^T M A) with bias and a fused
 // activation's clamp. Work goes in blocks of tiles sized so a block's V and
-// M stay in L2, one block per thread at a time.
+// M stay in L2, as many blocks as a multiple of the thread count, each thread
+// taking the next block when it finishes one.
 #pragma once
 
 #include <cstddef>
