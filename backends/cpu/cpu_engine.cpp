@@ -9,6 +9,7 @@
 #include <limits>
 #include <map>
 
+#include "core/tensor_buffer.h"
 #include "cpu_graph_config.h"
 #include "cpu_op_package_kernel.h"
 #include "kernels/kernel.h"
@@ -340,7 +341,7 @@ class CpuPreparedGraph : public sdk::PreparedGraph {
  private:
   const GraphIR& ir_;  // owned by the graph object, which outlives this
   std::shared_ptr<const sdk::OpPackageSet> packages_;  // where package ops are resolved at build
-  std::vector<std::vector<uint8_t>> arena_;  // native tensor storage, shared by liveness
+  std::vector<sdk::TensorBuffer> arena_;          // native tensor storage, shared by liveness
   std::map<uint32_t, size_t> nativeOf_;      // native tensor id -> arena index
   std::map<uint32_t, void*> pointers_;
   std::vector<std::unique_ptr<Step>> steps_;
