@@ -14,6 +14,7 @@
 #include "cpu_op_package_kernel.h"
 #include "kernels/kernel.h"
 #include "kernels/kernel_util.h"
+#include "kernels/pointwise_depthwise.h"
 #include "opdefs/op_catalog.h"
 #include "quant_emulation.h"
 
@@ -100,6 +101,10 @@ struct Step {
   // [clampLo, clampHi] and writes the activation's output directly).
   const NodeInfo* fusedActivation = nullptr;
   float clampLo = 0.f, clampHi = 0.f;
+  // A DepthWiseConv2d (and its folded activation) computed inside this 1x1
+  // Conv2d step (kernels/pointwise_depthwise.h).
+  const NodeInfo* fusedSecond = nullptr;
+  const NodeInfo* fusedSecondActivation = nullptr;
   std::unique_ptr<Kernel> kernel;
   std::vector<uint32_t> inIds, outIds;
   std::vector<TensorView> inViews, outViews;  // data pointers refreshed per execute
@@ -134,7 +139,10 @@ class CpuPreparedGraph : public sdk::PreparedGraph {
       QNN_SDK_RETURN_IF_ERROR(buildStep(node, &step));
       steps_.push_back(std::move(step));
     }
-    if (fuse && !ir_.afterNode) fuseActivations();
+    if (fuse && !ir_.afterNode) {
+      fuseActivations();
+      fusePointwiseDepthwise();
+    }
     return planNativeBuffers();
   }
 
@@ -147,6 +155,12 @@ class CpuPreparedGraph : public sdk::PreparedGraph {
     for (uint32_t id : ids)
       if (const TensorInfo* t = ir_.findTensor(id); t && t->kind == TensorKind::kStatic)
         pointers_[id] = const_cast<uint8_t*>(t->staticData.data());
+    // A fused 1x1 -> depthwise step spans two nodes: rebuild the whole plan.
+    for (auto& step : steps_)
+      if (step->fusedSecond)
+        for (const auto* list : {&step->inIds, &step->outIds})
+          for (uint32_t id : *list)
+            if (ids.count(id)) return build();
     for (auto& step : steps_) {
       bool touched = false;
       for (const auto* list : {&step->inIds, &step->outIds})
@@ -192,6 +206,70 @@ class CpuPreparedGraph : public sdk::PreparedGraph {
       removed[j] = true;
       fused_ = true;
     }
+    dropSteps(removed);
+  }
+
+  // 1x1 Conv2d -> DepthWiseConv2d pairs where the depthwise conv is the only
+  // reader of the 1x1 conv's output become one step computing the depthwise
+  // output in row bands (kernels/pointwise_depthwise.h), at the 1x1 conv's
+  // place: the depthwise conv's other inputs are static, so they are ready
+  // there, and its output is read only after its own former place.
+  void fusePointwiseDepthwise() {
+    std::map<uint32_t, size_t> readers, readerStep;
+    for (size_t j = 0; j < steps_.size(); ++j)
+      for (uint32_t id : steps_[j]->inIds) ++readers[id], readerStep[id] = j;
+    auto staticTail = [&](const Step& s) {
+      for (size_t k = 1; k < s.inIds.size(); ++k)
+        if (const TensorInfo* t = ir_.findTensor(s.inIds[k]); !t || t->kind != TensorKind::kStatic) return false;
+      return true;
+    };
+    auto clampOf = [](const Step& s, gemm::Clamp* c) -> const gemm::Clamp* {
+      if (!s.fusedActivation) return nullptr;
+      *c = {s.clampLo, s.clampHi};
+      return c;
+    };
+    std::vector<bool> removed(steps_.size(), false);
+    for (size_t i = 0; i < steps_.size(); ++i) {
+      Step& pw = *steps_[i];
+      if (removed[i] || pw.floatEmulation || pw.node->typeName != "Conv2d" || isPackageOp(*pw.node) ||
+          pw.outIds.size() != 1 || pw.fusedSecond || !staticTail(pw))
+        continue;
+      const uint32_t mid = pw.outIds[0];
+      const TensorInfo* t = ir_.findTensor(mid);
+      if (!t || t->kind != TensorKind::kNative || t->dtype != DType::kFloat32 || readers[mid] != 1) continue;
+      const size_t j = readerStep[mid];
+      if (j <= i || removed[j]) continue;
+      Step& dw = *steps_[j];
+      if (dw.floatEmulation || dw.node->typeName != "DepthWiseConv2d" || isPackageOp(*dw.node) || dw.inIds.empty() ||
+          dw.inIds[0] != mid || dw.outIds.size() != 1 || !staticTail(dw))
+        continue;
+      gemm::Clamp c1, c2;
+      auto kernel = makePointwiseDepthwise(pw.node->params, pw.inViews, clampOf(pw, &c1), dw.node->params, dw.inViews,
+                                           dw.outViews[0], clampOf(dw, &c2));
+      if (!kernel) continue;
+      auto fused = std::make_unique<Step>();
+      fused->node = pw.node;
+      fused->fusedActivation = pw.fusedActivation;
+      fused->clampLo = pw.clampLo, fused->clampHi = pw.clampHi;
+      fused->fusedSecond = dw.node;
+      fused->fusedSecondActivation = dw.fusedActivation;
+      fused->kernel = std::move(kernel);
+      fused->inIds = pw.inIds;
+      fused->inViews = pw.inViews;
+      fused->inIds.insert(fused->inIds.end(), dw.inIds.begin() + 1, dw.inIds.end());
+      fused->inViews.insert(fused->inViews.end(), dw.inViews.begin() + 1, dw.inViews.end());
+      fused->outIds = dw.outIds;
+      fused->outViews = dw.outViews;
+      fused->inputDequantizedOnce.assign(fused->inIds.size(), false);
+      steps_[i] = std::move(fused);
+      removed[j] = true;
+      fused_ = true;
+    }
+    dropSteps(removed);
+  }
+
+  // Removes the steps marked (folded into others), keeping the order.
+  void dropSteps(const std::vector<bool>& removed) {
     std::vector<std::unique_ptr<Step>> kept;
     for (size_t i = 0; i < steps_.size(); ++i)
       if (!removed[i]) kept.push_back(std::move(steps_[i]));
@@ -325,9 +403,11 @@ class CpuPreparedGraph : public sdk::PreparedGraph {
         auto us = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start);
         timings->push_back({step->node->name, step->node->typeName, static_cast<uint64_t>(us.count()), {},
                             sdk::NodeTiming::steadyMicros(start)});
-        if (step->fusedActivation)  // ran inside the producer
-          timings->push_back({step->fusedActivation->name, step->fusedActivation->typeName, 0, {},
-                              sdk::NodeTiming::steadyMicros(std::chrono::steady_clock::now())});
+        // Nodes that ran inside this step are listed with no time of their own.
+        for (const NodeInfo* inner : {step->fusedActivation, step->fusedSecond, step->fusedSecondActivation})
+          if (inner)
+            timings->push_back({inner->name, inner->typeName, 0, {},
+                                sdk::NodeTiming::steadyMicros(std::chrono::steady_clock::now())});
       }
       if (ir_.afterNode) {
         std::vector<void*> outs;

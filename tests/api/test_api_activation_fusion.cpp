@@ -10,31 +10,11 @@
 #include <random>
 #include <vector>
 
-#include "CPU/QnnCpuGraph.h"
 #include "cpu_context_fixture.h"
+#include "cpu_fusion_checks.h"
 
 namespace qnn::test {
 namespace {
-
-std::vector<float> randomValues(size_t n, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> u(-1.f, 1.f);
-  std::vector<float> v(n);
-  for (auto& e : v) e = u(rng);
-  return v;
-}
-
-struct SeenOp {
-  std::string name;
-  std::vector<float> values;
-};
-Qnn_ErrorHandle_t recordOp(Qnn_OpConfig_t* op, void* param) {
-  const Qnn_TensorV1_t& out = op->v1.outputTensors[0].v1;
-  const auto* data = static_cast<const float*>(out.clientBuf.data);
-  static_cast<std::vector<SeenOp>*>(param)->push_back(
-      {op->v1.name, std::vector<float>(data, data + out.clientBuf.dataSize / sizeof(float))});
-  return QNN_SUCCESS;
-}
 
 class ActivationFusion : public CpuContextTest {
  protected:
@@ -92,35 +72,14 @@ TEST_F(ActivationFusion, FullyConnectedReluMinMaxAndTheDebugCallbackSeesThePreAc
   execute(g, {in.tensor}, {out.tensor}, profile);
   expectNear(y, want, "fused");
   // Detailed profiling still has one event per node.
-  const QnnProfile_EventId_t* events = nullptr;
-  uint32_t numEvents = 0;
-  ASSERT_EQ(api().profileGetEvents(profile, &events, &numEvents), QNN_SUCCESS);
-  std::vector<std::string> nodeEvents;
-  for (uint32_t e = 0; e < numEvents; ++e) {
-    const QnnProfile_EventId_t* subs = nullptr;
-    uint32_t numSubs = 0;
-    ASSERT_EQ(api().profileGetSubEvents(events[e], &subs, &numSubs), QNN_SUCCESS);
-    for (uint32_t s = 0; s < numSubs; ++s) {
-      QnnProfile_EventData_t data;
-      ASSERT_EQ(api().profileGetEventData(subs[s], &data), QNN_SUCCESS);
-      if (data.identifier) nodeEvents.push_back(data.identifier);
-    }
-  }
+  const std::vector<std::string> nodeEvents = profiledNodes(api(), profile);
   for (std::string name : {"fc (FullyConnected)", "clamp (ReluMinMax)"})
     EXPECT_NE(std::find(nodeEvents.begin(), nodeEvents.end(), name), nodeEvents.end()) << name;
   EXPECT_EQ(api().profileFree(profile), QNN_SUCCESS);
 
   // An op debug callback set after finalize sees the FullyConnected's own output.
   std::vector<SeenOp> seen;
-  QnnCpuGraph_CustomConfig_t debug{};
-  debug.option = QNN_CPU_GRAPH_CONFIG_OPTION_OP_DEBUG_CALLBACK;
-  debug.cpuGraphOpDebug.cpuGraphOpDebugCallback = recordOp;
-  debug.cpuGraphOpDebug.callBackParam = &seen;
-  QnnGraph_Config_t config = QNN_GRAPH_CONFIG_INIT;
-  config.option = QNN_GRAPH_CONFIG_OPTION_CUSTOM;
-  config.customConfig = &debug;
-  const QnnGraph_Config_t* list[] = {&config, nullptr};
-  ASSERT_EQ(api().graphSetConfig(g, list), QNN_SUCCESS);
+  recordEveryOp(api(), g, &seen);
   std::fill(y.begin(), y.end(), 9.f);
   execute(g, {in.tensor}, {out.tensor});
   ASSERT_EQ(seen.size(), 2u);

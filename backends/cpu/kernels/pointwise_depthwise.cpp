@@ -1,0 +1,141 @@
+#include "kernels/pointwise_depthwise.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "core/kernel_checks.h"
+#include "kernels/depthwise.h"
+#include "kernels/kernel_util.h"
+
+namespace qnn::cpu {
+namespace {
+
+// A band's 1x1 output (the depthwise input rows it needs) within half of L2.
+constexpr size_t kBandBytes = size_t(512) << 10;
+// Below this the 1x1 output stays in L2 unfused, and fusing only adds the
+// rows recomputed at band edges.
+constexpr size_t kMinMidBytes = size_t(1) << 20;
+
+class PointwiseDepthwiseKernel final : public Kernel {
+ public:
+  // The pair is checked by makePointwiseDepthwise; these never fail.
+  Status init(const OpParams&) override { return Status::ok(); }
+  Status prepare(const std::vector<TensorView>&, const std::vector<TensorView>&) override { return Status::ok(); }
+
+  // inputs: x, w1, [b1], w2, [b2]; weights were taken at construction.
+  Status execute(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) override {
+    const Operands ops{inputs[0].as<const float>(), hasBias1_ ? inputs[2].as<const float>() : nullptr,
+                       inputs[w2Index_].as<const float>(),
+                       hasBias2_ ? inputs[w2Index_ + 1].as<const float>() : nullptr, outputs[0].as<float>()};
+    parallelFor(size_t(batch_) * bandsPerImage_, 1, [&](size_t b0, size_t b1) {
+      thread_local std::vector<float> scratch;
+      if (scratch.size() < scratchFloats_) scratch.resize(scratchFloats_);
+      for (size_t band = b0; band < b1; ++band) runBand(band, ops, scratch.data());
+    });
+    return Status::ok();
+  }
+
+  // Set up from the two nodes; false when the pair does not qualify.
+  bool setUp(const OpParams& pw, const std::vector<TensorView>& pwIn, const gemm::Clamp* clamp1, const OpParams& dw,
+             const std::vector<TensorView>& dwIn, const TensorView& out, const gemm::Clamp* clamp2) {
+    if (pwIn.size() < 2 || pwIn.size() > 3 || dwIn.size() < 2 || dwIn.size() > 3) return false;
+    for (const auto* list : {&pwIn, &dwIn})
+      for (const TensorView& t : *list)
+        if (t.dtype != DType::kFloat32) return false;
+    if (out.dtype != DType::kFloat32 || pwIn[0].dims.size() != 4 || pwIn[1].dims.size() != 4 ||
+        dwIn[0].dims.size() != 4 || dwIn[1].dims.size() != 4)
+      return false;
+    for (size_t i = 1; i < pwIn.size(); ++i)
+      if (!pwIn[i].data) return false;
+    for (size_t i = 1; i < dwIn.size(); ++i)
+      if (!dwIn[i].data) return false;
+
+    sdk::ConvWindow pwWin, dwWin;
+    if (!sdk::readConvWindow(pw, "Conv2d", true, &pwWin).isOk() ||
+        !sdk::readConvWindow(dw, "DepthWiseConv2d", true, &dwWin).isOk())
+      return false;
+    if (pw.u32("group", 1) != 1 || pwWin.strideH != 1 || pwWin.strideW != 1 || pwWin.padTop != 0 ||
+        pwWin.padBottom != 0 || pwWin.padLeft != 0 || pwWin.padRight != 0)
+      return false;
+    sdk::ConvGeometry pg, dg;
+    if (!sdk::resolveConvGeometry("Conv2d", pwIn[0], pwIn[1], dwIn[0], pwWin, 1, false, &pg).isOk() ||
+        !sdk::resolveConvGeometry("DepthWiseConv2d", dwIn[0], dwIn[1], out, dwWin, 0, true, &dg).isOk())
+      return false;
+    if (pg.fh != 1 || pg.fw != 1 || dg.coutG != 1 || dg.cin != pg.cout || dg.outH <= 0 || dg.outW <= 0) return false;
+    if (pwIn.size() == 3 && pwIn[2].dims != std::vector<uint32_t>{pg.cout}) return false;
+    if (dwIn.size() == 3 && dwIn[2].dims != std::vector<uint32_t>{dg.cout}) return false;
+    const size_t midRowBytes = size_t(dg.inW) * dg.cin * sizeof(float);
+    if (midRowBytes * dg.inH * dg.batch < kMinMidBytes) return false;
+
+    batch_ = dg.batch, inH_ = dg.inH, inW_ = dg.inW, cin_ = pg.cin, cmid_ = pg.cout;
+    outH_ = dg.outH, outW_ = dg.outW, strideH_ = dwWin.strideH, padTop_ = dwWin.padTop;
+    reachH_ = int64_t(dg.fh - 1) * dwWin.dilH + 1;
+    geo_ = {int64_t(dg.inH), int64_t(dg.inW), int64_t(dg.cin), int64_t(dg.fh), int64_t(dg.fw), dwWin.strideH,
+            dwWin.strideW, dwWin.dilH, dwWin.dilW, dwWin.padTop, dwWin.padLeft, dg.outW};
+    // Output rows per band: as many as keep the band's input rows within kBandBytes.
+    const int64_t rowsFit = int64_t(std::max<size_t>(1, kBandBytes / midRowBytes));
+    rowsPerBand_ = std::max<int64_t>(1, (rowsFit - reachH_) / strideH_ + 1);
+    rowsPerBand_ = std::min(rowsPerBand_, outH_);
+    bandsPerImage_ = size_t((outH_ + rowsPerBand_ - 1) / rowsPerBand_);
+    const int64_t bandInRows = std::min<int64_t>(inH_, (rowsPerBand_ - 1) * strideH_ + reachH_);
+    scratchFloats_ = size_t(std::max<int64_t>(bandInRows, 1)) * inW_ * cmid_;
+
+    packedW1_.assign(gemm::packedBSize(cin_, cmid_), 0.f);
+    gemm::packB(pwIn[1].as<const float>(), cmid_, false, cin_, cmid_, packedW1_.data());
+    hasBias1_ = pwIn.size() == 3, hasBias2_ = dwIn.size() == 3;
+    w2Index_ = pwIn.size();
+    if (clamp1) clamp1_ = *clamp1, hasClamp1_ = true;
+    if (clamp2) clamp2_ = *clamp2, hasClamp2_ = true;
+    return true;
+  }
+
+ private:
+  struct Operands {
+    const float* x;
+    const float* bias1;
+    const float* w2;
+    const float* bias2;
+    float* out;
+  };
+
+  void runBand(size_t band, const Operands& op, float* mid) const {
+    const size_t b = band / bandsPerImage_;
+    const int64_t ohA = int64_t(band % bandsPerImage_) * rowsPerBand_, ohB = std::min(outH_, ohA + rowsPerBand_);
+    // The input rows [rs, re) the band's outputs reach, clipped to the image.
+    const int64_t rs = std::max<int64_t>(0, ohA * strideH_ - padTop_);
+    const int64_t re = std::clamp<int64_t>((ohB - 1) * strideH_ - padTop_ + reachH_, rs, inH_);
+    if (re > rs)
+      gemm::multiply(size_t(re - rs) * inW_, cmid_, cin_, op.x + (b * inH_ + size_t(rs)) * inW_ * cin_, cin_, false,
+                     packedW1_.data(), op.bias1, mid, cmid_, false, hasClamp1_ ? &clamp1_ : nullptr);
+    // The band buffer as the image: its row 0 is input row rs, output row ohA is row 0.
+    depthwise::Geometry g = geo_;
+    g.inH = re - rs;
+    g.padTop = padTop_ + rs - ohA * strideH_;
+    const float lo = hasClamp2_ ? clamp2_.lo : 0.f, hi = hasClamp2_ ? clamp2_.hi : 0.f;
+    for (int64_t oh = ohA; oh < ohB; ++oh)
+      depthwise::convolveRow(g, mid, op.w2, op.bias2, op.out + ((b * size_t(outH_)) + size_t(oh)) * outW_ * cmid_, oh - ohA,
+                             hasClamp2_, lo, hi);
+  }
+
+  size_t batch_ = 0, inH_ = 0, inW_ = 0, cin_ = 0, cmid_ = 0, bandsPerImage_ = 0, scratchFloats_ = 0;
+  int64_t outH_ = 0, outW_ = 0, strideH_ = 1, padTop_ = 0, reachH_ = 1, rowsPerBand_ = 1;
+  depthwise::Geometry geo_;
+  std::vector<float> packedW1_;  // packed once: the engine rebuilds the step when the weights change
+  size_t w2Index_ = 2;
+  bool hasBias1_ = false, hasBias2_ = false;
+  gemm::Clamp clamp1_{0.f, 0.f}, clamp2_{0.f, 0.f};
+  bool hasClamp1_ = false, hasClamp2_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<Kernel> makePointwiseDepthwise(const OpParams& pw, const std::vector<TensorView>& pwInputs,
+                                               const gemm::Clamp* clamp1, const OpParams& dw,
+                                               const std::vector<TensorView>& dwInputs, const TensorView& out,
+                                               const gemm::Clamp* clamp2) {
+  auto kernel = std::make_unique<PointwiseDepthwiseKernel>();
+  if (!kernel->setUp(pw, pwInputs, clamp1, dw, dwInputs, out, clamp2)) return nullptr;
+  return kernel;
+}
+
+}  // namespace qnn::cpu
