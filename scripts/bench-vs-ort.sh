@@ -7,7 +7,9 @@
 #   ours: qnn-onnx-converter -> qnn-model-lib-generator -> qnn-net-run --profiling_level basic
 #         (median graph-execute time over RUNS inferences, from qnn-profile-viewer's JSON)
 #   ORT:  ../shared/bench/ort_bench.js (median of RUNS runs, outputs pre-allocated)
-# Each cell of the table is the median over ROUNDS rounds of those medians; ratio = ours / ORT.
+# Each time cell is the median over ROUNDS rounds of those medians; then ours / ORT of those two
+# medians, and the median over rounds of each round's ours / ORT (both sides of a round run seconds
+# apart under the same host load: on a shared VM the steadier figure).
 # usage: scripts/bench-vs-ort.sh [ROUNDS] [RUNS]          (defaults 3 rounds of 20 inferences)
 #   MODELS="mobilenet_v2 resnet18 transformer matmul_1024"  THREADS="1 2"
 #   BUILD=DIR (default ./build)  KEEP=DIR keeps the work files  OUT=FILE also writes the table there
@@ -117,11 +119,15 @@ for line in open(sys.argv[1]):
     rows[(m, t)][0].append(float(a)); rows[(m, t)][1].append(float(b))
 print(f"{datetime.date.today()}, {sys.argv[4]}, {sys.argv[2]} alternating rounds of {sys.argv[3]} runs, commit {sys.argv[5]}")
 print()
-print("| model | threads | OpenQNN CPU ms | ONNX Runtime ms | ratio ours/ORT |")
-print("|---|---|---|---|---|")
+print("| model | threads | OpenQNN CPU ms | ONNX Runtime ms | ratio of medians | median of round ratios |")
+print("|---|---|---|---|---|---|")
 for m, t in order:
-    a, b = statistics.median(rows[(m, t)][0]), statistics.median(rows[(m, t)][1])
-    print(f"| {m} | {t} | {a:.2f} | {b:.2f} | {a / b:.2f} |")
+    ours, ort = rows[(m, t)]
+    a, b = statistics.median(ours), statistics.median(ort)
+    # Each round runs both back to back, so a round's ratio sees the same host
+    # load on both sides; on a noisy host it is the steadier figure.
+    paired = statistics.median(x / y for x, y in zip(ours, ort))
+    print(f"| {m} | {t} | {a:.2f} | {b:.2f} | {a / b:.2f} | {paired:.2f} |")
 PY
 )
 echo
