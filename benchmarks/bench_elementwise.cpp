@@ -99,6 +99,17 @@ void BM_LayerNormHidden(benchmark::State& state) {
 }
 BENCHMARK(BM_LayerNormHidden)->UseRealTime();
 
+// ResNet-18's max pool: 3x3 stride 2 pad 1 over 112x112x64.
+void BM_PoolMax2dResNet18(benchmark::State& state) {
+  OpParams params;
+  params.set("filter_size", qnn::sdk::tensorU32({2}, {3, 3}));
+  params.set("stride", qnn::sdk::tensorU32({2}, {2, 2}));
+  params.set("pad_amount", qnn::sdk::tensorU32({2, 2}, {1, 1, 1, 1}));
+  auto p = prepare("PoolMax2d", params, {{1, 112, 112, 64}}, {1, 56, 56, 64});
+  run(state, p);
+}
+BENCHMARK(BM_PoolMax2dResNet18)->UseRealTime();
+
 // What one parallel-for costs the CPU backend beyond its work: a job of one
 // empty chunk per thread, back to back as a graph's ops issue them (the
 // workers are awake). With QNN_CPU_NUM_THREADS=1 it runs inline.

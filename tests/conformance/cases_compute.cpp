@@ -254,6 +254,11 @@ void addPoolCases(std::vector<OpCase>& out) {
       {"PoolAvg2d_ceil_exclude_pad", false, {1, 8, 7, 6}, pg(3, 2, 0, 0, 0, 0, true, false)},
       {"PoolAvg2d_ceil_count_pad", false, {1, 8, 7, 6}, pg(3, 2, 1, 1, 1, 1, true, true)},
       {"PoolAvg2d_global_7x7", false, {1, 7, 7, 32}, pg(7, 1, 0, 0, 0, 0, false, false)},
+      // Channel counts over one 16-lane block with a partial one (the CPU backend's row kernel).
+      {"PoolMax2d_3x3_s2_pad1_c37", true, {1, 15, 14, 37}, pg(3, 2, 1, 1, 1, 1, false, false)},
+      {"PoolAvg2d_3x3_s2_c40_count_pad_batch2", false, {2, 11, 10, 40}, pg(3, 2, 1, 0, 0, 1, false, true)},
+      {"PoolMax2d_2x2_s2_c80", true, {1, 6, 7, 80}, pg(2, 2, 0, 0, 0, 1, false, false)},
+      {"PoolAvg2d_3x3_s2_c70_ceil_count_pad", false, {1, 6, 5, 70}, pg(3, 2, 1, 1, 1, 1, true, true)},
   };
   uint64_t seed = 400;
   for (const auto& s : specs) {
