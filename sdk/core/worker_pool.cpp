@@ -42,11 +42,11 @@ unsigned WorkerPool::threadsFromEnv(const char* envName) {
   return std::clamp(n, 1u, 64u);
 }
 
-WorkerPool::WorkerPool(unsigned threads) {
+WorkerPool::WorkerPool(unsigned threads) : ranges_(new Range[std::clamp(threads, 1u, 64u)]) {
   threads = std::clamp(threads, 1u, 64u);
   for (unsigned i = 1; i < threads; ++i) {
     try {
-      workers_.emplace_back([this] { workerLoop(); });
+      workers_.emplace_back([this, i] { workerLoop(i); });
     } catch (const std::system_error&) {
       break;  // fewer workers; jobs still complete
     }
@@ -74,8 +74,11 @@ bool WorkerPool::tryRun(size_t numChunks, const std::function<void(size_t)>& chu
   std::unique_lock<std::mutex> jobLock(jobMutex_, std::try_to_lock);
   if (!jobLock.owns_lock()) return false;
   job_ = &chunkFn;
-  numChunks_ = numChunks;
-  nextChunk_.store(0);
+  const size_t parts = threads();
+  for (size_t p = 0; p < parts; ++p) {
+    ranges_[p].next.store(numChunks * p / parts, std::memory_order_relaxed);
+    ranges_[p].end = numChunks * (p + 1) / parts;
+  }
   done_.store(0);
   const uint64_t generation = uint64_t(generationOf(state_.load()) + 1);
   state_.store(generation << 32);  // publishes the job, open, nobody joined (seq_cst: see workerLoop)
@@ -83,7 +86,7 @@ bool WorkerPool::tryRun(size_t numChunks, const std::function<void(size_t)>& chu
     std::lock_guard<std::mutex> lk(mutex_);
     cv_.notify_all();
   }
-  drain();
+  drain(0);
   // No chunk is left to take: close the job to late joiners, then wait for the ones that joined.
   const uint32_t joined = uint32_t(state_.fetch_or(kClosed) & kJoinedMask);
   if (!spinUntil([&] { return done_.load(std::memory_order_acquire) == joined; }, kCallerSpin)) {
@@ -94,15 +97,15 @@ bool WorkerPool::tryRun(size_t numChunks, const std::function<void(size_t)>& chu
   return true;
 }
 
-void WorkerPool::drain() {
-  for (;;) {
-    const size_t c = nextChunk_.fetch_add(1);
-    if (c >= numChunks_) return;
-    (*job_)(c);
+void WorkerPool::drain(unsigned participant) {
+  const unsigned parts = threads();
+  for (unsigned k = 0; k < parts; ++k) {  // own range first, then the others'
+    Range& r = ranges_[(participant + k) % parts];
+    for (size_t c = r.next.fetch_add(1); c < r.end; c = r.next.fetch_add(1)) (*job_)(c);
   }
 }
 
-void WorkerPool::workerLoop() {
+void WorkerPool::workerLoop(unsigned participant) {
   tlsWorkerOf = this;
   uint32_t seen = 0;
   for (;;) {
@@ -130,7 +133,7 @@ void WorkerPool::workerLoop() {
       }
     }
     if (!joined) continue;
-    drain();
+    drain(participant);
     done_.fetch_add(1);
     std::lock_guard<std::mutex> lk(mutex_);
     doneCv_.notify_one();

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -39,8 +40,8 @@ class WorkerPool {
   static unsigned threadsFromEnv(const char* envName);
 
  private:
-  void drain();
-  void workerLoop();
+  void drain(unsigned participant);
+  void workerLoop(unsigned participant);
 
   std::vector<std::thread> workers_;
   std::mutex jobMutex_;  // one job at a time
@@ -54,9 +55,19 @@ class WorkerPool {
   // open; the caller closes the job once it has no chunks left to take, then
   // waits only for the workers that joined (done_): a worker that wakes late
   // finds the job closed and costs the caller nothing.
+  //
+  // The chunks are split into one contiguous range per participant (the
+  // caller is 0, worker i is i + 1); each takes its own range from the front,
+  // then helps with the others'. Chunk c of consecutive jobs then mostly runs
+  // on the same thread, so an op reads the rows the previous op wrote in the
+  // same core's cache instead of another core's (a shared counter handed them
+  // out at random: ResNet-18's layers lost 0.1 ms each to it at 2 threads).
+  struct alignas(64) Range {
+    std::atomic<size_t> next{0};
+    size_t end = 0;
+  };
   const std::function<void(size_t)>* job_ = nullptr;
-  size_t numChunks_ = 0;
-  std::atomic<size_t> nextChunk_{0};
+  std::unique_ptr<Range[]> ranges_;  // threads() of them
   std::atomic<uint64_t> state_{0};
   std::atomic<uint32_t> done_{0};
   std::atomic<unsigned> sleepers_{0};

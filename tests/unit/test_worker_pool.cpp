@@ -1,10 +1,12 @@
-// sdk::WorkerPool: every chunk of every job runs exactly once, jobs back to
-// back and after the workers parked, a second caller or a nested job is turned
+// sdk::WorkerPool: every chunk of every job runs exactly once, the caller
+// (nearly always) runs the first contiguous range of chunks, jobs back to back and after the
+// workers parked, a second caller or a nested job is turned
 // away (and runs its chunks itself), the pool stops cleanly.
 #include <gtest/gtest.h>
 
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <thread>
 #include <vector>
 
@@ -34,6 +36,47 @@ TEST(WorkerPool, EveryChunkOnceOverManyJobs) {
     ASSERT_TRUE(runCounted(pool, 1 + job % 67, &onPool)) << "job " << job;
     ASSERT_TRUE(onPool);
   }
+}
+
+// The chunks are split into one contiguous range per thread, each taken from
+// its front: the caller's is the first half, the worker's the second, so
+// consecutive jobs give each thread the same rows. A thread helps with the
+// other's range only once its own is done, so the first chunk the worker runs
+// is always in the second half (the caller takes chunk 0 nearly always: the
+// worker could finish its half and steal it first only if the caller is
+// descheduled right after publishing the job). All chunks run once.
+TEST(WorkerPool, EachThreadStartsOnItsOwnRange) {
+  WorkerPool pool(2);
+  constexpr int kJobs = 1000;
+  constexpr size_t kChunks = 10;
+  int callerFirst = 0, workerRan = 0;
+  for (int job = 0; job < kJobs; ++job) {
+    std::vector<std::thread::id> ranOn(kChunks);
+    std::vector<size_t> rank(kChunks);
+    std::vector<std::atomic<int>> hits(kChunks);
+    std::atomic<size_t> order{0};
+    std::function<void(size_t)> fn = [&](size_t c) {
+      ranOn[c] = std::this_thread::get_id();
+      rank[c] = order.fetch_add(1);
+      hits[c].fetch_add(1);
+      // Long enough (10 us) for the worker to join before the caller is done.
+      const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(10);
+      while (std::chrono::steady_clock::now() < until) {
+      }
+    };
+    ASSERT_TRUE(pool.tryRun(kChunks, fn));
+    for (auto& h : hits) ASSERT_EQ(h.load(), 1);
+    const std::thread::id caller = std::this_thread::get_id();
+    callerFirst += ranOn[0] == caller;
+    size_t workerFirst = kChunks, bestRank = SIZE_MAX;
+    for (size_t c = 0; c < kChunks; ++c)
+      if (ranOn[c] != caller && rank[c] < bestRank) bestRank = rank[c], workerFirst = c;
+    if (workerFirst == kChunks) continue;  // the caller ran everything
+    ++workerRan;
+    ASSERT_GE(workerFirst, kChunks / 2) << "job " << job;
+  }
+  EXPECT_GT(callerFirst, kJobs * 9 / 10);
+  EXPECT_GT(workerRan, 0);
 }
 
 TEST(WorkerPool, JobsAfterTheWorkersParked) {

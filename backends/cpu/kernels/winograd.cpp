@@ -130,6 +130,7 @@ void Conv3x3::prepare(uint32_t batch, uint32_t inH, uint32_t inW, uint32_t cin, 
   tilesPerBlock_ = (tiles + blocks - 1) / blocks;
   numBlocks_ = (tiles + tilesPerBlock_ - 1) / tilesPerBlock_;
   slots_ = std::max<size_t>(1, std::min(threads, numBlocks_));
+  cursors_.reset(new BlockCursor[slots_]);
   packedSize_ = gemm::packedBSize(cin, cout);
   padded_.assign(size_t(batch) * paddedH_ * paddedW_ * cin, 0.f);
   packedU_.assign(kPositions * packedSize_, 0.f);
@@ -178,10 +179,19 @@ void Conv3x3::run(const float* input, const float* bias, float* output, const ge
       if (x1 > x0) std::memcpy(dst + x0 * cin_, src + skip * cin_, size_t(x1 - x0) * cin_ * sizeof(float));
     }
   });
-  std::atomic<size_t> nextBlock{0};
+  // Slot s owns blocks [s * numBlocks / slots, (s + 1) * numBlocks / slots)
+  // (the same image rows at every layer, so the same core's cache holds them),
+  // takes them from the front, then helps with the other slots' blocks.
+  for (size_t s = 0; s < slots_; ++s) {
+    cursors_[s].next.store(numBlocks_ * s / slots_, std::memory_order_relaxed);
+    cursors_[s].end = numBlocks_ * (s + 1) / slots_;
+  }
   parallelFor(slots_, 1, [&](size_t s0, size_t s1) {
     for (size_t slot = s0; slot < s1; ++slot)
-      for (size_t block = nextBlock++; block < numBlocks_; block = nextBlock++) runBlock(block, slot, bias, output, clamp);
+      for (size_t k = 0; k < slots_; ++k) {
+        BlockCursor& c = cursors_[(slot + k) % slots_];
+        for (size_t block = c.next++; block < c.end; block = c.next++) runBlock(block, slot, bias, output, clamp);
+      }
   });
 }
 

@@ -5,12 +5,14 @@
 // the transformed filter with the shared GEMM (16 products [tiles x cin] x
 // [cin x cout]), and transformed back (Y = A^T M A) with bias and a fused
 // activation's clamp. Work goes in blocks of tiles sized so a block's V and
-// M stay in L2, as many blocks as a multiple of the thread count, each thread
-// taking the next block when it finishes one.
+// M stay in L2, as many blocks as a multiple of the thread count; each thread
+// works through its own contiguous share of blocks, then helps with the rest.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <atomic>
+#include <memory>
 #include <vector>
 
 #include "kernels/gemm.h"
@@ -45,7 +47,12 @@ class Conv3x3 {
   size_t paddedH_ = 0, paddedW_ = 0, packedSize_ = 0;
   std::vector<float> padded_;   // [batch][paddedH][paddedW][cin], zeros around the input
   std::vector<float> packedU_;  // 16 packed [cin x cout] matrices
-  std::vector<float> scratch_;  // per slot: V (16 x tiles x cin), M (16 x tiles x cout), 4 sink rows
+  std::vector<float> scratch_;
+  struct alignas(64) BlockCursor {  // the next block of a slot's range, and its end
+    std::atomic<size_t> next{0};
+    size_t end = 0;
+  };
+  std::unique_ptr<BlockCursor[]> cursors_;  // one per slot  // per slot: V (16 x tiles x cin), M (16 x tiles x cout), 4 sink rows
 };
 
 }  // namespace qnn::cpu::winograd
