@@ -330,6 +330,9 @@ void addNormCases(std::vector<OpCase>& out) {
       {"LayerNorm_leading_axis", {4, 3}, {0}, true, false, 1e-5f},
       {"LayerNorm_non_contiguous_axes", {2, 3, 4, 5}, {3, 1}, true, true, 1e-3f},
       {"LayerNorm_no_gamma_beta", {3, 33}, {1}, false, false, 1e-6f},
+      // The CPU backend's vector rows: a transformer hidden size, and 37 (a masked / scalar tail) with gamma only.
+      {"LayerNorm_hidden256_rows41", {41, 256}, {1}, true, true, 1e-5f},
+      {"LayerNorm_last_axis37_gamma_only", {5, 3, 37}, {2}, true, false, 1e-5f},
   };
   uint64_t seed = 600;
   for (const auto& s : ln) {

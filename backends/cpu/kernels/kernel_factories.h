@@ -35,6 +35,7 @@ QNN_CPU_DECLARE_FACTORY(makeTransposeConv2d);   // conv.cpp: TransposeConv2d
 QNN_CPU_DECLARE_FACTORY(makeFullyConnected);    // matmul.cpp: FullyConnected
 QNN_CPU_DECLARE_FACTORY(makeMatMul);            // matmul.cpp: MatMul
 QNN_CPU_DECLARE_FACTORY(makePool2d);            // pool2d.cpp: PoolMax2d, PoolAvg2d (float; the rest via makePool)
+QNN_CPU_DECLARE_FACTORY(makeLayerNorm);         // layer_norm.cpp: LayerNorm (trailing axes; the rest via makeNorm)
 QNN_CPU_DECLARE_FACTORY(makeSoftmax);           // softmax.cpp: Softmax, LogSoftmax
 QNN_CPU_DECLARE_FACTORY(makeRmsNorm);           // rms_norm.cpp: RmsNorm
 QNN_CPU_DECLARE_FACTORY(makeHadamardLogit);     // hadamard_logit.cpp: HadamardTransform, Logit

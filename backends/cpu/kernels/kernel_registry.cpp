@@ -63,7 +63,7 @@ constexpr KernelEntry kKernelTable[] = {
     {"L2Pool2d", makePool},
     {"Softmax", makeSoftmax},
     {"LogSoftmax", makeSoftmax},
-    {"LayerNorm", makeNorm},
+    {"LayerNorm", makeLayerNorm},
     {"Batchnorm", makeNorm},
     {"InstanceNorm", makeNorm},
     {"Resize", makeResize},
