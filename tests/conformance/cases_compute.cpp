@@ -293,6 +293,9 @@ void addSoftmaxCases(std::vector<OpCase>& out) {
       {"Softmax_beta_half", false, {3, 17}, 1, 0.5f, 3.f},
       {"Softmax_large_logits", false, {2, 50}, 1, 1.f, 60.f},
       {"Softmax_axis0_rank4", false, {3, 2, 2, 5}, 0, 2.f, 2.f},
+      // The vector rows: two 32-wide steps and a 13 tail; an attention row of 128 with negative beta.
+      {"Softmax_len77_tail", false, {3, 77}, 1, 1.f, 20.f},
+      {"Softmax_attention128_negative_beta", false, {1, 2, 4, 128}, 3, -0.7f, 5.f},
       {"LogSoftmax_last_axis", true, {4, 10}, 1, 1.f, 3.f},
       {"LogSoftmax_axis0_beta2", true, {5, 3}, 0, 2.f, 3.f},
       {"LogSoftmax_large_logits_rank3", true, {2, 3, 40}, 2, 1.f, 50.f},

@@ -10,6 +10,7 @@
 #include "kernels/cpu_isa.h"
 #include "kernels/elementwise_map.h"
 #include "kernels/kernel_factories.h"
+#include "kernels/vector_exp.h"
 
 namespace qnn::cpu {
 namespace {
@@ -38,7 +39,23 @@ QNN_CPU_ALWAYS_INLINE void geluBody(const float* x, float* y, size_t n) {
 QNN_CPU_ALWAYS_INLINE void sigmoidBody(const float* x, float* y, size_t n) {
   for (size_t i = 0; i < n; ++i) y[i] = 1.f / (1.f + sdk::expApprox(-x[i]));
 }
-QNN_CPU_TARGET_AVX512 void geluAvx512(const float* x, float* y, size_t n) { geluBody(x, y, n); }
+#if defined(__x86_64__)
+// Explicit vectors, two at a time (the compiled body above ran one
+// latency-bound chain per 16 elements): 0.5 x (1 + erf(x / sqrt 2)).
+QNN_CPU_TARGET_AVX512 void geluAvx512(const float* x, float* y, size_t n) {
+  const __m512 half = _mm512_set1_ps(0.5f), one = _mm512_set1_ps(1.f), scale = _mm512_set1_ps(float(M_SQRT1_2));
+  size_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    const __m512 a = _mm512_loadu_ps(x + i), b = _mm512_loadu_ps(x + i + 16);
+    const __m512 ea = vexp::erf512(_mm512_mul_ps(a, scale)), eb = vexp::erf512(_mm512_mul_ps(b, scale));
+    _mm512_storeu_ps(y + i, _mm512_mul_ps(_mm512_mul_ps(half, a), _mm512_add_ps(one, ea)));
+    _mm512_storeu_ps(y + i + 16, _mm512_mul_ps(_mm512_mul_ps(half, b), _mm512_add_ps(one, eb)));
+  }
+  geluBody(x + i, y + i, n - i);
+}
+#else
+void geluAvx512(const float* x, float* y, size_t n) { geluBody(x, y, n); }
+#endif
 QNN_CPU_TARGET_AVX2 void geluAvx2(const float* x, float* y, size_t n) { geluBody(x, y, n); }
 void geluPortable(const float* x, float* y, size_t n) { geluBody(x, y, n); }
 QNN_CPU_TARGET_AVX512 void sigmoidAvx512(const float* x, float* y, size_t n) { sigmoidBody(x, y, n); }

@@ -8,14 +8,15 @@
 #include "kernels/cpu_isa.h"
 #include "kernels/kernel_factories.h"
 #include "kernels/kernel_util.h"
+#include "kernels/vector_exp.h"
 
 namespace qnn::cpu {
 namespace {
 
 // A contiguous row (the usual last-axis softmax): 16 partial maxima and sums
-// so the loops vectorize without reassociation flags, vector_math.h's exp, in
-// clones for AVX-512 and AVX2. Writes exp(beta*x - max) to y and returns
-// (max, sum of those).
+// so the loops vectorize without reassociation flags, vector_math.h's exp
+// (the portable path; AVX-512 and AVX2 below in explicit vectors). Writes
+// exp(beta*x - max) to y and returns (max, sum of those).
 constexpr size_t kLanes = 16;
 struct RowStats {
   float maxScaled, sum;
@@ -45,12 +46,71 @@ QNN_CPU_ALWAYS_INLINE RowStats expRowBody(const float* x, float* y, size_t len, 
   return {m, sum};
 }
 using ExpRowFn = RowStats (*)(const float*, float*, size_t, float);
+#if defined(__x86_64__)
+// Explicit vectors with vector_exp.h's exp (GCC left most of the body above
+// scalar on AVX-512). max(bx, m) keeps m when bx is NaN, as std::max(m, bx).
 QNN_CPU_TARGET_AVX512 RowStats expRowAvx512(const float* x, float* y, size_t len, float beta) {
-  return expRowBody(x, y, len, beta);
+  const __m512 vb = _mm512_set1_ps(beta);
+  const size_t body = len / 32 * 32;  // two vectors per step: independent chains
+  const __mmask16 all = 0xFFFF;
+  __m512 mx0 = _mm512_set1_ps(-INFINITY), mx1 = mx0;
+  for (size_t i = 0; i < body; i += 32) {
+    mx0 = _mm512_max_ps(_mm512_mul_ps(vb, _mm512_loadu_ps(x + i)), mx0);
+    mx1 = _mm512_max_ps(_mm512_mul_ps(vb, _mm512_loadu_ps(x + i + 16)), mx1);
+  }
+  for (size_t i = body; i < len; i += 16) {
+    const __mmask16 m = __mmask16(len - i >= 16 ? all : (1u << (len - i)) - 1);
+    mx0 = _mm512_mask_max_ps(mx0, m, _mm512_mul_ps(vb, _mm512_maskz_loadu_ps(m, x + i)), mx0);
+  }
+  const float maxScaled = _mm512_reduce_max_ps(_mm512_max_ps(mx1, mx0));
+  const __m512 vmax = _mm512_set1_ps(maxScaled);
+  __m512 acc0 = _mm512_setzero_ps(), acc1 = acc0;
+  for (size_t i = 0; i < body; i += 32) {
+    const __m512 e0 = vexp::exp512(_mm512_fmsub_ps(vb, _mm512_loadu_ps(x + i), vmax));
+    const __m512 e1 = vexp::exp512(_mm512_fmsub_ps(vb, _mm512_loadu_ps(x + i + 16), vmax));
+    _mm512_storeu_ps(y + i, e0);
+    _mm512_storeu_ps(y + i + 16, e1);
+    acc0 = _mm512_add_ps(acc0, e0);
+    acc1 = _mm512_add_ps(acc1, e1);
+  }
+  for (size_t i = body; i < len; i += 16) {
+    const __mmask16 m = __mmask16(len - i >= 16 ? all : (1u << (len - i)) - 1);
+    const __m512 e = vexp::exp512(_mm512_fmsub_ps(vb, _mm512_maskz_loadu_ps(m, x + i), vmax));
+    _mm512_mask_storeu_ps(y + i, m, e);
+    acc0 = _mm512_mask_add_ps(acc0, m, acc0, e);
+  }
+  return {maxScaled, _mm512_reduce_add_ps(_mm512_add_ps(acc0, acc1))};
 }
 QNN_CPU_TARGET_AVX2 RowStats expRowAvx2(const float* x, float* y, size_t len, float beta) {
-  return expRowBody(x, y, len, beta);
+  const size_t body = len / 8 * 8;
+  const __m256 vb = _mm256_set1_ps(beta);
+  __m256 mx = _mm256_set1_ps(-INFINITY);
+  for (size_t i = 0; i < body; i += 8) mx = _mm256_max_ps(_mm256_mul_ps(vb, _mm256_loadu_ps(x + i)), mx);
+  alignas(32) float lanes[8];
+  _mm256_store_ps(lanes, mx);
+  float maxScaled = lanes[0];
+  for (int j = 1; j < 8; ++j) maxScaled = std::max(maxScaled, lanes[j]);
+  for (size_t i = body; i < len; ++i) maxScaled = std::max(maxScaled, beta * x[i]);
+  const __m256 vmax = _mm256_set1_ps(maxScaled);
+  __m256 acc = _mm256_setzero_ps();
+  for (size_t i = 0; i < body; i += 8) {
+    const __m256 e = vexp::exp256(_mm256_fmsub_ps(vb, _mm256_loadu_ps(x + i), vmax));
+    _mm256_storeu_ps(y + i, e);
+    acc = _mm256_add_ps(acc, e);
+  }
+  _mm256_store_ps(lanes, acc);
+  float sum = 0.f;
+  for (int j = 0; j < 8; ++j) sum += lanes[j];
+  for (size_t i = body; i < len; ++i) {
+    y[i] = sdk::expApprox(beta * x[i] - maxScaled);
+    sum += y[i];
+  }
+  return {maxScaled, sum};
 }
+#else
+RowStats expRowAvx512(const float* x, float* y, size_t len, float beta) { return expRowBody(x, y, len, beta); }
+RowStats expRowAvx2(const float* x, float* y, size_t len, float beta) { return expRowBody(x, y, len, beta); }
+#endif
 RowStats expRowPortable(const float* x, float* y, size_t len, float beta) { return expRowBody(x, y, len, beta); }
 RowStats expRow(const float* x, float* y, size_t len, float beta) {
   static const ExpRowFn fn = pickForIsa<ExpRowFn>(expRowAvx512, expRowAvx2, expRowPortable);

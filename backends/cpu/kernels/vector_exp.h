@@ -1,0 +1,95 @@
+// sdk::expApprox (core/vector_math.h) on 16 / 8 floats at once (and
+// sdk::erfApprox on 16), for kernels
+// whose loops GCC leaves (partly) scalar: the same range reduction, Cephes
+// polynomial and special cases (0 below -87.3, saturation above 88.3, NaN
+// kept), so values match the scalar function to the last bit or two
+// (tests/conformance/kernel_vector_exp_test.cpp checks both against double
+// exp). Include only from files that pick functions per ISA (cpu_isa.h).
+#pragma once
+
+#if defined(__x86_64__)
+// GCC 12 reports the undefined vectors inside some intrinsics (reductions,
+// max) as uninitialized: a false positive of the intrinsics header.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#include <immintrin.h>
+#pragma GCC diagnostic pop
+
+#include <cstdint>
+
+#include "kernels/cpu_isa.h"
+
+namespace qnn::cpu::vexp {
+
+QNN_CPU_TARGET_AVX512 inline __m512 exp512(__m512 x) {
+  const __m512 in = x;
+  const __mmask16 underflow = _mm512_cmp_ps_mask(x, _mm512_set1_ps(-87.3f), _CMP_LT_OQ);
+  const __mmask16 nan = _mm512_cmp_ps_mask(x, x, _CMP_UNORD_Q);
+  x = _mm512_min_ps(x, _mm512_set1_ps(88.3f));
+  x = _mm512_max_ps(x, _mm512_set1_ps(-87.3f));
+  x = _mm512_mask_mov_ps(x, nan, _mm512_setzero_ps());
+  const __m512 shift = _mm512_set1_ps(12582912.f);
+  const __m512 n = _mm512_sub_ps(_mm512_fmadd_ps(x, _mm512_set1_ps(1.44269504088896341f), shift), shift);
+  const __m512 r = _mm512_fnmadd_ps(n, _mm512_set1_ps(-2.12194440e-4f),
+                                    _mm512_fnmadd_ps(n, _mm512_set1_ps(0.693359375f), x));
+  __m512 p = _mm512_set1_ps(1.9875691500e-4f);
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.3981999507e-3f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(8.3334519073e-3f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(4.1665795894e-2f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.6666665459e-1f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(5.0000001201e-1f));
+  const __m512 er = _mm512_add_ps(_mm512_fmadd_ps(_mm512_mul_ps(p, r), r, r), _mm512_set1_ps(1.f));
+  const __m512i bits = _mm512_slli_epi32(_mm512_add_epi32(_mm512_cvtps_epi32(n), _mm512_set1_epi32(127)), 23);
+  __m512 result = _mm512_mul_ps(er, _mm512_castsi512_ps(bits));
+  result = _mm512_mask_mov_ps(result, underflow, _mm512_setzero_ps());
+  return _mm512_mask_mov_ps(result, nan, in);
+}
+
+QNN_CPU_TARGET_AVX2 inline __m256 exp256(__m256 x) {
+  const __m256 in = x;
+  const __m256 underflow = _mm256_cmp_ps(x, _mm256_set1_ps(-87.3f), _CMP_LT_OQ);
+  const __m256 nan = _mm256_cmp_ps(x, x, _CMP_UNORD_Q);
+  x = _mm256_min_ps(x, _mm256_set1_ps(88.3f));
+  x = _mm256_max_ps(x, _mm256_set1_ps(-87.3f));
+  x = _mm256_andnot_ps(nan, x);
+  const __m256 shift = _mm256_set1_ps(12582912.f);
+  const __m256 n = _mm256_sub_ps(_mm256_fmadd_ps(x, _mm256_set1_ps(1.44269504088896341f), shift), shift);
+  const __m256 r = _mm256_fnmadd_ps(n, _mm256_set1_ps(-2.12194440e-4f),
+                                    _mm256_fnmadd_ps(n, _mm256_set1_ps(0.693359375f), x));
+  __m256 p = _mm256_set1_ps(1.9875691500e-4f);
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.3981999507e-3f));
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(8.3334519073e-3f));
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(4.1665795894e-2f));
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.6666665459e-1f));
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(5.0000001201e-1f));
+  const __m256 er = _mm256_add_ps(_mm256_fmadd_ps(_mm256_mul_ps(p, r), r, r), _mm256_set1_ps(1.f));
+  const __m256i bits = _mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(n), _mm256_set1_epi32(127)), 23);
+  __m256 result = _mm256_mul_ps(er, _mm256_castsi256_ps(bits));
+  result = _mm256_andnot_ps(underflow, result);
+  return _mm256_blendv_ps(result, in, nan);
+}
+
+// sdk::erfApprox (erfc's Chebyshev fit, reflected for negative x) on 16 floats.
+QNN_CPU_TARGET_AVX512 inline __m512 erf512(__m512 x) {
+  const __m512 z = _mm512_abs_ps(x);
+  const __m512 t = _mm512_div_ps(_mm512_set1_ps(1.f), _mm512_fmadd_ps(_mm512_set1_ps(0.5f), z, _mm512_set1_ps(1.f)));
+  __m512 p = _mm512_set1_ps(0.17087277f);
+  p = _mm512_fmadd_ps(p, t, _mm512_set1_ps(-0.82215223f));
+  p = _mm512_fmadd_ps(p, t, _mm512_set1_ps(1.48851587f));
+  p = _mm512_fmadd_ps(p, t, _mm512_set1_ps(-1.13520398f));
+  p = _mm512_fmadd_ps(p, t, _mm512_set1_ps(0.27886807f));
+  p = _mm512_fmadd_ps(p, t, _mm512_set1_ps(-0.18628806f));
+  p = _mm512_fmadd_ps(p, t, _mm512_set1_ps(0.09678418f));
+  p = _mm512_fmadd_ps(p, t, _mm512_set1_ps(0.37409196f));
+  p = _mm512_fmadd_ps(p, t, _mm512_set1_ps(1.00002368f));
+  p = _mm512_fmadd_ps(p, t, _mm512_set1_ps(-1.26551223f));
+  const __m512 erfcz = _mm512_mul_ps(t, exp512(_mm512_fnmadd_ps(z, z, p)));
+  const __m512 magnitude = _mm512_sub_ps(_mm512_set1_ps(1.f), erfcz);
+  // copysign(magnitude, x): the sign bit of x on |magnitude|.
+  const __m512i sign = _mm512_and_si512(_mm512_castps_si512(x), _mm512_set1_epi32(int32_t(0x80000000u)));
+  return _mm512_castsi512_ps(_mm512_or_si512(_mm512_castps_si512(_mm512_abs_ps(magnitude)), sign));
+}
+
+}  // namespace qnn::cpu::vexp
+#endif
