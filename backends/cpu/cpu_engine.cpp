@@ -108,6 +108,10 @@ struct Step {
   std::unique_ptr<Kernel> kernel;
   std::vector<uint32_t> inIds, outIds;
   std::vector<TensorView> inViews, outViews;  // data pointers refreshed per execute
+  // Resolved once per plan (bindSlots): each tensor's info and its entry in
+  // the pointer table, so execute does no map lookups between kernels.
+  std::vector<const TensorInfo*> inInfos, outInfos;
+  std::vector<void**> inSlots, outSlots;
   bool floatEmulation = false;
   std::vector<std::vector<float>> floatIn, floatOut;  // scratch for emulation
   std::vector<bool> inputDequantizedOnce;             // static fixed-point inputs, done at build
@@ -143,7 +147,21 @@ class CpuPreparedGraph : public sdk::PreparedGraph {
       fuseActivations();
       fusePointwiseDepthwise();
     }
-    return planNativeBuffers();
+    QNN_SDK_RETURN_IF_ERROR(planNativeBuffers());
+    bindSlots();
+    return Status::ok();
+  }
+
+  // Points every step at its tensors' infos and pointer-table entries
+  // (std::map entries keep their address while the table lives; graph inputs
+  // and outputs get their entry here, their buffers at each execute).
+  void bindSlots() {
+    for (auto& step : steps_) {
+      step->inInfos.clear(), step->outInfos.clear(), step->inSlots.clear(), step->outSlots.clear();
+      for (uint32_t id : step->inIds) step->inInfos.push_back(ir_.findTensor(id)), step->inSlots.push_back(&pointers_[id]);
+      for (uint32_t id : step->outIds)
+        step->outInfos.push_back(ir_.findTensor(id)), step->outSlots.push_back(&pointers_[id]);
+    }
   }
 
   // Tensor updates: the data and encodings of `ids` from `source`; only the
@@ -172,6 +190,7 @@ class CpuPreparedGraph : public sdk::PreparedGraph {
         return sdk::internalError("node '" + step->node->name + "': its kernel no longer takes the fused activation");
       step = std::move(fresh);
     }
+    bindSlots();
     return Status::ok();
   }
 
@@ -379,26 +398,23 @@ class CpuPreparedGraph : public sdk::PreparedGraph {
       auto start = std::chrono::steady_clock::now();
       for (size_t i = 0; i < step->inIds.size(); ++i) {
         if (step->inputDequantizedOnce[i]) continue;
-        const TensorInfo* t = ir_.findTensor(step->inIds[i]);
-        void* p = pointers_[step->inIds[i]];
+        const TensorInfo* t = step->inInfos[i];
+        void* p = *step->inSlots[i];
         if (step->floatEmulation && sdk::dtypeIsFixedPoint(t->dtype)) {
           dequantizeToFloat(*t, p, step->floatIn[i].data());
           p = step->floatIn[i].data();
         }
         step->inViews[i].data = p;
       }
-      for (size_t i = 0; i < step->outIds.size(); ++i) {
-        const TensorInfo* t = ir_.findTensor(step->outIds[i]);
-        step->outViews[i].data = step->floatEmulation && sdk::dtypeIsFixedPoint(t->dtype)
+      for (size_t i = 0; i < step->outIds.size(); ++i)
+        step->outViews[i].data = step->floatEmulation && sdk::dtypeIsFixedPoint(step->outInfos[i]->dtype)
                                      ? static_cast<void*>(step->floatOut[i].data())
-                                     : pointers_[step->outIds[i]];
-      }
+                                     : *step->outSlots[i];
       QNN_SDK_RETURN_IF_ERROR(step->kernel->execute(step->inViews, step->outViews));
       if (step->floatEmulation)
-        for (size_t i = 0; i < step->outIds.size(); ++i) {
-          const TensorInfo* t = ir_.findTensor(step->outIds[i]);
-          if (sdk::dtypeIsFixedPoint(t->dtype)) quantizeFromFloat(*t, step->floatOut[i].data(), pointers_[step->outIds[i]]);
-        }
+        for (size_t i = 0; i < step->outIds.size(); ++i)
+          if (sdk::dtypeIsFixedPoint(step->outInfos[i]->dtype))
+            quantizeFromFloat(*step->outInfos[i], step->floatOut[i].data(), *step->outSlots[i]);
       if (options.collectNodeTimings && timings) {
         auto us = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start);
         timings->push_back({step->node->name, step->node->typeName, static_cast<uint64_t>(us.count()), {},
@@ -411,7 +427,7 @@ class CpuPreparedGraph : public sdk::PreparedGraph {
       }
       if (ir_.afterNode) {
         std::vector<void*> outs;
-        for (uint32_t id : step->outIds) outs.push_back(pointers_[id]);
+        for (void** slot : step->outSlots) outs.push_back(*slot);
         ir_.afterNode(ir_, *step->node, outs);
       }
     }

@@ -85,6 +85,11 @@ class GraphObject : public HandleObject {
   // makes `prepared`; run by rt::initializeGraph under `mutex`, then cleared.
   std::function<Status(GraphObject&)> deferredInit;
   std::atomic<bool> executed{false};  // set by the first execute; some configs are fixed from then on
+  // The graph's input and output counts, taken under `mutex` by the first
+  // execute (a finalized graph gets no new tensors): each execute checks the
+  // client's tensor counts against them without walking the IR.
+  bool ioCounted = false;
+  size_t numInputs = 0, numOutputs = 0;
   // Continuous profiling (QNN_GRAPH_CONFIG_OPTION_PROFILE_HANDLE and the
   // profiling state/count options), guarded by `mutex`: the bound profile takes
   // the finalize and execute events of calls that pass no profile of their own.

@@ -420,7 +420,7 @@ static Status bindTensors(GraphObject& g, const Qnn_Tensor_t* tensors, uint32_t 
                            qnnDatatypeName(v.dataType) + ", the graph expects " + dtypeName(info->dtype));
     out->push_back(b);
   }
-  size_t expected = inputs ? g.ir.inputs().size() : g.ir.outputs().size();
+  const size_t expected = inputs ? g.numInputs : g.numOutputs;
   if (out->size() != expected)
     return invalidTensor(std::string("graph '") + g.ir.name + "' has " + std::to_string(expected) + " " + role +
                          "s, got " + std::to_string(out->size()));
@@ -445,6 +445,10 @@ Qnn_ErrorHandle_t Runtime::graphExecute(Qnn_GraphHandle_t graph, const Qnn_Tenso
         return QNN_GRAPH_ERROR_GRAPH_NOT_FINALIZED;
       }
       if (Status ist = initializeGraph(*g); !ist.isOk()) return fail(log, ApiGroup::kGraph, "QnnGraph_execute", ist);
+      if (!g->ioCounted) {
+        g->numInputs = g->ir.inputs().size(), g->numOutputs = g->ir.outputs().size();
+        g->ioCounted = true;
+      }
     }
     if (Status pst = profileForCall(*g, true, &prof); !pst.isOk())
       return fail(log, ApiGroup::kGraph, "QnnGraph_execute", pst);
