@@ -67,6 +67,16 @@ void BM_TransposeNchwToNhwc(benchmark::State& state) {
 }
 BENCHMARK(BM_TransposeNchwToNhwc)->UseRealTime();
 
+// MobileNetV2's global average pool: the mean over H and W of 7 x 7 x 1280.
+void BM_ReduceMeanGlobalPool(benchmark::State& state) {
+  OpParams params;
+  params.set("axes", qnn::sdk::tensorU32({2}, {1, 2}));
+  params.set("keep_dims", qnn::sdk::scalarBool(true));
+  auto p = prepare("ReduceMean", params, {{1, 7, 7, 1280}}, {1, 1, 1, 1280});
+  run(state, p);
+}
+BENCHMARK(BM_ReduceMeanGlobalPool)->UseRealTime();
+
 void BM_ReduceMeanLastAxis(benchmark::State& state) {
   OpParams params;
   params.set("axes", qnn::sdk::tensorU32({1}, {2}));

@@ -15,11 +15,12 @@ namespace {
 
 enum class ReduceKind { kMean, kSum, kMax, kMin, kProd, kSumSquare };
 
-template <typename T>
+// The kind is a template argument so the element loops below compile to one
+// operation each and vectorize (a switch per element kept them scalar).
+template <typename T, ReduceKind K>
 struct Combine {
-  ReduceKind kind;
-  T identity() const {
-    switch (kind) {
+  static T identity() {
+    switch (K) {
       case ReduceKind::kMax: return std::numeric_limits<T>::lowest();
       case ReduceKind::kMin: return std::numeric_limits<T>::max();
       case ReduceKind::kProd: return T(1);
@@ -27,12 +28,10 @@ struct Combine {
     }
   }
   T operator()(T a, T b) const {
-    switch (kind) {
-      case ReduceKind::kMax: return a > b ? a : b;
-      case ReduceKind::kMin: return a < b ? a : b;
-      case ReduceKind::kProd: return wrap(a, b, true);
-      default: return wrap(a, b, false);
-    }
+    if constexpr (K == ReduceKind::kMax) return a > b ? a : b;
+    else if constexpr (K == ReduceKind::kMin) return a < b ? a : b;
+    else if constexpr (K == ReduceKind::kProd) return wrap(a, b, true);
+    else return wrap(a, b, false);
   }
   // int32 sums wrap rather than overflow (undefined for signed types).
   static T wrap(T a, T b, bool multiply) {
@@ -133,7 +132,18 @@ class ReduceKernel final : public Kernel {
 
   template <typename T>
   void run(const T* in, T* out) const {
-    const Combine<T> combine{kind_};
+    switch (kind_) {
+      case ReduceKind::kMax: return runAs<T, ReduceKind::kMax>(in, out);
+      case ReduceKind::kMin: return runAs<T, ReduceKind::kMin>(in, out);
+      case ReduceKind::kProd: return runAs<T, ReduceKind::kProd>(in, out);
+      case ReduceKind::kMean: return runAs<T, ReduceKind::kMean>(in, out);
+      default: return runAs<T, ReduceKind::kSum>(in, out);  // Sum, and SumSquare over the squares
+    }
+  }
+
+  template <typename T, ReduceKind K>
+  void runAs(const T* in, T* out) const {
+    const Combine<T, K> combine;
     std::fill(out, out + numOut_, combine.identity());
     const Block& first = blocks_.front();
     if (!first.reduced && blocks_.size() > 1) {
@@ -145,14 +155,14 @@ class ReduceKernel final : public Kernel {
     } else {
       walk(0, in, out, combine);
     }
-    if (kind_ == ReduceKind::kMean) {
+    if (K == ReduceKind::kMean) {
       const T scale = T(1) / static_cast<T>(count_);
       for (size_t i = 0; i < numOut_; ++i) out[i] *= scale;
     }
   }
 
-  template <typename T>
-  void walk(size_t b, const T* in, T* out, const Combine<T>& combine) const {
+  template <typename T, ReduceKind K>
+  void walk(size_t b, const T* in, T* out, const Combine<T, K>& combine) const {
     const Block& blk = blocks_[b];
     if (b + 1 == blocks_.size()) {
       if (blk.reduced) {
