@@ -322,10 +322,15 @@ void multiply(size_t M, size_t N, size_t K, const float* A, size_t lda, bool tra
   }
 
   // Tasks are (row block x column block) tiles; split columns too when there
-  // are few row blocks (e.g. a fully connected layer with batch 1).
+  // are few row blocks (e.g. a fully connected layer with batch 1) and the
+  // tasks go to several threads. On one thread a task keeps all its column
+  // panels, so the direct-A kernels take two at a time (one broadcast of A
+  // feeds 32 columns instead of 16).
+  const bool worthSplitting = parallel && M * N * K >= kMinParallelWork;
   const size_t mTiles = (M + kMC - 1) / kMC;
   const size_t nPanels = (N + kNR - 1) / kNR;
-  const size_t nSplit = std::min(nPanels, std::max<size_t>(1, (16 + mTiles - 1) / mTiles));
+  const size_t nSplit =
+      worthSplitting ? std::min(nPanels, std::max<size_t>(1, (16 + mTiles - 1) / mTiles)) : size_t(1);
   const size_t panelsPerTile = (nPanels + nSplit - 1) / nSplit;
   const size_t nTiles = (nPanels + panelsPerTile - 1) / panelsPerTile;
   const size_t numTasks = mTiles * nTiles;
@@ -362,7 +367,6 @@ void multiply(size_t M, size_t N, size_t K, const float* A, size_t lda, bool tra
         clampBlock(C + i0 * ldc + p0 * kNR, mc, std::min(N, p1 * kNR) - p0 * kNR, ldc, *clamp);
     }
   };
-  const bool worthSplitting = parallel && M * N * K >= kMinParallelWork;
   if (worthSplitting)
     parallelFor(numTasks, 1, runTasks);
   else
