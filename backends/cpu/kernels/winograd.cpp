@@ -8,6 +8,15 @@
 #include "kernels/cpu_isa.h"
 #include "kernels/kernel_util.h"
 
+#if defined(__x86_64__)
+// GCC 12 reports the _mm512_undefined_ps inside _mm512_max_ps / _mm512_min_ps as
+// maybe-uninitialized: a false positive of the intrinsics header.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#include <immintrin.h>
+#pragma GCC diagnostic pop
+#endif
+
 namespace qnn::cpu::winograd {
 namespace {
 
@@ -82,19 +91,108 @@ QNN_CPU_ALWAYS_INLINE void outputTransformBody(const float* m, size_t kStride, s
 using InputFn = void (*)(const float*, size_t, size_t, float*, size_t);
 using OutputFn = void (*)(const float*, size_t, size_t, const float*, float* const*, float, float);
 
+#if defined(__x86_64__)
+// The same transforms in explicit AVX-512, 16 channels per pass with the whole
+// 4x4 tile in registers: one read of the tile and one write of V (the body
+// above passes over V twice through a copy). Same operations in the same
+// order: bit-identical results.
+QNN_CPU_TARGET_AVX512 inline __mmask16 laneMask(size_t left) {
+  return left >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << left) - 1);
+}
 QNN_CPU_TARGET_AVX512 void inputAvx512(const float* d, size_t rs, size_t cin, float* v, size_t ks) {
-  inputTransformBody(d, rs, cin, v, ks);
+  for (size_t c0 = 0; c0 < cin; c0 += 16) {
+    const __mmask16 m = laneMask(cin - c0);
+    __m512 t[4][4];  // B^T d: t[row][col]
+    for (size_t j = 0; j < 4; ++j) {
+      const float* col = d + j * cin + c0;
+      const __m512 x0 = _mm512_maskz_loadu_ps(m, col), x1 = _mm512_maskz_loadu_ps(m, col + rs);
+      const __m512 x2 = _mm512_maskz_loadu_ps(m, col + 2 * rs), x3 = _mm512_maskz_loadu_ps(m, col + 3 * rs);
+      t[0][j] = _mm512_sub_ps(x0, x2), t[1][j] = _mm512_add_ps(x1, x2);
+      t[2][j] = _mm512_sub_ps(x2, x1), t[3][j] = _mm512_sub_ps(x1, x3);
+    }
+    for (size_t i = 0; i < 4; ++i) {  // rows times B
+      float* row = v + 4 * i * ks + c0;
+      _mm512_mask_storeu_ps(row, m, _mm512_sub_ps(t[i][0], t[i][2]));
+      _mm512_mask_storeu_ps(row + ks, m, _mm512_add_ps(t[i][1], t[i][2]));
+      _mm512_mask_storeu_ps(row + 2 * ks, m, _mm512_sub_ps(t[i][2], t[i][1]));
+      _mm512_mask_storeu_ps(row + 3 * ks, m, _mm512_sub_ps(t[i][1], t[i][3]));
+    }
+  }
 }
+#else
+void inputAvx512(const float* d, size_t rs, size_t cin, float* v, size_t ks) { inputTransformBody(d, rs, cin, v, ks); }
+#endif
+#if defined(__x86_64__)
+// AVX2: the same in 8-channel registers, the last channels (under 8) scalar.
 QNN_CPU_TARGET_AVX2 void inputAvx2(const float* d, size_t rs, size_t cin, float* v, size_t ks) {
-  inputTransformBody(d, rs, cin, v, ks);
+  const size_t body = cin / 8 * 8;
+  for (size_t c0 = 0; c0 < body; c0 += 8) {
+    __m256 t[4][4];
+    for (size_t j = 0; j < 4; ++j) {
+      const float* col = d + j * cin + c0;
+      const __m256 x0 = _mm256_loadu_ps(col), x1 = _mm256_loadu_ps(col + rs);
+      const __m256 x2 = _mm256_loadu_ps(col + 2 * rs), x3 = _mm256_loadu_ps(col + 3 * rs);
+      t[0][j] = _mm256_sub_ps(x0, x2), t[1][j] = _mm256_add_ps(x1, x2);
+      t[2][j] = _mm256_sub_ps(x2, x1), t[3][j] = _mm256_sub_ps(x1, x3);
+    }
+    for (size_t i = 0; i < 4; ++i) {
+      float* row = v + 4 * i * ks + c0;
+      _mm256_storeu_ps(row, _mm256_sub_ps(t[i][0], t[i][2]));
+      _mm256_storeu_ps(row + ks, _mm256_add_ps(t[i][1], t[i][2]));
+      _mm256_storeu_ps(row + 2 * ks, _mm256_sub_ps(t[i][2], t[i][1]));
+      _mm256_storeu_ps(row + 3 * ks, _mm256_sub_ps(t[i][1], t[i][3]));
+    }
+  }
+  for (size_t c = body; c < cin; ++c) {
+    float t[4][4];
+    for (size_t j = 0; j < 4; ++j) {
+      const float* col = d + j * cin + c;
+      const float x0 = col[0], x1 = col[rs], x2 = col[2 * rs], x3 = col[3 * rs];
+      t[0][j] = x0 - x2, t[1][j] = x1 + x2, t[2][j] = x2 - x1, t[3][j] = x1 - x3;
+    }
+    for (size_t i = 0; i < 4; ++i) {
+      float* row = v + 4 * i * ks + c;
+      row[0] = t[i][0] - t[i][2], row[ks] = t[i][1] + t[i][2], row[2 * ks] = t[i][2] - t[i][1];
+      row[3 * ks] = t[i][1] - t[i][3];
+    }
+  }
 }
+#else
+void inputAvx2(const float* d, size_t rs, size_t cin, float* v, size_t ks) { inputTransformBody(d, rs, cin, v, ks); }
+#endif
 void inputPortable(const float* d, size_t rs, size_t cin, float* v, size_t ks) {
   inputTransformBody(d, rs, cin, v, ks);
 }
+#if defined(__x86_64__)
 QNN_CPU_TARGET_AVX512 void outputAvx512(const float* m, size_t ks, size_t cout, const float* bias, float* const* out,
                                         float lo, float hi) {
+  const __m512 vlo = _mm512_set1_ps(lo), vhi = _mm512_set1_ps(hi);
+  for (size_t c0 = 0; c0 < cout; c0 += 16) {
+    const __mmask16 k = laneMask(cout - c0);
+    __m512 r[2][4];  // A^T M: r[row][col]
+    for (size_t j = 0; j < 4; ++j) {
+      const __m512 m0 = _mm512_maskz_loadu_ps(k, m + j * ks + c0), m1 = _mm512_maskz_loadu_ps(k, m + (4 + j) * ks + c0);
+      const __m512 m2 = _mm512_maskz_loadu_ps(k, m + (8 + j) * ks + c0);
+      const __m512 m3 = _mm512_maskz_loadu_ps(k, m + (12 + j) * ks + c0);
+      r[0][j] = _mm512_add_ps(_mm512_add_ps(m0, m1), m2);
+      r[1][j] = _mm512_sub_ps(_mm512_sub_ps(m1, m2), m3);
+    }
+    const __m512 b = bias ? _mm512_maskz_loadu_ps(k, bias + c0) : _mm512_setzero_ps();
+    for (size_t i = 0; i < 2; ++i) {
+      // std::min(std::max(v, lo), hi) of the body above: max(lo, v) and
+      // min(hi, v) return v when v is NaN (or both are zeros), as it does.
+      const __m512 y0 = _mm512_add_ps(_mm512_add_ps(_mm512_add_ps(r[i][0], r[i][1]), r[i][2]), b);
+      const __m512 y1 = _mm512_add_ps(_mm512_sub_ps(_mm512_sub_ps(r[i][1], r[i][2]), r[i][3]), b);
+      _mm512_mask_storeu_ps(out[i * 2] + c0, k, _mm512_min_ps(vhi, _mm512_max_ps(vlo, y0)));
+      _mm512_mask_storeu_ps(out[i * 2 + 1] + c0, k, _mm512_min_ps(vhi, _mm512_max_ps(vlo, y1)));
+    }
+  }
+}
+#else
+void outputAvx512(const float* m, size_t ks, size_t cout, const float* bias, float* const* out, float lo, float hi) {
   outputTransformBody(m, ks, cout, bias, out, lo, hi);
 }
+#endif
 QNN_CPU_TARGET_AVX2 void outputAvx2(const float* m, size_t ks, size_t cout, const float* bias, float* const* out,
                                     float lo, float hi) {
   outputTransformBody(m, ks, cout, bias, out, lo, hi);
