@@ -9,6 +9,7 @@
 #include "core/op_params.h"
 #include "kernels/gemm.h"
 #include "kernels/kernel.h"
+#include "kernels/pointwise_depthwise.h"
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -152,6 +153,53 @@ BENCHMARK(BM_Conv2dResNet18)
     ->Args({112, 16, 96, 1, 1})   // MobileNetV2 block 2 expansion (1x1, K = 16)
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);
+
+// MobileNetV2's second block head: 1x1 conv 16 -> 96 on 112x112 with ReLU6,
+// then a 3x3 stride-2 depthwise conv with ReLU6 (the 4.8 MB intermediate
+// between them). Arg 0: the two kernels one after the other; arg 1: the
+// fused band kernel the CPU engine makes of them (pointwise_depthwise.h).
+void BM_ExpandDepthwiseBlock(benchmark::State& state) {
+  const bool fused = state.range(0) != 0;
+  qnn::sdk::OpParams pw, dw;
+  pw.set("stride", qnn::sdk::tensorU32({2}, {1, 1}));
+  pw.set("pad_amount", qnn::sdk::tensorU32({2, 2}, {0, 0, 0, 0}));
+  dw.set("stride", qnn::sdk::tensorU32({2}, {2, 2}));
+  dw.set("pad_amount", qnn::sdk::tensorU32({2, 2}, {0, 1, 0, 1}));
+  const std::vector<uint32_t> xDims{1, 112, 112, 16}, w1Dims{1, 1, 16, 96}, midDims{1, 112, 112, 96},
+      w2Dims{3, 3, 1, 96}, yDims{1, 56, 56, 96};
+  std::vector<float> x = filled(112 * 112 * 16), w1 = filled(16 * 96), b1 = filled(96), w2 = filled(9 * 96),
+                     b2 = filled(96), mid(112 * 112 * 96), y(56 * 56 * 96);
+  std::vector<TensorView> pwIn{{nullptr, DType::kFloat32, xDims, {}},
+                               {w1.data(), DType::kFloat32, w1Dims, {}},
+                               {b1.data(), DType::kFloat32, {96}, {}}};
+  std::vector<TensorView> dwIn{{nullptr, DType::kFloat32, midDims, {}},
+                               {w2.data(), DType::kFloat32, w2Dims, {}},
+                               {b2.data(), DType::kFloat32, {96}, {}}};
+  std::vector<TensorView> midOut{{nullptr, DType::kFloat32, midDims, {}}}, out{{nullptr, DType::kFloat32, yDims, {}}};
+  const qnn::cpu::gemm::Clamp relu6{0.f, 6.f};
+  std::unique_ptr<qnn::cpu::Kernel> k1, k2, both;
+  if (fused) {
+    both = qnn::cpu::makePointwiseDepthwise(pw, pwIn, &relu6, dw, dwIn, out[0], &relu6);
+    if (!both) return state.SkipWithError("the pair does not qualify");
+  } else {
+    k1 = qnn::cpu::findKernel("Conv2d")("Conv2d");
+    k2 = qnn::cpu::findKernel("DepthWiseConv2d")("DepthWiseConv2d");
+    if (!k1->init(pw).isOk() || !k1->prepare(pwIn, midOut).isOk() || !k1->fuseOutputClamp(0.f, 6.f) ||
+        !k2->init(dw).isOk() || !k2->prepare(dwIn, out).isOk() || !k2->fuseOutputClamp(0.f, 6.f))
+      return state.SkipWithError("init/prepare failed");
+  }
+  pwIn[0].data = x.data(), dwIn[0].data = mid.data(), midOut[0].data = mid.data(), out[0].data = y.data();
+  std::vector<TensorView> fusedIn{pwIn[0], pwIn[1], pwIn[2], dwIn[1], dwIn[2]};
+  for (auto _ : state) {
+    if (fused) {
+      if (!both->execute(fusedIn, out).isOk()) state.SkipWithError("execute failed");
+    } else if (!k1->execute(pwIn, midOut).isOk() || !k2->execute(dwIn, out).isOk()) {
+      state.SkipWithError("execute failed");
+    }
+    benchmark::DoNotOptimize(y.data());
+  }
+}
+BENCHMARK(BM_ExpandDepthwiseBlock)->ArgName("fused")->Arg(0)->Arg(1)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 }  // namespace
 
