@@ -42,14 +42,15 @@ TEST(WorkerPool, EveryChunkOnceOverManyJobs) {
 // its front: the caller's is the first half, the worker's the second, so
 // consecutive jobs give each thread the same rows. A thread helps with the
 // other's range only once its own is done, so the first chunk the worker runs
-// is always in the second half (the caller takes chunk 0 nearly always: the
-// worker could finish its half and steal it first only if the caller is
-// descheduled right after publishing the job). All chunks run once.
+// is always in the second half. (Which thread runs chunk 0 depends on
+// scheduling: a caller descheduled right after publishing the job lets the
+// worker finish its half and steal it, which a loaded CI machine does often.)
+// All chunks run once.
 TEST(WorkerPool, EachThreadStartsOnItsOwnRange) {
   WorkerPool pool(2);
   constexpr int kJobs = 1000;
   constexpr size_t kChunks = 10;
-  int callerFirst = 0, workerRan = 0;
+  int workerRan = 0;
   for (int job = 0; job < kJobs; ++job) {
     std::vector<std::thread::id> ranOn(kChunks);
     std::vector<size_t> rank(kChunks);
@@ -67,7 +68,6 @@ TEST(WorkerPool, EachThreadStartsOnItsOwnRange) {
     ASSERT_TRUE(pool.tryRun(kChunks, fn));
     for (auto& h : hits) ASSERT_EQ(h.load(), 1);
     const std::thread::id caller = std::this_thread::get_id();
-    callerFirst += ranOn[0] == caller;
     size_t workerFirst = kChunks, bestRank = SIZE_MAX;
     for (size_t c = 0; c < kChunks; ++c)
       if (ranOn[c] != caller && rank[c] < bestRank) bestRank = rank[c], workerFirst = c;
@@ -75,7 +75,6 @@ TEST(WorkerPool, EachThreadStartsOnItsOwnRange) {
     ++workerRan;
     ASSERT_GE(workerFirst, kChunks / 2) << "job " << job;
   }
-  EXPECT_GT(callerFirst, kJobs * 9 / 10);
   EXPECT_GT(workerRan, 0);
 }
 
