@@ -38,10 +38,15 @@ void ContextSession::createContext(const QnnContext_Config_t** configs) {
 
 void ContextSession::composeModels(const std::vector<std::string>& modelPaths, const std::string& prefix,
                                    const std::vector<const GraphConfigInfo_t*>& graphConfigs, bool debug,
-                                   const QNN_INTERFACE_VER_TYPE* api) {
-  for (const auto& path : modelPaths) {
+                                   const QNN_INTERFACE_VER_TYPE* api, const std::vector<std::string>& dlcPaths) {
+  if (!dlcPaths.empty() && modelPaths.size() != 1)
+    throw ToolError("--dlc_path takes one model library (libQnnModelDlc.so) as --model");
+  // One composition per model library, or per DLC through the one library.
+  const std::vector<std::string>& sources = dlcPaths.empty() ? modelPaths : dlcPaths;
+  for (const auto& source : sources) {
+    const std::string& path = dlcPaths.empty() ? source : modelPaths.front();
     auto model = std::make_unique<ModelLibrary>();
-    model->load(path, prefix);
+    model->load(path, prefix, dlcPaths.empty() ? std::string() : source);
     uint64_t start = profile_ ? profile_->nowUs() : 0;
     model->compose(backend_, context_, graphConfigs, debug, api);
     for (GraphInfo_t* info : model->graphs()) {
@@ -51,7 +56,7 @@ void ContextSession::composeModels(const std::vector<std::string>& modelPaths, c
     }
     if (profile_) {
       profile_->collect("init", "", -1, start);
-      profile_->addClientEvent("client: compose " + path, "", -1, start, profile_->nowUs() - start);
+      profile_->addClientEvent("client: compose " + source, "", -1, start, profile_->nowUs() - start);
     }
     models_.push_back(std::move(model));
   }

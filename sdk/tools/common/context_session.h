@@ -32,9 +32,10 @@ class ContextSession {
   void createContext(const QnnContext_Config_t** configs);
   // Loads each model library and composes its graphs into the context.
   // `api` (optional): the interface the libraries compose through.
+  // dlcPaths: the DLCs libQnnModelDlc.so (the one model path) composes, in order.
   void composeModels(const std::vector<std::string>& modelPaths, const std::string& prefix,
                      const std::vector<const GraphConfigInfo_t*>& graphConfigs, bool debug,
-                     const QNN_INTERFACE_VER_TYPE* api = nullptr);
+                     const QNN_INTERFACE_VER_TYPE* api = nullptr, const std::vector<std::string>& dlcPaths = {});
   void finalizeGraphs();
   // Restores a binary; specs name the graphs to retrieve and their tensors.
   // timeoutUs > 0 uses QnnContext_createFromBinaryWithSignal with a timeout signal.

@@ -1,7 +1,8 @@
 /* The model-library contract (the vendor's QnnModel interface), declared here so
  * the tools depend on the ABI only, not on a particular helper implementation.
  * A model .so exports <prefix>_composeGraphs and <prefix>_freeGraphsInfo
- * (prefix "QnnModel" by default). C-compatible layout. */
+ * (prefix "QnnModel" by default); libQnnModelDlc.so exports
+ * <prefix>_composeGraphsFromDlc instead of composeGraphs. C-compatible layout. */
 #ifndef QNN_TOOLS_MODEL_LIBRARY_H
 #define QNN_TOOLS_MODEL_LIBRARY_H
 
@@ -50,6 +51,11 @@ typedef ModelError_t (*ComposeGraphsFnHandleType_t)(Qnn_BackendHandle_t, QNN_INT
                                                      const GraphConfigInfo_t**, const uint32_t, GraphInfoPtr_t**,
                                                      uint32_t*, bool, QnnLog_Callback_t, QnnLog_Level_t);
 typedef ModelError_t (*FreeGraphInfoFnHandleType_t)(GraphInfoPtr_t**, uint32_t);
+/* libQnnModelDlc.so: the arguments of composeGraphs with the DLC path after the graph configs. */
+typedef ModelError_t (*ComposeGraphsFromDlcFnHandleType_t)(Qnn_BackendHandle_t, QNN_INTERFACE_VER_TYPE,
+                                                            Qnn_ContextHandle_t, const GraphConfigInfo_t**,
+                                                            const char*, const uint32_t, GraphInfoPtr_t**, uint32_t*,
+                                                            bool, QnnLog_Callback_t, QnnLog_Level_t);
 
 #ifdef __cplusplus
 }

@@ -19,8 +19,10 @@ class ModelLibrary {
   ModelLibrary(const ModelLibrary&) = delete;
   ModelLibrary& operator=(const ModelLibrary&) = delete;
 
-  // Resolves <prefix>_composeGraphs and <prefix>_freeGraphsInfo. Throws ToolError.
-  void load(const std::string& path, const std::string& prefix);
+  // Resolves <prefix>_composeGraphs and <prefix>_freeGraphsInfo, or with a
+  // dlcPath <prefix>_composeGraphsFromDlc (libQnnModelDlc.so), which compose
+  // then builds the graphs of that DLC. Throws ToolError.
+  void load(const std::string& path, const std::string& prefix, const std::string& dlcPath = "");
   // Creates the library's graphs in context. configs may be empty. `api`: the
   // interface handed to the library (default: the backend's own).
   void compose(const QnnBackend& backend, Qnn_ContextHandle_t context,
@@ -33,6 +35,8 @@ class ModelLibrary {
   void release();
   DynamicLibrary lib_;
   ComposeGraphsFnHandleType_t compose_ = nullptr;
+  ComposeGraphsFromDlcFnHandleType_t composeFromDlc_ = nullptr;
+  std::string dlcPath_;
   FreeGraphInfoFnHandleType_t free_ = nullptr;
   GraphInfoPtr_t* info_ = nullptr;
   uint32_t count_ = 0;

@@ -26,7 +26,7 @@ std::map<std::string, std::set<std::string>> defaultOutputs(const QnnBackend& ba
                                                             const std::vector<const GraphConfigInfo_t*>& graphConfigs) {
   ContextSession scratch(backend, nullptr);
   scratch.createContext(nullptr);
-  scratch.composeModels(o.models, o.modelPrefix, graphConfigs, false);
+  scratch.composeModels(o.models, o.modelPrefix, graphConfigs, false, nullptr, o.dlcPaths);
   std::map<std::string, std::set<std::string>> out;
   for (const auto& g : scratch.graphs())
     for (const auto& t : g.spec.outputs) out[g.spec.name].insert(t.name);
@@ -90,7 +90,8 @@ int runNetRun(const NetRunOptions& o) {
   if (!o.models.empty()) {
     if (!o.setOutputTensors.empty()) defaults = defaultOutputs(backend, o, qnnConfigs.graphConfigInfos());
     session.createContext(qnnConfigs.contextConfigs());
-    session.composeModels(o.models, o.modelPrefix, qnnConfigs.graphConfigInfos(), o.debug || !o.setOutputTensors.empty());
+    session.composeModels(o.models, o.modelPrefix, qnnConfigs.graphConfigInfos(), o.debug || !o.setOutputTensors.empty(),
+                          nullptr, o.dlcPaths);
     extension.warnUnmatchedGraphs(session.graphNames());
     for (const auto& [graphName, tensors] : o.setOutputTensors) {
       (void)tensors;

@@ -17,6 +17,8 @@ ArgParser makeNetRunParser() {
           {"input_list", true, "FILE", "input list; comma list, one per graph ('__' skips a graph)"},
           {"retrieve_context", true, "FILE", "context binary to load instead of --model"},
           {"model_prefix", true, "VAL", "function prefix of the model library (default QnnModel)"},
+          {"dlc_path", true, "FILE", "comma list of DLCs (qairt-converter) composed into the context; needs "
+                                     "libQnnModelDlc.so as --model"},
           {"debug", false, "", "write the outputs of every layer (model libraries only)"},
           {"output_dir", true, "DIR", "output directory (default ./output)"},
           {"use_native_output_files", false, "", "write outputs in the graph's native dtype (default float32)"},
@@ -96,6 +98,12 @@ NetRunOptions netRunOptionsFromArgs(const ArgParser& args) {
   if (args.has("model")) {
     o.models = nonEmptyList(args, "model");
     for (const auto& m : o.models) requireFile(m, "model library");
+  }
+  if (args.has("dlc_path")) {
+    if (!args.has("model")) throw UsageError("--dlc_path needs --model libQnnModelDlc.so");
+    if (o.models.size() != 1) throw UsageError("--dlc_path takes one --model (libQnnModelDlc.so)");
+    o.dlcPaths = nonEmptyList(args, "dlc_path");
+    for (const auto& d : o.dlcPaths) requireFile(d, "DLC");
   }
   if (args.has("retrieve_context")) {
     o.retrieveContext = args.value("retrieve_context");

@@ -16,6 +16,7 @@ namespace qnn::tools::netrun {
 
 struct NetRunOptions {
   std::vector<std::string> models;
+  std::vector<std::string> dlcPaths;  // --dlc_path: DLCs composed through the one model library
   std::string backend;
   std::vector<std::string> inputLists;  // "__" = skip that graph
   std::string retrieveContext;

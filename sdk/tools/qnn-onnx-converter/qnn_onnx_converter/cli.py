@@ -3,7 +3,7 @@ import argparse
 import os
 import sys
 
-from .errors import ConverterError
+from .errors import ConverterError, run_tool
 from .ir import NAME_RULE, sanitize
 
 PROG = "qnn-onnx-converter"
@@ -59,7 +59,9 @@ def _dims(name, text):
     return dims
 
 
-def run(args):
+def build_graph(args, graph_name):
+    """The converted (and, with quantization flags, quantized) graph; None after a --dry_run report
+    (its exit status in args.dry_run_status)."""
     plan = quant.Plan(args)
     if args.float_bitwidth == 16:
         raise ConverterError("--float_bitwidth 16 is not supported yet (float32 only)")
@@ -67,9 +69,6 @@ def run(args):
         if dt not in ("float32", "float"):
             raise ConverterError(f"--input_dtype {name} {dt}: only float32 is supported")
     from . import loader, patterns, convert
-    from .emit_cpp import write_cpp
-    from .emit_bin import write_bin
-    from .emit_json import write_json
     dims = {n: _dims(n, d) for n, d in args.input_dim}
     model = loader.load(args.input_network, dims, args.out_node, args.keep_disconnected_nodes)
     quant.prepare_model(plan, model)
@@ -81,25 +80,36 @@ def run(args):
         for n in bad:
             print(f"unsupported: {n.op_type} (node '{n.name}', opset {model.opset})")
         print(f"{len(model.nodes)} nodes, {len(bad)} unsupported")
-        return 1 if bad else 0
-    out = args.output_path or os.path.splitext(args.input_network)[0] + ".cpp"
-    base = os.path.splitext(out)[0]
-    graph_name = sanitize(os.path.basename(base))
+        args.dry_run_status = 1 if bad else 0
+        return None
     from .io_layout import IoLayout
     io = IoLayout(args.input_layout, args.preserve_io, args.custom_io)
     graph = convert.convert(model, graph_name, io)
     if quant.active(plan):
         graph.model_inputs, graph.model_consts, graph.model_nodes = model.inputs, model.consts, model.nodes
         quant.quantize(plan, graph)
+    graph.quantized = quant.active(plan)
     if args.debug:
         for op in graph.ops:
             print(f"{op.type:22s} {op.name}: {op.inputs} -> {op.outputs}", file=sys.stderr)
-    prefix = graph_name + "_" if args.overwrite_model_prefix else "QnnModel_"
+    return graph
+
+
+def run(args):
+    from .emit_cpp import write_cpp
+    from .emit_bin import write_bin
+    from .emit_json import write_json
+    out = args.output_path or os.path.splitext(args.input_network)[0] + ".cpp"
+    base = os.path.splitext(out)[0]
+    graph = build_graph(args, sanitize(os.path.basename(base)))
+    if graph is None:
+        return args.dry_run_status
+    prefix = graph.name + "_" if args.overwrite_model_prefix else "QnnModel_"
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
     write_cpp(graph, out, os.path.basename(args.input_network), prefix)
     write_bin(graph, base + ".bin")
     write_json(graph, base + "_net.json", " ".join(sys.argv))
-    if quant.active(plan):
+    if graph.quantized:
         quant.write_encodings(graph, base + "_encodings.json")
     print(f"{PROG}: wrote {out}, {base}.bin, {base}_net.json ({len(graph.ops)} nodes; inputs "
           + ", ".join(f"{i}{graph.tensors[i].shape}" for i in graph.inputs) + "; outputs "
@@ -108,12 +118,4 @@ def run(args):
 
 
 def main(argv=None):
-    args = parse(sys.argv[1:] if argv is None else argv)
-    try:
-        return run(args)
-    except ConverterError as e:
-        print(f"{PROG}: error: {e}", file=sys.stderr)
-        return 1
-    except ImportError as e:
-        print(f"{PROG}: error: {e} (install python3-onnx and python3-numpy)", file=sys.stderr)
-        return 1
+    return run_tool(PROG, run, parse(sys.argv[1:] if argv is None else argv))

@@ -5,6 +5,20 @@ class ConverterError(Exception):
     """A conversion error; str() is the one-line message printed after 'qnn-onnx-converter: error: '."""
 
 
+def run_tool(prog, run, args):
+    """run(args) with every user-facing failure as one 'PROG: error: ...' line and exit status 1."""
+    import sys
+    try:
+        return run(args)
+    except ConverterError as e:
+        print(f"{prog}: error: {e}", file=sys.stderr)
+    except ImportError as e:
+        print(f"{prog}: error: {e} (install python3-onnx and python3-numpy)", file=sys.stderr)
+    except OSError as e:
+        print(f"{prog}: error: {e}", file=sys.stderr)
+    return 1
+
+
 def onnx_np_dtype(elem_type):
     """ONNX TensorProto element type -> numpy dtype (onnx 1.12 has only onnx.mapping)."""
     import numpy as np

@@ -1,0 +1,84 @@
+// Reading an OpenQNN DLC (docs/dlc-format.md): the preamble and the
+// compressed JSON header are checked (magic, version, CRCs, every offset and
+// size against the file) and parsed into plain values; the file is mapped
+// read-only, and static tensors point into the mapping — weights are never
+// copied. Every problem is a Status naming the file and what is wrong; no
+// exception leaves open().
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "QnnTypes.h"
+#include "core/status.h"
+
+namespace qnn::dlc {
+
+struct QuantParams {
+  bool defined = false;
+  uint32_t bitwidth = 0;
+  int32_t axis = -1;  // >= 0: per-axis (one scale/offset per slice of that axis)
+  std::vector<float> scales;
+  std::vector<int32_t> offsets;
+};
+
+struct Tensor {
+  std::string name;
+  Qnn_TensorType_t type = QNN_TENSOR_TYPE_NATIVE;
+  Qnn_DataType_t dataType = QNN_DATATYPE_UNDEFINED;
+  std::vector<uint32_t> dims;
+  QuantParams quant;
+  std::string axisFormat;         // the layout of a graph input/output's raw data ("NCHW", ...), may be empty
+  const uint8_t* data = nullptr;  // static tensors: into the file mapping (owned by the DlcFile)
+  uint64_t size = 0;
+};
+
+struct Param {
+  std::string name;
+  bool isTensor = false;
+  Qnn_DataType_t dataType = QNN_DATATYPE_UNDEFINED;
+  std::vector<uint32_t> dims;  // tensor params
+  std::vector<uint8_t> bytes;  // the value(s) in the data type's storage (a scalar: one element)
+};
+
+struct Node {
+  std::string name, package, type;
+  std::vector<std::string> inputs, outputs;
+  std::vector<Param> params;
+};
+
+struct Graph {
+  std::string name;
+  std::vector<std::string> inputs, outputs;
+  std::vector<Tensor> tensors;  // in the file's order (producers before consumers is not required)
+  std::vector<Node> nodes;      // in execution order
+};
+
+struct Metadata {
+  std::string converter, converterCommand, modelVersion, sourceModel, sourceSha256;
+};
+
+class DlcFile {
+ public:
+  // Opens and checks `path`; on success *out owns the mapping.
+  static sdk::Status open(const std::string& path, std::unique_ptr<DlcFile>* out);
+  ~DlcFile();
+  DlcFile(const DlcFile&) = delete;
+  DlcFile& operator=(const DlcFile&) = delete;
+
+  const std::vector<Graph>& graphs() const { return graphs_; }
+  const Metadata& metadata() const { return metadata_; }
+  const std::string& path() const { return path_; }
+
+ private:
+  DlcFile() = default;
+  std::string path_;
+  void* map_ = nullptr;
+  size_t mapSize_ = 0;
+  std::vector<Graph> graphs_;
+  Metadata metadata_;
+};
+
+}  // namespace qnn::dlc

@@ -1,0 +1,122 @@
+"""An OpenQNN DLC (docs/dlc-format.md): the converted graph in one file — a 64-byte preamble, the static
+tensors' bytes (64-byte aligned, so a reader maps them in place), and a zlib-compressed JSON header at
+the end that describes the graph and points at the bytes. Floats are written as the model.cpp route
+writes them (float32 values, +-inf as +-FLT_MAX, NaN as 0), so both routes build the same graph."""
+import hashlib
+import json
+import os
+import struct
+import zlib
+
+import numpy as np
+
+from .emit_cpp import _dtype_of
+from .ir import QNN_DTYPES
+
+MAGIC = b"OQNNDLC\0"
+VERSION = 1
+PREAMBLE = struct.Struct("<8sIIQQQIIQQ")  # 64 bytes: see docs/dlc-format.md
+ALIGN = 64
+_TYPES = {"in": "QNN_TENSOR_TYPE_APP_WRITE", "out": "QNN_TENSOR_TYPE_APP_READ",
+          "native": "QNN_TENSOR_TYPE_NATIVE", "static": "QNN_TENSOR_TYPE_STATIC"}
+_FLT_MAX = 3.4028234663852886e38
+
+
+def _f32(v):
+    x = float(np.float32(v))
+    if x != x:
+        return 0.0
+    if x in (float("inf"), float("-inf")):
+        return _FLT_MAX if x > 0 else -_FLT_MAX
+    return x
+
+
+def _scalar(v, dtype):
+    if dtype == np.float32:
+        return _f32(v)
+    if dtype == np.bool_:
+        return bool(v)
+    return int(v)
+
+
+def _param(p):
+    if p.kind == "tensor":
+        arr = np.asarray(p.value)
+        return {"kind": "tensor", "data_type": QNN_DTYPES[p.dtype], "dims": [int(d) for d in arr.shape],
+                "value": [_scalar(v, p.dtype) for v in arr.reshape(-1)]}
+    return {"kind": "scalar", "data_type": QNN_DTYPES[p.dtype], "value": _scalar(p.value, p.dtype)}
+
+
+def _quant(enc):
+    if enc is None or enc.is_float:
+        return None
+    q = {"bitwidth": int(enc.bitwidth), "scale": [_f32(s) for s in enc.scale], "offset": [int(o) for o in enc.offset]}
+    if enc.per_axis:
+        q["axis"] = int(enc.axis)
+    return q
+
+
+def _source_hash(path):
+    if not path or not os.path.isfile(path):
+        return None
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def write_dlc(graph, path, converter, command, source_path):
+    """Writes `graph` to `path` (through a temporary file renamed into place)."""
+    tmp = path + ".tmp"
+    tensors = {}
+    with open(tmp, "wb") as f:
+        f.write(b"\0" * PREAMBLE.size)
+        offset = PREAMBLE.size
+        for t in graph.tensors.values():
+            desc = {"type": _TYPES[t.kind], "data_type": _dtype_of(t), "dims": [int(d) for d in t.shape]}
+            q = _quant(getattr(t, "quant", None))
+            if q is not None:
+                desc["quant_params"] = q
+            fmt = getattr(graph, "axis_format", {}).get(t.name)
+            if fmt:
+                desc["axis_format"] = fmt
+            if t.kind == "static":
+                data = np.ascontiguousarray(t.data).tobytes()
+                pad = (-offset) % ALIGN
+                f.write(b"\0" * pad)
+                offset += pad
+                f.write(data)
+                desc["data"] = {"offset": offset, "size": len(data), "crc32": zlib.crc32(data) & 0xFFFFFFFF}
+                offset += len(data)
+            tensors[t.name] = desc
+        header = {
+            "format": "openqnn-dlc", "version": VERSION,
+            "metadata": {"converter": converter, "converter_command": command,
+                         "model_version": getattr(graph, "model_version", ""),
+                         "source_model": {"path": os.path.basename(source_path or ""),
+                                          "sha256": _source_hash(source_path)}},
+            "graphs": [{
+                "name": graph.name, "inputs": list(graph.inputs), "outputs": list(graph.outputs),
+                "tensors": tensors,
+                "nodes": [{"name": op.name, "package": "qti.aisw", "type": op.type, "input_names": list(op.inputs),
+                           "output_names": list(op.outputs), "params": {p.name: _param(p) for p in op.params}}
+                          for op in graph.ops],
+            }],
+        }
+        raw = json.dumps(header, separators=(",", ":"), allow_nan=False).encode()
+        packed = zlib.compress(raw, 6)
+        pad = (-offset) % ALIGN
+        f.write(b"\0" * pad)
+        header_offset = offset + pad
+        f.write(packed)
+        size = header_offset + len(packed)
+        pre = PREAMBLE.pack(MAGIC, VERSION, 0, header_offset, len(packed), len(raw),
+                            zlib.crc32(packed) & 0xFFFFFFFF, 0, size, 0)
+        pre = pre[:44] + struct.pack("<I", zlib.crc32(pre[:44] + pre[48:]) & 0xFFFFFFFF) + pre[48:]
+        f.seek(0)
+        f.write(pre)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+    return size

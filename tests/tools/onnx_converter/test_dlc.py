@@ -1,0 +1,169 @@
+"""The DLC route (docs/dlc-format.md): qairt-converter -> DLC -> qnn-net-run --model libQnnModelDlc.so
+--dlc_path, against the model.cpp route of the same model (qnn-onnx-converter --preserve_io, which keeps
+the source layouts as qairt-converter does) on the CPU backend: outputs equal bit for bit; two DLCs
+compose into one context; damaged, truncated and foreign files are refused with one clear error line
+(never a crash); bad converter requests end in `qairt-converter: error:`.
+usage: test_dlc.py BUILD_DIR [GEN_MODELS_PY]   (with gen_models.py: MobileNetV2 too)"""
+import os
+import random
+import subprocess
+import sys
+import tempfile
+
+try:
+    import numpy as np
+    from onnx import TensorProto, helper
+except ImportError:
+    print("SKIP: python3-onnx / python3-numpy not installed")
+    sys.exit(77)
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from testlib import Tools, run, save  # noqa: E402
+
+
+def small_cnn(path):
+    rs = np.random.RandomState(3)
+    inits = {"w": rs.uniform(-1, 1, (8, 3, 3, 3)).astype(np.float32), "b": rs.uniform(-1, 1, 8).astype(np.float32),
+             "fw": rs.uniform(-1, 1, (10, 8 * 4 * 4)).astype(np.float32), "fb": rs.uniform(-1, 1, 10).astype(np.float32),
+             "shape": np.array([1, -1], np.int64)}
+    nodes = [helper.make_node("Conv", ["x", "w", "b"], ["c"], pads=[1, 1, 1, 1]),
+             helper.make_node("Relu", ["c"], ["r"]),
+             helper.make_node("MaxPool", ["r"], ["p"], kernel_shape=[2, 2], strides=[2, 2]),
+             helper.make_node("Reshape", ["p", "shape"], ["f"]),
+             helper.make_node("Gemm", ["f", "fw", "fb"], ["logits"], transB=1),
+             helper.make_node("Softmax", ["logits"], ["probs"], axis=1)]
+    save(nodes, [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 8, 8])],
+         [helper.make_tensor_value_info("logits", TensorProto.FLOAT, [1, 10]),
+          helper.make_tensor_value_info("probs", TensorProto.FLOAT, [1, 10])], inits, path)
+
+
+class Routes:
+    def __init__(self, tools, work):
+        self.t, self.work = tools, work
+        self.qairt = os.path.join(tools.b, "bin", "qairt-converter")
+        self.dlclib = os.path.join(tools.b, "sdk", "model_dlc", "libQnnModelDlc.so")
+
+    def input_list(self, name, shape):
+        raw = os.path.join(self.work, name + "_in.raw")
+        np.random.RandomState(11).uniform(-1, 1, shape).astype(np.float32).tofile(raw)
+        lst = os.path.join(self.work, name + "_list.txt")
+        with open(lst, "w") as f:
+            f.write(raw + "\n")
+        return lst
+
+    def dlc(self, model, name):
+        out = os.path.join(self.work, name + ".dlc")
+        run([self.qairt, "-i", model, "-o", out])
+        return out
+
+    def run_dlc(self, dlcs, lists, out, ok=True):
+        return run([self.t.netrun, "--model", self.dlclib, "--dlc_path", ",".join(dlcs), "--backend", self.t.cpu,
+                    "--input_list", ",".join(lists), "--output_dir", out], ok=ok)
+
+    def run_cpp(self, model, name, lst, out):
+        cpp = os.path.join(self.work, name + ".cpp")
+        run([self.t.conv, "-i", model, "-o", cpp, "--preserve_io"])
+        run([self.t.libgen, "-c", cpp, "-b", cpp[:-4] + ".bin", "-o", os.path.join(self.work, "lib_" + name)])
+        lib = os.path.join(self.work, "lib_" + name, "x86_64-linux-clang", f"lib{name}.so")
+        run([self.t.netrun, "--model", lib, "--backend", self.t.cpu, "--input_list", lst, "--output_dir", out])
+
+
+def same_outputs(a, b, names, what):
+    for n in names:
+        x, y = open(os.path.join(a, n + ".raw"), "rb").read(), open(os.path.join(b, n + ".raw"), "rb").read()
+        if x != y:
+            sys.exit(f"FAIL: {what}: output {n} differs between the DLC and model.cpp routes")
+
+
+def expect_refused(r, dlc, lst, out, needle, what):
+    p = r.run_dlc([dlc], [lst], out, ok=False)
+    text = p.stdout + p.stderr
+    if p.returncode <= 0 or "Traceback" in text or needle not in text or "qnn-net-run: error:" not in text:
+        sys.exit(f"FAIL: {what}: exit {p.returncode}, expected an error naming '{needle}':\n{text}")
+
+
+def main():
+    build = sys.argv[1]
+    gen_models = sys.argv[2] if len(sys.argv) > 2 else ""
+    tools = Tools(build)
+    work = tempfile.mkdtemp(prefix="qnn_dlc_")
+    r = Routes(tools, work)
+
+    model = os.path.join(work, "small_cnn.onnx")
+    small_cnn(model)
+    lst = r.input_list("small_cnn", (1, 3, 8, 8))
+    dlc = r.dlc(model, "small_cnn")
+    r.run_dlc([dlc], [lst], os.path.join(work, "out_dlc"))
+    r.run_cpp(model, "small_cnn", lst, os.path.join(work, "out_cpp"))
+    same_outputs(os.path.join(work, "out_dlc", "Result_0"), os.path.join(work, "out_cpp", "Result_0"),
+                 ["logits", "probs"], "small_cnn")
+    print("ok: small_cnn, DLC route == model.cpp route bit for bit")
+
+    # Two DLCs composed into one context: each graph's outputs as when run alone.
+    dlc2 = r.dlc(model, "small_cnn_b")
+    r.run_dlc([dlc, dlc2], [lst, lst], os.path.join(work, "out_two"))
+    for g in ("small_cnn", "small_cnn_b"):
+        same_outputs(os.path.join(work, "out_two", "Result_0", g), os.path.join(work, "out_cpp", "Result_0"),
+                     ["logits", "probs"], "two DLCs, graph " + g)
+    print("ok: two DLCs in one context")
+
+    # Damaged files: each refused with one error line naming the problem.
+    data = bytearray(open(dlc, "rb").read())
+    cases = {"magic": (lambda d: d[:0] + b"XXXX" + d[4:], "not an OpenQNN DLC"),
+             "truncated": (lambda d: d[:-7], "truncated"),
+             "weights": (lambda d: d[:200] + bytes([d[200] ^ 0x10]) + d[201:], "CRC mismatch"),
+             "header": (lambda d: d[:-3] + bytes([d[-3] ^ 0x01]) + d[-2:], "header CRC mismatch"),
+             "version": (lambda d: d[:8] + b"\x07\0\0\0" + d[12:], "format version 7"),
+             "empty": (lambda d: b"", "shorter than the 64-byte preamble")}
+    for name, (mutate, needle) in cases.items():
+        bad = os.path.join(work, f"bad_{name}.dlc")
+        open(bad, "wb").write(bytes(mutate(bytes(data))))
+        expect_refused(r, bad, lst, os.path.join(work, "out_bad"), needle, "damaged DLC (" + name + ")")
+    # Random bit flips: refused cleanly, or (in the zero padding no check covers) the same outputs.
+    rng = random.Random(5)
+    for i in range(12):
+        d = bytearray(data)
+        at = rng.randrange(len(d))
+        d[at] ^= 1 << rng.randrange(8)
+        bad = os.path.join(work, "flip.dlc")
+        open(bad, "wb").write(d)
+        out = os.path.join(work, f"out_flip{i}")
+        p = r.run_dlc([bad], [lst], out, ok=False)
+        text = p.stdout + p.stderr
+        if p.returncode == 0:
+            same_outputs(os.path.join(out, "Result_0"), os.path.join(work, "out_cpp", "Result_0"), ["logits", "probs"],
+                         f"bit flip at {at} accepted")
+        elif p.returncode < 0 or "Traceback" in text or "qnn-net-run: error:" not in text:
+            sys.exit(f"FAIL: bit flip at byte {at}: exit {p.returncode}\n{text}")
+    expect_refused(r, os.path.join(work, "small_cnn.onnx"), lst, os.path.join(work, "out_bad"), "not an OpenQNN DLC",
+                   "an ONNX file as a DLC")
+    p = run([tools.netrun, "--model", tools.cpu, "--dlc_path", dlc, "--backend", tools.cpu, "--input_list", lst,
+             "--output_dir", os.path.join(work, "out_bad")], ok=False)
+    if p.returncode == 0 or "libQnnModelDlc.so" not in p.stderr:
+        sys.exit(f"FAIL: --dlc_path with a backend as --model: {p.stderr}")
+    print("ok: damaged and foreign files refused")
+
+    # Converter errors: one `qairt-converter: error:` line, no traceback.
+    for args, needle in ([["-i", os.path.join(work, "missing.onnx")], "error:"],
+                         [["-i", model, "--quantization_overrides", "x.json"], "not supported yet"]):
+        p = run([r.qairt, *args, "-o", os.path.join(work, "x.dlc")], ok=False)
+        if p.returncode == 0 or "qairt-converter: error:" not in p.stderr or needle not in p.stderr \
+                or "Traceback" in p.stderr:
+            sys.exit(f"FAIL: qairt-converter {args}: {p.stderr}")
+    print("ok: converter errors")
+
+    if gen_models and os.path.isfile(gen_models):
+        models = os.path.join(work, "models")
+        subprocess.run([sys.executable, gen_models, models], check=True, capture_output=True)
+        mnv2 = os.path.join(models, "mobilenet_v2.onnx")
+        lst = r.input_list("mobilenet_v2", (1, 3, 224, 224))
+        r.run_dlc([r.dlc(mnv2, "mobilenet_v2")], [lst], os.path.join(work, "mnv2_dlc"))
+        r.run_cpp(mnv2, "mobilenet_v2", lst, os.path.join(work, "mnv2_cpp"))
+        same_outputs(os.path.join(work, "mnv2_dlc", "Result_0"), os.path.join(work, "mnv2_cpp", "Result_0"),
+                     ["output"], "MobileNetV2")
+        print("ok: MobileNetV2, DLC route == model.cpp route bit for bit")
+    print("PASS")
+
+
+if __name__ == "__main__":
+    main()
