@@ -26,6 +26,8 @@ ArgParser makeParser() {
                        {"backend", true, "FILE", "backend library"},
                        {"binary_file", true, "VAL", "binary name, saved as <output_dir>/<VAL>.bin"},
                        {"model_prefix", true, "VAL", "function prefix of the model library (default QnnModel)"},
+                       {"dlc_path", true, "FILE", "comma list of DLCs (qairt-converter) composed into the context; "
+                                                  "needs libQnnModelDlc.so as --model"},
                        {"output_dir", true, "DIR", "output directory (default ./output)"},
                        {"op_packages", true, "VAL", "op_package_path:interface_provider[,...]"},
                        {"config_file", true, "FILE", "JSON: backend_extensions, context_configs, graph_configs"},
@@ -56,6 +58,15 @@ int run(const ArgParser& args) {
   for (const auto& m : models) {
     if (m.empty()) throw UsageError("--model has an empty entry");
     requireFile(m, "model library");
+  }
+  std::vector<std::string> dlcPaths;
+  if (args.has("dlc_path")) {
+    if (models.size() != 1) throw UsageError("--dlc_path takes one --model (libQnnModelDlc.so)");
+    dlcPaths = splitString(args.value("dlc_path"), ',');
+    for (const auto& d : dlcPaths) {
+      if (d.empty()) throw UsageError("--dlc_path has an empty entry");
+      requireFile(d, "DLC");
+    }
   }
   const std::string name = args.value("binary_file");
   if (name.find('/') != std::string::npos) throw UsageError("--binary_file is a name, not a path (use --output_dir)");
@@ -95,7 +106,8 @@ int run(const ArgParser& args) {
   QNN_INTERFACE_VER_TYPE recordingApi{};
   if (!useCases.empty()) recordingApi = catalog.recording(backend.api());
   session.composeModels(models, args.value("model_prefix", "QnnModel"), qnnConfigs.graphConfigInfos(),
-                        args.has("enable_intermediate_outputs"), useCases.empty() ? nullptr : &recordingApi);
+                        args.has("enable_intermediate_outputs"), useCases.empty() ? nullptr : &recordingApi,
+                        dlcPaths);
   extension.warnUnmatchedGraphs(session.graphNames());
   session.finalizeGraphs();
   std::vector<GraphSpec> specs;

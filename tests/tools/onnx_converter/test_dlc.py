@@ -1,7 +1,7 @@
 """The DLC route (docs/dlc-format.md): qairt-converter -> DLC -> qnn-net-run --model libQnnModelDlc.so
 --dlc_path, against the model.cpp route of the same model (qnn-onnx-converter --preserve_io, which keeps
 the source layouts as qairt-converter does) on the CPU backend: outputs equal bit for bit; two DLCs
-compose into one context; damaged, truncated and foreign files are refused with one clear error line
+compose into one context; qnn-context-binary-generator --dlc_path saves a context that runs the same; damaged, truncated and foreign files are refused with one clear error line
 (never a crash); bad converter requests end in `qairt-converter: error:`.
 usage: test_dlc.py BUILD_DIR [GEN_MODELS_PY]   (with gen_models.py: MobileNetV2 too)"""
 import os
@@ -106,6 +106,16 @@ def main():
         same_outputs(os.path.join(work, "out_two", "Result_0", g), os.path.join(work, "out_cpp", "Result_0"),
                      ["logits", "probs"], "two DLCs, graph " + g)
     print("ok: two DLCs in one context")
+
+    # qnn-context-binary-generator --dlc_path: the saved context runs like the DLC itself.
+    gen = os.path.join(tools.b, "bin", "qnn-context-binary-generator")
+    run([gen, "--model", r.dlclib, "--dlc_path", dlc, "--backend", tools.cpu, "--binary_file", "small_cnn_ctx",
+         "--output_dir", os.path.join(work, "ctx")])
+    run([tools.netrun, "--retrieve_context", os.path.join(work, "ctx", "small_cnn_ctx.bin"), "--backend", tools.cpu,
+         "--input_list", lst, "--output_dir", os.path.join(work, "out_ctx")])
+    same_outputs(os.path.join(work, "out_ctx", "Result_0"), os.path.join(work, "out_cpp", "Result_0"),
+                 ["logits", "probs"], "context binary from the DLC")
+    print("ok: context binary from a DLC")
 
     # Damaged files: each refused with one error line naming the problem.
     data = bytearray(open(dlc, "rb").read())
