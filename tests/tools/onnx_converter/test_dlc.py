@@ -2,8 +2,9 @@
 --dlc_path, against the model.cpp route of the same model (qnn-onnx-converter --preserve_io, which keeps
 the source layouts as qairt-converter does) on the CPU backend: outputs equal bit for bit; two DLCs
 compose into one context; qnn-context-binary-generator --dlc_path saves a context that runs the same; damaged, truncated and foreign files are refused with one clear error line
-(never a crash); bad converter requests end in `qairt-converter: error:`.
+(never a crash); qnn-dlc-info lists the graph; bad converter requests end in `qairt-converter: error:`.
 usage: test_dlc.py BUILD_DIR [GEN_MODELS_PY]   (with gen_models.py: MobileNetV2 too)"""
+import json
 import os
 import random
 import subprocess
@@ -117,6 +118,20 @@ def main():
                  ["logits", "probs"], "context binary from the DLC")
     print("ok: context binary from a DLC")
 
+    # qnn-dlc-info: the graph as the converter wrote it (6 ONNX nodes + the input layout transpose).
+    info = os.path.join(tools.b, "bin", "qnn-dlc-info")
+    doc = json.loads(run([info, "-i", dlc, "--json"]).stdout)
+    g = doc["graphs"][0]
+    weights = sum(t["static_bytes"] for t in g["tensors"])
+    expect = (8 * 3 * 3 * 3 + 8 + 10 * 128 + 10) * 4
+    if g["name"] != "small_cnn" or g["inputs"] != ["x"] or g["outputs"] != ["logits", "probs"] \
+            or g["weight_bytes"] != weights or weights != expect or doc["metadata"]["converter"] != "qairt-converter":
+        sys.exit(f"FAIL: qnn-dlc-info --json: {json.dumps(doc)[:600]}")
+    text = run([info, "-i", dlc]).stdout
+    if "Graph 'small_cnn'" not in text or "Conv2d" not in text or "FullyConnected" not in text:
+        sys.exit(f"FAIL: qnn-dlc-info text:\n{text}")
+    print("ok: qnn-dlc-info")
+
     # Damaged files: each refused with one error line naming the problem.
     data = bytearray(open(dlc, "rb").read())
     cases = {"magic": (lambda d: d[:0] + b"XXXX" + d[4:], "not an OpenQNN DLC"),
@@ -129,6 +144,9 @@ def main():
         bad = os.path.join(work, f"bad_{name}.dlc")
         open(bad, "wb").write(bytes(mutate(bytes(data))))
         expect_refused(r, bad, lst, os.path.join(work, "out_bad"), needle, "damaged DLC (" + name + ")")
+        p = run([info, "-i", bad], ok=False)
+        if p.returncode != 1 or "qnn-dlc-info: error:" not in p.stderr or needle not in p.stderr:
+            sys.exit(f"FAIL: qnn-dlc-info on a damaged DLC ({name}): {p.returncode} {p.stderr}")
     # Random bit flips: refused cleanly, or (in the zero padding no check covers) the same outputs.
     rng = random.Random(5)
     for i in range(12):
