@@ -3,7 +3,9 @@
 #   torchvision mobilenet_v2 (seeded random weights) -> ONNX (torch.onnx.export, opset 13)
 #   -> qnn-onnx-converter -> qnn-model-lib-generator -> qnn-net-run (RUNS inferences, basic profiling)
 #   -> top-5 classes of the first inference and the median execute latency from the profiling log.
-# usage: scripts/run-mobilenet.sh [RUNS]          (default 20 inferences)
+# usage: scripts/run-mobilenet.sh [--dlc] [RUNS]  (default 20 inferences)
+#   --dlc       the DLC route instead: qairt-converter -> one .dlc file -> qnn-net-run --model
+#               libQnnModelDlc.so --dlc_path (no compiler; the input keeps the ONNX NCHW layout)
 #   BUILD=DIR   use an existing build dir (default ./build, built by scripts/build.sh if missing)
 #   KEEP=DIR    keep the model, library, inputs and outputs in DIR instead of a temporary dir
 # The weights are random (torch.manual_seed(0); no download), so the classes are arbitrary: this shows
@@ -13,6 +15,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
+dlc=0
+if [ "${1:-}" = "--dlc" ]; then dlc=1; shift; fi
 runs=${1:-20}
 build=${BUILD:-$root/build}
 py=/usr/bin/python3
@@ -41,18 +45,29 @@ img = np.stack([xx, yy, 1 - (xx + yy) / 2], axis=-1)
 img[((xx - 0.6) ** 2 + (yy - 0.4) ** 2) < 0.04] = [1.0, 0.9, 0.2]
 img = (img - [0.485, 0.456, 0.406]) / [0.229, 0.224, 0.225]
 img.astype(np.float32)[None].tofile(f"{work}/input.raw")          # [1, 224, 224, 3] NHWC
+img.astype(np.float32).transpose(2, 0, 1)[None].copy().tofile(f"{work}/input_nchw.raw")  # the DLC route's layout
 PY
 
-echo "== qnn-onnx-converter"
-"$build/bin/qnn-onnx-converter" -i "$work/mobilenet_v2.onnx" -o "$work/model/mobilenet_v2.cpp"
-echo "== qnn-model-lib-generator"
-"$build/bin/qnn-model-lib-generator" -c "$work/model/mobilenet_v2.cpp" -b "$work/model/mobilenet_v2.bin" \
-  -o "$work/lib" >/dev/null
-echo "input:=$work/input.raw" > "$work/input_list.txt"
-echo "== qnn-net-run: $runs inferences on libQnnCpu.so"
-"$build/bin/qnn-net-run" --model "$work/lib/x86_64-linux-clang/libmobilenet_v2.so" \
-  --backend "$build/backends/cpu/libQnnCpu.so" --input_list "$work/input_list.txt" --output_dir "$work/out" \
-  --num_inferences "$runs" --keep_num_outputs 1 --profiling_level basic >/dev/null
+if [ "$dlc" = 1 ]; then
+  echo "== qairt-converter"
+  "$build/bin/qairt-converter" -i "$work/mobilenet_v2.onnx" -o "$work/mobilenet_v2.dlc"
+  echo "input:=$work/input_nchw.raw" > "$work/input_list.txt"
+  echo "== qnn-net-run: $runs inferences on libQnnCpu.so (--dlc_path)"
+  "$build/bin/qnn-net-run" --model "$build/sdk/model_dlc/libQnnModelDlc.so" --dlc_path "$work/mobilenet_v2.dlc" \
+    --backend "$build/backends/cpu/libQnnCpu.so" --input_list "$work/input_list.txt" --output_dir "$work/out" \
+    --num_inferences "$runs" --keep_num_outputs 1 --profiling_level basic >/dev/null
+else
+  echo "== qnn-onnx-converter"
+  "$build/bin/qnn-onnx-converter" -i "$work/mobilenet_v2.onnx" -o "$work/model/mobilenet_v2.cpp"
+  echo "== qnn-model-lib-generator"
+  "$build/bin/qnn-model-lib-generator" -c "$work/model/mobilenet_v2.cpp" -b "$work/model/mobilenet_v2.bin" \
+    -o "$work/lib" >/dev/null
+  echo "input:=$work/input.raw" > "$work/input_list.txt"
+  echo "== qnn-net-run: $runs inferences on libQnnCpu.so"
+  "$build/bin/qnn-net-run" --model "$work/lib/x86_64-linux-clang/libmobilenet_v2.so" \
+    --backend "$build/backends/cpu/libQnnCpu.so" --input_list "$work/input_list.txt" --output_dir "$work/out" \
+    --num_inferences "$runs" --keep_num_outputs 1 --profiling_level basic >/dev/null
+fi
 "$build/bin/qnn-profile-viewer" --input_log "$work/out/qnn-profiling-data_0.log" --output "$work/trace.json" >/dev/null
 
 "$py" - "$work" <<'PY'
