@@ -2,7 +2,8 @@
 // the HTP simulator on dequantized values): ops whose math is the same whatever
 // runs it — detection post-processing, RoI sampling, recurrent cells, GroupNorm,
 // image transforms, GridSample, Lrn, L2Norm and Moments, the normalizations,
-// the 1-D / 3-D convolutions and pools, Resize. Each factory takes the op type (several ops share a family)
+// the 1-D / 3-D convolutions and pools, Resize, and the transformer ops of later
+// op sets (RmsNorm, HadamardTransform, Logit, MaskedSoftmax, RotaryEmbedding). Each factory takes the op type (several ops share a family)
 // and returns nullptr for a type it does not know.
 #pragma once
 
@@ -29,6 +30,10 @@ QNN_DECLARE_SHARED_OP(makeConvNd);                   // conv_nd.cpp: Conv1d, Dep
 QNN_DECLARE_SHARED_OP(makePool);                     // pool.cpp: PoolMax2d/3d, PoolAvg2d/3d, L2Pool2d
 QNN_DECLARE_SHARED_OP(makeResize);                   // resize.cpp: Resize, ResizeBilinear, ResizeNearestNeighbor
 QNN_DECLARE_SHARED_OP(makeYuvToRgb);                 // yuv_to_rgb.cpp: Nv12ToRgb, Nv21ToRgb
+QNN_DECLARE_SHARED_OP(makeRmsNorm);                  // rms_norm.cpp: RmsNorm
+QNN_DECLARE_SHARED_OP(makeHadamardLogit);            // hadamard_logit.cpp: HadamardTransform, Logit
+QNN_DECLARE_SHARED_OP(makeMaskedSoftmax);            // masked_softmax.cpp: MaskedSoftmax
+QNN_DECLARE_SHARED_OP(makeRotaryEmbedding);          // rotary_embedding.cpp: RotaryEmbedding
 
 #undef QNN_DECLARE_SHARED_OP
 

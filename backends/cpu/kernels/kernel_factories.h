@@ -11,6 +11,10 @@ namespace qnn::cpu {
 
 // The shared float algorithms of sdk/ops/ (ops/shared_ops.h) are CPU kernels as they are.
 using ops::makeBoxOps;
+using ops::makeHadamardLogit;
+using ops::makeMaskedSoftmax;
+using ops::makeRmsNorm;
+using ops::makeRotaryEmbedding;
 using ops::makeConvNd;
 using ops::makeDetectionNms;
 using ops::makeDetectionOutput;
@@ -37,8 +41,6 @@ QNN_CPU_DECLARE_FACTORY(makeMatMul);            // matmul.cpp: MatMul
 QNN_CPU_DECLARE_FACTORY(makePool2d);            // pool2d.cpp: PoolMax2d, PoolAvg2d (float; the rest via makePool)
 QNN_CPU_DECLARE_FACTORY(makeLayerNorm);         // layer_norm.cpp: LayerNorm (trailing axes; the rest via makeNorm)
 QNN_CPU_DECLARE_FACTORY(makeSoftmax);           // softmax.cpp: Softmax, LogSoftmax
-QNN_CPU_DECLARE_FACTORY(makeRmsNorm);           // rms_norm.cpp: RmsNorm
-QNN_CPU_DECLARE_FACTORY(makeHadamardLogit);     // hadamard_logit.cpp: HadamardTransform, Logit
 QNN_CPU_DECLARE_FACTORY(makeShapePack);         // shape_pack.cpp: Shape, ConstantOfShape, Pack, UnPack, ChannelShuffle
 
 // Element-wise, data movement, reductions, conversions.
@@ -58,7 +60,6 @@ QNN_CPU_DECLARE_FACTORY(makeGather);            // slice_gather_pad.cpp: Gather
 QNN_CPU_DECLARE_FACTORY(makeGatherElements);    // gather_elements.cpp
 QNN_CPU_DECLARE_FACTORY(makeCumulativeSum);     // cumulative_sum.cpp
 QNN_CPU_DECLARE_FACTORY(makeBuffer);            // buffer.cpp: Buffer (stateful sliding window)
-QNN_CPU_DECLARE_FACTORY(makeMaskedSoftmax);     // masked_softmax.cpp: MaskedSoftmax
 QNN_CPU_DECLARE_FACTORY(makeScatterGatherNd);   // scatter_gather_nd.cpp: ScatterElements, ScatterNd, GatherNd
 QNN_CPU_DECLARE_FACTORY(makeDepthSpace);        // depth_space.cpp: DepthToSpace, SpaceToDepth
 QNN_CPU_DECLARE_FACTORY(makeOneHot);            // one_hot.cpp: OneHot
@@ -73,7 +74,6 @@ QNN_CPU_DECLARE_FACTORY(makeImagePatches);      // image_patches.cpp: ArgbToRgb,
 QNN_CPU_DECLARE_FACTORY(makeCropAndResize);     // crop_and_resize.cpp
 QNN_CPU_DECLARE_FACTORY(makeCorrelation1D);     // correlation_1d.cpp
 QNN_CPU_DECLARE_FACTORY(makeFpnBoxes);          // fpn_boxes.cpp: BboxTransform, DistributeFpnProposals, CollectRpnProposals
-QNN_CPU_DECLARE_FACTORY(makeRotaryEmbedding);   // rotary_embedding.cpp: RotaryEmbedding
 QNN_CPU_DECLARE_FACTORY(makeStft);              // stft.cpp: Stft
 QNN_CPU_DECLARE_FACTORY(makeRandomUniformLike); // random_uniform_like.cpp: RandomUniformLike
 

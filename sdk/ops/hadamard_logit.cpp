@@ -9,11 +9,11 @@
 #include <cstring>
 #include <string>
 
-#include "kernels/broadcast.h"
-#include "kernels/data_movement.h"
-#include "kernels/kernel_factories.h"
 
-namespace qnn::cpu {
+#include "ops/op_common.h"
+#include "ops/shared_ops.h"
+
+namespace qnn::ops {
 namespace {
 
 class HadamardTransformKernel final : public Kernel {
@@ -102,4 +102,4 @@ std::unique_ptr<Kernel> makeHadamardLogit(const std::string& opType) {
   return nullptr;
 }
 
-}  // namespace qnn::cpu
+}  // namespace qnn::ops

@@ -14,11 +14,11 @@
 #include <string>
 #include <vector>
 
-#include "kernels/broadcast.h"
-#include "kernels/kernel_factories.h"
-#include "kernels/kernel_util.h"
 
-namespace qnn::cpu {
+#include "ops/op_common.h"
+#include "ops/shared_ops.h"
+
+namespace qnn::ops {
 namespace {
 
 constexpr uint32_t kUncompressed = 0, kCompressed = 1;
@@ -56,10 +56,11 @@ class MaskedSoftmaxKernel final : public Kernel {
     if (mode_ == kUncompressed) {
       QNN_SDK_RETURN_IF_ERROR(checkDType(op, "in[1] (mask)", in[1], {DType::kFloat32}));
       std::vector<uint32_t> outDims;
-      QNN_SDK_RETURN_IF_ERROR(makeBroadcastPlan(op, {d, in[1].dims}, &outDims, &plan_));
+      QNN_SDK_RETURN_IF_ERROR(sdk::broadcastShapes(op, d, in[1].dims, &outDims));
       if (outDims != d)
         return sdk::invalidTensor("MaskedSoftmax: mask " + dimsToString(in[1].dims) + " does not broadcast onto data " +
                                   dimsToString(d));
+      planMaskRows(d, in[1].dims);
       return Status::ok();
     }
     QNN_SDK_RETURN_IF_ERROR(checkDType(op, "in[1] (sequence lengths)", in[1], {DType::kInt32, DType::kUInt32}));
@@ -76,12 +77,12 @@ class MaskedSoftmaxKernel final : public Kernel {
     const size_t C = channels_;
     if (mode_ == kUncompressed) {
       const float* mask = in[1].as<const float>();
-      forEachBroadcastRow<2>(plan_, kElementwiseGrain, [&](size_t outOff, const size_t* off, size_t n) {
-        const size_t step = plan_.rowStep(1);
-        for (size_t i = 0; i < n; ++i) y[outOff + i] = x[off[0] + i] + mask[off[1] + (step ? i : 0)];
-      });
       parallelFor(rows_, rowGrain(C * 8), [&](size_t r0, size_t r1) {
-        for (size_t r = r0; r < r1; ++r) softmaxRow(y + r * C, C);
+        for (size_t r = r0; r < r1; ++r) {
+          const float* m = mask + maskRowOffset(r);
+          for (size_t c = 0; c < C; ++c) y[r * C + c] = x[r * C + c] + m[maskStep_ * c];
+          softmaxRow(y + r * C, C);
+        }
       });
       return Status::ok();
     }
@@ -113,9 +114,33 @@ class MaskedSoftmaxKernel final : public Kernel {
   }
 
  private:
+  // The mask broadcast onto data row by row: the mask's element strides
+  // aligned to data's dims (0 where the mask has size 1 or no dim), so row r
+  // (a multi-index over data's leading dims) starts at maskRowOffset(r) and
+  // steps by maskStep_ along the last dim.
+  void planMaskRows(const std::vector<uint32_t>& data, const std::vector<uint32_t>& mask) {
+    const size_t rank = data.size(), lead = rank - mask.size();
+    maskStrides_.assign(rank, 0);
+    size_t stride = 1;
+    for (size_t k = mask.size(); k-- > 0;) {
+      maskStrides_[lead + k] = mask[k] == 1 ? 0 : stride;
+      stride *= mask[k];
+    }
+    maskStep_ = maskStrides_.back();
+    rowDims_.assign(data.begin(), data.end() - 1);
+  }
+  size_t maskRowOffset(size_t row) const {
+    size_t off = 0;
+    for (size_t k = rowDims_.size(); k-- > 0;) {
+      off += (row % rowDims_[k]) * maskStrides_[k];
+      row /= rowDims_[k];
+    }
+    return off;
+  }
   uint32_t mode_ = kUncompressed;
-  size_t channels_ = 0, rows_ = 0;
-  BroadcastPlan plan_;
+  size_t channels_ = 0, rows_ = 0, maskStep_ = 0;
+  std::vector<size_t> maskStrides_;
+  std::vector<uint32_t> rowDims_;
 };
 
 }  // namespace
@@ -124,4 +149,4 @@ std::unique_ptr<Kernel> makeMaskedSoftmax(const std::string& opType) {
   return opType == "MaskedSoftmax" ? std::make_unique<MaskedSoftmaxKernel>() : nullptr;
 }
 
-}  // namespace qnn::cpu
+}  // namespace qnn::ops

@@ -9,10 +9,11 @@
 // the rest pass through. A position id outside the caches fails the execute.
 #include <cstring>
 
-#include "kernels/kernel_factories.h"
-#include "kernels/kernel_util.h"
 
-namespace qnn::cpu {
+#include "ops/op_common.h"
+#include "ops/shared_ops.h"
+
+namespace qnn::ops {
 namespace {
 
 class RotaryEmbeddingKernel final : public Kernel {
@@ -122,4 +123,4 @@ std::unique_ptr<Kernel> makeRotaryEmbedding(const std::string& opType) {
   return nullptr;
 }
 
-}  // namespace qnn::cpu
+}  // namespace qnn::ops

@@ -5,11 +5,11 @@
 #include <cmath>
 #include <string>
 
-#include "kernels/broadcast.h"
-#include "kernels/data_movement.h"
-#include "kernels/kernel_factories.h"
 
-namespace qnn::cpu {
+#include "ops/op_common.h"
+#include "ops/shared_ops.h"
+
+namespace qnn::ops {
 namespace {
 
 class RmsNormKernel final : public Kernel {
@@ -87,4 +87,4 @@ std::unique_ptr<Kernel> makeRmsNorm(const std::string& opType) {
   return opType == "RmsNorm" ? std::make_unique<RmsNormKernel>() : nullptr;
 }
 
-}  // namespace qnn::cpu
+}  // namespace qnn::ops
