@@ -1,12 +1,18 @@
 #!/usr/bin/env python3
 """Regenerates backends/htp_sim/htp_support_data.inc from the op-definition facts
-(../shared/opdefs/opdefs.json): the HTP column, i.e. which ops the HTP runs, the
+(../shared/opdefs/opdefs.json, op set 2.7) and the project's catalog of later ops
+(sdk/opdefs/opdefs_post_2_7.json: those with htp_datatypes recorded): the HTP column, i.e. which ops the HTP runs, the
 datatypes it accepts per input/output slot, whether the op runs in fp16 mode,
 and the rank limits stated in its constraints. Same style as gen_op_catalog.py.
 Run from the project root: python3 tools/gen_htp_support.py ../shared/opdefs/opdefs.json [output]"""
-import json, re, sys
+import json, os, re, sys
 
 ops = json.load(open(sys.argv[1]))
+# Later ops: an empty datatype list for a slot means float tensors in fp16 mode only.
+POST_2_7 = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'sdk', 'opdefs', 'opdefs_post_2_7.json')
+for o in json.load(open(POST_2_7))['ops']:
+    if o.get('htp_supported') and 'htp_datatypes' in o:
+        ops.append(dict(o, backend_support={'htp_fp16': o.get('htp_fp16', False)}))
 DTYPES = {
     'QNN_DATATYPE_UFIXED_POINT_8': 'kUFixed8', 'QNN_DATATYPE_UFIXED_POINT_16': 'kUFixed16',
     'QNN_DATATYPE_SFIXED_POINT_8': 'kSFixed8', 'QNN_DATATYPE_SFIXED_POINT_16': 'kSFixed16',

@@ -73,6 +73,9 @@ Status checkTensor(const sdk::NodeInfo& node, const HtpOpSupport& op, bool outpu
                                    ": float tensors need an HTP with a float unit (V69 or later); this device has none");
     if (!op.fp16) return sdk::unsupportedDType(where + "has datatype " + dt + ": op " + node.typeName +
                                                " has no fp16 implementation on the HTP");
+  } else if (rule && rule->numDtypes == 0) {  // a slot recorded as float (fp16 mode) only
+    return sdk::unsupportedDType(where + "has datatype " + dt + "; the HTP runs op " + node.typeName +
+                                 " on float tensors in fp16 mode only");
   } else if (rule && !listed) {
     return sdk::unsupportedDType(where + "has datatype " + dt + ", which the HTP does not support there (supported: " +
                                  listOf(*rule) + ")");

@@ -72,5 +72,6 @@ std::unique_ptr<Kernel> makeFp16Softmax(const std::string& op);
 std::unique_ptr<Kernel> makeFp16LayerNorm(const std::string& op);
 std::unique_ptr<Kernel> makeFp16Movement(const std::string& op);
 std::unique_ptr<Kernel> makeFp16Typed(const std::string& op);  // Argmax, Argmin
+std::unique_ptr<Kernel> makeFp16FloatClass(const std::string& op);  // IsInf, IsNan (fp16_float_class.cpp)
 
 }  // namespace qnn::htp

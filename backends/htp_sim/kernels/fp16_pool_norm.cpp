@@ -1,4 +1,4 @@
-// fp16-mode PoolMax2d/PoolAvg2d, ReduceMean/Sum/Max/Min, Softmax and LayerNorm:
+// fp16-mode PoolMax2d/PoolAvg2d, ReduceMean/Sum/Max/Min/SumSquare, Softmax and LayerNorm:
 // float32 arithmetic over fp16 inputs, outputs rounded to half (fp16.h).
 #include <algorithm>
 #include <cmath>
@@ -118,14 +118,14 @@ class Fp16Reduce final : public Fp16Kernel {
   }
   Status compute(const std::vector<const std::vector<float>*>& in, std::vector<std::vector<float>>& out,
                  const std::vector<TensorView>&) override {
-    const bool isMax = op_ == "ReduceMax", isMin = op_ == "ReduceMin";
+    const bool isMax = op_ == "ReduceMax", isMin = op_ == "ReduceMin", isSquares = op_ == "ReduceSumSquare";
     std::vector<float>& y = out[0];
     std::fill(y.begin(), y.end(), isMax ? -std::numeric_limits<float>::infinity()
                                         : isMin ? std::numeric_limits<float>::infinity() : 0.f);
     const std::vector<float>& x = *in[0];
     for (size_t i = 0; i < x.size(); ++i) {
       float& acc = y[slot_[i]];
-      acc = isMax ? std::max(acc, x[i]) : isMin ? std::min(acc, x[i]) : acc + x[i];
+      acc = isMax ? std::max(acc, x[i]) : isMin ? std::min(acc, x[i]) : acc + (isSquares ? x[i] * x[i] : x[i]);
     }
     if (op_ == "ReduceMean")
       for (float& v : y) v /= float(count_);

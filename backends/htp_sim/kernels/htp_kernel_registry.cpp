@@ -186,6 +186,7 @@ constexpr KernelEntry kFp16Table[] = {
     {"ReduceSum", makeFp16Reduce},
     {"ReduceMax", makeFp16Reduce},
     {"ReduceMin", makeFp16Reduce},
+    {"ReduceSumSquare", makeFp16Reduce},
     {"Softmax", makeFp16Softmax},
     {"LogSoftmax", makeFp16Softmax},
     {"LayerNorm", makeFp16LayerNorm},
@@ -232,6 +233,14 @@ constexpr KernelEntry kFp16Table[] = {
     {"GatherNd", makeFp16Movement},
     {"ScatterElements", makeFp16Movement},
     {"ScatterNd", makeFp16Movement},
+    // Ops after op set 2.7 (sdk/opdefs/opdefs_post_2_7.json).
+    {"RmsNorm", makeRealValued},
+    {"HadamardTransform", makeRealValued},
+    {"Logit", makeRealValued},
+    {"MaskedSoftmax", makeRealValued},
+    {"RotaryEmbedding", makeRealValued},
+    {"IsInf", makeFp16FloatClass},
+    {"IsNan", makeFp16FloatClass},
 };
 
 std::unique_ptr<Kernel> makeQuantOrFp16(const std::string& opType) {
