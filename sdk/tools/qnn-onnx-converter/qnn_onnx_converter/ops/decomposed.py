@@ -6,7 +6,6 @@ Float identities used (x the input):
   Sinh   (exp(x)-exp(-x))/2  Cosh  (exp(x)+exp(-x))/2     Softsign x/(1+|x|)
   Selu   gamma*Elu(x, alpha) Celu  alpha*Elu(x/alpha, 1)
   ThresholdedRelu x > alpha ? x : 0      Shrink x < -l ? x+b : (x > l ? x-b : 0)
-  IsNaN  x != x              IsInf  x == +inf (detect_positive) or x == -inf (detect_negative)
   Sum/Mean/Max/Min of N inputs: pairwise, Mean divided by N
   ReduceL1 sum|x|  ReduceL2 sqrt(sum x*x)  ReduceSumSquare sum x*x  ReduceLogSum log(sum x)
   ReduceLogSumExp log(sum exp(x))
@@ -130,34 +129,6 @@ def shrink(ctx, node, a):
     above = d.op("ElementWiseGreater", [x, d.const(lambd)], dtype=np.bool_)
     upper = d.op("ElementWiseSelect", [above, d.op("ElementWiseSubtract", [x, d.const(bias)]), d.const(0.0)])
     d.op("ElementWiseSelect", [below, d.op("ElementWiseAdd", [x, d.const(bias)]), upper], final=True)
-
-
-@converter("IsNaN")
-def isnan(ctx, node, a):
-    d = Decompose(ctx, node)
-    x = d.input(0)
-    d.op("ElementWiseNotEqual", [x, x], dtype=np.bool_, final=True)
-
-
-@converter("IsInf")
-def isinf(ctx, node, a):
-    d = Decompose(ctx, node)
-    x = d.input(0)
-    pos, neg = a.get("detect_positive", 1), a.get("detect_negative", 1)
-    if not pos and not neg:  # always false: nothing is greater than +inf
-        d.op("ElementWiseGreater", [x, d.const(np.inf)], dtype=np.bool_, final=True)
-        return
-    checks = []
-    if pos:
-        checks.append(("ElementWiseEqual", [x, d.const(np.inf)]))
-    if neg:
-        checks.append(("ElementWiseEqual", [x, d.const(-np.inf)]))
-    if len(checks) == 1:
-        d.op(checks[0][0], checks[0][1], dtype=np.bool_, final=True)
-        return
-    p = d.op(checks[0][0], checks[0][1], dtype=np.bool_)
-    n = d.op(checks[1][0], checks[1][1], dtype=np.bool_)
-    d.op("ElementWiseOr", [p, n], dtype=np.bool_, final=True)
 
 
 @converter("Sum", "Mean", "Max", "Min")

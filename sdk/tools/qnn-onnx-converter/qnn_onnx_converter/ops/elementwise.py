@@ -56,6 +56,19 @@ def unary(ctx, node, a):
     emit(ctx, node, UNARY[node.op_type], [node.input[0]], params)
 
 
+@converter("IsNaN", "IsInf")
+def float_class(ctx, node, a):
+    """The QNN ops of their own (op set 2.5 / QnnOpDef.h 2.32), float in, BOOL_8 out."""
+    if ctx.dtype(node.input[0]) != np.float32:
+        raise ConverterError(f"node '{node.name}' ({node.op_type}): only float inputs are supported")
+    if node.op_type == "IsNaN":
+        emit(ctx, node, "IsNan", [node.input[0]], out_dtype=np.bool_)
+        return
+    params = [scalar("detect_negative", np.bool_, bool(a.get("detect_negative", 1))),
+              scalar("detect_positive", np.bool_, bool(a.get("detect_positive", 1)))]
+    emit(ctx, node, "IsInf", [node.input[0]], params, out_dtype=np.bool_)
+
+
 def _clip_bound(ctx, node, a, idx, attr, default):
     if len(node.input) > idx and node.input[idx]:
         if not ctx.is_const(node.input[idx]):
