@@ -3,7 +3,8 @@
 // runs it — detection post-processing, RoI sampling, recurrent cells, GroupNorm,
 // image transforms, GridSample, Lrn, L2Norm and Moments, the normalizations,
 // the 1-D / 3-D convolutions and pools, Resize, and the transformer ops of later
-// op sets (RmsNorm, HadamardTransform, Logit, MaskedSoftmax, RotaryEmbedding). Each factory takes the op type (several ops share a family)
+// op sets (RmsNorm, HadamardTransform, Logit, MaskedSoftmax, RotaryEmbedding, Stft,
+// RandomUniformLike, Buffer). Each factory takes the op type (several ops share a family)
 // and returns nullptr for a type it does not know.
 #pragma once
 
@@ -34,6 +35,9 @@ QNN_DECLARE_SHARED_OP(makeRmsNorm);                  // rms_norm.cpp: RmsNorm
 QNN_DECLARE_SHARED_OP(makeHadamardLogit);            // hadamard_logit.cpp: HadamardTransform, Logit
 QNN_DECLARE_SHARED_OP(makeMaskedSoftmax);            // masked_softmax.cpp: MaskedSoftmax
 QNN_DECLARE_SHARED_OP(makeRotaryEmbedding);          // rotary_embedding.cpp: RotaryEmbedding
+QNN_DECLARE_SHARED_OP(makeStft);                     // stft.cpp: Stft
+QNN_DECLARE_SHARED_OP(makeRandomUniformLike);        // random_uniform_like.cpp: RandomUniformLike
+QNN_DECLARE_SHARED_OP(makeBuffer);                   // buffer.cpp: Buffer (stateful sliding window, any datatype)
 
 #undef QNN_DECLARE_SHARED_OP
 

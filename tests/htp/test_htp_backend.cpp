@@ -417,5 +417,56 @@ TEST_F(HtpGraphTest, SimulatedSubsystemRestart) {
   EXPECT_EQ(api().contextFree(ctx, nullptr), QNN_SUCCESS);
 }
 
+// Buffer (after op set 2.7; the HTP takes it on UFIXED_POINT_8/16): a sliding
+// window kept across executes, frames moved bit for bit. Windows worked out by
+// hand (NON_BLOCKING_LEFT: held frames first, zeros after; stride 1).
+TEST_F(HtpGraphTest, BufferKeepsItsWindowAcrossExecutesBitForBit) {
+  Qnn_ContextHandle_t ctx = nullptr;
+  ASSERT_EQ(api().contextCreate(backend, nullptr, nullptr, &ctx), QNN_SUCCESS);
+  Qnn_GraphHandle_t g = nullptr;
+  ASSERT_EQ(makeGraph(ctx, "buffer", {}, &g), QNN_SUCCESS);
+  QuantSpec in("frame", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_UFIXED_POINT_8, {2, 1}, 0.5f, -3);
+  QuantSpec out("window", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_UFIXED_POINT_8, {2, 3}, 0.5f, -3);
+  ASSERT_EQ(api().tensorCreateGraphTensor(g, &in.tensor), QNN_SUCCESS);
+  ASSERT_EQ(api().tensorCreateGraphTensor(g, &out.tensor), QNN_SUCCESS);
+  Qnn_Param_t params[] = {u32Param("buffer_size", 3), u32Param("buffer_dim", 1), u32Param("stride", 1),
+                          u32Param("mode", 1)};
+  Qnn_OpConfig_t op = QNN_OPCONFIG_INIT;
+  op.v1 = {"buffer0", "qti.aisw", "Buffer", 4, params, 1, &in.tensor, 1, &out.tensor};
+  ASSERT_EQ(api().graphAddNode(g, op), QNN_SUCCESS) << LogCapture::take();
+  ASSERT_EQ(api().graphFinalize(g, nullptr, nullptr), QNN_SUCCESS) << LogCapture::take();
+  // Zero frames are the encoding's real zero: byte 3 (offset -3).
+  const std::vector<std::vector<uint8_t>> frames = {{11, 101}, {12, 102}, {13, 103}, {14, 104}};
+  const std::vector<std::vector<uint8_t>> want = {
+      {11, 3, 3, 101, 3, 3}, {11, 12, 3, 101, 102, 3}, {11, 12, 13, 101, 102, 103}, {12, 13, 14, 102, 103, 104}};
+  for (size_t k = 0; k < frames.size(); ++k) {
+    std::vector<uint8_t> x = frames[k], y(6, 0xEE);
+    in.tensor.v1.clientBuf = {x.data(), uint32_t(x.size())};
+    out.tensor.v1.clientBuf = {y.data(), uint32_t(y.size())};
+    ASSERT_EQ(api().graphExecute(g, &in.tensor, 1, &out.tensor, 1, nullptr, nullptr), QNN_SUCCESS)
+        << LogCapture::take();
+    EXPECT_EQ(y, want[k]) << "execute " << k;
+  }
+  EXPECT_EQ(api().contextFree(ctx, nullptr), QNN_SUCCESS);
+}
+
+// The ops after op set 2.7 whose fixed-point datatypes are not recorded run on
+// float tensors in fp16 mode only; a fixed-point tensor is refused naming that.
+TEST_F(HtpGraphTest, LaterOpsRefuseFixedPointWhereOnlyFp16IsRecorded) {
+  QuantSpec in("q_in", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_UFIXED_POINT_16, {1, 8}, 0.01f, 0);
+  QuantSpec out("q_out", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_UFIXED_POINT_16, {1, 8}, 0.01f, 0);
+  uint32_t axesData[] = {1};
+  TensorSpec axes("axes", QNN_TENSOR_TYPE_STATIC, QNN_DATATYPE_UINT_32, {1}, axesData, 4);
+  Qnn_Param_t params[] = {tensorParam("axes", axes)};
+  Qnn_OpConfig_t op = QNN_OPCONFIG_INIT;
+  op.v1 = {"rms0", "qti.aisw", "RmsNorm", 1, params, 1, &in.tensor, 1, &out.tensor};
+  EXPECT_EQ(api().backendValidateOpConfig(backend, op), QNN_OP_PACKAGE_ERROR_VALIDATION_FAILURE);
+  const std::string msg = LogCapture::take();
+  EXPECT_NE(msg.find("node 'rms0' (op RmsNorm): input 0 'q_in' has datatype UFIXED_POINT_16; the HTP runs op RmsNorm "
+                     "on float tensors in fp16 mode only"),
+            std::string::npos)
+      << msg;
+}
+
 }  // namespace
 }  // namespace qnn::test

@@ -11,6 +11,9 @@ namespace qnn::cpu {
 
 // The shared float algorithms of sdk/ops/ (ops/shared_ops.h) are CPU kernels as they are.
 using ops::makeBoxOps;
+using ops::makeBuffer;
+using ops::makeRandomUniformLike;
+using ops::makeStft;
 using ops::makeHadamardLogit;
 using ops::makeMaskedSoftmax;
 using ops::makeRmsNorm;
@@ -59,7 +62,6 @@ QNN_CPU_DECLARE_FACTORY(makeStridedSlice);      // slice_gather_pad.cpp: Strided
 QNN_CPU_DECLARE_FACTORY(makeGather);            // slice_gather_pad.cpp: Gather
 QNN_CPU_DECLARE_FACTORY(makeGatherElements);    // gather_elements.cpp
 QNN_CPU_DECLARE_FACTORY(makeCumulativeSum);     // cumulative_sum.cpp
-QNN_CPU_DECLARE_FACTORY(makeBuffer);            // buffer.cpp: Buffer (stateful sliding window)
 QNN_CPU_DECLARE_FACTORY(makeScatterGatherNd);   // scatter_gather_nd.cpp: ScatterElements, ScatterNd, GatherNd
 QNN_CPU_DECLARE_FACTORY(makeDepthSpace);        // depth_space.cpp: DepthToSpace, SpaceToDepth
 QNN_CPU_DECLARE_FACTORY(makeOneHot);            // one_hot.cpp: OneHot
@@ -74,8 +76,6 @@ QNN_CPU_DECLARE_FACTORY(makeImagePatches);      // image_patches.cpp: ArgbToRgb,
 QNN_CPU_DECLARE_FACTORY(makeCropAndResize);     // crop_and_resize.cpp
 QNN_CPU_DECLARE_FACTORY(makeCorrelation1D);     // correlation_1d.cpp
 QNN_CPU_DECLARE_FACTORY(makeFpnBoxes);          // fpn_boxes.cpp: BboxTransform, DistributeFpnProposals, CollectRpnProposals
-QNN_CPU_DECLARE_FACTORY(makeStft);              // stft.cpp: Stft
-QNN_CPU_DECLARE_FACTORY(makeRandomUniformLike); // random_uniform_like.cpp: RandomUniformLike
 
 #undef QNN_CPU_DECLARE_FACTORY
 

@@ -140,6 +140,8 @@ constexpr KernelEntry kKernelTable[] = {
     {"ElementWiseAsin", makeQuantTable},
     {"ElementWiseAtan", makeQuantTable},
     {"ElementWiseUnary", makeQuantTable},
+    // Moves frames bit for bit, fixed-point and fp16 alike (after op set 2.7).
+    {"Buffer", makeSharedMove},
 };
 
 // fp16 mode (docs/htp-simulator.md): float tensors, computed in float32 and
@@ -239,6 +241,8 @@ constexpr KernelEntry kFp16Table[] = {
     {"Logit", makeRealValued},
     {"MaskedSoftmax", makeRealValued},
     {"RotaryEmbedding", makeRealValued},
+    {"Stft", makeRealValued},
+    {"RandomUniformLike", makeRealValued},
     {"IsInf", makeFp16FloatClass},
     {"IsNan", makeFp16FloatClass},
 };

@@ -24,6 +24,7 @@ std::unique_ptr<Kernel> makeQuantIndexOps(const std::string& op);   // index_ops
 std::unique_ptr<Kernel> makeQuantPool3d(const std::string& op);     // pool3d.cpp: PoolAvg3d
 std::unique_ptr<Kernel> makeQuantConv3d(const std::string& op);     // conv3d.cpp: Conv3d, TransposeConv3d
 std::unique_ptr<Kernel> makeRealValued(const std::string& op);      // real_valued.cpp: the shared float algorithms of sdk/ops/
+std::unique_ptr<Kernel> makeSharedMove(const std::string& op);      // real_valued.cpp: shared ops that move values as they are (Buffer)
 std::unique_ptr<Kernel> makeQuantPool(const std::string& op);
 std::unique_ptr<Kernel> makeQuantReduce(const std::string& op);
 std::unique_ptr<Kernel> makeQuantSoftmax(const std::string& op);

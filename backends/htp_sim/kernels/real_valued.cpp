@@ -108,6 +108,30 @@ class RealValuedKernel final : public Kernel {
 
 }  // namespace
 
+// A shared op that moves values without reading them (Buffer): it sees the
+// tensors as they are, so fixed-point and fp16 data pass bit for bit.
+class SharedMoveKernel final : public Kernel {
+ public:
+  explicit SharedMoveKernel(std::unique_ptr<sdk::OpKernel> inner) : inner_(std::move(inner)) {}
+  Status init(const OpParams& params) override { return inner_->init(params); }
+  Status prepare(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) override {
+    return inner_->prepare(inputs, outputs);
+  }
+  Status execute(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) override {
+    return inner_->execute(inputs, outputs);
+  }
+
+ private:
+  std::unique_ptr<sdk::OpKernel> inner_;
+};
+
+std::unique_ptr<Kernel> makeSharedMove(const std::string& op) {
+  sdk::OpKernelFactory factory = ops::findSharedOp(op);
+  auto inner = factory ? factory(op) : nullptr;
+  if (!inner) return nullptr;
+  return std::make_unique<SharedMoveKernel>(std::move(inner));
+}
+
 std::unique_ptr<Kernel> makeRealValued(const std::string& op) {
   sdk::OpKernelFactory factory = ops::findSharedOp(op);
   auto inner = factory ? factory(op) : nullptr;

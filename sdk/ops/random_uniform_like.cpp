@@ -9,10 +9,11 @@
 #include <cstring>
 #include <random>
 
-#include "kernels/kernel_factories.h"
-#include "kernels/kernel_util.h"
 
-namespace qnn::cpu {
+#include "ops/op_common.h"
+#include "ops/shared_ops.h"
+
+namespace qnn::ops {
 namespace {
 
 class RandomUniformLikeKernel final : public Kernel {
@@ -62,4 +63,4 @@ std::unique_ptr<Kernel> makeRandomUniformLike(const std::string& opType) {
   return nullptr;
 }
 
-}  // namespace qnn::cpu
+}  // namespace qnn::ops

@@ -8,10 +8,11 @@
 // Sums run in double over a precomputed twiddle table.
 #include <cmath>
 
-#include "kernels/kernel_factories.h"
-#include "kernels/kernel_util.h"
 
-namespace qnn::cpu {
+#include "ops/op_common.h"
+#include "ops/shared_ops.h"
+
+namespace qnn::ops {
 namespace {
 
 class StftKernel final : public Kernel {
@@ -97,4 +98,4 @@ std::unique_ptr<Kernel> makeStft(const std::string& opType) {
   return nullptr;
 }
 
-}  // namespace qnn::cpu
+}  // namespace qnn::ops

@@ -17,10 +17,11 @@
 #include <string>
 #include <vector>
 
-#include "kernels/kernel_factories.h"
-#include "kernels/kernel_util.h"
 
-namespace qnn::cpu {
+#include "ops/op_common.h"
+#include "ops/shared_ops.h"
+
+namespace qnn::ops {
 namespace {
 
 enum BufferMode : uint32_t { kBlocking = 0, kNonBlockingLeft = 1, kNonBlockingRight = 2 };
@@ -151,4 +152,4 @@ std::unique_ptr<Kernel> makeBuffer(const std::string& opType) {
   return opType == "Buffer" ? std::make_unique<BufferKernel>() : nullptr;
 }
 
-}  // namespace qnn::cpu
+}  // namespace qnn::ops
