@@ -235,6 +235,8 @@ Status DlcFile::open(const std::string& path, std::unique_ptr<DlcFile>* out) {
       file->metadata_.converter = m->value("converter", "");
       file->metadata_.converterCommand = m->value("converter_command", "");
       file->metadata_.modelVersion = m->value("model_version", "");
+      file->metadata_.quantizer = m->value("quantizer", "");
+      file->metadata_.quantizerCommand = m->value("quantizer_command", "");
       if (m->contains("source_model") && m->at("source_model").is_object()) {
         const Json& s = m->at("source_model");
         file->metadata_.sourceModel = s.value("path", "");

@@ -58,6 +58,7 @@ struct Graph {
 
 struct Metadata {
   std::string converter, converterCommand, modelVersion, sourceModel, sourceSha256;
+  std::string quantizer, quantizerCommand;  // empty unless qairt-quantizer wrote the file
 };
 
 class DlcFile {

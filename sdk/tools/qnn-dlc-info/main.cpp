@@ -61,6 +61,10 @@ Json toJson(const DlcFile& f) {
                 {"source_model", m.sourceModel},
                 {"source_sha256", m.sourceSha256}}},
               {"graphs", Json::array()}};
+  if (!m.quantizer.empty()) {
+    doc["metadata"]["quantizer"] = m.quantizer;
+    doc["metadata"]["quantizer_command"] = m.quantizerCommand;
+  }
   for (const auto& g : f.graphs()) {
     std::map<std::string, const qnn::dlc::Tensor*> byName;
     for (const auto& t : g.tensors) byName[t.name] = &t;
@@ -96,6 +100,9 @@ std::string toText(const Json& doc) {
   s << "DLC: " << doc["file"].get<std::string>() << "\n";
   s << "Converter: " << m["converter"].get<std::string>() << "  (" << m["converter_command"].get<std::string>()
     << ")\n";
+  if (m.contains("quantizer"))
+    s << "Quantizer: " << m["quantizer"].get<std::string>() << "  (" << m["quantizer_command"].get<std::string>()
+      << ")\n";
   s << "Source model: " << m["source_model"].get<std::string>() << "  sha256 " << m["source_sha256"].get<std::string>()
     << "\n";
   if (!m["model_version"].get<std::string>().empty()) s << "Model version: " << m["model_version"].get<std::string>() << "\n";

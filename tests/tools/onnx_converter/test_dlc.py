@@ -3,6 +3,9 @@
 the source layouts as qairt-converter does) on the CPU backend: outputs equal bit for bit; two DLCs
 compose into one context; qnn-context-binary-generator --dlc_path saves a context that runs the same; damaged, truncated and foreign files are refused with one clear error line
 (never a crash); qnn-dlc-info lists the graph; bad converter requests end in `qairt-converter: error:`.
+qairt-quantizer on the float DLC with the same calibration list as qnn-onnx-converter --input_list: the
+quantized DLC runs bit for bit like the quantized model.cpp on the CPU and HTP backends (MobileNetV2 on the
+HTP too with GEN_MODELS_PY); a quantized, damaged or uncalibrated request ends in `qairt-quantizer: error:`.
 usage: test_dlc.py BUILD_DIR [GEN_MODELS_PY]   (with gen_models.py: MobileNetV2 too)"""
 import json
 import os
@@ -42,6 +45,8 @@ class Routes:
     def __init__(self, tools, work):
         self.t, self.work = tools, work
         self.qairt = os.path.join(tools.b, "bin", "qairt-converter")
+        self.quantizer = os.path.join(tools.b, "bin", "qairt-quantizer")
+        self.htp = os.path.join(tools.b, "backends", "htp_sim", "libQnnHtp.so")
         self.dlclib = os.path.join(tools.b, "sdk", "model_dlc", "libQnnModelDlc.so")
 
     def input_list(self, name, shape):
@@ -57,16 +62,24 @@ class Routes:
         run([self.qairt, "-i", model, "-o", out])
         return out
 
-    def run_dlc(self, dlcs, lists, out, ok=True):
-        return run([self.t.netrun, "--model", self.dlclib, "--dlc_path", ",".join(dlcs), "--backend", self.t.cpu,
-                    "--input_list", ",".join(lists), "--output_dir", out], ok=ok)
+    def quantized_dlc(self, model, name, lst):
+        out = os.path.join(self.work, name + "_quantized.dlc")
+        run([self.quantizer, "--input_dlc", self.dlc(model, name), "--input_list", lst, "--output_dlc", out])
+        return out
 
-    def run_cpp(self, model, name, lst, out):
+    def run_dlc(self, dlcs, lists, out, ok=True, backend=None):
+        return run([self.t.netrun, "--model", self.dlclib, "--dlc_path", ",".join(dlcs), "--backend",
+                    backend or self.t.cpu, "--input_list", ",".join(lists), "--output_dir", out], ok=ok)
+
+    def run_cpp(self, model, name, lst, out, quantize=False, backends=None):
+        """The model.cpp route (quantized with lst as calibration when quantize); outputs of backend k in out + k."""
         cpp = os.path.join(self.work, name + ".cpp")
-        run([self.t.conv, "-i", model, "-o", cpp, "--preserve_io"])
+        run([self.t.conv, "-i", model, "-o", cpp, "--preserve_io"] + (["--input_list", lst] if quantize else []))
         run([self.t.libgen, "-c", cpp, "-b", cpp[:-4] + ".bin", "-o", os.path.join(self.work, "lib_" + name)])
         lib = os.path.join(self.work, "lib_" + name, "x86_64-linux-clang", f"lib{name}.so")
-        run([self.t.netrun, "--model", lib, "--backend", self.t.cpu, "--input_list", lst, "--output_dir", out])
+        for k, backend in enumerate(backends or [self.t.cpu]):
+            run([self.t.netrun, "--model", lib, "--backend", backend, "--input_list", lst, "--output_dir",
+                 out + (str(k) if backends else "")])
 
 
 def same_outputs(a, b, names, what):
@@ -180,6 +193,37 @@ def main():
             sys.exit(f"FAIL: qairt-converter {args}: {p.stderr}")
     print("ok: converter errors")
 
+    # qairt-quantizer: the same encodings as the converter's own quantization, so the same bits.
+    cal = os.path.join(work, "calibration.txt")
+    with open(cal, "w") as f:
+        for i in range(3):
+            raw = os.path.join(work, f"cal{i}.raw")
+            np.random.RandomState(40 + i).uniform(-1, 1, (1, 3, 8, 8)).astype(np.float32).tofile(raw)
+            f.write(raw + "\n")
+    qdlc = r.quantized_dlc(model, "small_cnn_q", cal)
+    r.run_cpp(model, "small_cnn_q", cal, os.path.join(work, "q_cpp"), quantize=True, backends=[tools.cpu, r.htp])
+    for k, backend in enumerate([tools.cpu, r.htp]):
+        r.run_dlc([qdlc], [cal], os.path.join(work, f"q_dlc{k}"), backend=backend)
+        for i in range(3):
+            same_outputs(os.path.join(work, f"q_dlc{k}", f"Result_{i}"), os.path.join(work, f"q_cpp{k}", f"Result_{i}"),
+                         ["logits", "probs"], f"quantized small_cnn on {os.path.basename(backend)}, input {i}")
+    doc = json.loads(run([info, "-i", qdlc, "--json"]).stdout)
+    if doc["metadata"].get("quantizer") != "qairt-quantizer" or doc["metadata"]["converter"] != "qairt-converter":
+        sys.exit(f"FAIL: quantized DLC metadata: {doc['metadata']}")
+    print("ok: qairt-quantizer DLC == quantized model.cpp bit for bit on CPU and HTP")
+    for args, needle in ([["--input_dlc", dlc], "--input_list is required"],
+                         [["--input_dlc", qdlc, "--input_list", cal], "is already quantized"],
+                         [["--input_dlc", os.path.join(work, "bad_header.dlc"), "--input_list", cal],
+                          "header checksum mismatch"],
+                         [["--input_dlc", os.path.join(work, "bad_truncated.dlc"), "--input_list", cal], "truncated"],
+                         [["--input_dlc", dlc, "--input_list", os.path.join(work, "missing.txt")], "cannot read"],
+                         [["--input_dlc", dlc, "--input_list", cal, "--act_bitwidth", "12"], "must be 8 or 16"]):
+        p = run([r.quantizer, *args, "--output_dlc", os.path.join(work, "x.dlc")], ok=False)
+        if p.returncode != 1 or "qairt-quantizer: error:" not in p.stderr or needle not in p.stderr \
+                or "Traceback" in p.stderr:
+            sys.exit(f"FAIL: qairt-quantizer {args}: {p.returncode} {p.stderr}")
+    print("ok: quantizer errors")
+
     if gen_models and os.path.isfile(gen_models):
         models = os.path.join(work, "models")
         subprocess.run([sys.executable, gen_models, models], check=True, capture_output=True)
@@ -190,6 +234,12 @@ def main():
         same_outputs(os.path.join(work, "mnv2_dlc", "Result_0"), os.path.join(work, "mnv2_cpp", "Result_0"),
                      ["output"], "MobileNetV2")
         print("ok: MobileNetV2, DLC route == model.cpp route bit for bit")
+        q = r.quantized_dlc(mnv2, "mobilenet_v2_q", lst)
+        r.run_cpp(mnv2, "mobilenet_v2_q", lst, os.path.join(work, "mnv2_q_cpp"), quantize=True, backends=[r.htp])
+        r.run_dlc([q], [lst], os.path.join(work, "mnv2_q_dlc"), backend=r.htp)
+        same_outputs(os.path.join(work, "mnv2_q_dlc", "Result_0"), os.path.join(work, "mnv2_q_cpp0", "Result_0"),
+                     ["output"], "quantized MobileNetV2 on the HTP")
+        print("ok: MobileNetV2 through qairt-quantizer == quantized model.cpp bit for bit on the HTP")
     print("PASS")
 
 

@@ -66,10 +66,17 @@ def _source_hash(path):
     return h.hexdigest()
 
 
-def write_dlc(graph, path, converter, command, source_path):
-    """Writes `graph` to `path` (through a temporary file renamed into place)."""
+def write_dlc(graph, path, converter, command, source_path, metadata=None):
+    """Writes `graph` to `path` (through a temporary file renamed into place). metadata, when given,
+    replaces the converter/source entries (qairt-quantizer keeps the converter's and adds its own)."""
     tmp = path + ".tmp"
     tensors = {}
+    # The source model's name of each activation tensor (qairt-quantizer matches --input_list
+    # 'name:=file' entries and encodings by it), where it differs from the QNN name.
+    source = {}
+    for onnx_name, by_layout in getattr(graph, "onnx_map", {}).items():
+        for q in by_layout.values():
+            source.setdefault(q, onnx_name)
     with open(tmp, "wb") as f:
         f.write(b"\0" * PREAMBLE.size)
         offset = PREAMBLE.size
@@ -78,6 +85,8 @@ def write_dlc(graph, path, converter, command, source_path):
             q = _quant(getattr(t, "quant", None))
             if q is not None:
                 desc["quant_params"] = q
+            if t.kind != "static" and source.get(t.name, t.name) != t.name:
+                desc["source_name"] = source[t.name]
             fmt = getattr(graph, "axis_format", {}).get(t.name)
             if fmt:
                 desc["axis_format"] = fmt
@@ -92,10 +101,10 @@ def write_dlc(graph, path, converter, command, source_path):
             tensors[t.name] = desc
         header = {
             "format": "openqnn-dlc", "version": VERSION,
-            "metadata": {"converter": converter, "converter_command": command,
-                         "model_version": getattr(graph, "model_version", ""),
-                         "source_model": {"path": os.path.basename(source_path or ""),
-                                          "sha256": _source_hash(source_path)}},
+            "metadata": metadata or {"converter": converter, "converter_command": command,
+                                     "model_version": getattr(graph, "model_version", ""),
+                                     "source_model": {"path": os.path.basename(source_path or ""),
+                                                      "sha256": _source_hash(source_path)}},
             "graphs": [{
                 "name": graph.name, "inputs": list(graph.inputs), "outputs": list(graph.outputs),
                 "tensors": tensors,
