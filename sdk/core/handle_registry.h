@@ -12,7 +12,7 @@
 namespace qnn::sdk {
 
 enum class HandleKind : uint8_t {
-  kBackend = 1, kDevice, kContext, kGraph, kLog, kProfile, kSignal, kMem, kSystemContext,
+  kBackend = 1, kDevice, kContext, kGraph, kLog, kProfile, kSignal, kMem, kSystemContext, kSystemDlc,
 };
 
 class HandleObject {

@@ -118,6 +118,7 @@ Graph parseGraph(const Json& g, const uint8_t* file, uint64_t dataEnd) {
     if (tensor.dataType == QNN_DATATYPE_UNDEFINED) throw std::invalid_argument("tensor '" + name + "': unknown data_type");
     tensor.dims = dimsOf(t.at("dims"));
     if (t.contains("axis_format")) tensor.axisFormat = t.at("axis_format").get<std::string>();
+    if (t.contains("source_name")) tensor.sourceName = t.at("source_name").get<std::string>();
     if (t.contains("quant_params")) {
       const Json& q = t.at("quant_params");
       tensor.quant.defined = true;
@@ -204,8 +205,26 @@ Status DlcFile::open(const std::string& path, std::unique_ptr<DlcFile>* out) {
   ::close(fd);
   if (map == MAP_FAILED) return sdk::invalidArgument("DLC '" + path + "': cannot map (" + std::strerror(errno) + ")");
   file->map_ = map, file->mapSize_ = size_t(fileSize);
-  const auto* bytes = static_cast<const uint8_t*>(map);
+  QNN_SDK_RETURN_IF_ERROR(file->parse(static_cast<const uint8_t*>(map), fileSize));
+  *out = std::move(file);
+  return Status::ok();
+}
 
+Status DlcFile::openBuffer(const uint8_t* data, uint64_t size, const std::string& label, std::unique_ptr<DlcFile>* out) {
+  std::unique_ptr<DlcFile> file(new DlcFile());
+  file->path_ = label;
+  if (!data) return sdk::invalidArgument("DLC '" + label + "': no buffer");
+  if (size < kPreambleSize)
+    return bad(label, "shorter than the 64-byte preamble (" + std::to_string(size) + " bytes)");
+  file->owned_.assign(data, data + size);
+  QNN_SDK_RETURN_IF_ERROR(file->parse(file->owned_.data(), size));
+  *out = std::move(file);
+  return Status::ok();
+}
+
+Status DlcFile::parse(const uint8_t* bytes, uint64_t fileSize) {
+  const std::string& path = path_;
+  DlcFile* file = this;
   if (std::memcmp(bytes, kMagic, sizeof kMagic) != 0) return bad(path, "not an OpenQNN DLC (bad magic)");
   const uint32_t version = le32(bytes + 8);
   if (version != kVersion)
@@ -250,7 +269,6 @@ Status DlcFile::open(const std::string& path, std::unique_ptr<DlcFile>* out) {
     return bad(path, e.what());
   }
   if (file->graphs_.empty()) return bad(path, "no graph");
-  *out = std::move(file);
   return Status::ok();
 }
 

@@ -31,6 +31,7 @@ struct Tensor {
   std::vector<uint32_t> dims;
   QuantParams quant;
   std::string axisFormat;         // the layout of a graph input/output's raw data ("NCHW", ...), may be empty
+  std::string sourceName;         // the source model's name for it, where the converter renamed it (may be empty)
   const uint8_t* data = nullptr;  // static tensors: into the file mapping (owned by the DlcFile)
   uint64_t size = 0;
 };
@@ -65,6 +66,10 @@ class DlcFile {
  public:
   // Opens and checks `path`; on success *out owns the mapping.
   static sdk::Status open(const std::string& path, std::unique_ptr<DlcFile>* out);
+  // The same checks on a DLC in memory (QnnSystemDlc_createFromBinary); the bytes are copied, so
+  // the caller's buffer may go away. `label` names it in errors.
+  static sdk::Status openBuffer(const uint8_t* data, uint64_t size, const std::string& label,
+                                std::unique_ptr<DlcFile>* out);
   ~DlcFile();
   DlcFile(const DlcFile&) = delete;
   DlcFile& operator=(const DlcFile&) = delete;
@@ -75,7 +80,9 @@ class DlcFile {
 
  private:
   DlcFile() = default;
+  sdk::Status parse(const uint8_t* bytes, uint64_t size);  // checks the bytes (mapped or owned) and fills graphs_
   std::string path_;
+  std::vector<uint8_t> owned_;  // openBuffer's copy (static tensors point into it)
   void* map_ = nullptr;
   size_t mapSize_ = 0;
   std::vector<Graph> graphs_;

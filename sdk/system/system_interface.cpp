@@ -1,5 +1,6 @@
-// The C entry points of libQnnSystem.so: the provider table of system API 1.7 and its four
-// QnnSystemContext_* calls (the other twelve members answer NOT_SUPPORTED). Each entry runs inside guarded(),
+// The C entry points of libQnnSystem.so: the provider table of system API 1.7, its four
+// QnnSystemContext_* calls and the five QnnSystemDlc_* ones (system_dlc_api.cpp); the other
+// seven members answer NOT_SUPPORTED. Each entry runs inside guarded(),
 // so no C++ exception crosses the C boundary, and answers a null, freed or
 // forged handle with QNN_SYSTEM_CONTEXT_ERROR_INVALID_HANDLE (handles are keys
 // in the core's HandleRegistry, never dereferenced pointers).
@@ -11,46 +12,13 @@
 #include "core/api_members.h"
 #include "core/logger.h"
 #include "system_context.h"
+#include "system_guard.h"
 
 namespace qnn::system {
 namespace {
 
-// Errors go to stderr only when QNN_LOG_TO_STDERR is set: the System API takes no
-// log callback. Logging must not throw out of a catch handler.
-void logError(const char* entry, const std::string& message) noexcept {
-  try {
-    sdk::logMessage(nullptr, QNN_LOG_LEVEL_ERROR, std::string(entry) + ": " + message);
-  } catch (...) {
-  }
-}
-
-template <typename Fn>
-Qnn_ErrorHandle_t guarded(const char* entry, Fn&& fn) noexcept {
-  try {
-    return fn();
-  } catch (const std::bad_alloc&) {
-    logError(entry, "out of memory");
-    return QNN_COMMON_ERROR_MEM_ALLOC;
-  } catch (const std::exception& e) {
-    logError(entry, e.what());
-    return QNN_SYSTEM_CONTEXT_ERROR_OPERATION_FAILED;
-  } catch (...) {
-    logError(entry, "unexpected internal error");
-    return QNN_SYSTEM_CONTEXT_ERROR_OPERATION_FAILED;
-  }
-}
-
 Qnn_ErrorHandle_t toSystemError(const char* entry, const sdk::Status& s) {
-  if (s.isOk()) return QNN_SUCCESS;
-  logError(entry, s.message());
-  switch (s.code()) {
-    case sdk::StatusCode::kInvalidArgument: return QNN_SYSTEM_CONTEXT_ERROR_INVALID_ARGUMENT;
-    case sdk::StatusCode::kInvalidHandle: return QNN_SYSTEM_CONTEXT_ERROR_INVALID_HANDLE;
-    case sdk::StatusCode::kCorruptData: return QNN_SYSTEM_CONTEXT_ERROR_MALFORMED_BINARY;
-    case sdk::StatusCode::kNotSupported: return QNN_SYSTEM_CONTEXT_ERROR_UNSUPPORTED_FEATURE;
-    case sdk::StatusCode::kOutOfMemory: return QNN_COMMON_ERROR_MEM_ALLOC;
-    default: return QNN_SYSTEM_CONTEXT_ERROR_OPERATION_FAILED;
-  }
+  return toComponentError(entry, s, kContextErrors);
 }
 
 std::shared_ptr<SystemContextObject> lookup(QnnSystemContext_Handle_t handle) {
@@ -73,7 +41,7 @@ Qnn_ErrorHandle_t binaryInfo(const char* entry, QnnSystemContext_Handle_t handle
 }
 
 // Members of system API 1.7 this library does not implement yet (tensor footprint, system
-// log, DLC, profile serialization; the list is core/api_members.h): each logs its name
+// log, profile serialization; the list is core/api_members.h): each logs its name
 // and answers NOT_SUPPORTED, as the project's rule for unimplemented entries demands.
 template <typename Fn, unsigned Id>
 struct NotSupported;
@@ -150,6 +118,11 @@ static const QnnSystemInterface_t& systemProvider() {
     p.QNN_SYSTEM_INTERFACE_VER_NAME.systemContextGetBinaryInfo = QnnSystemContext_getBinaryInfo;
     p.QNN_SYSTEM_INTERFACE_VER_NAME.systemContextGetMetaData = QnnSystemContext_getMetadata;
     p.QNN_SYSTEM_INTERFACE_VER_NAME.systemContextFree = QnnSystemContext_free;
+    p.QNN_SYSTEM_INTERFACE_VER_NAME.systemDlcCreateFromFile = QnnSystemDlc_createFromFile;
+    p.QNN_SYSTEM_INTERFACE_VER_NAME.systemDlcCreateFromBinary = QnnSystemDlc_createFromBinary;
+    p.QNN_SYSTEM_INTERFACE_VER_NAME.systemDlcComposeGraphs = QnnSystemDlc_composeGraphs;
+    p.QNN_SYSTEM_INTERFACE_VER_NAME.systemDlcGetOpMappings = QnnSystemDlc_getOpMappings;
+    p.QNN_SYSTEM_INTERFACE_VER_NAME.systemDlcFree = QnnSystemDlc_free;
     qnn::sdk::fillUnassignedMembers<qnn::system::NotSupported>(p.QNN_SYSTEM_INTERFACE_VER_NAME);
     return p;
   }();

@@ -1,0 +1,24 @@
+// Builds the graphs of an OpenQNN DLC (docs/dlc-format.md) in a context through a QNN
+// function table, exactly as a converter's model.cpp would: graph inputs, then per node its
+// not-yet-created inputs (weights, pointing into the DLC's mapping; the backend copies them) and
+// the node with its outputs. Shared by libQnnModelDlc.so (QnnModel_composeGraphsFromDlc) and
+// libQnnSystem.so (QnnSystemDlc_composeGraphs).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "QnnModel.hpp"
+#include "QnnWrapperUtils.hpp"
+#include "dlc/dlc_file.h"
+
+namespace qnn::dlc {
+
+// Composes graph `g` into `model` (initialized here) in `context`; configs: the caller's
+// per-graph configs (may be null). MODEL_NO_ERROR or the first failing step's error.
+qnn_wrapper_api::ModelError_t composeGraph(const Graph& g, qnn_wrapper_api::QnnModel& model, Qnn_BackendHandle_t backend,
+                                           const QNN_INTERFACE_VER_TYPE& qnn, Qnn_ContextHandle_t context,
+                                           const qnn_wrapper_api::GraphConfigInfo_t** configs, uint32_t numConfigs,
+                                           bool debug);
+
+}  // namespace qnn::dlc
