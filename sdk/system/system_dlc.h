@@ -13,6 +13,7 @@
 #include "QnnWrapperUtils.hpp"
 #include "System/QnnSystemDlc.h"
 #include "core/handle_registry.h"
+#include "core/logger.h"
 #include "core/status.h"
 #include "dlc/dlc_file.h"
 
@@ -20,9 +21,12 @@ namespace qnn::system {
 
 class SystemDlcObject : public sdk::HandleObject {
  public:
-  explicit SystemDlcObject(std::unique_ptr<dlc::DlcFile> file) : file_(std::move(file)) {}
+  // logger: the QnnSystemLog handle the DLC was opened with (may be null); later calls report through it.
+  SystemDlcObject(std::unique_ptr<dlc::DlcFile> file, std::shared_ptr<const sdk::Logger> logger)
+      : file_(std::move(file)), logger_(std::move(logger)) {}
   ~SystemDlcObject() override;
   sdk::HandleKind kind() const override { return sdk::HandleKind::kSystemDlc; }
+  const sdk::Logger* logger() const { return logger_.get(); }
 
   // Builds every graph of the DLC in `context` through `qnn` (graph configs by graph name, as
   // QnnModel_composeGraphs takes them) and points *graphs at one info per graph in `version`'s
@@ -50,6 +54,7 @@ class SystemDlcObject : public sdk::HandleObject {
   };
   std::mutex mutex_;
   std::unique_ptr<dlc::DlcFile> file_;
+  std::shared_ptr<const sdk::Logger> logger_;
   std::vector<std::unique_ptr<Composed>> composed_;
   std::unique_ptr<Mappings> mappings_;
 };

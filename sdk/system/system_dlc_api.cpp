@@ -9,12 +9,12 @@
 namespace qnn::system {
 namespace {
 
-Qnn_ErrorHandle_t toDlcError(const char* entry, const sdk::Status& s) {
+Qnn_ErrorHandle_t toDlcError(const char* entry, const sdk::Status& s, const sdk::Logger* logger = nullptr) {
   static constexpr ComponentErrors kDlcErrors{QNN_SYSTEM_DLC_ERROR_INVALID_ARGUMENT, QNN_SYSTEM_DLC_ERROR_INVALID_HANDLE,
                                              QNN_SYSTEM_DLC_ERROR_MALFORMED_BINARY,
                                              QNN_SYSTEM_DLC_ERROR_UNSUPPORTED_FEATURE,
                                              QNN_SYSTEM_DLC_ERROR_OPERATION_FAILED};
-  return toComponentError(entry, s, kDlcErrors);
+  return toComponentError(entry, s, kDlcErrors, logger);
 }
 
 std::shared_ptr<SystemDlcObject> lookup(QnnSystemDlc_Handle_t handle) {
@@ -23,15 +23,22 @@ std::shared_ptr<SystemDlcObject> lookup(QnnSystemDlc_Handle_t handle) {
 
 sdk::Status invalidHandle() { return {sdk::StatusCode::kInvalidHandle, "invalid system DLC handle"}; }
 
+// The Logger of a QnnSystemLog handle; null for a null handle. *bad when the handle is not a log's.
+std::shared_ptr<const sdk::Logger> loggerOf(Qnn_LogHandle_t logger, bool* bad) {
+  auto l = logger ? sdk::handles().get<sdk::Logger>(logger, sdk::HandleKind::kLog) : nullptr;
+  *bad = logger && !l;
+  return l;
+}
+
 // A DLC that opens: a new handle in *dlcHandle (untouched on error).
 Qnn_ErrorHandle_t adopt(const char* entry, sdk::Status opened, std::unique_ptr<dlc::DlcFile> file,
-                        QnnSystemDlc_Handle_t* dlcHandle) {
+                        std::shared_ptr<const sdk::Logger> logger, QnnSystemDlc_Handle_t* dlcHandle) {
   if (!opened.isOk()) {
     // A file that is not a DLC, or a damaged one, is a malformed binary; a missing one an invalid argument.
     if (opened.code() != sdk::StatusCode::kInvalidArgument) opened = {sdk::StatusCode::kCorruptData, opened.message()};
-    return toDlcError(entry, opened);
+    return toDlcError(entry, opened, logger.get());
   }
-  *dlcHandle = sdk::handles().add(std::make_shared<SystemDlcObject>(std::move(file)));
+  *dlcHandle = sdk::handles().add(std::make_shared<SystemDlcObject>(std::move(file), std::move(logger)));
   return QNN_SUCCESS;
 }
 
@@ -43,29 +50,37 @@ using qnn::system::toDlcError;
 
 extern "C" {
 
-// logger is accepted for the signature; errors go to the library log (QNN_LOG_TO_STDERR).
-QNN_API Qnn_ErrorHandle_t QnnSystemDlc_createFromFile(Qnn_LogHandle_t /*logger*/, const char* dlcPath,
+// logger: a QnnSystemLog handle (or null): this call's errors and later ones on the DLC handle go
+// to it (and to stderr with QNN_LOG_TO_STDERR). A handle that is not a log's is INVALID_HANDLE.
+QNN_API Qnn_ErrorHandle_t QnnSystemDlc_createFromFile(Qnn_LogHandle_t logger, const char* dlcPath,
                                                       QnnSystemDlc_Handle_t* dlcHandle) {
   const char* entry = __func__;
   return guarded(entry, [&]() -> Qnn_ErrorHandle_t {
-    if (!dlcPath || !dlcHandle) return toDlcError(entry, qnn::sdk::invalidArgument("dlcPath and dlcHandle are required"));
+    bool badLogger = false;
+    auto log = qnn::system::loggerOf(logger, &badLogger);
+    if (badLogger) return toDlcError(entry, {qnn::sdk::StatusCode::kInvalidHandle, "invalid log handle"});
+    if (!dlcPath || !dlcHandle)
+      return toDlcError(entry, qnn::sdk::invalidArgument("dlcPath and dlcHandle are required"), log.get());
     std::unique_ptr<qnn::dlc::DlcFile> file;
     qnn::sdk::Status st = qnn::dlc::DlcFile::open(dlcPath, &file);
-    return qnn::system::adopt(entry, st, std::move(file), dlcHandle);
+    return qnn::system::adopt(entry, st, std::move(file), log, dlcHandle);
   }, QNN_SYSTEM_DLC_ERROR_OPERATION_FAILED);
 }
 
 // The buffer is copied: the caller may free it once this returns.
-QNN_API Qnn_ErrorHandle_t QnnSystemDlc_createFromBinary(Qnn_LogHandle_t /*logger*/, const uint8_t* buffer,
+QNN_API Qnn_ErrorHandle_t QnnSystemDlc_createFromBinary(Qnn_LogHandle_t logger, const uint8_t* buffer,
                                                         const Qnn_ContextBinarySize_t bufferSize,
                                                         QnnSystemDlc_Handle_t* dlcHandle) {
   const char* entry = __func__;
   return guarded(entry, [&]() -> Qnn_ErrorHandle_t {
+    bool badLogger = false;
+    auto log = qnn::system::loggerOf(logger, &badLogger);
+    if (badLogger) return toDlcError(entry, {qnn::sdk::StatusCode::kInvalidHandle, "invalid log handle"});
     if (!buffer || bufferSize == 0 || !dlcHandle)
-      return toDlcError(entry, qnn::sdk::invalidArgument("buffer, bufferSize and dlcHandle are required"));
+      return toDlcError(entry, qnn::sdk::invalidArgument("buffer, bufferSize and dlcHandle are required"), log.get());
     std::unique_ptr<qnn::dlc::DlcFile> file;
     qnn::sdk::Status st = qnn::dlc::DlcFile::openBuffer(buffer, bufferSize, "<buffer>", &file);
-    return qnn::system::adopt(entry, st, std::move(file), dlcHandle);
+    return qnn::system::adopt(entry, st, std::move(file), log, dlcHandle);
   }, QNN_SYSTEM_DLC_ERROR_OPERATION_FAILED);
 }
 
@@ -81,21 +96,23 @@ QNN_API Qnn_ErrorHandle_t QnnSystemDlc_composeGraphs(QnnSystemDlc_Handle_t dlcHa
   return guarded(entry, [&]() -> Qnn_ErrorHandle_t {
     auto dlc = qnn::system::lookup(dlcHandle);
     if (!dlc) return toDlcError(entry, qnn::system::invalidHandle());
+    const qnn::sdk::Logger* log = dlc->logger();
     if (!graphs || !numGraphs || (numGraphConfigs > 0 && !graphConfigs))
       return toDlcError(entry, qnn::sdk::invalidArgument("graphs and numGraphs are required (and graphConfigs "
-                                                         "when numGraphConfigs > 0)"));
+                                                         "when numGraphConfigs > 0)"), log);
     // The interface's function table must have the current layout (core API 2.14 and later).
     const Qnn_Version_t v = interface.apiVersion.coreApiVersion;
     if (v.major != QNN_API_VERSION_MAJOR || v.minor < 14)
       return toDlcError(entry, qnn::sdk::invalidArgument(
                                    "the interface is of core API " + std::to_string(v.major) + "." +
-                                   std::to_string(v.minor) + "; composing needs a 2.14 or later function table"));
+                                   std::to_string(v.minor) + "; composing needs a 2.14 or later function table"),
+                        log);
     const QNN_INTERFACE_VER_TYPE& qnn = interface.QNN_INTERFACE_VER_NAME;
     if (!qnn.graphCreate || !qnn.tensorCreateGraphTensor || !qnn.graphAddNode)
       return toDlcError(entry, qnn::sdk::invalidArgument("the interface lacks graphCreate, tensorCreateGraphTensor "
-                                                         "or graphAddNode"));
+                                                         "or graphAddNode"), log);
     return toDlcError(entry, dlc->compose(graphConfigs, numGraphConfigs, backend, context, qnn, graphVersion, graphs,
-                                          numGraphs));
+                                          numGraphs), log);
   }, QNN_SYSTEM_DLC_ERROR_OPERATION_FAILED);
 }
 
@@ -107,7 +124,7 @@ QNN_API Qnn_ErrorHandle_t QnnSystemDlc_getOpMappings(QnnSystemDlc_Handle_t dlcHa
     auto dlc = qnn::system::lookup(dlcHandle);
     if (!dlc) return toDlcError(entry, qnn::system::invalidHandle());
     if (!opMappings || !numOpMappings)
-      return toDlcError(entry, qnn::sdk::invalidArgument("opMappings and numOpMappings are required"));
+      return toDlcError(entry, qnn::sdk::invalidArgument("opMappings and numOpMappings are required"), dlc->logger());
     dlc->opMappings(opMappings, numOpMappings);
     return QNN_SUCCESS;
   }, QNN_SYSTEM_DLC_ERROR_OPERATION_FAILED);

@@ -14,9 +14,10 @@ namespace qnn::system {
 
 // Errors go to stderr only when QNN_LOG_TO_STDERR is set: the System API takes no
 // log callback. Logging must not throw out of a catch handler.
-inline void logError(const char* entry, const std::string& message) noexcept {
+// logger: a QnnSystemLog handle's Logger the call was given (may be null).
+inline void logError(const char* entry, const std::string& message, const sdk::Logger* logger = nullptr) noexcept {
   try {
-    sdk::logMessage(nullptr, QNN_LOG_LEVEL_ERROR, std::string(entry) + ": " + message);
+    sdk::logMessage(logger, QNN_LOG_LEVEL_ERROR, std::string(entry) + ": " + message);
   } catch (...) {
   }
 }
@@ -49,9 +50,10 @@ inline constexpr ComponentErrors kContextErrors{
     QNN_SYSTEM_CONTEXT_ERROR_OPERATION_FAILED};
 
 // QNN_SUCCESS, or the status logged under `entry` and turned into the component's code.
-inline Qnn_ErrorHandle_t toComponentError(const char* entry, const sdk::Status& s, const ComponentErrors& codes) {
+inline Qnn_ErrorHandle_t toComponentError(const char* entry, const sdk::Status& s, const ComponentErrors& codes,
+                                          const sdk::Logger* logger = nullptr) {
   if (s.isOk()) return QNN_SUCCESS;
-  logError(entry, s.message());
+  logError(entry, s.message(), logger);
   switch (s.code()) {
     case sdk::StatusCode::kInvalidArgument: return codes.invalidArgument;
     case sdk::StatusCode::kInvalidHandle: return codes.invalidHandle;

@@ -1,6 +1,7 @@
-// The C entry points of libQnnSystem.so: the provider table of system API 1.7, its four
-// QnnSystemContext_* calls and the five QnnSystemDlc_* ones (system_dlc_api.cpp); the other
-// seven members answer NOT_SUPPORTED. Each entry runs inside guarded(),
+// The C entry points of libQnnSystem.so: the provider table of system API 1.7 and its four
+// QnnSystemContext_* calls; the tensor footprint, QnnSystemLog_* and QnnSystemDlc_* members are
+// in system_tensor_api.cpp, system_log_api.cpp and system_dlc_api.cpp; the three profile
+// serialization members answer NOT_SUPPORTED. Each entry runs inside guarded(),
 // so no C++ exception crosses the C boundary, and answers a null, freed or
 // forged handle with QNN_SYSTEM_CONTEXT_ERROR_INVALID_HANDLE (handles are keys
 // in the core's HandleRegistry, never dereferenced pointers).
@@ -40,8 +41,7 @@ Qnn_ErrorHandle_t binaryInfo(const char* entry, QnnSystemContext_Handle_t handle
   return QNN_SUCCESS;
 }
 
-// Members of system API 1.7 this library does not implement yet (tensor footprint, system
-// log, profile serialization; the list is core/api_members.h): each logs its name
+// Members of system API 1.7 this library does not implement yet (profile serialization; the list is core/api_members.h): each logs its name
 // and answers NOT_SUPPORTED, as the project's rule for unimplemented entries demands.
 template <typename Fn, unsigned Id>
 struct NotSupported;
@@ -118,6 +118,10 @@ static const QnnSystemInterface_t& systemProvider() {
     p.QNN_SYSTEM_INTERFACE_VER_NAME.systemContextGetBinaryInfo = QnnSystemContext_getBinaryInfo;
     p.QNN_SYSTEM_INTERFACE_VER_NAME.systemContextGetMetaData = QnnSystemContext_getMetadata;
     p.QNN_SYSTEM_INTERFACE_VER_NAME.systemContextFree = QnnSystemContext_free;
+    p.QNN_SYSTEM_INTERFACE_VER_NAME.systemTensorGetMemoryFootprint = QnnSystemTensor_getMemoryFootprint;
+    p.QNN_SYSTEM_INTERFACE_VER_NAME.systemLogCreate = QnnSystemLog_create;
+    p.QNN_SYSTEM_INTERFACE_VER_NAME.systemLogSetLogLevel = QnnSystemLog_setLogLevel;
+    p.QNN_SYSTEM_INTERFACE_VER_NAME.systemLogFree = QnnSystemLog_free;
     p.QNN_SYSTEM_INTERFACE_VER_NAME.systemDlcCreateFromFile = QnnSystemDlc_createFromFile;
     p.QNN_SYSTEM_INTERFACE_VER_NAME.systemDlcCreateFromBinary = QnnSystemDlc_createFromBinary;
     p.QNN_SYSTEM_INTERFACE_VER_NAME.systemDlcComposeGraphs = QnnSystemDlc_composeGraphs;
