@@ -13,6 +13,7 @@ namespace qnn::sdk {
 
 enum class HandleKind : uint8_t {
   kBackend = 1, kDevice, kContext, kGraph, kLog, kProfile, kSignal, kMem, kSystemContext, kSystemDlc,
+  kSystemProfileTarget,
 };
 
 class HandleObject {

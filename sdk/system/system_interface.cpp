@@ -1,7 +1,6 @@
 // The C entry points of libQnnSystem.so: the provider table of system API 1.7 and its four
-// QnnSystemContext_* calls; the tensor footprint, QnnSystemLog_* and QnnSystemDlc_* members are
-// in system_tensor_api.cpp, system_log_api.cpp and system_dlc_api.cpp; the three profile
-// serialization members answer NOT_SUPPORTED. Each entry runs inside guarded(),
+// QnnSystemContext_* calls; the other members are in system_tensor_api.cpp,
+// system_log_api.cpp, system_dlc_api.cpp and system_profile_api.cpp. Each entry runs inside guarded(),
 // so no C++ exception crosses the C boundary, and answers a null, freed or
 // forged handle with QNN_SYSTEM_CONTEXT_ERROR_INVALID_HANDLE (handles are keys
 // in the core's HandleRegistry, never dereferenced pointers).
@@ -127,6 +126,9 @@ static const QnnSystemInterface_t& systemProvider() {
     p.QNN_SYSTEM_INTERFACE_VER_NAME.systemDlcComposeGraphs = QnnSystemDlc_composeGraphs;
     p.QNN_SYSTEM_INTERFACE_VER_NAME.systemDlcGetOpMappings = QnnSystemDlc_getOpMappings;
     p.QNN_SYSTEM_INTERFACE_VER_NAME.systemDlcFree = QnnSystemDlc_free;
+    p.QNN_SYSTEM_INTERFACE_VER_NAME.systemProfileCreateSerializationTarget = QnnSystemProfile_createSerializationTarget;
+    p.QNN_SYSTEM_INTERFACE_VER_NAME.systemProfileSerializeEventData = QnnSystemProfile_serializeEventData;
+    p.QNN_SYSTEM_INTERFACE_VER_NAME.systemProfileFreeSerializationTarget = QnnSystemProfile_freeSerializationTarget;
     qnn::sdk::fillUnassignedMembers<qnn::system::NotSupported>(p.QNN_SYSTEM_INTERFACE_VER_NAME);
     return p;
   }();

@@ -1,9 +1,9 @@
 #include "profiling.h"
 
 #include <fstream>
-#include <nlohmann/json.hpp>
 
 #include "QnnProfile.h"
+#include "core/profile_log.h"
 #include "qnn_backend.h"
 #include "raw_file.h"
 #include "tool_error.h"
@@ -11,32 +11,20 @@
 namespace qnn::tools {
 
 struct ProfileJson {
-  static nlohmann::json toJson(const ProfileCollector::Event& e) {
-    nlohmann::json j = {{"phase", e.phase}, {"type", e.type}, {"unit", e.unit}, {"value", e.value},
-                        {"identifier", e.identifier}};
-    if (!e.graph.empty()) j["graph"] = e.graph;
-    if (e.inference >= 0) j["inference"] = e.inference;
-    if (e.topLevel) j["startUs"] = e.startUs;
-    else if (e.hasBackendStart) j["startUs"] = e.backendStartUs;
-    if (!e.subEvents.empty()) {
-      j["subEvents"] = nlohmann::json::array();
-      for (const auto& s : e.subEvents) j["subEvents"].push_back(toJson(s));
-    }
-    return j;
+  static sdk::ProfileLogEvent toLog(const ProfileCollector::Event& e) {
+    sdk::ProfileLogEvent l;
+    l.phase = e.phase, l.type = e.type, l.unit = e.unit, l.value = e.value, l.identifier = e.identifier;
+    l.graph = e.graph, l.inference = e.inference;
+    l.hasStart = e.topLevel || e.hasBackendStart;
+    l.startUs = e.topLevel ? e.startUs : e.backendStartUs;
+    for (const auto& s : e.subEvents) l.subEvents.push_back(toLog(s));
+    return l;
   }
 };
 
 namespace {
 
-std::string unitName(QnnProfile_EventUnit_t unit) {
-  switch (unit) {
-    case QNN_PROFILE_EVENTUNIT_MICROSEC: return "us";
-    case QNN_PROFILE_EVENTUNIT_BYTES: return "bytes";
-    case QNN_PROFILE_EVENTUNIT_CYCLES: return "cycles";
-    case QNN_PROFILE_EVENTUNIT_COUNT: return "count";
-    default: return "backend";
-  }
-}
+std::string unitName(QnnProfile_EventUnit_t unit) { return sdk::profileUnitName(unit); }
 
 }  // namespace
 
@@ -156,13 +144,11 @@ void ProfileCollector::write(const std::string& outputDir, const std::string& ba
   if (!enabled()) return;
   makeDirectories(outputDir);
   std::string base = backendPath.substr(backendPath.find_last_of('/') + 1);
-  nlohmann::json doc = {{"format", "openqnn-profile"}, {"version", 1}, {"tool", tool_}, {"backend", base},
-                        {"backendBuildId", buildId}, {"profilingLevel", profilingLevelName(level_)},
-                        {"events", nlohmann::json::array()}};
-  for (const auto& e : events_) doc["events"].push_back(ProfileJson::toJson(e));
+  std::vector<sdk::ProfileLogEvent> events;
+  for (const auto& e : events_) events.push_back(ProfileJson::toLog(e));
   const std::string path = outputDir + "/qnn-profiling-data_0.log";
   std::ofstream out(path);
-  out << doc.dump(1) << "\n";
+  out << sdk::profileLogText({tool_, base, buildId, profilingLevelName(level_)}, events);
   if (!out) throw ToolError("cannot write profiling log '" + path + "'");
 }
 
