@@ -93,7 +93,13 @@ ThroughputConfig readThroughputConfig(const std::string& path) {
     e.path = requiredString(m, "modelPath", "models[]");
     e.inputPath = optional<std::string>(m, "inputPath", "", "models[" + e.name + "]");
     e.loadFromCachedBinary = optional<bool>(m, "loadFromCachedBinary", false, "models[" + e.name + "]");
+    e.dlcPath = optional<std::string>(m, "dlcPath", "", "models[" + e.name + "]");
     requireFile(e.path, "model '" + e.name + "'");
+    if (!e.dlcPath.empty()) {
+      if (e.loadFromCachedBinary)
+        throw ToolError("models[" + e.name + "]: dlcPath and loadFromCachedBinary exclude each other");
+      requireFile(e.dlcPath, "DLC of model '" + e.name + "'");
+    }
     if (!e.inputPath.empty()) requireFile(e.inputPath, "input list of model '" + e.name + "'");
     c.models.push_back(e);
   }

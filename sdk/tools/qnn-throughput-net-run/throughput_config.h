@@ -18,6 +18,7 @@ struct BackendEntry {
 };
 struct ModelEntry {
   std::string name, path, inputPath;
+  std::string dlcPath;  // with a DLC model library (libQnnModelDlc.so) as path: the DLC it composes
   bool loadFromCachedBinary = false;
 };
 struct ContextEntry {

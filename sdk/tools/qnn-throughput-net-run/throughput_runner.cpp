@@ -64,7 +64,9 @@ class ThreadWorker {
       session_->loadBinary(binary, specs, configs, 0);
     } else {
       session_->createContext(configs);
-      session_->composeModels({model_.path}, "QnnModel", qnnConfigs_.graphConfigInfos(), false);
+      session_->composeModels({model_.path}, "QnnModel", qnnConfigs_.graphConfigInfos(), false, nullptr,
+                              model_.dlcPath.empty() ? std::vector<std::string>{}
+                                                     : std::vector<std::string>{model_.dlcPath});
       session_->finalizeGraphs();
     }
     inputs_.clear();

@@ -131,6 +131,27 @@ def main():
                  ["logits", "probs"], "context binary from the DLC")
     print("ok: context binary from a DLC")
 
+    # qnn-throughput-net-run: a model entry with libQnnModelDlc.so and a dlcPath.
+    tnr = os.path.join(tools.b, "bin", "qnn-throughput-net-run")
+    cfg = {"backends": [{"backendName": "cpu", "backendPath": tools.cpu}],
+           "models": [{"modelName": "m", "modelPath": r.dlclib, "dlcPath": dlc, "inputPath": lst}],
+           "contexts": [{"contextName": "c"}],
+           "testCase": {"iteration": 1, "threads": [{"threadName": "t", "backend": "cpu", "context": "c",
+                                                      "model": "m", "loop": 4}]}}
+    with open(os.path.join(work, "tp.json"), "w") as f:
+        json.dump(cfg, f)
+    run([tnr, "--config", os.path.join(work, "tp.json"), "--output", os.path.join(work, "tp_result.json")])
+    res = json.load(open(os.path.join(work, "tp_result.json")))
+    if res["total"]["inferences"] != 4:
+        sys.exit(f"FAIL: qnn-throughput-net-run with a DLC: {res}")
+    cfg["models"][0]["dlcPath"] = os.path.join(work, "missing.dlc")
+    with open(os.path.join(work, "tp_bad.json"), "w") as f:
+        json.dump(cfg, f)
+    p = run([tnr, "--config", os.path.join(work, "tp_bad.json")], ok=False)
+    if p.returncode == 0 or "missing.dlc" not in p.stderr or "Traceback" in p.stderr:
+        sys.exit(f"FAIL: qnn-throughput-net-run with a missing DLC: {p.returncode} {p.stderr}")
+    print("ok: qnn-throughput-net-run runs a DLC (models[].dlcPath)")
+
     # qnn-dlc-info: the graph as the converter wrote it (6 ONNX nodes + the input layout transpose).
     info = os.path.join(tools.b, "bin", "qnn-dlc-info")
     doc = json.loads(run([info, "-i", dlc, "--json"]).stdout)
