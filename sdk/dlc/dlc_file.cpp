@@ -272,6 +272,15 @@ Status DlcFile::parse(const uint8_t* bytes, uint64_t fileSize) {
   return Status::ok();
 }
 
+void DlcFile::releasePages(const uint8_t* data, uint64_t size) const {
+  if (!map_ || !data || size == 0) return;
+  const auto base = reinterpret_cast<uintptr_t>(map_), begin = reinterpret_cast<uintptr_t>(data);
+  if (begin < base || begin + size > base + mapSize_) return;
+  const uintptr_t page = uintptr_t(sysconf(_SC_PAGESIZE));
+  const uintptr_t first = (begin + page - 1) / page * page, last = (begin + size) / page * page;  // whole pages only
+  if (last > first) madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
+}
+
 DlcFile::~DlcFile() {
   if (map_) munmap(map_, mapSize_);
 }

@@ -77,6 +77,10 @@ class DlcFile {
   const std::vector<Graph>& graphs() const { return graphs_; }
   const Metadata& metadata() const { return metadata_; }
   const std::string& path() const { return path_; }
+  // Drops the mapped pages of a static tensor's bytes from this process's memory once a backend
+  // has copied them (they are re-read from the file if touched again), so composing a large model
+  // does not hold its weights twice. No effect on a buffer-backed file or outside the mapping.
+  void releasePages(const uint8_t* data, uint64_t size) const;
 
  private:
   DlcFile() = default;

@@ -70,7 +70,7 @@ Qnn_Scalar_t scalarOf(const qnn::dlc::Param& p) {
 
 }  // namespace
 
-ModelError_t composeGraph(const Graph& g, QnnModel& model, Qnn_BackendHandle_t backend,
+ModelError_t composeGraph(const DlcFile& file, const Graph& g, QnnModel& model, Qnn_BackendHandle_t backend,
                           const QNN_INTERFACE_VER_TYPE& qnn, Qnn_ContextHandle_t context,
                           const GraphConfigInfo_t** configs, uint32_t numConfigs, bool debug) {
   ModelError_t err = MODEL_NO_ERROR;
@@ -89,7 +89,9 @@ ModelError_t composeGraph(const Graph& g, QnnModel& model, Qnn_BackendHandle_t b
     std::vector<int32_t> bwOffsets;
     Qnn_Tensor_t q = tensorOf(*it->second, &axisScales, &bwScales, &bwOffsets);
     added.insert(name);
-    return model.addTensor(name.c_str(), &q);
+    const ModelError_t err = model.addTensor(name.c_str(), &q);
+    if (err == MODEL_NO_ERROR && it->second->data) file.releasePages(it->second->data, it->second->size);
+    return err;
   };
   for (const auto& name : g.inputs) VALIDATE(addTensor(name), err);
   for (const auto& node : g.nodes) {

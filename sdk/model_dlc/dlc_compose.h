@@ -14,10 +14,12 @@
 
 namespace qnn::dlc {
 
-// Composes graph `g` into `model` (initialized here) in `context`; configs: the caller's
-// per-graph configs (may be null). MODEL_NO_ERROR or the first failing step's error.
-qnn_wrapper_api::ModelError_t composeGraph(const Graph& g, qnn_wrapper_api::QnnModel& model, Qnn_BackendHandle_t backend,
-                                           const QNN_INTERFACE_VER_TYPE& qnn, Qnn_ContextHandle_t context,
+// Composes graph `g` of `file` into `model` (initialized here) in `context`; configs: the caller's
+// per-graph configs (may be null). Each static tensor's mapped pages are released once the backend
+// has taken its copy. MODEL_NO_ERROR or the first failing step's error.
+qnn_wrapper_api::ModelError_t composeGraph(const DlcFile& file, const Graph& g, qnn_wrapper_api::QnnModel& model,
+                                           Qnn_BackendHandle_t backend, const QNN_INTERFACE_VER_TYPE& qnn,
+                                           Qnn_ContextHandle_t context,
                                            const qnn_wrapper_api::GraphConfigInfo_t** configs, uint32_t numConfigs,
                                            bool debug);
 

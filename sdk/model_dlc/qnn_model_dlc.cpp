@@ -60,7 +60,7 @@ QNN_API ModelError_t QnnModel_composeGraphsFromDlc(Qnn_BackendHandle_t backendHa
     const auto& graphs = file->graphs();
     std::vector<QnnModel> models(graphs.size());
     for (size_t i = 0; i < graphs.size(); ++i) {
-      const ModelError_t err = qnn::dlc::composeGraph(graphs[i], models[i], backendHandle, interface, contextHandle,
+      const ModelError_t err = qnn::dlc::composeGraph(*file, graphs[i], models[i], backendHandle, interface, contextHandle,
                                             graphsConfigInfo, numGraphsConfigInfo, debug);
       if (err != MODEL_NO_ERROR) {
         logAt(logCallback, maxLogLevel, QNN_LOG_LEVEL_ERROR, "DLC '%s': composing graph '%s' failed (error %d)",

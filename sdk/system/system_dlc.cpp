@@ -35,7 +35,7 @@ sdk::Status SystemDlcObject::compose(const QnnSystemDlc_GraphConfigInfo_t** conf
   const auto& dlcGraphs = file_->graphs();
   std::vector<qnn_wrapper_api::QnnModel> models(dlcGraphs.size());
   for (size_t i = 0; i < dlcGraphs.size(); ++i) {
-    const auto err = dlc::composeGraph(dlcGraphs[i], models[i], backend, qnn, context,
+    const auto err = dlc::composeGraph(*file_, dlcGraphs[i], models[i], backend, qnn, context,
                                        modelConfigPtrs.empty() ? nullptr : modelConfigPtrs.data(), numConfigs, false);
     if (err != qnn_wrapper_api::MODEL_NO_ERROR)
       return {err == qnn_wrapper_api::MODEL_INVALID_ARGUMENT_ERROR ? sdk::StatusCode::kInvalidArgument
