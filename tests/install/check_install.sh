@@ -12,6 +12,11 @@ cmake -S "$source_dir/tests/install/consumer" -B "$tmp/consumer" -DCMAKE_PREFIX_
   -DDEMO_SOURCE="$source_dir/examples/demo_graph.c" >/dev/null
 cmake --build "$tmp/consumer" >/dev/null
 "$tmp/consumer/consumer_demo" "$tmp/prefix/lib/libQnnCpu.so" | grep -q "profile: graph execute"
+# The Python package, importable from the prefix's dist-packages, loads the installed backend.
+PYTHONPATH="$tmp/prefix/lib/python3/dist-packages" /usr/bin/python3 -c "
+import qnn, sys
+b = qnn.Backend(sys.argv[1]); assert b.build_id, 'no build id'; b.close()" "$tmp/prefix/lib/libQnnCpu.so" \
+  || { echo "the installed qnn Python package does not load the installed backend"; exit 1; }
 # The vendor SDK layout: what build systems taking an SDK root look for.
 for f in bin/envsetup.sh lib/x86_64-linux-clang/libQnnCpu.so lib/x86_64-linux-clang/libQnnHtp.so \
          lib/x86_64-linux-clang/libQnnSaver.so lib/x86_64-linux-clang/libQnnSystem.so \
@@ -32,4 +37,4 @@ done
   "$source_dir/scripts/demo.sh" > "$tmp/demo.log" 2>&1 || { cat "$tmp/demo.log"; exit 1; }
   grep -q "retrieve_context: identical outputs" "$tmp/demo.log" || { cat "$tmp/demo.log"; exit 1; }
 )
-echo "install layout, vendor SDK layout, envsetup.sh, demo from the install and find_package(QNN) client: ok"
+echo "install layout, Python package, vendor SDK layout, envsetup.sh, demo from the install and find_package(QNN) client: ok"

@@ -1,0 +1,187 @@
+"""ctypes declarations of the QNN C API structs this package uses, laid out as include/QNN (API 2.32)
+lays them out. tests/python/test_abi.py checks every field's offset and size against the ABI facts
+(tests/abi/abi-2.32.json) and the function-table member lists against the headers, so they cannot
+drift."""
+import ctypes as C
+
+API_MAJOR, API_MINOR = 2, 32
+SYSTEM_API_MAJOR = 1
+
+# QnnInterface_ImplementationV2_32_t, in header order (every member a function pointer).
+INTERFACE_MEMBERS = (
+    "propertyHasCapability", "backendCreate", "backendSetConfig", "backendGetApiVersion", "backendGetBuildId",
+    "backendRegisterOpPackage", "backendGetSupportedOperations", "backendValidateOpConfig", "backendFree",
+    "contextCreate", "contextSetConfig", "contextGetBinarySize", "contextGetBinary", "contextCreateFromBinary",
+    "contextFree", "graphCreate", "graphCreateSubgraph", "graphSetConfig", "graphAddNode", "graphFinalize",
+    "graphRetrieve", "graphExecute", "graphExecuteAsync", "tensorCreateContextTensor", "tensorCreateGraphTensor",
+    "logCreate", "logSetLogLevel", "logFree", "profileCreate", "profileSetConfig", "profileGetEvents",
+    "profileGetSubEvents", "profileGetEventData", "profileGetExtendedEventData", "profileFree", "memRegister",
+    "memDeRegister", "deviceGetPlatformInfo", "deviceFreePlatformInfo", "deviceGetInfrastructure", "deviceCreate",
+    "deviceSetConfig", "deviceGetInfo", "deviceFree", "signalCreate", "signalSetConfig", "signalTrigger",
+    "signalFree", "errorGetMessage", "errorGetVerboseMessage", "errorFreeVerboseMessage",
+    "graphPrepareExecutionEnvironment", "graphReleaseExecutionEnvironment", "graphGetProperty",
+    "contextValidateBinary", "contextCreateFromBinaryWithSignal", "contextCreateFromBinaryListAsync",
+    "tensorUpdateGraphTensors", "tensorUpdateContextTensors", "contextGetBinarySectionSize",
+    "contextGetBinarySection", "contextApplyBinarySection", "backendGetProperty", "contextGetProperty",
+    "contextGetIncrementalBinary", "contextReleaseIncrementalBinary", "contextFinalize", "globalConfigSet",
+    "contextCreateFromBinaryWithCallback", "contextGetBinarySectionUpdate", "contextFreeBinarySectionUpdate")
+# QnnSystemInterface_ImplementationV1_7_t.
+SYSTEM_MEMBERS = (
+    "systemContextCreate", "systemContextGetBinaryInfo", "systemContextGetMetaData", "systemContextFree",
+    "systemTensorGetMemoryFootprint", "systemLogCreate", "systemLogSetLogLevel", "systemLogFree",
+    "systemDlcCreateFromFile", "systemDlcCreateFromBinary", "systemDlcComposeGraphs", "systemDlcGetOpMappings",
+    "systemDlcFree", "systemProfileCreateSerializationTarget", "systemProfileSerializeEventData",
+    "systemProfileFreeSerializationTarget")
+
+
+class Version(C.Structure):
+    _fields_ = [("major", C.c_uint32), ("minor", C.c_uint32), ("patch", C.c_uint32)]
+
+
+class ApiVersion(C.Structure):
+    _fields_ = [("coreApiVersion", Version), ("backendApiVersion", Version)]
+
+
+class InterfaceTable(C.Structure):
+    _fields_ = [(name, C.c_void_p) for name in INTERFACE_MEMBERS]
+
+
+class Interface(C.Structure):
+    """QnnInterface_t."""
+    _fields_ = [("backendId", C.c_uint32), ("providerName", C.c_char_p), ("apiVersion", ApiVersion),
+                ("table", InterfaceTable)]
+
+
+class SystemTable(C.Structure):
+    _fields_ = [(name, C.c_void_p) for name in SYSTEM_MEMBERS]
+
+
+class SystemInterface(C.Structure):
+    """QnnSystemInterface_t."""
+    _fields_ = [("backendId", C.c_uint32), ("providerName", C.c_char_p), ("systemApiVersion", Version),
+                ("table", SystemTable)]
+
+
+class ScaleOffset(C.Structure):
+    _fields_ = [("scale", C.c_float), ("offset", C.c_int32)]
+
+
+class AxisScaleOffset(C.Structure):
+    _fields_ = [("axis", C.c_int32), ("numScaleOffsets", C.c_uint32), ("scaleOffset", C.POINTER(ScaleOffset))]
+
+
+class BwScaleOffset(C.Structure):
+    _fields_ = [("bitwidth", C.c_uint32), ("scale", C.c_float), ("offset", C.c_int32)]
+
+
+class BwAxisScaleOffset(C.Structure):
+    _fields_ = [("bitwidth", C.c_uint32), ("axis", C.c_int32), ("numElements", C.c_uint32),
+                ("scales", C.POINTER(C.c_float)), ("offsets", C.POINTER(C.c_int32))]
+
+
+class _QuantUnion(C.Union):
+    _fields_ = [("scaleOffsetEncoding", ScaleOffset), ("axisScaleOffsetEncoding", AxisScaleOffset),
+                ("bwScaleOffsetEncoding", BwScaleOffset), ("bwAxisScaleOffsetEncoding", BwAxisScaleOffset)]
+
+
+class QuantizeParams(C.Structure):
+    _anonymous_ = ("u",)
+    _fields_ = [("encodingDefinition", C.c_int32), ("quantizationEncoding", C.c_int32), ("u", _QuantUnion)]
+
+
+class ClientBuffer(C.Structure):
+    _fields_ = [("data", C.c_void_p), ("dataSize", C.c_uint32)]
+
+
+class _MemUnion(C.Union):
+    _fields_ = [("clientBuf", ClientBuffer), ("memHandle", C.c_void_p)]
+
+
+class TensorV1(C.Structure):
+    _anonymous_ = ("m",)
+    _fields_ = [("id", C.c_uint32), ("name", C.c_char_p), ("type", C.c_int32), ("dataFormat", C.c_uint32),
+                ("dataType", C.c_int32), ("quantizeParams", QuantizeParams), ("rank", C.c_uint32),
+                ("dimensions", C.POINTER(C.c_uint32)), ("memType", C.c_int32), ("m", _MemUnion)]
+
+
+class SparseParams(C.Structure):
+    _fields_ = [("type", C.c_int32), ("numSpecifiedElements", C.c_uint32), ("numSparseDimensions", C.c_uint32)]
+
+
+class TensorV2(C.Structure):
+    _anonymous_ = ("m",)
+    _fields_ = TensorV1._fields_ + [("isDynamicDimensions", C.POINTER(C.c_uint8)), ("sparseParams", SparseParams),
+                                    ("isProduced", C.c_uint8)]
+
+
+class _TensorUnion(C.Union):
+    _fields_ = [("v1", TensorV1), ("v2", TensorV2)]
+
+
+class Tensor(C.Structure):
+    """Qnn_Tensor_t."""
+    _anonymous_ = ("u",)
+    _fields_ = [("version", C.c_int32), ("u", _TensorUnion)]
+
+
+class GraphInfoV1(C.Structure):
+    """The leading fields every QnnSystemContext_GraphInfo version shares."""
+    _fields_ = [("graphName", C.c_char_p), ("numGraphInputs", C.c_uint32), ("graphInputs", C.POINTER(Tensor)),
+                ("numGraphOutputs", C.c_uint32), ("graphOutputs", C.POINTER(Tensor))]
+
+
+class GraphInfoV3(C.Structure):
+    _fields_ = GraphInfoV1._fields_ + [("numUpdateableTensors", C.c_uint32), ("updateableTensors", C.POINTER(Tensor)),
+                                       ("graphBlobInfoSize", C.c_uint32), ("graphBlobInfo", C.c_void_p),
+                                       ("startOpIndex", C.c_uint32), ("endOpIndex", C.c_uint32)]
+
+
+class _GraphInfoUnion(C.Union):
+    _fields_ = [("graphInfoV1", GraphInfoV1), ("graphInfoV3", GraphInfoV3)]
+
+
+class GraphInfo(C.Structure):
+    """QnnSystemContext_GraphInfo_t."""
+    _anonymous_ = ("u",)
+    _fields_ = [("version", C.c_int32), ("u", _GraphInfoUnion)]
+
+
+class BinaryInfoV1(C.Structure):
+    """The leading fields every QnnSystemContext_BinaryInfo version shares (through the graphs)."""
+    _fields_ = [("backendId", C.c_uint32), ("buildId", C.c_char_p), ("coreApiVersion", Version),
+                ("backendApiVersion", Version), ("socVersion", C.c_char_p), ("hwInfoBlobVersion", Version),
+                ("contextBlobVersion", Version), ("hwInfoBlobSize", C.c_uint32), ("hwInfoBlob", C.c_void_p),
+                ("contextBlobSize", C.c_uint64), ("numContextTensors", C.c_uint32),
+                ("contextTensors", C.POINTER(Tensor)), ("numGraphs", C.c_uint32), ("graphs", C.POINTER(GraphInfo))]
+
+
+class _BinaryInfoUnion(C.Union):
+    _fields_ = [("contextBinaryInfoV1", BinaryInfoV1)]
+
+
+class BinaryInfo(C.Structure):
+    """QnnSystemContext_BinaryInfo_t (its versions share the fields above)."""
+    _anonymous_ = ("u",)
+    _fields_ = [("version", C.c_int32), ("u", _BinaryInfoUnion)]
+
+
+LOG_CALLBACK = C.CFUNCTYPE(None, C.c_char_p, C.c_int32, C.c_uint64, C.c_void_p)
+
+# Function types of the members this package calls (argument types as in the headers).
+P = C.c_void_p
+FN = {
+    "backendCreate": C.CFUNCTYPE(C.c_uint64, P, P, C.POINTER(P)),
+    "backendFree": C.CFUNCTYPE(C.c_uint64, P),
+    "backendGetBuildId": C.CFUNCTYPE(C.c_uint64, C.POINTER(C.c_char_p)),
+    "contextCreateFromBinary": C.CFUNCTYPE(C.c_uint64, P, P, P, P, C.c_uint64, C.POINTER(P), P),
+    "contextFree": C.CFUNCTYPE(C.c_uint64, P, P),
+    "graphRetrieve": C.CFUNCTYPE(C.c_uint64, P, C.c_char_p, C.POINTER(P)),
+    "graphExecute": C.CFUNCTYPE(C.c_uint64, P, C.POINTER(Tensor), C.c_uint32, C.POINTER(Tensor), C.c_uint32, P, P),
+    "logCreate": C.CFUNCTYPE(C.c_uint64, LOG_CALLBACK, C.c_int32, C.POINTER(P)),
+    "logFree": C.CFUNCTYPE(C.c_uint64, P),
+    "errorGetMessage": C.CFUNCTYPE(C.c_uint64, C.c_uint64, C.POINTER(C.c_char_p)),
+    "systemContextCreate": C.CFUNCTYPE(C.c_uint64, C.POINTER(P)),
+    "systemContextGetBinaryInfo": C.CFUNCTYPE(C.c_uint64, P, P, C.c_uint64, C.POINTER(C.POINTER(BinaryInfo)),
+                                              C.POINTER(C.c_uint64)),
+    "systemContextFree": C.CFUNCTYPE(C.c_uint64, P),
+}

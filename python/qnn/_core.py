@@ -1,0 +1,305 @@
+"""Backends, contexts and graphs over the QNN C API, through ctypes (see __init__.py for the overview)."""
+import ctypes as C
+import logging
+import os
+
+import numpy as np
+
+from . import _abi as A
+
+_log = logging.getLogger("qnn")
+
+# Qnn_DataType_t -> numpy dtype of the values a client buffer holds.
+DTYPES = {
+    8: np.int8, 22: np.int16, 50: np.int32, 100: np.int64, 264: np.uint8, 278: np.uint16, 306: np.uint32,
+    356: np.uint64, 534: np.float16, 562: np.float32, 612: np.float64, 776: np.int8, 790: np.int16,
+    818: np.int32, 1032: np.uint8, 1046: np.uint16, 1074: np.uint32, 1288: np.bool_,
+}
+DTYPE_NAMES = {
+    8: "INT_8", 22: "INT_16", 50: "INT_32", 100: "INT_64", 264: "UINT_8", 278: "UINT_16", 306: "UINT_32",
+    356: "UINT_64", 534: "FLOAT_16", 562: "FLOAT_32", 612: "FLOAT_64", 776: "SFIXED_POINT_8",
+    790: "SFIXED_POINT_16", 818: "SFIXED_POINT_32", 1032: "UFIXED_POINT_8", 1046: "UFIXED_POINT_16",
+    1074: "UFIXED_POINT_32", 1288: "BOOL_8",
+}
+_LOG_LEVELS = {"error": 1, "warn": 2, "info": 3, "verbose": 4, "debug": 5}
+_PY_LEVEL = {1: logging.ERROR, 2: logging.WARNING, 3: logging.INFO, 4: logging.DEBUG, 5: logging.DEBUG}
+_QUANT_SCALE_OFFSET = 0  # QNN_QUANTIZATION_ENCODING_SCALE_OFFSET
+_DEFINED = 1             # QNN_DEFINITION_DEFINED
+
+
+class QnnError(RuntimeError):
+    """A QNN call failed: .code is its Qnn_ErrorHandle_t, the message names the call (and the backend's text)."""
+
+    def __init__(self, message, code=0):
+        super().__init__(message)
+        self.code = code
+
+
+_libc = C.CDLL(None)
+_libc.vsnprintf.argtypes = [C.c_char_p, C.c_size_t, C.c_char_p, C.c_void_p]
+
+
+def _format(fmt, args):
+    buf = C.create_string_buffer(2048)
+    _libc.vsnprintf(buf, len(buf), fmt, args)
+    return buf.value.decode("utf-8", "replace")
+
+
+class _Library:
+    """A dlopen'ed QNN library and its chosen provider's function table."""
+
+    def __init__(self, path, system=False):
+        try:
+            self.dll = C.CDLL(path, mode=os.RTLD_LOCAL | os.RTLD_NOW)
+        except OSError as e:
+            raise QnnError(f"cannot load '{path}': {e}") from None
+        self.path = path
+        entry = "QnnSystemInterface_getProviders" if system else "QnnInterface_getProviders"
+        try:
+            get = getattr(self.dll, entry)
+        except AttributeError:
+            raise QnnError(f"'{path}' is not a QNN {'system library' if system else 'backend'}: no {entry}") from None
+        kind = A.SystemInterface if system else A.Interface
+        get.argtypes = [C.POINTER(C.POINTER(C.POINTER(kind))), C.POINTER(C.c_uint32)]
+        get.restype = C.c_uint64
+        providers, count = C.POINTER(C.POINTER(kind))(), C.c_uint32()
+        err = get(C.byref(providers), C.byref(count))
+        if err or count.value == 0:
+            raise QnnError(f"{entry} of '{path}' failed (error {err})", err)
+        # The API's version rule: the provider's major equals ours and its minor is at least ours.
+        self.provider = None
+        for i in range(count.value):
+            p = providers[i].contents
+            v = p.systemApiVersion if system else p.apiVersion.coreApiVersion
+            want_major, want_minor = (A.SYSTEM_API_MAJOR, 0) if system else (A.API_MAJOR, A.API_MINOR)
+            if v.major == want_major and v.minor >= want_minor:
+                self.provider = p
+                break
+        if self.provider is None:
+            raise QnnError(f"'{path}' has no provider of {'system API 1.x' if system else 'core API 2.32+'}")
+
+    def fn(self, name):
+        ptr = getattr(self.provider.table, name)
+        if not ptr:
+            raise QnnError(f"{os.path.basename(self.path)} does not implement {name}")
+        return A.FN[name](ptr)
+
+
+class TensorInfo:
+    """A graph input or output: name, dims, QNN datatype name, numpy dtype, and (scale, offset) when quantized."""
+
+    def __init__(self, t):
+        v = t.v1 if t.version == 1 else t.v2
+        self.name = v.name.decode()
+        self.dims = tuple(v.dimensions[i] for i in range(v.rank))
+        self.qnn_dtype = v.dataType
+        self.dtype_name = DTYPE_NAMES.get(v.dataType, str(v.dataType))
+        self.dtype = np.dtype(DTYPES[v.dataType]) if v.dataType in DTYPES else None
+        q = v.quantizeParams
+        self.quant = None
+        if q.encodingDefinition == _DEFINED and q.quantizationEncoding == _QUANT_SCALE_OFFSET:
+            self.quant = (q.scaleOffsetEncoding.scale, q.scaleOffsetEncoding.offset)
+        self._template = A.Tensor()
+        C.pointer(self._template)[0] = t  # a copy; names and dims point into the system context's info
+        self._dims = (C.c_uint32 * len(self.dims))(*self.dims)
+        self._name = self.name.encode()
+
+    def tensor(self, array):
+        """A Qnn_Tensor_t copy of this tensor with `array` as its client buffer."""
+        t = A.Tensor()
+        C.pointer(t)[0] = self._template
+        v = t.v1 if t.version == 1 else t.v2
+        v.name = self._name
+        v.dimensions = self._dims
+        v.memType = 0  # QNN_TENSORMEMTYPE_RAW
+        v.clientBuf.data = array.ctypes.data_as(C.c_void_p)
+        v.clientBuf.dataSize = array.nbytes
+        return t
+
+    def __repr__(self):
+        q = f", scale={self.quant[0]:g}, offset={self.quant[1]}" if self.quant else ""
+        return f"TensorInfo({self.name!r}, {list(self.dims)}, {self.dtype_name}{q})"
+
+
+class Graph:
+    """A finalized graph of a context: .inputs / .outputs (TensorInfo) and run()."""
+
+    def __init__(self, context, handle, name, inputs, outputs):
+        self.context, self._handle, self.name = context, handle, name
+        self.inputs, self.outputs = inputs, outputs
+        self._out_buffers = None
+
+    def run(self, feeds, dequantize=False):
+        """feeds: {input name: ndarray} in each input's dims and dtype (float32 arrays are quantized for a
+        quantized input). Returns {output name: ndarray} (float32 when dequantize and the output is quantized)."""
+        self.context._check_open()
+        missing = [t.name for t in self.inputs if t.name not in feeds]
+        unknown = sorted(set(feeds) - {t.name for t in self.inputs})
+        if missing or unknown:
+            raise ValueError(f"graph '{self.name}': missing inputs {missing}, unknown inputs {unknown}; it takes "
+                             f"{[t.name for t in self.inputs]}")
+        arrays = [self._input_array(t, feeds[t.name]) for t in self.inputs]
+        if self._out_buffers is None:  # output buffers are reused across runs
+            self._out_buffers = [np.empty(t.dims, dtype=t.dtype) for t in self.outputs]
+        ins = (A.Tensor * len(arrays))(*[t.tensor(a) for t, a in zip(self.inputs, arrays)])
+        outs = (A.Tensor * len(self.outputs))(*[t.tensor(b) for t, b in zip(self.outputs, self._out_buffers)])
+        lib = self.context.backend._lib
+        err = lib.fn("graphExecute")(self._handle, ins, len(arrays), outs, len(self.outputs), None, None)
+        self.context.backend._check(err, f"QnnGraph_execute of graph '{self.name}'")
+        result = {}
+        for t, b in zip(self.outputs, self._out_buffers):
+            v = b.copy()
+            if dequantize and t.quant:
+                v = ((v.astype(np.float64) + t.quant[1]) * t.quant[0]).astype(np.float32)
+            result[t.name] = v
+        return result
+
+    def _input_array(self, t, value):
+        a = np.asarray(value)
+        if tuple(a.shape) != t.dims:
+            raise ValueError(f"graph '{self.name}': input '{t.name}' has shape {list(a.shape)}, the graph takes "
+                             f"{list(t.dims)}")
+        if t.dtype is None:
+            raise ValueError(f"graph '{self.name}': input '{t.name}' has datatype {t.dtype_name}, not supported here")
+        if t.quant and a.dtype == np.float32 and t.dtype != np.float32:
+            info = np.iinfo(t.dtype)
+            q = np.rint(a.astype(np.float64) / t.quant[0]) - t.quant[1]
+            a = np.clip(q, info.min, info.max).astype(t.dtype)
+        if a.dtype != t.dtype:
+            raise TypeError(f"graph '{self.name}': input '{t.name}' is {a.dtype}, the graph takes {t.dtype} "
+                            f"({t.dtype_name})")
+        return np.ascontiguousarray(a)
+
+
+class Context:
+    """A context loaded from a context binary: .graphs {name: Graph}. Free with close() (or a with block)."""
+
+    def __init__(self, backend, binary):
+        self.backend, self._handle, self.graphs = backend, None, {}
+        self._binary = C.create_string_buffer(bytes(binary), len(binary))
+        sys_lib = backend._system()
+        sysctx = C.c_void_p()
+        backend._check(sys_lib.fn("systemContextCreate")(C.byref(sysctx)), "QnnSystemContext_create")
+        self._sysctx, self._sys = sysctx, sys_lib
+        try:
+            info_p, size = C.POINTER(A.BinaryInfo)(), C.c_uint64()
+            err = sys_lib.fn("systemContextGetBinaryInfo")(sysctx, C.cast(self._binary, C.c_void_p), len(binary),
+                                                            C.byref(info_p), C.byref(size))
+            backend._check(err, "QnnSystemContext_getBinaryInfo (not a context binary of this SDK?)")
+            info = info_p.contents.contextBinaryInfoV1
+            handle = C.c_void_p()
+            err = backend._lib.fn("contextCreateFromBinary")(backend._handle, None, None,
+                                                              C.cast(self._binary, C.c_void_p), len(binary),
+                                                              C.byref(handle), None)
+            backend._check(err, "QnnContext_createFromBinary")
+            self._handle = handle
+            for g in range(info.numGraphs):
+                gi = info.graphs[g].graphInfoV1
+                name = gi.graphName.decode()
+                gh = C.c_void_p()
+                backend._check(backend._lib.fn("graphRetrieve")(handle, gi.graphName, C.byref(gh)),
+                               f"QnnGraph_retrieve of graph '{name}'")
+                self.graphs[name] = Graph(self, gh, name,
+                                          [TensorInfo(gi.graphInputs[i]) for i in range(gi.numGraphInputs)],
+                                          [TensorInfo(gi.graphOutputs[i]) for i in range(gi.numGraphOutputs)])
+        except Exception:
+            self.close()
+            raise
+
+    def _check_open(self):
+        if self._handle is None:
+            raise QnnError("the context was closed")
+
+    def close(self):
+        if self._handle is not None:
+            self.backend._lib.fn("contextFree")(self._handle, None)
+            self._handle = None
+        if getattr(self, "_sysctx", None):
+            self._sys.fn("systemContextFree")(self._sysctx)
+            self._sysctx = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+class Backend:
+    """A QNN backend library (path, or a name such as 'libQnnCpu.so' found on the loader's path), with a
+    backend handle. Backend log messages go to the Python logger 'qnn' at the chosen level."""
+
+    def __init__(self, path, log_level="warn", system_library=None):
+        if log_level not in _LOG_LEVELS:
+            raise ValueError(f"log_level must be one of {list(_LOG_LEVELS)}")
+        self._lib = _Library(path)
+        self._system_path = system_library
+        self._sys_lib = None
+        self._log = C.c_void_p()
+        self._callback = A.LOG_CALLBACK(self._on_log)  # kept alive as long as the backend
+        self._handle = None
+        self._check(self._lib.fn("logCreate")(self._callback, _LOG_LEVELS[log_level], C.byref(self._log)),
+                    "QnnLog_create")
+        handle = C.c_void_p()
+        self._check(self._lib.fn("backendCreate")(self._log, None, C.byref(handle)), "QnnBackend_create")
+        self._handle = handle
+        build = C.c_char_p()
+        self.build_id = (build.value.decode() if self._lib.fn("backendGetBuildId")(C.byref(build)) == 0
+                         and build.value else "")
+
+    @staticmethod
+    def _on_log(fmt, level, _timestamp, args):
+        try:
+            _log.log(_PY_LEVEL.get(level, logging.DEBUG), "%s", _format(fmt, args))
+        except Exception:  # a callback must never raise into C
+            pass
+
+    def _check(self, err, what):
+        if err:
+            text = C.c_char_p()
+            msg = ""
+            try:
+                if self._lib.fn("errorGetMessage")(err, C.byref(text)) == 0 and text.value:
+                    msg = ": " + text.value.decode("utf-8", "replace")
+            except QnnError:
+                pass
+            raise QnnError(f"{what} failed with error {err}{msg}", err)
+
+    def _system(self):
+        if self._sys_lib is None:
+            path = self._system_path or os.path.join(os.path.dirname(os.path.abspath(self._lib.path)),
+                                                     "libQnnSystem.so")
+            if not os.path.exists(path):
+                path = "libQnnSystem.so"
+            self._sys_lib = _Library(path, system=True)
+        return self._sys_lib
+
+    def load_context(self, path_or_bytes):
+        """A Context from a context binary file path or its bytes."""
+        self._check_open()
+        if isinstance(path_or_bytes, (bytes, bytearray, memoryview)):
+            data = bytes(path_or_bytes)
+        else:
+            with open(path_or_bytes, "rb") as f:
+                data = f.read()
+        if not data:
+            raise ValueError("the context binary is empty")
+        return Context(self, data)
+
+    def _check_open(self):
+        if self._handle is None:
+            raise QnnError("the backend was closed")
+
+    def close(self):
+        if self._handle is not None:
+            self._lib.fn("backendFree")(self._handle)
+            self._handle = None
+        if self._log:
+            self._lib.fn("logFree")(self._log)
+            self._log = C.c_void_p()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()

@@ -1,0 +1,101 @@
+"""The package's ctypes layouts against the ABI facts of include/QNN (tests/abi/abi-2.32.json: every
+record's size and every field's offset and size, as the compiler lays them out) and its function-table
+member lists against the headers."""
+import ctypes as C
+import json
+import os
+import re
+
+import pytest
+
+from qnn import _abi as A
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+FACTS = json.load(open(os.path.join(ROOT, "tests", "abi", "abi-2.32.json")))["headers"]
+ENTRIES = {k: v for h in FACTS.values() for k, v in h.items()}
+
+
+def record_size(name):
+    m = re.match(r"size (\d+)", ENTRIES[f"record {name}"])
+    return int(m.group(1))
+
+
+def field(name, member):
+    m = re.match(r"@(\d+) size (\d+)", ENTRIES[f"field {name}.{member}"])
+    return int(m.group(1)), int(m.group(2))
+
+
+# (C record, ctypes class, {C field: ctypes field path})
+LAYOUTS = [
+    ("Qnn_Version_t", A.Version, {"major": "major", "minor": "minor", "patch": "patch"}),
+    ("Qnn_ApiVersion_t", A.ApiVersion, {"coreApiVersion": "coreApiVersion", "backendApiVersion": "backendApiVersion"}),
+    ("QnnInterface_t", A.Interface, {"backendId": "backendId", "providerName": "providerName",
+                                     "apiVersion": "apiVersion", "v2_32": "table"}),
+    ("QnnSystemInterface_t", A.SystemInterface, {"backendId": "backendId", "providerName": "providerName",
+                                                 "systemApiVersion": "systemApiVersion", "v1_7": "table"}),
+    ("Qnn_ScaleOffset_t", A.ScaleOffset, {"scale": "scale", "offset": "offset"}),
+    ("Qnn_AxisScaleOffset_t", A.AxisScaleOffset, {"axis": "axis", "numScaleOffsets": "numScaleOffsets",
+                                                  "scaleOffset": "scaleOffset"}),
+    ("Qnn_BwScaleOffset_t", A.BwScaleOffset, {"bitwidth": "bitwidth", "scale": "scale", "offset": "offset"}),
+    ("Qnn_BwAxisScaleOffset_t", A.BwAxisScaleOffset, {"bitwidth": "bitwidth", "axis": "axis",
+                                                      "numElements": "numElements", "scales": "scales",
+                                                      "offsets": "offsets"}),
+    ("Qnn_QuantizeParams_t", A.QuantizeParams, {"encodingDefinition": "encodingDefinition",
+                                                "quantizationEncoding": "quantizationEncoding",
+                                                "scaleOffsetEncoding": "scaleOffsetEncoding",
+                                                "bwAxisScaleOffsetEncoding": "bwAxisScaleOffsetEncoding"}),
+    ("Qnn_ClientBuffer_t", A.ClientBuffer, {"data": "data", "dataSize": "dataSize"}),
+    ("Qnn_TensorV1_t", A.TensorV1, {f: f for f in ("id", "name", "type", "dataFormat", "dataType", "quantizeParams",
+                                                    "rank", "dimensions", "memType", "clientBuf", "memHandle")}),
+    ("Qnn_TensorV2_t", A.TensorV2, {f: f for f in ("id", "name", "dataType", "quantizeParams", "rank", "dimensions",
+                                                    "clientBuf", "isDynamicDimensions", "sparseParams",
+                                                    "isProduced")}),
+    ("Qnn_Tensor_t", A.Tensor, {"version": "version", "v1": "v1", "v2": "v2"}),
+    ("QnnSystemContext_GraphInfoV1_t", A.GraphInfoV1, {f: f for f in ("graphName", "numGraphInputs", "graphInputs",
+                                                                      "numGraphOutputs", "graphOutputs")}),
+    ("QnnSystemContext_GraphInfoV3_t", A.GraphInfoV3, {f: f for f in ("graphName", "graphOutputs",
+                                                                      "updateableTensors", "graphBlobInfo",
+                                                                      "startOpIndex", "endOpIndex")}),
+    ("QnnSystemContext_GraphInfo_t", A.GraphInfo, {"version": "version", "graphInfoV1": "graphInfoV1",
+                                                   "graphInfoV3": "graphInfoV3"}),
+    ("QnnSystemContext_BinaryInfoV1_t", A.BinaryInfoV1, {f: f for f in ("backendId", "buildId", "coreApiVersion",
+                                                                        "socVersion", "hwInfoBlob", "contextBlobSize",
+                                                                        "numContextTensors", "contextTensors",
+                                                                        "numGraphs", "graphs")}),
+]
+
+
+def ctypes_field(cls, name):
+    """(offset, size) of a field of cls, looking inside anonymous unions."""
+    for n, ty, *_ in cls._fields_:
+        if n == name:
+            f = getattr(cls, n)
+            return f.offset, f.size
+    for anon in getattr(cls, "_anonymous_", ()):
+        holder = getattr(cls, anon)
+        union = dict((n, ty) for n, ty, *_ in cls._fields_)[anon]
+        for n, ty, *_ in union._fields_:
+            if n == name:
+                return holder.offset + getattr(union, n).offset, getattr(union, n).size
+    raise AttributeError(name)
+
+
+@pytest.mark.parametrize("record,cls,fields", LAYOUTS, ids=[r for r, _, _ in LAYOUTS])
+def test_layout_matches_headers(record, cls, fields):
+    if record == "QnnSystemContext_BinaryInfoV1_t":  # the package declares the shared prefix only
+        assert C.sizeof(cls) <= record_size(record)
+    else:
+        assert C.sizeof(cls) == record_size(record), record
+    for c_name, py_name in fields.items():
+        assert ctypes_field(cls, py_name) == field(record, c_name), f"{record}.{c_name}"
+
+
+def members_of(header, struct_re):
+    text = open(os.path.join(ROOT, "include", "QNN", header)).read()
+    body = re.search(r"typedef struct \{([^}]*)\} " + struct_re + ";", text).group(1)
+    return tuple(re.findall(r"\s(\w+);", body))
+
+
+def test_function_tables_match_headers():
+    assert A.INTERFACE_MEMBERS == members_of("QnnInterface.h", r"QnnInterface_ImplementationV2_32_t")
+    assert A.SYSTEM_MEMBERS == members_of("System/QnnSystemInterface.h", r"QnnSystemInterface_ImplementationV1_7_t")
