@@ -1,16 +1,26 @@
-"""OpenQNN from Python: load a QNN backend library, load a context binary, run its graphs on numpy arrays.
+"""OpenQNN from Python: load a QNN backend library, load a context binary or build graphs, run them on
+numpy arrays.
 
     import qnn
-    with qnn.Backend("build/backends/cpu/libQnnCpu.so") as backend:
+    with qnn.Backend("build/lib/x86_64-linux-clang/libQnnCpu.so") as backend:
         with backend.load_context("model.bin") as ctx:
             graph = ctx.graphs["model"]
             out = graph.run({"input": x})          # {"output": ndarray}
+
+        with backend.context() as ctx:             # a graph built here, checked against the op definitions
+            g = ctx.graph("net")
+            x = g.input("x", (1, 8, 8, 3))
+            y = g.op("Conv2d", [x, g.constant("w", w), g.constant("b", b)], [("y", (1, 8, 8, 4), "FLOAT_32")],
+                     params={"stride": [1, 1], "pad_amount": [[1, 1], [1, 1]]}, graph_output=True)
+            g.finalize().run({"x": data})
+            ctx.save("net.bin")                    # a context binary qnn-net-run --retrieve_context runs
 
 Pure Python (ctypes + numpy): it works with any of the SDK's backend libraries (and the vendor's, which
 share the ABI). The struct layouts in _abi.py are checked against the headers' ABI facts by the tests.
 Errors of the C API raise QnnError with the call, the error code and the backend's message; bad
 inputs raise ValueError / TypeError before anything reaches the backend.
 """
+from ._build import GraphBuilder, TensorRef
 from ._core import Backend, Context, Graph, QnnError, TensorInfo
 
-__all__ = ["Backend", "Context", "Graph", "QnnError", "TensorInfo"]
+__all__ = ["Backend", "Context", "Graph", "GraphBuilder", "QnnError", "TensorInfo", "TensorRef"]

@@ -165,6 +165,41 @@ class BinaryInfo(C.Structure):
     _fields_ = [("version", C.c_int32), ("u", _BinaryInfoUnion)]
 
 
+class _ScalarValue(C.Union):
+    _fields_ = [("floatValue", C.c_float), ("doubleValue", C.c_double), ("uint64Value", C.c_uint64),
+                ("int64Value", C.c_int64), ("uint32Value", C.c_uint32), ("int32Value", C.c_int32),
+                ("uint16Value", C.c_uint16), ("int16Value", C.c_int16), ("uint8Value", C.c_uint8),
+                ("int8Value", C.c_int8), ("bool8Value", C.c_uint8), ("stringValue", C.c_char_p)]
+
+
+class Scalar(C.Structure):
+    """Qnn_Scalar_t."""
+    _anonymous_ = ("u",)
+    _fields_ = [("dataType", C.c_int32), ("u", _ScalarValue)]
+
+
+class _ParamValue(C.Union):
+    _fields_ = [("scalarParam", Scalar), ("tensorParam", Tensor)]
+
+
+class Param(C.Structure):
+    """Qnn_Param_t."""
+    _anonymous_ = ("u",)
+    _fields_ = [("paramType", C.c_int32), ("name", C.c_char_p), ("u", _ParamValue)]
+
+
+class OpConfigV1(C.Structure):
+    _fields_ = [("name", C.c_char_p), ("packageName", C.c_char_p), ("typeName", C.c_char_p),
+                ("numOfParams", C.c_uint32), ("params", C.POINTER(Param)), ("numOfInputs", C.c_uint32),
+                ("inputTensors", C.POINTER(Tensor)), ("numOfOutputs", C.c_uint32),
+                ("outputTensors", C.POINTER(Tensor))]
+
+
+class OpConfig(C.Structure):
+    """Qnn_OpConfig_t."""
+    _fields_ = [("version", C.c_int32), ("v1", OpConfigV1)]
+
+
 LOG_CALLBACK = C.CFUNCTYPE(None, C.c_char_p, C.c_int32, C.c_uint64, C.c_void_p)
 
 # Function types of the members this package calls (argument types as in the headers).
@@ -175,6 +210,13 @@ FN = {
     "backendGetBuildId": C.CFUNCTYPE(C.c_uint64, C.POINTER(C.c_char_p)),
     "contextCreateFromBinary": C.CFUNCTYPE(C.c_uint64, P, P, P, P, C.c_uint64, C.POINTER(P), P),
     "contextFree": C.CFUNCTYPE(C.c_uint64, P, P),
+    "contextCreate": C.CFUNCTYPE(C.c_uint64, P, P, P, C.POINTER(P)),
+    "contextGetBinarySize": C.CFUNCTYPE(C.c_uint64, P, C.POINTER(C.c_uint64)),
+    "contextGetBinary": C.CFUNCTYPE(C.c_uint64, P, P, C.c_uint64, C.POINTER(C.c_uint64)),
+    "graphCreate": C.CFUNCTYPE(C.c_uint64, P, C.c_char_p, P, C.POINTER(P)),
+    "tensorCreateGraphTensor": C.CFUNCTYPE(C.c_uint64, P, C.POINTER(Tensor)),
+    "graphAddNode": C.CFUNCTYPE(C.c_uint64, P, OpConfig),
+    "graphFinalize": C.CFUNCTYPE(C.c_uint64, P, P, P),
     "graphRetrieve": C.CFUNCTYPE(C.c_uint64, P, C.c_char_p, C.POINTER(P)),
     "graphExecute": C.CFUNCTYPE(C.c_uint64, P, C.POINTER(Tensor), C.c_uint32, C.POINTER(Tensor), C.c_uint32, P, P),
     "logCreate": C.CFUNCTYPE(C.c_uint64, LOG_CALLBACK, C.c_int32, C.POINTER(P)),

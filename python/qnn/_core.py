@@ -172,10 +172,17 @@ class Graph:
 
 
 class Context:
-    """A context loaded from a context binary: .graphs {name: Graph}. Free with close() (or a with block)."""
+    """A context: loaded from a context binary (.graphs {name: Graph}) or new and empty (graph() builds
+    graphs into it, save() writes it as a context binary). Free with close() (or a with block)."""
 
-    def __init__(self, backend, binary):
-        self.backend, self._handle, self.graphs = backend, None, {}
+    def __init__(self, backend, binary=None):
+        self.backend, self._handle, self.graphs, self._sysctx = backend, None, {}, None
+        if binary is None:
+            handle = C.c_void_p()
+            backend._check(backend._lib.fn("contextCreate")(backend._handle, None, None, C.byref(handle)),
+                           "QnnContext_create")
+            self._handle = handle
+            return
         self._binary = C.create_string_buffer(bytes(binary), len(binary))
         sys_lib = backend._system()
         sysctx = C.c_void_p()
@@ -210,11 +217,34 @@ class Context:
         if self._handle is None:
             raise QnnError("the context was closed")
 
+    def graph(self, name):
+        """A new graph in this context to build (see GraphBuilder): inputs, constants, ops, finalize()."""
+        self._check_open()
+        from ._build import GraphBuilder
+        return GraphBuilder(self, name)
+
+    def binary(self):
+        """The context as a context binary (bytes): QnnContext_getBinary."""
+        self._check_open()
+        lib = self.backend._lib
+        size = C.c_uint64()
+        self.backend._check(lib.fn("contextGetBinarySize")(self._handle, C.byref(size)), "QnnContext_getBinarySize")
+        buf, written = C.create_string_buffer(size.value), C.c_uint64()
+        self.backend._check(lib.fn("contextGetBinary")(self._handle, C.cast(buf, C.c_void_p), size.value,
+                                                       C.byref(written)), "QnnContext_getBinary")
+        return buf.raw[:written.value]
+
+    def save(self, path):
+        """Writes the context binary to path (loadable by load_context and qnn-net-run --retrieve_context)."""
+        data = self.binary()
+        with open(path, "wb") as f:
+            f.write(data)
+
     def close(self):
         if self._handle is not None:
             self.backend._lib.fn("contextFree")(self._handle, None)
             self._handle = None
-        if getattr(self, "_sysctx", None):
+        if self._sysctx:
             self._sys.fn("systemContextFree")(self._sysctx)
             self._sysctx = None
 
@@ -273,6 +303,11 @@ class Backend:
                 path = "libQnnSystem.so"
             self._sys_lib = _Library(path, system=True)
         return self._sys_lib
+
+    def context(self):
+        """A new, empty context to build graphs in."""
+        self._check_open()
+        return Context(self)
 
     def load_context(self, path_or_bytes):
         """A Context from a context binary file path or its bytes."""
