@@ -21,6 +21,6 @@ Errors of the C API raise QnnError with the call, the error code and the backend
 inputs raise ValueError / TypeError before anything reaches the backend.
 """
 from ._build import GraphBuilder, TensorRef
-from ._core import Backend, Context, Graph, QnnError, TensorInfo
+from ._core import Backend, Context, Graph, ProfileEvent, QnnError, TensorInfo
 
-__all__ = ["Backend", "Context", "Graph", "GraphBuilder", "QnnError", "TensorInfo", "TensorRef"]
+__all__ = ["Backend", "Context", "Graph", "GraphBuilder", "ProfileEvent", "QnnError", "TensorInfo", "TensorRef"]

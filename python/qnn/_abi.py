@@ -200,6 +200,16 @@ class OpConfig(C.Structure):
     _fields_ = [("version", C.c_int32), ("v1", OpConfigV1)]
 
 
+class ProfileEventData(C.Structure):
+    """QnnProfile_EventData_t."""
+    _fields_ = [("type", C.c_uint32), ("unit", C.c_uint32), ("value", C.c_uint64), ("identifier", C.c_char_p)]
+
+
+class SaverConfig(C.Structure):
+    """QnnSaver_Config_t with its outputDirectory member (the union's pointer-sized first member)."""
+    _fields_ = [("option", C.c_int32), ("outputDirectory", C.c_char_p), ("_rest", C.c_void_p)]
+
+
 LOG_CALLBACK = C.CFUNCTYPE(None, C.c_char_p, C.c_int32, C.c_uint64, C.c_void_p)
 
 # Function types of the members this package calls (argument types as in the headers).
@@ -217,6 +227,12 @@ FN = {
     "tensorCreateGraphTensor": C.CFUNCTYPE(C.c_uint64, P, C.POINTER(Tensor)),
     "graphAddNode": C.CFUNCTYPE(C.c_uint64, P, OpConfig),
     "graphFinalize": C.CFUNCTYPE(C.c_uint64, P, P, P),
+    "profileCreate": C.CFUNCTYPE(C.c_uint64, P, C.c_uint32, C.POINTER(P)),
+    "profileFree": C.CFUNCTYPE(C.c_uint64, P),
+    "profileGetEvents": C.CFUNCTYPE(C.c_uint64, P, C.POINTER(C.POINTER(C.c_uint64)), C.POINTER(C.c_uint32)),
+    "profileGetSubEvents": C.CFUNCTYPE(C.c_uint64, C.c_uint64, C.POINTER(C.POINTER(C.c_uint64)),
+                                       C.POINTER(C.c_uint32)),
+    "profileGetEventData": C.CFUNCTYPE(C.c_uint64, C.c_uint64, C.POINTER(ProfileEventData)),
     "graphRetrieve": C.CFUNCTYPE(C.c_uint64, P, C.c_char_p, C.POINTER(P)),
     "graphExecute": C.CFUNCTYPE(C.c_uint64, P, C.POINTER(Tensor), C.c_uint32, C.POINTER(Tensor), C.c_uint32, P, P),
     "logCreate": C.CFUNCTYPE(C.c_uint64, LOG_CALLBACK, C.c_int32, C.POINTER(P)),

@@ -85,6 +85,20 @@ class _Library:
         return A.FN[name](ptr)
 
 
+_UNITS = {1: "us", 2: "bytes", 3: "cycles", 4: "count", 5: "object", 6: "none"}
+
+
+class ProfileEvent:
+    """One profiling event: type (QnnProfile_EventType_t), unit ("us", "cycles", ...), value, identifier
+    (e.g. "conv (Conv2d)" for a node), and its sub-events (the nodes of a graph execute, at detailed level)."""
+
+    def __init__(self, type_, unit, value, identifier, sub_events):
+        self.type, self.unit, self.value, self.identifier, self.sub_events = type_, unit, value, identifier, sub_events
+
+    def __repr__(self):
+        return f"ProfileEvent({self.identifier!r}, {self.value} {self.unit}, {len(self.sub_events)} sub-events)"
+
+
 class TensorInfo:
     """A graph input or output: name, dims, QNN datatype name, numpy dtype, and (scale, offset) when quantized."""
 
@@ -128,6 +142,7 @@ class Graph:
         self.context, self._handle, self.name = context, handle, name
         self.inputs, self.outputs = inputs, outputs
         self._out_buffers = None
+        self.profile = []  # the last run's ProfileEvents when the backend profiles
 
     def run(self, feeds, dequantize=False):
         """feeds: {input name: ndarray} in each input's dims and dtype (float32 arrays are quantized for a
@@ -143,9 +158,11 @@ class Graph:
             self._out_buffers = [np.empty(t.dims, dtype=t.dtype) for t in self.outputs]
         ins = (A.Tensor * len(arrays))(*[t.tensor(a) for t, a in zip(self.inputs, arrays)])
         outs = (A.Tensor * len(self.outputs))(*[t.tensor(b) for t, b in zip(self.outputs, self._out_buffers)])
-        lib = self.context.backend._lib
-        err = lib.fn("graphExecute")(self._handle, ins, len(arrays), outs, len(self.outputs), None, None)
-        self.context.backend._check(err, f"QnnGraph_execute of graph '{self.name}'")
+        backend = self.context.backend
+        err = backend._lib.fn("graphExecute")(self._handle, ins, len(arrays), outs, len(self.outputs),
+                                              backend._profile, None)
+        backend._check(err, f"QnnGraph_execute of graph '{self.name}'")
+        self.profile = backend._new_profile_events()
         result = {}
         for t, b in zip(self.outputs, self._out_buffers):
             v = b.copy()
@@ -259,10 +276,31 @@ class Backend:
     """A QNN backend library (path, or a name such as 'libQnnCpu.so' found on the loader's path), with a
     backend handle. Backend log messages go to the Python logger 'qnn' at the chosen level."""
 
-    def __init__(self, path, log_level="warn", system_library=None):
+    def __init__(self, path, log_level="warn", system_library=None, profile=None, saver_backend=None,
+                 output_dir=None):
+        """profile: None, "basic" or "detailed" (each run's events in graph.profile). saver_backend: with
+        the Saver (libQnnSaver.so) as path, the backend it records calls to (QNN_SAVER_BACKEND), its
+        recording written to output_dir (QnnSaver_initialize)."""
         if log_level not in _LOG_LEVELS:
             raise ValueError(f"log_level must be one of {list(_LOG_LEVELS)}")
+        if profile not in (None, "basic", "detailed"):
+            raise ValueError("profile must be None, 'basic' or 'detailed'")
+        self._profile, self._seen_events = None, 0
+        if saver_backend:
+            os.environ["QNN_SAVER_BACKEND"] = saver_backend  # read by the Saver when it creates its backend
         self._lib = _Library(path)
+        if output_dir:
+            init = getattr(self._lib.dll, "QnnSaver_initialize", None)
+            if init is None:
+                raise QnnError(f"output_dir is for the Saver; '{path}' has no QnnSaver_initialize")
+            os.makedirs(output_dir, exist_ok=True)
+            cfg = A.SaverConfig(0, output_dir.encode(), None)  # QNN_SAVER_CONFIG_OPTION_OUTPUT_DIRECTORY
+            self._saver_dir = cfg.outputDirectory
+            cfgs = (C.POINTER(A.SaverConfig) * 2)(C.pointer(cfg), None)
+            init.argtypes, init.restype = [C.c_void_p], C.c_uint64
+            err = init(C.cast(cfgs, C.c_void_p))
+            if err:
+                raise QnnError(f"QnnSaver_initialize failed with error {err}", err)
         self._system_path = system_library
         self._sys_lib = None
         self._log = C.c_void_p()
@@ -273,6 +311,11 @@ class Backend:
         handle = C.c_void_p()
         self._check(self._lib.fn("backendCreate")(self._log, None, C.byref(handle)), "QnnBackend_create")
         self._handle = handle
+        if profile:
+            p = C.c_void_p()
+            self._check(self._lib.fn("profileCreate")(handle, 1 if profile == "basic" else 2, C.byref(p)),
+                        "QnnProfile_create")
+            self._profile = p
         build = C.c_char_p()
         self.build_id = (build.value.decode() if self._lib.fn("backendGetBuildId")(C.byref(build)) == 0
                          and build.value else "")
@@ -283,6 +326,26 @@ class Backend:
             _log.log(_PY_LEVEL.get(level, logging.DEBUG), "%s", _format(fmt, args))
         except Exception:  # a callback must never raise into C
             pass
+
+    def _read_event(self, eid, depth=0):
+        data = A.ProfileEventData()
+        self._check(self._lib.fn("profileGetEventData")(eid, C.byref(data)), "QnnProfile_getEventData")
+        subs = []
+        ids, n = C.POINTER(C.c_uint64)(), C.c_uint32()
+        if depth < 8 and self._lib.fn("profileGetSubEvents")(eid, C.byref(ids), C.byref(n)) == 0 and ids:
+            subs = [self._read_event(ids[i], depth + 1) for i in range(n.value)]
+        return ProfileEvent(data.type, _UNITS.get(data.unit, "backend"), data.value,
+                            (data.identifier or b"").decode("utf-8", "replace"), subs)
+
+    def _new_profile_events(self):
+        """The top-level events added to the profile since the last call."""
+        if not self._profile:
+            return []
+        ids, n = C.POINTER(C.c_uint64)(), C.c_uint32()
+        self._check(self._lib.fn("profileGetEvents")(self._profile, C.byref(ids), C.byref(n)), "QnnProfile_getEvents")
+        events = [self._read_event(ids[i]) for i in range(self._seen_events, n.value)] if ids else []
+        self._seen_events = n.value
+        return events
 
     def _check(self, err, what):
         if err:
@@ -326,6 +389,9 @@ class Backend:
             raise QnnError("the backend was closed")
 
     def close(self):
+        if self._profile:
+            self._lib.fn("profileFree")(self._profile)
+            self._profile = None
         if self._handle is not None:
             self._lib.fn("backendFree")(self._handle)
             self._handle = None

@@ -52,6 +52,8 @@ LAYOUTS = [
                                                         "numOfInputs", "inputTensors", "numOfOutputs",
                                                         "outputTensors")}),
     ("Qnn_OpConfig_t", A.OpConfig, {"version": "version", "v1": "v1"}),
+    ("QnnProfile_EventData_t", A.ProfileEventData, {f: f for f in ("type", "unit", "value", "identifier")}),
+    ("QnnSaver_Config_t", A.SaverConfig, {"option": "option", "outputDirectory": "outputDirectory"}),
     ("Qnn_ClientBuffer_t", A.ClientBuffer, {"data": "data", "dataSize": "dataSize"}),
     ("Qnn_TensorV1_t", A.TensorV1, {f: f for f in ("id", "name", "type", "dataFormat", "dataType", "quantizeParams",
                                                     "rank", "dimensions", "memType", "clientBuf", "memHandle")}),

@@ -89,3 +89,30 @@ def test_op_definitions_and_backend_refusals():
             g.input("late", (1,))
         out = graph.run({"x": -np.ones((1, 4, 4, 2), np.float32)})["y"]
         assert not out.any()
+
+
+def test_profile_events_of_a_run():
+    with qnn.Backend(os.path.join(LIB, "libQnnCpu.so"), profile="detailed") as be, be.context() as ctx:
+        graph = build(ctx)
+        graph.run({"x": X})
+        execute = [e for e in graph.profile if e.sub_events]
+        assert execute, graph.profile
+        nodes = [s.identifier for s in execute[0].sub_events]
+        assert any("Conv2d" in n for n in nodes), nodes
+        assert all(s.unit == "us" for s in execute[0].sub_events)
+        graph.run({"x": X})  # each run reports its own events
+        assert len([e for e in graph.profile if e.sub_events]) == 1
+    with pytest.raises(ValueError):
+        qnn.Backend(os.path.join(LIB, "libQnnCpu.so"), profile="everything")
+
+
+def test_saver_records_the_calls(tmp_path):
+    out = tmp_path / "saver"
+    with qnn.Backend(os.path.join(LIB, "libQnnSaver.so"), saver_backend=os.path.join(LIB, "libQnnCpu.so"),
+                     output_dir=str(out)) as be, be.context() as ctx:
+        y = build(ctx).run({"x": X})["y"]
+        np.testing.assert_allclose(y, reference(X), rtol=1e-5, atol=1e-5)  # passed through to the CPU backend
+    files = os.listdir(out)
+    assert "saver_output.c" in files, files
+    with pytest.raises(qnn.QnnError, match="QnnSaver_initialize"):
+        qnn.Backend(os.path.join(LIB, "libQnnCpu.so"), output_dir=str(tmp_path / "x"))
