@@ -114,3 +114,26 @@ def test_backend_messages_reach_python_logging(model, caplog):
             with pytest.raises(qnn.QnnError, match="another backend"):
                 b.load_context(str(model["dir"] / "cpu.bin"))  # a CPU binary on the HTP
     assert any("backend id" in r.getMessage() for r in caplog.records), caplog.text
+
+
+@pytest.mark.skipif(not os.path.isfile(os.environ.get("QNN_GEN_MODELS_PY", "")),
+                    reason="QNN_GEN_MODELS_PY (../shared/bench/gen_models.py) not given")
+def test_mobilenet_v2_equals_net_run(tmp_path):
+    """MobileNetV2 (the benchmark's export) converted by the tools into a CPU context binary."""
+    subprocess.run([sys.executable, os.environ["QNN_GEN_MODELS_PY"], str(tmp_path / "models")], check=True,
+                   capture_output=True)
+    x = np.random.RandomState(9).uniform(-1, 1, (1, 3, 224, 224)).astype(np.float32)
+    x.tofile(tmp_path / "x.raw")
+    (tmp_path / "list.txt").write_text(f"{tmp_path / 'x.raw'}\n")
+    cpu = os.path.join(LIB, "libQnnCpu.so")
+    tool("qairt-converter", "-i", str(tmp_path / "models" / "mobilenet_v2.onnx"), "-o", str(tmp_path / "m.dlc"))
+    tool("qnn-context-binary-generator", "--model", os.path.join(BUILD, "sdk", "model_dlc", "libQnnModelDlc.so"),
+         "--dlc_path", str(tmp_path / "m.dlc"), "--backend", cpu, "--binary_file", "m", "--output_dir", str(tmp_path))
+    tool("qnn-net-run", "--retrieve_context", str(tmp_path / "m.bin"), "--backend", cpu, "--input_list",
+         str(tmp_path / "list.txt"), "--output_dir", str(tmp_path / "out"))
+    with qnn.Backend(cpu) as b, b.load_context(str(tmp_path / "m.bin")) as ctx:
+        g = next(iter(ctx.graphs.values()))
+        out = g.run({g.inputs[0].name: x})
+    for name, v in out.items():
+        assert v.tobytes() == open(tmp_path / "out" / "Result_0" / f"{name}.raw", "rb").read(), name
+        assert v.size == 1000
