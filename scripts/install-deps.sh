@@ -6,9 +6,10 @@ packages=(build-essential cmake ninja-build pkg-config
           libgtest-dev libgmock-dev libbenchmark-dev python3
           python3-onnx python3-numpy python3-yaml python3-clang python3-pytest libonnx-testdata)
 # References the converter's accuracy tests compare with (tests skip without them; set
-# QNN_SKIP_REFERENCE_DEPS=1 to leave them out): torchvision models and ONNX Runtime via node.
+# QNN_SKIP_REFERENCE_DEPS=1 to leave them out): torchvision models and ONNX Runtime via node;
+# and chromium, the headless browser the HTML profile report is checked in.
 if [ "${QNN_SKIP_REFERENCE_DEPS:-0}" != 1 ]; then
-  packages+=(python3-torch python3-torchvision nodejs)
+  packages+=(python3-torch python3-torchvision nodejs chromium)
   command -v npm >/dev/null 2>&1 || packages+=(npm)
 fi
 missing=()

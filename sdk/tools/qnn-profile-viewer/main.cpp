@@ -1,11 +1,13 @@
 // qnn-profile-viewer: reads a profiling log written by the run tools
 // (docs/profiling-log-format.md), prints a summary and, with --output, writes a
-// Chrome trace. Every failure is one "qnn-profile-viewer: error: ..." line and
+// Chrome trace; with --html, a self-contained HTML report (html_report.h).
+// Every failure is one "qnn-profile-viewer: error: ..." line and
 // exit 1; the trace is written only after the whole log was read.
 #include <cstdio>
 
 #include "arg_parser.h"
 #include "chrome_trace.h"
+#include "html_report.h"
 #include "output_path.h"
 #include "profile_log.h"
 #include "profile_summary.h"
@@ -22,6 +24,7 @@ int run(int argc, char** argv) {
   ArgParser args(kTool, "Summarizes a profiling log and converts it to a Chrome trace.",
                  {{"input_log", true, "FILE", "profiling log to read (required)"},
                   {"output", true, "FILE", "write a Chrome trace-event JSON here (opens in Perfetto)"},
+                  {"html", true, "FILE", "write a self-contained HTML report here (summary, sortable op table, charts)"},
                   {"reader", true, "LIB", "custom reader library (not supported by OpenQNN)"},
                   {"version", false, "", "print the version and exit"},
                   {"help", false, "", "print this help and exit"}});
@@ -35,6 +38,8 @@ int run(int argc, char** argv) {
   if (!args.has("input_log")) throw UsageError("--input_log is required");
   const std::string outputPath = args.value("output");
   if (!outputPath.empty()) requireParentDirectory(outputPath);
+  const std::string htmlPath = args.value("html");
+  if (!htmlPath.empty()) requireParentDirectory(htmlPath);
 
   const std::vector<uint8_t> bytes = readBinaryFile(args.value("input_log"));
   ProfileLog log;
@@ -49,8 +54,13 @@ int run(int argc, char** argv) {
         chromeTrace(log).dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
     writeBinaryFile(outputPath, trace.data(), trace.size());
   }
+  if (!htmlPath.empty()) {
+    const std::string page = htmlReport(log, args.value("input_log"));
+    writeBinaryFile(htmlPath, page.data(), page.size());
+  }
   std::fputs(summary.c_str(), stdout);
   if (!outputPath.empty()) std::printf("\nChrome trace written to %s\n", outputPath.c_str());
+  if (!htmlPath.empty()) std::printf("HTML report written to %s\n", htmlPath.c_str());
   return 0;
 }
 

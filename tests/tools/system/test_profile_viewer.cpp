@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <fstream>
+#include <iterator>
 #include <map>
 
 #include "context_binary_fixture.h"
@@ -68,6 +69,31 @@ TEST_F(ProfileViewer, DetailedLogHasOneLinePerOp) {
   EXPECT_EQ(countLinesContaining(r.out, "Conv2d                           60.0    50.0%"), 1u) << r.out;
   EXPECT_EQ(countLinesContaining(r.out, "Relu                             20.0    16.7%"), 1u) << r.out;
   EXPECT_EQ(countLinesContaining(r.out, "ElementWiseAdd                   30.0    25.0%"), 1u) << r.out;
+}
+
+TEST_F(ProfileViewer, HtmlReportIsOnePageWithEveryOp) {
+  const std::string page = dir.file("report.html");
+  ToolResult r = run({"--input_log", kFixtures + "/profile_detailed.log", "--html", page});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find("HTML report written to"), std::string::npos) << r.out;
+  std::ifstream in(page);
+  const std::string html((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
+  // One table row per op, with its average time over the 3 inferences.
+  for (const char* row : {">conv0<", ">relu0<", ">add0<"}) EXPECT_NE(html.find(row), std::string::npos) << row;
+  EXPECT_NE(html.find("data-v=\"60.000\">60.0</td>"), std::string::npos);
+  EXPECT_NE(html.find("<svg id=\"types\""), std::string::npos);
+  EXPECT_NE(html.find("<svg id=\"timeline\""), std::string::npos);
+  // Self-contained: nothing loaded from elsewhere.
+  for (const char* external : {"http://", "https://", "src=", "<link", "@import"})
+    EXPECT_EQ(html.find(external), std::string::npos) << external;
+  // A log without per-op events says so instead of an empty table.
+  ASSERT_EQ(run({"--input_log", kFixtures + "/profile_basic.log", "--html", page}).exitCode, 0);
+  std::ifstream basic(page);
+  const std::string basicHtml((std::istreambuf_iterator<char>(basic)), std::istreambuf_iterator<char>());
+  EXPECT_NE(basicHtml.find("id=\"no-ops\""), std::string::npos);
+  expectRefused({"--input_log", kFixtures + "/profile_detailed.log", "--html", "/nonexistent/dir/r.html"},
+                "/nonexistent/dir");
 }
 
 TEST_F(ProfileViewer, ChromeTraceHasOneEventPerOpPerInference) {
