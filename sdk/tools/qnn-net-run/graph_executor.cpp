@@ -2,6 +2,7 @@
 
 #include "QnnSignal.h"
 #include "output_writer.h"
+#include "progress.h"
 #include "tool_error.h"
 
 namespace qnn::tools::netrun {
@@ -47,7 +48,9 @@ size_t executeGraph(const QnnBackend& backend, const NetRunOptions& o, GraphRun&
   const size_t count = o.numInferences > 0 ? static_cast<size_t>(o.numInferences) : lines;
   int64_t profiled = 0;
   size_t inf = 0;
+  Progress progress("qnn-net-run: graph '" + name + "'", byDuration ? 0 : count, progressWanted(o.quiet));
   for (;; ++inf) {
+    progress.update(inf);
     if (byDuration) {
       if (inf > 0 && static_cast<double>(profile.nowUs() - runStart) >= o.durationSeconds * 1e6) break;
     } else if (inf >= count) {

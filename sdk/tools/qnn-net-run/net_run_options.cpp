@@ -20,6 +20,7 @@ ArgParser makeNetRunParser() {
           {"dlc_path", true, "FILE", "comma list of DLCs (qairt-converter) composed into the context; needs "
                                      "libQnnModelDlc.so as --model"},
           {"debug", false, "", "write the outputs of every layer (model libraries only)"},
+          {"quiet", false, "", "no progress line on a terminal"},
           {"output_dir", true, "DIR", "output directory (default ./output)"},
           {"use_native_output_files", false, "", "write outputs in the graph's native dtype (default float32)"},
           {"use_native_input_files", false, "", "read every input in the graph's native dtype (default float32)"},
@@ -114,6 +115,7 @@ NetRunOptions netRunOptionsFromArgs(const ArgParser& args) {
     if (l != "__") requireFile(l, "input list");
   o.modelPrefix = args.value("model_prefix", o.modelPrefix);
   o.debug = args.has("debug");
+  o.quiet = args.has("quiet");
   o.outputDir = args.value("output_dir", o.outputDir);
   o.nativeOutputs = args.has("use_native_output_files");
   o.nativeInputs = args.has("use_native_input_files");

@@ -15,6 +15,7 @@
 namespace qnn::tools::netrun {
 
 struct NetRunOptions {
+  bool quiet = false;  // --quiet: no progress line
   std::vector<std::string> models;
   std::vector<std::string> dlcPaths;  // --dlc_path: DLCs composed through the one model library
   std::string backend;

@@ -34,6 +34,7 @@ int main(int argc, char** argv) {
                      "Runs models from several threads and reports inferences per second.",
                      {{"config", true, "FILE", "JSON with backends, models, contexts and testCase"},
                       {"output", true, "FILE", "write the results as JSON"},
+                      {"quiet", false, "", "no progress line on a terminal"},
                       {"version", false, "", "print the SDK version"},
                       {"help", false, "", "show this help"}});
     parser.parse(argc, argv);
@@ -47,7 +48,7 @@ int main(int argc, char** argv) {
     }
     if (!parser.has("config")) throw UsageError("--config is required");
     auto config = throughput::readThroughputConfig(parser.value("config"));
-    auto report = throughput::runThroughput(config);
+    auto report = throughput::runThroughput(config, parser.has("quiet"));
     auto doc = toJson(report);
     for (const auto& t : doc["threads"])
       std::printf("thread %s: %llu inferences in %.3f s = %.1f inferences/s\n", t["threadName"].get<std::string>().c_str(),

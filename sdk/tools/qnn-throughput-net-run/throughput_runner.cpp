@@ -15,6 +15,7 @@
 #include "input_list.h"
 #include "input_loader.h"
 #include "log_level.h"
+#include "progress.h"
 #include "raw_file.h"
 #include "run_config.h"
 #include "tool_error.h"
@@ -23,6 +24,7 @@ namespace qnn::tools::throughput {
 namespace {
 
 std::atomic<bool> gStop{false};
+std::atomic<uint64_t> gInferencesDone{0};  // over every thread, for the progress line
 void onSignal(int) { gStop = true; }
 
 using Clock = std::chrono::steady_clock;
@@ -114,7 +116,9 @@ class ThreadWorker {
           } else if (k >= thread_.loop) {
             break;
           }
-          result.inferences += executeAll();
+          const uint64_t n = executeAll();
+          result.inferences += n;
+          gInferencesDone += n;
         }
       }
       result.seconds = std::chrono::duration<double>(Clock::now() - begin).count();
@@ -143,7 +147,7 @@ class ThreadWorker {
 
 }  // namespace
 
-ThroughputReport runThroughput(const ThroughputConfig& config) {
+ThroughputReport runThroughput(const ThroughputConfig& config, bool quiet) {
   QnnLog_Level_t level = static_cast<QnnLog_Level_t>(0);
   if (!config.logLevel.empty()) level = parseLogLevel(config.logLevel);
   // One extension per (library, backendConfig) pair, shared by the threads that
@@ -193,7 +197,20 @@ ThroughputReport runThroughput(const ThroughputConfig& config) {
   auto previousInt = std::signal(SIGINT, onSignal);
   const auto begin = Clock::now();
   std::vector<std::thread> threads;
-  for (size_t i = 0; i < workers.size(); ++i) threads.emplace_back([&, i] { workers[i]->run(report.threads[i]); });
+  std::atomic<size_t> finished{0};
+  gInferencesDone = 0;
+  for (size_t i = 0; i < workers.size(); ++i)
+    threads.emplace_back([&, i] {
+      workers[i]->run(report.threads[i]);
+      ++finished;
+    });
+  {
+    Progress progress("qnn-throughput-net-run: inferences", 0, progressWanted(quiet));
+    while (finished < workers.size()) {
+      progress.update(size_t(gInferencesDone.load()));
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+  }
   for (auto& th : threads) th.join();
   report.totalSeconds = std::chrono::duration<double>(Clock::now() - begin).count();
   std::signal(SIGINT, previousInt);

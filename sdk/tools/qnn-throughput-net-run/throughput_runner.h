@@ -25,6 +25,7 @@ struct ThroughputReport {
 };
 
 // Throws ToolError when setup fails or any thread fails.
-ThroughputReport runThroughput(const ThroughputConfig& config);
+// quiet: no progress line on a terminal (progress.h).
+ThroughputReport runThroughput(const ThroughputConfig& config, bool quiet = false);
 
 }  // namespace qnn::tools::throughput

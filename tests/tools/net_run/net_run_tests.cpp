@@ -405,6 +405,26 @@ TEST_F(NetRun, BadGeneratorUnknownFlag) {
   EXPECT_NE(r.err.find("see qnn-context-binary-generator --help"), std::string::npos);
 }
 
+// ---- progress: a line on a terminal only ----
+TEST_F(NetRun, ProgressOnATerminalOnly) {
+  if (std::system("command -v script >/dev/null 2>&1") != 0) GTEST_SKIP() << "util-linux script is not installed";
+  // Not a terminal (this test's pipe): no progress line on stderr.
+  RunResult plain = runTool(twoIo() + "--num_inferences 20");
+  ASSERT_EQ(plain.exitCode, 0) << plain.err;
+  EXPECT_EQ(plain.err.find('\r'), std::string::npos) << plain.err;
+  // On a pseudo-terminal (script): "qnn-net-run: graph '...': i/N", cleared at the end; none with --quiet.
+  auto onTerminal = [&](const std::string& extra) {
+    return runTool("script -qec \"" + twoIo() + "--num_inferences 20 " + extra + "\" /dev/null");
+  };
+  RunResult tty = onTerminal("");
+  ASSERT_EQ(tty.exitCode, 0) << tty.out << tty.err;
+  EXPECT_NE(tty.out.find("qnn-net-run: graph '"), std::string::npos) << tty.out;
+  EXPECT_NE(tty.out.find("/20 ("), std::string::npos) << tty.out;
+  RunResult quiet = onTerminal("--quiet");
+  ASSERT_EQ(quiet.exitCode, 0) << quiet.out << quiet.err;
+  EXPECT_EQ(quiet.out.find("qnn-net-run: graph '"), std::string::npos) << quiet.out;
+}
+
 // ---- qnn-throughput-net-run ----
 TEST_F(NetRun, ThroughputTwoThreadsTwoGraphs) {
   nlohmann::json cfg = {

@@ -1,5 +1,7 @@
 """Calibration: read the --input_list raw files and collect per-tensor activation statistics."""
 import os
+import sys
+import time
 
 import numpy as np
 
@@ -81,9 +83,22 @@ class Stats:
         return np.concatenate(parts) if parts else None
 
 
+def _progress_wanted():
+    """A progress line only on a terminal, and not with QNN_NO_PROGRESS set (as the C++ tools)."""
+    return sys.stderr.isatty() and not os.environ.get("QNN_NO_PROGRESS")
+
+
 def calibrate(graph, input_sets, keep_samples):
     stats = Stats(keep_samples)
     ev = Evaluator(graph)
-    for feeds in input_sets:
+    show = _progress_wanted() and len(input_sets) > 1
+    start = time.monotonic()
+    for k, feeds in enumerate(input_sets):
+        if show:
+            sys.stderr.write(f"\rcalibration: {k}/{len(input_sets)} inputs {time.monotonic() - start:.1f} s\033[K")
+            sys.stderr.flush()
         ev.run(feeds, stats.observe)
+    if show:
+        sys.stderr.write("\r\033[K")
+        sys.stderr.flush()
     return stats
