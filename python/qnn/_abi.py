@@ -210,6 +210,12 @@ class SaverConfig(C.Structure):
     _fields_ = [("option", C.c_int32), ("outputDirectory", C.c_char_p), ("_rest", C.c_void_p)]
 
 
+class ModelGraphInfo(C.Structure):
+    """GraphInfo_t of the model-library interface (QnnModel_composeGraphs)."""
+    _fields_ = [("graph", C.c_void_p), ("graphName", C.c_char_p), ("inputTensors", C.POINTER(Tensor)),
+                ("numInputTensors", C.c_uint32), ("outputTensors", C.POINTER(Tensor)), ("numOutputTensors", C.c_uint32)]
+
+
 LOG_CALLBACK = C.CFUNCTYPE(None, C.c_char_p, C.c_int32, C.c_uint64, C.c_void_p)
 
 # Function types of the members this package calls (argument types as in the headers).

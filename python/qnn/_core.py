@@ -372,6 +372,54 @@ class Backend:
         self._check_open()
         return Context(self)
 
+    def load_model_library(self, path, dlc_path=None, prefix="QnnModel"):
+        """A Context with the graphs of a model library (a converter's model .so, or libQnnModelDlc.so with
+        dlc_path) composed and finalized in it: QnnModel_composeGraphs[FromDlc] through this backend."""
+        self._check_open()
+        try:
+            lib = C.CDLL(path, mode=os.RTLD_LOCAL | os.RTLD_NOW)
+        except OSError as e:
+            raise QnnError(f"cannot load model library '{path}': {e}") from None
+        entry = "QnnModel_composeGraphsFromDlc" if dlc_path else f"{prefix}_composeGraphs"
+        compose = getattr(lib, entry, None)
+        free = getattr(lib, "QnnModel_freeGraphsInfo" if dlc_path else f"{prefix}_freeGraphsInfo", None)
+        if compose is None or free is None:
+            raise QnnError(f"'{path}' is not a model library: no {entry}")
+        ctx = Context(self)
+        infos, count = C.POINTER(C.POINTER(A.ModelGraphInfo))(), C.c_uint32()
+        compose.restype = C.c_int32
+        common = [C.c_void_p, A.InterfaceTable, C.c_void_p, C.c_void_p]
+        tail = [C.POINTER(C.POINTER(C.POINTER(A.ModelGraphInfo))), C.POINTER(C.c_uint32), C.c_bool, C.c_void_p,
+                C.c_int32]
+        if dlc_path:
+            compose.argtypes = common + [C.c_char_p, C.c_uint32] + tail
+            err = compose(self._handle, self._lib.provider.table, ctx._handle, None, dlc_path.encode(), 0,
+                          C.byref(infos), C.byref(count), False, None, 1)
+        else:
+            compose.argtypes = common + [C.c_uint32] + tail
+            err = compose(self._handle, self._lib.provider.table, ctx._handle, None, 0, C.byref(infos),
+                          C.byref(count), False, None, 1)
+        if err:
+            ctx.close()
+            raise QnnError(f"{entry} of '{os.path.basename(path)}' failed with model error {err} (the backend's "
+                           "log says why)", err)
+        try:
+            for g in range(count.value):
+                gi = infos[g].contents
+                name = gi.graphName.decode()
+                self._check(self._lib.fn("graphFinalize")(gi.graph, None, None), f"QnnGraph_finalize of '{name}'")
+                ctx.graphs[name] = Graph(ctx, C.c_void_p(gi.graph), name,
+                                         [TensorInfo(gi.inputTensors[i]) for i in range(gi.numInputTensors)],
+                                         [TensorInfo(gi.outputTensors[i]) for i in range(gi.numOutputTensors)])
+        except Exception:
+            ctx.close()
+            raise
+        finally:
+            free.argtypes, free.restype = [C.c_void_p, C.c_uint32], C.c_int32
+            free(C.byref(infos), count.value)  # TensorInfo copied names and dims
+        ctx._model_library = lib
+        return ctx
+
     def load_context(self, path_or_bytes):
         """A Context from a context binary file path or its bytes."""
         self._check_open()

@@ -137,3 +137,22 @@ def test_mobilenet_v2_equals_net_run(tmp_path):
     for name, v in out.items():
         assert v.tobytes() == open(tmp_path / "out" / "Result_0" / f"{name}.raw", "rb").read(), name
         assert v.size == 1000
+
+
+def test_model_library_and_dlc(model):
+    """The same model composed from its DLC through libQnnModelDlc.so: outputs equal the context binary's."""
+    cpu = os.path.join(LIB, "libQnnCpu.so")
+    with qnn.Backend(cpu) as b:
+        with b.load_model_library(os.path.join(BUILD, "sdk", "model_dlc", "libQnnModelDlc.so"),
+                                  dlc_path=str(model["dir"] / "f.dlc")) as ctx:
+            g = next(iter(ctx.graphs.values()))
+            out = g.run({"x": model["inputs"][0]})
+        with b.load_context(str(model["dir"] / "cpu.bin")) as ctx2:
+            want = next(iter(ctx2.graphs.values())).run({"x": model["inputs"][0]})
+        for k in want:
+            assert out[k].tobytes() == want[k].tobytes(), k
+        with pytest.raises(qnn.QnnError, match="not a model library"):
+            b.load_model_library(os.path.join(LIB, "libQnnSystem.so"))
+        with pytest.raises(qnn.QnnError, match="model error"):
+            b.load_model_library(os.path.join(BUILD, "sdk", "model_dlc", "libQnnModelDlc.so"),
+                                 dlc_path=str(model["dir"] / "missing.dlc"))
