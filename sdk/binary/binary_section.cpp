@@ -203,7 +203,7 @@ Status readBinarySection(const void* data, size_t size, BinarySection* out) {
     if (payloadSize != size - kHeaderSize)
       return corrupt("payload is " + std::to_string(size - kHeaderSize) + " bytes, the header says " +
                      std::to_string(payloadSize));
-    if (crcOf(p + kHeaderSize, payloadSize) != crc) return corrupt("payload CRC mismatch");
+    if (!binary::checksumMatches(crcOf(p + kHeaderSize, payloadSize), crc)) return corrupt("payload CRC mismatch");
     ByteReader r(p + kHeaderSize, static_cast<size_t>(payloadSize));
     BinarySection s;
     QNN_SDK_RETURN_IF_ERROR(Parser(minor > kMinor).parse(r, &s));

@@ -430,7 +430,7 @@ Status parseHeader(const uint8_t* p, size_t size, Header* h) {
     ByteReader c(p + h->headerSize - 4, 4);
     c.u32(&headerCrc);
   }
-  if (crc(p, h->headerSize - 4) != headerCrc) return corrupt("header CRC mismatch");
+  if (!binary::checksumMatches(crc(p, h->headerSize - 4), headerCrc)) return corrupt("header CRC mismatch");
   r.u32(&h->flags);
   r.u32(&h->payloadCrc);
   r.u64(&h->uncompressedSize);
@@ -468,13 +468,14 @@ Status parseHeader(const uint8_t* p, size_t size, Header* h) {
 }
 
 Status checkPayloadCrc(const uint8_t* p, const Header& h) {
-  if (crc(p + h.headerSize, static_cast<size_t>(h.storedSize)) != h.payloadCrc)
+  if (!binary::checksumMatches(crc(p + h.headerSize, static_cast<size_t>(h.storedSize)), h.payloadCrc))
     return corrupt("payload CRC mismatch");
   return Status::ok();
 }
 
 Status checkRegionCrc(const uint8_t* p, const Header& h) {
-  if (h.regionInBuffer && crc(p + h.weightsOffset, static_cast<size_t>(h.weightsSize)) != h.weightsCrc)
+  if (h.regionInBuffer &&
+      !binary::checksumMatches(crc(p + h.weightsOffset, static_cast<size_t>(h.weightsSize)), h.weightsCrc))
     return corrupt("weights region CRC mismatch");
   return Status::ok();
 }

@@ -12,6 +12,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "binary/crc.h"
 #include "core/dtype.h"
 
 namespace qnn::dlc {
@@ -136,7 +137,7 @@ Graph parseGraph(const Json& g, const uint8_t* file, uint64_t dataEnd) {
       const uint64_t offset = d.at("offset").get<uint64_t>(), size = d.at("size").get<uint64_t>();
       if (offset < kPreambleSize || offset > dataEnd || size > dataEnd - offset)
         throw std::invalid_argument("tensor '" + name + "': data outside the file's data region");
-      if (crc32Of(file + offset, size) != d.at("crc32").get<uint32_t>())
+      if (!sdk::binary::checksumMatches(crc32Of(file + offset, size), d.at("crc32").get<uint32_t>()))
         throw std::invalid_argument("tensor '" + name + "': data CRC mismatch (the file is damaged)");
       uint64_t elements = 1;
       for (uint32_t dim : tensor.dims) elements *= dim;
@@ -233,15 +234,17 @@ Status DlcFile::parse(const uint8_t* bytes, uint64_t fileSize) {
   uint8_t covered[kPreambleSize - 4];
   std::memcpy(covered, bytes, 44);
   std::memcpy(covered + 44, bytes + 48, 16);
-  if (crc32Of(covered, sizeof covered) != le32(bytes + 44)) return bad(path, "preamble CRC mismatch");
+  if (!sdk::binary::checksumMatches(crc32Of(covered, sizeof covered), le32(bytes + 44))) return bad(path, "preamble CRC mismatch");
   const uint64_t headerOffset = le64(bytes + 16), headerSize = le64(bytes + 24), headerRawSize = le64(bytes + 32);
   if (le64(bytes + 48) != fileSize)
     return bad(path, "the preamble records " + std::to_string(le64(bytes + 48)) + " bytes, the file has " +
                          std::to_string(fileSize) + " (truncated or appended to)");
   if (headerOffset < kPreambleSize || headerOffset > fileSize || headerSize > fileSize - headerOffset)
     return bad(path, "header outside the file");
-  if (headerRawSize > kMaxHeaderRawSize) return bad(path, "header size " + std::to_string(headerRawSize) + " refused");
-  if (crc32Of(bytes + headerOffset, headerSize) != le32(bytes + 40)) return bad(path, "header CRC mismatch");
+  // Deflate expands at most ~1032:1: a larger stated size is refused before it is allocated.
+  if (headerRawSize > kMaxHeaderRawSize || headerRawSize > headerSize * 1032 + 64)
+    return bad(path, "header size " + std::to_string(headerRawSize) + " refused");
+  if (!sdk::binary::checksumMatches(crc32Of(bytes + headerOffset, headerSize), le32(bytes + 40))) return bad(path, "header CRC mismatch");
   std::string raw(size_t(headerRawSize), '\0');
   uLongf rawSize = uLongf(headerRawSize);
   if (uncompress(reinterpret_cast<Bytef*>(raw.data()), &rawSize, bytes + headerOffset, uLong(headerSize)) != Z_OK ||

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "binary/crc.h"
 #include "byte_codec.h"
 
 namespace qnn::trace {
@@ -53,10 +54,13 @@ bool readTraceBuffer(const uint8_t* data, size_t size, Trace& t) {
       return fail(t, at, "truncated block header");
     if (magic != kBlockMagic) return fail(t, at, "bad block magic");
     if (rawSize > kMaxBlockSize || compSize > kMaxBlockSize) return fail(t, at, "block size out of range");
+    // zlib's deflate expands at most ~1032:1, so a larger stated size is a lie; refusing it here
+    // keeps a few hostile bytes from making the reader allocate (and clear) a gigabyte.
+    if (uint64_t(rawSize) > uint64_t(compSize) * 1032 + 64) return fail(t, at, "block size out of range");
     if (size_t(end - p) < compSize) return fail(t, at, "truncated block (process died while writing?)");
     uint32_t want = uint32_t(crc32(0, head + 4, 12));
     want = uint32_t(crc32(want, p, compSize));
-    if (want != crc) return fail(t, at, "block CRC mismatch");
+    if (!sdk::binary::checksumMatches(want, crc)) return fail(t, at, "block CRC mismatch");
     std::vector<uint8_t> raw(rawSize);
     uLongf got = rawSize;
     if (uncompress(raw.data(), &got, p, compSize) != Z_OK || got != rawSize)

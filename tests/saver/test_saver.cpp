@@ -270,6 +270,18 @@ TEST_F(Saver, CorruptedAndWrongVersionTracesAreRefused) {
   const char garbage[] = "this is not a trace at all, just text";
   EXPECT_FALSE(qnn::trace::readTraceBuffer(reinterpret_cast<const uint8_t*>(garbage), sizeof garbage, t));
   EXPECT_NE(t.error.find("magic"), std::string::npos);
+
+  // A block claiming more decompressed bytes than deflate can produce from its compressed size (found
+  // by fuzz_trace: the reader used to allocate and clear up to 1 GiB first): refused before allocating.
+  std::vector<uint8_t> inflated = bytes;
+  const size_t block = full.blockEnds[4];  // block header: magic, type, rawSize, compSize, crc
+  uint32_t compSize = 0, huge = 1u << 29;
+  std::memcpy(&compSize, inflated.data() + block + 12, 4);
+  ASSERT_LT(uint64_t(compSize) * 1032 + 64, huge);
+  std::memcpy(inflated.data() + block + 8, &huge, 4);
+  EXPECT_FALSE(qnn::trace::readTraceBuffer(inflated.data(), inflated.size(), t));
+  EXPECT_NE(t.error.find("block size out of range"), std::string::npos) << t.error;
+  EXPECT_EQ(t.errorOffset, block);
 }
 
 TEST_F(Saver, ProcessKilledAfterSecondExecuteLeavesReadableTrace) {

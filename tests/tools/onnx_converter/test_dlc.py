@@ -82,6 +82,13 @@ class Routes:
                  out + (str(k) if backends else "")])
 
 
+def fix_preamble(d):
+    """The preamble CRC (bytes 44..47) over bytes 0..43 and 48..63, recomputed."""
+    import zlib
+    crc = zlib.crc32(d[:44] + d[48:64]) & 0xFFFFFFFF
+    return d[:44] + crc.to_bytes(4, "little") + d[48:]
+
+
 def same_outputs(a, b, names, what):
     for n in names:
         x, y = open(os.path.join(a, n + ".raw"), "rb").read(), open(os.path.join(b, n + ".raw"), "rb").read()
@@ -173,7 +180,11 @@ def main():
              "weights": (lambda d: d[:200] + bytes([d[200] ^ 0x10]) + d[201:], "CRC mismatch"),
              "header": (lambda d: d[:-3] + bytes([d[-3] ^ 0x01]) + d[-2:], "header CRC mismatch"),
              "version": (lambda d: d[:8] + b"\x07\0\0\0" + d[12:], "format version 7"),
-             "empty": (lambda d: b"", "shorter than the 64-byte preamble")}
+             "empty": (lambda d: b"", "shorter than the 64-byte preamble"),
+             # a stated header size deflate cannot reach from the stored bytes (fuzz_dlc): refused
+             # before it is allocated, with the preamble's own CRC made right
+             "inflated": (lambda d: fix_preamble(d[:32] + (200 << 20).to_bytes(8, "little") + d[40:]),
+                          "header size 209715200 refused")}
     for name, (mutate, needle) in cases.items():
         bad = os.path.join(work, f"bad_{name}.dlc")
         open(bad, "wb").write(bytes(mutate(bytes(data))))
