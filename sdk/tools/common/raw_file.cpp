@@ -1,5 +1,7 @@
 #include "raw_file.h"
 
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -23,11 +25,20 @@ std::vector<uint8_t> readBinaryFile(const std::string& path) {
   return data;
 }
 
+// Written whole or not at all: into a temporary file beside `path`, flushed to the disk, then
+// renamed over `path`, so a tool killed mid-write never leaves a truncated file under the final
+// name (an earlier file of that name stays as it was until the rename).
 void writeBinaryFile(const std::string& path, const void* data, size_t size) {
-  std::FILE* f = std::fopen(path.c_str(), "wb");
+  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
+  std::FILE* f = std::fopen(tmp.c_str(), "wb");
   if (!f) throw ToolError("cannot create '" + path + "': " + std::strerror(errno));
-  const bool ok = std::fwrite(data, 1, size, f) == size;
-  if (std::fclose(f) != 0 || !ok) throw ToolError("cannot write '" + path + "'");
+  bool ok = std::fwrite(data, 1, size, f) == size && std::fflush(f) == 0 && ::fsync(::fileno(f)) == 0;
+  ok = std::fclose(f) == 0 && ok;
+  if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
+    const int err = errno;
+    std::remove(tmp.c_str());
+    throw ToolError("cannot write '" + path + "': " + std::strerror(err));
+  }
 }
 
 void makeDirectories(const std::string& path) {

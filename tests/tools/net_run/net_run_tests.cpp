@@ -405,6 +405,36 @@ TEST_F(NetRun, BadGeneratorUnknownFlag) {
   EXPECT_NE(r.err.find("see qnn-context-binary-generator --help"), std::string::npos);
 }
 
+// ---- nothing lost: a tool killed mid-write leaves no truncated file under the final name ----
+TEST_F(NetRun, KilledMidWriteLeavesNoTruncatedBinary) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP() << "LD_PRELOAD shims do not mix with AddressSanitizer's runtime";
+#endif
+  const std::string gen = kCbg + " --backend " + kCpu + " --model " + kTwoIo + " --output_dir " + dir + " ";
+  ASSERT_EQ(runTool(gen + "--binary_file good").exitCode, 0);
+  const auto good = readBytes(dir + "/good.bin");
+  ASSERT_GT(good.size(), 64u);
+  for (const std::string killOn : {"write:16", "fsync"}) {
+    SCOPED_TRACE(killOn);
+    // A first run killed while writing: no file under the final name.
+    RunResult killed = runTool("LD_PRELOAD=" + std::string(KILL_MID_WRITE) + " QNN_TEST_KILL_ON=" + killOn + " " + gen +
+                               "--binary_file victim");
+    EXPECT_NE(killed.exitCode, 0);
+    EXPECT_FALSE(std::filesystem::exists(dir + "/victim.bin"));
+    // Over an existing file: the old one stays whole.
+    writeBytes(dir + "/victim.bin", good);
+    runTool("LD_PRELOAD=" + std::string(KILL_MID_WRITE) + " QNN_TEST_KILL_ON=" + killOn + " " + gen +
+            "--binary_file victim");
+    EXPECT_EQ(readBytes(dir + "/victim.bin"), good);
+    std::filesystem::remove(dir + "/victim.bin");
+  }
+  // Without the shim the same command writes the binary; no temporary file is left behind.
+  ASSERT_EQ(runTool(gen + "--binary_file victim").exitCode, 0);
+  EXPECT_EQ(readBytes(dir + "/victim.bin").size(), good.size());
+  for (const auto& e : std::filesystem::directory_iterator(dir))
+    if (e.path().filename().string().find("victim.bin.tmp.") == 0) std::filesystem::remove(e.path());
+}
+
 // ---- progress: a line on a terminal only ----
 TEST_F(NetRun, ProgressOnATerminalOnly) {
   if (std::system("command -v script >/dev/null 2>&1") != 0) GTEST_SKIP() << "util-linux script is not installed";
