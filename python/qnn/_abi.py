@@ -216,6 +216,32 @@ class ModelGraphInfo(C.Structure):
                 ("numInputTensors", C.c_uint32), ("outputTensors", C.POINTER(Tensor)), ("numOutputTensors", C.c_uint32)]
 
 
+class CoreInfoV1(C.Structure):
+    _fields_ = [("coreId", C.c_uint32), ("coreType", C.c_uint32), ("coreInfoExtension", C.c_void_p)]
+
+
+class CoreInfo(C.Structure):
+    _fields_ = [("version", C.c_int32), ("v1", CoreInfoV1)]
+
+
+class HardwareDeviceInfoV1(C.Structure):
+    _fields_ = [("deviceId", C.c_uint32), ("deviceType", C.c_uint32), ("numCores", C.c_uint32),
+                ("cores", C.POINTER(CoreInfo)), ("deviceInfoExtension", C.c_void_p)]
+
+
+class HardwareDeviceInfo(C.Structure):
+    _fields_ = [("version", C.c_int32), ("v1", HardwareDeviceInfoV1)]
+
+
+class PlatformInfoV1(C.Structure):
+    _fields_ = [("numHwDevices", C.c_uint32), ("hwDevices", C.POINTER(HardwareDeviceInfo))]
+
+
+class PlatformInfo(C.Structure):
+    """QnnDevice_PlatformInfo_t."""
+    _fields_ = [("version", C.c_int32), ("v1", PlatformInfoV1)]
+
+
 LOG_CALLBACK = C.CFUNCTYPE(None, C.c_char_p, C.c_int32, C.c_uint64, C.c_void_p)
 
 # Function types of the members this package calls (argument types as in the headers).
@@ -233,6 +259,10 @@ FN = {
     "tensorCreateGraphTensor": C.CFUNCTYPE(C.c_uint64, P, C.POINTER(Tensor)),
     "graphAddNode": C.CFUNCTYPE(C.c_uint64, P, OpConfig),
     "graphFinalize": C.CFUNCTYPE(C.c_uint64, P, P, P),
+    "deviceCreate": C.CFUNCTYPE(C.c_uint64, P, P, C.POINTER(P)),
+    "deviceFree": C.CFUNCTYPE(C.c_uint64, P),
+    "deviceGetPlatformInfo": C.CFUNCTYPE(C.c_uint64, P, C.POINTER(C.POINTER(PlatformInfo))),
+    "deviceFreePlatformInfo": C.CFUNCTYPE(C.c_uint64, P, C.POINTER(PlatformInfo)),
     "profileCreate": C.CFUNCTYPE(C.c_uint64, P, C.c_uint32, C.POINTER(P)),
     "profileFree": C.CFUNCTYPE(C.c_uint64, P),
     "profileGetEvents": C.CFUNCTYPE(C.c_uint64, P, C.POINTER(C.POINTER(C.c_uint64)), C.POINTER(C.c_uint32)),

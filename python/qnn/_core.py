@@ -144,9 +144,12 @@ class Graph:
         self._out_buffers = None
         self.profile = []  # the last run's ProfileEvents when the backend profiles
 
-    def run(self, feeds, dequantize=False):
+    def run(self, feeds, dequantize=False, outputs=None):
         """feeds: {input name: ndarray} in each input's dims and dtype (float32 arrays are quantized for a
-        quantized input). Returns {output name: ndarray} (float32 when dequantize and the output is quantized)."""
+        quantized input; the arrays are passed to the backend in place). Returns {output name: ndarray}
+        (float32 when dequantize and the output is quantized). outputs: {output name: ndarray} of the
+        output's dims and dtype, C-contiguous, that the backend writes into directly (no copy; those
+        arrays are returned)."""
         self.context._check_open()
         missing = [t.name for t in self.inputs if t.name not in feeds]
         unknown = sorted(set(feeds) - {t.name for t in self.inputs})
@@ -156,16 +159,30 @@ class Graph:
         arrays = [self._input_array(t, feeds[t.name]) for t in self.inputs]
         if self._out_buffers is None:  # output buffers are reused across runs
             self._out_buffers = [np.empty(t.dims, dtype=t.dtype) for t in self.outputs]
+        given = dict(outputs or {})
+        unknown_out = sorted(set(given) - {t.name for t in self.outputs})
+        if unknown_out:
+            raise ValueError(f"graph '{self.name}': unknown outputs {unknown_out}")
+        buffers = []
+        for t, own in zip(self.outputs, self._out_buffers):
+            b = given.get(t.name)
+            if b is None:
+                buffers.append(own)
+                continue
+            if tuple(b.shape) != t.dims or b.dtype != t.dtype or not b.flags["C_CONTIGUOUS"] or not b.flags["WRITEABLE"]:
+                raise ValueError(f"graph '{self.name}': output buffer '{t.name}' must be a writeable C-contiguous "
+                                 f"{t.dtype} array of shape {list(t.dims)}")
+            buffers.append(b)
         ins = (A.Tensor * len(arrays))(*[t.tensor(a) for t, a in zip(self.inputs, arrays)])
-        outs = (A.Tensor * len(self.outputs))(*[t.tensor(b) for t, b in zip(self.outputs, self._out_buffers)])
+        outs = (A.Tensor * len(self.outputs))(*[t.tensor(b) for t, b in zip(self.outputs, buffers)])
         backend = self.context.backend
         err = backend._lib.fn("graphExecute")(self._handle, ins, len(arrays), outs, len(self.outputs),
                                               backend._profile, None)
         backend._check(err, f"QnnGraph_execute of graph '{self.name}'")
         self.profile = backend._new_profile_events()
         result = {}
-        for t, b in zip(self.outputs, self._out_buffers):
-            v = b.copy()
+        for t, b in zip(self.outputs, buffers):
+            v = b if t.name in given else b.copy()
             if dequantize and t.quant:
                 v = ((v.astype(np.float64) + t.quant[1]) * t.quant[0]).astype(np.float32)
             result[t.name] = v
@@ -196,7 +213,7 @@ class Context:
         self.backend, self._handle, self.graphs, self._sysctx = backend, None, {}, None
         if binary is None:
             handle = C.c_void_p()
-            backend._check(backend._lib.fn("contextCreate")(backend._handle, None, None, C.byref(handle)),
+            backend._check(backend._lib.fn("contextCreate")(backend._handle, backend._device, None, C.byref(handle)),
                            "QnnContext_create")
             self._handle = handle
             return
@@ -212,7 +229,7 @@ class Context:
             backend._check(err, "QnnSystemContext_getBinaryInfo (not a context binary of this SDK?)")
             info = info_p.contents.contextBinaryInfoV1
             handle = C.c_void_p()
-            err = backend._lib.fn("contextCreateFromBinary")(backend._handle, None, None,
+            err = backend._lib.fn("contextCreateFromBinary")(backend._handle, backend._device, None,
                                                               C.cast(self._binary, C.c_void_p), len(binary),
                                                               C.byref(handle), None)
             backend._check(err, "QnnContext_createFromBinary")
@@ -277,15 +294,16 @@ class Backend:
     backend handle. Backend log messages go to the Python logger 'qnn' at the chosen level."""
 
     def __init__(self, path, log_level="warn", system_library=None, profile=None, saver_backend=None,
-                 output_dir=None):
+                 output_dir=None, device=False):
         """profile: None, "basic" or "detailed" (each run's events in graph.profile). saver_backend: with
         the Saver (libQnnSaver.so) as path, the backend it records calls to (QNN_SAVER_BACKEND), its
-        recording written to output_dir (QnnSaver_initialize)."""
+        recording written to output_dir (QnnSaver_initialize). device: create a device
+        (QnnDevice_create with default configs) that every context of this backend is made on."""
         if log_level not in _LOG_LEVELS:
             raise ValueError(f"log_level must be one of {list(_LOG_LEVELS)}")
         if profile not in (None, "basic", "detailed"):
             raise ValueError("profile must be None, 'basic' or 'detailed'")
-        self._profile, self._seen_events = None, 0
+        self._profile, self._seen_events, self._device = None, 0, None
         if saver_backend:
             os.environ["QNN_SAVER_BACKEND"] = saver_backend  # read by the Saver when it creates its backend
         self._lib = _Library(path)
@@ -311,6 +329,10 @@ class Backend:
         handle = C.c_void_p()
         self._check(self._lib.fn("backendCreate")(self._log, None, C.byref(handle)), "QnnBackend_create")
         self._handle = handle
+        if device:
+            dev = C.c_void_p()
+            self._check(self._lib.fn("deviceCreate")(self._log, None, C.byref(dev)), "QnnDevice_create")
+            self._device = dev
         if profile:
             p = C.c_void_p()
             self._check(self._lib.fn("profileCreate")(handle, 1 if profile == "basic" else 2, C.byref(p)),
@@ -436,10 +458,31 @@ class Backend:
         if self._handle is None:
             raise QnnError("the backend was closed")
 
+    def platform_info(self):
+        """The hardware the backend reports (QnnDevice_getPlatformInfo): a list of
+        {"device_id", "device_type", "cores": [(core_id, core_type), ...]}. Raises QnnError where the
+        backend does not report it (the CPU backend, as the vendor's)."""
+        self._check_open()
+        info = C.POINTER(A.PlatformInfo)()
+        self._check(self._lib.fn("deviceGetPlatformInfo")(self._log, C.byref(info)), "QnnDevice_getPlatformInfo")
+        try:
+            v = info.contents.v1
+            out = []
+            for i in range(v.numHwDevices):
+                d = v.hwDevices[i].v1
+                out.append({"device_id": d.deviceId, "device_type": d.deviceType,
+                            "cores": [(d.cores[k].v1.coreId, d.cores[k].v1.coreType) for k in range(d.numCores)]})
+            return out
+        finally:
+            self._lib.fn("deviceFreePlatformInfo")(self._log, info)
+
     def close(self):
         if self._profile:
             self._lib.fn("profileFree")(self._profile)
             self._profile = None
+        if self._device:
+            self._lib.fn("deviceFree")(self._device)
+            self._device = None
         if self._handle is not None:
             self._lib.fn("backendFree")(self._handle)
             self._handle = None

@@ -116,3 +116,21 @@ def test_saver_records_the_calls(tmp_path):
     assert "saver_output.c" in files, files
     with pytest.raises(qnn.QnnError, match="QnnSaver_initialize"):
         qnn.Backend(os.path.join(LIB, "libQnnCpu.so"), output_dir=str(tmp_path / "x"))
+
+
+def test_devices_platform_info_and_outputs_in_place():
+    with qnn.Backend(os.path.join(LIB, "libQnnHtp.so"), device=True) as be:
+        info = be.platform_info()
+        assert info and info[0]["cores"], info
+        with be.context() as ctx:
+            graph = build(ctx)
+            y = np.zeros((1, 6, 7, 5), np.float32)
+            out = graph.run({"x": X}, outputs={"y": y})
+            assert out["y"] is y and y.any()  # written in place
+            with pytest.raises(ValueError, match="output buffer"):
+                graph.run({"x": X}, outputs={"y": np.zeros((1, 6, 7, 5), np.float64)})
+            with pytest.raises(ValueError, match="unknown outputs"):
+                graph.run({"x": X}, outputs={"z": y})
+    with qnn.Backend(os.path.join(LIB, "libQnnCpu.so")) as cpu:
+        with pytest.raises(qnn.QnnError, match="QnnDevice_getPlatformInfo"):
+            cpu.platform_info()  # the CPU backend does not report platform info, as the vendor's
