@@ -42,6 +42,21 @@ Qnn_ErrorHandle_t adopt(const char* entry, sdk::Status opened, std::unique_ptr<d
   return QNN_SUCCESS;
 }
 
+// Both create entries: the logger resolved, the arguments checked, the file opened, a handle made.
+template <typename Open>
+Qnn_ErrorHandle_t create(const char* entry, Qnn_LogHandle_t logger, bool argumentsOk, const char* argumentsRule,
+                         Open&& open, QnnSystemDlc_Handle_t* dlcHandle) {
+  return guarded(entry, [&]() -> Qnn_ErrorHandle_t {
+    bool badLogger = false;
+    auto log = loggerOf(logger, &badLogger);
+    if (badLogger) return toDlcError(entry, {sdk::StatusCode::kInvalidHandle, "invalid log handle"});
+    if (!argumentsOk) return toDlcError(entry, sdk::invalidArgument(argumentsRule), log.get());
+    std::unique_ptr<dlc::DlcFile> file;
+    sdk::Status st = open(&file);
+    return adopt(entry, st, std::move(file), log, dlcHandle);
+  }, QNN_SYSTEM_DLC_ERROR_OPERATION_FAILED);
+}
+
 }  // namespace
 }  // namespace qnn::system
 
@@ -54,34 +69,23 @@ extern "C" {
 // to it (and to stderr with QNN_LOG_TO_STDERR). A handle that is not a log's is INVALID_HANDLE.
 QNN_API Qnn_ErrorHandle_t QnnSystemDlc_createFromFile(Qnn_LogHandle_t logger, const char* dlcPath,
                                                       QnnSystemDlc_Handle_t* dlcHandle) {
-  const char* entry = __func__;
-  return guarded(entry, [&]() -> Qnn_ErrorHandle_t {
-    bool badLogger = false;
-    auto log = qnn::system::loggerOf(logger, &badLogger);
-    if (badLogger) return toDlcError(entry, {qnn::sdk::StatusCode::kInvalidHandle, "invalid log handle"});
-    if (!dlcPath || !dlcHandle)
-      return toDlcError(entry, qnn::sdk::invalidArgument("dlcPath and dlcHandle are required"), log.get());
-    std::unique_ptr<qnn::dlc::DlcFile> file;
-    qnn::sdk::Status st = qnn::dlc::DlcFile::open(dlcPath, &file);
-    return qnn::system::adopt(entry, st, std::move(file), log, dlcHandle);
-  }, QNN_SYSTEM_DLC_ERROR_OPERATION_FAILED);
+  return qnn::system::create(__func__, logger, dlcPath && dlcHandle, "dlcPath and dlcHandle are required",
+                             [&](std::unique_ptr<qnn::dlc::DlcFile>* file) {
+                               return qnn::dlc::DlcFile::open(dlcPath, file);
+                             },
+                             dlcHandle);
 }
 
 // The buffer is copied: the caller may free it once this returns.
 QNN_API Qnn_ErrorHandle_t QnnSystemDlc_createFromBinary(Qnn_LogHandle_t logger, const uint8_t* buffer,
                                                         const Qnn_ContextBinarySize_t bufferSize,
                                                         QnnSystemDlc_Handle_t* dlcHandle) {
-  const char* entry = __func__;
-  return guarded(entry, [&]() -> Qnn_ErrorHandle_t {
-    bool badLogger = false;
-    auto log = qnn::system::loggerOf(logger, &badLogger);
-    if (badLogger) return toDlcError(entry, {qnn::sdk::StatusCode::kInvalidHandle, "invalid log handle"});
-    if (!buffer || bufferSize == 0 || !dlcHandle)
-      return toDlcError(entry, qnn::sdk::invalidArgument("buffer, bufferSize and dlcHandle are required"), log.get());
-    std::unique_ptr<qnn::dlc::DlcFile> file;
-    qnn::sdk::Status st = qnn::dlc::DlcFile::openBuffer(buffer, bufferSize, "<buffer>", &file);
-    return qnn::system::adopt(entry, st, std::move(file), log, dlcHandle);
-  }, QNN_SYSTEM_DLC_ERROR_OPERATION_FAILED);
+  return qnn::system::create(__func__, logger, buffer && bufferSize > 0 && dlcHandle,
+                             "buffer, bufferSize and dlcHandle are required",
+                             [&](std::unique_ptr<qnn::dlc::DlcFile>* file) {
+                               return qnn::dlc::DlcFile::openBuffer(buffer, bufferSize, "<buffer>", file);
+                             },
+                             dlcHandle);
 }
 
 // *graphs (one info per graph of the DLC) is owned by dlcHandle until QnnSystemDlc_free. The graphs
