@@ -17,20 +17,28 @@ QnnLog_Level_t parseLogLevel(const std::string& v) {
   throw UsageError("--log_level must be error, warn, info, debug or verbose, got '" + v + "'");
 }
 
-void stderrLogCallback(const char* fmt, QnnLog_Level_t level, uint64_t, va_list args) {
-  static std::mutex mutex;  // backends may log from worker threads
-  const char* name = level == QNN_LOG_LEVEL_ERROR ? "error"
-                     : level == QNN_LOG_LEVEL_WARN ? "warn"
-                     : level == QNN_LOG_LEVEL_INFO ? "info"
-                     : level == QNN_LOG_LEVEL_VERBOSE ? "verbose"
-                                                      : "debug";
+std::string formatLogMessage(const char* fmt, va_list args) {
   char buf[2048];
   va_list copy;
   va_copy(copy, args);
   std::vsnprintf(buf, sizeof buf, fmt, copy);
   va_end(copy);
+  return buf;
+}
+
+const char* logLevelName(QnnLog_Level_t level) {
+  return level == QNN_LOG_LEVEL_ERROR     ? "error"
+         : level == QNN_LOG_LEVEL_WARN    ? "warn"
+         : level == QNN_LOG_LEVEL_INFO    ? "info"
+         : level == QNN_LOG_LEVEL_VERBOSE ? "verbose"
+                                          : "debug";
+}
+
+void stderrLogCallback(const char* fmt, QnnLog_Level_t level, uint64_t, va_list args) {
+  static std::mutex mutex;  // backends may log from worker threads
+  const std::string message = formatLogMessage(fmt, args);
   std::lock_guard<std::mutex> lock(mutex);
-  std::fprintf(stderr, "[qnn %s] %s\n", name, buf);
+  std::fprintf(stderr, "[qnn %s] %s\n", logLevelName(level), message.c_str());
 }
 
 }  // namespace qnn::tools

@@ -2,6 +2,7 @@
 // libraries: one "[qnn <level>] message" line per call on stderr.
 #pragma once
 
+#include <cstdarg>
 #include <string>
 
 #include "QnnLog.h"
@@ -10,6 +11,10 @@ namespace qnn::tools {
 
 // "error", "warn", "info", "debug", "verbose"; throws UsageError otherwise.
 QnnLog_Level_t parseLogLevel(const std::string& value);
+// The message of one backend log call (printf format + arguments; args is not consumed).
+std::string formatLogMessage(const char* fmt, va_list args);
+// "error", "warn", "info", "verbose" or "debug".
+const char* logLevelName(QnnLog_Level_t level);
 void stderrLogCallback(const char* fmt, QnnLog_Level_t level, uint64_t timestamp, va_list args);
 
 }  // namespace qnn::tools

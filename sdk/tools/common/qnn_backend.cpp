@@ -29,7 +29,8 @@ QnnBackend::~QnnBackend() {
   if (log_ && api_.logFree) api_.logFree(log_);
 }
 
-void QnnBackend::load(const std::string& path, QnnLog_Level_t logLevel, const QnnDevice_Config_t** deviceConfigs) {
+void QnnBackend::load(const std::string& path, QnnLog_Level_t logLevel, const QnnDevice_Config_t** deviceConfigs,
+                      QnnLog_Callback_t logCallback) {
   if (!lib_.open(path)) throw ToolError("cannot load backend '" + path + "': " + lib_.error());
   using GetProviders = Qnn_ErrorHandle_t (*)(const QnnInterface_t***, uint32_t*);
   auto get = lib_.function<GetProviders>("QnnInterface_getProviders");
@@ -47,7 +48,7 @@ void QnnBackend::load(const std::string& path, QnnLog_Level_t logLevel, const Qn
                                std::to_string(QNN_API_VERSION_MAJOR) + "." + std::to_string(QNN_API_VERSION_MINOR));
   api_ = chosen->QNN_INTERFACE_VER_NAME;
   logLevel_ = logLevel;
-  if (logLevel != 0 && api_.logCreate) check(api_.logCreate(stderrLogCallback, logLevel, &log_), "QnnLog_create");
+  if (logLevel != 0 && api_.logCreate) check(api_.logCreate(logCallback ? logCallback : stderrLogCallback, logLevel, &log_), "QnnLog_create");
   if (!api_.backendCreate) throw ToolError("backend '" + path + "' does not implement QnnBackend_create");
   check(api_.backendCreate(log_, nullptr, &backend_), "QnnBackend_create");
   // A backend without devices answers NOT_SUPPORTED; it then runs without one,

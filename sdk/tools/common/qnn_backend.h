@@ -29,8 +29,10 @@ class QnnBackend {
 
   // logLevel 0 = no backend logging. deviceConfigs (borrowed for the call) go to
   // QnnDevice_create; with configs a failing device is an error, without them
-  // the backend may run device-less. Throws ToolError.
-  void load(const std::string& path, QnnLog_Level_t logLevel, const QnnDevice_Config_t** deviceConfigs = nullptr);
+  // the backend may run device-less. logCallback: where the backend's log lines go (default:
+  // one line each on stderr). Throws ToolError.
+  void load(const std::string& path, QnnLog_Level_t logLevel, const QnnDevice_Config_t** deviceConfigs = nullptr,
+            QnnLog_Callback_t logCallback = nullptr);
   void registerOpPackages(const std::vector<OpPackageSpec>& packages);
 
   const QNN_INTERFACE_VER_TYPE& api() const { return api_; }
