@@ -37,6 +37,11 @@ def write_json(graph, path, converter_args):
                       for op in graph.ops},
         },
     }
+    # Which QNN tensor holds each ONNX activation, by layout ("plain": ONNX's own axis order,
+    # "nhwc": an NCHW tensor transposed to NHWC): what qnn-accuracy-debugger maps golden outputs with.
+    doc["graph"]["source_tensors"] = {
+        onnx_name: dict(by_layout) for onnx_name, by_layout in getattr(graph, "onnx_map", {}).items()
+        if any(graph.tensors[q].kind != "static" for q in by_layout.values() if q in graph.tensors)}
     for name, fmt in getattr(graph, "axis_format", {}).items():   # the layout the I/O raw files use
         doc["graph"]["tensors"][name]["axis_format"] = fmt
     with open(path, "w") as f:
