@@ -1,0 +1,1 @@
+"""qnn-architecture-checker (OpenQNN): HTP performance rules over a converted model."""
