@@ -95,7 +95,7 @@ def build_graph(args, graph_name):
     return graph
 
 
-def run(args):
+def run(args, prog=PROG):
     from .emit_cpp import write_cpp
     from .emit_bin import write_bin
     from .emit_json import write_json
@@ -111,7 +111,7 @@ def run(args):
     write_json(graph, base + "_net.json", " ".join(sys.argv))
     if graph.quantized:
         quant.write_encodings(graph, base + "_encodings.json")
-    print(f"{PROG}: wrote {out}, {base}.bin, {base}_net.json ({len(graph.ops)} nodes; inputs "
+    print(f"{prog}: wrote {out}, {base}.bin, {base}_net.json ({len(graph.ops)} nodes; inputs "
           + ", ".join(f"{i}{graph.tensors[i].shape}" for i in graph.inputs) + "; outputs "
           + ", ".join(f"{o}{graph.tensors[o].shape}" for o in graph.outputs) + ")")
     return 0
