@@ -163,14 +163,9 @@ def test_damaged_model_file(cnn):
     assert p.returncode == 1 and "error:" in p.stderr and "Traceback" not in p.stderr
 
 
-def test_mobilenet_v2_narrow_layer_is_named(tmp_path):
-    torch = pytest.importorskip("torch")
-    torchvision = pytest.importorskip("torchvision")
-    torch.manual_seed(0)
-    net = torchvision.models.mobilenet_v2(weights=None).eval()
-    model = tmp_path / "mobilenet_v2.onnx"
-    torch.onnx.export(net, torch.randn(1, 3, 224, 224), str(model), opset_version=13, input_names=["input"],
-                      output_names=["output"], do_constant_folding=True)
+@pytest.mark.long
+def test_mobilenet_v2_narrow_layer_is_named(tmp_path, mobilenet_v2_onnx):
+    model = mobilenet_v2_onnx
     r = np.random.RandomState(3)
     ((r.uniform(0, 1, (1, 3, 224, 224)) - 0.45) / 0.225).astype(np.float32).tofile(tmp_path / "in.raw")
     layer = "/features/features.7/conv/conv.1/conv.1.2/Clip_output_0"   # a depthwise block's ReLU6 (max ~0.26)

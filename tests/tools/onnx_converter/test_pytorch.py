@@ -63,6 +63,7 @@ def two_heads(d):
     return mod.TwoHeads().eval()
 
 
+@pytest.mark.long
 def test_mobilenet_v2_trace_equals_the_onnx_route(tmp_path):
     torchvision = pytest.importorskip("torchvision")
     torch.manual_seed(0)

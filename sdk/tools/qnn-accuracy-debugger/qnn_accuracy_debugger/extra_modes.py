@@ -201,7 +201,7 @@ def tensor_inspection(a):
 
 
 def _inspect_plots(d, g, t):
-    from .png_chart import chart
+    from qnn_onnx_converter.png_chart import chart
     n = g.size
     idx = np.linspace(0, n - 1, min(n, 2000)).astype(int)   # plotted points (every value for small tensors)
     diff = t - g

@@ -9,10 +9,10 @@ import csv
 import os
 import sys
 
-from qnn_onnx_converter.errors import ConverterError
+from qnn_onnx_converter.errors import ConverterError, run_tool
 
 from . import rules
-from .net_model import read_net
+from qnn_onnx_converter.read_net import read_net
 
 PROG = "qnn-architecture-checker"
 COLUMNS = ["Graph/Node_name", "Issue", "Recommendation", "Type", "Input_tensor_name:[dims]",
@@ -107,13 +107,4 @@ def run(a):
 
 
 def main(argv=None):
-    try:
-        return run(parse(sys.argv[1:] if argv is None else argv))
-    except ConverterError as e:
-        print(f"{PROG}: error: {e}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        return 130
-    except Exception as e:
-        print(f"{PROG}: internal error: {type(e).__name__}: {e}", file=sys.stderr)
-        return 1
+    return run_tool(PROG, lambda argv: run(parse(argv)), sys.argv[1:] if argv is None else argv)

@@ -16,6 +16,11 @@ def run_tool(prog, run, args):
         print(f"{prog}: error: {e} (install python3-onnx and python3-numpy)", file=sys.stderr)
     except OSError as e:
         print(f"{prog}: error: {e}", file=sys.stderr)
+    except KeyboardInterrupt:
+        print(f"{prog}: interrupted", file=sys.stderr)
+        return 130
+    except Exception as e:  # a bug: still one line, never a traceback
+        print(f"{prog}: internal error: {type(e).__name__}: {e}", file=sys.stderr)
     return 1
 
 

@@ -1,5 +1,5 @@
-"""Small PNG charts (Pillow): line series and bar histograms on one pair of axes, with a legend.
-What tensor inspection writes (CDF, difference, distribution, histogram plots)."""
+"""Small PNG charts (Pillow): line series and bar histograms on one pair of axes, with a legend. Shared by the
+analysis tools (qnn-accuracy-debugger tensor inspection, qnn-quantization-checker histograms)."""
 from PIL import Image, ImageDraw
 
 COLORS = [(40, 70, 160), (210, 60, 40), (40, 150, 70), (150, 90, 180)]

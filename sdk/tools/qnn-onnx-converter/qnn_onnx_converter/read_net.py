@@ -1,13 +1,13 @@
-"""A converted model read back: model_net.json (+ model.bin) -> the converter's graph IR (qnn_onnx_converter.ir),
-so rules can inspect it and modifications can be written out with the converter's own emitters."""
+"""A converted model read back: model_net.json (+ model.bin) -> the converter's graph IR, for the tools that
+inspect or rewrite converted models (qnn-architecture-checker, qnn-quantization-checker)."""
 import json
 import tarfile
 
 import numpy as np
 
-from qnn_onnx_converter.errors import ConverterError
-from qnn_onnx_converter.ir import QNN_DTYPES, Graph, Op, Param, Tensor
-from qnn_onnx_converter.quant.encodings import Encoding
+from .errors import ConverterError
+from .ir import QNN_DTYPES, Graph, Op, Param, Tensor
+from .quant.encodings import Encoding
 
 _KINDS = {"QNN_TENSOR_TYPE_APP_WRITE": "in", "QNN_TENSOR_TYPE_APP_READ": "out",
           "QNN_TENSOR_TYPE_NATIVE": "native", "QNN_TENSOR_TYPE_STATIC": "static"}

@@ -1,0 +1,1 @@
+"""qnn-quantization-checker (OpenQNN): every quantization option of the converter against float."""
