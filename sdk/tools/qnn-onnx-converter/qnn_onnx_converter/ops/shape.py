@@ -40,6 +40,16 @@ def identity(ctx, node, a):
 def transpose(ctx, node, a):
     rank = len(ctx.shape(node.input[0]))
     perm = list(a.get("perm", list(range(rank))[::-1]))
+    # A layout change the graph already has: NHWC data made NCHW is the same QNN tensor in the "nhwc"
+    # layout (and back). Models from NHWC frameworks (TFLite, tf2onnx) wrap every conv in such a pair.
+    if rank == 4 and not ctx.is_const(node.input[0]) and node.input[0] in ctx.map:
+        have = ctx.map[node.input[0]]
+        if perm == [0, 3, 1, 2] and "plain" in have:
+            ctx.register(node.output[0], have["plain"], "nhwc")
+            return
+        if perm == [0, 2, 3, 1] and "nhwc" in have:
+            ctx.register(node.output[0], have["nhwc"], "plain")
+            return
     x = ctx.get(node.input[0], "plain")
     y = ctx.out(node.output[0], "plain")
     ctx.g.add_op(node.name or node.output[0], "Transpose", [x], [y], [tparam("perm", np.uint32, perm)])

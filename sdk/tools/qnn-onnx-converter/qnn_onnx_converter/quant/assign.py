@@ -64,9 +64,11 @@ class Assigner:
         self.carried_acts, self.carried_params = carried_acts or {}, carried_params or {}
         # QNN tensor -> ONNX name (activations exactly; statics by their name stem)
         self.origin = {}
+        self.onnx_names = {}   # every ONNX name a QNN tensor holds (a layout-only Transpose adds one)
         for onnx_name, ent in onnx_map.items():
             for q in ent.values():
                 self.origin.setdefault(q, onnx_name)
+                self.onnx_names.setdefault(q, []).append(onnx_name)
         self.const_by_sanitized = {sanitize(n): n for n in model_consts}
         self.used_overrides = set()
         # weights and biases of weighted ops: the ONNX node's inputs at the same positions
@@ -99,7 +101,7 @@ class Assigner:
     def _lookup(self, table, q):
         """The entry of table for QNN tensor q, by its ONNX name or its QNN name."""
         t = self.g.tensors[q]
-        names = [self.origin.get(q) if t.kind != "static" else self._static_origin(q), q]
+        names = (self.onnx_names.get(q, []) if t.kind != "static" else [self._static_origin(q)]) + [q]
         for n in names:
             if n is not None and n in table:
                 return n, table[n]
