@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole ONNX node conformance suite (Debian libonnx-testdata, ~800 applicable
 # tests, ~10 minutes on 2 cores) through qnn-onnx-converter -> qnn-model-lib-generator
-# -> qnn-net-run. CI's ctests run a tenth (CPU) and a twentieth (HTP) of it; this runs
+# -> qnn-net-run. CI's ctests run a sixteenth (CPU) and a 32nd (HTP) of it; this runs
 # every test, fails on a regression against expected_pass_<backend>.txt and leaves the
 # per-test report in build/onnx-node-report-<backend>.txt (and .json, the input of
 # tests/tools/onnx_node/coverage_table.py). htp runs the graphs in fp16.

@@ -26,6 +26,9 @@ class DynamicLibrary {
     return reinterpret_cast<Fn>(symbol(name));
   }
   const std::string& error() const { return error_; }
+  // Leaves the library loaded for the rest of the process (no dlclose on destruction): for a library
+  // whose state is meant to outlive its users, such as the Saver's recording.
+  void keepLoaded() { handle_ = nullptr; }
   const std::string& path() const { return path_; }
 
  private:

@@ -115,6 +115,9 @@ ProbeResult probeBackend(const BackendKind& kind, const ProbeOptions& options) {
         const QnnSaver_Config_t* configs[] = {&dir, nullptr};
         if (init(configs) != QNN_SUCCESS) throw ToolError("QnnSaver_initialize failed");
       }
+      // The Saver keeps its recording state for the life of the process (it never frees it: calls may
+      // come from other libraries' destructors at exit); unloading it would strand that state.
+      saverLib.keepLoaded();
     }
     QnnHtpDevice_CustomConfig_t archConfig{};
     QnnDevice_Config_t deviceConfig = QNN_DEVICE_CONFIG_INIT;
