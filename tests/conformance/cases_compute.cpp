@@ -130,13 +130,16 @@ void addConvCases(std::vector<OpCase>& out) {
       // dilation with padding beyond the filter's reach and output channels off the 16-lane panels.
       {"Conv2d_rowgemm_stride2x1_asympad_batch2", ConvOp::kConv, {2, 17, 29, 24}, {3, 3, 24, 19}, geom(2, 1, 0, 1, 1, 2), true, false},
       {"Conv2d_rowgemm_dil2x1_bigpad", ConvOp::kConv, {1, 16, 30, 32}, {3, 3, 32, 33}, geom(1, 1, 3, 2, 2, 1, 2, 1), false, true},
-      // Winograd F(2x2, 3x3) (3x3 stride 1, 32+ channels): odd output sizes (partial tiles), asymmetric
-      // padding, batch 2, weights at execute; padding of 2 (outputs beyond the input on every side).
+      // Winograd (3x3 stride 1, 32+ channels), F(4x4, 3x3) on these maps of 8+ outputs each way: odd
+      // output sizes (partial tiles), asymmetric padding, batch 2, weights at execute; padding of 2
+      // (outputs beyond the input on every side).
       {"Conv2d_winograd_asympad_batch2_oddsize", ConvOp::kConv, {2, 9, 12, 32}, {3, 3, 32, 48}, geom(1, 1, 0, 2, 1, 0), true, false},
       // Enough tiles (220 over a batch of 2) for several blocks taken by whichever thread is free,
       // blocks crossing the image boundary.
       {"Conv2d_winograd_blocks_batch2", ConvOp::kConv, {2, 20, 21, 32}, {3, 3, 32, 48}, geom(1, 1, 1, 1, 1, 1), true, true},
       {"Conv2d_winograd_pad2_c33_c35", ConvOp::kConv, {1, 10, 9, 33}, {3, 3, 33, 35}, geom(1, 1, 2, 2, 2, 2), false, true},
+      // F(2x2, 3x3): maps under 8 outputs, enough tiles over a batch of 4 (48), a partial tile column.
+      {"Conv2d_winograd_f2_smallmap_batch4", ConvOp::kConv, {4, 6, 7, 32}, {3, 3, 32, 40}, geom(1, 1, 1, 1, 1, 1), true, true},
       // The small-channel direct kernel (1-4 input channels, 16-64 output channels): batch 2 with
       // dilation, asymmetric padding and weights given at execute; one input channel into 64.
       {"Conv2d_smallcin_dil2_asympad_batch2", ConvOp::kConv, {2, 13, 17, 3}, {3, 3, 3, 48}, geom(2, 1, 1, 3, 0, 2, 2, 2), true, false},

@@ -84,8 +84,9 @@ class Conv2dKernel final : public Kernel {
     rowGemm_ = !smallCin_ && !winograd_ && useRowGemm();
     planIm2colTiles();
     try {
-      if (winograd_) wino_.prepare(batch_, inH_, inW_, cin_, cout_, win_.padTop, win_.padLeft, outH_, outW_,
-                                   workerThreads());
+      if (winograd_)
+        wino_.prepare(batch_, inH_, inW_, cin_, cout_, win_.padTop, win_.padLeft, outH_, outW_, workerThreads(),
+                      winograd::chooseTile(cin_, cout_, outH_, outW_));
       packedFilter_.assign(smallCin_ || winograd_ ? 0 : group_ * gemm::packedBSize(kDim_, coutG_), 0.f);
       cols_.assign(direct1x1_ || rowGemm_ || smallCin_ || winograd_ ? 0 : numSlots_ * tileRows_ * kDim_, 0.f);
       if (rowGemm_ || smallCin_) {
@@ -340,7 +341,7 @@ class Conv2dKernel final : public Kernel {
   int64_t outH_ = 0, outW_ = 0;
   size_t kDim_ = 0, tileRows_ = 0, tilesPerImage_ = 0, numSlots_ = 1;
   bool direct1x1_ = false, filterPacked_ = false, clamped_ = false, rowGemm_ = false, smallCin_ = false;
-  bool winograd_ = false;  // 3x3 stride 1: winograd.cpp's F(2x2, 3x3)
+  bool winograd_ = false;  // 3x3 stride 1: winograd.cpp's F(2x2, 3x3) or F(4x4, 3x3)
   winograd::Conv3x3 wino_;
   gemm::Clamp clamp_{0.f, 0.f};
   size_t paddedH_ = 0, paddedW_ = 0;

@@ -20,7 +20,8 @@
 namespace qnn::cpu::winograd {
 namespace {
 
-constexpr size_t kPositions = 16;  // the 4x4 transform positions
+constexpr size_t kPositionsF2 = 16;  // F(2x2, 3x3): 4x4 transform positions
+constexpr size_t kPositionsF4 = 36;  // F(4x4, 3x3): 6x6 transform positions
 
 // Four streams of one transform step: (o0, o1, o2, o3) = (a0 - a2, a1 + a2,
 // a2 - a1, a1 - a3), element-wise over n channels. __restrict parameters (GCC
@@ -202,6 +203,97 @@ void outputPortable(const float* m, size_t ks, size_t cout, const float* bias, f
   outputTransformBody(m, ks, cout, bias, out, lo, hi);
 }
 
+
+// ---- F(4x4, 3x3): 6x6 input tiles, 4x4 output tiles, 36 products per (in, out) channel pair
+// where direct convolution needs 144 (F(2x2) 64 for the same 16 outputs). B^T, G, A^T as in Lavin and
+// Gray, "Fast Algorithms for Convolutional Neural Networks" (2016):
+//   B^T = [4 0 -5 0 1 0; 0 -4 -4 1 1 0; 0 4 -4 -1 1 0; 0 -2 -1 2 1 0; 0 2 -1 -2 1 0; 0 4 0 -5 0 1]
+//   A^T = [1 1 1 1 1 0; 0 1 -1 2 -2 0; 0 1 1 4 4 0; 0 1 -1 8 -8 1]
+// The 1-D steps below apply them along one axis, element-wise over n channels; a tile goes through
+// them in 64-channel chunks so the intermediate 6x6 rows stay in L1.
+constexpr size_t kChunk = 64;
+
+// y = B^T x along one axis: x_k = x + k * xs, y_k = y + k * ys.
+QNN_CPU_ALWAYS_INLINE void bt6(const float* __restrict x, size_t xs, float* __restrict y, size_t ys, size_t n) {
+  for (size_t c = 0; c < n; ++c) {
+    const float x0 = x[c], x1 = x[xs + c], x2 = x[2 * xs + c], x3 = x[3 * xs + c], x4 = x[4 * xs + c],
+                x5 = x[5 * xs + c];
+    y[c] = 4.f * x0 - 5.f * x2 + x4;
+    y[ys + c] = x3 + x4 - 4.f * (x1 + x2);
+    y[2 * ys + c] = 4.f * (x1 - x2) + x4 - x3;
+    y[3 * ys + c] = 2.f * (x3 - x1) + x4 - x2;
+    y[4 * ys + c] = 2.f * (x1 - x3) + x4 - x2;
+    y[5 * ys + c] = 4.f * x1 - 5.f * x3 + x5;
+  }
+}
+
+// V[k] = (B^T d B)[k] for one 6x6 input tile d (rows rowStride apart, columns cin apart); V's 36
+// positions are kStride apart.
+QNN_CPU_ALWAYS_INLINE void inputF4Body(const float* d, size_t rowStride, size_t cin, float* v, size_t kStride) {
+  alignas(64) float t[36][kChunk];  // B^T d: t[row * 6 + col]
+  for (size_t c0 = 0; c0 < cin; c0 += kChunk) {
+    const size_t n = std::min(kChunk, cin - c0);
+    for (size_t j = 0; j < 6; ++j) bt6(d + j * cin + c0, rowStride, t[j], 6 * kChunk, n);
+    for (size_t i = 0; i < 6; ++i) bt6(t[i * 6], kChunk, v + i * 6 * kStride + c0, kStride, n);
+  }
+}
+
+// r = A^T m along one axis (4 of 6): m_k = m + k * ms, r_k = r + k * rs.
+QNN_CPU_ALWAYS_INLINE void at6(const float* __restrict m, size_t ms, float* __restrict r, size_t rs, size_t n) {
+  for (size_t c = 0; c < n; ++c) {
+    const float m0 = m[c], m1 = m[ms + c], m2 = m[2 * ms + c], m3 = m[3 * ms + c], m4 = m[4 * ms + c],
+                m5 = m[5 * ms + c];
+    const float s12 = m1 + m2, d12 = m1 - m2, s34 = m3 + m4, d34 = m3 - m4;
+    r[c] = m0 + s12 + s34;
+    r[rs + c] = d12 + 2.f * d34;
+    r[2 * rs + c] = s12 + 4.f * s34;
+    r[3 * rs + c] = d12 + 8.f * d34 + m5;
+  }
+}
+
+// The last step along the other axis, into four output pixels, with bias and clamp.
+QNN_CPU_ALWAYS_INLINE void at6Finish(const float* __restrict m, size_t ms, const float* __restrict bias,
+                                     float* __restrict y0, float* __restrict y1, float* __restrict y2,
+                                     float* __restrict y3, size_t n, float lo, float hi) {
+  for (size_t c = 0; c < n; ++c) {
+    const float m0 = m[c], m1 = m[ms + c], m2 = m[2 * ms + c], m3 = m[3 * ms + c], m4 = m[4 * ms + c],
+                m5 = m[5 * ms + c];
+    const float s12 = m1 + m2, d12 = m1 - m2, s34 = m3 + m4, d34 = m3 - m4;
+    const float b = bias ? bias[c] : 0.f;
+    y0[c] = std::min(std::max(m0 + s12 + s34 + b, lo), hi);
+    y1[c] = std::min(std::max(d12 + 2.f * d34 + b, lo), hi);
+    y2[c] = std::min(std::max(s12 + 4.f * s34 + b, lo), hi);
+    y3[c] = std::min(std::max(d12 + 8.f * d34 + m5 + b, lo), hi);
+  }
+}
+
+// The 4x4 outputs out[i * 4 + j] = (A^T M A)[i][j] + bias, clamped, from the 36 product rows m[k].
+QNN_CPU_ALWAYS_INLINE void outputF4Body(const float* m, size_t kStride, size_t cout, const float* bias,
+                                        float* const* out, float lo, float hi) {
+  alignas(64) float r[24][kChunk];  // A^T M: r[row * 6 + col], 4 rows
+  for (size_t c0 = 0; c0 < cout; c0 += kChunk) {
+    const size_t n = std::min(kChunk, cout - c0);
+    for (size_t j = 0; j < 6; ++j) at6(m + j * kStride + c0, 6 * kStride, r[j], 6 * kChunk, n);
+    const float* b = bias ? bias + c0 : nullptr;
+    for (size_t i = 0; i < 4; ++i)
+      at6Finish(r[i * 6], kChunk, b, out[i * 4] + c0, out[i * 4 + 1] + c0, out[i * 4 + 2] + c0,
+                out[i * 4 + 3] + c0, n, lo, hi);
+  }
+}
+
+// One body, compiled for each ISA (the channel loops vectorize to its width).
+#define QNN_WINOGRAD_ISA_CLONES(name, body, params, args) \
+  QNN_CPU_TARGET_AVX512 void name##Avx512 params { body args; } \
+  QNN_CPU_TARGET_AVX2 void name##Avx2 params { body args; } \
+  void name##Portable params { body args; }
+QNN_WINOGRAD_ISA_CLONES(inputF4, inputF4Body, (const float* d, size_t rs, size_t cin, float* v, size_t ks),
+                        (d, rs, cin, v, ks))
+QNN_WINOGRAD_ISA_CLONES(outputF4, outputF4Body,
+                        (const float* m, size_t ks, size_t cout, const float* bias, float* const* out, float lo,
+                         float hi),
+                        (m, ks, cout, bias, out, lo, hi))
+#undef QNN_WINOGRAD_ISA_CLONES
+
 }  // namespace
 
 bool worthwhile(uint32_t fh, uint32_t fw, int64_t strideH, int64_t strideW, int64_t dilH, int64_t dilW,
@@ -211,14 +303,25 @@ bool worthwhile(uint32_t fh, uint32_t fw, int64_t strideH, int64_t strideW, int6
          cin >= 32 && cout >= 32 && cin % 1024 != 0 && tiles >= 32;
 }
 
+Tile chooseTile(uint32_t cin, uint32_t cout, int64_t outH, int64_t outW) {
+  // F(4x4) multiplies 2.25 times per output where F(2x2) needs 4, but its transformed filter is 36/9 of the
+  // filter (F(2x2): 16/9), read at every block; with partial tiles on small maps the saving goes to padding.
+  const bool smallMap = outH < 8 || outW < 8;
+  const bool filterFits = uint64_t(cin) * cout * kPositionsF4 * sizeof(float) <= (uint64_t(4) << 20);
+  return !smallMap && filterFits ? Tile::k4x4 : Tile::k2x2;
+}
+
 void Conv3x3::prepare(uint32_t batch, uint32_t inH, uint32_t inW, uint32_t cin, uint32_t cout, int64_t padTop,
-                      int64_t padLeft, int64_t outH, int64_t outW, size_t threads) {
+                      int64_t padLeft, int64_t outH, int64_t outW, size_t threads, Tile tile) {
   batch_ = batch, inH_ = inH, inW_ = inW, cin_ = cin, cout_ = cout;
   padTop_ = padTop, padLeft_ = padLeft, outH_ = outH, outW_ = outW;
-  tilesH_ = size_t(outH + 1) / 2, tilesW_ = size_t(outW + 1) / 2;
-  paddedH_ = 2 * tilesH_ + 2, paddedW_ = 2 * tilesW_ + 2;
-  // A block's V and M (16 x tiles x (cin + cout) floats) within ~768 KiB of L2.
-  const size_t maxTiles = std::clamp<size_t>(size_t(12288) / (size_t(cin) + cout), 8, 128);
+  tile_ = tile;
+  m_ = tile == Tile::k4x4 ? 4 : 2;
+  positions_ = tile == Tile::k4x4 ? kPositionsF4 : kPositionsF2;
+  tilesH_ = size_t(outH + m_ - 1) / m_, tilesW_ = size_t(outW + m_ - 1) / m_;
+  paddedH_ = m_ * tilesH_ + 2, paddedW_ = m_ * tilesW_ + 2;
+  // A block's V and M (positions x tiles x (cin + cout) floats) within ~768 KiB of L2.
+  const size_t maxTiles = std::clamp<size_t>(size_t(196608) / positions_ / (size_t(cin) + cout), 8, 128);
   const size_t tiles = size_t(batch) * tilesH_ * tilesW_;
   // Block count a multiple of the thread count and blocks of near-equal size,
   // so the threads get equal work; they take blocks as they finish one (run()),
@@ -231,33 +334,34 @@ void Conv3x3::prepare(uint32_t batch, uint32_t inH, uint32_t inW, uint32_t cin, 
   cursors_.reset(new BlockCursor[slots_]);
   packedSize_ = gemm::packedBSize(cin, cout);
   padded_.assign(size_t(batch) * paddedH_ * paddedW_ * cin, 0.f);
-  packedU_.assign(kPositions * packedSize_, 0.f);
-  scratch_.assign(slots_ * (kPositions * tilesPerBlock_ * (size_t(cin) + cout) + 4 * size_t(cout)), 0.f);
+  packedU_.assign(positions_ * packedSize_, 0.f);
+  scratch_.assign(slots_ * (positions_ * tilesPerBlock_ * (size_t(cin) + cout) + m_ * m_ * size_t(cout)), 0.f);
 }
 
 void Conv3x3::setFilter(const float* filter) {
-  // U = G g G^T per (ci, co), G = [1 0 0; 1/2 1/2 1/2; 1/2 -1/2 1/2; 0 0 1];
-  // U[k] is a [cin x cout] matrix, packed for the GEMM.
-  std::vector<float> u(kPositions * size_t(cin_) * cout_);
+  // U = G g G^T per (ci, co); U[k] is a [cin x cout] matrix, packed for the GEMM. F(2x2): G = [1 0 0;
+  // 1/2 1/2 1/2; 1/2 -1/2 1/2; 0 0 1]; F(4x4): G = [1/4 0 0; -1/6 -1/6 -1/6; -1/6 1/6 -1/6;
+  // 1/24 1/12 1/6; 1/24 -1/12 1/6; 0 0 1]. In double, rounded once.
+  static const double kG2[4][3] = {{1, 0, 0}, {0.5, 0.5, 0.5}, {0.5, -0.5, 0.5}, {0, 0, 1}};
+  static const double kG4[6][3] = {{0.25, 0, 0},          {-1.0 / 6, -1.0 / 6, -1.0 / 6}, {-1.0 / 6, 1.0 / 6, -1.0 / 6},
+                                   {1.0 / 24, 1.0 / 12, 1.0 / 6}, {1.0 / 24, -1.0 / 12, 1.0 / 6}, {0, 0, 1}};
+  const size_t n = m_ + 2;  // transform size
+  const double* G = tile_ == Tile::k4x4 ? &kG4[0][0] : &kG2[0][0];
+  std::vector<float> u(positions_ * size_t(cin_) * cout_);
   const size_t plane = size_t(cin_) * cout_;
   for (size_t ci = 0; ci < cin_; ++ci)
     for (size_t co = 0; co < cout_; ++co) {
-      double g[3][3], gg[4][3];
+      double g[3][3], gg[6][3];
       for (size_t i = 0; i < 3; ++i)
         for (size_t j = 0; j < 3; ++j) g[i][j] = filter[((i * 3 + j) * cin_ + ci) * cout_ + co];
-      for (size_t j = 0; j < 3; ++j) {
-        gg[0][j] = g[0][j];
-        gg[1][j] = 0.5 * (g[0][j] + g[1][j] + g[2][j]);
-        gg[2][j] = 0.5 * (g[0][j] - g[1][j] + g[2][j]);
-        gg[3][j] = g[2][j];
-      }
-      for (size_t i = 0; i < 4; ++i) {
-        const double row[4] = {gg[i][0], 0.5 * (gg[i][0] + gg[i][1] + gg[i][2]),
-                               0.5 * (gg[i][0] - gg[i][1] + gg[i][2]), gg[i][2]};
-        for (size_t j = 0; j < 4; ++j) u[(i * 4 + j) * plane + ci * cout_ + co] = float(row[j]);
-      }
+      for (size_t i = 0; i < n; ++i)
+        for (size_t j = 0; j < 3; ++j) gg[i][j] = G[i * 3] * g[0][j] + G[i * 3 + 1] * g[1][j] + G[i * 3 + 2] * g[2][j];
+      for (size_t i = 0; i < n; ++i)
+        for (size_t j = 0; j < n; ++j)
+          u[(i * n + j) * plane + ci * cout_ + co] =
+              float(gg[i][0] * G[j * 3] + gg[i][1] * G[j * 3 + 1] + gg[i][2] * G[j * 3 + 2]);
     }
-  for (size_t k = 0; k < kPositions; ++k)
+  for (size_t k = 0; k < positions_; ++k)
     gemm::packB(u.data() + k * plane, cout_, false, cin_, cout_, packedU_.data() + k * packedSize_);
 }
 
@@ -294,37 +398,41 @@ void Conv3x3::run(const float* input, const float* bias, float* output, const ge
 }
 
 void Conv3x3::runBlock(size_t block, size_t slot, const float* bias, float* output, const gemm::Clamp* clamp) {
-  static const InputFn inputTransform = pickForIsa<InputFn>(inputAvx512, inputAvx2, inputPortable);
-  static const OutputFn outputTransform = pickForIsa<OutputFn>(outputAvx512, outputAvx2, outputPortable);
-  const size_t T = tilesPerBlock_, tilesPerImage = tilesH_ * tilesW_;
+  static const InputFn inputF2 = pickForIsa<InputFn>(inputAvx512, inputAvx2, inputPortable);
+  static const OutputFn outputF2 = pickForIsa<OutputFn>(outputAvx512, outputAvx2, outputPortable);
+  static const InputFn inputF4 = pickForIsa<InputFn>(inputF4Avx512, inputF4Avx2, inputF4Portable);
+  static const OutputFn outputF4 = pickForIsa<OutputFn>(outputF4Avx512, outputF4Avx2, outputF4Portable);
+  const InputFn inputTransform = tile_ == Tile::k4x4 ? inputF4 : inputF2;
+  const OutputFn outputTransform = tile_ == Tile::k4x4 ? outputF4 : outputF2;
+  const size_t T = tilesPerBlock_, tilesPerImage = tilesH_ * tilesW_, P = positions_, m = m_;
   const size_t t0 = block * T, total = size_t(batch_) * tilesPerImage, nt = std::min(T, total - t0);
-  float* v = scratch_.data() + slot * (kPositions * T * (size_t(cin_) + cout_) + 4 * size_t(cout_));
-  float* m = v + kPositions * T * cin_;
-  float* sink = m + kPositions * T * cout_;  // outputs past the image edge land here (a row each)
+  float* v = scratch_.data() + slot * (P * T * (size_t(cin_) + cout_) + m * m * size_t(cout_));
+  float* mm = v + P * T * cin_;
+  float* sink = mm + P * T * cout_;  // outputs past the image edge land here (a row each)
   const size_t rowFloats = paddedW_ * cin_;
   for (size_t tt = 0; tt < nt; ++tt) {
     const size_t t = t0 + tt, b = t / tilesPerImage, ty = (t % tilesPerImage) / tilesW_, tx = t % tilesW_;
-    const float* patch = padded_.data() + (b * paddedH_ + 2 * ty) * rowFloats + 2 * tx * cin_;
+    const float* patch = padded_.data() + (b * paddedH_ + m * ty) * rowFloats + m * tx * cin_;
     inputTransform(patch, rowFloats, cin_, v + tt * cin_, T * cin_);
   }
-  for (size_t k = 0; k < kPositions; ++k)
+  for (size_t k = 0; k < P; ++k)
     gemm::multiply(nt, cout_, cin_, v + k * T * cin_, cin_, false, packedU_.data() + k * packedSize_, nullptr,
-                   m + k * T * cout_, cout_, false);
+                   mm + k * T * cout_, cout_, false);
   // Without a fused activation the clamp is to +-inf, which changes no value (NaN included: std::max /
   // std::min return their first operand when the comparison is false).
   const float lo = clamp ? clamp->lo : -std::numeric_limits<float>::infinity();
   const float hi = clamp ? clamp->hi : std::numeric_limits<float>::infinity();
   for (size_t tt = 0; tt < nt; ++tt) {
     const size_t t = t0 + tt, b = t / tilesPerImage, ty = (t % tilesPerImage) / tilesW_, tx = t % tilesW_;
-    float* out[4];
-    for (size_t i = 0; i < 2; ++i)
-      for (size_t j = 0; j < 2; ++j) {
-        const int64_t oy = int64_t(2 * ty + i), ox = int64_t(2 * tx + j);
-        out[i * 2 + j] = oy < outH_ && ox < outW_
+    float* out[16];
+    for (size_t i = 0; i < m; ++i)
+      for (size_t j = 0; j < m; ++j) {
+        const int64_t oy = int64_t(m * ty + i), ox = int64_t(m * tx + j);
+        out[i * m + j] = oy < outH_ && ox < outW_
                              ? output + ((b * size_t(outH_) + size_t(oy)) * size_t(outW_) + size_t(ox)) * cout_
-                             : sink + (i * 2 + j) * cout_;
+                             : sink + (i * m + j) * cout_;
       }
-    outputTransform(m + tt * cout_, T * cout_, cout_, bias, out, lo, hi);
+    outputTransform(mm + tt * cout_, T * cout_, cout_, bias, out, lo, hi);
   }
 }
 

@@ -1,9 +1,10 @@
-// Winograd F(2x2, 3x3) for float Conv2d with a 3x3 filter, stride 1, no
-// dilation, one group: each 2x2 block of outputs costs 16 products per
-// (input, output) channel pair instead of 36. Tiles of the (zero-padded)
+// Winograd convolution for float Conv2d with a 3x3 filter, stride 1, no
+// dilation, one group, in two sizes: F(2x2, 3x3) (each 2x2 block of outputs
+// costs 16 products per (input, output) channel pair instead of 36) and
+// F(4x4, 3x3) (each 4x4 block 36 instead of 144). Tiles of the (zero-padded)
 // input are transformed (V = B^T d B), multiplied per transform position by
-// the transformed filter with the shared GEMM (16 products [tiles x cin] x
-// [cin x cout]), and transformed back (Y = A^T M A) with bias and a fused
+// the transformed filter with the shared GEMM ([tiles x cin] x [cin x cout]
+// per position), and transformed back (Y = A^T M A) with bias and a fused
 // activation's clamp. Work goes in blocks of tiles sized so a block's V and
 // M stay in L2, as many blocks as a multiple of the thread count; each thread
 // works through its own contiguous share of blocks, then helps with the rest.
@@ -27,11 +28,16 @@ namespace qnn::cpu::winograd {
 bool worthwhile(uint32_t fh, uint32_t fw, int64_t strideH, int64_t strideW, int64_t dilH, int64_t dilW,
                 uint32_t groups, uint32_t cin, uint32_t cout, uint32_t batch, int64_t outH, int64_t outW);
 
+enum class Tile { k2x2, k4x4 };
+// F(4x4) where the map has 8+ outputs each way and its transformed filter (36 [cin x cout] matrices)
+// stays within 4 MB; F(2x2) otherwise.
+Tile chooseTile(uint32_t cin, uint32_t cout, int64_t outH, int64_t outW);
+
 class Conv3x3 {
  public:
   // Shapes and scratch; throws std::bad_alloc when memory runs out.
   void prepare(uint32_t batch, uint32_t inH, uint32_t inW, uint32_t cin, uint32_t cout, int64_t padTop,
-               int64_t padLeft, int64_t outH, int64_t outW, size_t threads);
+               int64_t padLeft, int64_t outH, int64_t outW, size_t threads, Tile tile);
   // The transformed, packed filter from an HWIO [3][3][cin][cout] filter.
   void setFilter(const float* filter);
   // output [batch, outH, outW, cout] from input [batch, inH, inW, cin]; bias
@@ -41,12 +47,14 @@ class Conv3x3 {
  private:
   void runBlock(size_t block, size_t slot, const float* bias, float* output, const gemm::Clamp* clamp);
 
+  Tile tile_ = Tile::k2x2;
+  size_t m_ = 2, positions_ = 16;  // output tile side; transform positions ((m + 2)^2)
   uint32_t batch_ = 0, inH_ = 0, inW_ = 0, cin_ = 0, cout_ = 0;
   int64_t padTop_ = 0, padLeft_ = 0, outH_ = 0, outW_ = 0;
   size_t tilesH_ = 0, tilesW_ = 0, tilesPerBlock_ = 0, numBlocks_ = 0, slots_ = 1;
   size_t paddedH_ = 0, paddedW_ = 0, packedSize_ = 0;
   std::vector<float> padded_;   // [batch][paddedH][paddedW][cin], zeros around the input
-  std::vector<float> packedU_;  // 16 packed [cin x cout] matrices
+  std::vector<float> packedU_;  // one packed [cin x cout] matrix per transform position
   std::vector<float> scratch_;
   struct alignas(64) BlockCursor {  // the next block of a slot's range, and its end
     std::atomic<size_t> next{0};
