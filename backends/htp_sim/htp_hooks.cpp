@@ -4,6 +4,7 @@
 
 #include "HTP/QnnHtpContext.h"
 #include "HTP/QnnHtpDevice.h"
+#include "HTP/QnnHtpMem.h"
 #include "HTP/QnnHtpProperty.h"
 #include "htp_options.h"
 #include "htp_perf_infra.h"
@@ -94,6 +95,29 @@ class HtpHooks : public sdk::BackendHooks {
       case QNN_HTP_CONTEXT_GET_PROP_MAX_SPILLFILL_BUFFER_SIZE: p->spillfillBufferSize = facts.maxScratchBytes; break;
       case QNN_HTP_CONTEXT_GET_PROP_WEIGHTS_BUFFER_SIZE: p->weightsBufferSize = facts.weightsBytes; break;
       default: break;
+    }
+  }
+  // QnnMemHtp_Descriptor_t: a shared buffer (one rpcmem allocation holding
+  // several tensors at offsets, as ExecuTorch's and ONNX Runtime's HTP clients
+  // register it) maps like any fd here. QURT addresses name DSP memory, which
+  // has no meaning off the device; weights and spill-fill buffers are handed to
+  // a context, not registered for a tensor.
+  sdk::Status customMemory(const void* customInfo, sdk::FdRegion* out) override {
+    if (!customInfo)
+      return sdk::invalidArgument("QNN_MEM_TYPE_CUSTOM needs customInfo pointing to a QnnMemHtp_Descriptor_t");
+    const auto* d = static_cast<const QnnMemHtp_Descriptor_t*>(customInfo);
+    switch (d->type) {
+      case QNN_HTP_MEM_SHARED_BUFFER:
+        out->fd = d->sharedBufferConfig.fd;
+        out->offset = d->sharedBufferConfig.offset;
+        out->totalSize = d->size;
+        return sdk::Status::ok();
+      case QNN_HTP_MEM_QURT:
+        return {sdk::StatusCode::kNotSupported, "QNN_HTP_MEM_QURT addresses exist only on the device"};
+      default:
+        return {sdk::StatusCode::kNotSupported,
+                "QnnMemHtp_Descriptor_t type " + std::to_string(static_cast<int>(d->type)) +
+                    " is not a tensor memory type (QNN_HTP_MEM_SHARED_BUFFER is)"};
     }
   }
   // The HVX vector length (1024 bits): every simulated buffer starts on a vector.

@@ -184,6 +184,7 @@ Qnn_ErrorHandle_t memRegister(Qnn_ContextHandle_t context, const Qnn_MemDescript
       v.add("dataType", Value::uint(uint32_t(d.dataType)));
       v.add("memType", Value::uint(uint32_t(d.memType)));
       if (d.memType == QNN_MEM_TYPE_ION) v.add("fd", Value::sint(d.ionInfo.fd));
+      if (d.memType == QNN_MEM_TYPE_DMA_BUF) v.add("fd", Value::sint(d.dmaBufInfo.fd));
       list.push(std::move(v));
     }
     a.add("memDescriptors", std::move(list));

@@ -8,13 +8,16 @@
 namespace qnn::saver {
 
 void MemViews::add(void* handle, const Qnn_MemDescriptor_t& d) {
-  if (d.memType != QNN_MEM_TYPE_ION || d.ionInfo.fd < 0 || !d.memShape.dimSize || d.memShape.numDim == 0) return;
+  // ION and dma-buf memory start at their fd's first byte; a backend's CUSTOM
+  // descriptor is opaque to the Saver, so its contents are not recorded.
+  const int fd = d.memType == QNN_MEM_TYPE_ION ? d.ionInfo.fd : d.memType == QNN_MEM_TYPE_DMA_BUF ? d.dmaBufInfo.fd : -1;
+  if (fd < 0 || !d.memShape.dimSize || d.memShape.numDim == 0) return;
   size_t elements = 1;
   for (uint32_t k = 0; k < d.memShape.numDim; ++k) elements *= d.memShape.dimSize[k];
   size_t bytes = trace::qnnDataBytes(uint32_t(d.dataType), elements);
-  off_t fdSize = lseek(d.ionInfo.fd, 0, SEEK_END);
+  off_t fdSize = lseek(fd, 0, SEEK_END);
   if (bytes == 0 || fdSize < 0 || size_t(fdSize) < bytes) return;
-  void* p = mmap(nullptr, bytes, PROT_READ, MAP_SHARED, d.ionInfo.fd, 0);
+  void* p = mmap(nullptr, bytes, PROT_READ, MAP_SHARED, fd, 0);
   if (p == MAP_FAILED) return;
   std::lock_guard<std::mutex> lock(mu_);
   views_[handle] = {p, bytes};

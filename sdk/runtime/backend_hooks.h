@@ -40,6 +40,15 @@ class PlatformInfoStorage {
   virtual const QnnDevice_PlatformInfo_t* info() const = 0;
 };
 
+// Where a QNN_MEM_TYPE_CUSTOM descriptor says a tensor's bytes are: a mappable
+// file descriptor, the tensor's offset in it and the size the client gives for
+// the whole buffer (0: not stated; the file's size bounds the tensor then).
+struct FdRegion {
+  int fd = -1;
+  uint64_t offset = 0;
+  uint64_t totalSize = 0;
+};
+
 class BackendHooks {
  public:
   virtual ~BackendHooks() = default;
@@ -75,6 +84,12 @@ class BackendHooks {
   virtual Status checkGlobalSocModel(uint32_t) { return Status::ok(); }
   // Alignment the backend's buffers start at and sizes are rounded to.
   virtual uint64_t bufferAlignment() const { return 1; }
+  // QnnMem_register with QNN_MEM_TYPE_CUSTOM (customInfo may be null): the
+  // backend's descriptor read into a region to map. kNotSupported: the backend
+  // has no custom memory (the call answers QNN_MEM_ERROR_UNSUPPORTED_MEMTYPE).
+  virtual Status customMemory(const void* /*customInfo*/, FdRegion*) {
+    return {StatusCode::kNotSupported, "this backend defines no custom memory type"};
+  }
   // Properties the backend answers itself; false: the runtime's answer stands.
   virtual bool hasCapability(QnnProperty_Key_t, Qnn_ErrorHandle_t*) { return false; }
 };

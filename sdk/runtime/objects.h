@@ -138,10 +138,12 @@ class MemObject : public HandleObject {
   HandleKind kind() const override { return HandleKind::kMem; }
   ~MemObject() override;
   std::weak_ptr<ContextObject> context;
-  void* data = nullptr;
+  void* data = nullptr;  // the tensor's first byte (inside the mapping)
   size_t size = 0;
   int fd = -1;
-  bool mapped = false;  // data came from mmap of fd
+  uint64_t offset = 0;          // of data in fd
+  void* mapBase = nullptr;      // the mapping, page aligned (munmap'ed with the object)
+  size_t mapSize = 0;
   DType dtype = DType::kUndefined;
   std::vector<uint32_t> dims;
 };

@@ -207,9 +207,11 @@ TEST_F(Features, RegisteredFdMemoryServesAsInputAndOutput) {
   for (int i = 0; i < 2; ++i) {
     d[i].memShape = {2, dims, nullptr};
     d[i].dataType = QNN_DATATYPE_FLOAT_32;
-    d[i].memType = QNN_MEM_TYPE_ION;
-    d[i].ionInfo.fd = i == 0 ? fdIn : fdOut;
   }
+  d[0].memType = QNN_MEM_TYPE_ION;  // the input as an ION fd, the output as a dma-buf
+  d[0].ionInfo.fd = fdIn;
+  d[1].memType = QNN_MEM_TYPE_DMA_BUF;
+  d[1].dmaBufInfo = {fdOut, nullptr};
   Qnn_MemHandle_t handles[2] = {nullptr, nullptr};
   ASSERT_EQ(api().memRegister(ctx, d, 2, handles), QNN_SUCCESS);
   auto* inMap = static_cast<float*>(mmap(nullptr, 1024, PROT_READ | PROT_WRITE, MAP_SHARED, fdIn, 0));

@@ -391,6 +391,13 @@ TEST_F(Misuse, MemRegisterBadFd) {
   d.ionInfo.fd = -1;
   Qnn_MemHandle_t h = nullptr;
   EXPECT_EQ(api().memRegister(ctx, &d, 1, &h), QNN_MEM_ERROR_MAPPING);
+  // The CPU backend defines no CUSTOM memory; an unknown type is refused the same way.
+  d.memType = QNN_MEM_TYPE_CUSTOM;
+  d.customInfo = &dims;
+  EXPECT_EQ(api().memRegister(ctx, &d, 1, &h), QNN_MEM_ERROR_UNSUPPORTED_MEMTYPE);
+  d.memType = static_cast<Qnn_MemType_t>(77);
+  EXPECT_EQ(api().memRegister(ctx, &d, 1, &h), QNN_MEM_ERROR_UNSUPPORTED_MEMTYPE);
+  EXPECT_EQ(h, nullptr);
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <random>
 
+#include "HTP/QnnHtpMem.h"
 #include "HTP/QnnHtpProfile.h"
 #include "htp_test_util.h"
 
@@ -381,10 +382,74 @@ TEST_F(HtpGraphTest, MemfdSharedBufferAsInput) {
   ASSERT_EQ(api().graphExecute(g, &in.tensor, 1, &out.tensor, 1, nullptr, nullptr), QNN_SUCCESS) << LogCapture::take();
   EXPECT_EQ(result, referenceConvRelu(x, w, b));
   EXPECT_EQ(api().memDeRegister(&mem, 1), QNN_SUCCESS);
-  // QURT addresses (QnnMemHtp_Descriptor_t) mean nothing on x86.
+  // QURT addresses (QnnMemHtp_Descriptor_t) mean nothing on x86; a CUSTOM descriptor needs its struct.
+  QnnMemHtp_Descriptor_t htp{};
+  htp.type = QNN_HTP_MEM_QURT;
   desc.memType = QNN_MEM_TYPE_CUSTOM;
-  desc.customInfo = nullptr;
+  desc.customInfo = &htp;
+  mem = nullptr;
   EXPECT_EQ(api().memRegister(ctx, &desc, 1, &mem), QNN_MEM_ERROR_UNSUPPORTED_MEMTYPE);
+  EXPECT_EQ(mem, nullptr);
+  desc.customInfo = nullptr;
+  EXPECT_EQ(api().memRegister(ctx, &desc, 1, &mem), QNN_MEM_ERROR_INVALID_ARGUMENT);
+  close(fd);
+  EXPECT_EQ(api().contextFree(ctx, nullptr), QNN_SUCCESS);
+}
+
+// One shared buffer holding the input and the output at offsets (QNN_MEM_TYPE_CUSTOM
+// with QnnMemHtp_Descriptor_t SHARED_BUFFER), the way ExecuTorch's and ONNX Runtime's
+// HTP clients register an rpcmem allocation; the offset is not page aligned.
+TEST_F(HtpGraphTest, MultiTensorSharedBufferAtOffsets) {
+  Qnn_ContextHandle_t ctx = nullptr;
+  ASSERT_EQ(api().contextCreate(backend, nullptr, nullptr, &ctx), QNN_SUCCESS);
+  Qnn_GraphHandle_t g = buildConvRelu(ctx);
+  ASSERT_EQ(api().graphFinalize(g, nullptr, nullptr), QNN_SUCCESS);
+  const uint64_t inOffset = 4096 + 64, outOffset = inOffset + x.size() + 128;
+  const uint64_t outBytes = kH * kW * kCout, total = outOffset + outBytes;
+  int fd = memfd_create("htp_shared", 0);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(ftruncate(fd, off_t(total)), 0);
+  void* base = mmap(nullptr, total, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  ASSERT_NE(base, MAP_FAILED);
+  auto* bytes = static_cast<uint8_t*>(base);
+  std::memcpy(bytes + inOffset, x.data(), x.size());
+  std::memset(bytes + outOffset, 0xEE, outBytes);
+  uint32_t inDims[] = {1, kH, kW, kCin}, outDims[] = {1, kH, kW, kCout};
+  QnnMemHtp_Descriptor_t htp[2] = {};
+  Qnn_MemDescriptor_t desc[2] = {QNN_MEM_DESCRIPTOR_INIT, QNN_MEM_DESCRIPTOR_INIT};
+  for (int i = 0; i < 2; ++i) {
+    htp[i].type = QNN_HTP_MEM_SHARED_BUFFER;
+    htp[i].size = total;
+    htp[i].sharedBufferConfig = {fd, i == 0 ? inOffset : outOffset};
+    desc[i].memShape = {4, i == 0 ? inDims : outDims, nullptr};
+    desc[i].dataType = QNN_DATATYPE_UFIXED_POINT_8;
+    desc[i].memType = QNN_MEM_TYPE_CUSTOM;
+    desc[i].customInfo = &htp[i];
+  }
+  Qnn_MemHandle_t mem[2] = {nullptr, nullptr};
+  ASSERT_EQ(api().memRegister(ctx, desc, 2, mem), QNN_SUCCESS) << LogCapture::take();
+  QuantSpec in("x", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_UFIXED_POINT_8, {1, kH, kW, kCin}, kSx, kOffX);
+  in.tensor.v1.id = xId;
+  in.tensor.v1.memType = QNN_TENSORMEMTYPE_MEMHANDLE;
+  in.tensor.v1.memHandle = mem[0];
+  QuantSpec out("out", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_UFIXED_POINT_8, {1, kH, kW, kCout}, kSout, kOffOut);
+  out.tensor.v1.id = outId;
+  out.tensor.v1.memType = QNN_TENSORMEMTYPE_MEMHANDLE;
+  out.tensor.v1.memHandle = mem[1];
+  ASSERT_EQ(api().graphExecute(g, &in.tensor, 1, &out.tensor, 1, nullptr, nullptr), QNN_SUCCESS) << LogCapture::take();
+  EXPECT_EQ(std::vector<uint8_t>(bytes + outOffset, bytes + total), referenceConvRelu(x, w, b));
+  EXPECT_EQ(bytes[outOffset - 1], 0);  // nothing written outside the output's bytes
+  EXPECT_EQ(api().memDeRegister(mem, 2), QNN_SUCCESS);
+  // A tensor reaching past the stated buffer size, or past the file, is refused before mapping.
+  htp[1].size = total - 1;
+  Qnn_MemHandle_t refused = nullptr;
+  EXPECT_EQ(api().memRegister(ctx, &desc[1], 1, &refused), QNN_MEM_ERROR_MAPPING);
+  EXPECT_NE(LogCapture::take().find("beyond the stated buffer size"), std::string::npos);
+  htp[1].size = 0;
+  htp[1].sharedBufferConfig.offset = total - 1;
+  EXPECT_EQ(api().memRegister(ctx, &desc[1], 1, &refused), QNN_MEM_ERROR_MAPPING);
+  EXPECT_EQ(refused, nullptr);
+  munmap(base, total);
   close(fd);
   EXPECT_EQ(api().contextFree(ctx, nullptr), QNN_SUCCESS);
 }

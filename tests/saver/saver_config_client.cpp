@@ -172,9 +172,12 @@ int main(int argc, char** argv) {
   for (int k = 0; k < 2; ++k) {
     desc[k].memShape = {2, dims, nullptr};
     desc[k].dataType = QNN_DATATYPE_FLOAT_32;
-    desc[k].memType = QNN_MEM_TYPE_ION;
-    desc[k].ionInfo.fd = k == 0 ? inMem.fd : outMem.fd;
   }
+  // The input as a dma-buf (the Saver records what it holds at each execute), the output as ION.
+  desc[0].memType = QNN_MEM_TYPE_DMA_BUF;
+  desc[0].dmaBufInfo = {inMem.fd, inMem.data};
+  desc[1].memType = QNN_MEM_TYPE_ION;
+  desc[1].ionInfo.fd = outMem.fd;
   Qnn_MemHandle_t mem[2] = {nullptr, nullptr};
   check(api.memRegister(ctx, desc, 2, mem), "memRegister");
   Qnn_Tensor_t inT = in.tensor, outT = out.tensor;

@@ -209,7 +209,10 @@ bool Replayer::replayContext(const trace::CallRecord& c, const std::string& m, Q
     std::vector<std::vector<uint32_t>> dims(desc.size());
     for (size_t k = 0; k < desc.size(); ++k) {
       const Value& d = descriptors.items[k];
-      if (field(d, "memType").u != QNN_MEM_TYPE_ION) return false;  // custom memory: nothing to stand in for it
+      // ION and dma-buf memory are fds the replay stands in for with its own; a
+      // backend's custom memory was recorded without its descriptor.
+      const uint64_t type = field(d, "memType").u;
+      if (type != QNN_MEM_TYPE_ION && type != QNN_MEM_TYPE_DMA_BUF) return false;
       for (const Value& x : field(d, "dims").items) dims[k].push_back(uint32_t(x.u));
       desc[k].memShape = {uint32_t(dims[k].size()), dims[k].data(), nullptr};
       desc[k].dataType = Qnn_DataType_t(field(d, "dataType").u);
