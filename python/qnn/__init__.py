@@ -15,6 +15,12 @@ numpy arrays.
             g.finalize().run({"x": data})
             ctx.save("net.bin")                    # a context binary qnn-net-run --retrieve_context runs
 
+        with backend.load_context("model.bin", enable_graphs=["model"]) as ctx:  # context configs
+            graph = ctx.graphs["model"]
+            x_mem, y_mem = graph.register("input"), graph.register("output")  # QnnMem_register (memfd)
+            x_mem.array[...] = x
+            graph.run({"input": x_mem}, outputs={"output": y_mem})           # in place: y_mem.array
+
 Pure Python (ctypes + numpy): it works with any of the SDK's backend libraries (and the vendor's, which
 share the ABI). The struct layouts in _abi.py are checked against the headers' ABI facts by the tests.
 Errors of the C API raise QnnError with the call, the error code and the backend's message; bad
@@ -22,5 +28,7 @@ inputs raise ValueError / TypeError before anything reaches the backend.
 """
 from ._build import GraphBuilder, TensorRef
 from ._core import Backend, Context, Graph, ProfileEvent, QnnError, TensorInfo
+from ._memory import RegisteredTensor, SharedBuffer
 
-__all__ = ["Backend", "Context", "Graph", "GraphBuilder", "ProfileEvent", "QnnError", "TensorInfo", "TensorRef"]
+__all__ = ["Backend", "Context", "Graph", "GraphBuilder", "ProfileEvent", "QnnError", "RegisteredTensor",
+           "SharedBuffer", "TensorInfo", "TensorRef"]

@@ -242,6 +242,109 @@ class PlatformInfo(C.Structure):
     _fields_ = [("version", C.c_int32), ("v1", PlatformInfoV1)]
 
 
+class MemShape(C.Structure):
+    """Qnn_MemShape_t."""
+    _fields_ = [("numDim", C.c_uint32), ("dimSize", C.POINTER(C.c_uint32)), ("shapeConfig", C.c_char_p)]
+
+
+class MemDmaBufInfo(C.Structure):
+    """Qnn_MemDmaBufInfo_t."""
+    _fields_ = [("fd", C.c_int32), ("data", C.c_void_p)]
+
+
+class _MemInfoUnion(C.Union):
+    _fields_ = [("ionFd", C.c_int32), ("customInfo", C.c_void_p), ("dmaBufInfo", MemDmaBufInfo)]
+
+
+class MemDescriptor(C.Structure):
+    """Qnn_MemDescriptor_t (ionInfo is a struct holding only its fd: ionFd here)."""
+    _anonymous_ = ("u",)
+    _fields_ = [("memShape", MemShape), ("dataType", C.c_int32), ("memType", C.c_int32), ("u", _MemInfoUnion)]
+
+
+class HtpSharedBufferConfig(C.Structure):
+    """QnnHtpMem_SharedBufferConfig_t."""
+    _fields_ = [("fd", C.c_int32), ("offset", C.c_uint64)]
+
+
+class _MemHtpUnion(C.Union):
+    _fields_ = [("qurtAddress", C.c_uint32), ("sharedBufferConfig", HtpSharedBufferConfig)]
+
+
+class MemHtpDescriptor(C.Structure):
+    """QnnMemHtp_Descriptor_t."""
+    _anonymous_ = ("u",)
+    _fields_ = [("type", C.c_int32), ("size", C.c_uint64), ("u", _MemHtpUnion)]
+
+
+class _BackendConfigUnion(C.Union):
+    _fields_ = [("customConfig", C.c_void_p), ("platformOption", C.c_char_p)]
+
+
+class BackendConfig(C.Structure):
+    """QnnBackend_Config_t."""
+    _anonymous_ = ("u",)
+    _fields_ = [("option", C.c_int32), ("u", _BackendConfigUnion)]
+
+
+class _ContextConfigUnion(C.Union):
+    _fields_ = [("customConfig", C.c_void_p), ("priority", C.c_int32), ("oemString", C.c_char_p),
+                ("enableGraphs", C.POINTER(C.c_char_p)), ("memoryLimitHint", C.c_uint64),
+                ("isPersistentBinary", C.c_uint8), ("isGraphInitDeferred", C.c_uint8),
+                ("graphRetentionOrder", C.POINTER(C.c_char_p))]
+
+
+class ContextConfig(C.Structure):
+    """QnnContext_Config_t."""
+    _anonymous_ = ("u",)
+    _fields_ = [("option", C.c_int32), ("u", _ContextConfigUnion)]
+
+
+class _GraphConfigUnion(C.Union):
+    _fields_ = [("customConfig", C.c_void_p), ("priority", C.c_int32), ("profileHandle", C.c_void_p),
+                ("profilingState", C.c_int32), ("numProfilingExecutions", C.c_uint32)]
+
+
+class GraphConfig(C.Structure):
+    """QnnGraph_Config_t."""
+    _anonymous_ = ("u",)
+    _fields_ = [("option", C.c_int32), ("u", _GraphConfigUnion)]
+
+
+class HtpGraphOptimizationOption(C.Structure):
+    """QnnHtpGraph_OptimizationOption_t."""
+    _fields_ = [("type", C.c_int32), ("floatValue", C.c_float)]
+
+
+class _HtpGraphConfigUnion(C.Union):
+    _fields_ = [("optimizationOption", HtpGraphOptimizationOption), ("precision", C.c_int32),
+                ("vtcmSizeInMB", C.c_uint32), ("foldReluActivationIntoConvOff", C.c_bool),
+                ("shortDepthConvOnHmxOff", C.c_bool), ("numHvxThreads", C.c_uint64), ("numCores", C.c_uint32),
+                ("vtcmSizeInBytes", C.c_uint32), ("weightsPacking", C.c_bool), ("assumeSameQuant", C.c_bool),
+                ("shareIOBuffer", C.c_bool), ("advancedActivationFusion", C.c_bool),
+                ("highPrecisionSigmoid", C.c_bool), ("monolithicLstm", C.c_bool), ("_size", C.c_uint8 * 48)]
+
+
+class HtpGraphCustomConfig(C.Structure):
+    """QnnHtpGraph_CustomConfig_t (the union's largest member, 44 bytes, held as _size)."""
+    _anonymous_ = ("u",)
+    _fields_ = [("option", C.c_int32), ("u", _HtpGraphConfigUnion)]
+
+
+class _HtpContextConfigUnion(C.Union):
+    _fields_ = [("weightSharingEnabled", C.c_bool), ("fileReadMemoryBudgetInMb", C.c_uint64),
+                ("dspMemoryProfilingEnabled", C.c_bool), ("shareResources", C.c_bool), ("ioMemEstimation", C.c_bool),
+                ("isPrepareOnly", C.c_bool), ("initAcceleration", C.c_bool),
+                ("skipValidationOnBinarySection", C.c_bool), ("useExtendedUdma", C.c_bool),
+                ("loraWeightSharingEnabled", C.c_bool), ("_size", C.c_uint8 * 16)]
+
+
+class HtpContextCustomConfig(C.Structure):
+    """QnnHtpContext_CustomConfig_t (the group registrations, 16 bytes, held as _size)."""
+    _anonymous_ = ("u",)
+    _fields_ = [("option", C.c_int32), ("u", _HtpContextConfigUnion)]
+
+
 LOG_CALLBACK = C.CFUNCTYPE(None, C.c_char_p, C.c_int32, C.c_uint64, C.c_void_p)
 
 # Function types of the members this package calls (argument types as in the headers).
@@ -278,4 +381,9 @@ FN = {
     "systemContextGetBinaryInfo": C.CFUNCTYPE(C.c_uint64, P, P, C.c_uint64, C.POINTER(C.POINTER(BinaryInfo)),
                                               C.POINTER(C.c_uint64)),
     "systemContextFree": C.CFUNCTYPE(C.c_uint64, P),
+    "memRegister": C.CFUNCTYPE(C.c_uint64, P, C.POINTER(MemDescriptor), C.c_uint32, C.POINTER(P)),
+    "memDeRegister": C.CFUNCTYPE(C.c_uint64, C.POINTER(P), C.c_uint32),
+    "backendSetConfig": C.CFUNCTYPE(C.c_uint64, P, C.POINTER(C.POINTER(BackendConfig))),
+    "contextSetConfig": C.CFUNCTYPE(C.c_uint64, P, C.POINTER(C.POINTER(ContextConfig))),
+    "graphSetConfig": C.CFUNCTYPE(C.c_uint64, P, C.POINTER(C.POINTER(GraphConfig))),
 }

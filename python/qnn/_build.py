@@ -8,6 +8,7 @@ import os
 import numpy as np
 
 from . import _abi as A
+from ._config import graph_configs
 from ._core import DTYPE_NAMES, DTYPES, Graph, QnnError, TensorInfo
 
 _OPDEFS = json.load(open(os.path.join(os.path.dirname(__file__), "opdefs.json")))
@@ -57,12 +58,13 @@ class TensorRef:
 class GraphBuilder:
     """ctx.graph(name): add inputs, constants and ops, then finalize() -> Graph."""
 
-    def __init__(self, context, name):
+    def __init__(self, context, name, priority=None, htp=None):
         self.context, self.name = context, name
         self._tensors, self._inputs, self._outputs, self._keep = {}, [], [], []
+        configs = graph_configs(context.backend.backend_id, priority=priority, htp=htp)
         handle = C.c_void_p()
-        context.backend._check(context.backend._lib.fn("graphCreate")(context._handle, name.encode(), None,
-                                                                       C.byref(handle)),
+        context.backend._check(context.backend._lib.fn("graphCreate")(context._handle, name.encode(),
+                                                                       configs.pointer(), C.byref(handle)),
                                f"QnnGraph_create of '{name}'")
         self._handle = handle
         self._finalized = False

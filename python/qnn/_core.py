@@ -6,6 +6,8 @@ import os
 import numpy as np
 
 from . import _abi as A
+from ._config import backend_configs, context_configs, graph_configs
+from ._memory import RegisteredTensor, SharedBuffer
 
 _log = logging.getLogger("qnn")
 
@@ -119,16 +121,32 @@ class TensorInfo:
         self._name = self.name.encode()
 
     def tensor(self, array):
-        """A Qnn_Tensor_t copy of this tensor with `array` as its client buffer."""
+        """A Qnn_Tensor_t copy of this tensor with `array` as its client buffer, or with the mem handle of a
+        RegisteredTensor."""
         t = A.Tensor()
         C.pointer(t)[0] = self._template
         v = t.v1 if t.version == 1 else t.v2
         v.name = self._name
         v.dimensions = self._dims
+        if isinstance(array, RegisteredTensor):
+            v.memType = 1  # QNN_TENSORMEMTYPE_MEMHANDLE
+            v.memHandle = array.handle
+            return t
         v.memType = 0  # QNN_TENSORMEMTYPE_RAW
         v.clientBuf.data = array.ctypes.data_as(C.c_void_p)
         v.clientBuf.dataSize = array.nbytes
         return t
+
+    def check_registered(self, graph, mem):
+        """A RegisteredTensor given for this tensor must be live, of this graph's context, dims and datatype."""
+        if mem.handle is None:
+            raise ValueError(f"graph '{graph.name}': the memory given for '{self.name}' was deregistered")
+        if mem.context is not graph.context:
+            raise ValueError(f"graph '{graph.name}': the memory given for '{self.name}' is registered with another "
+                             "context")
+        if mem.dims != self.dims or mem.qnn_dtype != self.qnn_dtype:
+            raise ValueError(f"graph '{graph.name}': '{self.name}' is {list(self.dims)} {self.dtype_name}; the "
+                             f"registered memory is {list(mem.dims)} {DTYPE_NAMES.get(mem.qnn_dtype, mem.qnn_dtype)}")
 
     def __repr__(self):
         q = f", scale={self.quant[0]:g}, offset={self.quant[1]}" if self.quant else ""
@@ -144,19 +162,40 @@ class Graph:
         self._out_buffers = None
         self.profile = []  # the last run's ProfileEvents when the backend profiles
 
+    def register(self, name, mem_type="ion", buffer=None, offset=0):
+        """Shared memory for input or output `name` registered with the context (QnnMem_register): a
+        RegisteredTensor whose .array is written (inputs) or read (outputs) in place; pass it to run(). A new
+        memfd buffer unless `buffer` (a SharedBuffer; with mem_type="htp_shared_buffer" several tensors share
+        one at offsets)."""
+        info = {t.name: t for t in self.inputs + self.outputs}.get(name)
+        if info is None:
+            raise ValueError(f"graph '{self.name}' has no input or output '{name}'; it has "
+                             f"{[t.name for t in self.inputs + self.outputs]}")
+        return self.context.register(info.dims, info.dtype_name, mem_type=mem_type, buffer=buffer, offset=offset)
+
+    def set_config(self, priority=None, htp=None):
+        """QnnGraph_setConfig: priority ("low", "normal", "normal_high", "high") and HTP graph options."""
+        self.context._check_open()
+        backend = self.context.backend
+        configs = graph_configs(backend.backend_id, priority=priority, htp=htp)
+        if configs.entries:
+            backend._check(backend._lib.fn("graphSetConfig")(self._handle, configs.typed(A.GraphConfig)),
+                           f"QnnGraph_setConfig of graph '{self.name}'")
+
     def run(self, feeds, dequantize=False, outputs=None):
         """feeds: {input name: ndarray} in each input's dims and dtype (float32 arrays are quantized for a
         quantized input; the arrays are passed to the backend in place). Returns {output name: ndarray}
         (float32 when dequantize and the output is quantized). outputs: {output name: ndarray} of the
         output's dims and dtype, C-contiguous, that the backend writes into directly (no copy; those
-        arrays are returned)."""
+        arrays are returned). An input or output may also be a RegisteredTensor (graph.register): the backend
+        reads / writes its shared memory in place and an output's .array is returned."""
         self.context._check_open()
         missing = [t.name for t in self.inputs if t.name not in feeds]
         unknown = sorted(set(feeds) - {t.name for t in self.inputs})
         if missing or unknown:
             raise ValueError(f"graph '{self.name}': missing inputs {missing}, unknown inputs {unknown}; it takes "
                              f"{[t.name for t in self.inputs]}")
-        arrays = [self._input_array(t, feeds[t.name]) for t in self.inputs]
+        arrays = [self._input_array(t, feeds[t.name]) for t in self.inputs]  # RegisteredTensors pass as they are
         if self._out_buffers is None:  # output buffers are reused across runs
             self._out_buffers = [np.empty(t.dims, dtype=t.dtype) for t in self.outputs]
         given = dict(outputs or {})
@@ -168,6 +207,10 @@ class Graph:
             b = given.get(t.name)
             if b is None:
                 buffers.append(own)
+                continue
+            if isinstance(b, RegisteredTensor):
+                t.check_registered(self, b)
+                buffers.append(b)
                 continue
             if tuple(b.shape) != t.dims or b.dtype != t.dtype or not b.flags["C_CONTIGUOUS"] or not b.flags["WRITEABLE"]:
                 raise ValueError(f"graph '{self.name}': output buffer '{t.name}' must be a writeable C-contiguous "
@@ -182,6 +225,8 @@ class Graph:
         self.profile = backend._new_profile_events()
         result = {}
         for t, b in zip(self.outputs, buffers):
+            if isinstance(b, RegisteredTensor):
+                b = b.array  # the backend wrote it in place
             v = b if t.name in given else b.copy()
             if dequantize and t.quant:
                 v = ((v.astype(np.float64) + t.quant[1]) * t.quant[0]).astype(np.float32)
@@ -189,6 +234,9 @@ class Graph:
         return result
 
     def _input_array(self, t, value):
+        if isinstance(value, RegisteredTensor):
+            t.check_registered(self, value)
+            return value
         a = np.asarray(value)
         if tuple(a.shape) != t.dims:
             raise ValueError(f"graph '{self.name}': input '{t.name}' has shape {list(a.shape)}, the graph takes "
@@ -209,14 +257,18 @@ class Context:
     """A context: loaded from a context binary (.graphs {name: Graph}) or new and empty (graph() builds
     graphs into it, save() writes it as a context binary). Free with close() (or a with block)."""
 
-    def __init__(self, backend, binary=None):
+    def __init__(self, backend, binary=None, configs=None):
         self.backend, self._handle, self.graphs, self._sysctx = backend, None, {}, None
+        self._registered = set()
+        configs = configs or {}
+        self._configs = context_configs(backend.backend_id, **configs)  # alive as long as the context
         if binary is None:
             handle = C.c_void_p()
-            backend._check(backend._lib.fn("contextCreate")(backend._handle, backend._device, None, C.byref(handle)),
-                           "QnnContext_create")
+            backend._check(backend._lib.fn("contextCreate")(backend._handle, backend._device, self._configs.pointer(),
+                                                            C.byref(handle)), "QnnContext_create")
             self._handle = handle
             return
+        enabled = configs.get("enable_graphs")
         self._binary = C.create_string_buffer(bytes(binary), len(binary))
         sys_lib = backend._system()
         sysctx = C.c_void_p()
@@ -229,7 +281,7 @@ class Context:
             backend._check(err, "QnnSystemContext_getBinaryInfo (not a context binary of this SDK?)")
             info = info_p.contents.contextBinaryInfoV1
             handle = C.c_void_p()
-            err = backend._lib.fn("contextCreateFromBinary")(backend._handle, backend._device, None,
+            err = backend._lib.fn("contextCreateFromBinary")(backend._handle, backend._device, self._configs.pointer(),
                                                               C.cast(self._binary, C.c_void_p), len(binary),
                                                               C.byref(handle), None)
             backend._check(err, "QnnContext_createFromBinary")
@@ -237,6 +289,8 @@ class Context:
             for g in range(info.numGraphs):
                 gi = info.graphs[g].graphInfoV1
                 name = gi.graphName.decode()
+                if enabled is not None and name not in enabled:
+                    continue  # not loaded (QNN_CONTEXT_CONFIG_ENABLE_GRAPHS)
                 gh = C.c_void_p()
                 backend._check(backend._lib.fn("graphRetrieve")(handle, gi.graphName, C.byref(gh)),
                                f"QnnGraph_retrieve of graph '{name}'")
@@ -251,11 +305,48 @@ class Context:
         if self._handle is None:
             raise QnnError("the context was closed")
 
-    def graph(self, name):
-        """A new graph in this context to build (see GraphBuilder): inputs, constants, ops, finalize()."""
+    def graph(self, name, priority=None, htp=None):
+        """A new graph in this context to build (see GraphBuilder): inputs, constants, ops, finalize().
+        priority and htp={...} are its graph configs (see set_config of Graph)."""
         self._check_open()
         from ._build import GraphBuilder
-        return GraphBuilder(self, name)
+        return GraphBuilder(self, name, priority=priority, htp=htp)
+
+    def set_config(self, **configs):
+        """QnnContext_setConfig with the keyword configs Backend.context takes."""
+        self._check_open()
+        cfg = context_configs(self.backend.backend_id, **configs)
+        if cfg.entries:
+            self.backend._check(self.backend._lib.fn("contextSetConfig")(self._handle, cfg.typed(A.ContextConfig)),
+                                "QnnContext_setConfig")
+
+    def register(self, dims, dtype, mem_type="ion", buffer=None, offset=0):
+        """Registers shared memory for tensors of `dims` and QNN datatype name `dtype` ("FLOAT_32",
+        "UFIXED_POINT_8", ...) with this context: a RegisteredTensor (its .array is the memory). mem_type:
+        "ion" or "dma_buf" (the tensor starts at the buffer's first byte) or "htp_shared_buffer" (the HTP's
+        QnnMemHtp_Descriptor_t: a tensor at `offset` of a buffer several tensors share). Without `buffer` a
+        new SharedBuffer of the tensor's size is made."""
+        self._check_open()
+        values = {v: k for k, v in DTYPE_NAMES.items()}
+        if dtype not in values or values[dtype] not in DTYPES:
+            raise ValueError(f"unknown datatype {dtype!r}; one of {sorted(values)}")
+        qnn_dtype = values[dtype]
+        dims = tuple(int(d) for d in dims)
+        if not dims or min(dims) <= 0:
+            raise ValueError(f"registered memory needs positive dims, got {list(dims)}")
+        own = buffer is None
+        if own:
+            buffer = SharedBuffer(int(np.prod(dims, dtype=np.int64)) * np.dtype(DTYPES[qnn_dtype]).itemsize)
+        elif not isinstance(buffer, SharedBuffer) or buffer.fd is None:
+            raise ValueError("buffer must be an open qnn.SharedBuffer")
+        try:
+            mem = RegisteredTensor(self, dims, qnn_dtype, DTYPES[qnn_dtype], buffer, offset, mem_type)
+        except Exception:
+            if own:
+                buffer.close()
+            raise
+        self._registered.add(mem)
+        return mem
 
     def binary(self):
         """The context as a context binary (bytes): QnnContext_getBinary."""
@@ -275,6 +366,9 @@ class Context:
             f.write(data)
 
     def close(self):
+        for mem in list(self._registered):  # the backend releases them with the context; say so here
+            mem.handle = None
+        self._registered.clear()
         if self._handle is not None:
             self.backend._lib.fn("contextFree")(self._handle, None)
             self._handle = None
@@ -294,11 +388,12 @@ class Backend:
     backend handle. Backend log messages go to the Python logger 'qnn' at the chosen level."""
 
     def __init__(self, path, log_level="warn", system_library=None, profile=None, saver_backend=None,
-                 output_dir=None, device=False):
+                 output_dir=None, device=False, platform_options=None):
         """profile: None, "basic" or "detailed" (each run's events in graph.profile). saver_backend: with
         the Saver (libQnnSaver.so) as path, the backend it records calls to (QNN_SAVER_BACKEND), its
         recording written to output_dir (QnnSaver_initialize). device: create a device
-        (QnnDevice_create with default configs) that every context of this backend is made on."""
+        (QnnDevice_create with default configs) that every context of this backend is made on.
+        platform_options: ["key:value", ...] given as QNN_BACKEND_CONFIG_OPTION_PLATFORM configs."""
         if log_level not in _LOG_LEVELS:
             raise ValueError(f"log_level must be one of {list(_LOG_LEVELS)}")
         if profile not in (None, "basic", "detailed"):
@@ -322,12 +417,15 @@ class Backend:
         self._system_path = system_library
         self._sys_lib = None
         self._log = C.c_void_p()
+        self._last_error_log = None
         self._callback = A.LOG_CALLBACK(self._on_log)  # kept alive as long as the backend
         self._handle = None
         self._check(self._lib.fn("logCreate")(self._callback, _LOG_LEVELS[log_level], C.byref(self._log)),
                     "QnnLog_create")
+        self.backend_id = self._lib.provider.backendId
+        configs = backend_configs(platform_options)
         handle = C.c_void_p()
-        self._check(self._lib.fn("backendCreate")(self._log, None, C.byref(handle)), "QnnBackend_create")
+        self._check(self._lib.fn("backendCreate")(self._log, configs.pointer(), C.byref(handle)), "QnnBackend_create")
         self._handle = handle
         if device:
             dev = C.c_void_p()
@@ -342,10 +440,12 @@ class Backend:
         self.build_id = (build.value.decode() if self._lib.fn("backendGetBuildId")(C.byref(build)) == 0
                          and build.value else "")
 
-    @staticmethod
-    def _on_log(fmt, level, _timestamp, args):
+    def _on_log(self, fmt, level, _timestamp, args):
         try:
-            _log.log(_PY_LEVEL.get(level, logging.DEBUG), "%s", _format(fmt, args))
+            text = _format(fmt, args)
+            if level == 1:  # QNN_LOG_LEVEL_ERROR: the reason a failing call gives, for its QnnError
+                self._last_error_log = text
+            _log.log(_PY_LEVEL.get(level, logging.DEBUG), "%s", text)
         except Exception:  # a callback must never raise into C
             pass
 
@@ -370,6 +470,7 @@ class Backend:
         return events
 
     def _check(self, err, what):
+        logged, self._last_error_log = self._last_error_log, None
         if err:
             text = C.c_char_p()
             msg = ""
@@ -378,6 +479,8 @@ class Backend:
                     msg = ": " + text.value.decode("utf-8", "replace")
             except QnnError:
                 pass
+            if logged:  # the backend's own words (its log at error level during the call)
+                msg += f" ({logged})"
             raise QnnError(f"{what} failed with error {err}{msg}", err)
 
     def _system(self):
@@ -389,10 +492,21 @@ class Backend:
             self._sys_lib = _Library(path, system=True)
         return self._sys_lib
 
-    def context(self):
-        """A new, empty context to build graphs in."""
+    def set_config(self, platform_options=None):
+        """QnnBackend_setConfig with platform options ("key:value" strings)."""
         self._check_open()
-        return Context(self)
+        configs = backend_configs(platform_options)
+        if configs.entries:
+            self._check(self._lib.fn("backendSetConfig")(self._handle, configs.typed(A.BackendConfig)),
+                        "QnnBackend_setConfig")
+
+    def context(self, **configs):
+        """A new, empty context to build graphs in. Keyword configs (QnnContext_Config_t): priority ("low",
+        "normal", "normal_high", "high"), oem_string, memory_limit_hint (MB), persistent_binary,
+        defer_graph_init, and htp={...} for the HTP backend (weight_sharing_enabled,
+        file_read_memory_budget_mb, share_resources, ...; see _config._HTP_CONTEXT)."""
+        self._check_open()
+        return Context(self, configs=configs)
 
     def load_model_library(self, path, dlc_path=None, prefix="QnnModel"):
         """A Context with the graphs of a model library (a converter's model .so, or libQnnModelDlc.so with
@@ -442,8 +556,9 @@ class Backend:
         ctx._model_library = lib
         return ctx
 
-    def load_context(self, path_or_bytes):
-        """A Context from a context binary file path or its bytes."""
+    def load_context(self, path_or_bytes, **configs):
+        """A Context from a context binary file path or its bytes. Keyword configs as context() takes, and
+        enable_graphs=[names]: only those graphs are loaded (QNN_CONTEXT_CONFIG_ENABLE_GRAPHS)."""
         self._check_open()
         if isinstance(path_or_bytes, (bytes, bytearray, memoryview)):
             data = bytes(path_or_bytes)
@@ -452,7 +567,7 @@ class Backend:
                 data = f.read()
         if not data:
             raise ValueError("the context binary is empty")
-        return Context(self, data)
+        return Context(self, data, configs=configs)
 
     def _check_open(self):
         if self._handle is None:
