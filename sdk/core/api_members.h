@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstring>
 
 #include "QnnInterface.h"
 #include "System/QnnSystemInterface.h"
@@ -139,6 +140,16 @@ QNN_API_MEMBER_HELPERS_(QNN_FOR_EACH_INTERFACE_MEMBER, QNN_INTERFACE_VER_TYPE, k
                         interfaceMemberApiName)
 QNN_API_MEMBER_HELPERS_(QNN_FOR_EACH_SYSTEM_INTERFACE_MEMBER, QNN_SYSTEM_INTERFACE_VER_TYPE,
                         kNumSystemInterfaceMembers, systemInterfaceMemberApiName)
+
+// API name of a member of the current interface table by its member name
+// ("memRegister" -> "QnnMem_register"); nullptr for any other name.
+inline const char* interfaceApiNameOfMember(const char* member) {
+#define QNN_API_MEMBER_BY_NAME_(id, m, name) \
+  if (std::strcmp(member, #m) == 0) return name;
+  QNN_FOR_EACH_INTERFACE_MEMBER(QNN_API_MEMBER_BY_NAME_)
+#undef QNN_API_MEMBER_BY_NAME_
+  return nullptr;
+}
 
 #undef QNN_API_MEMBER_HELPERS_
 #undef QNN_API_MEMBER_NAME_

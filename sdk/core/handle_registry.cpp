@@ -5,13 +5,19 @@
 namespace qnn::sdk {
 
 // Handles are spaced and offset so that they are never small integers a client
-// might confuse with a valid value, and encode nothing the backend trusts.
-static constexpr uintptr_t kHandleBase = 0x51a0000000ull;
+// might confuse with a valid value, and encode nothing the backend trusts. Each
+// library has its own registry, and a process may load several (CPU, HTP, the
+// Saver): the base is the registry's own address shifted up, so every library
+// answers from a disjoint range and a handle of one library is unknown to
+// another (libraries lie at least a page apart: 2^28 handles each before ranges
+// could meet), rather than naming whatever object that library numbered alike.
 static constexpr uintptr_t kHandleStride = 0x10;
+static constexpr unsigned kBaseShift = 16;
 
 void* HandleRegistry::add(std::shared_ptr<HandleObject> obj) {
   std::lock_guard<std::mutex> lock(mutex_);
-  uintptr_t key = kHandleBase + (next_++) * kHandleStride;
+  const uintptr_t base = reinterpret_cast<uintptr_t>(this) << kBaseShift;
+  uintptr_t key = base + (next_++) * kHandleStride;
   objects_.emplace(key, std::move(obj));
   return reinterpret_cast<void*>(key);
 }

@@ -38,7 +38,14 @@ uint64_t Logger::nanosSinceCreated() const {
   return static_cast<uint64_t>(duration_cast<nanoseconds>(steady_clock::now() - created_).count());
 }
 
+namespace {
+thread_local uint64_t tErrorMessages = 0;
+}  // namespace
+
+uint64_t errorMessagesOnThisThread() { return tErrorMessages; }
+
 void logMessage(const Logger* logger, QnnLog_Level_t level, const std::string& message) {
+  if (level == QNN_LOG_LEVEL_ERROR) ++tErrorMessages;
   if (logger) logger->log(level, message);
   static const bool toStderr = std::getenv("QNN_LOG_TO_STDERR") != nullptr;
   if (toStderr) std::fprintf(stderr, "[qnn %s] %s\n", levelName(level), message.c_str());

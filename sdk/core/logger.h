@@ -39,4 +39,8 @@ class Logger : public HandleObject {
 // Logs through logger when it is non-null; always honours QNN_LOG_TO_STDERR.
 void logMessage(const Logger* logger, QnnLog_Level_t level, const std::string& message);
 
+// How many QNN_LOG_LEVEL_ERROR messages logMessage was given on this thread so
+// far: an API entry that fails without having said why logs a line of its own.
+uint64_t errorMessagesOnThisThread();
+
 }  // namespace qnn::sdk

@@ -10,6 +10,7 @@
 #include "core/api_members.h"
 #include "core/logger.h"
 #include "runtime/api_table.h"
+#include "runtime/runtime_support.h"
 
 namespace qnn::sdk {
 
@@ -26,33 +27,35 @@ struct NotSupported<Qnn_ErrorHandle_t (*)(Args...), Id> {
   }
 };
 
+// QnnError_getMessage / getVerboseMessage: the code's text; a value that is no
+// code of the API is an unknown error handle.
+inline Qnn_ErrorHandle_t errorText(Qnn_ErrorHandle_t error, const char** message) {
+  if (!message) return QNN_ERROR_INVALID_ARGUMENT;
+  const char* text = Runtime::knownErrorMessage(error);
+  if (!text) return QNN_ERROR_INVALID_ERROR_HANDLE;
+  *message = text;
+  return QNN_SUCCESS;
+}
+
 template <RuntimeAccessor rt>
 template <typename Table>
 void ApiTable<rt>::fillNewerMembers(Table& t) {
   t.backendSetConfig = backendSetConfig;
-  t.errorGetMessage = [](Qnn_ErrorHandle_t error, const char** message) -> Qnn_ErrorHandle_t {
-    if (!message) return QNN_COMMON_ERROR_INVALID_ARGUMENT;
-    *message = Runtime::errorMessage(error);
-    return QNN_SUCCESS;
-  };
   // Messages are static strings: the verbose form is the same text and needs no freeing.
-  t.errorGetVerboseMessage = [](Qnn_ErrorHandle_t error, const char** message) -> Qnn_ErrorHandle_t {
-    if (!message) return QNN_COMMON_ERROR_INVALID_ARGUMENT;
-    *message = Runtime::errorMessage(error);
-    return QNN_SUCCESS;
+  t.errorGetMessage = [](Qnn_ErrorHandle_t error, const char** message) {
+    return sdk::rt::guarded("errorGetMessage", [&] { return errorText(error, message); });
   };
-  t.errorFreeVerboseMessage = [](const char* message) -> Qnn_ErrorHandle_t {
-    return message ? QNN_SUCCESS : QNN_COMMON_ERROR_INVALID_ARGUMENT;
+  t.errorGetVerboseMessage = [](Qnn_ErrorHandle_t error, const char** message) {
+    return sdk::rt::guarded("errorGetVerboseMessage", [&] { return errorText(error, message); });
   };
-  t.contextValidateBinary = [](Qnn_BackendHandle_t, Qnn_DeviceHandle_t, const QnnContext_Config_t**,
-                               const void* buffer, Qnn_ContextBinarySize_t size) -> Qnn_ErrorHandle_t {
-    if (!buffer || size == 0) return QNN_CONTEXT_ERROR_INVALID_ARGUMENT;
-    Status st = validateContextBinary(buffer, size);
-    if (!st.isOk()) {
-      logMessage(nullptr, QNN_LOG_LEVEL_ERROR, "QnnContext_validateBinary: " + st.message());
-      return QNN_CONTEXT_ERROR_CREATE_FROM_BINARY;
-    }
-    return QNN_SUCCESS;
+  t.errorFreeVerboseMessage = [](const char* message) {
+    return sdk::rt::guarded("errorFreeVerboseMessage", [&]() -> Qnn_ErrorHandle_t {
+      return message ? QNN_SUCCESS : QNN_ERROR_INVALID_ARGUMENT;
+    });
+  };
+  t.contextValidateBinary = [](Qnn_BackendHandle_t b, Qnn_DeviceHandle_t d, const QnnContext_Config_t** c,
+                               const void* buffer, Qnn_ContextBinarySize_t size) {
+    return rt().contextValidateBinary(b, d, c, buffer, size);
   };
   t.contextCreateFromBinaryWithSignal = [](Qnn_BackendHandle_t b, Qnn_DeviceHandle_t d, const QnnContext_Config_t** c,
                                            const void* buf, Qnn_ContextBinarySize_t s, Qnn_ContextHandle_t* x,

@@ -50,6 +50,10 @@ class Runtime {
                                             Qnn_ContextBinarySize_t size, Qnn_ContextHandle_t* context,
                                             Qnn_ProfileHandle_t profile, Qnn_SignalHandle_t signal = nullptr);
   Qnn_ErrorHandle_t contextFree(Qnn_ContextHandle_t context, Qnn_ProfileHandle_t profile);
+  // Checks a context binary (format, checksums) without loading it.
+  Qnn_ErrorHandle_t contextValidateBinary(Qnn_BackendHandle_t backend, Qnn_DeviceHandle_t device,
+                                          const QnnContext_Config_t** config, const void* buffer,
+                                          Qnn_ContextBinarySize_t size);
   // runtime_context_async.cpp
   Qnn_ErrorHandle_t contextCreateFromBinaryListAsync(Qnn_BackendHandle_t backend, Qnn_DeviceHandle_t device,
                                                      const QnnContext_Params_t** contextParams,
@@ -149,6 +153,8 @@ class Runtime {
 
   // Message of an error code (QnnError's errorGetMessage).
   static const char* errorMessage(Qnn_ErrorHandle_t error);
+  // The text of a code of the API's error enums; nullptr for any other value.
+  static const char* knownErrorMessage(Qnn_ErrorHandle_t error);
 
  private:
   // The load behind createFromBinary{,WithSignal,ListAsync}: `sig` (may be null,

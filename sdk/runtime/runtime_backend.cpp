@@ -14,7 +14,7 @@ using namespace rt;
 
 Qnn_ErrorHandle_t Runtime::backendCreate(Qnn_LogHandle_t logger, const QnnBackend_Config_t** config,
                                          Qnn_BackendHandle_t* backend) {
-  return guarded([&]() -> Qnn_ErrorHandle_t {
+  return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
     if (!backend) return QNN_BACKEND_ERROR_INVALID_ARGUMENT;
     auto obj = std::make_shared<BackendObject>();
     if (logger) {
@@ -55,7 +55,7 @@ Qnn_ErrorHandle_t Runtime::backendCreate(Qnn_LogHandle_t logger, const QnnBacken
 }
 
 Qnn_ErrorHandle_t Runtime::backendSetConfig(Qnn_BackendHandle_t backend, const QnnBackend_Config_t** config) {
-  return guarded([&]() -> Qnn_ErrorHandle_t {
+  return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
     auto b = handles().get<BackendObject>(backend, HandleKind::kBackend);
     if (!b) return QNN_BACKEND_ERROR_INVALID_HANDLE;
     if (!config) return QNN_SUCCESS;
@@ -72,15 +72,19 @@ Qnn_ErrorHandle_t Runtime::backendSetConfig(Qnn_BackendHandle_t backend, const Q
 }
 
 Qnn_ErrorHandle_t Runtime::backendGetApiVersion(Qnn_ApiVersion_t* version) {
-  if (!version) return QNN_BACKEND_ERROR_INVALID_ARGUMENT;
-  *version = apiVersion();
-  return QNN_SUCCESS;
+  return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
+    if (!version) return QNN_BACKEND_ERROR_INVALID_ARGUMENT;
+    *version = apiVersion();
+    return QNN_SUCCESS;
+  });
 }
 
 Qnn_ErrorHandle_t Runtime::backendGetBuildId(const char** id) {
-  if (!id) return QNN_BACKEND_ERROR_INVALID_ARGUMENT;
-  *id = desc_.buildId;
-  return QNN_SUCCESS;
+  return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
+    if (!id) return QNN_BACKEND_ERROR_INVALID_ARGUMENT;
+    *id = desc_.buildId;
+    return QNN_SUCCESS;
+  });
 }
 
 static bool sameIgnoringCase(const std::string& a, const std::string& b) {
@@ -91,7 +95,7 @@ static bool sameIgnoringCase(const std::string& a, const std::string& b) {
 
 Qnn_ErrorHandle_t Runtime::backendRegisterOpPackage(Qnn_BackendHandle_t backend, const char* path,
                                                     const char* provider, const char* target) {
-  return guarded([&]() -> Qnn_ErrorHandle_t {
+  return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
     const std::string api = "QnnBackend_registerOpPackage: ";
     auto b = handles().get<BackendObject>(backend, HandleKind::kBackend);
     if (!b) return QNN_BACKEND_ERROR_INVALID_HANDLE;
@@ -136,7 +140,7 @@ Qnn_ErrorHandle_t Runtime::backendRegisterOpPackage(Qnn_BackendHandle_t backend,
 
 Qnn_ErrorHandle_t Runtime::backendGetSupportedOperations(Qnn_BackendHandle_t backend, uint32_t* num,
                                                          const QnnBackend_OperationName_t** ops) {
-  return guarded([&]() -> Qnn_ErrorHandle_t {
+  return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
     if (!num || !ops) return QNN_BACKEND_ERROR_INVALID_ARGUMENT;
     if (!backend) {  // "Can be NULL to obtain the built-in op package" (QnnBackend.h)
       std::call_once(builtinOpsOnce_, [this] {
@@ -170,7 +174,7 @@ Qnn_ErrorHandle_t Runtime::backendGetSupportedOperations(Qnn_BackendHandle_t bac
 
 
 Qnn_ErrorHandle_t Runtime::backendValidateOpConfig(Qnn_BackendHandle_t backend, Qnn_OpConfig_t opConfig) {
-  return guarded([&]() -> Qnn_ErrorHandle_t {
+  return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
     auto b = handles().get<BackendObject>(backend, HandleKind::kBackend);
     if (!b) return QNN_BACKEND_ERROR_INVALID_HANDLE;
     // QnnBackend.h: a package not registered is OP_PACKAGE_NOT_FOUND; every other
@@ -224,7 +228,7 @@ Qnn_ErrorHandle_t Runtime::backendValidateOpConfig(Qnn_BackendHandle_t backend, 
 }
 
 Qnn_ErrorHandle_t Runtime::backendFree(Qnn_BackendHandle_t backend) {
-  return guarded([&]() -> Qnn_ErrorHandle_t {
+  return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
     // Asynchronous loads finish first: each adds its context to the backend.
     if (auto b = handles().get<BackendObject>(backend, HandleKind::kBackend)) {
       std::vector<std::thread> loaders;
@@ -256,7 +260,7 @@ Qnn_ErrorHandle_t Runtime::backendFree(Qnn_BackendHandle_t backend) {
 // headers give CPU and HTP none), so a well-formed CUSTOM request is answered
 // with the group's NOT_SUPPORTED code.
 Qnn_ErrorHandle_t Runtime::backendGetProperty(Qnn_BackendHandle_t backend, QnnBackend_Property_t** properties) {
-  return guarded([&]() -> Qnn_ErrorHandle_t {
+  return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
     auto b = handles().get<BackendObject>(backend, HandleKind::kBackend);
     if (!b) return QNN_BACKEND_ERROR_INVALID_HANDLE;
     Status st = checkPropertyList(properties, QNN_BACKEND_PROPERTY_OPTION_CUSTOM);

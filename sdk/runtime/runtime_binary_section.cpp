@@ -171,7 +171,7 @@ Qnn_ErrorHandle_t openSectionCall(const char* api, Qnn_ContextHandle_t context, 
 Qnn_ErrorHandle_t Runtime::contextGetBinarySectionSize(Qnn_ContextHandle_t context, Qnn_GraphHandle_t graph,
                                                        QnnContext_SectionType_t section,
                                                        Qnn_ContextBinarySize_t* size) {
-  return guarded([&]() -> Qnn_ErrorHandle_t {
+  return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
     auto ctx = handles().get<ContextObject>(context, HandleKind::kContext);
     if (!ctx) return QNN_CONTEXT_ERROR_INVALID_HANDLE;
     const Logger* log = loggerOf(ctx->backend);
@@ -194,7 +194,7 @@ Qnn_ErrorHandle_t Runtime::contextGetBinarySection(Qnn_ContextHandle_t context, 
                                                    const QnnContext_Buffer_t* buffer,
                                                    Qnn_ContextBinarySize_t* written, Qnn_ProfileHandle_t profile,
                                                    Qnn_SignalHandle_t signal) {
-  return guarded([&]() -> Qnn_ErrorHandle_t {
+  return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
     const char* api = "QnnContext_getBinarySection";
     SectionCall call;
     if (Qnn_ErrorHandle_t rc = openSectionCall(api, context, profile, signal, buffer, section, &call)) return rc;
@@ -224,7 +224,7 @@ Qnn_ErrorHandle_t Runtime::contextApplyBinarySection(Qnn_ContextHandle_t context
                                                      QnnContext_SectionType_t section,
                                                      const QnnContext_Buffer_t* buffer, Qnn_ProfileHandle_t profile,
                                                      Qnn_SignalHandle_t signal) {
-  return guarded([&]() -> Qnn_ErrorHandle_t {
+  return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
     const char* api = "QnnContext_applyBinarySection";
     SectionCall call;
     if (Qnn_ErrorHandle_t rc = openSectionCall(api, context, profile, signal, buffer, section, &call)) return rc;
@@ -315,7 +315,7 @@ Qnn_ErrorHandle_t Runtime::contextGetBinarySectionUpdate(const QnnContext_Buffer
                                                          uint8_t keepUpdatable, Qnn_LogHandle_t logger,
                                                          Qnn_ProfileHandle_t profile, Qnn_SignalHandle_t signal,
                                                          QnnContext_Buffer_t* update) {
-  return guarded([&]() -> Qnn_ErrorHandle_t {
+  return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
     std::shared_ptr<Logger> client;
     std::shared_ptr<ProfileObject> prof;
     std::shared_ptr<SignalObject> sig;
@@ -401,7 +401,7 @@ Qnn_ErrorHandle_t Runtime::contextGetBinarySectionUpdate(const QnnContext_Buffer
 }
 
 Qnn_ErrorHandle_t Runtime::contextFreeBinarySectionUpdate(QnnContext_Buffer_t update, Qnn_LogHandle_t logger) {
-  return guarded([&]() -> Qnn_ErrorHandle_t {
+  return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
     std::shared_ptr<Logger> client;
     if (!lookupOptional(logger, HandleKind::kLog, &client)) return QNN_CONTEXT_ERROR_INVALID_HANDLE;
     const Logger* log = client ? client.get() : anyLogger().get();

@@ -89,7 +89,7 @@ Status checkContextConfig(const QnnContext_Config_t** config, BackendHooks* hook
 
 Qnn_ErrorHandle_t Runtime::contextCreate(Qnn_BackendHandle_t backend, Qnn_DeviceHandle_t device,
                                          const QnnContext_Config_t** config, Qnn_ContextHandle_t* context) {
-  return guarded([&]() -> Qnn_ErrorHandle_t {
+  return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
     auto b = handles().get<BackendObject>(backend, HandleKind::kBackend);
     if (!b) return QNN_CONTEXT_ERROR_INVALID_HANDLE;
     if (device && !handles().get<DeviceObject>(device, HandleKind::kDevice)) return QNN_DEVICE_ERROR_INVALID_HANDLE;
@@ -110,7 +110,7 @@ Qnn_ErrorHandle_t Runtime::contextCreate(Qnn_BackendHandle_t backend, Qnn_Device
 }
 
 Qnn_ErrorHandle_t Runtime::contextSetConfig(Qnn_ContextHandle_t context, const QnnContext_Config_t** config) {
-  return guarded([&]() -> Qnn_ErrorHandle_t {
+  return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
     auto ctx = handles().get<ContextObject>(context, HandleKind::kContext);
     if (!ctx) return QNN_CONTEXT_ERROR_INVALID_HANDLE;
     BackendSettings updated;
@@ -170,7 +170,7 @@ Status serializeContext(ContextObject& ctx, const BackendDescriptor& desc, std::
 }  // namespace rt
 
 Qnn_ErrorHandle_t Runtime::contextGetBinarySize(Qnn_ContextHandle_t context, Qnn_ContextBinarySize_t* size) {
-  return guarded([&]() -> Qnn_ErrorHandle_t {
+  return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
     auto ctx = handles().get<ContextObject>(context, HandleKind::kContext);
     if (!ctx) return QNN_CONTEXT_ERROR_INVALID_HANDLE;
     if (!size) return QNN_CONTEXT_ERROR_INVALID_ARGUMENT;
@@ -187,7 +187,7 @@ Qnn_ErrorHandle_t Runtime::contextGetBinarySize(Qnn_ContextHandle_t context, Qnn
 
 Qnn_ErrorHandle_t Runtime::contextGetBinary(Qnn_ContextHandle_t context, void* buffer,
                                             Qnn_ContextBinarySize_t bufferSize, Qnn_ContextBinarySize_t* written) {
-  return guarded([&]() -> Qnn_ErrorHandle_t {
+  return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
     auto ctx = handles().get<ContextObject>(context, HandleKind::kContext);
     if (!ctx) return QNN_CONTEXT_ERROR_INVALID_HANDLE;
     if (!buffer || !written) return QNN_CONTEXT_ERROR_INVALID_ARGUMENT;
@@ -240,7 +240,7 @@ Qnn_ErrorHandle_t Runtime::contextCreateFromBinary(Qnn_BackendHandle_t backend, 
                                                    const QnnContext_Config_t** config, const void* buffer,
                                                    Qnn_ContextBinarySize_t size, Qnn_ContextHandle_t* context,
                                                    Qnn_ProfileHandle_t profile, Qnn_SignalHandle_t signal) {
-  return guarded([&]() -> Qnn_ErrorHandle_t {
+  return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
     return createFromBinaryHoldingSignal(backend, device, config, buffer, size, context, profile, signal, nullptr);
   });
 }
@@ -403,7 +403,7 @@ Qnn_ErrorHandle_t Runtime::loadContextBinary(Qnn_BackendHandle_t backend, Qnn_De
 }
 
 Qnn_ErrorHandle_t Runtime::contextFree(Qnn_ContextHandle_t context, Qnn_ProfileHandle_t profile) {
-  return guarded([&]() -> Qnn_ErrorHandle_t {
+  return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
     if (profile && !handles().get<ProfileObject>(profile, HandleKind::kProfile))
       return QNN_PROFILE_ERROR_INVALID_HANDLE;
     auto obj = handles().remove(context, HandleKind::kContext);
@@ -444,7 +444,7 @@ ContextMemoryFacts contextMemoryFacts(ContextObject& ctx, uint64_t alignment) {
 }  // namespace
 
 Qnn_ErrorHandle_t Runtime::contextGetProperty(Qnn_ContextHandle_t context, QnnContext_Property_t** properties) {
-  return guarded([&]() -> Qnn_ErrorHandle_t {
+  return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
     auto ctx = handles().get<ContextObject>(context, HandleKind::kContext);
     if (!ctx) return QNN_CONTEXT_ERROR_INVALID_HANDLE;
     const Logger* log = loggerOf(ctx->backend);
@@ -463,6 +463,30 @@ Qnn_ErrorHandle_t Runtime::contextGetProperty(Qnn_ContextHandle_t context, QnnCo
     }
     ContextMemoryFacts facts = contextMemoryFacts(*ctx, hooks->bufferAlignment());
     for (size_t i = 0; properties[i]; ++i) hooks->answerContextCustomProperty(properties[i]->customProperty, facts);
+    return QNN_SUCCESS;
+  });
+}
+
+Qnn_ErrorHandle_t Runtime::contextValidateBinary(Qnn_BackendHandle_t backend, Qnn_DeviceHandle_t device,
+                                                const QnnContext_Config_t** config, const void* buffer,
+                                                Qnn_ContextBinarySize_t size) {
+  return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
+    // The check reads only the binary: a null backend is accepted (clients have
+    // called it so); a handle that is given must be a live backend of this library.
+    auto b = handles().get<BackendObject>(backend, HandleKind::kBackend);
+    if (backend && !b) return QNN_CONTEXT_ERROR_INVALID_HANDLE;
+    if (device && !handles().get<DeviceObject>(device, HandleKind::kDevice)) return QNN_DEVICE_ERROR_INVALID_HANDLE;
+    const char* api = "QnnContext_validateBinary";
+    std::shared_ptr<Logger> anyLog = b ? nullptr : anyLogger();
+    const Logger* log = b ? loggerOf(b) : anyLog.get();
+    if (!buffer || size == 0)
+      return fail(log, ApiGroup::kContext, api, invalidArgument("the binary buffer is null or empty"));
+    if (Status st = checkContextConfig(config, desc_.hooks.get(), nullptr, log, api); !st.isOk())
+      return fail(log, ApiGroup::kContext, api, st), configErrorCode(st);
+    if (Status st = validateContextBinary(buffer, size); !st.isOk()) {
+      logMessage(log, QNN_LOG_LEVEL_ERROR, std::string(api) + ": " + st.message());
+      return QNN_CONTEXT_ERROR_CREATE_FROM_BINARY;
+    }
     return QNN_SUCCESS;
   });
 }

@@ -95,7 +95,7 @@ Qnn_ErrorHandle_t Runtime::contextCreateFromBinaryListAsync(Qnn_BackendHandle_t 
                                                             const QnnContext_Params_t** contextParams,
                                                             const QnnContext_Config_t** listConfig,
                                                             Qnn_SignalHandle_t signal) {
-  return guarded([&]() -> Qnn_ErrorHandle_t {
+  return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
     const char* api = "QnnContext_createFromBinaryListAsync";
     auto b = handles().get<BackendObject>(backend, HandleKind::kBackend);
     if (!b) return QNN_CONTEXT_ERROR_INVALID_HANDLE;
@@ -151,7 +151,7 @@ Qnn_ErrorHandle_t Runtime::contextCreateFromBinaryListAsync(Qnn_BackendHandle_t 
           } countDown{*ended};
           Qnn_ContextHandle_t context = nullptr;
           std::vector<std::pair<std::string, void*>> graphs;
-          Qnn_ErrorHandle_t rc = guarded([&] {
+          Qnn_ErrorHandle_t rc = guarded("contextCreateFromBinaryListAsync", [&] {
             return loadContextBinary(backend, device, const_cast<const QnnContext_Config_t**>(job.configs.data()),
                                      job.buffer, job.size, &context, job.profile, sig.get(), begun, &graphs,
                                      job.hasDataCallback ? &job.dataCallback : nullptr);
@@ -182,7 +182,7 @@ Qnn_ErrorHandle_t Runtime::contextCreateFromBinaryListAsync(Qnn_BackendHandle_t 
 }
 
 Qnn_ErrorHandle_t Runtime::contextFinalize(Qnn_ContextHandle_t context, Qnn_ProfileHandle_t profile) {
-  return guarded([&]() -> Qnn_ErrorHandle_t {
+  return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
     auto ctx = handles().get<ContextObject>(context, HandleKind::kContext);
     if (!ctx) return QNN_CONTEXT_ERROR_INVALID_HANDLE;
     std::shared_ptr<ProfileObject> prof;
@@ -221,7 +221,8 @@ Qnn_ErrorHandle_t Runtime::contextCreateFromBinaryWithCallback(Qnn_BackendHandle
                                                                const void* buffer, Qnn_ContextBinarySize_t size,
                                                                Qnn_ContextHandle_t* context, Qnn_ProfileHandle_t profile,
                                                                Qnn_SignalHandle_t signal) {
-  return guarded([&]() -> Qnn_ErrorHandle_t {
+  return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
+    if (!handles().get<BackendObject>(backend, HandleKind::kBackend)) return QNN_CONTEXT_ERROR_INVALID_HANDLE;
     if (Status st = checkDataCallback(callback); !st.isOk()) {
       logMessage(anyLogger().get(), QNN_LOG_LEVEL_ERROR, "QnnContext_createFromBinaryWithCallback: " + st.message());
       return QNN_CONTEXT_ERROR_INVALID_ARGUMENT;

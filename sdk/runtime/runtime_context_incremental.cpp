@@ -17,7 +17,7 @@ constexpr size_t kPieceBytes = size_t{4} << 20;  // 4 MiB
 Qnn_ErrorHandle_t Runtime::contextGetIncrementalBinary(Qnn_ContextHandle_t context, const void** buffer,
                                                        Qnn_ContextBinarySize_t* startOffset,
                                                        Qnn_ContextBinarySize_t* written) {
-  return guarded([&]() -> Qnn_ErrorHandle_t {
+  return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
     auto ctx = handles().get<ContextObject>(context, HandleKind::kContext);
     if (!ctx) return QNN_CONTEXT_ERROR_INVALID_HANDLE;
     const Logger* log = loggerOf(ctx->backend);
@@ -64,7 +64,7 @@ Qnn_ErrorHandle_t Runtime::contextGetIncrementalBinary(Qnn_ContextHandle_t conte
 
 Qnn_ErrorHandle_t Runtime::contextReleaseIncrementalBinary(Qnn_ContextHandle_t context, const void* buffer,
                                                            Qnn_ContextBinarySize_t startOffset) {
-  return guarded([&]() -> Qnn_ErrorHandle_t {
+  return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
     auto ctx = handles().get<ContextObject>(context, HandleKind::kContext);
     if (!ctx) return QNN_CONTEXT_ERROR_INVALID_HANDLE;
     const Logger* log = loggerOf(ctx->backend);

@@ -43,7 +43,7 @@ std::map<const QnnDevice_PlatformInfo_t*, std::unique_ptr<PlatformInfoStorage>> 
 }  // namespace
 
 Qnn_ErrorHandle_t Runtime::deviceGetPlatformInfo(Qnn_LogHandle_t logger, const QnnDevice_PlatformInfo_t** info) {
-  return guarded([&]() -> Qnn_ErrorHandle_t {
+  return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
     if (logger && !handles().get<Logger>(logger, HandleKind::kLog)) return QNN_DEVICE_ERROR_INVALID_HANDLE;
     if (!info) return QNN_DEVICE_ERROR_INVALID_ARGUMENT;
     std::unique_ptr<PlatformInfoStorage> storage = desc_.hooks ? desc_.hooks->platformInfo(globalSettings()) : nullptr;
@@ -57,7 +57,7 @@ Qnn_ErrorHandle_t Runtime::deviceGetPlatformInfo(Qnn_LogHandle_t logger, const Q
 }
 
 Qnn_ErrorHandle_t Runtime::deviceFreePlatformInfo(Qnn_LogHandle_t logger, const QnnDevice_PlatformInfo_t* info) {
-  return guarded([&]() -> Qnn_ErrorHandle_t {
+  return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
     if (logger && !handles().get<Logger>(logger, HandleKind::kLog)) return QNN_DEVICE_ERROR_INVALID_HANDLE;
     std::lock_guard<std::mutex> lock(gPlatformInfoMutex);
     return gPlatformInfos.erase(info) ? QNN_SUCCESS : QNN_DEVICE_ERROR_INVALID_ARGUMENT;
@@ -65,12 +65,12 @@ Qnn_ErrorHandle_t Runtime::deviceFreePlatformInfo(Qnn_LogHandle_t logger, const 
 }
 
 Qnn_ErrorHandle_t Runtime::deviceGetInfrastructure(const QnnDevice_Infrastructure_t* infra) {
-  return guarded([&]() -> Qnn_ErrorHandle_t {
+  return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
+    if (!infra) return QNN_DEVICE_ERROR_INVALID_ARGUMENT;
     if (!desc_.hooks) {
-      logMessage(anyLogger().get(), QNN_LOG_LEVEL_WARN, "QnnDevice_getInfrastructure: this backend has none");
+      logMessage(anyLogger().get(), QNN_LOG_LEVEL_ERROR, "QnnDevice_getInfrastructure: this backend has none");
       return QNN_COMMON_ERROR_NOT_SUPPORTED;
     }
-    if (!infra) return QNN_DEVICE_ERROR_INVALID_ARGUMENT;
     Status st = desc_.hooks->getInfrastructure(infra);
     if (!st.isOk()) return fail(anyLogger().get(), ApiGroup::kDevice, "QnnDevice_getInfrastructure", st);
     return QNN_SUCCESS;
@@ -79,7 +79,7 @@ Qnn_ErrorHandle_t Runtime::deviceGetInfrastructure(const QnnDevice_Infrastructur
 
 Qnn_ErrorHandle_t Runtime::deviceCreate(Qnn_LogHandle_t logger, const QnnDevice_Config_t** config,
                                         Qnn_DeviceHandle_t* device) {
-  return guarded([&]() -> Qnn_ErrorHandle_t {
+  return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
     if (!device) return QNN_DEVICE_ERROR_INVALID_ARGUMENT;
     auto d = std::make_shared<DeviceObject>();
     if (logger && !(d->logger = handles().get<Logger>(logger, HandleKind::kLog))) return QNN_DEVICE_ERROR_INVALID_HANDLE;
@@ -98,7 +98,7 @@ Qnn_ErrorHandle_t Runtime::deviceCreate(Qnn_LogHandle_t logger, const QnnDevice_
 }
 
 Qnn_ErrorHandle_t Runtime::deviceSetConfig(Qnn_DeviceHandle_t device, const QnnDevice_Config_t** config) {
-  return guarded([&]() -> Qnn_ErrorHandle_t {
+  return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
     auto d = handles().get<DeviceObject>(device, HandleKind::kDevice);
     if (!d) return QNN_DEVICE_ERROR_INVALID_HANDLE;
     std::lock_guard<std::mutex> lock(d->mutex);
@@ -117,7 +117,7 @@ Qnn_ErrorHandle_t Runtime::deviceSetConfig(Qnn_DeviceHandle_t device, const QnnD
 }
 
 Qnn_ErrorHandle_t Runtime::deviceGetInfo(Qnn_DeviceHandle_t device, const QnnDevice_PlatformInfo_t** info) {
-  return guarded([&]() -> Qnn_ErrorHandle_t {
+  return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
     auto d = handles().get<DeviceObject>(device, HandleKind::kDevice);
     if (!d) return QNN_DEVICE_ERROR_INVALID_HANDLE;
     if (!info) return QNN_DEVICE_ERROR_INVALID_ARGUMENT;
@@ -134,7 +134,7 @@ Qnn_ErrorHandle_t Runtime::deviceGetInfo(Qnn_DeviceHandle_t device, const QnnDev
 }
 
 Qnn_ErrorHandle_t Runtime::deviceFree(Qnn_DeviceHandle_t device) {
-  return guarded([&]() -> Qnn_ErrorHandle_t {
+  return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
     return handles().remove(device, HandleKind::kDevice) ? QNN_SUCCESS : QNN_DEVICE_ERROR_INVALID_HANDLE;
   });
 }

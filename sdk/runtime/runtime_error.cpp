@@ -7,6 +7,11 @@ namespace qnn::sdk {
 using namespace rt;
 
 const char* Runtime::errorMessage(Qnn_ErrorHandle_t error) {
+  const char* text = knownErrorMessage(error);
+  return text ? text : "error (see the QNN error code tables)";
+}
+
+const char* Runtime::knownErrorMessage(Qnn_ErrorHandle_t error) {
   // One text per code of the API's error enums (several components share the 1000-range codes).
   switch (QNN_GET_ERROR_CODE(error)) {
     case QNN_SUCCESS: return "success";
@@ -114,7 +119,14 @@ const char* Runtime::errorMessage(Qnn_ErrorHandle_t error) {
     case QNN_DEVICE_ERROR_HARDWARE_UNAVAILABLE: return "hardware unavailable";
     case QNN_DEVICE_ERROR_ASSOCIATED_TO_CONTEXT: return "the device is still used by a context";
     case QNN_GLOBAL_CONFIG_ERROR_INVALID_CONFIG: return "invalid global config";
-    default: return "error (see the QNN error code tables)";
+    case 13000: return "HTP performance infrastructure: invalid handle pointer";
+    case 13001: return "HTP performance infrastructure: invalid input";
+    case 13002: return "HTP performance infrastructure: unsupported config";
+    case 13003: return "HTP performance infrastructure: transport error";
+    case 13004: return "HTP performance infrastructure: unsupported";
+    case 13005: return "HTP performance infrastructure: memory allocation failed";
+    case 13006: return "HTP performance infrastructure: failed";
+    default: return nullptr;
   }
 }
 

@@ -7,7 +7,7 @@ using namespace rt;
 
 // Options are checked whole before any takes effect; the last of one option wins.
 Qnn_ErrorHandle_t Runtime::globalConfigSet(const QnnGlobalConfig_t** config) {
-  return guarded([&]() -> Qnn_ErrorHandle_t {
+  return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
     if (!config) return QNN_SUCCESS;  // no options: every setting keeps its value
     BackendSettings updated = globalSettings();
     for (size_t i = 0; config[i]; ++i) {

@@ -144,7 +144,7 @@ static Status profileForCall(GraphObject& g, bool execute, std::shared_ptr<Profi
 
 Qnn_ErrorHandle_t Runtime::graphCreate(Qnn_ContextHandle_t context, const char* name,
                                        const QnnGraph_Config_t** config, Qnn_GraphHandle_t* graph) {
-  return guarded([&]() -> Qnn_ErrorHandle_t {
+  return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
     auto ctx = handles().get<ContextObject>(context, HandleKind::kContext);
     if (!ctx) return QNN_CONTEXT_ERROR_INVALID_HANDLE;
     if (!name || !*name) return QNN_GRAPH_ERROR_INVALID_NAME;
@@ -175,7 +175,7 @@ Qnn_ErrorHandle_t Runtime::graphCreate(Qnn_ContextHandle_t context, const char* 
 }
 
 Qnn_ErrorHandle_t Runtime::graphSetConfig(Qnn_GraphHandle_t graph, const QnnGraph_Config_t** config) {
-  return guarded([&]() -> Qnn_ErrorHandle_t {
+  return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
     auto g = handles().get<GraphObject>(graph, HandleKind::kGraph);
     if (!g) return QNN_GRAPH_ERROR_INVALID_HANDLE;
     std::lock_guard<std::mutex> lock(g->mutex);
@@ -198,7 +198,7 @@ Qnn_ErrorHandle_t Runtime::graphSetConfig(Qnn_GraphHandle_t graph, const QnnGrap
 }
 
 Qnn_ErrorHandle_t Runtime::graphAddNode(Qnn_GraphHandle_t graph, Qnn_OpConfig_t opConfig) {
-  return guarded([&]() -> Qnn_ErrorHandle_t {
+  return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
     auto g = handles().get<GraphObject>(graph, HandleKind::kGraph);
     if (!g) return QNN_GRAPH_ERROR_INVALID_HANDLE;
     auto ctx = g->context.lock();
@@ -262,7 +262,7 @@ Qnn_ErrorHandle_t Runtime::graphAddNode(Qnn_GraphHandle_t graph, Qnn_OpConfig_t 
 
 Qnn_ErrorHandle_t Runtime::graphFinalize(Qnn_GraphHandle_t graph, Qnn_ProfileHandle_t profile,
                                          Qnn_SignalHandle_t signal) {
-  return guarded([&]() -> Qnn_ErrorHandle_t {
+  return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
     auto g = handles().get<GraphObject>(graph, HandleKind::kGraph);
     if (!g) return QNN_GRAPH_ERROR_INVALID_HANDLE;
     std::shared_ptr<ProfileObject> prof;
@@ -329,7 +329,7 @@ Qnn_ErrorHandle_t Runtime::graphFinalize(Qnn_GraphHandle_t graph, Qnn_ProfileHan
 // them, then the call answers QNN_GRAPH_ERROR_UNSUPPORTED_FEATURE ("this API is
 // not yet supported"), with QNN_PROPERTY_GRAPH_SUPPORT_SUBGRAPH not supported.
 Qnn_ErrorHandle_t Runtime::graphCreateSubgraph(Qnn_GraphHandle_t graph, const char* name, Qnn_GraphHandle_t* subgraph) {
-  return guarded([&]() -> Qnn_ErrorHandle_t {
+  return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
     auto g = handles().get<GraphObject>(graph, HandleKind::kGraph);
     if (!g) return QNN_GRAPH_ERROR_INVALID_HANDLE;
     if (!subgraph) return QNN_GRAPH_ERROR_INVALID_ARGUMENT;
@@ -347,7 +347,7 @@ Qnn_ErrorHandle_t Runtime::graphCreateSubgraph(Qnn_GraphHandle_t graph, const ch
 }
 
 Qnn_ErrorHandle_t Runtime::graphRetrieve(Qnn_ContextHandle_t context, const char* name, Qnn_GraphHandle_t* graph) {
-  return guarded([&]() -> Qnn_ErrorHandle_t {
+  return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
     auto ctx = handles().get<ContextObject>(context, HandleKind::kContext);
     if (!ctx) return QNN_CONTEXT_ERROR_INVALID_HANDLE;
     if (!name || !graph) return QNN_GRAPH_ERROR_INVALID_ARGUMENT;
@@ -427,35 +427,51 @@ static Status bindTensors(GraphObject& g, const Qnn_Tensor_t* tensors, uint32_t 
   return Status::ok();
 }
 
+// Everything graphExecute checks before running: the handles, the graph's
+// state, the profile and the tensors. graphExecuteAsync checks it before it
+// queues, so a call that cannot run fails at once and is never notified.
+static Qnn_ErrorHandle_t checkExecute(const std::shared_ptr<GraphObject>& g, const char* api,
+                                      Qnn_ProfileHandle_t profile, Qnn_SignalHandle_t signal,
+                                      const Qnn_Tensor_t* inputs, uint32_t numInputs, const Qnn_Tensor_t* outputs,
+                                      uint32_t numOutputs, std::vector<TensorBinding>* in,
+                                      std::vector<TensorBinding>* out, std::shared_ptr<ProfileObject>* prof,
+                                      std::shared_ptr<SignalObject>* sig) {
+  const Logger* log = loggerOf(g->backend);
+  if (!lookupOptional(profile, HandleKind::kProfile, prof) || !lookupOptional(signal, HandleKind::kSignal, sig))
+    return QNN_GRAPH_ERROR_INVALID_HANDLE;
+  {
+    std::lock_guard<std::mutex> lock(g->mutex);
+    if (g->state != GraphObject::State::kFinalized) {
+      logMessage(log, QNN_LOG_LEVEL_ERROR, std::string(api) + ": graph '" + g->ir.name + "' is not finalized");
+      return QNN_GRAPH_ERROR_GRAPH_NOT_FINALIZED;
+    }
+    if (Status ist = initializeGraph(*g); !ist.isOk()) return fail(log, ApiGroup::kGraph, api, ist);
+    if (!g->ioCounted) {
+      g->numInputs = g->ir.inputs().size(), g->numOutputs = g->ir.outputs().size();
+      g->ioCounted = true;
+    }
+  }
+  if (Status pst = profileForCall(*g, true, prof); !pst.isOk()) return fail(log, ApiGroup::kGraph, api, pst);
+  Status st = bindTensors(*g, inputs, numInputs, true, in);
+  if (st.isOk()) st = bindTensors(*g, outputs, numOutputs, false, out);
+  if (!st.isOk()) return fail(log, ApiGroup::kGraph, api, st);
+  return QNN_SUCCESS;
+}
+
 Qnn_ErrorHandle_t Runtime::graphExecute(Qnn_GraphHandle_t graph, const Qnn_Tensor_t* inputs, uint32_t numInputs,
                                         Qnn_Tensor_t* outputs, uint32_t numOutputs, Qnn_ProfileHandle_t profile,
                                         Qnn_SignalHandle_t signal) {
-  return guarded([&]() -> Qnn_ErrorHandle_t {
+  return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
     auto g = handles().get<GraphObject>(graph, HandleKind::kGraph);
     if (!g) return QNN_GRAPH_ERROR_INVALID_HANDLE;
     const Logger* log = loggerOf(g->backend);
     std::shared_ptr<ProfileObject> prof;
     std::shared_ptr<SignalObject> sig;
-    if (!lookupOptional(profile, HandleKind::kProfile, &prof) || !lookupOptional(signal, HandleKind::kSignal, &sig))
-      return QNN_GRAPH_ERROR_INVALID_HANDLE;
-    {
-      std::lock_guard<std::mutex> lock(g->mutex);
-      if (g->state != GraphObject::State::kFinalized) {
-        logMessage(log, QNN_LOG_LEVEL_ERROR, "QnnGraph_execute: graph '" + g->ir.name + "' is not finalized");
-        return QNN_GRAPH_ERROR_GRAPH_NOT_FINALIZED;
-      }
-      if (Status ist = initializeGraph(*g); !ist.isOk()) return fail(log, ApiGroup::kGraph, "QnnGraph_execute", ist);
-      if (!g->ioCounted) {
-        g->numInputs = g->ir.inputs().size(), g->numOutputs = g->ir.outputs().size();
-        g->ioCounted = true;
-      }
-    }
-    if (Status pst = profileForCall(*g, true, &prof); !pst.isOk())
-      return fail(log, ApiGroup::kGraph, "QnnGraph_execute", pst);
     std::vector<TensorBinding> in, out;
-    Status st = bindTensors(*g, inputs, numInputs, true, &in);
-    if (st.isOk()) st = bindTensors(*g, outputs, numOutputs, false, &out);
-    if (!st.isOk()) return fail(log, ApiGroup::kGraph, "QnnGraph_execute", st);
+    if (Qnn_ErrorHandle_t rc = checkExecute(g, "QnnGraph_execute", profile, signal, inputs, numInputs, outputs,
+                                            numOutputs, &in, &out, &prof, &sig))
+      return rc;
+    Status st;
 
     if (sig && sig->inUse.exchange(true)) return QNN_GRAPH_ERROR_SIGNAL_IN_USE;
     struct ProfileUse {  // QnnProfile_setConfig refuses to reconfigure meanwhile
@@ -514,7 +530,7 @@ Qnn_ErrorHandle_t Runtime::graphExecuteAsync(Qnn_GraphHandle_t graph, const Qnn_
                                              uint32_t numInputs, Qnn_Tensor_t* outputs, uint32_t numOutputs,
                                              Qnn_ProfileHandle_t profile, Qnn_SignalHandle_t signal,
                                              Qnn_NotifyFn_t notifyFn, void* notifyParam) {
-  return guarded([&]() -> Qnn_ErrorHandle_t {
+  return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
     auto g = handles().get<GraphObject>(graph, HandleKind::kGraph);
     if (!g) return QNN_GRAPH_ERROR_INVALID_HANDLE;
     // The client keeps its tensor arrays and buffers alive until notified; the
@@ -522,6 +538,14 @@ Qnn_ErrorHandle_t Runtime::graphExecuteAsync(Qnn_GraphHandle_t graph, const Qnn_
     std::vector<Qnn_Tensor_t> in(inputs, inputs + (inputs ? numInputs : 0));
     std::vector<Qnn_Tensor_t> out(outputs, outputs + (outputs ? numOutputs : 0));
     if ((numInputs && !inputs) || (numOutputs && !outputs)) return QNN_GRAPH_ERROR_INVALID_ARGUMENT;
+    {
+      std::vector<TensorBinding> bound[2];
+      std::shared_ptr<ProfileObject> prof;
+      std::shared_ptr<SignalObject> sig;
+      if (Qnn_ErrorHandle_t rc = checkExecute(g, "QnnGraph_executeAsync", profile, signal, inputs, numInputs, outputs,
+                                              numOutputs, &bound[0], &bound[1], &prof, &sig))
+        return rc;
+    }
     std::thread([this, graph, in = std::move(in), out = std::move(out), profile, signal, notifyFn,
                  notifyParam]() mutable {
       Qnn_NotifyStatus_t status;
@@ -536,7 +560,7 @@ Qnn_ErrorHandle_t Runtime::graphExecuteAsync(Qnn_GraphHandle_t graph, const Qnn_
 // No backend of this project defines custom graph properties (the 2.32 headers
 // give CPU and HTP none): a well-formed CUSTOM request is an unsupported feature.
 Qnn_ErrorHandle_t Runtime::graphGetProperty(Qnn_GraphHandle_t graph, QnnGraph_Property_t** properties) {
-  return guarded([&]() -> Qnn_ErrorHandle_t {
+  return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
     auto g = handles().get<GraphObject>(graph, HandleKind::kGraph);
     if (!g) return QNN_GRAPH_ERROR_INVALID_HANDLE;
     Status st = checkPropertyList(properties, QNN_GRAPH_PROPERTY_OPTION_CUSTOM);

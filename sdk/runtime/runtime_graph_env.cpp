@@ -76,7 +76,7 @@ Status checkBinding(const GraphObject& g, const SetEntry& e, void** handle) {
 
 Qnn_ErrorHandle_t Runtime::graphPrepareExecutionEnvironment(Qnn_GraphHandle_t graph,
                                                             QnnGraph_ExecuteEnvironment_t** envs, uint32_t envSize) {
-  return guarded([&]() -> Qnn_ErrorHandle_t {
+  return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
     auto g = handles().get<GraphObject>(graph, HandleKind::kGraph);
     if (!g) return QNN_GRAPH_ERROR_INVALID_HANDLE;
     const Logger* log = loggerOf(g->backend);
@@ -128,7 +128,7 @@ Qnn_ErrorHandle_t Runtime::graphPrepareExecutionEnvironment(Qnn_GraphHandle_t gr
 Qnn_ErrorHandle_t Runtime::graphReleaseExecutionEnvironment(Qnn_GraphHandle_t graph,
                                                             const QnnGraph_ExecuteEnvironment_t** envs,
                                                             uint32_t envSize) {
-  return guarded([&]() -> Qnn_ErrorHandle_t {
+  return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
     auto g = handles().get<GraphObject>(graph, HandleKind::kGraph);
     if (!g) return QNN_GRAPH_ERROR_INVALID_HANDLE;
     const Logger* log = loggerOf(g->backend);

@@ -7,7 +7,7 @@ namespace qnn::sdk {
 using namespace rt;
 
 Qnn_ErrorHandle_t Runtime::logCreate(QnnLog_Callback_t callback, QnnLog_Level_t level, Qnn_LogHandle_t* logger) {
-  return guarded([&]() -> Qnn_ErrorHandle_t {
+  return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
     if (!logger) return QNN_LOG_ERROR_INVALID_ARGUMENT;
     if (level < QNN_LOG_LEVEL_ERROR || level > QNN_LOG_LEVEL_DEBUG) return QNN_LOG_ERROR_INVALID_ARGUMENT;
     *logger = handles().add(std::make_shared<LogObject>(callback, level));
@@ -16,7 +16,7 @@ Qnn_ErrorHandle_t Runtime::logCreate(QnnLog_Callback_t callback, QnnLog_Level_t 
 }
 
 Qnn_ErrorHandle_t Runtime::logSetLogLevel(Qnn_LogHandle_t logger, QnnLog_Level_t level) {
-  return guarded([&]() -> Qnn_ErrorHandle_t {
+  return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
     auto l = handles().get<Logger>(logger, HandleKind::kLog);
     if (!l) return QNN_LOG_ERROR_INVALID_HANDLE;
     if (level < QNN_LOG_LEVEL_ERROR || level > QNN_LOG_LEVEL_DEBUG) return QNN_LOG_ERROR_INVALID_ARGUMENT;
@@ -26,7 +26,7 @@ Qnn_ErrorHandle_t Runtime::logSetLogLevel(Qnn_LogHandle_t logger, QnnLog_Level_t
 }
 
 Qnn_ErrorHandle_t Runtime::logFree(Qnn_LogHandle_t logger) {
-  return guarded([&]() -> Qnn_ErrorHandle_t {
+  return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
     return handles().remove(logger, HandleKind::kLog) ? QNN_SUCCESS : QNN_LOG_ERROR_INVALID_HANDLE;
   });
 }

@@ -68,7 +68,7 @@ Status mapRegion(const FdRegion& region, size_t bytes, MemObject* m) {
 
 Qnn_ErrorHandle_t Runtime::memRegister(Qnn_ContextHandle_t context, const Qnn_MemDescriptor_t* descriptors,
                                        uint32_t numDescriptors, Qnn_MemHandle_t* memHandles) {
-  return guarded([&]() -> Qnn_ErrorHandle_t {
+  return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
     auto ctx = handles().get<ContextObject>(context, HandleKind::kContext);
     if (!ctx) return QNN_MEM_ERROR_INVALID_HANDLE;
     if (!descriptors || !memHandles || numDescriptors == 0) return QNN_MEM_ERROR_INVALID_ARGUMENT;
@@ -117,7 +117,7 @@ Qnn_ErrorHandle_t Runtime::memRegister(Qnn_ContextHandle_t context, const Qnn_Me
 }
 
 Qnn_ErrorHandle_t Runtime::memDeRegister(const Qnn_MemHandle_t* memHandles, uint32_t numHandles) {
-  return guarded([&]() -> Qnn_ErrorHandle_t {
+  return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
     if (!memHandles || numHandles == 0) return QNN_MEM_ERROR_INVALID_ARGUMENT;
     for (uint32_t i = 0; i < numHandles; ++i)
       if (!handles().get<MemObject>(memHandles[i], HandleKind::kMem)) return QNN_MEM_ERROR_INVALID_HANDLE;

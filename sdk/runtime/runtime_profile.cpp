@@ -8,7 +8,7 @@ using namespace rt;
 
 Qnn_ErrorHandle_t Runtime::profileCreate(Qnn_BackendHandle_t backend, QnnProfile_Level_t level,
                                          Qnn_ProfileHandle_t* profile) {
-  return guarded([&]() -> Qnn_ErrorHandle_t {
+  return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
     if (!handles().get<BackendObject>(backend, HandleKind::kBackend)) return QNN_PROFILE_ERROR_INVALID_HANDLE;
     if (!profile) return QNN_PROFILE_ERROR_INVALID_ARGUMENT;
     if (level != QNN_PROFILE_LEVEL_BASIC && level != QNN_PROFILE_LEVEL_DETAILED) return QNN_PROFILE_ERROR_UNSUPPORTED;
@@ -19,7 +19,7 @@ Qnn_ErrorHandle_t Runtime::profileCreate(Qnn_BackendHandle_t backend, QnnProfile
 
 Qnn_ErrorHandle_t Runtime::profileGetEvents(Qnn_ProfileHandle_t profile, const QnnProfile_EventId_t** events,
                                             uint32_t* numEvents) {
-  return guarded([&]() -> Qnn_ErrorHandle_t {
+  return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
     auto p = handles().get<ProfileObject>(profile, HandleKind::kProfile);
     if (!p) return QNN_PROFILE_ERROR_INVALID_HANDLE;
     if (!events || !numEvents) return QNN_PROFILE_ERROR_INVALID_ARGUMENT;
@@ -32,7 +32,7 @@ Qnn_ErrorHandle_t Runtime::profileGetEvents(Qnn_ProfileHandle_t profile, const Q
 
 Qnn_ErrorHandle_t Runtime::profileGetSubEvents(QnnProfile_EventId_t event, const QnnProfile_EventId_t** subEvents,
                                                uint32_t* numSubEvents) {
-  return guarded([&]() -> Qnn_ErrorHandle_t {
+  return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
     if (!subEvents || !numSubEvents) return QNN_PROFILE_ERROR_INVALID_ARGUMENT;
     const std::vector<QnnProfile_EventId_t>* subs = nullptr;
     if (!getProfileEvent(event, nullptr, &subs)) return QNN_PROFILE_ERROR_INVALID_HANDLE;
@@ -43,7 +43,7 @@ Qnn_ErrorHandle_t Runtime::profileGetSubEvents(QnnProfile_EventId_t event, const
 }
 
 Qnn_ErrorHandle_t Runtime::profileGetEventData(QnnProfile_EventId_t event, QnnProfile_EventData_t* data) {
-  return guarded([&]() -> Qnn_ErrorHandle_t {
+  return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
     if (!data) return QNN_PROFILE_ERROR_INVALID_ARGUMENT;
     return getProfileEvent(event, data, nullptr) ? QNN_SUCCESS : QNN_PROFILE_ERROR_INVALID_HANDLE;
   });
@@ -51,7 +51,7 @@ Qnn_ErrorHandle_t Runtime::profileGetEventData(QnnProfile_EventId_t event, QnnPr
 
 // Options are checked whole before any takes effect; the last of one option wins.
 Qnn_ErrorHandle_t Runtime::profileSetConfig(Qnn_ProfileHandle_t profile, const QnnProfile_Config_t** config) {
-  return guarded([&]() -> Qnn_ErrorHandle_t {
+  return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
     auto p = handles().get<ProfileObject>(profile, HandleKind::kProfile);
     if (!p) return QNN_PROFILE_ERROR_INVALID_HANDLE;
     if (!config) return QNN_SUCCESS;
@@ -96,14 +96,14 @@ Qnn_ErrorHandle_t Runtime::profileSetConfig(Qnn_ProfileHandle_t profile, const Q
 
 Qnn_ErrorHandle_t Runtime::profileGetExtendedEventData(QnnProfile_EventId_t event,
                                                        QnnProfile_ExtendedEventData_t* data) {
-  return guarded([&]() -> Qnn_ErrorHandle_t {
+  return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
     if (!data) return QNN_PROFILE_ERROR_INVALID_ARGUMENT;
     return getProfileExtendedEvent(event, data) ? QNN_SUCCESS : QNN_PROFILE_ERROR_INVALID_HANDLE;
   });
 }
 
 Qnn_ErrorHandle_t Runtime::profileFree(Qnn_ProfileHandle_t profile) {
-  return guarded([&]() -> Qnn_ErrorHandle_t {
+  return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
     // "cannot be freed when it is bound to another API component or in use by an API call" (QnnProfile.h)
     if (auto p = handles().get<ProfileObject>(profile, HandleKind::kProfile); p && (p->boundGraph.load() || p->users > 0)) {
       logMessage(anyLogger().get(), QNN_LOG_LEVEL_ERROR,

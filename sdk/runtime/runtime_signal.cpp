@@ -18,7 +18,7 @@ static Status applySignalConfig(SignalObject& s, const QnnSignal_Config_t** conf
 
 Qnn_ErrorHandle_t Runtime::signalCreate(Qnn_BackendHandle_t backend, const QnnSignal_Config_t** config,
                                         Qnn_SignalHandle_t* signal) {
-  return guarded([&]() -> Qnn_ErrorHandle_t {
+  return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
     if (!handles().get<BackendObject>(backend, HandleKind::kBackend)) return QNN_SIGNAL_ERROR_INVALID_HANDLE;
     if (!signal) return QNN_SIGNAL_ERROR_INVALID_ARGUMENT;
     auto s = std::make_shared<SignalObject>();
@@ -29,7 +29,7 @@ Qnn_ErrorHandle_t Runtime::signalCreate(Qnn_BackendHandle_t backend, const QnnSi
 }
 
 Qnn_ErrorHandle_t Runtime::signalSetConfig(Qnn_SignalHandle_t signal, const QnnSignal_Config_t** config) {
-  return guarded([&]() -> Qnn_ErrorHandle_t {
+  return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
     auto s = handles().get<SignalObject>(signal, HandleKind::kSignal);
     if (!s) return QNN_SIGNAL_ERROR_INVALID_HANDLE;
     if (s->inUse) return QNN_SIGNAL_ERROR_SIGNAL_IN_USE;
@@ -38,7 +38,7 @@ Qnn_ErrorHandle_t Runtime::signalSetConfig(Qnn_SignalHandle_t signal, const QnnS
 }
 
 Qnn_ErrorHandle_t Runtime::signalTrigger(Qnn_SignalHandle_t signal) {
-  return guarded([&]() -> Qnn_ErrorHandle_t {
+  return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
     auto s = handles().get<SignalObject>(signal, HandleKind::kSignal);
     if (!s) return QNN_SIGNAL_ERROR_INVALID_HANDLE;
     if (!s->inUse) return QNN_SIGNAL_ERROR_SIGNAL_IDLE;
@@ -48,7 +48,7 @@ Qnn_ErrorHandle_t Runtime::signalTrigger(Qnn_SignalHandle_t signal) {
 }
 
 Qnn_ErrorHandle_t Runtime::signalFree(Qnn_SignalHandle_t signal) {
-  return guarded([&]() -> Qnn_ErrorHandle_t {
+  return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
     auto s = handles().get<SignalObject>(signal, HandleKind::kSignal);
     if (!s) return QNN_SIGNAL_ERROR_INVALID_HANDLE;
     if (s->inUse) return QNN_SIGNAL_ERROR_SIGNAL_IN_USE;

@@ -3,7 +3,9 @@
 #include <chrono>
 #include <mutex>
 
+#include "core/api_members.h"
 #include "opdefs/op_catalog.h"
+#include "runtime/runtime.h"
 #include "runtime/qnn_convert.h"
 
 namespace qnn::sdk::rt {
@@ -20,6 +22,15 @@ void logConfigWarnings(const Logger* logger, const char* api, const ConfigWarnin
 Qnn_ErrorHandle_t fail(const Logger* logger, ApiGroup group, const char* api, const Status& st) {
   logMessage(logger, QNN_LOG_LEVEL_ERROR, std::string(api) + ": " + st.message());
   return toQnnError(group, st);
+}
+
+void explainFailure(const char* member, Qnn_ErrorHandle_t rc, uint64_t errorLinesBefore, const char* detail) {
+  if (errorMessagesOnThisThread() != errorLinesBefore) return;  // the entry said why already
+  const char* api = interfaceApiNameOfMember(member);
+  std::string line = std::string(api ? api : member) + ": " + Runtime::errorMessage(rc) + " (error " +
+                     std::to_string(QNN_GET_ERROR_CODE(rc)) + ")";
+  if (detail) line += ": " + std::string(detail);
+  logMessage(anyLogger().get(), QNN_LOG_LEVEL_ERROR, line);
 }
 
 namespace {

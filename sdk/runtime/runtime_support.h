@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <exception>
 #include <new>
 #include <set>
 #include <string>
@@ -20,14 +21,29 @@
 
 namespace qnn::sdk::rt {
 
-// No exception crosses the C boundary: every entry runs inside this.
+// A failed entry that logged no error line of its own gets one: "<API name>:
+// <the error's text>" (`detail`, when given, says more), through the last
+// backend's logger. Every failure thus says why, once.
+void explainFailure(const char* member, Qnn_ErrorHandle_t rc, uint64_t errorLinesBefore, const char* detail = nullptr);
+
+// No exception crosses the C boundary: every entry runs inside this. `member`
+// is the entry's function-table member name (the calling Runtime method's
+// __func__), which names the API call in the failure line.
 template <typename F>
-Qnn_ErrorHandle_t guarded(F&& body) {
+Qnn_ErrorHandle_t guarded(const char* member, F&& body) {
+  const uint64_t before = errorMessagesOnThisThread();
   try {
-    return body();
+    Qnn_ErrorHandle_t rc = body();
+    if (rc != QNN_SUCCESS) explainFailure(member, rc, before);
+    return rc;
   } catch (const std::bad_alloc&) {
+    explainFailure(member, QNN_COMMON_ERROR_MEM_ALLOC, before, "out of memory");
     return QNN_COMMON_ERROR_MEM_ALLOC;
+  } catch (const std::exception& e) {
+    explainFailure(member, QNN_COMMON_ERROR_GENERAL, before, e.what());
+    return QNN_COMMON_ERROR_GENERAL;
   } catch (...) {
+    explainFailure(member, QNN_COMMON_ERROR_GENERAL, before, "unexpected internal error");
     return QNN_COMMON_ERROR_GENERAL;
   }
 }

@@ -8,7 +8,7 @@ namespace qnn::sdk {
 using namespace rt;
 
 Qnn_ErrorHandle_t Runtime::tensorCreateGraphTensor(Qnn_GraphHandle_t graph, Qnn_Tensor_t* tensor) {
-  return guarded([&]() -> Qnn_ErrorHandle_t {
+  return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
     auto g = handles().get<GraphObject>(graph, HandleKind::kGraph);
     if (!g) return QNN_TENSOR_ERROR_INVALID_HANDLE;
     if (!tensor) return QNN_TENSOR_ERROR_INVALID_TENSOR_PARAM;
@@ -40,7 +40,7 @@ Qnn_ErrorHandle_t Runtime::tensorCreateGraphTensor(Qnn_GraphHandle_t graph, Qnn_
 }
 
 Qnn_ErrorHandle_t Runtime::tensorCreateContextTensor(Qnn_ContextHandle_t context, Qnn_Tensor_t* tensor) {
-  return guarded([&]() -> Qnn_ErrorHandle_t {
+  return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
     auto ctx = handles().get<ContextObject>(context, HandleKind::kContext);
     if (!ctx) return QNN_TENSOR_ERROR_INVALID_HANDLE;
     if (!tensor) return QNN_TENSOR_ERROR_INVALID_TENSOR_PARAM;

@@ -88,7 +88,7 @@ void rollbackGraphUpdates(GraphObject& g, GraphUpdateUndo& undo) {
 
 Qnn_ErrorHandle_t Runtime::tensorUpdateGraphTensors(Qnn_GraphHandle_t graph, const Qnn_Tensor_t** tensors,
                                                     uint64_t numTensors) {
-  return guarded([&]() -> Qnn_ErrorHandle_t {
+  return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
     auto g = handles().get<GraphObject>(graph, HandleKind::kGraph);
     if (!g) return QNN_TENSOR_ERROR_INVALID_HANDLE;
     const Logger* log = loggerOf(g->backend);
@@ -109,7 +109,7 @@ Qnn_ErrorHandle_t Runtime::tensorUpdateGraphTensors(Qnn_GraphHandle_t graph, con
 
 Qnn_ErrorHandle_t Runtime::tensorUpdateContextTensors(Qnn_ContextHandle_t context, const Qnn_Tensor_t** tensors,
                                                       uint64_t numTensors) {
-  return guarded([&]() -> Qnn_ErrorHandle_t {
+  return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
     auto ctx = handles().get<ContextObject>(context, HandleKind::kContext);
     if (!ctx) return QNN_TENSOR_ERROR_INVALID_HANDLE;
     const Logger* log = loggerOf(ctx->backend);
