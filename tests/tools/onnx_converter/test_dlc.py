@@ -71,10 +71,11 @@ class Routes:
         return run([self.t.netrun, "--model", self.dlclib, "--dlc_path", ",".join(dlcs), "--backend",
                     backend or self.t.cpu, "--input_list", ",".join(lists), "--output_dir", out], ok=ok)
 
-    def run_cpp(self, model, name, lst, out, quantize=False, backends=None):
+    def run_cpp(self, model, name, lst, out, quantize=False, backends=None, extra=()):
         """The model.cpp route (quantized with lst as calibration when quantize); outputs of backend k in out + k."""
         cpp = os.path.join(self.work, name + ".cpp")
-        run([self.t.conv, "-i", model, "-o", cpp, "--preserve_io"] + (["--input_list", lst] if quantize else []))
+        run([self.t.conv, "-i", model, "-o", cpp, "--preserve_io"] + (["--input_list", lst] if quantize else [])
+            + list(extra))
         run([self.t.libgen, "-c", cpp, "-b", cpp[:-4] + ".bin", "-o", os.path.join(self.work, "lib_" + name)])
         lib = os.path.join(self.work, "lib_" + name, "x86_64-linux-clang", f"lib{name}.so")
         for k, backend in enumerate(backends or [self.t.cpu]):
@@ -218,7 +219,9 @@ def main():
 
     # Converter errors: one `qairt-converter: error:` line, no traceback.
     for args, needle in ([["-i", os.path.join(work, "missing.onnx")], "error:"],
-                         [["-i", model, "--quantization_overrides", "x.json"], "not supported yet"]):
+                         [["-i", model, "--quantization_overrides", os.path.join(work, "missing.json")],
+                          "cannot read"],
+                         [["-i", model, "--io_config", "x.yaml"], "not supported yet"]):
         p = run([r.qairt, *args, "-o", os.path.join(work, "x.dlc")], ok=False)
         if p.returncode == 0 or "qairt-converter: error:" not in p.stderr or needle not in p.stderr \
                 or "Traceback" in p.stderr:
@@ -255,6 +258,48 @@ def main():
                 or "Traceback" in p.stderr:
             sys.exit(f"FAIL: qairt-quantizer {args}: {p.returncode} {p.stderr}")
     print("ok: quantizer errors")
+
+    # Quantization overrides, given to qairt-converter by source-model names (an activation, a weight and a
+    # bias), cached in the float DLC and applied by qairt-quantizer: the same bits as qnn-onnx-converter
+    # --quantization_overrides on the same model and calibration.
+    ov = os.path.join(work, "overrides.json")
+    with open(ov, "w") as f:
+        json.dump({"version": "0.5.0",
+                   "activation_encodings": {"r": [{"bitwidth": 8, "min": 0.0, "max": 0.5}],
+                                            "nowhere": [{"bitwidth": 8, "min": 0.0, "max": 1.0}]},
+                   "param_encodings": {"w": [{"bitwidth": 8, "min": -0.25, "max": 0.25}],
+                                       "fb": [{"bitwidth": 8, "min": -2.0, "max": 2.0}]}}, f)
+    odlc = os.path.join(work, "small_cnn_ov.dlc")
+    p = run([r.qairt, "-i", model, "-o", odlc, "--quantization_overrides", ov])
+    if "'nowhere' is not a tensor of the converted graph" not in p.stderr:
+        sys.exit(f"FAIL: an override naming no tensor was not reported: {p.stderr}")
+    oq = os.path.join(work, "small_cnn_ov_q.dlc")
+    run([r.quantizer, "--input_dlc", odlc, "--input_list", cal, "--output_dlc", oq])
+    r.run_cpp(model, "small_cnn_ov", cal, os.path.join(work, "ov_cpp"), quantize=True, backends=[tools.cpu, r.htp],
+              extra=["--quantization_overrides", ov])
+    for k, backend in enumerate([tools.cpu, r.htp]):
+        r.run_dlc([oq], [cal], os.path.join(work, f"ov_dlc{k}"), backend=backend)
+        for i in range(3):
+            same_outputs(os.path.join(work, f"ov_dlc{k}", f"Result_{i}"), os.path.join(work, f"ov_cpp{k}", f"Result_{i}"),
+                         ["logits", "probs"], f"overridden small_cnn on {os.path.basename(backend)}, input {i}")
+    # The override is what the quantized DLC holds (relu output: [0, 0.5] in 8 bits), not the calibration's range.
+    doc = json.loads(run([info, "-i", oq, "--json"]).stdout)
+    scales = [np.ravel(t["quant_params"]["scale"])[0] for t in doc["graphs"][0]["tensors"]
+              if t.get("source_name", t["name"]) == "r" and "quant_params" in t]
+    if not scales or abs(scales[0] - 0.5 / 255) > 1e-7:
+        sys.exit(f"FAIL: the override of 'r' is not in the quantized DLC: {scales}")
+    # With --float_fallback and no calibration, only the overridden tensors are quantized.
+    ff = os.path.join(work, "small_cnn_ff.dlc")
+    p = run([r.quantizer, "--input_dlc", odlc, "--float_fallback", "--output_dlc", ff])
+    if " quantized tensors)" not in p.stdout or " 0 quantized tensors" in p.stdout:
+        sys.exit(f"FAIL: --float_fallback with cached overrides: {p.stdout}")
+    for args, needle in ([["--input_dlc", odlc, "--input_list", cal, "--quantization_overrides", ov],
+                          "belongs to qairt-converter"],
+                         [["--input_dlc", dlc, "--float_fallback"], "has none"]):
+        p = run([r.quantizer, *args, "--output_dlc", os.path.join(work, "x.dlc")], ok=False)
+        if p.returncode != 1 or needle not in p.stderr or "Traceback" in p.stderr:
+            sys.exit(f"FAIL: qairt-quantizer {args}: {p.returncode} {p.stderr}")
+    print("ok: overrides cached by qairt-converter, applied by qairt-quantizer == model.cpp route bit for bit")
 
     if gen_models and os.path.isfile(gen_models):
         models = os.path.join(work, "models")

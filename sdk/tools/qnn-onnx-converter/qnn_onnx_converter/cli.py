@@ -85,8 +85,9 @@ def build_graph(args, graph_name):
     from .io_layout import IoLayout
     io = IoLayout(args.input_layout, args.preserve_io, args.custom_io)
     graph = convert.convert(model, graph_name, io)
+    graph.model_inputs, graph.model_consts, graph.model_nodes = model.inputs, model.consts, model.nodes
+    graph.plan = plan
     if quant.active(plan):
-        graph.model_inputs, graph.model_consts, graph.model_nodes = model.inputs, model.consts, model.nodes
         quant.quantize(plan, graph)
     graph.quantized = quant.active(plan)
     if args.debug:

@@ -66,9 +66,10 @@ def _source_hash(path):
     return h.hexdigest()
 
 
-def write_dlc(graph, path, converter, command, source_path, metadata=None):
+def write_dlc(graph, path, converter, command, source_path, metadata=None, quantization_overrides=None):
     """Writes `graph` to `path` (through a temporary file renamed into place). metadata, when given,
-    replaces the converter/source entries (qairt-quantizer keeps the converter's and adds its own)."""
+    replaces the converter/source entries (qairt-quantizer keeps the converter's and adds its own).
+    quantization_overrides: the AIMET document (QNN tensor names) the float DLC caches for the quantizer."""
     tmp = path + ".tmp"
     tensors = {}
     # The source model's name of each activation tensor (qairt-quantizer matches --input_list
@@ -99,19 +100,22 @@ def write_dlc(graph, path, converter, command, source_path, metadata=None):
                 desc["data"] = {"offset": offset, "size": len(data), "crc32": zlib.crc32(data) & 0xFFFFFFFF}
                 offset += len(data)
             tensors[t.name] = desc
+        graph_doc = {
+            "name": graph.name, "inputs": list(graph.inputs), "outputs": list(graph.outputs),
+            "tensors": tensors,
+            "nodes": [{"name": op.name, "package": "qti.aisw", "type": op.type, "input_names": list(op.inputs),
+                       "output_names": list(op.outputs), "params": {p.name: _param(p) for p in op.params}}
+                      for op in graph.ops],
+        }
+        if quantization_overrides:
+            graph_doc["quantization_overrides"] = quantization_overrides
         header = {
             "format": "openqnn-dlc", "version": VERSION,
             "metadata": metadata or {"converter": converter, "converter_command": command,
                                      "model_version": getattr(graph, "model_version", ""),
                                      "source_model": {"path": os.path.basename(source_path or ""),
                                                       "sha256": _source_hash(source_path)}},
-            "graphs": [{
-                "name": graph.name, "inputs": list(graph.inputs), "outputs": list(graph.outputs),
-                "tensors": tensors,
-                "nodes": [{"name": op.name, "package": "qti.aisw", "type": op.type, "input_names": list(op.inputs),
-                           "output_names": list(op.outputs), "params": {p.name: _param(p) for p in op.params}}
-                          for op in graph.ops],
-            }],
+            "graphs": [graph_doc],
         }
         raw = json.dumps(header, separators=(",", ":"), allow_nan=False).encode()
         packed = zlib.compress(raw, 6)

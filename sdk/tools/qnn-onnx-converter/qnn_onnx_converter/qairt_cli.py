@@ -14,8 +14,9 @@ EPILOG = f"""Output: OUTPUT_PATH (default: the input path with .dlc), one file h
 weights (docs/dlc-format.md); run it with qnn-net-run --model libQnnModelDlc.so --dlc_path FILE.
 Inputs and outputs keep the source model's layout; --source_model_input_layout NAME NHWC marks a rank-4
 input given channel-last. Names: {NAME_RULE}
-Not supported yet: TensorFlow, TFLite and PyTorch sources, --float_bitwidth 16, --io_config,
---quantization_overrides (quantize the model.cpp route with qnn-onnx-converter meanwhile), custom ops."""
+--quantization_overrides FILE (AIMET format, source-model tensor names) is resolved to the DLC's tensors
+and cached in the float DLC; qairt-quantizer applies it.
+Not supported yet: TensorFlow, TFLite and PyTorch sources, --float_bitwidth 16, --io_config, custom ops."""
 
 
 def parse(argv):
@@ -35,7 +36,8 @@ def parse(argv):
     p.add_argument("--model_version", default="", help="model id stored in the DLC (first 64 bytes)")
     p.add_argument("--dry_run", nargs="?", const="info", default=None, help="report unsupported ops; write nothing")
     p.add_argument("--debug", nargs="?", const=True, default=False)
-    for flag in ("--io_config", "--quantization_overrides", "--converter_op_package_lib", "--op_package_config"):
+    p.add_argument("--quantization_overrides", help="AIMET-format encodings JSON, cached in the DLC for qairt-quantizer")
+    for flag in ("--io_config", "--converter_op_package_lib", "--op_package_config"):
         p.add_argument(flag, help="not supported yet")
     return p.parse_args(argv)
 
@@ -59,20 +61,39 @@ def _legacy_args(args):
     return cli.parse(argv)
 
 
+def _cache_overrides(graph, overrides):
+    """The overrides resolved to the graph's tensors (by the names the converter's quantizer knows the
+    source model's tensors by), as the AIMET document the DLC caches for qairt-quantizer."""
+    from .quant import overrides as O
+    from .quant.assign import Assigner, Options
+    act_over, param_over = overrides
+    acts, params = Assigner(graph, graph.onnx_map, graph.model_consts, Options(), None, act_over, param_over,
+                            onnx_nodes=graph.model_nodes).resolve_overrides()
+    return {"version": "0.5.0",
+            "activation_encodings": {q: O.to_aimet(ov) for q, ov in acts.items()},
+            "param_encodings": {q: O.to_aimet(ov) for q, ov in params.items()}}
+
+
 def run(args):
     from . import cli
     from .emit_dlc import write_dlc
-    for flag in ("io_config", "quantization_overrides", "converter_op_package_lib", "op_package_config"):
+    for flag in ("io_config", "converter_op_package_lib", "op_package_config"):
         if getattr(args, flag):
             raise ConverterError(f"--{flag} is not supported yet")
+    overrides = None
+    if args.quantization_overrides:
+        from .quant import overrides as O
+        overrides = O.load(args.quantization_overrides)  # checked before the conversion starts
     out = args.output_path or os.path.splitext(args.input_network)[0] + ".dlc"
     legacy = _legacy_args(args)
     graph = cli.build_graph(legacy, sanitize(os.path.splitext(os.path.basename(out))[0]))
     if graph is None:
         return legacy.dry_run_status
     graph.model_version = args.model_version[:64]
+    cached = _cache_overrides(graph, overrides) if overrides else None
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
-    size = write_dlc(graph, out, PROG, " ".join([PROG] + sys.argv[1:]), args.input_network)
+    size = write_dlc(graph, out, PROG, " ".join([PROG] + sys.argv[1:]), args.input_network,
+                     quantization_overrides=cached)
     print(f"{PROG}: wrote {out} ({size} bytes, {len(graph.ops)} nodes; inputs "
           + ", ".join(f"{i}{graph.tensors[i].shape}" for i in graph.inputs) + "; outputs "
           + ", ".join(f"{o}{graph.tensors[o].shape}" for o in graph.outputs) + ")")

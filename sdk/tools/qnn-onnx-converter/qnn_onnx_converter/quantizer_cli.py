@@ -13,8 +13,11 @@ PROG = "qairt-quantizer"
 
 EPILOG = """Calibration inputs: --input_list FILE, one line per inference, raw float32 files in the DLC's
 input layout (the files qnn-net-run takes for it), or 'name:=path' pairs by source-model input name.
-Not supported yet: --quantization_overrides on a DLC (quantize through qnn-onnx-converter meanwhile),
---algorithms cle (it rewrites the source model's weights before conversion)."""
+Quantization overrides given to qairt-converter (--quantization_overrides) are cached in the DLC and
+applied here before calibrated encodings (--ignore_encodings leaves them out); with --float_fallback
+and no --input_list, only they quantize and every other tensor stays float.
+Not supported: --quantization_overrides here (give it to qairt-converter), --algorithms cle (it
+rewrites the source model's weights before conversion)."""
 
 
 def parse(argv):
@@ -34,18 +37,27 @@ def run(args):
     from .emit_dlc import write_dlc
     args.float_fallback = args.float_fallback or args.float_fallback_alias
     if args.quantization_overrides:
-        raise ConverterError("--quantization_overrides is not supported on a DLC yet")
+        raise ConverterError("--quantization_overrides belongs to qairt-converter, which caches the overrides in "
+                             "the float DLC; qairt-quantizer applies them")
     if args.algorithms:
         raise ConverterError("--algorithms: cross-layer equalization rewrites the source model before conversion; "
                              "it is not available on a DLC")
-    if not args.input_list:
-        raise ConverterError("--input_list is required: the calibration inputs the encodings come from")
+    if not args.input_list and not args.float_fallback:
+        raise ConverterError("--input_list is required: the calibration inputs the encodings come from "
+                             "(or --float_fallback to quantize only what the cached overrides name)")
     plan = quant.Plan(args)
     dlc = read_dlc(args.input_dlc)
     out = args.output_dlc or os.path.splitext(args.input_dlc)[0] + "_quantized.dlc"
     if len(dlc.graphs) != 1:
         raise ConverterError(f"{args.input_dlc} holds {len(dlc.graphs)} graphs; qairt-quantizer quantizes one")
     graph = dlc.graphs[0]
+    if graph.cached_overrides and not args.ignore_encodings:
+        from .quant import overrides
+        plan.act_over, plan.param_over = overrides.parse(graph.cached_overrides,
+                                                         f"{args.input_dlc}: cached quantization overrides")
+    elif args.float_fallback and not args.input_list:
+        raise ConverterError(f"--float_fallback without --input_list needs overrides cached in the DLC; "
+                             f"{args.input_dlc} has none")
     # What the quantization code knows the source model by: input names and activation names.
     graph.model_inputs = [graph.source_names.get(i, i) for i in graph.inputs]
     graph.onnx_map = {src: {"dlc": q} for q, src in graph.source_names.items()}

@@ -107,6 +107,23 @@ class Assigner:
                 return n, table[n]
         return None, None
 
+    def resolve_overrides(self):
+        """The overrides that name a tensor of the graph, keyed by QNN tensor name: (activations,
+        params); warns about the ones that name none. What qairt-converter caches in a DLC."""
+        acts, params = {}, {}
+        for q, t in self.g.tensors.items():
+            table, out = (self.param_over, params) if t.kind == "static" else (self.act_over, acts)
+            key, ov = self._lookup(table, q)
+            if ov is not None:
+                out[q] = ov
+                self.used_overrides.add(("p" if t.kind == "static" else "a", key))
+        for kind, table in (("a", self.act_over), ("p", self.param_over)):
+            for name in table:
+                if (kind, name) not in self.used_overrides:
+                    warn(f"quantization_overrides: {'activation' if kind == 'a' else 'param'} '{name}' is not a "
+                         "tensor of the converted graph; ignored")
+        return acts, params
+
     # ---------- activations ----------
     def _groups(self):
         groups = _Groups()

@@ -111,19 +111,25 @@ def load(path):
         doc = json.loads(text)
     except json.JSONDecodeError as e:
         raise ConverterError(f"--quantization_overrides {path}: invalid JSON at line {e.lineno} column {e.colno}: {e.msg}")
+    return parse(doc, f"--quantization_overrides {path}")
+
+
+def parse(doc, origin):
+    """The overrides of an AIMET document (a loaded file, or the cache in a DLC) -> (activation
+    overrides, param overrides); `origin` names it in errors."""
     if not isinstance(doc, dict):
-        raise ConverterError(f"--quantization_overrides {path}: the top level must be an object")
+        raise ConverterError(f"{origin}: the top level must be an object")
     result = []
     for section in ("activation_encodings", "param_encodings"):
         if section not in doc:
-            raise ConverterError(f"--quantization_overrides {path}: section '{section}' is missing "
+            raise ConverterError(f"{origin}: section '{section}' is missing "
                                  "(both sections must be present; either may be empty)")
         sec = doc[section]
         if not isinstance(sec, dict):
-            raise ConverterError(f"--quantization_overrides {path}: '{section}' must be an object")
+            raise ConverterError(f"{origin}: '{section}' must be an object")
         parsed = {}
         for name, entries in sec.items():
-            where = f"--quantization_overrides {path}: {section}['{name}']"
+            where = f"{origin}: {section}['{name}']"
             if isinstance(entries, dict):
                 entries = [entries]
             if not isinstance(entries, list) or not entries:
@@ -133,3 +139,17 @@ def load(path):
                 raise ConverterError(f"{where}: per-channel encodings are only supported for params")
         result.append(parsed)
     return result[0], result[1]
+
+
+def to_aimet(override):
+    """An Override's entries back in the AIMET form parse() reads (what a DLC caches)."""
+    out = []
+    for e in override.entries:
+        d = {"bitwidth": e["bitwidth"], "dtype": e["dtype"]}
+        if e["dtype"] == "int":
+            d["is_symmetric"] = "True" if e["is_symmetric"] else "False"
+            for k in ("scale", "offset", "min", "max"):
+                if e.get(k) is not None:
+                    d[k] = e[k]
+        out.append(d)
+    return out
