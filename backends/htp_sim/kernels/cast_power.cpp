@@ -3,7 +3,8 @@
 //    ignored, fixed-point stored values are read as plain integers), with the
 //    CPU backend's conversions so both backends agree: a BOOL_8 input reads as
 //    0/1; to BOOL_8 is "!= 0"; to FLOAT_32 is the C conversion (round to
-//    nearest even); FLOAT_32 to an integer type truncates toward zero and
+//    nearest even); FLOAT_16 is read exactly and written rounded to nearest
+//    even (the fp32 <-> fp16 casts at the edges of a float16 graph); FLOAT_32 to an integer type truncates toward zero and
 //    saturates to the stored type's range (NaN -> 0); integer to integer keeps
 //    the low bits of the two's complement value (C semantics).
 //  * ElementWisePower (numpy broadcasting): y = quantize(pow(double(dequantize(a)), p))
@@ -17,18 +18,20 @@
 #include <limits>
 
 #include "htp_kernel_registry.h"
+#include "quant/half.h"
 #include "htp_kernel_util.h"
 
 namespace qnn::htp {
 namespace {
 
-constexpr std::initializer_list<DType> kCastTypes = {DType::kFloat32, DType::kInt32,   DType::kUInt32,
-                                                     DType::kUFixed8, DType::kSFixed8, DType::kBool8,
-                                                     DType::kUInt8,   DType::kUFixed16};
+constexpr std::initializer_list<DType> kCastTypes = {DType::kFloat32, DType::kFloat16, DType::kInt32,
+                                                     DType::kUInt32,  DType::kUFixed8, DType::kSFixed8,
+                                                     DType::kBool8,   DType::kUInt8,   DType::kUFixed16};
 
 // Reads element i as a double: exact for every cast type (ints up to 32 bits, float).
 double castSource(const TensorView& t, size_t i) {
   if (t.dtype == DType::kFloat32) return double(t.as<const float>()[i]);
+  if (t.dtype == DType::kFloat16) return double(sdk::quant::halfBitsToFloat(t.as<const uint16_t>()[i]));
   const int64_t v = loadInt(t, i);
   return t.dtype == DType::kBool8 ? double(v != 0) : double(v);
 }
@@ -59,11 +62,13 @@ class CastKernel final : public Kernel {
     const TensorView& in = inputs[0];
     const TensorView& out = outputs[0];
     const size_t n = in.numElements();
-    const bool fromFloat = in.dtype == DType::kFloat32;
+    const bool fromFloat = in.dtype == DType::kFloat32 || in.dtype == DType::kFloat16;
     for (size_t i = 0; i < n; ++i) {
       const double x = castSource(in, i);
       if (out.dtype == DType::kFloat32) {
         out.as<float>()[i] = float(x);
+      } else if (out.dtype == DType::kFloat16) {
+        out.as<uint16_t>()[i] = sdk::quant::floatToHalfBits(float(x));  // exact for float sources: one rounding
       } else if (out.dtype == DType::kBool8) {
         storeInt(out, i, x != 0.0 ? 1 : 0);
       } else if (fromFloat) {
@@ -130,6 +135,7 @@ class PowerKernel final : public Kernel {
   // The real exponent of element i: INT_32 as is, FLOAT_32, fixed point dequantized.
   double exponentAt(const TensorView& t, size_t i) const {
     if (t.dtype == DType::kFloat32) return double(t.as<const float>()[i]);
+  if (t.dtype == DType::kFloat16) return double(sdk::quant::halfBitsToFloat(t.as<const uint16_t>()[i]));
     const int64_t v = loadInt(t, i);
     return t.dtype == DType::kInt32 ? double(v) : double(fx::dequantizeValue(v, eExp_.scale, eExp_.offset));
   }

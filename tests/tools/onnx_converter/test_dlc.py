@@ -301,6 +301,38 @@ def main():
             sys.exit(f"FAIL: qairt-quantizer {args}: {p.returncode} {p.stderr}")
     print("ok: overrides cached by qairt-converter, applied by qairt-quantizer == model.cpp route bit for bit")
 
+    # --float_bitwidth 16: FLOAT_16 tensors and weights inside, float32 inputs/outputs through Casts; on the
+    # HTP the DLC and model.cpp routes agree bit for bit and stay within half precision of float32.
+    h16 = os.path.join(work, "small_cnn_f16.dlc")
+    run([r.qairt, "-i", model, "-o", h16, "--float_bitwidth", "16"])
+    doc = json.loads(run([info, "-i", h16, "--json"]).stdout)
+    dtypes = {t["name"]: t["data_type"] for t in doc["graphs"][0]["tensors"]}
+    if dtypes.get("x") != "QNN_DATATYPE_FLOAT_32" or dtypes.get("logits") != "QNN_DATATYPE_FLOAT_32" \
+            or not all(d == "QNN_DATATYPE_FLOAT_16" for n, d in dtypes.items() if n not in ("x", "logits", "probs")
+                       and d.startswith("QNN_DATATYPE_FLOAT")):
+        sys.exit(f"FAIL: float16 DLC datatypes: {dtypes}")
+    if os.path.getsize(h16) >= os.path.getsize(dlc) * 0.75:
+        sys.exit(f"FAIL: the float16 DLC ({os.path.getsize(h16)} bytes) is not about half the float32 one")
+    r.run_dlc([h16], [cal], os.path.join(work, "f16_dlc"), backend=r.htp)
+    r.run_cpp(model, "small_cnn_f16", cal, os.path.join(work, "f16_cpp"), backends=[r.htp],
+              extra=["--float_bitwidth", "16"])
+    r.run_dlc([dlc], [cal], os.path.join(work, "f32_dlc"))
+    for i in range(3):
+        res = os.path.join(work, "f16_dlc", f"Result_{i}")
+        same_outputs(res, os.path.join(work, "f16_cpp0", f"Result_{i}"), ["logits", "probs"], f"float16 input {i}")
+        a = np.fromfile(os.path.join(res, "logits.raw"), np.float32)
+        b = np.fromfile(os.path.join(work, "f32_dlc", f"Result_{i}", "logits.raw"), np.float32)
+        if a.tobytes() == b.tobytes() or np.abs(a - b).max() > 2e-3 * np.abs(b).max() + 1e-3:
+            sys.exit(f"FAIL: float16 logits vs float32: max diff {np.abs(a - b).max()} (max {np.abs(b).max()})")
+    p = r.run_dlc([h16], [cal], os.path.join(work, "f16_cpu"), ok=False)
+    if p.returncode == 0 or "Traceback" in p.stdout + p.stderr:
+        sys.exit(f"FAIL: the CPU backend ran a float16 graph: {p.returncode}")
+    p = run([tools.conv, "-i", model, "-o", os.path.join(work, "x.cpp"), "--float_bitwidth", "16", "--input_list",
+             cal], ok=False)
+    if p.returncode == 0 or "cannot be combined with quantization" not in p.stderr:
+        sys.exit(f"FAIL: --float_bitwidth 16 with --input_list: {p.stderr}")
+    print("ok: --float_bitwidth 16 on the HTP: DLC == model.cpp bit for bit, within half precision of float32")
+
     if gen_models and os.path.isfile(gen_models):
         models = os.path.join(work, "models")
         subprocess.run([sys.executable, gen_models, models], check=True, capture_output=True)
@@ -317,6 +349,15 @@ def main():
         same_outputs(os.path.join(work, "mnv2_q_dlc", "Result_0"), os.path.join(work, "mnv2_q_cpp0", "Result_0"),
                      ["output"], "quantized MobileNetV2 on the HTP")
         print("ok: MobileNetV2 through qairt-quantizer == quantized model.cpp bit for bit on the HTP")
+        m16 = os.path.join(work, "mobilenet_v2_f16.dlc")
+        run([r.qairt, "-i", mnv2, "-o", m16, "--float_bitwidth", "16"])
+        r.run_dlc([m16], [lst], os.path.join(work, "mnv2_f16"), backend=r.htp)
+        a = np.fromfile(os.path.join(work, "mnv2_f16", "Result_0", "output.raw"), np.float32)
+        b = np.fromfile(os.path.join(work, "mnv2_dlc", "Result_0", "output.raw"), np.float32)
+        if np.argmax(a) != np.argmax(b) or np.abs(a - b).max() > 1e-2 * np.abs(b).max():
+            sys.exit(f"FAIL: MobileNetV2 float16 vs float32: max diff {np.abs(a - b).max()}, top-1 "
+                     f"{np.argmax(a)} vs {np.argmax(b)}")
+        print(f"ok: MobileNetV2 --float_bitwidth 16 on the HTP within {np.abs(a - b).max():.2g} of float32, same top-1")
     print("PASS")
 
 

@@ -20,7 +20,9 @@ where a layout is needed. BatchNormalization after Conv is folded; the
 Erf-based Gelu and the decomposed LayerNorm patterns become Gelu / LayerNorm.
 Names: {NAME_RULE}
 {quant.FLAG_HELP}
-Not supported yet: --float_bitwidth 16, --restrict_quantization_steps, custom ops."""
+--float_bitwidth 16: every float tensor inside the graph FLOAT_16 (inputs/outputs stay float32, joined by
+Cast ops); such graphs run on the HTP backend.
+Not supported yet: --restrict_quantization_steps, custom ops."""
 
 
 def parse(argv):
@@ -63,8 +65,6 @@ def build_graph(args, graph_name):
     """The converted (and, with quantization flags, quantized) graph; None after a --dry_run report
     (its exit status in args.dry_run_status)."""
     plan = quant.Plan(args)
-    if args.float_bitwidth == 16:
-        raise ConverterError("--float_bitwidth 16 is not supported yet (float32 only)")
     for name, dt in args.input_dtype:
         if dt not in ("float32", "float"):
             raise ConverterError(f"--input_dtype {name} {dt}: only float32 is supported")
@@ -86,7 +86,12 @@ def build_graph(args, graph_name):
     io = IoLayout(args.input_layout, args.preserve_io, args.custom_io)
     graph = convert.convert(model, graph_name, io)
     graph.model_inputs, graph.model_consts, graph.model_nodes = model.inputs, model.consts, model.nodes
-    graph.plan = plan
+    if args.float_bitwidth == 16:
+        if quant.active(plan):
+            raise ConverterError("--float_bitwidth 16 makes a float16 graph; it cannot be combined with quantization "
+                                 "(--input_list, --float_fallback or QDQ encodings in the model)")
+        from .float16 import to_float16
+        to_float16(graph)
     if quant.active(plan):
         quant.quantize(plan, graph)
     graph.quantized = quant.active(plan)

@@ -10,6 +10,7 @@ from .errors import ConverterError
 # numpy dtype -> QNN data type enumerator
 QNN_DTYPES = {
     np.dtype(np.float32): "QNN_DATATYPE_FLOAT_32",
+    np.dtype(np.float16): "QNN_DATATYPE_FLOAT_16",   # only --float_bitwidth 16 graphs (qnn_dtype narrows sources)
     np.dtype(np.int32): "QNN_DATATYPE_INT_32",
     np.dtype(np.uint32): "QNN_DATATYPE_UINT_32",
     np.dtype(np.int8): "QNN_DATATYPE_INT_8",

@@ -16,7 +16,8 @@ Inputs and outputs keep the source model's layout; --source_model_input_layout N
 input given channel-last. Names: {NAME_RULE}
 --quantization_overrides FILE (AIMET format, source-model tensor names) is resolved to the DLC's tensors
 and cached in the float DLC; qairt-quantizer applies it.
-Not supported yet: TensorFlow, TFLite and PyTorch sources, --float_bitwidth 16, --io_config, custom ops."""
+--float_bitwidth 16 writes a float16 graph (FLOAT_16 tensors and weights; inputs/outputs stay float32).
+Not supported yet: TensorFlow, TFLite and PyTorch sources, --io_config, custom ops."""
 
 
 def parse(argv):
