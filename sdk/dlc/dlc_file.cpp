@@ -153,6 +153,16 @@ Graph parseGraph(const Json& g, const uint8_t* file, uint64_t dataEnd) {
     }
     graph.tensors.push_back(std::move(tensor));
   }
+  if (g.contains("op_packages")) {
+    for (const Json& p : g.at("op_packages")) {
+      OpPackageRef ref;
+      ref.name = p.at("name").get<std::string>();
+      if (ref.name.empty()) throw std::invalid_argument("an op_packages entry has an empty name");
+      ref.domain = p.value("domain", "");
+      ref.version = p.value("version", "");
+      graph.opPackages.push_back(std::move(ref));
+    }
+  }
   for (const Json& n : g.at("nodes")) {
     Node node;
     node.name = n.at("name").get<std::string>();

@@ -50,11 +50,17 @@ struct Node {
   std::vector<Param> params;
 };
 
+// An op package the graph's custom nodes need registered with the backend.
+struct OpPackageRef {
+  std::string name, domain, version;
+};
+
 struct Graph {
   std::string name;
   std::vector<std::string> inputs, outputs;
   std::vector<Tensor> tensors;  // in the file's order (producers before consumers is not required)
   std::vector<Node> nodes;      // in execution order
+  std::vector<OpPackageRef> opPackages;
 };
 
 struct Metadata {

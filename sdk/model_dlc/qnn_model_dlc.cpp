@@ -65,6 +65,11 @@ QNN_API ModelError_t QnnModel_composeGraphsFromDlc(Qnn_BackendHandle_t backendHa
       if (err != MODEL_NO_ERROR) {
         logAt(logCallback, maxLogLevel, QNN_LOG_LEVEL_ERROR, "DLC '%s': composing graph '%s' failed (error %d)",
               dlcPath, graphs[i].name.c_str(), int(err));
+        for (const auto& package : graphs[i].opPackages)  // the likely reason when a custom node was refused
+          logAt(logCallback, maxLogLevel, QNN_LOG_LEVEL_ERROR,
+                "DLC '%s': graph '%s' needs op package '%s' registered with the backend (qnn-net-run --op_packages "
+                "<path>:<interface provider>)",
+                dlcPath, graphs[i].name.c_str(), package.name.c_str());
         return err;
       }
     }

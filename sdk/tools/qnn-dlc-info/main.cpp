@@ -89,6 +89,11 @@ Json toJson(const DlcFile& f) {
       graph["tensors"].push_back(tj);
     }
     graph["weight_bytes"] = weights;
+    if (!g.opPackages.empty()) {
+      graph["op_packages"] = Json::array();
+      for (const auto& p : g.opPackages)
+        graph["op_packages"].push_back({{"name", p.name}, {"domain", p.domain}, {"version", p.version}});
+    }
     doc["graphs"].push_back(graph);
   }
   return doc;
@@ -117,6 +122,10 @@ std::string toText(const Json& doc) {
     };
     s << "\nGraph '" << g["name"].get<std::string>() << "': " << g["nodes"].size() << " nodes, "
       << g["tensors"].size() << " tensors, " << g["weight_bytes"].get<uint64_t>() << " weight bytes\n";
+    if (g.contains("op_packages"))
+      for (const Json& p : g["op_packages"])
+        s << "  needs op package " << p["name"].get<std::string>() << " " << p["version"].get<std::string>() << " ("
+          << p["domain"].get<std::string>() << "): register it with the backend (--op_packages)\n";
     for (const Json& n : g["inputs"]) s << "  input  " << describe(n) << "\n";
     for (const Json& n : g["outputs"]) s << "  output " << describe(n) << "\n";
     s << "  #    node                                      type                      weight bytes  outputs\n";

@@ -16,7 +16,8 @@ import tempfile
 
 try:
     import numpy as np
-    from onnx import TensorProto, helper
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
 except ImportError:
     print("SKIP: python3-onnx / python3-numpy not installed")
     sys.exit(77)
@@ -67,11 +68,11 @@ class Routes:
         run([self.quantizer, "--input_dlc", self.dlc(model, name), "--input_list", lst, "--output_dlc", out])
         return out
 
-    def run_dlc(self, dlcs, lists, out, ok=True, backend=None):
+    def run_dlc(self, dlcs, lists, out, ok=True, backend=None, extra=()):
         return run([self.t.netrun, "--model", self.dlclib, "--dlc_path", ",".join(dlcs), "--backend",
-                    backend or self.t.cpu, "--input_list", ",".join(lists), "--output_dir", out], ok=ok)
+                    backend or self.t.cpu, "--input_list", ",".join(lists), "--output_dir", out] + list(extra), ok=ok)
 
-    def run_cpp(self, model, name, lst, out, quantize=False, backends=None, extra=()):
+    def run_cpp(self, model, name, lst, out, quantize=False, backends=None, extra=(), run_extra=()):
         """The model.cpp route (quantized with lst as calibration when quantize); outputs of backend k in out + k."""
         cpp = os.path.join(self.work, name + ".cpp")
         run([self.t.conv, "-i", model, "-o", cpp, "--preserve_io"] + (["--input_list", lst] if quantize else [])
@@ -80,7 +81,7 @@ class Routes:
         lib = os.path.join(self.work, "lib_" + name, "x86_64-linux-clang", f"lib{name}.so")
         for k, backend in enumerate(backends or [self.t.cpu]):
             run([self.t.netrun, "--model", lib, "--backend", backend, "--input_list", lst, "--output_dir",
-                 out + (str(k) if backends else "")])
+                 out + (str(k) if backends else "")] + list(run_extra))
 
 
 def fix_preamble(d):
@@ -102,6 +103,73 @@ def expect_refused(r, dlc, lst, out, needle, what):
     text = p.stdout + p.stderr
     if p.returncode <= 0 or "Traceback" in text or needle not in text or "qnn-net-run: error:" not in text:
         sys.exit(f"FAIL: {what}: exit {p.returncode}, expected an error naming '{needle}':\n{text}")
+
+
+def custom_ops(tools, r, work, info):
+    """--op_package_config: a model using ExampleNorm's RmsNorm (a custom-domain node between ONNX ops)
+    through both converters; the DLC names the package it needs; with the package registered
+    (--op_packages) both routes give the same bits, equal to a float64 reference within 1e-6."""
+    xml = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "oppackages", "ExampleNorm",
+                       "config", "ExampleNorm.xml")
+    pkg = os.path.join(tools.b, "oppackages", "libExampleNorm.so")
+    if not os.path.isfile(pkg):
+        print("skip: custom ops (libExampleNorm.so not built)")
+        return
+    gamma = np.linspace(0.5, 1.5, 6).astype(np.float32)
+    nodes = [helper.make_node("Relu", ["x"], ["r"]),
+             helper.make_node("RmsNorm", ["r", "gamma"], ["n"], domain="openqnn.examples", axes=[2], epsilon=1e-5,
+                              mode="standard"),
+             helper.make_node("Mul", ["n", "two"], ["y"])]
+    graph = helper.make_graph(nodes, "custom", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 4, 6])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 4, 6])],
+                              [numpy_helper.from_array(gamma, "gamma"),
+                               numpy_helper.from_array(np.array([2.0], np.float32), "two")],
+                              value_info=[helper.make_tensor_value_info("n", TensorProto.FLOAT, [1, 4, 6])])
+    m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13), helper.make_opsetid("openqnn.examples", 1)])
+    model = os.path.join(work, "custom.onnx")
+    onnx.save(m, model)
+    x = np.random.RandomState(9).uniform(-1, 1, (1, 4, 6)).astype(np.float32)
+    raw = os.path.join(work, "custom_in.raw")
+    x.tofile(raw)
+    lst = os.path.join(work, "custom_list.txt")
+    with open(lst, "w") as f:
+        f.write(raw + "\n")
+    reg = ["--op_packages", pkg + ":ExampleNormCpuInterfaceProvider"]
+    dlc = os.path.join(work, "custom.dlc")
+    run([r.qairt, "-i", model, "-o", dlc, "--op_package_config", xml])
+    doc = json.loads(run([info, "-i", dlc, "--json"]).stdout)
+    g = doc["graphs"][0]
+    if g.get("op_packages", [{}])[0].get("name") != "ExampleNorm" or \
+            not any(n["package"] == "ExampleNorm" and n["type"] == "RmsNorm" for n in g["nodes"]):
+        sys.exit(f"FAIL: the DLC does not name the op package: {g.get('op_packages')}")
+    r.run_dlc([dlc], [lst], os.path.join(work, "custom_dlc"), extra=reg)
+    r.run_cpp(model, "custom", lst, os.path.join(work, "custom_cpp"), extra=["--op_package_config", xml],
+              run_extra=reg)
+    same_outputs(os.path.join(work, "custom_dlc", "Result_0"), os.path.join(work, "custom_cpp", "Result_0"), ["y"],
+                 "custom op")
+    rr = np.maximum(x.astype(np.float64), 0)
+    ref = rr / np.sqrt((rr ** 2).mean(axis=2, keepdims=True) + 1e-5) * gamma * 2
+    got = np.fromfile(os.path.join(work, "custom_dlc", "Result_0", "y.raw"), np.float32).reshape(ref.shape)
+    if np.abs(got - ref).max() > 1e-5:
+        sys.exit(f"FAIL: custom op output differs from the reference by {np.abs(got - ref).max()}")
+    # Without the package registered: one clear error naming it; a config without the op's attribute: refused.
+    p = r.run_dlc([dlc], [lst], os.path.join(work, "custom_unreg"), ok=False)
+    if p.returncode == 0 or "Traceback" in p.stdout + p.stderr or "needs op package 'ExampleNorm'" not in p.stderr:
+        sys.exit(f"FAIL: a custom-op DLC without its package: {p.returncode} {p.stderr}")
+    bad = helper.make_model(helper.make_graph(
+        [helper.make_node("RmsNorm", ["x", "gamma"], ["y"], domain="openqnn.examples", width=3)], "bad",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 4, 6])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 4, 6])], [numpy_helper.from_array(gamma, "gamma")]),
+        opset_imports=[helper.make_opsetid("", 13), helper.make_opsetid("openqnn.examples", 1)])
+    onnx.save(bad, os.path.join(work, "custom_bad.onnx"))
+    for args, needle in ([["-i", os.path.join(work, "custom_bad.onnx"), "--op_package_config", xml],
+                          "'width'"],
+                         [["-i", model, "--op_package_config", os.path.join(work, "missing.xml")], "cannot read"],
+                         [["-i", model], "unsupported op RmsNorm"]):
+        p = run([r.qairt, *args, "-o", os.path.join(work, "x.dlc")], ok=False)
+        if p.returncode == 0 or needle not in p.stderr or "Traceback" in p.stderr:
+            sys.exit(f"FAIL: qairt-converter {args}: {p.stderr}")
+    print("ok: custom op (ExampleNorm RmsNorm): DLC route == model.cpp route, == float64 reference; package named")
 
 
 def main():
@@ -332,6 +400,8 @@ def main():
     if p.returncode == 0 or "cannot be combined with quantization" not in p.stderr:
         sys.exit(f"FAIL: --float_bitwidth 16 with --input_list: {p.stderr}")
     print("ok: --float_bitwidth 16 on the HTP: DLC == model.cpp bit for bit, within half precision of float32")
+
+    custom_ops(tools, r, work, info)
 
     if gen_models and os.path.isfile(gen_models):
         models = os.path.join(work, "models")

@@ -22,7 +22,9 @@ Names: {NAME_RULE}
 {quant.FLAG_HELP}
 --float_bitwidth 16: every float tensor inside the graph FLOAT_16 (inputs/outputs stay float32, joined by
 Cast ops); such graphs run on the HTP backend.
-Not supported yet: --restrict_quantization_steps, custom ops."""
+--op_package_config XML...: nodes of the ops an op-package config defines become nodes of that package
+(inputs by position, params from attributes by name, outputs as the model declares them).
+Not supported yet: --restrict_quantization_steps, --converter_op_package_lib."""
 
 
 def parse(argv):
@@ -47,6 +49,8 @@ def parse(argv):
     p.add_argument("--overwrite_model_prefix", action="store_true", help="name functions <ModelName>_composeGraphs")
     p.add_argument("--dry_run", nargs="?", const="info", default=None, help="report unsupported ops; write nothing")
     p.add_argument("--debug", nargs="?", const=True, default=False)
+    p.add_argument("--op_package_config", "-opc", nargs="+", action="extend", default=[], metavar="XML",
+                   help="op package XML config(s): model nodes of their ops become custom-op nodes")
     quant.add_arguments(p)
     return p.parse_args(argv)
 
@@ -70,13 +74,17 @@ def build_graph(args, graph_name):
             raise ConverterError(f"--input_dtype {name} {dt}: only float32 is supported")
     from . import loader, patterns, convert
     dims = {n: _dims(n, d) for n, d in args.input_dim}
+    custom_ops, packages = {}, {}
+    if args.op_package_config:
+        from .custom_ops import load_configs
+        custom_ops, packages = load_configs(args.op_package_config)
     model = loader.load(args.input_network, dims, args.out_node, args.keep_disconnected_nodes)
     quant.prepare_model(plan, model)
     patterns.run_all(model, fold_bn=not args.disable_batchnorm_folding)
     quant.equalize(plan, model)
     plan.unused_flags_warning(args)
     if args.dry_run is not None:
-        bad = convert.unsupported(model)
+        bad = convert.unsupported(model, custom_ops)
         for n in bad:
             print(f"unsupported: {n.op_type} (node '{n.name}', opset {model.opset})")
         print(f"{len(model.nodes)} nodes, {len(bad)} unsupported")
@@ -84,7 +92,7 @@ def build_graph(args, graph_name):
         return None
     from .io_layout import IoLayout
     io = IoLayout(args.input_layout, args.preserve_io, args.custom_io)
-    graph = convert.convert(model, graph_name, io)
+    graph = convert.convert(model, graph_name, io, custom_ops, packages)
     graph.model_inputs, graph.model_consts, graph.model_nodes = model.inputs, model.consts, model.nodes
     if args.float_bitwidth == 16:
         if quant.active(plan):

@@ -8,13 +8,16 @@ from .layout import Ctx, _Exact
 from .ops import load_all
 
 
-def unsupported(model):
+def unsupported(model, custom_ops=None):
     conv = load_all()
-    return [n for n in model.nodes if n.op_type not in conv or (n.domain not in ("", "ai.onnx"))]
+    custom_ops = custom_ops or {}
+    return [n for n in model.nodes if n.op_type not in custom_ops
+            and (n.op_type not in conv or (n.domain not in ("", "ai.onnx")))]
 
 
-def convert(model, graph_name, io=None):
-    """io: IoLayout choosing graph input/output layouts (default: the vendor's, NHWC for rank-4)."""
+def convert(model, graph_name, io=None, custom_ops=None, packages=None):
+    """io: IoLayout choosing graph input/output layouts (default: the vendor's, NHWC for rank-4).
+    custom_ops: {op type: custom_ops.OpDef} of --op_package_config (their packages in `packages`)."""
     conv = load_all()
     io = io or IoLayout()
     io.check_names(model.inputs, model.outputs)
@@ -43,7 +46,15 @@ def convert(model, graph_name, io=None):
             plain = g.add_tensor(name + "_onnx_order", shape, g.tensors[q].dtype, "native")
             g.add_op(plain + "_transpose", "Transpose", [q], [plain], [tparam("perm", np.uint32, _inverse(perm))])
             ctx.register(name, plain, "plain")
+    custom_ops = custom_ops or {}
+    g.op_packages = {}
     for n in model.nodes:
+        if n.op_type in custom_ops:
+            from .custom_ops import convert_node
+            op = custom_ops[n.op_type]
+            convert_node(ctx, n, {a.name: _attr(a) for a in n.attribute}, op)
+            g.op_packages[op.package] = (packages or {})[op.package]
+            continue
         fn = conv.get(n.op_type) if n.domain in ("", "ai.onnx") else None
         if fn is None:
             raise ConverterError(f"unsupported op {n.op_type} (node '{n.name}', domain '{n.domain or 'ai.onnx'}', opset {model.opset})")

@@ -186,7 +186,7 @@ class CppWriter:
         lines.append(f"  Qnn_Tensor_t outputs_{op.name}[] = {{\n" + ",\n".join(outs) + "\n  };\n")
         lines.append(f"  VALIDATE({gname}.addNode(QNN_OPCONFIG_VERSION_1, // Op_Config_t Version\n"
                      f"                             \"{op.name}\", // Node Name\n"
-                     f"                             \"qti.aisw\", // Package Name\n"
+                     f"                             \"{op.package}\", // Package Name\n"
                      f"                             \"{op.type}\", // Qnn Node Type\n"
                      f"                             {('params_' + op.name) if pentries else 'nullptr'}, // Node Params\n"
                      f"                             {len(pentries)}, // Num Node Params\n"

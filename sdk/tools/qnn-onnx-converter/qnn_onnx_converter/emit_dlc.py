@@ -103,12 +103,16 @@ def write_dlc(graph, path, converter, command, source_path, metadata=None, quant
         graph_doc = {
             "name": graph.name, "inputs": list(graph.inputs), "outputs": list(graph.outputs),
             "tensors": tensors,
-            "nodes": [{"name": op.name, "package": "qti.aisw", "type": op.type, "input_names": list(op.inputs),
+            "nodes": [{"name": op.name, "package": op.package, "type": op.type, "input_names": list(op.inputs),
                        "output_names": list(op.outputs), "params": {p.name: _param(p) for p in op.params}}
                       for op in graph.ops],
         }
         if quantization_overrides:
             graph_doc["quantization_overrides"] = quantization_overrides
+        packages = getattr(graph, "op_packages", {})
+        if packages:   # the op packages the graph's custom nodes need registered with the backend
+            graph_doc["op_packages"] = [{"name": p.name, "domain": p.domain, "version": p.version}
+                                        for p in packages.values()]
         header = {
             "format": "openqnn-dlc", "version": VERSION,
             "metadata": metadata or {"converter": converter, "converter_command": command,

@@ -32,7 +32,7 @@ def write_json(graph, path, converter_args):
             "name": graph.name,
             "inputs": graph.inputs, "outputs": graph.outputs,
             "tensors": {t.name: _tensor(t) for t in graph.tensors.values()},
-            "nodes": {op.name: {"package": "qti.aisw", "type": op.type, "input_names": op.inputs,
+            "nodes": {op.name: {"package": op.package, "type": op.type, "input_names": op.inputs,
                                 "output_names": op.outputs, "params": {p.name: _param(p) for p in op.params}}
                       for op in graph.ops},
         },

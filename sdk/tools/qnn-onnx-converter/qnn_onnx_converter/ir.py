@@ -66,6 +66,7 @@ class Param:
 class Op:
     def __init__(self, name, op_type, inputs, outputs, params):
         self.name, self.type, self.inputs, self.outputs, self.params = name, op_type, inputs, outputs, params
+        self.package = "qti.aisw"   # the op package (custom ops: the one --op_package_config defines)
 
 
 class Graph:

@@ -17,7 +17,8 @@ input given channel-last. Names: {NAME_RULE}
 --quantization_overrides FILE (AIMET format, source-model tensor names) is resolved to the DLC's tensors
 and cached in the float DLC; qairt-quantizer applies it.
 --float_bitwidth 16 writes a float16 graph (FLOAT_16 tensors and weights; inputs/outputs stay float32).
-Not supported yet: TensorFlow, TFLite and PyTorch sources, --io_config, custom ops."""
+--op_package_config XML...: custom ops of op-package configs (the DLC lists the packages it needs).
+Not supported yet: TensorFlow, TFLite and PyTorch sources, --io_config, --converter_op_package_lib."""
 
 
 def parse(argv):
@@ -38,7 +39,9 @@ def parse(argv):
     p.add_argument("--dry_run", nargs="?", const="info", default=None, help="report unsupported ops; write nothing")
     p.add_argument("--debug", nargs="?", const=True, default=False)
     p.add_argument("--quantization_overrides", help="AIMET-format encodings JSON, cached in the DLC for qairt-quantizer")
-    for flag in ("--io_config", "--converter_op_package_lib", "--op_package_config"):
+    p.add_argument("--op_package_config", nargs="+", action="extend", default=[], metavar="XML",
+                   help="op package XML config(s): model nodes of their ops become custom-op nodes")
+    for flag in ("--io_config", "--converter_op_package_lib"):
         p.add_argument(flag, help="not supported yet")
     return p.parse_args(argv)
 
@@ -59,6 +62,8 @@ def _legacy_args(args):
         argv += ["--dry_run", args.dry_run]
     if args.debug:
         argv += ["--debug"]
+    if args.op_package_config:
+        argv += ["--op_package_config", *args.op_package_config]
     return cli.parse(argv)
 
 
@@ -78,7 +83,7 @@ def _cache_overrides(graph, overrides):
 def run(args):
     from . import cli
     from .emit_dlc import write_dlc
-    for flag in ("io_config", "converter_op_package_lib", "op_package_config"):
+    for flag in ("io_config", "converter_op_package_lib"):
         if getattr(args, flag):
             raise ConverterError(f"--{flag} is not supported yet")
     overrides = None

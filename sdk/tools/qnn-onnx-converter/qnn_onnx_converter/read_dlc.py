@@ -115,6 +115,7 @@ def _graph(path, g, buf, data_end):
                 raise ValueError(f"node '{n['name']}' names an unknown tensor '{ref}'")
         graph.ops.append(Op(n["name"], n["type"], list(n["input_names"]), list(n["output_names"]),
                             [_param(k, v) for k, v in n.get("params", {}).items()]))
+        graph.ops[-1].package = n.get("package", "qti.aisw")
         graph._used.add(n["name"])
     for ref in graph.inputs + graph.outputs:
         if ref not in graph.tensors:
