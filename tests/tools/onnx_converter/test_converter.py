@@ -182,7 +182,8 @@ def case_errors(work):
     expect_error([CONV, "-i", f"{work}/dyn.onnx", "-o", f"{work}/d.cpp"], "input 'x' has dynamic dims")
     expect_error([CONV, "-i", f"{work}/dyn.onnx", "--input_dim", "x", "2,4", "--input_list", f"{work}/missing_list.txt"],
                  "--input_list: cannot read")
-    expect_error([CONV, "-i", f"{work}/dyn.onnx", "--input_dim", "x", "2,4", "--float_bitwidth", "16"], "not supported yet")
+    expect_error([CONV, "-i", f"{work}/dyn.onnx", "--input_dim", "x", "2,4", "-o", f"{work}/d16.cpp",
+                  "--float_bitwidth", "16", "--float_fallback"], "cannot be combined with quantization")
     expect_error([CONV, "-i", f"{work}/missing.onnx"], "missing.onnx")
 
 
