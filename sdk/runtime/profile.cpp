@@ -27,7 +27,7 @@ ProfileObject::~ProfileObject() {
 
 QnnProfile_EventId_t ProfileObject::addEvent(QnnProfile_EventId_t parent, QnnProfile_EventType_t type,
                                              QnnProfile_EventUnit_t unit, uint64_t value,
-                                             const std::string& identifier, uint64_t beganMicros) {
+                                             const std::string& identifier, uint64_t beganMicros, bool publish) {
   std::lock_guard<std::mutex> own(mutex_);
   if (parent == kDroppedEvent || (maxEvents_ && owned_.size() >= maxEvents_)) return kDroppedEvent;
   auto& t = table();
@@ -48,10 +48,16 @@ QnnProfile_EventId_t ProfileObject::addEvent(QnnProfile_EventId_t parent, QnnPro
   if (parent) {
     auto it = t.events.find(parent);
     if (it != t.events.end()) it->second.subEvents.push_back(id);
-  } else {
+  } else if (publish) {
     topLevel_.push_back(id);
   }
   return id;
+}
+
+void ProfileObject::publish(QnnProfile_EventId_t topLevel) {
+  if (topLevel == kDroppedEvent) return;
+  std::lock_guard<std::mutex> own(mutex_);
+  topLevel_.push_back(topLevel);
 }
 
 void ProfileObject::setMaxEvents(uint64_t max) {
@@ -59,9 +65,12 @@ void ProfileObject::setMaxEvents(uint64_t max) {
   maxEvents_ = max;
 }
 
-const std::vector<QnnProfile_EventId_t>& ProfileObject::topLevelEvents() {
+void ProfileObject::topLevelEvents(const QnnProfile_EventId_t** ids, uint32_t* count) {
   std::lock_guard<std::mutex> own(mutex_);
-  return topLevel_;
+  std::vector<QnnProfile_EventId_t>& mine = snapshots_[std::this_thread::get_id()];
+  mine = topLevel_;
+  *ids = mine.data();
+  *count = static_cast<uint32_t>(mine.size());
 }
 
 bool getProfileEvent(QnnProfile_EventId_t id, QnnProfile_EventData_t* data,

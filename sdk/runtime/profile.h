@@ -6,7 +6,9 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <map>
 #include <mutex>
+#include <thread>
 #include <string>
 #include <vector>
 
@@ -41,12 +43,18 @@ class ProfileObject : public HandleObject {
   static constexpr QnnProfile_EventId_t kDroppedEvent = ~QnnProfile_EventId_t(0);
   // `beganMicros` (steady clock, 0: unknown): when the event began; else a
   // duration is taken to have ended now.
+  // A top-level event added with publish = false stays out of the event list
+  // until publish(): an event is listed only with its whole subtree, so a
+  // client reading events while an execute adds them never sees a sub-event
+  // list that is still growing (the lists a reader holds never change).
   QnnProfile_EventId_t addEvent(QnnProfile_EventId_t parent, QnnProfile_EventType_t type,
                                 QnnProfile_EventUnit_t unit, uint64_t value, const std::string& identifier,
-                                uint64_t beganMicros = 0);
-  // The ids of the top-level events; the pointer stays valid until the next
-  // addEvent or the profile is freed.
-  const std::vector<QnnProfile_EventId_t>& topLevelEvents();
+                                uint64_t beganMicros = 0, bool publish = true);
+  void publish(QnnProfile_EventId_t topLevel);
+  // The ids of the top-level events, copied for the calling thread: the
+  // pointer stays valid until this thread asks again or the profile is freed,
+  // whatever other threads add meanwhile.
+  void topLevelEvents(const QnnProfile_EventId_t** ids, uint32_t* count);
 
   // QnnProfile_setConfig: events stored at most (0: no limit), and whether an
   // execute is using the handle (a reconfiguration is refused meanwhile).
@@ -59,6 +67,7 @@ class ProfileObject : public HandleObject {
   std::mutex mutex_;
   std::vector<QnnProfile_EventId_t> topLevel_;
   std::vector<QnnProfile_EventId_t> owned_;
+  std::map<std::thread::id, std::vector<QnnProfile_EventId_t>> snapshots_;
 };
 
 // Looks up an event by id (any profile). False if unknown or freed.

@@ -387,13 +387,14 @@ Qnn_ErrorHandle_t Runtime::loadContextBinary(Qnn_BackendHandle_t backend, Qnn_De
     }
     if (prof) {
       auto top = prof->addEvent(0, QNN_PROFILE_EVENTTYPE_INIT, QNN_PROFILE_EVENTUNIT_MICROSEC, nowMicros() - start,
-                                "context create from binary");
+                                "context create from binary", 0, /*publish=*/false);
       for (auto& g : graphs) {
         if (!g->prepared) continue;  // deferred: its events come with its initialization
         std::vector<ProfileExtraEvent> extra;
         g->prepared->finalizeEvents(&extra);
         addExtraEvents(*prof, top, extra);
       }
+      prof->publish(top);
     }
     *context = handles().add(ctx);
     std::lock_guard<std::mutex> lock(b->mutex);

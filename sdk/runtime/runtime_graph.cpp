@@ -314,10 +314,11 @@ Qnn_ErrorHandle_t Runtime::graphFinalize(Qnn_GraphHandle_t graph, Qnn_ProfileHan
     g->state = GraphObject::State::kFinalized;
     if (prof) {
       auto top = prof->addEvent(0, QNN_PROFILE_EVENTTYPE_FINALIZE, QNN_PROFILE_EVENTUNIT_MICROSEC,
-                                nowMicros() - start, "graph finalize: " + g->ir.name);
+                                nowMicros() - start, "graph finalize: " + g->ir.name, 0, /*publish=*/false);
       std::vector<ProfileExtraEvent> extra;
       g->prepared->finalizeEvents(&extra);
       addExtraEvents(*prof, top, extra);
+      prof->publish(top);
     }
     return QNN_SUCCESS;
   });
@@ -514,14 +515,20 @@ Qnn_ErrorHandle_t Runtime::graphExecute(Qnn_GraphHandle_t graph, const Qnn_Tenso
     if (prof) {
       uint64_t total = nowMicros() - start;
       auto top = prof->addEvent(0, QNN_PROFILE_EVENTTYPE_EXECUTE, QNN_PROFILE_EVENTUNIT_MICROSEC, total,
-                                "graph execute: " + g->ir.name, start);
+                                "graph execute: " + g->ir.name, start, /*publish=*/false);
       addExtraEvents(*prof, top, graphEvents);
       for (auto& t : timings) {
         auto node = prof->addEvent(top, QNN_PROFILE_EVENTTYPE_NODE, QNN_PROFILE_EVENTUNIT_MICROSEC, t.micros,
                                    t.nodeName + " (" + t.opType + ")", t.startMicros);
         addExtraEvents(*prof, node, t.extra);
       }
+      prof->publish(top);
     }
+    // A debug line per execute (from whichever thread ran it: the client's, or the worker of an
+    // asynchronous execute), built only when the client asked for that level.
+    if (log && log->enabled(QNN_LOG_LEVEL_DEBUG))
+      logMessage(log, QNN_LOG_LEVEL_DEBUG,
+                 "QnnGraph_execute: graph '" + g->ir.name + "' ran in " + std::to_string(nowMicros() - start) + " us");
     return QNN_SUCCESS;
   });
 }

@@ -23,9 +23,7 @@ Qnn_ErrorHandle_t Runtime::profileGetEvents(Qnn_ProfileHandle_t profile, const Q
     auto p = handles().get<ProfileObject>(profile, HandleKind::kProfile);
     if (!p) return QNN_PROFILE_ERROR_INVALID_HANDLE;
     if (!events || !numEvents) return QNN_PROFILE_ERROR_INVALID_ARGUMENT;
-    const auto& top = p->topLevelEvents();
-    *events = top.data();
-    *numEvents = static_cast<uint32_t>(top.size());
+    p->topLevelEvents(events, numEvents);
     return QNN_SUCCESS;
   });
 }

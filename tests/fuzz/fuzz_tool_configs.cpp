@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <string>
 
@@ -22,15 +23,19 @@
 
 namespace {
 
-// The readers take paths: one scratch file per process, rewritten for each input.
+// The readers take paths: one scratch file per process, rewritten for each input, removed at exit.
+std::string gScratch;
+void removeScratch() { unlink(gScratch.c_str()); }
+
 const std::string& scratch() {
-  static const std::string path = [] {
+  if (gScratch.empty()) {
     char name[] = "/tmp/fuzz_tool_configs_XXXXXX";
     const int fd = mkstemp(name);
     if (fd >= 0) close(fd);
-    return std::string(name);
-  }();
-  return path;
+    gScratch = name;
+    std::atexit(removeScratch);
+  }
+  return gScratch;
 }
 
 }  // namespace

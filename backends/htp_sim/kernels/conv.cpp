@@ -262,13 +262,24 @@ class QuantConv2d final : public Kernel {
   bool staticWeights_ = false, narrow_ = true;
 };
 
-// acc[c] += (x[c] + offset) * w[c]: the depthwise inner loop, vectorized per ISA.
+// acc[c] += (x[c] + offset) * w[c]: the depthwise inner loop, vectorized per ISA. One clone set per
+// stored type (clang does not clone function templates): the body is inlined into each.
 template <typename T>
-__attribute__((target_clones("avx512f", "avx2", "default"))) void accumulateTap(const T* __restrict x,
+__attribute__((always_inline)) inline void accumulateTapBody(const T* __restrict x, const int32_t* __restrict w,
+                                                             int32_t offset, size_t n, int32_t* __restrict acc) {
+  for (size_t c = 0; c < n; ++c) acc[c] += (int32_t(x[c]) + offset) * w[c];
+}
+__attribute__((target_clones("avx512f", "avx2", "default"))) void accumulateTap(const uint8_t* __restrict x,
                                                                                const int32_t* __restrict w,
                                                                                int32_t offset, size_t n,
                                                                                int32_t* __restrict acc) {
-  for (size_t c = 0; c < n; ++c) acc[c] += (int32_t(x[c]) + offset) * w[c];
+  accumulateTapBody(x, w, offset, n, acc);
+}
+__attribute__((target_clones("avx512f", "avx2", "default"))) void accumulateTap(const int8_t* __restrict x,
+                                                                               const int32_t* __restrict w,
+                                                                               int32_t offset, size_t n,
+                                                                               int32_t* __restrict acc) {
+  accumulateTapBody(x, w, offset, n, acc);
 }
 
 // ---------------------------------------------------------------------------
