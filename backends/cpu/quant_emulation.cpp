@@ -61,7 +61,8 @@ void quant(const sdk::TensorInfo& t, const float* src, Q* dst) {
     int32_t o;
     ch.at(i, &s, &o);
     double q = s != 0.f ? std::nearbyint(static_cast<double>(src[i]) / s) - o : -o;
-    dst[i] = static_cast<Q>(std::clamp(q, lo, hi));
+    // NaN stores 0, as the Cast/Quantize kernels store it (a NaN converted to an integer is undefined).
+    dst[i] = std::isnan(q) ? Q(0) : static_cast<Q>(std::clamp(q, lo, hi));
   }
 }
 
