@@ -1,8 +1,11 @@
 // Small helpers shared by the CPU kernels: argument checks with uniform messages.
 #pragma once
 
+#include <cmath>
 #include <functional>
+#include <limits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "core/kernel_checks.h"
@@ -31,5 +34,17 @@ size_t workerThreads();
 
 // Starts the worker threads now, so the first execute does not pay for them.
 void warmUpWorkers();
+
+// A real value stored in an integer type the way the Cast op stores it: truncated toward zero,
+// saturated to the type's range, NaN as 0 (a plain conversion of an out-of-range float is undefined).
+template <typename T>
+T saturatingCast(double v) {
+  static_assert(std::is_integral_v<T>);
+  if (std::isnan(v)) return T(0);
+  const double t = std::trunc(v);
+  if (t <= static_cast<double>(std::numeric_limits<T>::lowest())) return std::numeric_limits<T>::lowest();
+  if (t >= static_cast<double>(std::numeric_limits<T>::max())) return std::numeric_limits<T>::max();
+  return static_cast<T>(t);
+}
 
 }  // namespace qnn::cpu

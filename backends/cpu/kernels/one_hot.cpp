@@ -8,6 +8,7 @@
 
 #include "kernels/data_movement.h"
 #include "kernels/kernel_factories.h"
+#include "kernels/kernel_util.h"
 
 namespace qnn::cpu {
 namespace {
@@ -16,12 +17,12 @@ namespace {
 bool encodeValue(DType dt, double v, uint8_t out[4]) {
   switch (dt) {
     case DType::kFloat32: { float f = float(v); std::memcpy(out, &f, 4); return true; }
-    case DType::kInt32: { int32_t x = int32_t(v); std::memcpy(out, &x, 4); return true; }
-    case DType::kUInt32: { uint32_t x = uint32_t(v); std::memcpy(out, &x, 4); return true; }
-    case DType::kInt16: { int16_t x = int16_t(v); std::memcpy(out, &x, 2); return true; }
-    case DType::kUInt16: { uint16_t x = uint16_t(v); std::memcpy(out, &x, 2); return true; }
-    case DType::kInt8: out[0] = uint8_t(int8_t(v)); return true;
-    case DType::kUInt8: out[0] = uint8_t(v); return true;
+    case DType::kInt32: { int32_t x = saturatingCast<int32_t>(v); std::memcpy(out, &x, 4); return true; }
+    case DType::kUInt32: { uint32_t x = saturatingCast<uint32_t>(v); std::memcpy(out, &x, 4); return true; }
+    case DType::kInt16: { int16_t x = saturatingCast<int16_t>(v); std::memcpy(out, &x, 2); return true; }
+    case DType::kUInt16: { uint16_t x = saturatingCast<uint16_t>(v); std::memcpy(out, &x, 2); return true; }
+    case DType::kInt8: out[0] = uint8_t(saturatingCast<int8_t>(v)); return true;
+    case DType::kUInt8: out[0] = saturatingCast<uint8_t>(v); return true;
     case DType::kBool8: out[0] = v != 0; return true;
     default: return false;
   }
