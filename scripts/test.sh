@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the whole test suite: a Release build under ctest, then the API and
-# core tests again under AddressSanitizer and UndefinedBehaviorSanitizer. Tests labelled "long" (model-sized
+# core tests again under AddressSanitizer and UndefinedBehaviorSanitizer, then the
+# concurrency tests under ThreadSanitizer. Tests labelled "long" (model-sized
 # cases whose paths CI covers with smaller inputs) run in scripts/long-tests.sh instead.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,3 +14,5 @@ cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DQNN_SANITIZE=ON -DQ
   -DCMAKE_C_FLAGS_DEBUG=-g1 -DCMAKE_CXX_FLAGS_DEBUG=-g1 >/dev/null
 cmake --build build-asan
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j "$jobs" -LE long)
+# What the API allows concurrently, under ThreadSanitizer (the concurrency tests and the libraries they load).
+scripts/tsan.sh

@@ -1,7 +1,11 @@
 // QnnGraph entry points: build, finalize, retrieve, execute.
 #include "runtime/runtime.h"
 
+#include <condition_variable>
 #include <cstring>
+#include <deque>
+#include <functional>
+#include <mutex>
 #include <set>
 #include <thread>
 
@@ -533,6 +537,58 @@ Qnn_ErrorHandle_t Runtime::graphExecute(Qnn_GraphHandle_t graph, const Qnn_Tenso
   });
 }
 
+namespace {
+
+// The library's asynchronous executes, run one after another by one worker thread in the order they
+// were submitted (each notified when done). The worker is joined when the library is unloaded or the
+// process exits, after the queue has drained: no thread outlives the code it runs (a detached thread
+// per call did), and a notify callback may submit further executes (the queue's lock is not held
+// while a job runs).
+class AsyncQueue {
+ public:
+  ~AsyncQueue() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stop_ = true;
+    }
+    ready_.notify_all();
+    if (worker_.joinable()) worker_.join();
+  }
+  void push(std::function<void()> job) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    jobs_.push_back(std::move(job));
+    if (!worker_.joinable()) worker_ = std::thread([this] { run(); });
+    ready_.notify_one();
+  }
+
+ private:
+  void run() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    for (;;) {
+      ready_.wait(lock, [this] { return stop_ || !jobs_.empty(); });
+      if (jobs_.empty()) return;  // stopping, and drained
+      std::function<void()> job = std::move(jobs_.front());
+      jobs_.pop_front();
+      lock.unlock();
+      job();
+      lock.lock();
+    }
+  }
+  std::mutex mutex_;
+  std::condition_variable ready_;
+  std::deque<std::function<void()>> jobs_;
+  std::thread worker_;
+  bool stop_ = false;
+};
+
+// Made on the first asynchronous execute, so it is destroyed before the handle registry it uses.
+AsyncQueue& asyncQueue() {
+  static AsyncQueue queue;
+  return queue;
+}
+
+}  // namespace
+
 Qnn_ErrorHandle_t Runtime::graphExecuteAsync(Qnn_GraphHandle_t graph, const Qnn_Tensor_t* inputs,
                                              uint32_t numInputs, Qnn_Tensor_t* outputs, uint32_t numOutputs,
                                              Qnn_ProfileHandle_t profile, Qnn_SignalHandle_t signal,
@@ -553,13 +609,13 @@ Qnn_ErrorHandle_t Runtime::graphExecuteAsync(Qnn_GraphHandle_t graph, const Qnn_
                                               numOutputs, &bound[0], &bound[1], &prof, &sig))
         return rc;
     }
-    std::thread([this, graph, in = std::move(in), out = std::move(out), profile, signal, notifyFn,
-                 notifyParam]() mutable {
+    asyncQueue().push([this, graph, in = std::move(in), out = std::move(out), profile, signal, notifyFn,
+                       notifyParam]() mutable {
       Qnn_NotifyStatus_t status;
       status.error = graphExecute(graph, in.data(), static_cast<uint32_t>(in.size()), out.data(),
                                   static_cast<uint32_t>(out.size()), profile, signal);
       if (notifyFn) notifyFn(notifyParam, status);
-    }).detach();
+    });
     return QNN_SUCCESS;
   });
 }
