@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstring>
 #include <string>
+#include <type_traits>
 
 #include "kernels/data_movement.h"
 #include "kernels/kernel_factories.h"
@@ -30,12 +31,25 @@ bool resolveIndex(int64_t* idx, uint32_t len) {
   return *idx >= 0 && *idx < int64_t(len);
 }
 
+// Integer sums and products wrap around in the element type (two's complement), as numpy's do:
+// computed in 64-bit unsigned arithmetic, where overflow is defined, then truncated.
+template <typename T>
+T addOf(T a, T b) {
+  if constexpr (std::is_integral_v<T>) return T(uint64_t(a) + uint64_t(b));
+  else return T(a + b);
+}
+template <typename T>
+T mulOf(T a, T b) {
+  if constexpr (std::is_integral_v<T>) return T(uint64_t(a) * uint64_t(b));
+  else return T(a * b);
+}
+
 template <typename T>
 void combine(T* dst, const T* src, size_t n, Reduction r) {
   for (size_t i = 0; i < n; ++i) {
     switch (r) {
-      case Reduction::kAdd: dst[i] = T(dst[i] + src[i]); break;
-      case Reduction::kMul: dst[i] = T(dst[i] * src[i]); break;
+      case Reduction::kAdd: dst[i] = addOf(dst[i], src[i]); break;
+      case Reduction::kMul: dst[i] = mulOf(dst[i], src[i]); break;
       case Reduction::kMax: dst[i] = std::max(dst[i], src[i]); break;
       default: dst[i] = src[i]; break;
     }
