@@ -42,7 +42,7 @@ def load_configs(paths):
             root = ET.parse(path).getroot()
         except OSError as e:
             raise ConverterError(f"--op_package_config: cannot read '{path}': {e.strerror}")
-        except ET.ParseError as e:
+        except (ET.ParseError, LookupError, UnicodeError, ValueError) as e:  # LookupError: unknown encoding
             raise ConverterError(f"--op_package_config {path}: malformed XML: {e}")
         if root.tag != "OpDefCollection" or not root.get("PackageName"):
             raise ConverterError(f"--op_package_config {path}: not an op package config "

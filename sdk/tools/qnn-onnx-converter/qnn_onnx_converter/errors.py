@@ -32,3 +32,10 @@ def onnx_np_dtype(elem_type):
         return np.dtype(helper.tensor_dtype_to_np_dtype(elem_type))
     from onnx import mapping
     return np.dtype(mapping.TENSOR_TYPE_TO_NP_TYPE[elem_type])
+
+
+def first_line(exc):
+    """The first line of an exception's message (its type's name when it has none): what an error line
+    quotes of an exception raised by a library."""
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__

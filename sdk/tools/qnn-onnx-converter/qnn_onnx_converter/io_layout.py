@@ -6,7 +6,7 @@ one it computes in ONNX order (e.g. after a Reshape) keeps that order. --preserv
 keeps the ONNX layout for the named (or all) inputs and outputs, and a --custom_io YAML entry
 (Layout: {Model, Custom}) picks the layout of one tensor explicitly; --custom_io wins over --preserve_io.
 """
-from .errors import ConverterError
+from .errors import ConverterError, first_line
 
 LAYOUTS = ("NCDHW", "NDHWC", "NCHW", "NHWC", "NFC", "NCF", "NTF", "TNF", "NF", "NC", "F", "NONTRIVIAL")
 IDENTITY = [0, 1, 2, 3]
@@ -51,7 +51,7 @@ class IoLayout:
             with open(path) as f:
                 entries = yaml.safe_load(f) or []
         except (OSError, yaml.YAMLError) as e:
-            raise ConverterError(f"--custom_io {path}: {str(e).splitlines()[0]}")
+            raise ConverterError(f"--custom_io {path}: {first_line(e)}")
         if not isinstance(entries, list):
             raise ConverterError(f"--custom_io {path}: expected a list of entries with IOName")
         for e in entries:

@@ -1,9 +1,9 @@
 """Load an ONNX model: parse, pin dynamic input dims, infer static shapes, fold constants."""
 import numpy as np
 import onnx
-from onnx import numpy_helper, shape_inference, helper
+from onnx import numpy_helper, shape_inference
 
-from .errors import ConverterError, onnx_np_dtype
+from .errors import ConverterError, first_line, onnx_np_dtype
 from . import fold
 
 
@@ -69,13 +69,13 @@ def load(path, input_dims, out_nodes, keep_disconnected):
     try:
         m = onnx.load(path)
     except Exception as e:  # protobuf DecodeError, OSError, ...
-        raise ConverterError(f"cannot read ONNX model '{path}': {str(e).splitlines()[0] if str(e) else type(e).__name__}")
+        raise ConverterError(f"cannot read ONNX model '{path}': {first_line(e)}")
     if len(m.graph.node) == 0 and len(m.graph.output) == 0:
         raise ConverterError(f"'{path}' is not an ONNX model (no graph)")
     try:
         onnx.checker.check_model(m)
     except Exception as e:
-        raise ConverterError(f"invalid ONNX model '{path}': {str(e).splitlines()[0]}")
+        raise ConverterError(f"invalid ONNX model '{path}': {first_line(e)}")
     model = OnnxModel()
     model.opset = max([o.version for o in m.opset_import if o.domain in ("", "ai.onnx")] or [0])
     if m.functions:
@@ -83,7 +83,11 @@ def load(path, input_dims, out_nodes, keep_disconnected):
     init_names = {i.name for i in m.graph.initializer}
     model.dynamic_inputs = _pin_inputs(m, input_dims, init_names)
     for init in m.graph.initializer:
-        model.consts[init.name] = numpy_helper.to_array(init)
+        try:
+            model.consts[init.name] = numpy_helper.to_array(init)
+        except Exception as e:  # data that does not fit its dims, an unknown data type, ...
+            raise ConverterError(f"invalid ONNX model '{path}': initializer '{init.name}' is malformed "
+                                 f"({first_line(e)})")
     model.inputs = [vi.name for vi in m.graph.input if vi.name not in init_names]
     model.outputs = list(out_nodes) if out_nodes else [vi.name for vi in m.graph.output]
     m = _infer(m)
@@ -111,7 +115,7 @@ def _infer(m):
     try:
         return shape_inference.infer_shapes(m, strict_mode=False, data_prop=True)
     except Exception as e:
-        raise ConverterError(f"ONNX shape inference failed: {str(e).splitlines()[0]}")
+        raise ConverterError(f"ONNX shape inference failed: {first_line(e)}")
 
 
 def _prune(nodes, outputs):

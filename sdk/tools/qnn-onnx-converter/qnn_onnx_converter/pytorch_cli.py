@@ -8,7 +8,7 @@ import os
 import sys
 import tempfile
 
-from .errors import ConverterError, run_tool
+from .errors import ConverterError, first_line, run_tool
 
 PROG = "qnn-pytorch-converter"
 OPSET = 13
@@ -48,7 +48,7 @@ def _load(path, torch):
             raise ConverterError(f"{path} is a pickled module whose class is not importable ({e}): put its module "
                                  "on PYTHONPATH, or save a TorchScript trace (torch.jit.trace(...).save)")
         except Exception:
-            first = str(jit_error).splitlines()[0] if str(jit_error) else type(jit_error).__name__
+            first = first_line(jit_error)
             raise ConverterError(f"{path} is neither a TorchScript file nor a pickled torch.nn.Module ({first})")
         if not isinstance(m, torch.nn.Module):
             raise ConverterError(f"{path} holds a {type(m).__name__}, not a torch.nn.Module (a state_dict needs "
@@ -77,7 +77,7 @@ def run(args):
         with torch.no_grad():
             result = module(*examples)
     except Exception as e:
-        raise ConverterError(f"the model does not run on inputs of the --input_dim shapes: {str(e).splitlines()[0]}")
+        raise ConverterError(f"the model does not run on inputs of the --input_dim shapes: {first_line(e)}")
     n_out = len(result) if isinstance(result, (tuple, list)) else 1
     outputs = list(args.out_node) if args.out_node else (["output"] if n_out == 1 else
                                                          [f"output_{i}" for i in range(n_out)])
@@ -93,7 +93,7 @@ def run(args):
                 torch.onnx.export(module, examples, onnx_path, opset_version=extra.opset, input_names=names,
                                   output_names=outputs, do_constant_folding=True)
         except Exception as e:
-            raise ConverterError(f"torch.onnx.export failed: {str(e).splitlines()[0] if str(e) else type(e).__name__}")
+            raise ConverterError(f"torch.onnx.export failed: {first_line(e)}")
         args.output_path, source = out, args.input_network
         args.input_network, args.out_node = onnx_path, []
         status = cli.run(args, PROG)

@@ -5,7 +5,6 @@ one ConverterError naming the file and what is wrong. Static tensors are read th
 import json
 import mmap
 import os
-import struct
 import zlib
 
 import numpy as np

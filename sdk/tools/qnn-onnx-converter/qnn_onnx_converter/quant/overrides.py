@@ -107,6 +107,8 @@ def load(path):
             text = f.read()
     except OSError as e:
         raise ConverterError(f"--quantization_overrides: cannot read '{path}': {e.strerror}")
+    except UnicodeDecodeError as e:
+        raise ConverterError(f"--quantization_overrides {path}: not UTF-8 text (byte {e.start})")
     try:
         doc = json.loads(text)
     except json.JSONDecodeError as e:
