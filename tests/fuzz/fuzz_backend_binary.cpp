@@ -5,8 +5,6 @@
 // binary reader (fuzz_context_binary). In a fuzzing build checksums are accepted, so mutations get past
 // the CRCs. Graphs whose tensors hold more than kMaxBytes are loaded but not executed: a valid graph
 // that is merely large would read as a hang.
-#include <dlfcn.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -14,33 +12,14 @@
 #include <vector>
 
 #include "QnnInterface.h"
+#include "fuzz_backend.h"
 #include "binary/context_binary.h"
 
 namespace {
 
 constexpr size_t kMaxBytes = 4u << 20;
 
-struct Backend {
-  const QNN_INTERFACE_VER_TYPE* api = nullptr;
-  Qnn_BackendHandle_t handle = nullptr;
-};
-
-Backend load(const char* path) {
-  Backend b;
-  void* lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);  // kept loaded for the process
-  if (!lib) {
-    std::fprintf(stderr, "fuzz_backend_binary: cannot load %s: %s\n", path, dlerror());
-    return b;
-  }
-  using GetProviders = Qnn_ErrorHandle_t (*)(const QnnInterface_t***, uint32_t*);
-  auto get = reinterpret_cast<GetProviders>(dlsym(lib, "QnnInterface_getProviders"));
-  const QnnInterface_t** providers = nullptr;
-  uint32_t n = 0;
-  if (!get || get(&providers, &n) != QNN_SUCCESS || n == 0) return b;
-  b.api = &providers[0]->QNN_INTERFACE_VER_NAME;
-  if (b.api->backendCreate(nullptr, nullptr, &b.handle) != QNN_SUCCESS) b.api = nullptr;
-  return b;
-}
+using qnn::fuzz::Backend;
 
 Qnn_Tensor_t clientTensor(const qnn::sdk::TensorInfo& t, bool input, std::vector<uint8_t>* buffer) {
   Qnn_Tensor_t q = QNN_TENSOR_INIT;
@@ -85,8 +64,8 @@ void run(const Backend& b, const uint8_t* data, size_t size, const qnn::sdk::Con
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  static const Backend cpu = load(QNN_FUZZ_CPU_BACKEND);
-  static const Backend htp = load(QNN_FUZZ_HTP_BACKEND);
+  static const Backend cpu = qnn::fuzz::loadBackend(QNN_FUZZ_CPU_BACKEND);
+  static const Backend htp = qnn::fuzz::loadBackend(QNN_FUZZ_HTP_BACKEND);
   qnn::sdk::ContextBinaryContents contents;
   const bool parsed = qnn::sdk::readContextBinary(data, size, &contents).isOk();
   run(cpu, data, size, parsed ? &contents : nullptr);

@@ -7,8 +7,6 @@
 // were accepted is finalized and executed with input data from the stream. Whatever the backend
 // refuses must be refused with an error code: no crash, hang, leak or sanitizer report. Tensors hold at
 // most 8^4 elements, so nothing legitimate is slow.
-#include <dlfcn.h>
-
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -19,6 +17,7 @@
 #include <vector>
 
 #include "QnnInterface.h"
+#include "fuzz_backend.h"
 #include "opdefs/op_catalog.h"
 
 namespace {
@@ -43,27 +42,7 @@ class Stream {
   const uint8_t* end_;
 };
 
-struct Backend {
-  const QNN_INTERFACE_VER_TYPE* api = nullptr;
-  Qnn_BackendHandle_t handle = nullptr;
-};
-
-Backend load(const char* path) {
-  Backend b;
-  void* lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);  // kept loaded for the process
-  if (!lib) {
-    std::fprintf(stderr, "fuzz_random_graph: cannot load %s: %s\n", path, dlerror());
-    return b;
-  }
-  using GetProviders = Qnn_ErrorHandle_t (*)(const QnnInterface_t***, uint32_t*);
-  auto get = reinterpret_cast<GetProviders>(dlsym(lib, "QnnInterface_getProviders"));
-  const QnnInterface_t** providers = nullptr;
-  uint32_t n = 0;
-  if (!get || get(&providers, &n) != QNN_SUCCESS || n == 0) return b;
-  b.api = &providers[0]->QNN_INTERFACE_VER_NAME;
-  if (b.api->backendCreate(nullptr, nullptr, &b.handle) != QNN_SUCCESS) b.api = nullptr;
-  return b;
-}
+using qnn::fuzz::Backend;
 
 // A tensor of the graph being built, with the storage its Qnn_Tensor_t points into.
 struct Tensor {
@@ -307,8 +286,8 @@ void buildAndRun(const Backend& b, Stream& s) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  static const Backend cpu = load(QNN_FUZZ_CPU_BACKEND);
-  static const Backend htp = load(QNN_FUZZ_HTP_BACKEND);
+  static const Backend cpu = qnn::fuzz::loadBackend(QNN_FUZZ_CPU_BACKEND);
+  static const Backend htp = qnn::fuzz::loadBackend(QNN_FUZZ_HTP_BACKEND);
   if (size == 0) return 0;
   Stream s(data + 1, size - 1);
   buildAndRun(data[0] & 1 ? htp : cpu, s);
