@@ -38,7 +38,11 @@ Status regionOf(const Qnn_MemDescriptor_t& d, BackendHooks* hooks, FdRegion* out
 
 // Maps the tensor's bytes of `region` (any offset: the mapping starts at the page below it).
 Status mapRegion(const FdRegion& region, size_t bytes, MemObject* m) {
-  off_t fdSize = region.fd >= 0 ? lseek(region.fd, 0, SEEK_END) : -1;
+  // The size through lseek (what dma-buf fds answer; fstat reports 0 for them), with the client's
+  // file offset put back where it was.
+  const off_t position = region.fd >= 0 ? lseek(region.fd, 0, SEEK_CUR) : -1;
+  const off_t fdSize = position >= 0 ? lseek(region.fd, 0, SEEK_END) : -1;
+  if (position >= 0) lseek(region.fd, position, SEEK_SET);
   if (fdSize < 0) return invalidArgument("fd " + std::to_string(region.fd) + " is not an open, mappable file");
   uint64_t end = region.offset + bytes;
   if (end < region.offset || end > static_cast<uint64_t>(fdSize))

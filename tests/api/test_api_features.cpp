@@ -161,7 +161,9 @@ TEST_F(Features, RegisteredFdMemoryServesAsInputAndOutput) {
   d[1].memType = QNN_MEM_TYPE_DMA_BUF;
   d[1].dmaBufInfo = {fdOut, nullptr};
   Qnn_MemHandle_t handles[2] = {nullptr, nullptr};
+  ASSERT_EQ(lseek(fdIn, 12, SEEK_SET), 12);
   ASSERT_EQ(api().memRegister(ctx, d, 2, handles), QNN_SUCCESS);
+  EXPECT_EQ(lseek(fdIn, 0, SEEK_CUR), 12);  // the client's file offset is left where it was
   auto* inMap = static_cast<float*>(mmap(nullptr, 1024, PROT_READ | PROT_WRITE, MAP_SHARED, fdIn, 0));
   auto* outMap = static_cast<float*>(mmap(nullptr, 1024, PROT_READ | PROT_WRITE, MAP_SHARED, fdOut, 0));
   for (int i = 0; i < 256; ++i) inMap[i] = float(i % 7) - 3.f;
