@@ -16,13 +16,23 @@ nlohmann::json toJson(const TensorSpec& t) {
   return j;
 }
 
+// An enumerator's value read from the record: within the enum's range (0 .. 2^31-1, as the API's
+// enums end in ..._UNDEFINED = 0x7fffffff), or the record is refused.
+template <typename Enum>
+Enum enumValue(const nlohmann::json& j, const char* key) {
+  const int64_t v = j.at(key).get<int64_t>();
+  if (v < 0 || v > 0x7fffffff) throw ToolError(std::string("tensor record: '") + key + "' " + std::to_string(v) +
+                                                " is not a value of the API's enum");
+  return static_cast<Enum>(v);
+}
+
 TensorSpec fromJson(const nlohmann::json& j) {
   TensorSpec t;
   t.id = j.at("id").get<uint32_t>();
   t.name = j.at("name").get<std::string>();
-  t.type = static_cast<Qnn_TensorType_t>(j.at("type").get<int>());
+  t.type = enumValue<Qnn_TensorType_t>(j, "type");
   t.dataFormat = j.value("dataFormat", 0u);
-  t.dataType = static_cast<Qnn_DataType_t>(j.at("dataType").get<int>());
+  t.dataType = enumValue<Qnn_DataType_t>(j, "dataType");
   t.dims = j.at("dims").get<std::vector<uint32_t>>();
   if (j.contains("quantization")) {
     t.quantized = true;
