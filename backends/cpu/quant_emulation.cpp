@@ -5,39 +5,19 @@
 #include <cstdint>
 #include <limits>
 
+#include "core/quant_at.h"
+
 namespace qnn::cpu {
 namespace {
 
 using sdk::DType;
 using sdk::QuantInfo;
 
-// Scale and offset of element i: per tensor, or per channel along quant.axis.
-struct ChannelOf {
-  const sdk::TensorInfo& t;
-  size_t inner = 1, channels = 1;
-  explicit ChannelOf(const sdk::TensorInfo& tensor) : t(tensor) {
-    if (t.quant.kind == QuantInfo::Kind::kAxisScaleOffset) {
-      channels = t.dims[t.quant.axis];
-      for (size_t d = t.quant.axis + 1; d < t.dims.size(); ++d) inner *= t.dims[d];
-    }
-  }
-  void at(size_t i, float* scale, int32_t* offset) const {
-    if (t.quant.kind == QuantInfo::Kind::kAxisScaleOffset) {
-      size_t c = (i / inner) % channels;
-      *scale = t.quant.scales[c];
-      *offset = t.quant.offsets[c];
-    } else {
-      *scale = t.quant.scale;
-      *offset = t.quant.offset;
-    }
-  }
-};
-
 template <typename Q>
 void dequant(const sdk::TensorInfo& t, const Q* src, float* dst) {
-  ChannelOf ch(t);
+  sdk::QuantAt at(t.quant, t.dims);
   size_t n = t.numElements();
-  if (t.quant.kind != QuantInfo::Kind::kAxisScaleOffset) {
+  if (at.uniform()) {
     float s = t.quant.scale;
     int32_t o = t.quant.offset;
     for (size_t i = 0; i < n; ++i) dst[i] = s * (static_cast<int32_t>(src[i]) + o);
@@ -46,20 +26,20 @@ void dequant(const sdk::TensorInfo& t, const Q* src, float* dst) {
   for (size_t i = 0; i < n; ++i) {
     float s;
     int32_t o;
-    ch.at(i, &s, &o);
+    at.at(i, &s, &o);
     dst[i] = s * (static_cast<int32_t>(src[i]) + o);
   }
 }
 
 template <typename Q>
 void quant(const sdk::TensorInfo& t, const float* src, Q* dst) {
-  ChannelOf ch(t);
+  sdk::QuantAt at(t.quant, t.dims);
   size_t n = t.numElements();
   constexpr double lo = std::numeric_limits<Q>::min(), hi = std::numeric_limits<Q>::max();
   for (size_t i = 0; i < n; ++i) {
     float s;
     int32_t o;
-    ch.at(i, &s, &o);
+    at.at(i, &s, &o);
     double q = s != 0.f ? std::nearbyint(static_cast<double>(src[i]) / s) - o : -o;
     // NaN stores 0, as the Cast/Quantize kernels store it (a NaN converted to an integer is undefined).
     dst[i] = std::isnan(q) ? Q(0) : static_cast<Q>(std::clamp(q, lo, hi));

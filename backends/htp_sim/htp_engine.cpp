@@ -15,6 +15,7 @@
 #include "htp_passes.h"
 #include "htp_perf_infra.h"
 #include "htp_prepared_format.h"
+#include "htp_blockwise.h"
 #include "htp_support.h"
 #include "quant/fixed_point.h"
 
@@ -320,8 +321,17 @@ class HtpEngine : public sdk::ExecutionEngine {
   }
 
  private:
-  Status validate(const NodeInfo& node, const std::vector<const TensorInfo*>& inputs,
-                  const std::vector<const TensorInfo*>& outputs, bool fp16Mode) {
+  Status validate(const NodeInfo& node,
+                  const std::vector<const TensorInfo*>& givenInputs, const std::vector<const TensorInfo*>& outputs,
+                  bool fp16Mode) {
+    // Judged as prepare will run it: blockwise weights expanded to per-channel (htp_blockwise.h).
+    std::vector<TensorInfo> expanded(givenInputs.size());
+    std::vector<const TensorInfo*> inputs(givenInputs);
+    for (size_t i = 0; i < inputs.size(); ++i)
+      if (inputs[i] && inputs[i]->quant.kind == sdk::QuantInfo::Kind::kBlockwiseExpansion) {
+        QNN_SDK_RETURN_IF_ERROR(expandBlockwise(*inputs[i], &expanded[i]));
+        inputs[i] = &expanded[i];
+      }
     QNN_SDK_RETURN_IF_ERROR(checkHtpSupport(node, inputs, outputs, fp16Mode));
     std::vector<sdk::TensorView> ins, outs;
     for (auto* t : inputs) ins.push_back(t ? viewOf(*t) : sdk::TensorView{});

@@ -1,5 +1,7 @@
 #include "htp_passes.h"
 
+#include "htp_blockwise.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -269,6 +271,10 @@ Status runPasses(const GraphIR& graph, const GraphOptions& o, PreparedPlan* out)
   const bool fast = o.optMode == 1;
   // Mode 1 (fastest preparation) keeps the graph's structure: only the folding
   // of redundant requantizations and the mandatory tiling run.
+  // Blockwise weights are expanded in every mode: the matrix unit reads only per-channel weights.
+  uint32_t expanded = 0;
+  QNN_SDK_RETURN_IF_ERROR(expandBlockwiseTensors(&g, &expanded));
+  if (expanded) out->passes.push_back({"blockwise-expansion", expanded, std::to_string(expanded) + " weight(s) expanded to per-channel"});
   if (!fast) out->passes.push_back(constantFolding(g));
   out->passes.push_back(requantizeFolding(g, findKernel("Convert") != nullptr));
   if (!fast && o.foldReluIntoConv) out->passes.push_back(activationFusion(g, &clamps));

@@ -13,7 +13,13 @@ Value handleValue(const void* handle) {
 
 namespace {
 
-Value quantValue(const Qnn_QuantizeParams_t& q) {
+// The channel count of a per-channel encoding on `axis`: how many entries its arrays hold.
+uint32_t channelsOf(const Qnn_TensorV1_t& t, int32_t axis) {
+  return t.dimensions && axis >= 0 && static_cast<uint32_t>(axis) < t.rank ? t.dimensions[axis] : 0;
+}
+
+Value quantValue(const Qnn_TensorV1_t& t) {
+  const Qnn_QuantizeParams_t& q = t.quantizeParams;
   Value v = Value::record();
   v.add("definition", Value::uint(uint32_t(q.encodingDefinition)));
   v.add("encoding", Value::uint(uint32_t(q.quantizationEncoding)));
@@ -51,6 +57,30 @@ Value quantValue(const Qnn_QuantizeParams_t& q) {
       }
       v.add("scales", std::move(scales));
       v.add("offsets", std::move(offsets));
+      break;
+    }
+    case QNN_QUANTIZATION_ENCODING_BLOCKWISE_EXPANSION: {
+      const Qnn_BlockwiseExpansion_t* e = q.blockwiseExpansion;
+      if (!e) break;
+      const uint32_t channels = channelsOf(t, e->axis);
+      v.add("axis", Value::sint(e->axis));
+      v.add("numBlocksPerAxis", Value::uint(e->numBlocksPerAxis));
+      v.add("blockScaleBitwidth", Value::uint(e->blockScaleBitwidth));
+      v.add("blockScaleStorageType", Value::uint(uint32_t(e->blockScaleStorageType)));
+      Value so = Value::list(), blocks = Value::list();
+      for (uint32_t k = 0; e->scaleOffsets && k < channels; ++k) {
+        Value pair = Value::list();
+        pair.push(Value::real(e->scaleOffsets[k].scale));
+        pair.push(Value::sint(e->scaleOffsets[k].offset));
+        so.push(std::move(pair));
+      }
+      const bool wide = e->blockScaleStorageType == QNN_BLOCKWISE_EXPANSION_BITWIDTH_SCALE_STORAGE_16;
+      const void* scales = wide ? static_cast<const void*>(e->blocksScale16) : static_cast<const void*>(e->blocksScale8);
+      const uint64_t count = uint64_t(channels) * e->numBlocksPerAxis;
+      for (uint64_t k = 0; scales && count <= (1u << 24) && k < count; ++k)
+        blocks.push(Value::uint(wide ? e->blocksScale16[k] : e->blocksScale8[k]));
+      v.add("scaleOffsets", std::move(so));
+      v.add("blockScales", std::move(blocks));
       break;
     }
     default: break;
@@ -92,7 +122,7 @@ Value tensorValue(const Qnn_Tensor_t* tensor, bool withData) {
   v.add("type", Value::uint(uint32_t(t.type)));
   v.add("dataFormat", Value::uint(uint32_t(t.dataFormat)));
   v.add("dataType", Value::uint(uint32_t(t.dataType)));
-  v.add("quant", quantValue(t.quantizeParams));
+  v.add("quant", quantValue(t));
   Value dims = Value::list();
   for (uint32_t k = 0; t.dimensions && k < t.rank; ++k) dims.push(Value::uint(t.dimensions[k]));
   v.add("dims", std::move(dims));

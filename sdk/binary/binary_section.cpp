@@ -10,6 +10,7 @@
 #include "binary/byte_io.h"
 #include "binary/crc.h"
 #include "binary/quant_codec.h"
+#include "core/quant_at.h"
 
 namespace qnn::sdk {
 namespace {
@@ -111,6 +112,7 @@ class Parser {
     if (!r.u8(&hasQuant) || hasQuant > 1) return corrupt(who + ": bad quantization flag");
     const char* quantError = nullptr;
     if (hasQuant && !binary::readQuant(r, &t.quant, &quantError)) return corrupt(who + ": " + quantError);
+    if (const char* why = quantShapeMismatch(t.quant, t.dims)) return corrupt(who + ": " + why);
     if (!r.u8(&hasData) || hasData > 1) return corrupt(who + ": bad data flag");
     if (!kindOfUpdateableType(type, &t.kind)) return corrupt(who + ": tensor type " + std::to_string(type) + " is not updateable");
     if (!dtypeIsKnown(dtype)) return corrupt(who + ": unknown datatype " + std::to_string(dtype));

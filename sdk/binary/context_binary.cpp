@@ -16,6 +16,7 @@
 #include "binary/byte_io.h"
 #include "binary/crc.h"
 #include "binary/quant_codec.h"
+#include "core/quant_at.h"
 
 namespace qnn::sdk {
 namespace {
@@ -104,6 +105,7 @@ std::string checkTensor(const TensorInfo& t) {
   if (!dtypeAcceptable(static_cast<uint32_t>(t.dtype))) return "tensor '" + t.name + "' has an unknown dtype";
   if (static_cast<uint32_t>(t.quant.kind) > kMaxQuantKind)
     return "tensor '" + t.name + "' has an unknown quantization kind";
+  if (const char* why = quantShapeMismatch(t.quant, t.dims)) return "tensor '" + t.name + "': " + why;
   size_t bytes;
   if (!expectedBytes(t.dims, t.dtype, &bytes)) return "tensor '" + t.name + "' dims overflow";
   if ((t.kind == TensorKind::kStatic || !t.staticData.empty()) && t.staticData.size() != bytes)
@@ -695,6 +697,7 @@ class PayloadParser {
     t->kind = static_cast<TensorKind>(kind);
     t->dtype = static_cast<DType>(dtype);
     if (!dims(r, &t->dims)) return bad(who + ": bad dims");
+    if (const char* why = quantShapeMismatch(t->quant, t->dims)) return bad(who + ": " + why);
     uint8_t isCtx = 0;
     uint64_t dataLen = 0;
     r.u8(&isCtx);

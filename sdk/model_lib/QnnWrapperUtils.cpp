@@ -82,6 +82,8 @@ ModelError_t deepCopyQnnTensors(Qnn_Tensor_t& src, Qnn_Tensor_t& dst) {
   } else if (q.quantizationEncoding == QNN_QUANTIZATION_ENCODING_BW_AXIS_SCALE_OFFSET) {
     q.bwAxisScaleOffsetEncoding.scales = nullptr;
     q.bwAxisScaleOffsetEncoding.offsets = nullptr;
+  } else if (q.quantizationEncoding == QNN_QUANTIZATION_ENCODING_BLOCKWISE_EXPANSION) {
+    q.blockwiseExpansion = nullptr;
   }
   QNN_TENSOR_SET_QUANT_PARAMS(dst, q);
   // The copy describes the tensor, not its data: the client binds buffers at execute.
@@ -109,6 +111,21 @@ ModelError_t deepCopyQnnTensors(Qnn_Tensor_t& src, Qnn_Tensor_t& dst) {
     const Qnn_BwAxisScaleOffset_t& s = sq.bwAxisScaleOffsetEncoding;
     q.bwAxisScaleOffsetEncoding.scales = mallocCopy(s.scales, s.numElements, ok);
     q.bwAxisScaleOffsetEncoding.offsets = mallocCopy(s.offsets, s.numElements, ok);
+  } else if (sq.quantizationEncoding == QNN_QUANTIZATION_ENCODING_BLOCKWISE_EXPANSION && sq.blockwiseExpansion) {
+    // One scale/offset per channel (dims[axis]), channels x numBlocksPerAxis block scales.
+    const Qnn_BlockwiseExpansion_t& s = *sq.blockwiseExpansion;
+    const uint32_t* dims = QNN_TENSOR_GET_DIMENSIONS(src);
+    const uint32_t channels = dims && s.axis >= 0 && static_cast<uint32_t>(s.axis) < rank ? dims[s.axis] : 0;
+    const size_t blocks = static_cast<size_t>(channels) * s.numBlocksPerAxis;
+    auto* e = mallocCopy(&s, 1, ok);
+    if (e) {
+      e->scaleOffsets = mallocCopy(s.scaleOffsets, channels, ok);
+      if (s.blockScaleStorageType == QNN_BLOCKWISE_EXPANSION_BITWIDTH_SCALE_STORAGE_16)
+        e->blocksScale16 = mallocCopy(s.blocksScale16, blocks, ok);
+      else
+        e->blocksScale8 = mallocCopy(s.blocksScale8, blocks, ok);
+    }
+    q.blockwiseExpansion = e;
   }
   QNN_TENSOR_SET_QUANT_PARAMS(dst, q);
   if (!ok) {
@@ -133,6 +150,12 @@ ModelError_t freeQnnTensor(Qnn_Tensor_t& tensor) {
     std::free(q.bwAxisScaleOffsetEncoding.offsets);
     q.bwAxisScaleOffsetEncoding.scales = nullptr;
     q.bwAxisScaleOffsetEncoding.offsets = nullptr;
+  } else if (q.quantizationEncoding == QNN_QUANTIZATION_ENCODING_BLOCKWISE_EXPANSION && q.blockwiseExpansion) {
+    std::free(q.blockwiseExpansion->scaleOffsets);
+    // blocksScale8 and blocksScale16 share the union: one pointer either way.
+    std::free(q.blockwiseExpansion->blocksScale8);
+    std::free(q.blockwiseExpansion);
+    q.blockwiseExpansion = nullptr;
   }
   // Null the freed pointers so a second free of the same struct is harmless.
   QNN_TENSOR_SET_NAME(tensor, nullptr);

@@ -13,6 +13,64 @@ bool tensorVersionSupported(const Qnn_Tensor_t& t) {
   return t.version == QNN_TENSOR_VERSION_1 || static_cast<uint32_t>(t.version) == 2u;
 }
 
+namespace {
+
+// QNN_QUANTIZATION_ENCODING_BLOCKWISE_EXPANSION (core/tensor_view.h says what it means).
+Status readBlockwiseExpansion(const Qnn_BlockwiseExpansion_t* b, const std::vector<uint32_t>& dims,
+                              QuantInfo* out) {
+  const std::string what = "blockwise-expansion quantization";
+  if (!b) return invalidTensor(what + ": blockwiseExpansion is null");
+  if (b->axis < 0 || static_cast<size_t>(b->axis) >= dims.size())
+    return invalidTensor(what + ": axis " + std::to_string(b->axis) + " is outside the tensor's rank");
+  const int32_t blockAxis = blockwiseBlockAxis(dims.size(), b->axis);
+  if (blockAxis < 0)
+    return invalidTensor(what + ": axis " + std::to_string(b->axis) + " of a rank-" + std::to_string(dims.size()) +
+                         " tensor has no block axis (the channel axis must be the first or the last, rank >= 2)");
+  const uint32_t channels = dims[b->axis], blockAxisLen = dims[blockAxis];
+  if (b->numBlocksPerAxis == 0 || blockAxisLen % b->numBlocksPerAxis != 0)
+    return invalidTensor(what + ": numBlocksPerAxis " + std::to_string(b->numBlocksPerAxis) +
+                         " does not divide dimension " + std::to_string(blockAxis) + " (" +
+                         std::to_string(blockAxisLen) + ") into equal blocks");
+  if (!b->scaleOffsets) return invalidTensor(what + ": scaleOffsets is null (one per channel needed)");
+  const bool storage16 = b->blockScaleStorageType == QNN_BLOCKWISE_EXPANSION_BITWIDTH_SCALE_STORAGE_16;
+  if (!storage16 && b->blockScaleStorageType != QNN_BLOCKWISE_EXPANSION_BITWIDTH_SCALE_STORAGE_8)
+    return invalidTensor(what + ": unknown blockScaleStorageType " +
+                         std::to_string(static_cast<uint32_t>(b->blockScaleStorageType)));
+  if (storage16 ? !b->blocksScale16 : !b->blocksScale8)
+    return invalidTensor(what + ": the block scales are null");
+  if (b->blockScaleBitwidth == 0 || b->blockScaleBitwidth > 16)
+    return invalidTensor(what + ": blockScaleBitwidth " + std::to_string(b->blockScaleBitwidth) +
+                         " is outside 1..16");
+  out->kind = QuantInfo::Kind::kBlockwiseExpansion;
+  out->axis = b->axis;
+  out->numBlocks = b->numBlocksPerAxis;
+  out->blockScaleBitwidth = b->blockScaleBitwidth;
+  out->blockScales16 = storage16;
+  for (uint32_t c = 0; c < channels; ++c) {
+    out->scales.push_back(b->scaleOffsets[c].scale);
+    out->offsets.push_back(b->scaleOffsets[c].offset);
+  }
+  const size_t n = static_cast<size_t>(channels) * b->numBlocksPerAxis;
+  out->blockScales.resize(n);
+  for (size_t i = 0; i < n; ++i) out->blockScales[i] = storage16 ? b->blocksScale16[i] : b->blocksScale8[i];
+  return Status::ok();
+}
+
+const char* laterEncodingName(uint32_t e) {
+  switch (e) {
+    case 4: return "BLOCK";
+    case 6: return "VECTOR";
+    case 7: return "FLOAT_BLOCK";
+    case 8: return "BW_AXIS_SCALE_OFFSET_MAPPED";
+    case 9: return "BW_BLOCK_MAPPED";
+    case 10: return "BW_BLOCKWISE_EXPANSION_MAPPED";
+    case 11: return "BW_FLOAT_BLOCK";
+    default: return nullptr;
+  }
+}
+
+}  // namespace
+
 Status readQuantization(const Qnn_QuantizeParams_t& q, const std::vector<uint32_t>& dims, QuantInfo* out) {
   *out = QuantInfo{};
   if (q.encodingDefinition != QNN_DEFINITION_DEFINED) return Status::ok();
@@ -59,7 +117,12 @@ Status readQuantization(const Qnn_QuantizeParams_t& q, const std::vector<uint32_
       }
       break;
     }
+    case QNN_QUANTIZATION_ENCODING_BLOCKWISE_EXPANSION:
+      return readBlockwiseExpansion(q.blockwiseExpansion, dims, out);
     default:
+      if (const char* later = laterEncodingName(static_cast<uint32_t>(q.quantizationEncoding)))
+        return {StatusCode::kNotSupported,
+                std::string("quantization encoding QNN_QUANTIZATION_ENCODING_") + later + " is not supported"};
       return invalidTensor("unknown quantization encoding " + std::to_string(q.quantizationEncoding));
   }
   return Status::ok();

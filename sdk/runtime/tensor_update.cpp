@@ -12,7 +12,7 @@ Status incompatible(const TensorInfo& t, const std::string& why) {
   return {StatusCode::kIncompatibleUpdate, "tensor '" + t.name + "' (id " + std::to_string(t.id) + "): " + why};
 }
 
-size_t channelCount(const QuantInfo& q) { return q.kind == QuantInfo::Kind::kAxisScaleOffset ? q.scales.size() : 0; }
+size_t channelCount(const QuantInfo& q) { return q.perChannel() ? q.scales.size() : 0; }
 
 }  // namespace
 
@@ -30,6 +30,8 @@ Status checkTensorUpdate(const TensorInfo& target, const TensorUpdate& update) {
       return incompatible(target, "the update changes the kind of quantization encoding");
     if (channelCount(update.quant) != channelCount(target.quant) || update.quant.axis != target.quant.axis)
       return incompatible(target, "the update changes the per-channel axis or channel count");
+    if (update.quant.numBlocks != target.quant.numBlocks)
+      return incompatible(target, "the update changes the number of blocks per channel");
     if (update.quant.bitwidth != target.quant.bitwidth)
       return incompatible(target, "the update changes the encoding's bitwidth");
   }

@@ -108,6 +108,31 @@ void BinaryInfoStorage::setQuantization(const sdk::QuantInfo& q, Qnn_QuantizePar
     return;
   }
   const uint32_t n = static_cast<uint32_t>(q.scales.size());
+  if (q.kind == Kind::kBlockwiseExpansion) {
+    auto& so = scaleOffsets_.emplace_back();
+    for (uint32_t i = 0; i < n; ++i) so.push_back({q.scales[i], i < q.offsets.size() ? q.offsets[i] : 0});
+    Qnn_BlockwiseExpansion_t& b = blockwise_.emplace_back();
+    b = QNN_BLOCKWISE_EXPANSION_INIT;
+    b.axis = q.axis;
+    b.scaleOffsets = so.empty() ? nullptr : so.data();
+    b.numBlocksPerAxis = q.numBlocks;
+    b.blockScaleBitwidth = q.blockScaleBitwidth;
+    if (q.blockScales16) {
+      auto& bs = blockScales16_.emplace_back(q.blockScales);
+      b.blockScaleStorageType = QNN_BLOCKWISE_EXPANSION_BITWIDTH_SCALE_STORAGE_16;
+      b.blocksScale16 = bs.data();
+      byteSize_ += bs.size() * sizeof(uint16_t);
+    } else {
+      auto& bs = blockScales8_.emplace_back(q.blockScales.begin(), q.blockScales.end());
+      b.blockScaleStorageType = QNN_BLOCKWISE_EXPANSION_BITWIDTH_SCALE_STORAGE_8;
+      b.blocksScale8 = bs.data();
+      byteSize_ += bs.size();
+    }
+    byteSize_ += sizeof(b) + so.size() * sizeof(Qnn_ScaleOffset_t);
+    out->quantizationEncoding = QNN_QUANTIZATION_ENCODING_BLOCKWISE_EXPANSION;
+    out->blockwiseExpansion = &b;
+    return;
+  }
   if (q.bitwidth == 0) {
     auto& so = scaleOffsets_.emplace_back();
     so.reserve(n);

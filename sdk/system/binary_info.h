@@ -48,6 +48,9 @@ class BinaryInfoStorage {
   std::deque<std::vector<Qnn_ScaleOffset_t>> scaleOffsets_;
   std::deque<std::vector<float>> scales_;
   std::deque<std::vector<int32_t>> offsets_;
+  std::deque<Qnn_BlockwiseExpansion_t> blockwise_;
+  std::deque<std::vector<uint8_t>> blockScales8_;
+  std::deque<std::vector<uint16_t>> blockScales16_;
   std::deque<std::vector<Qnn_Tensor_t>> tensorArrays_;
   std::vector<QnnSystemContext_GraphInfo_t> graphs_;
   uint64_t byteSize_ = 0;

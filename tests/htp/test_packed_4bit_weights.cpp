@@ -15,8 +15,7 @@
 #include <random>
 #include <sstream>
 
-#include "Saver/QnnSaver.h"
-#include "htp_test_util.h"
+#include "weight_test_support.h"
 
 namespace qnn::test {
 
@@ -149,15 +148,7 @@ class PackedGraph {
   }
 
   Qnn_ErrorHandle_t run(const QNN_INTERFACE_VER_TYPE& api, Qnn_GraphHandle_t g, std::vector<uint8_t>* out) const {
-    out->assign(ySize(), 0);
-    std::vector<uint8_t> xCopy = x_;
-    QuantSpec x("x", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_UFIXED_POINT_8, xDims(), kSx, kOffX, xCopy.data(),
-                uint32_t(xCopy.size()));
-    QuantSpec y("y", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_UFIXED_POINT_8, yDims(), kSy, kOffY, out->data(),
-                uint32_t(out->size()));
-    x.tensor.v1.id = xId_;
-    y.tensor.v1.id = yId_;
-    return api.graphExecute(g, &x.tensor, 1, &y.tensor, 1, nullptr, nullptr);
+    return executeU8(api, g, U8Port{xDims(), kSx, kOffX, xId_}, x_, U8Port{yDims(), kSy, kOffY, yId_}, out);
   }
 
  private:
@@ -167,69 +158,23 @@ class PackedGraph {
   uint32_t xId_ = 0, yId_ = 0;
 };
 
-// A backend (by path), its log and backend handle.
-class Session {
- public:
-  explicit Session(LoadedBackend& lib) : lib_(lib) {
-    EXPECT_TRUE(lib.ok()) << lib.error();
-    EXPECT_EQ(api().logCreate(LogCapture::callback, QNN_LOG_LEVEL_ERROR, &log_), QNN_SUCCESS);
-    EXPECT_EQ(api().backendCreate(log_, nullptr, &backend_), QNN_SUCCESS);
-  }
-  ~Session() {
-    EXPECT_EQ(api().backendFree(backend_), QNN_SUCCESS);
-    EXPECT_EQ(api().logFree(log_), QNN_SUCCESS);
-  }
-  const QNN_INTERFACE_VER_TYPE& api() const { return lib_.api(); }
-  Qnn_BackendHandle_t backend() const { return backend_; }
+const auto& kBackends = kWeightTestBackends;
 
-  // Builds and runs the graph in a new context; optionally returns the context binary.
-  std::vector<uint8_t> buildAndRun(PackedGraph& graph, bool packed, std::vector<uint8_t>* binary = nullptr) {
-    Qnn_ContextHandle_t ctx = nullptr;
-    EXPECT_EQ(api().contextCreate(backend_, nullptr, nullptr, &ctx), QNN_SUCCESS);
-    Qnn_GraphHandle_t g = nullptr;
-    std::vector<uint8_t> out;
-    EXPECT_EQ(graph.build(api(), ctx, packed, &g), QNN_SUCCESS) << LogCapture::take();
-    EXPECT_EQ(graph.run(api(), g, &out), QNN_SUCCESS) << LogCapture::take();
-    if (binary) {
-      Qnn_ContextBinarySize_t size = 0, written = 0;
-      EXPECT_EQ(api().contextGetBinarySize(ctx, &size), QNN_SUCCESS);
-      binary->assign(size, 0);
-      EXPECT_EQ(api().contextGetBinary(ctx, binary->data(), size, &written), QNN_SUCCESS);
-      binary->resize(written);
-    }
-    EXPECT_EQ(api().contextFree(ctx, nullptr), QNN_SUCCESS);
-    return out;
-  }
-
-  std::vector<uint8_t> runFromBinary(PackedGraph& graph, const std::vector<uint8_t>& binary) {
-    Qnn_ContextHandle_t ctx = nullptr;
-    std::vector<uint8_t> out;
-    EXPECT_EQ(api().contextCreateFromBinary(backend_, nullptr, nullptr, binary.data(), binary.size(), &ctx, nullptr),
-              QNN_SUCCESS)
-        << LogCapture::take();
-    Qnn_GraphHandle_t g = nullptr;
-    EXPECT_EQ(api().graphRetrieve(ctx, "packed", &g), QNN_SUCCESS);
-    EXPECT_EQ(graph.run(api(), g, &out), QNN_SUCCESS) << LogCapture::take();
-    EXPECT_EQ(api().contextFree(ctx, nullptr), QNN_SUCCESS);
-    return out;
-  }
-
- private:
-  LoadedBackend& lib_;
-  Qnn_LogHandle_t log_ = nullptr;
-  Qnn_BackendHandle_t backend_ = nullptr;
-};
-
-LoadedBackend& cpuLib() {
-  static LoadedBackend lib(QNN_TEST_CPU_BACKEND_PATH);
-  return lib;
+std::vector<uint8_t> buildAndRun(Session& s, PackedGraph& graph, bool packed, std::vector<uint8_t>* binary = nullptr) {
+  return s.buildAndRun(
+      [&](const QNN_INTERFACE_VER_TYPE& api, Qnn_ContextHandle_t ctx, Qnn_GraphHandle_t* g) {
+        return graph.build(api, ctx, packed, g);
+      },
+      [&](const QNN_INTERFACE_VER_TYPE& api, Qnn_GraphHandle_t g, std::vector<uint8_t>* out) { return graph.run(api, g, out); },
+      binary);
 }
 
-struct BackendCase {
-  const char* name;
-  LoadedBackend& (*lib)();
-};
-const BackendCase kBackends[] = {{"Htp", htpLib}, {"Cpu", cpuLib}};
+std::vector<uint8_t> runFromBinary(Session& s, PackedGraph& graph, const std::vector<uint8_t>& binary) {
+  return s.runFromBinary(
+      "packed",
+      [&](const QNN_INTERFACE_VER_TYPE& api, Qnn_GraphHandle_t g, std::vector<uint8_t>* out) { return graph.run(api, g, out); },
+      binary);
+}
 
 class PackedWeights : public ::testing::TestWithParam<std::tuple<BackendCase, PackedCase>> {};
 
@@ -238,14 +183,14 @@ TEST_P(PackedWeights, OutputsEqualUnpackedContainersAndSurviveContextBinary) {
   Session s(backendCase.lib());
   PackedGraph graph(packedCase);
   std::vector<uint8_t> binary;
-  std::vector<uint8_t> containers = s.buildAndRun(graph, false);
-  std::vector<uint8_t> packed = s.buildAndRun(graph, true, &binary);
+  std::vector<uint8_t> containers = buildAndRun(s, graph, false);
+  std::vector<uint8_t> packed = buildAndRun(s, graph, true, &binary);
   ASSERT_EQ(packed.size(), graph.ySize());
   EXPECT_EQ(packed, containers);
   // Not a degenerate comparison: the outputs spread over many codes.
   std::set<uint8_t> distinct(packed.begin(), packed.end());
   EXPECT_GE(distinct.size(), packed.size() / 3) << "outputs barely vary";
-  EXPECT_EQ(s.runFromBinary(graph, binary), packed);
+  EXPECT_EQ(runFromBinary(s, graph, binary), packed);
 }
 
 INSTANTIATE_TEST_SUITE_P(All, PackedWeights, ::testing::Combine(::testing::ValuesIn(kBackends), ::testing::ValuesIn(kCases)),
@@ -273,27 +218,13 @@ TEST(PackedWeightsValidation, ValidateOpConfigAcceptsPackedWeights) {
   }
 }
 
-class PackedWeightsRefusal : public ::testing::TestWithParam<BackendCase> {
- protected:
-  // Creates `t` in a fresh graph; returns the code and the logged text.
-  std::pair<Qnn_ErrorHandle_t, std::string> create(Session& s, Qnn_Tensor_t t) {
-    Qnn_ContextHandle_t ctx = nullptr;
-    EXPECT_EQ(s.api().contextCreate(s.backend(), nullptr, nullptr, &ctx), QNN_SUCCESS);
-    Qnn_GraphHandle_t g = nullptr;
-    EXPECT_EQ(s.api().graphCreate(ctx, "refuse", nullptr, &g), QNN_SUCCESS);
-    LogCapture::take();
-    Qnn_ErrorHandle_t rc = s.api().tensorCreateGraphTensor(g, &t);
-    std::string log = LogCapture::take();
-    EXPECT_EQ(s.api().contextFree(ctx, nullptr), QNN_SUCCESS);
-    return {rc, log};
-  }
-};
+class PackedWeightsRefusal : public ::testing::TestWithParam<BackendCase> {};
 
 TEST_P(PackedWeightsRefusal, MalformedAndUnsupportedTensorsAreRefused) {
   Session s(GetParam().lib());
   PackedGraph graph(kCases[2]);  // FC weights: 35 values, 18 packed bytes
   auto expectRefused = [&](const Qnn_Tensor_t& t, const std::string& message) {
-    auto [rc, log] = create(s, t);
+    auto [rc, log] = s.create(t);
     EXPECT_EQ(rc, QNN_TENSOR_ERROR_INVALID_TENSOR_PARAM) << message;
     EXPECT_NE(log.find(message), std::string::npos) << log;
   };
@@ -348,39 +279,22 @@ TEST(PackedWeightsSaver, RecordingReplaysOnTheHtp) {
   std::vector<uint8_t> direct;
   {
     Session htp(htpLib());
-    direct = htp.buildAndRun(graph, true);
+    direct = buildAndRun(htp, graph, true);
   }
   setenv("QNN_SAVER_BACKEND", QNN_TEST_HTP_BACKEND_PATH, 1);
   LoadedBackend saver(QNN_TEST_SAVER_PATH);
-  ASSERT_TRUE(saver.ok()) << saver.error();
-  void* handle = dlopen(QNN_TEST_SAVER_PATH, RTLD_NOW | RTLD_NOLOAD);
-  ASSERT_NE(handle, nullptr);
-  using Init = Qnn_ErrorHandle_t (*)(const QnnSaver_Config_t**);
-  auto init = reinterpret_cast<Init>(dlsym(handle, "QnnSaver_initialize"));
-  ASSERT_NE(init, nullptr);
-  std::string dirText = dir.string();
-  QnnSaver_Config_t out = QNN_SAVER_CONFIG_INIT;
-  out.option = QNN_SAVER_CONFIG_OPTION_OUTPUT_DIRECTORY;
-  out.outputDirectory = dirText.c_str();
-  const QnnSaver_Config_t* configs[] = {&out, nullptr};
-  ASSERT_EQ(init(configs), QNN_SUCCESS);
+  ASSERT_EQ(startSaver(saver, dir), "");
   {
     Session recorded(saver);
-    EXPECT_EQ(recorded.buildAndRun(graph, true), direct);
+    EXPECT_EQ(buildAndRun(recorded, graph, true), direct);
   }
-  // `handle` stays open: the Saver's process-wide state outlives its last backend,
-  // and unloading the library would turn that state into a leak.
   fs::path trace = dir / "saver_output.qnntrace";
   ASSERT_TRUE(fs::exists(trace));
-  fs::path log = dir / "replay.txt";
-  std::string cmd = std::string(QNN_TEST_TRACE_REPLAY) + " --backend " + QNN_TEST_HTP_BACKEND_PATH +
-                    " --compare --trace " + trace.string() + " > " + log.string() + " 2>&1";
-  int status = std::system(cmd.c_str());
-  std::ifstream in(log);
-  std::stringstream text;
-  text << in.rdbuf();
-  EXPECT_EQ(status, 0) << text.str();
-  EXPECT_NE(text.str().find("compared 1 outputs"), std::string::npos) << text.str();
+  auto [status, text] = runLogged(std::string(QNN_TEST_TRACE_REPLAY) + " --backend " + QNN_TEST_HTP_BACKEND_PATH +
+                                      " --compare --trace " + trace.string(),
+                                  dir / "replay.txt");
+  EXPECT_EQ(status, 0) << text;
+  EXPECT_NE(text.find("compared 1 outputs"), std::string::npos) << text;
   fs::remove_all(dir);
 }
 

@@ -153,7 +153,7 @@ class ConvertKernel final : public Kernel {
     if (!side->quantized) return Status::ok();
     if (t.quant.kind != QuantInfo::Kind::kScaleOffset)
       return sdk::notSupported(op_ + ": " + role + " needs a per-tensor scale/offset encoding" +
-                               (t.quant.kind == QuantInfo::Kind::kAxisScaleOffset ? " (per-axis is not supported)" : ""));
+                               (t.quant.perChannel() ? " (per-axis and blockwise encodings are not supported)" : ""));
     if (!(t.quant.scale > 0.f) || !std::isfinite(t.quant.scale))
       return sdk::invalidTensor(op_ + ": " + role + " scale must be a positive number, got " +
                                 std::to_string(t.quant.scale));

@@ -49,6 +49,27 @@ void buildTensor(const Value& v, const trace::Trace& t, bool withData, bool allo
       Qnn_BwAxisScaleOffset_t& e = x.quantizeParams.bwAxisScaleOffsetEncoding;
       e = {uint32_t(field(q, "bitwidth").u), int32_t(field(q, "axis").i), uint32_t(out.scales.size()),
            out.scales.data(), out.offsets.empty() ? nullptr : out.offsets.data()};
+    } else if (x.quantizeParams.quantizationEncoding == QNN_QUANTIZATION_ENCODING_BLOCKWISE_EXPANSION) {
+      for (const Value& p : field(q, "scaleOffsets").items)
+        out.scaleOffsets.push_back({float(p.items.at(0).f), int32_t(p.items.at(1).i)});
+      const uint32_t storage = uint32_t(field(q, "blockScaleStorageType").u);
+      const bool wide = storage == QNN_BLOCKWISE_EXPANSION_BITWIDTH_SCALE_STORAGE_16;
+      for (const Value& b : field(q, "blockScales").items) {
+        if (b.u > (wide ? 0xffffu : 0xffu))
+          throw ToolError("tensor '" + out.name + "': recorded block scale " + std::to_string(b.u) + " exceeds its storage");
+        if (wide) out.blockScales16.push_back(uint16_t(b.u));
+        else out.blockScales8.push_back(uint8_t(b.u));
+      }
+      Qnn_BlockwiseExpansion_t& e = out.blockwise;
+      e = QNN_BLOCKWISE_EXPANSION_INIT;
+      e.axis = int32_t(field(q, "axis").i);
+      e.scaleOffsets = out.scaleOffsets.empty() ? nullptr : out.scaleOffsets.data();
+      e.numBlocksPerAxis = uint32_t(field(q, "numBlocksPerAxis").u);
+      e.blockScaleBitwidth = uint32_t(field(q, "blockScaleBitwidth").u);
+      e.blockScaleStorageType = Qnn_BlockwiseExpansionBlockScaleStorageType_t(storage);
+      if (wide) e.blocksScale16 = out.blockScales16.empty() ? nullptr : out.blockScales16.data();
+      else e.blocksScale8 = out.blockScales8.empty() ? nullptr : out.blockScales8.data();
+      x.quantizeParams.blockwiseExpansion = &out.blockwise;
     } else {
       throw ToolError("replay of this quantization encoding is not supported yet");
     }

@@ -19,6 +19,9 @@ struct OwnedTensor {
   std::vector<Qnn_ScaleOffset_t> scaleOffsets;
   std::vector<float> scales;     // BW_AXIS_SCALE_OFFSET
   std::vector<int32_t> offsets;  // BW_AXIS_SCALE_OFFSET (empty when recorded without)
+  Qnn_BlockwiseExpansion_t blockwise = QNN_BLOCKWISE_EXPANSION_INIT;  // BLOCKWISE_EXPANSION
+  std::vector<uint8_t> blockScales8;
+  std::vector<uint16_t> blockScales16;
   const trace::Value* memHandle = nullptr;  // recorded handle of a mem-handle tensor
 };
 

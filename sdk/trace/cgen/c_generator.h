@@ -58,6 +58,8 @@ class CGenerator {
   std::string handle(const Value& v, const char* kind);  // variable name, or "NULL"
   std::string data(const Value& ref);                    // "P(offset)", or "NULL" if missing
   std::string fresh(const char* stem);                   // a unique local name
+  // A Qnn_ScaleOffset_t array of recorded [scale, offset] pairs declared; its name, or "NULL" if empty.
+  std::string scaleOffsetArray(const Value& pairs);
   void line(const std::string& text);
   std::string field(const Value& v, const char* name, const char* fallback = "0");
 

@@ -6,7 +6,9 @@ namespace qnn::trace::cgen {
 namespace {
 
 constexpr uint64_t kDefined = 1;  // QNN_DEFINITION_DEFINED
-enum Encoding : uint64_t { ScaleOffset = 0, AxisScaleOffset = 1, BwScaleOffset = 2, BwAxisScaleOffset = 3 };
+enum Encoding : uint64_t {
+  ScaleOffset = 0, AxisScaleOffset = 1, BwScaleOffset = 2, BwAxisScaleOffset = 3, BlockwiseExpansion = 5
+};
 constexpr uint64_t kMemHandle = 1;  // QNN_TENSORMEMTYPE_MEMHANDLE
 
 const Value& items(const Value& v, const char* name) {
@@ -30,6 +32,17 @@ std::string intItem(const Value& v) { return std::to_string(v.kind == Value::Kin
 std::string floatItem(const Value& v) { return cFloat(number(v)); }
 
 }  // namespace
+
+std::string CGenerator::scaleOffsetArray(const Value& pairs) {
+  if (pairs.items.empty()) return "NULL";
+  const std::string arr = fresh("scaleOffsets");
+  std::string init;
+  for (const Value& p : pairs.items)
+    if (p.items.size() == 2)
+      init += (init.empty() ? "{" : ", {") + cFloat(number(p.items[0])) + ", " + intItem(p.items[1]) + "}";
+  line("Qnn_ScaleOffset_t " + arr + "[] = {" + init + "};");
+  return arr;
+}
 
 void CGenerator::emitTensor(const std::string& var, const Value& t, TensorUse use) {
   const Value* name = t.field("name");
@@ -68,15 +81,7 @@ void CGenerator::emitTensor(const std::string& var, const Value& t, TensorUse us
           break;
         case AxisScaleOffset: {
           const Value& so = items(*q, "scaleOffsets");
-          std::string arr = "NULL";
-          if (!so.items.empty()) {
-            arr = fresh("scaleOffsets");
-            std::string init;
-            for (const Value& p : so.items)
-              if (p.items.size() == 2)
-                init += (init.empty() ? "{" : ", {") + cFloat(number(p.items[0])) + ", " + intItem(p.items[1]) + "}";
-            line("Qnn_ScaleOffset_t " + arr + "[] = {" + init + "};");
-          }
+          const std::string arr = scaleOffsetArray(so);
           line(qp + "axisScaleOffsetEncoding.axis = " + field(*q, "axis") + ";");
           line(qp + "axisScaleOffsetEncoding.numScaleOffsets = " + std::to_string(so.items.size()) + "u;");
           line(qp + "axisScaleOffsetEncoding.scaleOffset = " + arr + ";");
@@ -99,6 +104,28 @@ void CGenerator::emitTensor(const std::string& var, const Value& t, TensorUse us
           line(qp + "bwAxisScaleOffsetEncoding.numElements = " + std::to_string(scales.items.size()) + "u;");
           line(qp + "bwAxisScaleOffsetEncoding.scales = " + s + ";");
           line(qp + "bwAxisScaleOffsetEncoding.offsets = " + o + ";");
+          break;
+        }
+        case BlockwiseExpansion: {
+          const Value& so = items(*q, "scaleOffsets");
+          const Value& blocks = items(*q, "blockScales");
+          const bool wide = q->field("blockScaleStorageType") && q->field("blockScaleStorageType")->u == 1;
+          const std::string arr = scaleOffsetArray(so);
+          std::string bs = "NULL";
+          if (!blocks.items.empty()) {
+            bs = fresh("blockScales");
+            line(std::string(wide ? "uint16_t " : "uint8_t ") + bs + "[] = {" + join(blocks, uintItem) + "};");
+          }
+          const std::string e = fresh("blockwise");
+          line("Qnn_BlockwiseExpansion_t " + e + " = QNN_BLOCKWISE_EXPANSION_INIT;");
+          line(e + ".axis = " + field(*q, "axis") + ";");
+          line(e + ".scaleOffsets = " + arr + ";");
+          line(e + ".numBlocksPerAxis = " + field(*q, "numBlocksPerAxis") + ";");
+          line(e + ".blockScaleBitwidth = " + field(*q, "blockScaleBitwidth") + ";");
+          line(e + ".blockScaleStorageType = (Qnn_BlockwiseExpansionBlockScaleStorageType_t)" +
+               field(*q, "blockScaleStorageType") + ";");
+          line(e + (wide ? ".blocksScale16 = " : ".blocksScale8 = ") + bs + ";");
+          line(qp + "blockwiseExpansion = &" + e + ";");
           break;
         }
         default: line("/* quantization encoding " + field(*q, "encoding") + " not known to the generator */"); break;
