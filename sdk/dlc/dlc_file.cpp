@@ -131,6 +131,24 @@ Graph parseGraph(const Json& g, const uint8_t* file, uint64_t dataEnd) {
           (tensor.quant.axis < 0 && tensor.quant.scales.size() != 1) || tensor.quant.bitwidth == 0 ||
           tensor.quant.bitwidth > 32)
         throw std::invalid_argument("tensor '" + name + "': inconsistent quant_params");
+      if (q.contains("blockwise_expansion")) {
+        const Json& b = q.at("blockwise_expansion");
+        QuantParams& qp = tensor.quant;
+        qp.blockwise = true;
+        qp.numBlocks = b.at("num_blocks").get<uint32_t>();
+        qp.blockScaleBitwidth = b.at("block_scale_bitwidth").get<uint32_t>();
+        for (const Json& m : b.at("block_scales")) {
+          if (!m.is_number_unsigned() || m.get<uint64_t>() > 0xffff)
+            throw std::invalid_argument("tensor '" + name + "': block_scales must be integers in 0..65535");
+          qp.blockScales.push_back(uint16_t(m.get<uint64_t>()));
+        }
+        // The channel and block axes must fit the dims (the backends check the rest).
+        const size_t rank = tensor.dims.size();
+        const bool axisOk = qp.axis >= 0 && size_t(qp.axis) < rank && (size_t(qp.axis) == rank - 1 || qp.axis == 0) &&
+                            rank >= 2 && tensor.dims[qp.axis] == qp.scales.size();
+        if (!axisOk || qp.numBlocks == 0 || qp.blockScales.size() != qp.scales.size() * qp.numBlocks)
+          throw std::invalid_argument("tensor '" + name + "': inconsistent blockwise_expansion");
+      }
     }
     if (t.contains("data")) {
       const Json& d = t.at("data");

@@ -22,6 +22,10 @@ struct QuantParams {
   int32_t axis = -1;  // >= 0: per-axis (one scale/offset per slice of that axis)
   std::vector<float> scales;
   std::vector<int32_t> offsets;
+  // Blockwise expansion (docs/dlc-format.md "blockwise_expansion"): channels x numBlocks multipliers.
+  bool blockwise = false;
+  uint32_t numBlocks = 0, blockScaleBitwidth = 0;
+  std::vector<uint16_t> blockScales;
 };
 
 struct Tensor {

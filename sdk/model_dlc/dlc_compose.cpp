@@ -10,9 +10,24 @@ using namespace qnn_wrapper_api;
 namespace qnn::dlc {
 namespace {
 
-// A Qnn_Tensor_t (v1) describing `t`; pointers into `t` and `dims`, which must outlive its use.
-Qnn_Tensor_t tensorOf(const qnn::dlc::Tensor& t, std::vector<Qnn_ScaleOffset_t>* axisScales,
-                      std::vector<float>* bwScales, std::vector<int32_t>* bwOffsets) {
+// The arrays a tensor's encoding points into (not copyable: the blockwise struct is pointed at).
+struct QuantStorage {
+  std::vector<Qnn_ScaleOffset_t> axisScales;
+  std::vector<float> bwScales;
+  std::vector<int32_t> bwOffsets;
+  Qnn_BlockwiseExpansion_t blockwise = QNN_BLOCKWISE_EXPANSION_INIT;
+  std::vector<uint8_t> blocks8;
+  std::vector<uint16_t> blocks16;
+  QuantStorage() = default;
+  QuantStorage(const QuantStorage&) = delete;
+  QuantStorage& operator=(const QuantStorage&) = delete;
+};
+
+// A Qnn_Tensor_t (v1) describing `t`; pointers into `t`, its dims and `st`, which must outlive its use.
+Qnn_Tensor_t tensorOf(const qnn::dlc::Tensor& t, QuantStorage* st) {
+  std::vector<Qnn_ScaleOffset_t>* axisScales = &st->axisScales;
+  std::vector<float>* bwScales = &st->bwScales;
+  std::vector<int32_t>* bwOffsets = &st->bwOffsets;
   Qnn_Tensor_t q = QNN_TENSOR_INIT;
   q.version = QNN_TENSOR_VERSION_1;
   Qnn_TensorV1_t& v = q.v1;
@@ -29,7 +44,27 @@ Qnn_Tensor_t tensorOf(const qnn::dlc::Tensor& t, std::vector<Qnn_ScaleOffset_t>*
   if (qp.defined) {
     v.quantizeParams.encodingDefinition = QNN_DEFINITION_DEFINED;
     const bool bw = qp.bitwidth < 8;  // as the converter's model.cpp: BW encodings below 8 bits
-    if (qp.axis < 0 && !bw) {
+    if (qp.blockwise) {
+      for (size_t i = 0; i < qp.scales.size(); ++i) axisScales->push_back({qp.scales[i], qp.offsets[i]});
+      Qnn_BlockwiseExpansion_t& b = st->blockwise;
+      b.axis = qp.axis;
+      b.scaleOffsets = axisScales->data();
+      b.numBlocksPerAxis = qp.numBlocks;
+      b.blockScaleBitwidth = qp.blockScaleBitwidth;
+      bool wide = false;
+      for (uint16_t m : qp.blockScales) wide = wide || m > 255;
+      if (wide) {
+        st->blocks16 = qp.blockScales;
+        b.blockScaleStorageType = QNN_BLOCKWISE_EXPANSION_BITWIDTH_SCALE_STORAGE_16;
+        b.blocksScale16 = st->blocks16.data();
+      } else {
+        st->blocks8.assign(qp.blockScales.begin(), qp.blockScales.end());
+        b.blockScaleStorageType = QNN_BLOCKWISE_EXPANSION_BITWIDTH_SCALE_STORAGE_8;
+        b.blocksScale8 = st->blocks8.data();
+      }
+      v.quantizeParams.quantizationEncoding = QNN_QUANTIZATION_ENCODING_BLOCKWISE_EXPANSION;
+      v.quantizeParams.blockwiseExpansion = &b;
+    } else if (qp.axis < 0 && !bw) {
       v.quantizeParams.quantizationEncoding = QNN_QUANTIZATION_ENCODING_SCALE_OFFSET;
       v.quantizeParams.scaleOffsetEncoding = {qp.scales[0], qp.offsets[0]};
     } else if (qp.axis < 0) {
@@ -84,10 +119,8 @@ ModelError_t composeGraph(const DlcFile& file, const Graph& g, QnnModel& model, 
   auto addTensor = [&](const std::string& name) -> ModelError_t {
     auto it = byName.find(name);
     if (it == byName.end()) return MODEL_TENSOR_ERROR;
-    std::vector<Qnn_ScaleOffset_t> axisScales;
-    std::vector<float> bwScales;
-    std::vector<int32_t> bwOffsets;
-    Qnn_Tensor_t q = tensorOf(*it->second, &axisScales, &bwScales, &bwOffsets);
+    QuantStorage storage;
+    Qnn_Tensor_t q = tensorOf(*it->second, &storage);
     added.insert(name);
     const ModelError_t err = model.addTensor(name.c_str(), &q);
     if (err == MODEL_NO_ERROR && it->second->data) file.releasePages(it->second->data, it->second->size);
@@ -129,13 +162,11 @@ ModelError_t composeGraph(const DlcFile& file, const Graph& g, QnnModel& model, 
       params[i].tensorParam = t;
     }
     std::vector<Qnn_Tensor_t> outputs;
-    std::vector<std::vector<Qnn_ScaleOffset_t>> axisScales(node.outputs.size());
-    std::vector<std::vector<float>> bwScales(node.outputs.size());
-    std::vector<std::vector<int32_t>> bwOffsets(node.outputs.size());
+    std::vector<QuantStorage> storage(node.outputs.size());
     for (size_t i = 0; i < node.outputs.size(); ++i) {
       auto it = byName.find(node.outputs[i]);
       if (it == byName.end()) return MODEL_TENSOR_ERROR;
-      outputs.push_back(tensorOf(*it->second, &axisScales[i], &bwScales[i], &bwOffsets[i]));
+      outputs.push_back(tensorOf(*it->second, &storage[i]));
       added.insert(node.outputs[i]);
     }
     VALIDATE(model.addNode(QNN_OPCONFIG_VERSION_1, node.name.c_str(), node.package.c_str(), node.type.c_str(),

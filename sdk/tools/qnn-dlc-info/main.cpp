@@ -37,6 +37,9 @@ std::string dimsText(const std::vector<uint32_t>& dims) {
 Json quantJson(const qnn::dlc::QuantParams& q) {
   Json j = {{"bitwidth", q.bitwidth}, {"scale", q.scales}, {"offset", q.offsets}};
   if (q.axis >= 0) j["axis"] = q.axis;
+  if (q.blockwise)
+    j["blockwise_expansion"] = {{"num_blocks", q.numBlocks}, {"block_scale_bitwidth", q.blockScaleBitwidth},
+                                {"block_scales", q.blockScales}};
   return j;
 }
 
@@ -44,7 +47,10 @@ std::string quantText(const qnn::dlc::QuantParams& q) {
   if (!q.defined) return "";
   std::ostringstream s;
   s << q.bitwidth << "-bit";
-  if (q.axis >= 0)
+  if (q.blockwise)
+    s << " blockwise-expansion axis " << q.axis << " (" << q.scales.size() << " channels x " << q.numBlocks
+      << " blocks, " << q.blockScaleBitwidth << "-bit block scales)";
+  else if (q.axis >= 0)
     s << " per-axis " << q.axis << " (" << q.scales.size() << " scales)";
   else
     s << " scale " << q.scales[0] << " offset " << q.offsets[0];

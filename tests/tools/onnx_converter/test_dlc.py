@@ -172,6 +172,82 @@ def custom_ops(tools, r, work, info):
     print("ok: custom op (ExampleNorm RmsNorm): DLC route == model.cpp route, == float64 reference; package named")
 
 
+def lpbq_encoding(w, channel_axis, block_axis, block):
+    """AIMET 1.0.0 LPBQ entry for float weights w (4-bit values expanded to 8 bits): per-block scales
+    max|w| / 7, the channel's float scale = its largest block scale / 16, integers round(s / that) in 1..16."""
+    wc = np.moveaxis(w, [channel_axis, block_axis], [0, 1]).astype(np.float64)
+    c, n = wc.shape[0], wc.shape[1] // block
+    blocks = np.abs(wc.reshape(c, n, block, -1)).max(axis=(2, 3)) / 7.0
+    chan = blocks.max(axis=1) / 16.0
+    ints = np.clip(np.rint(blocks / chan[:, None]), 1, 16).astype(int)
+    return {"enc_type": "LPBQ", "dtype": "INT", "bw": 8, "compressed_bw": 4, "block_size": block, "is_sym": True,
+            "scale": [float(np.float32(v)) for v in chan], "offset": [-128] * c,
+            "per_block_int_scale": ints.reshape(-1).tolist()}
+
+
+def lpbq(tools, r, work, model, cal, info):
+    """LPBQ (blockwise-expansion) weight encodings given as AIMET 1.0.0 overrides: the Gemm weight in blocks
+    of 32 inputs, the Conv weight one block per input channel. qairt-converter caches them, qairt-quantizer
+    applies them: the quantized DLC runs bit for bit like qnn-onnx-converter --quantization_overrides on the
+    CPU and HTP; the weights the converter stored are 4-bit values whose dequantization by the encoding's
+    definition lies within half a block step of the float weights; qnn-dlc-info shows the encoding."""
+    m = onnx.load(model)
+    inits = {i.name: numpy_helper.to_array(i) for i in m.graph.initializer}
+    fw = lpbq_encoding(inits["fw"], 0, 1, 32)        # Gemm transB: [out, in]
+    cw = lpbq_encoding(inits["w"], 0, 1, 1)          # Conv: [out, in, kh, kw]
+    ov = os.path.join(work, "lpbq.json")
+    with open(ov, "w") as f:
+        json.dump({"version": "1.0.0", "activation_encodings": [],
+                   "param_encodings": [dict(fw, name="fw"), dict(cw, name="w")]}, f)
+    fdlc, qdlc = os.path.join(work, "lpbq.dlc"), os.path.join(work, "lpbq_q.dlc")
+    run([r.qairt, "-i", model, "-o", fdlc, "--quantization_overrides", ov])
+    run([r.quantizer, "--input_dlc", fdlc, "--input_list", cal, "--output_dlc", qdlc])
+    r.run_cpp(model, "small_cnn_lpbq", cal, os.path.join(work, "lpbq_cpp"), quantize=True,
+              backends=[tools.cpu, r.htp], extra=["--quantization_overrides", ov])
+    for k, backend in enumerate([tools.cpu, r.htp]):
+        r.run_dlc([qdlc], [cal], os.path.join(work, f"lpbq_dlc{k}"), backend=backend)
+        for i in range(3):
+            same_outputs(os.path.join(work, f"lpbq_dlc{k}", f"Result_{i}"), os.path.join(work, f"lpbq_cpp{k}", f"Result_{i}"),
+                         ["logits", "probs"], f"LPBQ small_cnn on {os.path.basename(backend)}, input {i}")
+    doc = json.loads(run([info, "-i", qdlc, "--json"]).stdout)
+    # (the converter's layout copies are named <weight>_fc / <weight>_hwio)
+    found = {t.get("source_name", t["name"]).split("_")[0]: t["quant_params"] for t in doc["graphs"][0]["tensors"]
+             if "quant_params" in t and "blockwise_expansion" in t["quant_params"]}
+    if set(found) != {"fw", "w"} or found["fw"]["blockwise_expansion"]["num_blocks"] != 4 \
+            or found["w"]["blockwise_expansion"]["num_blocks"] != 3 \
+            or found["fw"]["blockwise_expansion"]["block_scales"] != fw["per_block_int_scale"]:
+        sys.exit(f"FAIL: qnn-dlc-info does not show the LPBQ encodings: {json.dumps(found)[:400]}")
+    # The stored weights (model.cpp route's .bin): 4-bit values, dequantized by the definition.
+    import tarfile
+    with tarfile.open(os.path.join(work, "small_cnn_lpbq.bin")) as tar:
+        names = {os.path.basename(n): n for n in tar.getnames()}
+        raw = tar.extractfile(names[next(n for n in names if n.startswith("fw"))]).read()
+    q = np.frombuffer(raw, np.int8).reshape(10, 128)
+    if q.min() < -8 or q.max() > 7:
+        sys.exit(f"FAIL: LPBQ weight values outside 4 bits: {q.min()}..{q.max()}")
+    step = (np.float32(fw["scale"])[:, None] * np.float32(np.reshape(fw["per_block_int_scale"], (10, 4)))).astype(np.float64)
+    real = q.astype(np.float64) * np.repeat(step, 32, axis=1)
+    err = np.abs(real - inits["fw"]) / np.repeat(step, 32, axis=1)
+    if err.max() > 0.5 + 1e-6 or len(np.unique(q)) < 12:
+        sys.exit(f"FAIL: LPBQ weights do not follow the encoding: max error {err.max():.3f} steps")
+    # Malformed or unsupported block encodings: one error line naming the tensor, never a traceback.
+    bad_cases = [(dict(fw, name="fw", block_size=48), "do not cut 10 channels of 128 inputs into blocks of 48"),
+                 (dict(fw, name="fw", enc_type="PER_BLOCK"), "enc_type PER_BLOCK (QNN's BLOCK encoding) is not supported"),
+                 (dict(fw, name="fw", is_sym=False), "an LPBQ encoding must be symmetric"),
+                 (dict(fw, name="fw", per_block_int_scale=[0] * 40), "per_block_int_scale values must lie in 1..16"),
+                 (dict(fw, name="b"), "LPBQ encoding applies to the weights of Conv, Gemm or MatMul")]
+    for k, (entry, needle) in enumerate(bad_cases):
+        bad = os.path.join(work, f"lpbq_bad{k}.json")
+        with open(bad, "w") as f:
+            json.dump({"version": "1.0.0", "activation_encodings": [], "param_encodings": [entry]}, f)
+        p = run([tools.conv, "-i", model, "-o", os.path.join(work, "bad.cpp"), "--input_list", cal,
+                 "--quantization_overrides", bad], ok=False)
+        if p.returncode == 0 or needle not in p.stderr or "Traceback" in p.stderr:
+            sys.exit(f"FAIL: LPBQ override {k}: exit {p.returncode}, expected '{needle}':\n{p.stderr}")
+    print("ok: LPBQ overrides (AIMET 1.0.0) -> BLOCKWISE_EXPANSION: DLC route == model.cpp route on CPU and HTP; "
+          "weights within half a block step")
+
+
 def main():
     build = sys.argv[1]
     gen_models = sys.argv[2] if len(sys.argv) > 2 else ""
@@ -205,7 +281,15 @@ def main():
          "--input_list", lst, "--output_dir", os.path.join(work, "out_ctx")])
     same_outputs(os.path.join(work, "out_ctx", "Result_0"), os.path.join(work, "out_cpp", "Result_0"),
                  ["logits", "probs"], "context binary from the DLC")
-    print("ok: context binary from a DLC")
+    # Two DLCs into one context binary: both graphs retrieved and run from it.
+    run([gen, "--model", r.dlclib, "--dlc_path", dlc + "," + dlc2, "--backend", tools.cpu, "--binary_file", "two_ctx",
+         "--output_dir", os.path.join(work, "ctx")])
+    run([tools.netrun, "--retrieve_context", os.path.join(work, "ctx", "two_ctx.bin"), "--backend", tools.cpu,
+         "--input_list", lst + "," + lst, "--output_dir", os.path.join(work, "out_two_ctx")])
+    for g in ("small_cnn", "small_cnn_b"):
+        same_outputs(os.path.join(work, "out_two_ctx", "Result_0", g), os.path.join(work, "out_cpp", "Result_0"),
+                     ["logits", "probs"], "two DLCs in one context binary, graph " + g)
+    print("ok: context binary from a DLC; two DLCs in one context binary")
 
     # qnn-throughput-net-run: a model entry with libQnnModelDlc.so and a dlcPath.
     tnr = os.path.join(tools.b, "bin", "qnn-throughput-net-run")
@@ -368,6 +452,8 @@ def main():
         if p.returncode != 1 or needle not in p.stderr or "Traceback" in p.stderr:
             sys.exit(f"FAIL: qairt-quantizer {args}: {p.returncode} {p.stderr}")
     print("ok: overrides cached by qairt-converter, applied by qairt-quantizer == model.cpp route bit for bit")
+
+    lpbq(tools, r, work, model, cal, info)
 
     # --float_bitwidth 16: FLOAT_16 tensors and weights inside, float32 inputs/outputs through Casts; on the
     # HTP the DLC and model.cpp routes agree bit for bit and stay within half precision of float32.

@@ -83,6 +83,23 @@ def quant_fields(name, enc):
         return "", ("QNN_DEFINITION_DEFINED", "QNN_QUANTIZATION_ENCODING_SCALE_OFFSET",
                     f"{{.scaleOffsetEncoding= {{.scale= {f(enc.scale[0])}, .offset= {int(enc.offset[0])}}}}}")
     n = enc.scale.size
+    if enc.blockwise:   # QNN's BLOCKWISE_EXPANSION: channel scales, then channels x blocks multipliers
+        pairs = ", ".join(f"{{.scale= {f(sc)}, .offset= {int(o)}}}" for sc, o in zip(enc.scale, enc.offset))
+        wide = int(enc.block_scales.max()) > 255
+        ctype, member = ("uint16_t", "blocksScale16") if wide else ("uint8_t", "blocksScale8")
+        storage = "QNN_BLOCKWISE_EXPANSION_BITWIDTH_SCALE_STORAGE_" + ("16" if wide else "8")
+        blocks = ", ".join(str(int(v)) for v in enc.block_scales.reshape(-1))
+        decl = (f"  Qnn_ScaleOffset_t scaleOffset_{name}[] = {{{pairs}}};\n"
+                f"  {ctype} blockScales_{name}[] = {{{blocks}}};\n"
+                f"  Qnn_BlockwiseExpansion_t blockwise_{name} = QNN_BLOCKWISE_EXPANSION_INIT;\n"
+                f"  blockwise_{name}.axis = {enc.axis};\n"
+                f"  blockwise_{name}.scaleOffsets = scaleOffset_{name};\n"
+                f"  blockwise_{name}.numBlocksPerAxis = {enc.block_scales.shape[1]};\n"
+                f"  blockwise_{name}.blockScaleBitwidth = {enc.block_scale_bitwidth};\n"
+                f"  blockwise_{name}.blockScaleStorageType = {storage};\n"
+                f"  blockwise_{name}.{member} = blockScales_{name};\n")
+        return decl, ("QNN_DEFINITION_DEFINED", "QNN_QUANTIZATION_ENCODING_BLOCKWISE_EXPANSION",
+                      f"{{.blockwiseExpansion= &blockwise_{name}}}")
     if bw_enc:
         decl = (f"  float scales_{name}[] = {{{', '.join(f(v) for v in enc.scale)}}};\n"
                 f"  int32_t offsets_{name}[] = {{{', '.join(str(int(v)) for v in enc.offset)}}};\n")

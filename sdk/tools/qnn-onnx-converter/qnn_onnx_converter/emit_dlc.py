@@ -53,6 +53,10 @@ def _quant(enc):
     q = {"bitwidth": int(enc.bitwidth), "scale": [_f32(s) for s in enc.scale], "offset": [int(o) for o in enc.offset]}
     if enc.per_axis:
         q["axis"] = int(enc.axis)
+    if enc.blockwise:
+        q["blockwise_expansion"] = {"num_blocks": int(enc.block_scales.shape[1]),
+                                    "block_scale_bitwidth": int(enc.block_scale_bitwidth),
+                                    "block_scales": [int(v) for v in enc.block_scales.reshape(-1)]}
     return q
 
 

@@ -21,8 +21,13 @@ def _tensor(t):
     q = {"bitwidth": enc.bitwidth, "scale": enc.scale.tolist(), "offset": enc.offset.tolist()}
     if enc.per_axis:
         q["axis"] = enc.axis
+    kind = "AXIS_SCALE_OFFSET" if enc.per_axis else "SCALE_OFFSET"
+    if enc.blockwise:
+        kind = "BLOCKWISE_EXPANSION"
+        q.update(num_blocks=int(enc.block_scales.shape[1]), block_scale_bitwidth=int(enc.block_scale_bitwidth),
+                 block_scales=enc.block_scales.reshape(-1).tolist())
     return {"type": _TYPES[t.kind], "data_type": enc.qnn_dtype(), "dims": t.shape,
-            "quant_params": {"encoding": "AXIS_SCALE_OFFSET" if enc.per_axis else "SCALE_OFFSET", **q}}
+            "quant_params": {"encoding": kind, **q}}
 
 
 def write_json(graph, path, converter_args):

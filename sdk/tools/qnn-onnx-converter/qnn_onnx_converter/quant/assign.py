@@ -173,7 +173,9 @@ class Assigner:
         channels = t.shape[axis] if axis is not None and axis < len(t.shape) else None
         if ov is not None:
             self.used_overrides.add(("p", key))
-            return ov.resolve(channels, axis)
+            if ov.lpbq is not None and (slot != 1 or op.type not in WEIGHTED_OPS):
+                return ov.resolve()   # refused: LPBQ is for weights
+            return ov.resolve(channels, axis, list(t.shape))
         key, enc = self._lookup(self.carried_params, q)
         if enc is not None:
             if enc.per_axis:   # QDQ per-axis encodings are along the output channels; re-aim at the QNN layout

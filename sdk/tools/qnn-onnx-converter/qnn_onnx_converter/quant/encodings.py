@@ -15,12 +15,23 @@ MODES = ("tf", "enhanced", "adjusted", "symmetric")
 
 
 class Encoding:
-    """One tensor's encoding. scale/offset are numpy arrays of shape [1] (per tensor) or [channels] (axis)."""
+    """One tensor's encoding. scale/offset are numpy arrays of shape [1] (per tensor) or [channels] (axis).
+
+    Blockwise expansion (QNN's BLOCKWISE_EXPANSION, AIMET's LPBQ) adds block_scales, integers of shape
+    [channels, blocks]: the channel's scale times its block's multiplier is the scale of the block, the
+    blocks cutting block_axis (the weight's input channels) into equal parts. block_scale_bitwidth is
+    what QNN's blockScaleBitwidth carries: the bits the values are expanded by (decompressed - compressed).
+    """
 
     def __init__(self, bitwidth, scale, offset, signed, axis=None, is_float=False):
         self.bitwidth, self.signed, self.axis, self.is_float = int(bitwidth), bool(signed), axis, is_float
         self.scale = np.atleast_1d(np.asarray(scale, np.float32))
         self.offset = np.atleast_1d(np.asarray(offset, np.int64)).astype(np.int32)
+        self.block_scales, self.block_axis, self.block_scale_bitwidth = None, None, 0
+
+    @property
+    def blockwise(self):
+        return self.block_scales is not None
 
     @classmethod
     def float_(cls, bitwidth=32):
@@ -58,13 +69,31 @@ class Encoding:
     def same_as(self, other):
         return (other is not None and self.is_float == other.is_float and self.bitwidth == other.bitwidth
                 and self.signed == other.signed and self.axis == other.axis
-                and np.array_equal(self.scale, other.scale) and np.array_equal(self.offset, other.offset))
+                and np.array_equal(self.scale, other.scale) and np.array_equal(self.offset, other.offset)
+                and self.blockwise == other.blockwise
+                and (not self.blockwise or (self.block_axis == other.block_axis
+                                            and np.array_equal(self.block_scales, other.block_scales))))
+
+    def element_scales(self, shape):
+        """Blockwise: the scale of every element of a tensor of `shape` (float64), per the definition."""
+        c, nb = self.block_scales.shape
+        blk = shape[self.block_axis] // nb
+        per_block = self.scale.astype(np.float32)[:, None] * self.block_scales.astype(np.float32)   # [c, nb]
+        grid = np.repeat(per_block, blk, axis=1).astype(np.float64)                                  # [c, in]
+        order = [self.axis, self.block_axis]
+        rest = [a for a in range(len(shape)) if a not in order]
+        full = grid.reshape([c, shape[self.block_axis]] + [1] * len(rest))
+        return np.broadcast_to(np.moveaxis(full, [0, 1], order), shape)
 
     def quantize(self, x):
         """float array -> stored integers (round half to even, saturate). Per-axis scales broadcast on self.axis."""
         x = np.asarray(x, np.float64)
         s, o = self.scale.astype(np.float64), self.offset.astype(np.float64)
-        if self.per_axis:
+        if self.blockwise:
+            shape = [1] * x.ndim
+            shape[self.axis] = -1
+            s, o = self.element_scales(x.shape), o.reshape(shape)
+        elif self.per_axis:
             shape = [1] * x.ndim
             shape[self.axis] = -1
             s, o = s.reshape(shape), o.reshape(shape)
@@ -171,3 +200,13 @@ def from_min_max(bw, mn, mx, is_symmetric, axis=None):
     enc = symmetric(mn, mx, bw) if is_symmetric else asymmetric(mn, mx, bw)
     enc.axis = axis
     return enc
+
+
+def blockwise_block_axis(rank, axis):
+    """The axis a blockwise encoding on channel `axis` cuts into blocks (the runtime's rule,
+    core/tensor_view.h blockwiseBlockAxis): rank-2 when axis is last, 1 when axis is 0, else None."""
+    if rank < 2 or axis is None or axis < 0:
+        return None
+    if axis == rank - 1:
+        return rank - 2
+    return 1 if axis == 0 else None

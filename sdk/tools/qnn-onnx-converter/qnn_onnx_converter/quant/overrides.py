@@ -6,6 +6,14 @@
 Both sections must be present (either may be empty). An entry needs scale+offset or min+max
 (scale/offset win when both are given); dtype "float" marks the tensor float (mixed precision).
 A list of N entries on a weight is per-channel along its output channels.
+
+The AIMET 1.0.0 form is read too: {"version": "1.0.0", "activation_encodings": [entry, ...],
+"param_encodings": [entry, ...]}, entry = {"name", "enc_type": PER_TENSOR|PER_CHANNEL|LPBQ|PER_BLOCK,
+"dtype": INT|FLOAT, "bw", "is_sym", "scale": [...], "offset": [...]} and for LPBQ "block_size",
+"compressed_bw" and "per_block_int_scale" (channels x blocks, channel-major). PER_TENSOR and
+PER_CHANNEL become the entries above; LPBQ becomes QNN's BLOCKWISE_EXPANSION encoding (weights of
+compressed_bw bits, each block's scale = the channel's scale x its integer); PER_BLOCK (QNN's BLOCK
+encoding, one free scale per block) is refused: no backend here runs it.
 """
 import json
 
@@ -20,15 +28,18 @@ _BITWIDTHS = (4, 8, 16, 32)
 class Override:
     """One tensor's parsed override: entries normalised, turned into an Encoding by resolve()."""
 
-    def __init__(self, name, entries, where):
-        self.name, self.entries, self.where = name, entries, where
+    def __init__(self, name, entries, where, lpbq=None):
+        self.name, self.entries, self.where, self.lpbq = name, entries, where, lpbq
 
     @property
     def is_float(self):
         return self.entries[0]["dtype"] == "float"
 
-    def resolve(self, channels=None, axis=None):
-        """Encoding for a tensor; channels/axis given for per-channel weights (len(entries) > 1)."""
+    def resolve(self, channels=None, axis=None, shape=None):
+        """Encoding for a tensor; channels/axis given for per-channel weights (len(entries) > 1),
+        and the weight's shape for an LPBQ encoding."""
+        if self.lpbq is not None:
+            return self._resolve_lpbq(channels, axis, shape)
         e0 = self.entries[0]
         if e0["dtype"] == "float":
             return E.Encoding.float_(e0["bitwidth"])
@@ -47,6 +58,26 @@ class Override:
                               np.array([e["max"] for e in self.entries]), sym, ax)
 
 
+    def _resolve_lpbq(self, channels, axis, shape):
+        lp = self.lpbq
+        if axis is None or channels is None or shape is None:
+            raise ConverterError(f"{self.where}: an LPBQ encoding applies to the weights of Conv, Gemm or "
+                                 "MatMul (FullyConnected) only")
+        block_axis = E.blockwise_block_axis(len(shape), axis)
+        n = len(lp["scale"])
+        if block_axis is None or n != channels:
+            raise ConverterError(f"{self.where}: {n} LPBQ channel scales, but the weight has {channels} output channels")
+        blocks = len(lp["per_block_int_scale"]) // n
+        if blocks * n != len(lp["per_block_int_scale"]) or blocks * lp["block_size"] != shape[block_axis]:
+            raise ConverterError(f"{self.where}: {len(lp['per_block_int_scale'])} per_block_int_scale values do not "
+                                 f"cut {n} channels of {shape[block_axis]} inputs into blocks of {lp['block_size']}")
+        enc = E.Encoding(lp["compressed_bw"], lp["scale"], np.zeros(n, np.int64), signed=True, axis=axis)
+        enc.block_scales = np.asarray(lp["per_block_int_scale"], np.uint16).reshape(n, blocks)
+        enc.block_axis = block_axis
+        enc.block_scale_bitwidth = lp["bw"] - lp["compressed_bw"]
+        return enc
+
+
 def _num(v, field, where, integer=False):
     if isinstance(v, bool) or not isinstance(v, (int, float)):
         raise ConverterError(f"{where}: '{field}' must be a number, got {json.dumps(v)}")
@@ -57,19 +88,31 @@ def _num(v, field, where, integer=False):
     return int(v) if integer else float(v)
 
 
+def _known_fields(e, allowed, where):
+    unknown = {k for k in e if not k.startswith("qnn_")} - set(allowed)
+    if unknown:
+        raise ConverterError(f"{where}: unknown field(s) {', '.join(sorted(unknown))}")
+
+
+def _choice(e, field, allowed, default, where):
+    v = e.get(field, default)
+    if v not in allowed:
+        raise ConverterError(f"{where}: '{field}' must be one of {', '.join(allowed)}, got {json.dumps(v)}")
+    return v
+
+
+def _bitwidth(e, field, where):
+    if field not in e:
+        raise ConverterError(f"{where}: '{field}' is missing")
+    return _num(e[field], field, where, integer=True)
+
+
 def _entry(e, where):
     if not isinstance(e, dict):
         raise ConverterError(f"{where}: an encoding must be an object, got {json.dumps(e)[:40]}")
-    unknown = {k for k in e if not k.startswith("qnn_")} - {"bitwidth", "min", "max", "scale", "offset",
-                                                           "is_symmetric", "dtype"}
-    if unknown:
-        raise ConverterError(f"{where}: unknown field(s) {', '.join(sorted(unknown))}")
-    dtype = e.get("dtype", "int")
-    if dtype not in ("int", "float"):
-        raise ConverterError(f"{where}: 'dtype' must be \"int\" or \"float\", got {json.dumps(dtype)}")
-    if "bitwidth" not in e:
-        raise ConverterError(f"{where}: 'bitwidth' is missing")
-    bw = _num(e["bitwidth"], "bitwidth", where, integer=True)
+    _known_fields(e, ("bitwidth", "min", "max", "scale", "offset", "is_symmetric", "dtype"), where)
+    dtype = _choice(e, "dtype", ("int", "float"), "int", where)
+    bw = _bitwidth(e, "bitwidth", where)
     if dtype == "float":
         if bw not in (16, 32):
             raise ConverterError(f"{where}: a float encoding needs bitwidth 16 or 32, got {bw}")
@@ -116,11 +159,82 @@ def load(path):
     return parse(doc, f"--quantization_overrides {path}")
 
 
+_ENC_TYPES = ("PER_TENSOR", "PER_CHANNEL", "LPBQ", "PER_BLOCK")
+
+
+def _v1_entry(e, where):
+    """One AIMET 1.0.0 entry -> (0.x-style entries, lpbq dict or None)."""
+    _known_fields(e, ("name", "enc_type", "dtype", "bw", "is_sym", "scale", "offset", "block_size", "compressed_bw",
+                      "per_block_int_scale"), where)
+    kind = _choice(e, "enc_type", _ENC_TYPES, "PER_TENSOR", where)
+    dtype = _choice(e, "dtype", ("INT", "FLOAT"), "INT", where)
+    bw = _bitwidth(e, "bw", where)
+    if dtype == "FLOAT":
+        return [_entry({"dtype": "float", "bitwidth": bw}, where)], None
+    if kind == "PER_BLOCK":
+        raise ConverterError(f"{where}: enc_type PER_BLOCK (QNN's BLOCK encoding) is not supported by the "
+                             "backends; LPBQ (BLOCKWISE_EXPANSION) is")
+    sym = e.get("is_sym", False)
+    if not isinstance(sym, bool):
+        raise ConverterError(f"{where}: 'is_sym' must be true or false, got {json.dumps(sym)}")
+    scales, offsets = e.get("scale"), e.get("offset")
+    if not isinstance(scales, list) or not scales or not isinstance(offsets, list) or len(offsets) != len(scales):
+        raise ConverterError(f"{where}: 'scale' and 'offset' must be non-empty lists of the same length")
+    if kind == "PER_TENSOR" and len(scales) != 1:
+        raise ConverterError(f"{where}: a PER_TENSOR encoding has one scale, got {len(scales)}")
+    if kind != "LPBQ":
+        return [_entry({"bitwidth": bw, "is_symmetric": sym, "scale": sc, "offset": o}, where)
+                for sc, o in zip(scales, offsets)], None
+    if not sym:
+        raise ConverterError(f"{where}: an LPBQ encoding must be symmetric (is_sym true)")
+    for field in ("block_size", "compressed_bw", "per_block_int_scale"):
+        if field not in e:
+            raise ConverterError(f"{where}: LPBQ needs '{field}'")
+    cbw = _num(e["compressed_bw"], "compressed_bw", where, integer=True)
+    block = _num(e["block_size"], "block_size", where, integer=True)
+    if cbw not in (4, 8) or not cbw < bw <= 16:
+        raise ConverterError(f"{where}: LPBQ needs compressed_bw 4 or 8 below bw (at most 16), got {cbw} and {bw}")
+    if block < 1:
+        raise ConverterError(f"{where}: 'block_size' must be >= 1, got {block}")
+    ints = e["per_block_int_scale"]
+    if not isinstance(ints, list) or not ints:
+        raise ConverterError(f"{where}: 'per_block_int_scale' must be a non-empty list")
+    ints = [_num(v, "per_block_int_scale", where, integer=True) for v in ints]
+    top = 1 << (bw - cbw)
+    if any(v < 1 or v > top for v in ints):
+        raise ConverterError(f"{where}: per_block_int_scale values must lie in 1..{top} (2^(bw - compressed_bw))")
+    chan = [_num(v, "scale", where) for v in scales]
+    if any(not v > 0 for v in chan):
+        raise ConverterError(f"{where}: LPBQ channel scales must be > 0")
+    entry = _entry({"bitwidth": cbw, "is_symmetric": True, "scale": chan[0], "offset": 0}, where)
+    return [entry], {"scale": chan, "per_block_int_scale": ints, "block_size": block, "compressed_bw": cbw, "bw": bw,
+                     "source": dict(e)}
+
+
+def _sections_v1(doc, origin):
+    """AIMET 1.0.0 lists of named entries -> the 0.x shape {name: entry-or-list}."""
+    out = {}
+    for section in ("activation_encodings", "param_encodings"):
+        sec = doc.get(section)
+        if not isinstance(sec, list):
+            raise ConverterError(f"{origin}: '{section}' must be a list in version 1.0.0")
+        named = {}
+        for k, e in enumerate(sec):
+            if not isinstance(e, dict) or not isinstance(e.get("name"), str):
+                raise ConverterError(f"{origin}: {section}[{k}] must be an object with a 'name'")
+            named[e["name"]] = dict(e, enc_type=e.get("enc_type", "PER_TENSOR"))
+        out[section] = named
+    return out
+
+
 def parse(doc, origin):
     """The overrides of an AIMET document (a loaded file, or the cache in a DLC) -> (activation
     overrides, param overrides); `origin` names it in errors."""
     if not isinstance(doc, dict):
         raise ConverterError(f"{origin}: the top level must be an object")
+    if doc.get("version") == "1.0.0" and any(isinstance(doc.get(s), list) for s in ("activation_encodings",
+                                                                                  "param_encodings")):
+        doc = _sections_v1(doc, origin)
     result = []
     for section in ("activation_encodings", "param_encodings"):
         if section not in doc:
@@ -132,6 +246,14 @@ def parse(doc, origin):
         parsed = {}
         for name, entries in sec.items():
             where = f"{origin}: {section}['{name}']"
+            if isinstance(entries, dict) and "enc_type" in entries:   # a 1.0.0 entry
+                parsed_entries, lpbq = _v1_entry(entries, where)
+                if lpbq is not None and section == "activation_encodings":
+                    raise ConverterError(f"{where}: LPBQ encodings apply to params (weights) only")
+                if len(parsed_entries) > 1 and section == "activation_encodings":
+                    raise ConverterError(f"{where}: per-channel encodings are only supported for params")
+                parsed[name] = Override(name, parsed_entries, where, lpbq)
+                continue
             if isinstance(entries, dict):
                 entries = [entries]
             if not isinstance(entries, list) or not entries:
@@ -145,6 +267,8 @@ def parse(doc, origin):
 
 def to_aimet(override):
     """An Override's entries back in the AIMET form parse() reads (what a DLC caches)."""
+    if override.lpbq is not None:
+        return dict(override.lpbq["source"], enc_type="LPBQ")
     out = []
     for e in override.entries:
         d = {"bitwidth": e["bitwidth"], "dtype": e["dtype"]}
