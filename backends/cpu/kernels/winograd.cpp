@@ -319,7 +319,6 @@ void Conv3x3::prepare(uint32_t batch, uint32_t inH, uint32_t inW, uint32_t cin, 
   m_ = tile == Tile::k4x4 ? 4 : 2;
   positions_ = tile == Tile::k4x4 ? kPositionsF4 : kPositionsF2;
   tilesH_ = size_t(outH + m_ - 1) / m_, tilesW_ = size_t(outW + m_ - 1) / m_;
-  paddedH_ = m_ * tilesH_ + 2, paddedW_ = m_ * tilesW_ + 2;
   // A block's V and M (positions x tiles x (cin + cout) floats) within ~768 KiB of L2.
   const size_t maxTiles = std::clamp<size_t>(size_t(196608) / positions_ / (size_t(cin) + cout), 8, 128);
   const size_t tiles = size_t(batch) * tilesH_ * tilesW_;
@@ -333,9 +332,10 @@ void Conv3x3::prepare(uint32_t batch, uint32_t inH, uint32_t inW, uint32_t cin, 
   slots_ = std::max<size_t>(1, std::min(threads, numBlocks_));
   cursors_.reset(new BlockCursor[slots_]);
   packedSize_ = gemm::packedBSize(cin, cout);
-  padded_.assign(size_t(batch) * paddedH_ * paddedW_ * cin, 0.f);
   packedU_.assign(positions_ * packedSize_, 0.f);
-  scratch_.assign(slots_ * (positions_ * tilesPerBlock_ * (size_t(cin) + cout) + m_ * m_ * size_t(cout)), 0.f);
+  const size_t n = m_ + 2;
+  slotFloats_ = positions_ * tilesPerBlock_ * (size_t(cin) + cout) + m_ * m_ * size_t(cout) + n * n * size_t(cin);
+  scratch_.assign(slots_ * slotFloats_, 0.f);
 }
 
 void Conv3x3::setFilter(const float* filter) {
@@ -366,21 +366,6 @@ void Conv3x3::setFilter(const float* filter) {
 }
 
 void Conv3x3::run(const float* input, const float* bias, float* output, const gemm::Clamp* clamp) {
-  // The zero-padded image: padded (y, x) = input (y - padTop, x - padLeft).
-  const size_t rowFloats = paddedW_ * cin_;
-  parallelFor(size_t(batch_) * paddedH_, sdk::rowGrain(rowFloats), [&](size_t r0, size_t r1) {
-    for (size_t r = r0; r < r1; ++r) {
-      float* dst = padded_.data() + r * rowFloats;
-      const int64_t iy = int64_t(r % paddedH_) - padTop_;
-      std::fill(dst, dst + rowFloats, 0.f);
-      if (iy < 0 || iy >= int64_t(inH_)) continue;
-      const float* src = input + ((r / paddedH_) * inH_ + size_t(iy)) * inW_ * cin_;
-      const int64_t x0 = std::clamp<int64_t>(padLeft_, 0, int64_t(paddedW_));
-      const int64_t x1 = std::clamp<int64_t>(padLeft_ + int64_t(inW_), x0, int64_t(paddedW_));
-      const int64_t skip = x0 - padLeft_;  // input columns left of the padded image (negative padding)
-      if (x1 > x0) std::memcpy(dst + x0 * cin_, src + skip * cin_, size_t(x1 - x0) * cin_ * sizeof(float));
-    }
-  });
   // Slot s owns blocks [s * numBlocks / slots, (s + 1) * numBlocks / slots)
   // (the same image rows at every layer, so the same core's cache holds them),
   // takes them from the front, then helps with the other slots' blocks.
@@ -392,12 +377,14 @@ void Conv3x3::run(const float* input, const float* bias, float* output, const ge
     for (size_t slot = s0; slot < s1; ++slot)
       for (size_t k = 0; k < slots_; ++k) {
         BlockCursor& c = cursors_[(slot + k) % slots_];
-        for (size_t block = c.next++; block < c.end; block = c.next++) runBlock(block, slot, bias, output, clamp);
+        for (size_t block = c.next++; block < c.end; block = c.next++)
+          runBlock(input, block, slot, bias, output, clamp);
       }
   });
 }
 
-void Conv3x3::runBlock(size_t block, size_t slot, const float* bias, float* output, const gemm::Clamp* clamp) {
+void Conv3x3::runBlock(const float* input, size_t block, size_t slot, const float* bias, float* output,
+                       const gemm::Clamp* clamp) {
   static const InputFn inputF2 = pickForIsa<InputFn>(inputAvx512, inputAvx2, inputPortable);
   static const OutputFn outputF2 = pickForIsa<OutputFn>(outputAvx512, outputAvx2, outputPortable);
   static const InputFn inputF4 = pickForIsa<InputFn>(inputF4Avx512, inputF4Avx2, inputF4Portable);
@@ -406,14 +393,30 @@ void Conv3x3::runBlock(size_t block, size_t slot, const float* bias, float* outp
   const OutputFn outputTransform = tile_ == Tile::k4x4 ? outputF4 : outputF2;
   const size_t T = tilesPerBlock_, tilesPerImage = tilesH_ * tilesW_, P = positions_, m = m_;
   const size_t t0 = block * T, total = size_t(batch_) * tilesPerImage, nt = std::min(T, total - t0);
-  float* v = scratch_.data() + slot * (P * T * (size_t(cin_) + cout_) + m * m * size_t(cout_));
+  float* v = scratch_.data() + slot * slotFloats_;
   float* mm = v + P * T * cin_;
   float* sink = mm + P * T * cout_;  // outputs past the image edge land here (a row each)
-  const size_t rowFloats = paddedW_ * cin_;
+  float* edge = sink + m * m * cout_;  // an input tile that reaches past the image, zero-padded
+  const size_t n = m + 2, inRow = size_t(inW_) * cin_, tileRow = n * cin_;
   for (size_t tt = 0; tt < nt; ++tt) {
     const size_t t = t0 + tt, b = t / tilesPerImage, ty = (t % tilesPerImage) / tilesW_, tx = t % tilesW_;
-    const float* patch = padded_.data() + (b * paddedH_ + m * ty) * rowFloats + m * tx * cin_;
-    inputTransform(patch, rowFloats, cin_, v + tt * cin_, T * cin_);
+    // The tile's input window: rows y0.., columns x0.. of image b (padding outside it).
+    const int64_t y0 = int64_t(m * ty) - padTop_, x0 = int64_t(m * tx) - padLeft_;
+    const float* image = input + size_t(b) * inH_ * inRow;
+    if (y0 >= 0 && x0 >= 0 && y0 + int64_t(n) <= int64_t(inH_) && x0 + int64_t(n) <= int64_t(inW_)) {
+      inputTransform(image + size_t(y0) * inRow + size_t(x0) * cin_, inRow, cin_, v + tt * cin_, T * cin_);
+      continue;
+    }
+    const int64_t xa = std::max<int64_t>(x0, 0), xb = std::min<int64_t>(x0 + int64_t(n), inW_);
+    for (size_t i = 0; i < n; ++i) {
+      float* dst = edge + i * tileRow;
+      std::fill(dst, dst + tileRow, 0.f);
+      const int64_t y = y0 + int64_t(i);
+      if (y < 0 || y >= int64_t(inH_) || xb <= xa) continue;
+      std::memcpy(dst + size_t(xa - x0) * cin_, image + size_t(y) * inRow + size_t(xa) * cin_,
+                  size_t(xb - xa) * cin_ * sizeof(float));
+    }
+    inputTransform(edge, tileRow, cin_, v + tt * cin_, T * cin_);
   }
   for (size_t k = 0; k < P; ++k)
     gemm::multiply(nt, cout_, cin_, v + k * T * cin_, cin_, false, packedU_.data() + k * packedSize_, nullptr,

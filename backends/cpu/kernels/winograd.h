@@ -45,22 +45,25 @@ class Conv3x3 {
   void run(const float* input, const float* bias, float* output, const gemm::Clamp* clamp);
 
  private:
-  void runBlock(size_t block, size_t slot, const float* bias, float* output, const gemm::Clamp* clamp);
+  void runBlock(const float* input, size_t block, size_t slot, const float* bias, float* output,
+                const gemm::Clamp* clamp);
 
   Tile tile_ = Tile::k2x2;
   size_t m_ = 2, positions_ = 16;  // output tile side; transform positions ((m + 2)^2)
   uint32_t batch_ = 0, inH_ = 0, inW_ = 0, cin_ = 0, cout_ = 0;
   int64_t padTop_ = 0, padLeft_ = 0, outH_ = 0, outW_ = 0;
   size_t tilesH_ = 0, tilesW_ = 0, tilesPerBlock_ = 0, numBlocks_ = 0, slots_ = 1;
-  size_t paddedH_ = 0, paddedW_ = 0, packedSize_ = 0;
-  std::vector<float> padded_;   // [batch][paddedH][paddedW][cin], zeros around the input
+  size_t packedSize_ = 0, slotFloats_ = 0;
   std::vector<float> packedU_;  // one packed [cin x cout] matrix per transform position
+  // Per slot: V (positions x tiles x cin), M (positions x tiles x cout), m*m sink rows, and one
+  // zero-padded input tile for the tiles that reach past the image edge (the others are read
+  // where they lie in the input: no padded copy of the image).
   std::vector<float> scratch_;
   struct alignas(64) BlockCursor {  // the next block of a slot's range, and its end
     std::atomic<size_t> next{0};
     size_t end = 0;
   };
-  std::unique_ptr<BlockCursor[]> cursors_;  // one per slot  // per slot: V (16 x tiles x cin), M (16 x tiles x cout), 4 sink rows
+  std::unique_ptr<BlockCursor[]> cursors_;  // one per slot
 };
 
 }  // namespace qnn::cpu::winograd
