@@ -115,6 +115,27 @@ int runNetRun(const NetRunOptions& o) {
   }
 
   auto& graphs = session.graphs();
+  // --graph-name / --graph-index: the one list goes to that graph, the others are skipped.
+  if (!o.graphName.empty() || o.graphIndex >= 0) {
+    size_t chosen = graphs.size();
+    if (!o.graphName.empty()) {
+      for (size_t i = 0; i < graphs.size(); ++i)
+        if (graphs[i].spec.name == o.graphName) chosen = i;
+      if (chosen == graphs.size()) {
+        std::string names;
+        for (const auto& g : graphs) names += (names.empty() ? "'" : ", '") + g.spec.name + "'";
+        throw ToolError("--graph-name: no graph named '" + o.graphName + "' (the graphs: " + names + ")");
+      }
+    } else {
+      if (size_t(o.graphIndex) >= graphs.size())
+        throw ToolError("--graph-index " + std::to_string(o.graphIndex) + ": there are " +
+                        std::to_string(graphs.size()) + " graph(s), indexed from 0");
+      chosen = size_t(o.graphIndex);
+    }
+    std::vector<std::optional<InputList>> selected(graphs.size());
+    selected[chosen] = std::move(lists[0]);
+    lists = std::move(selected);
+  }
   if (lists.size() != graphs.size())
     throw ToolError("--input_list names " + std::to_string(lists.size()) + " list(s) but there are " +
                     std::to_string(graphs.size()) + " graph(s); give one list per graph ('__' skips a graph)");

@@ -19,6 +19,8 @@ ArgParser makeNetRunParser() {
           {"model_prefix", true, "VAL", "function prefix of the model library (default QnnModel)"},
           {"dlc_path", true, "FILE", "comma list of DLCs (qairt-converter) composed into the context; needs "
                                      "libQnnModelDlc.so as --model"},
+          {"graph-name", true, "VAL", "run only the graph of this name (of a multi-graph DLC, context or model set)"},
+          {"graph-index", true, "VAL", "run only the graph at this 0-based position of the composed or loaded graphs"},
           {"debug", false, "", "write the outputs of every layer (model libraries only)"},
           {"quiet", false, "", "no progress line on a terminal"},
           {"output_dir", true, "DIR", "output directory (default ./output)"},
@@ -110,7 +112,20 @@ NetRunOptions netRunOptionsFromArgs(const ArgParser& args) {
     o.retrieveContext = args.value("retrieve_context");
     requireFile(o.retrieveContext, "context binary");
   }
+  args.requireExclusive("graph-name", "graph-index");
+  if (args.has("graph-name")) {
+    o.graphName = trimString(args.value("graph-name"));
+    if (o.graphName.empty()) throw UsageError("--graph-name is empty");
+  }
+  if (args.has("graph-index")) {
+    const std::string v = trimString(args.value("graph-index"));
+    if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos || v.size() > 9)
+      throw UsageError("--graph-index must be a non-negative integer, got '" + v + "'");
+    o.graphIndex = std::stoll(v);
+  }
   o.inputLists = nonEmptyList(args, "input_list");
+  if ((!o.graphName.empty() || o.graphIndex >= 0) && o.inputLists.size() != 1)
+    throw UsageError("--graph-name / --graph-index run one graph: give one --input_list");
   for (const auto& l : o.inputLists)
     if (l != "__") requireFile(l, "input list");
   o.modelPrefix = args.value("model_prefix", o.modelPrefix);

@@ -20,6 +20,8 @@ struct NetRunOptions {
   std::vector<std::string> dlcPaths;  // --dlc_path: DLCs composed through the one model library
   std::string backend;
   std::vector<std::string> inputLists;  // "__" = skip that graph
+  std::string graphName;   // --graph-name: run only this graph
+  int64_t graphIndex = -1;  // --graph-index: run only the graph at this position
   std::string retrieveContext;
   std::string modelPrefix = "QnnModel";
   bool debug = false;

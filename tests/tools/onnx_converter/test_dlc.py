@@ -172,6 +172,37 @@ def custom_ops(tools, r, work, info):
     print("ok: custom op (ExampleNorm RmsNorm): DLC route == model.cpp route, == float64 reference; package named")
 
 
+def merge_dlcs(paths, out):
+    """One DLC holding the graphs of several (docs/dlc-format.md: preamble, data region, compressed JSON
+    header): data regions appended in order with the tensors' offsets moved, the graph lists joined."""
+    import struct
+    import zlib
+    pre = struct.Struct("<8sIIQQQIIQQ")
+    data, graphs, meta = bytearray(b"\0" * 64), [], None
+    for path in paths:
+        d = open(path, "rb").read()
+        magic, version, flags, hoff, hsize, raw, crc, _, size, _ = pre.unpack(d[:64])
+        header = json.loads(zlib.decompress(d[hoff:hoff + hsize]))
+        meta = meta or header["metadata"]
+        data += b"\0" * ((-len(data)) % 64)
+        delta = len(data) - 64
+        data += d[64:hoff]
+        for g in header["graphs"]:
+            for t in g["tensors"].values():
+                if "data" in t:
+                    t["data"]["offset"] += delta
+            graphs.append(g)
+    raw = json.dumps({"format": "openqnn-dlc", "version": version, "metadata": meta, "graphs": graphs}).encode()
+    packed = zlib.compress(raw, 6)
+    data += b"\0" * ((-len(data)) % 64)
+    hoff = len(data)
+    data += packed
+    p = pre.pack(magic, version, flags, hoff, len(packed), len(raw), zlib.crc32(packed) & 0xFFFFFFFF, 0, len(data), 0)
+    p = p[:44] + struct.pack("<I", zlib.crc32(p[:44] + p[48:]) & 0xFFFFFFFF) + p[48:]
+    data[:64] = p
+    open(out, "wb").write(bytes(data))
+
+
 def lpbq_encoding(w, channel_axis, block_axis, block):
     """AIMET 1.0.0 LPBQ entry for float weights w (4-bit values expanded to 8 bits): per-block scales
     max|w| / 7, the channel's float scale = its largest block scale / 16, integers round(s / that) in 1..16."""
@@ -291,6 +322,34 @@ def main():
                      ["logits", "probs"], "two DLCs in one context binary, graph " + g)
     print("ok: context binary from a DLC; two DLCs in one context binary")
 
+    # One DLC file holding two graphs (the format allows any number): both compose into one context;
+    # qnn-net-run --graph-name / --graph-index run one of them with one input list.
+    both = os.path.join(work, "two_graphs.dlc")
+    merge_dlcs([dlc, dlc2], both)
+    info = os.path.join(tools.b, "bin", "qnn-dlc-info")
+    names = [g["name"] for g in json.loads(run([info, "-i", both, "--json"]).stdout)["graphs"]]
+    if names != ["small_cnn", "small_cnn_b"]:
+        sys.exit(f"FAIL: the two-graph DLC lists {names}")
+    r.run_dlc([both], [lst, lst], os.path.join(work, "out_both"))
+    for g in names:
+        same_outputs(os.path.join(work, "out_both", "Result_0", g), os.path.join(work, "out_cpp", "Result_0"),
+                     ["logits", "probs"], "two-graph DLC, graph " + g)
+    for sel, g in ((["--graph-name", "small_cnn_b"], "small_cnn_b"), (["--graph-index", "0"], "small_cnn")):
+        out = os.path.join(work, "out_sel_" + g)
+        r.run_dlc([both], [lst], out, extra=sel)
+        same_outputs(os.path.join(out, "Result_0", g), os.path.join(work, "out_cpp", "Result_0"),
+                     ["logits", "probs"], f"{' '.join(sel)} of the two-graph DLC")
+        other = "small_cnn" if g == "small_cnn_b" else "small_cnn_b"
+        if os.path.exists(os.path.join(out, "Result_0", other)):
+            sys.exit(f"FAIL: {' '.join(sel)} ran graph {other} too")
+    for sel, needle in ((["--graph-name", "nope"], "no graph named 'nope' (the graphs: 'small_cnn', 'small_cnn_b')"),
+                        (["--graph-index", "2"], "--graph-index 2: there are 2 graph(s)"),
+                        (["--graph-index", "-1"], "must be a non-negative integer")):
+        p = r.run_dlc([both], [lst], os.path.join(work, "out_bad_sel"), ok=False, extra=sel)
+        if p.returncode == 0 or needle not in p.stderr or "Traceback" in p.stderr:
+            sys.exit(f"FAIL: {' '.join(sel)}: exit {p.returncode}, expected '{needle}':\n{p.stderr}")
+    print("ok: two graphs in one DLC file; --graph-name / --graph-index")
+
     # qnn-throughput-net-run: a model entry with libQnnModelDlc.so and a dlcPath.
     tnr = os.path.join(tools.b, "bin", "qnn-throughput-net-run")
     cfg = {"backends": [{"backendName": "cpu", "backendPath": tools.cpu}],
@@ -313,7 +372,6 @@ def main():
     print("ok: qnn-throughput-net-run runs a DLC (models[].dlcPath)")
 
     # qnn-dlc-info: the graph as the converter wrote it (6 ONNX nodes + the input layout transpose).
-    info = os.path.join(tools.b, "bin", "qnn-dlc-info")
     doc = json.loads(run([info, "-i", dlc, "--json"]).stdout)
     g = doc["graphs"][0]
     weights = sum(t["static_bytes"] for t in g["tensors"])
