@@ -2,10 +2,11 @@
 // a per-channel scale, and per block of input channels an integer multiplier of it) through the
 // C API of libQnnCpu.so and libQnnHtp.so, in the form ExecuTorch, ONNX Runtime and MNN build them
 // (HWIO Conv2d filters with axis 3, [out, in] FullyConnected weights with axis 0, 4-bit values in
-// 8-bit containers, multipliers in 1..16). Checked: outputs within one step of a float64
-// reference computed here from the encoding's definition; byte-identical to the same graph given
-// the weights pre-expanded by this test into a per-channel encoding; through a context binary and
-// a Saver recording replayed by qnn-trace-replay; malformed encodings refused with their messages.
+// 8-bit containers or packed two per byte, multipliers in 1..16). Checked: outputs within one step
+// of a float64 reference computed here from the encoding's definition; byte-identical to the same
+// graph given the weights pre-expanded by this test into a per-channel encoding; through a context
+// binary and a Saver recording replayed by qnn-trace-replay; malformed encodings refused with their
+// messages.
 #include <dlfcn.h>
 #include <unistd.h>
 
@@ -37,7 +38,8 @@ constexpr int32_t kOffX = -100, kOffY = -128;
 // Powers of two, so that channel scale x multiplier x value is exact in float either way round.
 constexpr float kChannelScale[kCout] = {1.f / 64, 1.f / 128, 1.f / 32, 1.f / 256};
 
-enum class Form { kBlockwise8, kBlockwise16, kExpanded, kUnitMultipliers };
+// kPacked4: the blockwise form with its 4-bit values packed two per byte (QNN_DATATYPE_SFIXED_POINT_4).
+enum class Form { kBlockwise8, kBlockwise16, kPacked4, kExpanded, kUnitMultipliers };
 
 struct BlockCase {
   const char* name;
@@ -57,6 +59,12 @@ struct BlockWeight : TensorSpec {
       : TensorSpec("w", QNN_TENSOR_TYPE_STATIC, QNN_DATATYPE_SFIXED_POINT_8, std::move(dims)) {
     const std::vector<int8_t>& v = form == Form::kExpanded ? expanded : values;
     bytes.assign(reinterpret_cast<const uint8_t*>(v.data()), reinterpret_cast<const uint8_t*>(v.data()) + v.size());
+    if (form == Form::kPacked4) {  // first element in the low nibble
+      std::vector<uint8_t> packed((v.size() + 1) / 2, 0);
+      for (size_t i = 0; i < v.size(); ++i) packed[i / 2] |= uint8_t((uint8_t(v[i]) & 0x0f) << (i % 2 ? 4 : 0));
+      bytes = packed;
+      tensor.v1.dataType = QNN_DATATYPE_SFIXED_POINT_4;
+    }
     tensor.v1.clientBuf = {bytes.data(), uint32_t(bytes.size())};
     for (float s : kChannelScale) scaleOffsets.push_back({s, 0});
     Qnn_QuantizeParams_t& q = tensor.v1.quantizeParams;
@@ -239,6 +247,7 @@ TEST_P(BlockwiseWeights, MatchReferenceAndExpandedFormAndSurviveContextBinary) {
   EXPECT_GT(maxDifference(buildAndRun(s, graph, Form::kUnitMultipliers), reference), 8);
   EXPECT_EQ(buildAndRun(s, graph, Form::kExpanded), blockwise);
   EXPECT_EQ(buildAndRun(s, graph, Form::kBlockwise16), blockwise);
+  EXPECT_EQ(buildAndRun(s, graph, Form::kPacked4), blockwise);
   EXPECT_EQ(s.runFromBinary(
                 "blockwise",
                 [&](const QNN_INTERFACE_VER_TYPE& api, Qnn_GraphHandle_t g, std::vector<uint8_t>* out) {
