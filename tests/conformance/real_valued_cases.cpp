@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <map>
 #include <set>
 
 #include "ops/shared_ops.h"
@@ -17,10 +18,17 @@ const std::set<std::string> kRealValued = {"NonMaxSuppression", "MultiClassNms",
                                            "RoiAlign",          "HeatMapMaxKeyPoint", "ExtractGlimpse",
                                            "GroupNorm",         "ImageProjectionTransform", "Lstm",
                                            "GridSample",        "L2Norm",            "Lrn",
-                                           "Nv12ToRgb",         "Nv21ToRgb"};
+                                           "Nv12ToRgb",         "Nv21ToRgb",
+                                           // later ops whose quantized HTP configurations are recorded
+                                           // (sdk/opdefs/opdefs_post_2_7.json htp_datatypes)
+                                           "Logit",             "MaskedSoftmax",     "HadamardTransform",
+                                           "RandomUniformLike"};
 
 // Ops the HTP column takes in UFIXED_POINT_8 only: their cases quantize to 8 bits.
-const std::set<std::string> kEightBit = {"Lrn", "Nv12ToRgb", "Nv21ToRgb"};
+const std::set<std::string> kEightBit = {"Lrn", "Nv12ToRgb", "Nv21ToRgb", "RandomUniformLike"};
+
+// Inputs whose op definition is FLOAT_32 in every configuration: they stay float (Logit's epsilon).
+const std::map<std::string, std::set<size_t>> kFloatInputs = {{"Logit", {1}}};
 
 // A UFIXED_POINT_8 / _16 encoding covering [lo, hi] (and 0).
 QuantInfo covering(float lo, float hi, DType t) {
@@ -67,7 +75,9 @@ OpCase quantizedRealValuedCase(const OpCase& c) {
   for (size_t i = 0; i < c.inputs.size(); ++i) {
     const CaseTensor& t = c.inputs[i];
     sdk::TensorView v{nullptr, t.dtype, t.dims, {}};
-    if (t.dtype == DType::kFloat32 && !t.isNull) {
+    const auto keep = kFloatInputs.find(c.opType);
+    const bool keepFloat = keep != kFloatInputs.end() && keep->second.count(i);
+    if (t.dtype == DType::kFloat32 && !t.isNull && !keepFloat) {
       q.inputs[i] = toUFixed(t, dtype, &realIn[i]);
       v.data = realIn[i].data();
     } else if (!t.isNull) {
