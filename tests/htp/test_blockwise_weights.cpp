@@ -103,11 +103,16 @@ class BlockGraph {
     const std::vector<uint32_t> d = wDims();
     q_.resize(size_t(d[0]) * d[1] * (d.size() > 2 ? d[2] * d[3] : 1));
     for (auto& v : q_) v = int8_t(int(rng() % 16) - 8);
-    mult_.resize(kCout * blocks());
+    setMultipliers(rng);
+  }
+  // New block multipliers (1..16) drawn from `rng`; the expanded form follows.
+  void setMultipliers(std::mt19937& rng) {
+    mult_.assign(kCout * blocks(), 0);
     for (auto& m : mult_) m = uint8_t(1 + rng() % 16);
     expanded_.resize(q_.size());
     for (size_t i = 0; i < q_.size(); ++i) expanded_[i] = int8_t(q_[i] * int(multiplierOf(i)));
   }
+  uint32_t weightId() const { return wId_; }
   uint32_t blocks() const { return c_.conv ? kConvBlocks : kFcBlocks; }
   int32_t axis() const { return c_.conv ? 3 : 0; }
   std::vector<uint32_t> xDims() const { return c_.conv ? std::vector<uint32_t>{1, kH, kW, kCin} : std::vector<uint32_t>{kN, kFcIn}; }
@@ -189,10 +194,12 @@ class BlockGraph {
     QuantSpec x("x", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_UFIXED_POINT_8, xDims(), kSx, kOffX);
     QuantSpec y("y", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_UFIXED_POINT_8, yDims(), kSy, kOffY);
     Qnn_Tensor_t wt = w.tensor;
+    if (updateableWeight_) wt.v1.type = QNN_TENSOR_TYPE_UPDATEABLE_STATIC;
     if ((rc = api.tensorCreateGraphTensor(*g, &x.tensor)) != QNN_SUCCESS) return rc;
     if ((rc = api.tensorCreateGraphTensor(*g, &wt)) != QNN_SUCCESS) return rc;
     if ((rc = api.tensorCreateGraphTensor(*g, &y.tensor)) != QNN_SUCCESS) return rc;
     xId_ = x.tensor.v1.id;
+    wId_ = wt.v1.id;
     yId_ = y.tensor.v1.id;
     Node n;
     fillNode(n, x.tensor, wt, &y.tensor);
@@ -209,7 +216,10 @@ class BlockGraph {
   std::vector<uint8_t> x_;
   std::vector<int8_t> q_, expanded_;
   std::vector<uint8_t> mult_;
-  uint32_t xId_ = 0, yId_ = 0;
+  uint32_t xId_ = 0, yId_ = 0, wId_ = 0;
+
+ public:
+  bool updateableWeight_ = false;  // create the weight as UPDATEABLE_STATIC
 };
 
 const auto& kBackends = kWeightTestBackends;
@@ -261,6 +271,49 @@ INSTANTIATE_TEST_SUITE_P(All, BlockwiseWeights, ::testing::Combine(::testing::Va
                          [](const auto& info) {
                            return std::string(std::get<0>(info.param).name) + std::get<1>(info.param).name;
                          });
+
+// An UPDATEABLE_STATIC blockwise weight given new block multipliers through
+// QnnTensor_updateGraphTensors (as LoRA-style weight updates do) and applied by the next
+// QnnGraph_finalize: the graph then computes what a graph built with those multipliers computes.
+TEST_P(BlockwiseWeights, UpdatedMultipliersTakeEffect) {
+  const auto& [backendCase, blockCase] = GetParam();
+  Session s(backendCase.lib());
+  BlockGraph graph(blockCase);
+  graph.updateableWeight_ = true;
+  BlockGraph changed = graph;
+  std::mt19937 rng(99);
+  changed.setMultipliers(rng);
+  const std::vector<uint8_t> want = buildAndRun(s, changed, Form::kBlockwise8);
+  EXPECT_LE(maxDifference(want, changed.reference()), 1);
+  Qnn_ContextHandle_t ctx = nullptr;
+  ASSERT_EQ(s.api().contextCreate(s.backend(), nullptr, nullptr, &ctx), QNN_SUCCESS);
+  Qnn_GraphHandle_t g = nullptr;
+  auto w = graph.weight(Form::kBlockwise8);
+  ASSERT_EQ(graph.build(s.api(), ctx, *w, &g), QNN_SUCCESS) << LogCapture::take();
+  std::vector<uint8_t> before, after;
+  ASSERT_EQ(graph.run(s.api(), g, &before), QNN_SUCCESS) << LogCapture::take();
+  EXPECT_NE(before, want);
+  auto update = changed.weight(Form::kBlockwise8);
+  update->tensor.v1.id = graph.weightId();
+  update->tensor.v1.type = QNN_TENSOR_TYPE_UPDATEABLE_STATIC;
+  const Qnn_Tensor_t* list[] = {&update->tensor};
+  ASSERT_EQ(s.api().tensorUpdateGraphTensors(g, list, 1), QNN_SUCCESS) << LogCapture::take();
+  ASSERT_EQ(s.api().graphFinalize(g, nullptr, nullptr), QNN_SUCCESS) << LogCapture::take();
+  ASSERT_EQ(graph.run(s.api(), g, &after), QNN_SUCCESS) << LogCapture::take();
+  EXPECT_EQ(after, want);
+  // A different number of blocks per channel is refused; the graph keeps the update before it.
+  auto other = changed.weight(Form::kBlockwise8);
+  other->tensor.v1.id = graph.weightId();
+  other->expansion.numBlocksPerAxis = 1;
+  other->scales8.resize(kCout);
+  const Qnn_Tensor_t* bad[] = {&other->tensor};
+  LogCapture::take();
+  EXPECT_NE(s.api().tensorUpdateGraphTensors(g, bad, 1), QNN_SUCCESS);
+  EXPECT_NE(LogCapture::take().find("number of blocks"), std::string::npos);
+  ASSERT_EQ(graph.run(s.api(), g, &after), QNN_SUCCESS);
+  EXPECT_EQ(after, want);
+  EXPECT_EQ(s.api().contextFree(ctx, nullptr), QNN_SUCCESS);
+}
 
 class BlockwiseBackend : public ::testing::TestWithParam<BackendCase> {};
 
