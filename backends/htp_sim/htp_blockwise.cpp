@@ -59,18 +59,12 @@ Status expandBlockwise(const TensorInfo& in, TensorInfo* out) {
     return Status::ok();
   }
   if (in.staticData.size() != in.byteSize()) return sdk::invalidTensor(who + ": static data size does not match");
-  const int32_t blockAxis = sdk::blockwiseBlockAxis(in.dims.size(), q.axis);
-  size_t channelInner = 1, blockInner = 1;
-  for (size_t d = q.axis + 1; d < in.dims.size(); ++d) channelInner *= in.dims[d];
-  for (size_t d = blockAxis + 1; d < in.dims.size(); ++d) blockInner *= in.dims[d];
-  const size_t channels = in.dims[q.axis], blockAxisLen = in.dims[blockAxis], blockLen = blockAxisLen / q.numBlocks;
+  const sdk::QuantAt at(q, in.dims);
   const sdk::quant::QuantRange range = sdk::quant::quantRange(in.dtype);
   std::vector<uint8_t> data(in.staticData.data(), in.staticData.data() + in.staticData.size());
   const size_t n = in.numElements();
   for (size_t i = 0; i < n; ++i) {
-    const size_t c = (i / channelInner) % channels;
-    const size_t b = ((i / blockInner) % blockAxisLen) / blockLen;
-    const int64_t o = q.offsets[c], m = q.blockScales[c * q.numBlocks + b];
+    const int64_t o = q.offsets[at.channel(i)], m = at.multiplier(i);
     const int64_t v = (loadValue(data.data(), in.dtype, i) + o) * m - o;
     if (v < range.lo || v > range.hi)
       return sdk::notSupported(who + ": element " + std::to_string(i) + " expands to " + std::to_string(v) +

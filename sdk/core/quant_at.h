@@ -45,20 +45,24 @@ class QuantAt {
 
   bool uniform() const { return !q_.perChannel(); }
 
+  // Element i's channel (per-channel and blockwise encodings).
+  size_t channel(size_t i) const { return (i / channelInner_) % channels_; }
+  // Element i's block multiplier (blockwise encodings; 1 otherwise).
+  uint16_t multiplier(size_t i) const {
+    if (q_.kind != QuantInfo::Kind::kBlockwiseExpansion || !blockLen_) return 1;
+    return q_.blockScales[channel(i) * q_.numBlocks + ((i / blockInner_) % blockAxisLen_) / blockLen_];
+  }
+
   void at(size_t i, float* scale, int32_t* offset) const {
     if (!q_.perChannel()) {
       *scale = q_.scale;
       *offset = q_.offset;
       return;
     }
-    const size_t c = (i / channelInner_) % channels_;
+    const size_t c = channel(i);
     *offset = q_.offsets[c];
-    if (q_.kind == QuantInfo::Kind::kBlockwiseExpansion && blockLen_) {
-      const size_t b = ((i / blockInner_) % blockAxisLen_) / blockLen_;
-      *scale = q_.scales[c] * static_cast<float>(q_.blockScales[c * q_.numBlocks + b]);
-    } else {
-      *scale = q_.scales[c];
-    }
+    *scale = q_.kind == QuantInfo::Kind::kBlockwiseExpansion ? q_.scales[c] * static_cast<float>(multiplier(i))
+                                                             : q_.scales[c];
   }
 
  private:
