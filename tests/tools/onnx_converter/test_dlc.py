@@ -261,6 +261,12 @@ def lpbq(tools, r, work, model, cal, info):
     err = np.abs(real - inits["fw"]) / np.repeat(step, 32, axis=1)
     if err.max() > 0.5 + 1e-6 or len(np.unique(q)) < 12:
         sys.exit(f"FAIL: LPBQ weights do not follow the encoding: max error {err.max():.3f} steps")
+    # The encodings file the model.cpp route writes carries the LPBQ entry as given (readable as overrides).
+    written = json.load(open(os.path.join(work, "small_cnn_lpbq_encodings.json")))["param_encodings"]
+    lp = [v for k, v in written.items() if k.startswith("fw") and isinstance(v, dict)]
+    if len(lp) != 1 or lp[0]["per_block_int_scale"] != fw["per_block_int_scale"] or lp[0]["block_size"] != 32 \
+            or lp[0]["compressed_bw"] != 4 or lp[0]["bw"] != 8 or lp[0]["scale"] != fw["scale"]:
+        sys.exit(f"FAIL: the written encodings do not carry the LPBQ entry: {json.dumps(lp)[:300]}")
     # Malformed or unsupported block encodings: one error line naming the tensor, never a traceback.
     bad_cases = [(dict(fw, name="fw", block_size=48), "do not cut 10 channels of 128 inputs into blocks of 48"),
                  (dict(fw, name="fw", enc_type="PER_BLOCK"), "enc_type PER_BLOCK (QNN's BLOCK encoding) is not supported"),

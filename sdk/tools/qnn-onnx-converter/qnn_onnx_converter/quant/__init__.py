@@ -151,6 +151,15 @@ def write_encodings(graph, path):
             if t.kind != "static" and t.dtype == np.float32:
                 doc["activation_encodings"][t.name] = [{"bitwidth": 32, "dtype": "float"}]
             continue
+        if enc.blockwise:   # LPBQ: the AIMET 1.0.0 entry the overrides parser reads back
+            c, nb = enc.block_scales.shape
+            bw = enc.bitwidth + enc.block_scale_bitwidth
+            doc["param_encodings"][t.name] = {
+                "name": t.name, "enc_type": "LPBQ", "dtype": "INT", "bw": bw, "compressed_bw": enc.bitwidth,
+                "block_size": int(t.shape[enc.block_axis]) // nb, "is_sym": True,
+                "scale": [float(v) for v in enc.scale], "offset": [-(1 << (bw - 1))] * c,
+                "per_block_int_scale": [int(v) for v in enc.block_scales.reshape(-1)]}
+            continue
         entries = _entries(enc)
         for k, e in enumerate(entries):
             e["qnn_data_type"] = enc.qnn_dtype()
