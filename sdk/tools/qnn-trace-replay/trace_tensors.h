@@ -23,6 +23,11 @@ struct OwnedTensor {
   std::vector<uint8_t> blockScales8;
   std::vector<uint16_t> blockScales16;
   const trace::Value* memHandle = nullptr;  // recorded handle of a mem-handle tensor
+
+  // `tensor` points into this object (blockwise): it stays where it was built.
+  OwnedTensor() = default;
+  OwnedTensor(const OwnedTensor&) = delete;
+  OwnedTensor& operator=(const OwnedTensor&) = delete;
 };
 
 // Throws ToolError on a malformed record. With `withData` the recorded blob is
