@@ -14,6 +14,7 @@
 
 #include "binary/crc.h"
 #include "core/dtype.h"
+#include "core/tensor_view.h"
 
 namespace qnn::dlc {
 namespace {
@@ -144,8 +145,8 @@ Graph parseGraph(const Json& g, const uint8_t* file, uint64_t dataEnd) {
         }
         // The channel and block axes must fit the dims (the backends check the rest).
         const size_t rank = tensor.dims.size();
-        const bool axisOk = qp.axis >= 0 && size_t(qp.axis) < rank && (size_t(qp.axis) == rank - 1 || qp.axis == 0) &&
-                            rank >= 2 && tensor.dims[qp.axis] == qp.scales.size();
+        const bool axisOk = qp.axis >= 0 && size_t(qp.axis) < rank && sdk::blockwiseBlockAxis(rank, qp.axis) >= 0 &&
+                            tensor.dims[qp.axis] == qp.scales.size();
         if (!axisOk || qp.numBlocks == 0 || qp.blockScales.size() != qp.scales.size() * qp.numBlocks)
           throw std::invalid_argument("tensor '" + name + "': inconsistent blockwise_expansion");
       }
