@@ -3,6 +3,7 @@
 // FLOP/s. Thread count follows QNN_CPU_NUM_THREADS like the backend itself.
 #include <benchmark/benchmark.h>
 
+#include <cmath>
 #include <memory>
 #include <vector>
 
@@ -200,6 +201,42 @@ void BM_ExpandDepthwiseBlock(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_ExpandDepthwiseBlock)->ArgName("fused")->Arg(0)->Arg(1)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+// ResNet-18's stem: Conv2d 7x7 stride 2 (3 -> 64, Relu) then PoolMax2d 3x3 stride 2 pad 1. Arg 0: the
+// two kernels one after the other (the 112x112x64 convolution output in between); arg 1: the pool
+// folded into the convolution (OpKernel::fuseFollowingMaxPool, row bands in L2).
+void BM_StemConvMaxPool(benchmark::State& state) {
+  const bool fused = state.range(0) != 0;
+  qnn::sdk::OpParams conv, pool;
+  conv.set("stride", qnn::sdk::tensorU32({2}, {2, 2}));
+  conv.set("pad_amount", qnn::sdk::tensorU32({2, 2}, {3, 3, 3, 3}));
+  pool.set("filter_size", qnn::sdk::tensorU32({2}, {3, 3}));
+  pool.set("stride", qnn::sdk::tensorU32({2}, {2, 2}));
+  pool.set("pad_amount", qnn::sdk::tensorU32({2, 2}, {1, 1, 1, 1}));
+  const std::vector<uint32_t> xDims{1, 224, 224, 3}, wDims{7, 7, 3, 64}, midDims{1, 112, 112, 64}, yDims{1, 56, 56, 64};
+  std::vector<float> x = filled(224 * 224 * 3), w = filled(7 * 7 * 3 * 64), b = filled(64), mid(112 * 112 * 64),
+                     y(56 * 56 * 64);
+  std::vector<TensorView> convIn{{nullptr, DType::kFloat32, xDims, {}},
+                                 {w.data(), DType::kFloat32, wDims, {}},
+                                 {b.data(), DType::kFloat32, {64}, {}}};
+  std::vector<TensorView> midOut{{nullptr, DType::kFloat32, midDims, {}}}, out{{nullptr, DType::kFloat32, yDims, {}}};
+  auto k1 = qnn::cpu::findKernel("Conv2d")("Conv2d");
+  auto k2 = qnn::cpu::findKernel("PoolMax2d")("PoolMax2d");
+  if (!k1->init(conv).isOk() || !k1->prepare(convIn, midOut).isOk() || !k1->fuseOutputClamp(0.f, INFINITY) ||
+      !k2->init(pool).isOk() || !k2->prepare(midOut, out).isOk())
+    return state.SkipWithError("init/prepare failed");
+  if (fused && !k1->fuseFollowingMaxPool(pool, out[0])) return state.SkipWithError("the pair does not qualify");
+  convIn[0].data = x.data(), midOut[0].data = mid.data(), out[0].data = y.data();
+  for (auto _ : state) {
+    if (fused) {
+      if (!k1->execute(convIn, out).isOk()) state.SkipWithError("execute failed");
+    } else if (!k1->execute(convIn, midOut).isOk() || !k2->execute(midOut, out).isOk()) {
+      state.SkipWithError("execute failed");
+    }
+    benchmark::DoNotOptimize(y.data());
+  }
+}
+BENCHMARK(BM_StemConvMaxPool)->ArgName("fused")->Arg(0)->Arg(1)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

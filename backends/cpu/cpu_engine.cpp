@@ -146,6 +146,7 @@ class CpuPreparedGraph : public sdk::PreparedGraph {
     if (fuse && !ir_.afterNode) {
       fuseActivations();
       fusePointwiseDepthwise();
+      fuseConvMaxPool();
     }
     QNN_SDK_RETURN_IF_ERROR(planNativeBuffers());
     bindSlots();
@@ -228,15 +229,38 @@ class CpuPreparedGraph : public sdk::PreparedGraph {
     dropSteps(removed);
   }
 
+  // For step i with one output: the index of the one later step that reads it, when that output is a
+  // float native tensor nothing else reads (a pair whose intermediate can stay unmaterialized);
+  // steps_.size() otherwise. `removed` marks steps already folded away.
+  // `readers`: per tensor id, how many step inputs read it and the last step that does (readersOf()).
+  struct Readers {
+    std::map<uint32_t, size_t> count, step;
+  };
+  Readers readersOf() const {
+    Readers r;
+    for (size_t j = 0; j < steps_.size(); ++j)
+      for (uint32_t id : steps_[j]->inIds) ++r.count[id], r.step[id] = j;
+    return r;
+  }
+  size_t soleFloatReader(size_t i, const Readers& readers, const std::vector<bool>& removed) const {
+    const Step& producer = *steps_[i];
+    if (producer.outIds.size() != 1) return steps_.size();
+    const uint32_t mid = producer.outIds[0];
+    const TensorInfo* t = ir_.findTensor(mid);
+    if (!t || t->kind != TensorKind::kNative || t->dtype != DType::kFloat32) return steps_.size();
+    const auto count = readers.count.find(mid);
+    if (count == readers.count.end() || count->second != 1) return steps_.size();
+    const size_t reader = readers.step.at(mid);
+    return reader > i && !removed[reader] ? reader : steps_.size();
+  }
+
   // 1x1 Conv2d -> DepthWiseConv2d pairs where the depthwise conv is the only
   // reader of the 1x1 conv's output become one step computing the depthwise
   // output in row bands (kernels/pointwise_depthwise.h), at the 1x1 conv's
   // place: the depthwise conv's other inputs are static, so they are ready
   // there, and its output is read only after its own former place.
   void fusePointwiseDepthwise() {
-    std::map<uint32_t, size_t> readers, readerStep;
-    for (size_t j = 0; j < steps_.size(); ++j)
-      for (uint32_t id : steps_[j]->inIds) ++readers[id], readerStep[id] = j;
+    const Readers readers = readersOf();
     auto staticTail = [&](const Step& s) {
       for (size_t k = 1; k < s.inIds.size(); ++k)
         if (const TensorInfo* t = ir_.findTensor(s.inIds[k]); !t || t->kind != TensorKind::kStatic) return false;
@@ -251,13 +275,11 @@ class CpuPreparedGraph : public sdk::PreparedGraph {
     for (size_t i = 0; i < steps_.size(); ++i) {
       Step& pw = *steps_[i];
       if (removed[i] || pw.floatEmulation || pw.node->typeName != "Conv2d" || isPackageOp(*pw.node) ||
-          pw.outIds.size() != 1 || pw.fusedSecond || !staticTail(pw))
+          pw.fusedSecond || !staticTail(pw))
         continue;
+      const size_t j = soleFloatReader(i, readers, removed);
+      if (j == steps_.size()) continue;
       const uint32_t mid = pw.outIds[0];
-      const TensorInfo* t = ir_.findTensor(mid);
-      if (!t || t->kind != TensorKind::kNative || t->dtype != DType::kFloat32 || readers[mid] != 1) continue;
-      const size_t j = readerStep[mid];
-      if (j <= i || removed[j]) continue;
       Step& dw = *steps_[j];
       if (dw.floatEmulation || dw.node->typeName != "DepthWiseConv2d" || isPackageOp(*dw.node) || dw.inIds.empty() ||
           dw.inIds[0] != mid || dw.outIds.size() != 1 || !staticTail(dw))
@@ -281,6 +303,34 @@ class CpuPreparedGraph : public sdk::PreparedGraph {
       fused->outViews = dw.outViews;
       fused->inputDequantizedOnce.assign(fused->inIds.size(), false);
       steps_[i] = std::move(fused);
+      removed[j] = true;
+      fused_ = true;
+    }
+    dropSteps(removed);
+  }
+
+  // Conv2d -> PoolMax2d pairs where the pool alone reads the convolution's float output (an image
+  // model's stem): the convolution's kernel pools the rows it computes while they are in cache
+  // (OpKernel::fuseFollowingMaxPool), so its output is never materialized. Kernels that cannot
+  // decline and the pool stays a step.
+  void fuseConvMaxPool() {
+    const Readers readers = readersOf();
+    std::vector<bool> removed(steps_.size(), false);
+    for (size_t i = 0; i < steps_.size(); ++i) {
+      Step& conv = *steps_[i];
+      if (removed[i] || conv.floatEmulation || conv.node->typeName != "Conv2d" || isPackageOp(*conv.node) ||
+          conv.fusedSecond)
+        continue;
+      const size_t j = soleFloatReader(i, readers, removed);
+      if (j == steps_.size()) continue;
+      Step& pool = *steps_[j];
+      if (pool.floatEmulation || pool.node->typeName != "PoolMax2d" || isPackageOp(*pool.node) ||
+          pool.inIds.size() != 1 || pool.outIds.size() != 1)
+        continue;
+      if (!conv.kernel->fuseFollowingMaxPool(pool.node->params, pool.outViews[0])) continue;
+      conv.fusedSecond = pool.node;
+      conv.outIds = pool.outIds;
+      conv.outViews = pool.outViews;
       removed[j] = true;
       fused_ = true;
     }

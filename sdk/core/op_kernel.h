@@ -32,6 +32,13 @@ class OpKernel {
     (void)lo, (void)hi;
     return false;
   }
+  // Asks the kernel to also run the PoolMax2d (params `pool`, output `poolOut`) that alone reads
+  // its out[0], writing the pool's output instead of its own, which is then never materialized.
+  // Called after prepare (and after fuseOutputClamp); false (the default) when it cannot.
+  virtual bool fuseFollowingMaxPool(const OpParams& pool, const TensorView& poolOut) {
+    (void)pool, (void)poolOut;
+    return false;
+  }
 };
 
 using OpKernelFactory = std::unique_ptr<OpKernel> (*)(const std::string& opType);

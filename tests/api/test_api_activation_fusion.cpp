@@ -182,5 +182,86 @@ TEST_F(ActivationFusion, ConvolutionsAndMatMulWithRelu) {
   expectNear(sum, addWant, "ElementWiseAdd + Relu");
 }
 
+// An RGB stem: Conv2d 7x7 stride 2 (3 -> 32 channels, the small-channel kernel) -> Relu -> PoolMax2d 3x3
+// stride 2 pad 1, batch 2, odd sizes. The pool folds into the convolution (which pools the rows it
+// computes, band by band): the output equals bit for bit the same graph with the Relu's output as a
+// graph output (which keeps the three nodes apart), and a double reference; profiling lists all three.
+TEST_F(ActivationFusion, StemConvolutionWithMaxPool) {
+  constexpr int N = 2, H = 37, W = 30, C = 3, O = 32, K = 7;
+  constexpr int CH = (H + 6 - K) / 2 + 1, CW = (W + 6 - K) / 2 + 1;   // 19 x 15
+  constexpr int PH = (CH + 2 - 3) / 2 + 1, PW = (CW + 2 - 3) / 2 + 1; // 10 x 8
+  std::vector<float> x = randomValues(N * H * W * C, 21), w = randomValues(K * K * C * O, 22), b = randomValues(O, 23);
+  std::vector<double> conv(size_t(N) * CH * CW * O), want(size_t(N) * PH * PW * O);
+  for (int n = 0; n < N; ++n)
+    for (int oh = 0; oh < CH; ++oh)
+      for (int ow = 0; ow < CW; ++ow)
+        for (int o = 0; o < O; ++o) {
+          double acc = b[o];
+          for (int kh = 0; kh < K; ++kh)
+            for (int kw = 0; kw < K; ++kw) {
+              const int ih = oh * 2 + kh - 3, iw = ow * 2 + kw - 3;
+              if (ih < 0 || iw < 0 || ih >= H || iw >= W) continue;
+              for (int c = 0; c < C; ++c)
+                acc += double(x[((n * H + ih) * W + iw) * C + c]) * w[((kh * K + kw) * C + c) * O + o];
+            }
+          conv[((size_t(n) * CH + oh) * CW + ow) * O + o] = std::max(acc, 0.0);
+        }
+  for (int n = 0; n < N; ++n)
+    for (int ph = 0; ph < PH; ++ph)
+      for (int pw = 0; pw < PW; ++pw)
+        for (int o = 0; o < O; ++o) {
+          double m = -1e300;
+          for (int i = 0; i < 3; ++i)
+            for (int j = 0; j < 3; ++j) {
+              const int ch = ph * 2 - 1 + i, cw = pw * 2 - 1 + j;
+              if (ch >= 0 && cw >= 0 && ch < CH && cw < CW) m = std::max(m, conv[((size_t(n) * CH + ch) * CW + cw) * O + o]);
+            }
+          want[((size_t(n) * PH + ph) * PW + pw) * O + o] = m;
+        }
+
+  auto run = [&](Qnn_TensorType_t midKind, const char* name, Qnn_ProfileHandle_t profile) {
+    Qnn_GraphHandle_t g = nullptr;
+    EXPECT_EQ(api().graphCreate(ctx, name, nullptr, &g), QNN_SUCCESS);
+    uint32_t strideData[] = {2, 2}, padData[] = {3, 3, 3, 3}, poolSize[] = {3, 3}, poolStride[] = {2, 2},
+             poolPad[] = {1, 1, 1, 1};
+    TensorSpec stride("stride", QNN_TENSOR_TYPE_STATIC, QNN_DATATYPE_UINT_32, {2}, strideData, 8);
+    TensorSpec pad("pad", QNN_TENSOR_TYPE_STATIC, QNN_DATATYPE_UINT_32, {2, 2}, padData, 16);
+    TensorSpec psize("psize", QNN_TENSOR_TYPE_STATIC, QNN_DATATYPE_UINT_32, {2}, poolSize, 8);
+    TensorSpec pstride("pstride", QNN_TENSOR_TYPE_STATIC, QNN_DATATYPE_UINT_32, {2}, poolStride, 8);
+    TensorSpec ppad("ppad", QNN_TENSOR_TYPE_STATIC, QNN_DATATYPE_UINT_32, {2, 2}, poolPad, 16);
+    TensorSpec in("x", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_FLOAT_32, {N, H, W, C});
+    TensorSpec weights("w", QNN_TENSOR_TYPE_STATIC, QNN_DATATYPE_FLOAT_32, {K, K, C, O}, w.data(), uint32_t(w.size() * 4));
+    TensorSpec bias("b", QNN_TENSOR_TYPE_STATIC, QNN_DATATYPE_FLOAT_32, {O}, b.data(), O * 4);
+    TensorSpec convOut("conv", QNN_TENSOR_TYPE_NATIVE, QNN_DATATYPE_FLOAT_32, {N, CH, CW, O});
+    TensorSpec reluOut("relu", midKind, QNN_DATATYPE_FLOAT_32, {N, CH, CW, O});
+    TensorSpec out("y", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_FLOAT_32, {N, PH, PW, O});
+    for (TensorSpec* t : {&in, &weights, &bias, &convOut, &reluOut, &out}) add(g, *t);
+    node(g, "conv", "Conv2d", {tensorParam("stride", stride), tensorParam("pad_amount", pad)},
+         {in.tensor, weights.tensor, bias.tensor}, {convOut.tensor});
+    node(g, "relu", "Relu", {}, {convOut.tensor}, {reluOut.tensor});
+    node(g, "pool", "PoolMax2d",
+         {tensorParam("filter_size", psize), tensorParam("stride", pstride), tensorParam("pad_amount", ppad)},
+         {reluOut.tensor}, {out.tensor});
+    EXPECT_EQ(api().graphFinalize(g, nullptr, nullptr), QNN_SUCCESS);
+    std::vector<float> y(want.size(), 9.f), mid(conv.size());
+    in.tensor.v1.clientBuf = {x.data(), uint32_t(x.size() * 4)};
+    out.tensor.v1.clientBuf = {y.data(), uint32_t(y.size() * 4)};
+    reluOut.tensor.v1.clientBuf = {mid.data(), uint32_t(mid.size() * 4)};
+    std::vector<Qnn_Tensor_t> outs = {out.tensor};
+    if (midKind == QNN_TENSOR_TYPE_APP_READ) outs.push_back(reluOut.tensor);
+    execute(g, {in.tensor}, outs, profile);
+    return y;
+  };
+  Qnn_ProfileHandle_t profile = nullptr;
+  ASSERT_EQ(api().profileCreate(backend, QNN_PROFILE_LEVEL_DETAILED, &profile), QNN_SUCCESS);
+  const std::vector<float> fused = run(QNN_TENSOR_TYPE_NATIVE, "stem_fused", profile);
+  const std::vector<std::string> nodeEvents = profiledNodes(api(), profile);
+  for (std::string name : {"conv (Conv2d)", "relu (Relu)", "pool (PoolMax2d)"})
+    EXPECT_NE(std::find(nodeEvents.begin(), nodeEvents.end(), name), nodeEvents.end()) << name;
+  EXPECT_EQ(api().profileFree(profile), QNN_SUCCESS);
+  expectNear(fused, want, "Conv2d + Relu + PoolMax2d");
+  EXPECT_EQ(fused, run(QNN_TENSOR_TYPE_APP_READ, "stem_apart", nullptr)) << "the folded pool computes other bits";
+}
+
 }  // namespace
 }  // namespace qnn::test

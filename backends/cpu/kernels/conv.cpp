@@ -18,6 +18,7 @@
 #include "kernels/gemm.h"
 #include "kernels/kernel_factories.h"
 #include "kernels/kernel_util.h"
+#include "kernels/pool_rows.h"
 #include "kernels/winograd.h"
 
 namespace qnn::cpu {
@@ -125,6 +126,10 @@ class Conv2dKernel final : public Kernel {
       runRowGemm(input, bias, output);
       return Status::ok();
     }
+    if (smallCin_ && pooled_) {
+      runSmallCinPooled(input, inputs[1].as<const float>(), bias, output);
+      return Status::ok();
+    }
     if (smallCin_) {
       runSmallCin(input, inputs[1].as<const float>(), bias, output);
       return Status::ok();
@@ -155,6 +160,67 @@ class Conv2dKernel final : public Kernel {
 
  private:
   const gemm::Clamp* clampOrNull() const { return clamped_ ? &clamp_ : nullptr; }
+
+  // The small-channel path (an RGB stem) with the max pool after it: the convolution rows a band of
+  // pool rows needs go to a per-thread buffer and are pooled from there while in L2, so the
+  // convolution's output (3.2 MB for ResNet-18's stem) never goes to memory and back. A band's
+  // first row may be computed by the band before it too (the pool windows overlap).
+  bool fuseFollowingMaxPool(const OpParams& pool, const TensorView& poolOut) override {
+    if (!smallCin_ || poolOut.dtype != DType::kFloat32 || poolOut.dims.size() != 4 || poolOut.dims[0] != batch_ ||
+        poolOut.dims[3] != cout_)
+      return false;
+    std::vector<int64_t> filter, stride, pad;
+    if (!sdk::readSpatialParam(pool, "PoolMax2d", "filter_size", 2, 1, true, 1, 1, &filter).isOk() ||
+        !sdk::readSpatialParam(pool, "PoolMax2d", "stride", 2, 1, true, 1, 1, &stride).isOk() ||
+        !sdk::readSpatialParam(pool, "PoolMax2d", "pad_amount", 2, 2, true, 0, 0, &pad).isOk())
+      return false;
+    PoolGeometry g{};
+    g.inH = outH_, g.inW = outW_, g.channels = cout_, g.outW = poolOut.dims[2];
+    g.fh = filter[0], g.fw = filter[1], g.sh = stride[0], g.sw = stride[1];
+    g.padTop = pad[0], g.padBottom = pad[1], g.padLeft = pad[2], g.padRight = pad[3];
+    g.isMax = true, g.countPad = false;
+    pool_ = g;
+    poolH_ = poolOut.dims[1];
+    // Two bands per thread and image: few rows computed twice, a band's rows within L2.
+    const size_t bands = std::max<size_t>(1, std::min<size_t>(poolH_, 2 * workerThreads()));
+    poolRowsPerBand_ = (poolH_ + bands - 1) / bands;
+    pooled_ = true;
+    return true;
+  }
+
+  // Convolution rows [r0, r1) that pool rows [p0, p1) read (clipped to the image).
+  std::pair<int64_t, int64_t> convRowsOf(int64_t p0, int64_t p1) const {
+    const int64_t r0 = std::max<int64_t>(0, p0 * pool_.sh - pool_.padTop);
+    const int64_t r1 = std::min<int64_t>(outH_, (p1 - 1) * pool_.sh - pool_.padTop + pool_.fh);
+    return {r0, std::max(r0, r1)};
+  }
+
+  void runSmallCinPooled(const float* input, const float* filter, const float* bias, float* output) {
+    padInput(input);
+    const smallcin::Geometry geo{int64_t(cin_),    int64_t(cout_),   int64_t(fh_),        int64_t(fw_),
+                                 win_.strideH,     win_.strideW,     win_.dilH,           win_.dilW,
+                                 int64_t(paddedW_), int64_t(outW_)};
+    const size_t imageFloats = paddedH_ * paddedW_ * cin_, convRow = size_t(outW_) * cout_;
+    const size_t poolRowFloats = size_t(pool_.outW) * cout_;
+    const size_t bandsPerImage = (poolH_ + poolRowsPerBand_ - 1) / poolRowsPerBand_;
+    parallelFor(size_t(batch_) * bandsPerImage, 1, [&](size_t b0, size_t b1) {
+      thread_local std::vector<float> rows;
+      for (size_t band = b0; band < b1; ++band) {
+        const size_t b = band / bandsPerImage;
+        const int64_t p0 = int64_t(band % bandsPerImage * poolRowsPerBand_);
+        const int64_t p1 = std::min<int64_t>(int64_t(poolH_), p0 + int64_t(poolRowsPerBand_));
+        const auto [r0, r1] = convRowsOf(p0, p1);
+        if (rows.size() < size_t(r1 - r0) * convRow) rows.resize(size_t(r1 - r0) * convRow);
+        for (int64_t r = r0; r < r1; ++r)
+          smallcin::convolveRow(geo, padded_.data() + b * imageFloats, filter, bias,
+                                rows.data() + size_t(r - r0) * convRow, r, clamped_, clamp_.lo, clamp_.hi);
+        // The band's rows as an image whose row 0 is convolution row r0.
+        PoolGeometry g = pool_;
+        g.inH = r1 - r0, g.padTop = pool_.padTop + r0;
+        for (int64_t p = p0; p < p1; ++p) poolRow(g, rows.data(), output + (b * poolH_ + size_t(p)) * poolRowFloats, p);
+      }
+    });
+  }
 
   // Tiles of output pixels for the im2col path. A tile's im2col rows should
   // fit in L2 next to the filter, yet span at least one GEMM row block (84
@@ -344,6 +410,9 @@ class Conv2dKernel final : public Kernel {
   bool winograd_ = false;  // 3x3 stride 1: winograd.cpp's F(2x2, 3x3) or F(4x4, 3x3)
   winograd::Conv3x3 wino_;
   gemm::Clamp clamp_{0.f, 0.f};
+  bool pooled_ = false;  // a PoolMax2d folded in (fuseFollowingMaxPool): out[0] is the pool's
+  PoolGeometry pool_{};
+  size_t poolH_ = 0, poolRowsPerBand_ = 1;
   size_t paddedH_ = 0, paddedW_ = 0;
   std::vector<float> packedFilter_, cols_;
   std::vector<float> padded_, packedRows_;  // the row-GEMM path's padded input and per-kh packed filter

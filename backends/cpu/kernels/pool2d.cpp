@@ -24,14 +24,10 @@
 #include "kernels/cpu_isa.h"
 #include "kernels/kernel_factories.h"
 #include "kernels/kernel_util.h"
+#include "kernels/pool_rows.h"
 
 namespace qnn::cpu {
 namespace {
-
-struct PoolGeometry {
-  int64_t inH, inW, channels, fh, fw, sh, sw, padTop, padLeft, padBottom, padRight, outW;
-  bool isMax, countPad;
-};
 
 // The window of output pixel (oh, ow) clipped to the input, [hLo, hHi) x
 // [wLo, wHi), and the count an average divides by. A window wholly in padding
@@ -216,6 +212,16 @@ void poolRowPortable(const PoolGeometry& g, const float* image, float* out, int6
   poolRowBody(g, image, out, oh);
 }
 
+}  // namespace
+
+void poolRow(const PoolGeometry& g, const float* image, float* out, int64_t oh) {
+  using RowFn = void (*)(const PoolGeometry&, const float*, float*, int64_t);
+  static const RowFn row = pickForIsa<RowFn>(poolRowAvx512, poolRowAvx2, poolRowPortable);
+  row(g, image, out, oh);
+}
+
+namespace {
+
 class Pool2dKernel final : public Kernel {
  public:
   Pool2dKernel(const std::string& opType, std::unique_ptr<Kernel> shared)
@@ -246,14 +252,12 @@ class Pool2dKernel final : public Kernel {
 
   Status execute(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) override {
     if (!fast_) return shared_->execute(inputs, outputs);
-    using RowFn = void (*)(const PoolGeometry&, const float*, float*, int64_t);
-    static const RowFn row = pickForIsa<RowFn>(poolRowAvx512, poolRowAvx2, poolRowPortable);
     const float* input = inputs[0].as<const float>();
     float* output = outputs[0].as<float>();
     const size_t imageFloats = size_t(g_.inH * g_.inW * g_.channels), rowFloats = size_t(g_.outW * g_.channels);
     parallelFor(size_t(batch_) * outH_, rowGrain(rowFloats * size_t(g_.fh * g_.fw)), [&](size_t r0, size_t r1) {
       for (size_t r = r0; r < r1; ++r)
-        row(g_, input + (r / outH_) * imageFloats, output + r * rowFloats, int64_t(r % outH_));
+        poolRow(g_, input + (r / outH_) * imageFloats, output + r * rowFloats, int64_t(r % outH_));
     });
     return Status::ok();
   }
