@@ -22,7 +22,7 @@ const std::set<std::string> kRealValued = {"NonMaxSuppression", "MultiClassNms",
                                            // later ops whose quantized HTP configurations are recorded
                                            // (sdk/opdefs/opdefs_post_2_7.json htp_datatypes)
                                            "Logit",             "MaskedSoftmax",     "HadamardTransform",
-                                           "RandomUniformLike", "RotaryEmbedding"};
+                                           "RandomUniformLike", "RotaryEmbedding",   "RmsNorm"};
 
 // Ops the HTP column takes in UFIXED_POINT_8 only: their cases quantize to 8 bits.
 const std::set<std::string> kEightBit = {"Lrn", "Nv12ToRgb", "Nv21ToRgb", "RandomUniformLike"};
