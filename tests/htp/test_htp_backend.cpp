@@ -515,22 +515,29 @@ TEST_F(HtpGraphTest, BufferKeepsItsWindowAcrossExecutesBitForBit) {
   EXPECT_EQ(api().contextFree(ctx, nullptr), QNN_SUCCESS);
 }
 
-// The ops after op set 2.7 whose fixed-point datatypes are not recorded run on
-// float tensors in fp16 mode only; a fixed-point tensor is refused naming that.
+// The ops after op set 2.7 recorded on float tensors only (IsInf: float in, BOOL_8 out) run in
+// fp16 mode only; a fixed-point tensor is refused naming that. (Those with recorded quantized
+// configurations, e.g. RmsNorm, run on UFIXED_POINT_8/16: htp_conformance_api RealValued/*.)
 TEST_F(HtpGraphTest, LaterOpsRefuseFixedPointWhereOnlyFp16IsRecorded) {
   QuantSpec in("q_in", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_UFIXED_POINT_16, {1, 8}, 0.01f, 0);
-  QuantSpec out("q_out", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_UFIXED_POINT_16, {1, 8}, 0.01f, 0);
-  uint32_t axesData[] = {1};
-  TensorSpec axes("axes", QNN_TENSOR_TYPE_STATIC, QNN_DATATYPE_UINT_32, {1}, axesData, 4);
-  Qnn_Param_t params[] = {tensorParam("axes", axes)};
+  TensorSpec out("b_out", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_BOOL_8, {1, 8});
   Qnn_OpConfig_t op = QNN_OPCONFIG_INIT;
-  op.v1 = {"rms0", "qti.aisw", "RmsNorm", 1, params, 1, &in.tensor, 1, &out.tensor};
+  op.v1 = {"isinf0", "qti.aisw", "IsInf", 0, nullptr, 1, &in.tensor, 1, &out.tensor};
   EXPECT_EQ(api().backendValidateOpConfig(backend, op), QNN_OP_PACKAGE_ERROR_VALIDATION_FAILURE);
   const std::string msg = LogCapture::take();
-  EXPECT_NE(msg.find("node 'rms0' (op RmsNorm): input 0 'q_in' has datatype UFIXED_POINT_16; the HTP runs op RmsNorm "
+  EXPECT_NE(msg.find("node 'isinf0' (op IsInf): input 0 'q_in' has datatype UFIXED_POINT_16; the HTP runs op IsInf "
                      "on float tensors in fp16 mode only"),
             std::string::npos)
       << msg;
+  // RmsNorm's quantized configuration is recorded: the same tensors pass.
+  QuantSpec q("q", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_UFIXED_POINT_16, {1, 8}, 0.01f, 0);
+  QuantSpec qo("qo", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_UFIXED_POINT_16, {1, 8}, 0.01f, 0);
+  uint32_t axesData[] = {1};
+  TensorSpec axes("axes", QNN_TENSOR_TYPE_STATIC, QNN_DATATYPE_UINT_32, {1}, axesData, 4);
+  Qnn_Param_t params[] = {tensorParam("axes", axes)};
+  Qnn_OpConfig_t rms = QNN_OPCONFIG_INIT;
+  rms.v1 = {"rms0", "qti.aisw", "RmsNorm", 1, params, 1, &q.tensor, 1, &qo.tensor};
+  EXPECT_EQ(api().backendValidateOpConfig(backend, rms), QNN_SUCCESS) << LogCapture::take();
 }
 
 }  // namespace
