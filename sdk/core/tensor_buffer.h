@@ -1,6 +1,6 @@
-// Storage of one intermediate tensor buffer (the CPU engine's arena). Buffers of 2 MiB or more are 2 MiB-aligned and marked for
-// transparent huge pages (Linux madvise, where THP is in "madvise" mode, the
-// Debian default): a 4.8 MB activation of MobileNetV2 then needs three TLB
+// Storage of one intermediate tensor buffer (the CPU engine's arena), from
+// allocateLargeBuffer (core/large_buffer.h): buffers of 2 MiB or more in
+// transparent huge pages, so a 4.8 MB activation of MobileNetV2 needs three TLB
 // entries instead of ~1200, which the layers writing and re-reading it pay for
 // on every inference. Zero-filled, like the std::vector it replaces.
 #pragma once

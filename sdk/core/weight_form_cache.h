@@ -19,10 +19,11 @@
 
 namespace qnn::sdk {
 
-template <typename T>
+// Vector: the container a form is kept in (a LargeVector for forms read at every execute).
+template <typename T, typename Vector = std::vector<T>>
 class WeightFormCache {
  public:
-  using Form = std::shared_ptr<const std::vector<T>>;
+  using Form = std::shared_ptr<const Vector>;
 
   // The form of `bytes` weights at `source` for `variant`, made by `make()` the
   // first time (or after every holder released it). `make` may throw
@@ -33,7 +34,7 @@ class WeightFormCache {
     std::lock_guard<std::mutex> lock(mutex_);
     if (auto it = forms_.find(key); it != forms_.end())
       if (Form form = it->second.lock()) return form;
-    Form form = std::make_shared<const std::vector<T>>(make());
+    Form form = std::make_shared<const Vector>(make());
     forms_[key] = form;
     // Drop entries whose forms are gone, so the map does not grow with them.
     for (auto it = forms_.begin(); it != forms_.end();) it = it->second.expired() ? forms_.erase(it) : std::next(it);
@@ -51,7 +52,7 @@ class WeightFormCache {
     return h;
   }
   std::mutex mutex_;
-  std::map<Key, std::weak_ptr<const std::vector<T>>> forms_;
+  std::map<Key, std::weak_ptr<const Vector>> forms_;
 };
 
 }  // namespace qnn::sdk

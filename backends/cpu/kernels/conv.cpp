@@ -12,6 +12,7 @@
 #include <cstring>
 #include <new>
 
+#include "core/large_buffer.h"
 #include "kernels/conv_small_cin.h"
 #include "kernels/cpu_isa.h"
 #include "kernels/depthwise.h"
@@ -414,7 +415,8 @@ class Conv2dKernel final : public Kernel {
   PoolGeometry pool_{};
   size_t poolH_ = 0, poolRowsPerBand_ = 1;
   size_t paddedH_ = 0, paddedW_ = 0;
-  std::vector<float> packedFilter_, cols_;
+  sdk::LargeVector<float> packedFilter_;
+  std::vector<float> cols_;
   std::vector<float> padded_, packedRows_;  // the row-GEMM path's padded input and per-kh packed filter
 };
 

@@ -4,6 +4,7 @@
 #include <new>
 #include <string>
 
+#include "core/large_buffer.h"
 #include "core/weight_form_cache.h"
 #include "kernels/gemm.h"
 #include "kernels/kernel_factories.h"
@@ -17,10 +18,11 @@ Status outOfMemory(const char* op) {
 }
 
 // Packed static weights, shared by the kernels of every graph using the same weights.
-sdk::WeightFormCache<float>& packedForms() {
+using PackedForms = sdk::WeightFormCache<float, sdk::LargeVector<float>>;
+PackedForms& packedForms() {
   // Destroyed with the library; forms still held by kernels stay valid (the
   // cache holds them weakly).
-  static sdk::WeightFormCache<float> cache;
+  static PackedForms cache;
   return cache;
 }
 
@@ -76,7 +78,7 @@ class FullyConnectedKernel final : public Kernel {
         shared_ = packedForms().get(w, inputs[1].numElements() * 4, "fc:" + std::to_string(depth_) + "x" +
                                                                           std::to_string(units_),
                                     [&] {
-                                      std::vector<float> packed(gemm::packedBSize(depth_, units_), 0.f);
+                                      sdk::LargeVector<float> packed(gemm::packedBSize(depth_, units_), 0.f);
                                       gemm::packB(w, depth_, true, depth_, units_, packed.data());
                                       return packed;
                                     });
@@ -111,7 +113,7 @@ class FullyConnectedKernel final : public Kernel {
   uint32_t units_ = 0, depth_ = 0;
   size_t batch_ = 0;
   std::vector<float> packedWeights_;   // weights given at execute
-  sdk::WeightFormCache<float>::Form shared_;  // static weights
+  PackedForms::Form shared_;  // static weights
 };
 
 // out[..., M, N] = op(in0)[..., M, K] x op(in1)[..., K, N] (+ bias[N]), with
@@ -193,7 +195,7 @@ class MatMulKernel final : public Kernel {
                                     "matmul:" + std::to_string(numBBatches_) + "x" + std::to_string(k_) + "x" +
                                         std::to_string(n_) + (transB_ ? "t" : ""),
                                     [&] {
-                                      std::vector<float> packed(numBBatches_ * packedSize_, 0.f);
+                                      sdk::LargeVector<float> packed(numBBatches_ * packedSize_, 0.f);
                                       packAllB(b, packed.data());
                                       return packed;
                                     });
@@ -250,7 +252,7 @@ class MatMulKernel final : public Kernel {
   size_t numBBatches_ = 1, packedSize_ = 0;
   std::vector<size_t> aBatchOf_, bBatchOf_;
   std::vector<float> packedB_;               // a right-hand side given at execute
-  sdk::WeightFormCache<float>::Form shared_;  // a static one
+  PackedForms::Form shared_;  // a static one
 };
 
 }  // namespace

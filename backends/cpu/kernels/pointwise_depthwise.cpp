@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "core/kernel_checks.h"
+#include "core/large_buffer.h"
 #include "kernels/depthwise.h"
 #include "kernels/kernel_util.h"
 
@@ -120,7 +121,7 @@ class PointwiseDepthwiseKernel final : public Kernel {
   size_t batch_ = 0, inH_ = 0, inW_ = 0, cin_ = 0, cmid_ = 0, bandsPerImage_ = 0, scratchFloats_ = 0;
   int64_t outH_ = 0, outW_ = 0, strideH_ = 1, padTop_ = 0, reachH_ = 1, rowsPerBand_ = 1;
   depthwise::Geometry geo_;
-  std::vector<float> packedW1_;  // packed once: the engine rebuilds the step when the weights change
+  sdk::LargeVector<float> packedW1_;  // packed once: the engine rebuilds the step when the weights change
   size_t w2Index_ = 2;
   bool hasBias1_ = false, hasBias2_ = false;
   gemm::Clamp clamp1_{0.f, 0.f}, clamp2_{0.f, 0.f};

@@ -16,6 +16,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/large_buffer.h"
 #include "kernels/gemm.h"
 
 namespace qnn::cpu::winograd {
@@ -54,11 +55,11 @@ class Conv3x3 {
   int64_t padTop_ = 0, padLeft_ = 0, outH_ = 0, outW_ = 0;
   size_t tilesH_ = 0, tilesW_ = 0, tilesPerBlock_ = 0, numBlocks_ = 0, slots_ = 1;
   size_t packedSize_ = 0, slotFloats_ = 0;
-  std::vector<float> packedU_;  // one packed [cin x cout] matrix per transform position
+  sdk::LargeVector<float> packedU_;  // one packed [cin x cout] matrix per transform position
   // Per slot: V (positions x tiles x cin), M (positions x tiles x cout), m*m sink rows, and one
   // zero-padded input tile for the tiles that reach past the image edge (the others are read
   // where they lie in the input: no padded copy of the image).
-  std::vector<float> scratch_;
+  sdk::LargeVector<float> scratch_;
   struct alignas(64) BlockCursor {  // the next block of a slot's range, and its end
     std::atomic<size_t> next{0};
     size_t end = 0;
