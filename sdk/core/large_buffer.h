@@ -10,7 +10,9 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <new>
+#include <type_traits>
 #include <vector>
 
 namespace qnn::sdk {
@@ -45,5 +47,19 @@ struct LargeBufferAllocator {
 // Owns its elements, like std::vector.
 template <typename T>
 using LargeVector = std::vector<T, LargeBufferAllocator<T>>;
+
+// Owns `n` uninitialized elements of a trivial type: memory reserved now (the
+// out-of-memory answer comes at prepare) that commits only where it is written.
+struct LargeBufferRelease {
+  void operator()(void* p) const noexcept { releaseLargeBuffer(p); }
+};
+template <typename T>
+using LargeArray = std::unique_ptr<T[], LargeBufferRelease>;
+template <typename T>
+LargeArray<T> allocateLargeArray(size_t n) {
+  static_assert(std::is_trivial_v<T>);
+  if (n > size_t(-1) / sizeof(T)) throw std::bad_alloc();
+  return LargeArray<T>(static_cast<T*>(allocateLargeBuffer(n * sizeof(T))));
+}
 
 }  // namespace qnn::sdk

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cstring>
 #include <limits>
+#include <new>
 
 #include "kernels/cpu_isa.h"
 #include "kernels/kernel_util.h"
@@ -294,6 +295,22 @@ QNN_WINOGRAD_ISA_CLONES(outputF4, outputF4Body,
                         (m, ks, cout, bias, out, lo, hi))
 #undef QNN_WINOGRAD_ISA_CLONES
 
+// The calling thread's block scratch, shared by every Winograd layer it runs: the layers of a model run
+// one after another, so the next layer's V and M land in memory this core's L2 holds already instead of
+// the layer's own buffer, cold since the last inference (writing cold lines reads them from memory
+// first). Null when it cannot grow (the caller then uses its own slot of the layer's scratch).
+float* threadScratch(size_t floats) noexcept {
+  thread_local sdk::LargeVector<float> buffer;
+  if (buffer.size() < floats) {
+    try {
+      buffer.resize(floats);
+    } catch (const std::bad_alloc&) {
+      return nullptr;
+    }
+  }
+  return buffer.data();
+}
+
 }  // namespace
 
 bool worthwhile(uint32_t fh, uint32_t fw, int64_t strideH, int64_t strideW, int64_t dilH, int64_t dilW,
@@ -340,7 +357,7 @@ void Conv3x3::prepare(uint32_t batch, uint32_t inH, uint32_t inW, uint32_t cin, 
   packedU_.assign(positions_ * packedSize_, 0.f);
   const size_t n = m_ + 2;
   slotFloats_ = positions_ * tilesPerBlock_ * (size_t(cin) + cout) + m_ * m_ * size_t(cout) + n * n * size_t(cin);
-  scratch_.assign(slots_ * slotFloats_, 0.f);
+  scratch_ = sdk::allocateLargeArray<float>(slots_ * slotFloats_);
 }
 
 void Conv3x3::setFilter(const float* filter) {
@@ -398,7 +415,8 @@ void Conv3x3::runBlock(const float* input, size_t block, size_t slot, const floa
   const OutputFn outputTransform = tile_ == Tile::k4x4 ? outputF4 : outputF2;
   const size_t T = tilesPerBlock_, tilesPerImage = tilesH_ * tilesW_, P = positions_, m = m_;
   const size_t t0 = block * T, total = size_t(batch_) * tilesPerImage, nt = std::min(T, total - t0);
-  float* v = scratch_.data() + slot * slotFloats_;
+  float* v = threadScratch(slotFloats_);
+  if (!v) v = scratch_.get() + slot * slotFloats_;
   float* mm = v + P * T * cin_;
   float* sink = mm + P * T * cout_;  // outputs past the image edge land here (a row each)
   float* edge = sink + m * m * cout_;  // an input tile that reaches past the image, zero-padded

@@ -58,8 +58,10 @@ class Conv3x3 {
   sdk::LargeVector<float> packedU_;  // one packed [cin x cout] matrix per transform position
   // Per slot: V (positions x tiles x cin), M (positions x tiles x cout), m*m sink rows, and one
   // zero-padded input tile for the tiles that reach past the image edge (the others are read
-  // where they lie in the input: no padded copy of the image).
-  sdk::LargeVector<float> scratch_;
+  // where they lie in the input: no padded copy of the image). Blocks run in the executing thread's
+  // own scratch, shared by every layer (hot in its core's cache); this one, reserved at prepare and
+  // never touched otherwise, is where they run when that scratch cannot grow.
+  sdk::LargeArray<float> scratch_;
   struct alignas(64) BlockCursor {  // the next block of a slot's range, and its end
     std::atomic<size_t> next{0};
     size_t end = 0;
