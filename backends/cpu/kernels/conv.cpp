@@ -90,7 +90,8 @@ class Conv2dKernel final : public Kernel {
         wino_.prepare(batch_, inH_, inW_, cin_, cout_, win_.padTop, win_.padLeft, outH_, outW_, workerThreads(),
                       winograd::chooseTile(cin_, cout_, outH_, outW_));
       packedFilter_.assign(smallCin_ || winograd_ ? 0 : group_ * gemm::packedBSize(kDim_, coutG_), 0.f);
-      cols_.assign(direct1x1_ || rowGemm_ || smallCin_ || winograd_ ? 0 : numSlots_ * tileRows_ * kDim_, 0.f);
+      cols_ = sdk::allocateLargeArray<float>(direct1x1_ || rowGemm_ || smallCin_ || winograd_ ? 0
+                                                                                             : numSlots_ * tileRows_ * kDim_);
       if (rowGemm_ || smallCin_) {
         paddedH_ = size_t(outH_ - 1) * win_.strideH + size_t(fh_ - 1) * win_.dilH + 1;
         paddedW_ = size_t(outW_ - 1) * win_.strideW + size_t(fw_ - 1) * win_.dilW + 1;
@@ -185,6 +186,14 @@ class Conv2dKernel final : public Kernel {
     // Two bands per thread and image: few rows computed twice, a band's rows within L2.
     const size_t bands = std::max<size_t>(1, std::min<size_t>(poolH_, 2 * workerThreads()));
     poolRowsPerBand_ = (poolH_ + bands - 1) / bands;
+    // A band's convolution rows, in the thread's scratch; reserved here per band for when that cannot grow.
+    bandRowFloats_ = size_t((int64_t(poolRowsPerBand_) - 1) * pool_.sh + pool_.fh) * outW_ * cout_;
+    try {
+      bandRows_ = sdk::allocateLargeArray<float>(size_t(batch_) * ((poolH_ + poolRowsPerBand_ - 1) / poolRowsPerBand_) *
+                                                 bandRowFloats_);
+    } catch (const std::bad_alloc&) {
+      return false;  // stays two ops
+    }
     pooled_ = true;
     return true;
   }
@@ -205,20 +214,20 @@ class Conv2dKernel final : public Kernel {
     const size_t poolRowFloats = size_t(pool_.outW) * cout_;
     const size_t bandsPerImage = (poolH_ + poolRowsPerBand_ - 1) / poolRowsPerBand_;
     parallelFor(size_t(batch_) * bandsPerImage, 1, [&](size_t b0, size_t b1) {
-      thread_local std::vector<float> rows;
+      float* scratch = threadScratch(bandRowFloats_);
       for (size_t band = b0; band < b1; ++band) {
+        float* rows = scratch ? scratch : bandRows_.get() + band * bandRowFloats_;
         const size_t b = band / bandsPerImage;
         const int64_t p0 = int64_t(band % bandsPerImage * poolRowsPerBand_);
         const int64_t p1 = std::min<int64_t>(int64_t(poolH_), p0 + int64_t(poolRowsPerBand_));
         const auto [r0, r1] = convRowsOf(p0, p1);
-        if (rows.size() < size_t(r1 - r0) * convRow) rows.resize(size_t(r1 - r0) * convRow);
         for (int64_t r = r0; r < r1; ++r)
           smallcin::convolveRow(geo, padded_.data() + b * imageFloats, filter, bias,
-                                rows.data() + size_t(r - r0) * convRow, r, clamped_, clamp_.lo, clamp_.hi);
+                                rows + size_t(r - r0) * convRow, r, clamped_, clamp_.lo, clamp_.hi);
         // The band's rows as an image whose row 0 is convolution row r0.
         PoolGeometry g = pool_;
         g.inH = r1 - r0, g.padTop = pool_.padTop + r0;
-        for (int64_t p = p0; p < p1; ++p) poolRow(g, rows.data(), output + (b * poolH_ + size_t(p)) * poolRowFloats, p);
+        for (int64_t p = p0; p < p1; ++p) poolRow(g, rows, output + (b * poolH_ + size_t(p)) * poolRowFloats, p);
       }
     });
   }
@@ -260,7 +269,8 @@ class Conv2dKernel final : public Kernel {
     const float* image = inputs[0].as<const float>() + b * inH_ * inW_ * cin_;
     float* outTile = outputs[0].as<float>() + (b * pixels + p0) * cout_;
     const float* bias = biasOf(inputs);
-    float* cols = cols_.data() + slot * tileRows_ * kDim_;
+    float* cols = threadScratch(tileRows_ * kDim_);  // hot in this core's cache (kernel_util.h)
+    if (!cols) cols = cols_.get() + slot * tileRows_ * kDim_;
     const size_t packedSize = gemm::packedBSize(kDim_, coutG_);
     for (uint32_t g = 0; g < group_; ++g) {
       im2col(image, g, p0, rows, cols, parallel);
@@ -413,10 +423,11 @@ class Conv2dKernel final : public Kernel {
   gemm::Clamp clamp_{0.f, 0.f};
   bool pooled_ = false;  // a PoolMax2d folded in (fuseFollowingMaxPool): out[0] is the pool's
   PoolGeometry pool_{};
-  size_t poolH_ = 0, poolRowsPerBand_ = 1;
+  size_t poolH_ = 0, poolRowsPerBand_ = 1, bandRowFloats_ = 0;
+  sdk::LargeArray<float> bandRows_;  // per band, where its rows go when the thread's scratch cannot grow
   size_t paddedH_ = 0, paddedW_ = 0;
   sdk::LargeVector<float> packedFilter_;
-  std::vector<float> cols_;
+  sdk::LargeArray<float> cols_;  // per slot, where a tile's im2col rows go when the thread's scratch cannot grow
   std::vector<float> padded_, packedRows_;  // the row-GEMM path's padded input and per-kh packed filter
 };
 

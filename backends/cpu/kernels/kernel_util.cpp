@@ -1,8 +1,10 @@
 #include "kernels/kernel_util.h"
 
 #include <algorithm>
+#include <exception>
 #include <sstream>
 
+#include "core/large_buffer.h"
 #include "core/worker_pool.h"
 
 namespace qnn::cpu {
@@ -16,6 +18,18 @@ sdk::WorkerPool& workerPool() {
 }  // namespace
 
 void warmUpWorkers() { workerPool(); }
+
+float* threadScratch(size_t floats) noexcept {
+  thread_local sdk::LargeVector<float> buffer;
+  if (buffer.size() < floats) {
+    try {
+      buffer.resize(floats);
+    } catch (const std::exception&) {  // bad_alloc, or length_error past max_size
+      return nullptr;
+    }
+  }
+  return buffer.data();
+}
 
 size_t workerThreads() { return workerPool().threads(); }
 

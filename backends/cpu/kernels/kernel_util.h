@@ -35,6 +35,17 @@ size_t workerThreads();
 // Starts the worker threads now, so the first execute does not pay for them.
 void warmUpWorkers();
 
+// The calling thread's working memory for one piece of an op's work (a block
+// of tiles, a band of rows), at least `floats` floats, shared by every kernel
+// the thread runs: the ops of a graph run one after another, so the next op's
+// scratch is memory this core's cache holds already rather than the op's own
+// buffer, cold since the last inference (writing a cold line first reads it
+// from memory). Valid until the thread asks again; kernels ask once per piece
+// and never across a call into another kernel (gemm keeps its own). Null when
+// it cannot grow: the kernel then uses memory it reserved at prepare. Never
+// throws (it runs on the worker threads).
+float* threadScratch(size_t floats) noexcept;
+
 // A real value stored in an integer type the way the Cast op stores it: truncated toward zero,
 // saturated to the type's range, NaN as 0 (a plain conversion of an out-of-range float is undefined).
 template <typename T>

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <new>
 
 #include "core/kernel_checks.h"
 #include "core/large_buffer.h"
@@ -29,9 +30,9 @@ class PointwiseDepthwiseKernel final : public Kernel {
                        inputs[w2Index_].as<const float>(),
                        hasBias2_ ? inputs[w2Index_ + 1].as<const float>() : nullptr, outputs[0].as<float>()};
     parallelFor(size_t(batch_) * bandsPerImage_, 1, [&](size_t b0, size_t b1) {
-      thread_local std::vector<float> scratch;
-      if (scratch.size() < scratchFloats_) scratch.resize(scratchFloats_);
-      for (size_t band = b0; band < b1; ++band) runBand(band, ops, scratch.data());
+      float* scratch = threadScratch(scratchFloats_);  // hot in this core's cache (kernel_util.h)
+      for (size_t band = b0; band < b1; ++band)
+        runBand(band, ops, scratch ? scratch : reserved_.get() + band * scratchFloats_);
     });
     return Status::ok();
   }
@@ -80,6 +81,7 @@ class PointwiseDepthwiseKernel final : public Kernel {
     bandsPerImage_ = size_t((outH_ + rowsPerBand_ - 1) / rowsPerBand_);
     const int64_t bandInRows = std::min<int64_t>(inH_, (rowsPerBand_ - 1) * strideH_ + reachH_);
     scratchFloats_ = size_t(std::max<int64_t>(bandInRows, 1)) * inW_ * cmid_;
+    reserved_ = sdk::allocateLargeArray<float>(batch_ * bandsPerImage_ * scratchFloats_);
 
     packedW1_.assign(gemm::packedBSize(cin_, cmid_), 0.f);
     gemm::packB(pwIn[1].as<const float>(), cmid_, false, cin_, cmid_, packedW1_.data());
@@ -121,6 +123,7 @@ class PointwiseDepthwiseKernel final : public Kernel {
   size_t batch_ = 0, inH_ = 0, inW_ = 0, cin_ = 0, cmid_ = 0, bandsPerImage_ = 0, scratchFloats_ = 0;
   int64_t outH_ = 0, outW_ = 0, strideH_ = 1, padTop_ = 0, reachH_ = 1, rowsPerBand_ = 1;
   depthwise::Geometry geo_;
+  sdk::LargeArray<float> reserved_;  // per band, its rows when the thread's scratch cannot grow
   sdk::LargeVector<float> packedW1_;  // packed once: the engine rebuilds the step when the weights change
   size_t w2Index_ = 2;
   bool hasBias1_ = false, hasBias2_ = false;
@@ -134,9 +137,13 @@ std::unique_ptr<Kernel> makePointwiseDepthwise(const OpParams& pw, const std::ve
                                                const gemm::Clamp* clamp1, const OpParams& dw,
                                                const std::vector<TensorView>& dwInputs, const TensorView& out,
                                                const gemm::Clamp* clamp2) {
-  auto kernel = std::make_unique<PointwiseDepthwiseKernel>();
-  if (!kernel->setUp(pw, pwInputs, clamp1, dw, dwInputs, out, clamp2)) return nullptr;
-  return kernel;
+  try {
+    auto kernel = std::make_unique<PointwiseDepthwiseKernel>();
+    if (!kernel->setUp(pw, pwInputs, clamp1, dw, dwInputs, out, clamp2)) return nullptr;
+    return kernel;
+  } catch (const std::bad_alloc&) {
+    return nullptr;  // no memory for the packed weights or band rows: the two ops stay separate
+  }
 }
 
 }  // namespace qnn::cpu

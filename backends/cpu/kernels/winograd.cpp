@@ -4,7 +4,6 @@
 #include <atomic>
 #include <cstring>
 #include <limits>
-#include <new>
 
 #include "kernels/cpu_isa.h"
 #include "kernels/kernel_util.h"
@@ -294,22 +293,6 @@ QNN_WINOGRAD_ISA_CLONES(outputF4, outputF4Body,
                          float hi),
                         (m, ks, cout, bias, out, lo, hi))
 #undef QNN_WINOGRAD_ISA_CLONES
-
-// The calling thread's block scratch, shared by every Winograd layer it runs: the layers of a model run
-// one after another, so the next layer's V and M land in memory this core's L2 holds already instead of
-// the layer's own buffer, cold since the last inference (writing cold lines reads them from memory
-// first). Null when it cannot grow (the caller then uses its own slot of the layer's scratch).
-float* threadScratch(size_t floats) noexcept {
-  thread_local sdk::LargeVector<float> buffer;
-  if (buffer.size() < floats) {
-    try {
-      buffer.resize(floats);
-    } catch (const std::bad_alloc&) {
-      return nullptr;
-    }
-  }
-  return buffer.data();
-}
 
 }  // namespace
 
