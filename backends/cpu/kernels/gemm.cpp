@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 #include <cstring>
+#include <new>
 
 #include "kernels/cpu_isa.h"
 #include "kernels/kernel_util.h"
@@ -306,11 +307,16 @@ void multiply(size_t M, size_t N, size_t K, const float* A, size_t lda, bool tra
   if (useDirectA && lda % 1024 == 0) {
     constexpr size_t kMaxCopyFloats = size_t(16) << 20;
     const size_t ldCopy = K + 16;
-    if (M * ldCopy > kMaxCopyFloats) {
+    thread_local std::vector<float> copy;
+    if (M * ldCopy <= kMaxCopyFloats && copy.size() < M * ldCopy) {
+      try {  // this may run on a worker thread, where nothing may throw: without the copy, pack A
+        copy.resize(M * ldCopy);
+      } catch (const std::bad_alloc&) {
+      }
+    }
+    if (M * ldCopy > kMaxCopyFloats || copy.size() < M * ldCopy) {
       useDirectA = false;
     } else {
-      thread_local std::vector<float> copy;
-      if (copy.size() < M * ldCopy) copy.resize(M * ldCopy);
       float* dst = copy.data();
       auto rows = [&](size_t r0, size_t r1) {
         for (size_t r = r0; r < r1; ++r) std::memcpy(dst + r * ldCopy, A + r * lda, K * sizeof(float));
