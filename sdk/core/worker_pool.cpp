@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <exception>
 
 namespace qnn::sdk {
 
@@ -86,7 +87,7 @@ bool WorkerPool::tryRun(size_t numChunks, const std::function<void(size_t)>& chu
     std::lock_guard<std::mutex> lk(mutex_);
     cv_.notify_all();
   }
-  drain(0);
+  drain(0);  // never throws: a chunk's exception is kept in error_
   // No chunk is left to take: close the job to late joiners, then wait for the ones that joined.
   const uint32_t joined = uint32_t(state_.fetch_or(kClosed) & kJoinedMask);
   if (!spinUntil([&] { return done_.load(std::memory_order_acquire) == joined; }, kCallerSpin)) {
@@ -94,6 +95,14 @@ bool WorkerPool::tryRun(size_t numChunks, const std::function<void(size_t)>& chu
     doneCv_.wait(lk, [&] { return done_.load() == joined; });
   }
   job_ = nullptr;
+  if (failed_.load(std::memory_order_acquire)) {
+    // Every participant has left the job: the exception goes to the caller, as if it had run the chunks.
+    std::exception_ptr error = std::move(error_);
+    error_ = nullptr;
+    failed_.store(false, std::memory_order_relaxed);
+    jobLock.unlock();
+    std::rethrow_exception(error);
+  }
   return true;
 }
 
@@ -101,7 +110,20 @@ void WorkerPool::drain(unsigned participant) {
   const unsigned parts = threads();
   for (unsigned k = 0; k < parts; ++k) {  // own range first, then the others'
     Range& r = ranges_[(participant + k) % parts];
-    for (size_t c = r.next.fetch_add(1); c < r.end; c = r.next.fetch_add(1)) (*job_)(c);
+    for (size_t c = r.next.fetch_add(1); c < r.end; c = r.next.fetch_add(1)) {
+      if (failed_.load(std::memory_order_relaxed)) continue;  // the job failed: the rest are only taken
+      try {
+        (*job_)(c);
+      } catch (...) {
+        // An exception must not end a worker thread (std::terminate) nor leave the caller while workers
+        // still run the job: the first one is kept and rethrown by tryRun once all have left.
+        std::lock_guard<std::mutex> lk(errorMutex_);
+        if (!failed_.load(std::memory_order_relaxed)) {
+          error_ = std::current_exception();
+          failed_.store(true, std::memory_order_release);
+        }
+      }
+    }
   }
 }
 

@@ -8,6 +8,7 @@
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -32,7 +33,9 @@ class WorkerPool {
   // and returns when all are done. Returns false without running anything when
   // the pool cannot take the job: no workers, another job is running (another
   // graph executing concurrently), or the caller is itself a worker; the caller
-  // then runs the chunks itself.
+  // then runs the chunks itself. When a chunk throws (on any thread), the
+  // chunks not yet started are skipped and, once every thread has left the
+  // job, the first exception is rethrown here on the caller.
   bool tryRun(size_t numChunks, const std::function<void(size_t)>& chunkFn);
 
   // Thread count from an environment variable (e.g. QNN_CPU_NUM_THREADS) if set
@@ -72,6 +75,9 @@ class WorkerPool {
   std::atomic<uint32_t> done_{0};
   std::atomic<unsigned> sleepers_{0};
   bool stop_ = false;  // guarded by mutex_
+  std::atomic<bool> failed_{false};  // a chunk of the current job threw
+  std::mutex errorMutex_;
+  std::exception_ptr error_;  // its exception (guarded by errorMutex_; read by tryRun after the job)
 };
 
 }  // namespace qnn::sdk

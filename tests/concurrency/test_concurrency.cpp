@@ -151,7 +151,9 @@ TEST_F(Concurrency, ExecuteAsyncNotifiesEveryCall) {
 // A long execute aborted by a signal triggered from another thread; the signal is then idle again
 // and the graph runs to completion after it.
 TEST_F(Concurrency, AbortSignalFromAnotherThread) {
-  ReluChain chain(api(), ctx, "long", 1 << 18, 64);
+  // 64 Relus over 4 MiB tensors: ~20 ms, a window a loaded machine still schedules the trigger into
+  // (1 MiB ones ran out in under a millisecond once their buffers sat in huge pages).
+  ReluChain chain(api(), ctx, "long", 1 << 20, 64);
   Qnn_SignalHandle_t signal = nullptr;
   ASSERT_EQ(api().signalCreate(backend, nullptr, &signal), QNN_SUCCESS);
   int aborted = 0;

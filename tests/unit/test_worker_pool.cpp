@@ -1,12 +1,16 @@
 // sdk::WorkerPool: every chunk of every job runs exactly once, the caller
 // (nearly always) runs the first contiguous range of chunks, jobs back to back and after the
 // workers parked, a second caller or a nested job is turned
-// away (and runs its chunks itself), the pool stops cleanly.
+// away (and runs its chunks itself), the pool stops cleanly, an exception
+// thrown by a chunk on a worker or on the caller reaches the caller after the
+// job and the pool keeps working.
 #include <gtest/gtest.h>
 
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <new>
+#include <stdexcept>
 #include <thread>
 #include <vector>
 
@@ -118,6 +122,59 @@ TEST(WorkerPool, SingleThreadPoolRefusesAndStopsCleanly) {
     WorkerPool shortLived(2);
     EXPECT_TRUE(runCounted(shortLived, 5));
   }  // destroyed right after a job, workers still spinning
+}
+
+// Busy for about `us` microseconds, so the other threads join the job.
+void busy(int us) {
+  const auto end = std::chrono::steady_clock::now() + std::chrono::microseconds(us);
+  while (std::chrono::steady_clock::now() < end) {
+  }
+}
+
+TEST(WorkerPool, ExceptionOnAWorkerReachesTheCaller) {
+  WorkerPool pool(4);
+  const std::thread::id caller = std::this_thread::get_id();
+  int thrown = 0;
+  for (int attempt = 0; attempt < 20 && thrown == 0; ++attempt) {
+    std::atomic<int> started{0};
+    std::function<void(size_t)> fn = [&](size_t) {
+      started.fetch_add(1);
+      busy(200);
+      if (std::this_thread::get_id() != caller) throw std::runtime_error("chunk failed");
+    };
+    try {
+      pool.tryRun(32, fn);
+    } catch (const std::runtime_error& e) {
+      EXPECT_STREQ(e.what(), "chunk failed");
+      EXPECT_LT(started.load(), 32);  // the chunks after the failure were skipped
+      ++thrown;
+    }
+  }
+  EXPECT_EQ(thrown, 1) << "no worker ever joined a job";
+  EXPECT_TRUE(runCounted(pool, 1000));  // and the pool still runs every chunk once
+}
+
+TEST(WorkerPool, ExceptionOnTheCallerWaitsForTheWorkers) {
+  WorkerPool pool(3);
+  for (int round = 0; round < 20; ++round) {
+    std::atomic<int> finished{0};
+    std::function<void(size_t)> fn = [&](size_t c) {
+      if (c == 0) throw std::bad_alloc();  // chunk 0 is in the caller's range
+      busy(50);
+      finished.fetch_add(1);
+    };
+    bool threw = false;
+    try {
+      pool.tryRun(12, fn);
+    } catch (const std::bad_alloc&) {
+      threw = true;
+    }
+    EXPECT_TRUE(threw);
+    const int seen = finished.load();
+    busy(500);
+    EXPECT_EQ(finished.load(), seen);  // nobody still runs the job after tryRun left
+  }
+  EXPECT_TRUE(runCounted(pool, 100));
 }
 
 }  // namespace
