@@ -64,10 +64,22 @@ void BM_GemmSquare(benchmark::State& state) {
 }
 BENCHMARK(BM_GemmSquare)->Arg(256)->Arg(512)->Arg(1024)->Unit(benchmark::kMillisecond);
 
-// Runs one conv-family kernel on NHWC input [1, h, w, cin] with a static filter.
+// Writes 64 MiB (more than the L3) outside the timed region: the next run finds its weights, input,
+// output and scratch in memory, as a layer of a whole model does (its weights were last read one
+// inference ago; a hot micro-benchmark hid ~100 us per ResNet-18 3x3 layer that the model paid).
+void evictCaches(benchmark::State& state) {
+  static std::vector<float> junk(size_t(16) << 20);
+  state.PauseTiming();
+  for (size_t i = 0; i < junk.size(); i += 16) junk[i] += 1.f;
+  benchmark::DoNotOptimize(junk.data());
+  state.ResumeTiming();
+}
+
+// Runs one conv-family kernel on NHWC input [1, h, w, cin] with a static filter; `cold` flushes the
+// caches before every run.
 void runConv(benchmark::State& state, const char* opType, std::vector<uint32_t> inDims,
              std::vector<uint32_t> filterDims, std::vector<uint32_t> outDims, uint32_t stride, uint32_t pad,
-             double flops, bool fuseRelu6 = false) {
+             double flops, bool fuseRelu6 = false, bool cold = false) {
   auto factory = qnn::cpu::findKernel(opType);
   if (!factory) {
     state.SkipWithError("no kernel");
@@ -93,6 +105,7 @@ void runConv(benchmark::State& state, const char* opType, std::vector<uint32_t> 
   inDesc[0].data = x.data();
   outDesc[0].data = y.data();
   for (auto _ : state) {
+    if (cold) evictCaches(state);
     if (!kernel->execute(inDesc, outDesc).isOk()) state.SkipWithError("execute failed");
     benchmark::DoNotOptimize(y.data());
   }
@@ -152,6 +165,21 @@ BENCHMARK(BM_Conv2dResNet18)
     ->Args({28, 256, 512, 1, 2})  // layer4 downsample (strided 1x1: im2col)
     ->Args({224, 3, 32, 3, 2})    // MobileNetV2 stem (27-long im2col rows)
     ->Args({112, 16, 96, 1, 1})   // MobileNetV2 block 2 expansion (1x1, K = 16)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+
+// ResNet-18's 3x3 layers with the caches flushed before each run (evictCaches): what they cost inside
+// the model, where the other layers' weights and activations have pushed theirs out.
+void BM_Conv2dResNet18Cold(benchmark::State& state) {
+  const uint32_t hw = uint32_t(state.range(0)), cin = uint32_t(state.range(1)), cout = uint32_t(state.range(2));
+  runConv(state, "Conv2d", {1, hw, hw, cin}, {3, 3, cin, cout}, {1, hw, hw, cout}, 1, 1,
+          2.0 * hw * hw * cout * cin * 9, false, true);
+}
+BENCHMARK(BM_Conv2dResNet18Cold)
+    ->Args({56, 64, 64})
+    ->Args({28, 128, 128})
+    ->Args({14, 256, 256})
+    ->Args({7, 512, 512})
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);
 
