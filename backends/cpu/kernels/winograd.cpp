@@ -320,11 +320,12 @@ void Conv3x3::prepare(uint32_t batch, uint32_t inH, uint32_t inW, uint32_t cin, 
   positions_ = tile == Tile::k4x4 ? kPositionsF4 : kPositionsF2;
   tilesH_ = size_t(outH + m_ - 1) / m_, tilesW_ = size_t(outW + m_ - 1) / m_;
   // A block's V and M (positions x tiles x (cin + cout) floats) within ~384 KiB of L2 on one thread,
-  // ~768 KiB on several. Every block reads the whole transformed filter: on one thread smaller blocks
+  // ~1.5 MiB on several. Every block reads the whole transformed filter: on one thread smaller blocks
   // keep V, M and the filter's panels in L2 (ResNet-18's 28x28x128 and 14x14x256 layers 12 % faster,
-  // the model 2.4 %); on two threads both cores would then pull the filter from L3 twice as often,
-  // and the larger blocks measured as fast or faster.
-  const size_t budgetFloats = threads > 1 ? 196608 : 98304;
+  // the model 2.4 %); on two threads both cores pull the filter from L3 or memory for every block, so
+  // fewer, larger blocks win since a thread's scratch stays in its L2 from layer to layer (ResNet-18 at
+  // 2 threads 3.6 % faster than with ~768 KiB, 2 % slower with ~384 KiB; ~3 MiB the same as 1.5).
+  const size_t budgetFloats = threads > 1 ? 393216 : 98304;
   const size_t maxTiles = std::clamp<size_t>(budgetFloats / positions_ / (size_t(cin) + cout), 8, 128);
   const size_t tiles = size_t(batch) * tilesH_ * tilesW_;
   // Block count a multiple of the thread count and blocks of near-equal size,
