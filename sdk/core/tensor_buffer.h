@@ -1,8 +1,7 @@
-// Storage of one intermediate tensor buffer (the CPU engine's arena), from
-// allocateLargeBuffer (core/large_buffer.h): buffers of 2 MiB or more in
-// transparent huge pages, so a 4.8 MB activation of MobileNetV2 needs three TLB
-// entries instead of ~1200, which the layers writing and re-reading it pay for
-// on every inference. Zero-filled, like the std::vector it replaces.
+// Storage of the CPU engine's activation arena, from allocateLargeBuffer
+// (core/large_buffer.h): 64 KiB or more in transparent huge pages, so a 4.8 MB
+// activation of MobileNetV2 needs three TLB entries instead of ~1200, which the
+// layers writing and re-reading it pay for on every inference. Zero-filled.
 #pragma once
 
 #include <cstddef>
