@@ -74,6 +74,44 @@ TEST(VectorExp, Erf512AgainstDoubleErf) {
   for (size_t i = 0; i < xs.size(); ++i) EXPECT_NEAR(ys[i], std::erf(double(xs[i])), 4e-7) << "x = " << xs[i];
 }
 
+// The rational form used for |x| <= 2 (vector_exp.h: erfNear512): within 2.2e-7 absolute of erf there,
+// and within 4 float ulps relative near 0, where erf is small.
+TEST(VectorExp, Erf512NearZeroWithinUlps) {
+  if (cpuIsa() < Isa::kAvx512) GTEST_SKIP() << "no AVX-512 path on this CPU (or QNN_CPU_ISA lowered it)";
+  std::vector<float> xs;
+  for (float x = -2.f; x <= 2.f; x += 0.000731f) xs.push_back(x);
+  for (float x = 1e-30f; x < 0.1f; x *= 1.37f) xs.push_back(x), xs.push_back(-x);
+  while (xs.size() % 16) xs.push_back(0.5f);
+  std::vector<float> ys(xs.size());
+  erf512(xs.data(), ys.data(), xs.size());
+  for (size_t i = 0; i < xs.size(); ++i) {
+    const double want = std::erf(double(xs[i]));
+    EXPECT_NEAR(ys[i], want, 2.2e-7) << "x = " << xs[i];
+    if (std::fabs(xs[i]) < 0.5f) EXPECT_NEAR(ys[i], want, std::fabs(want) * 4 * 0x1p-23) << "x = " << xs[i];
+  }
+}
+
+// A lane's erf comes from its own value: the same whether the other lanes of its vector are near 0 or
+// far out in the tails (where the vector takes the erfc form).
+TEST(VectorExp, Erf512LanesIndependent) {
+  if (cpuIsa() < Isa::kAvx512) GTEST_SKIP() << "no AVX-512 path on this CPU (or QNN_CPU_ISA lowered it)";
+  for (float x : {-3.5f, -2.0001f, -2.f, -1.3f, -1e-3f, 0.f, 0.7f, 1.999f, 2.f, 2.5f, 9.f}) {
+    std::vector<float> nearNeighbours(16, 0.25f), farNeighbours(16, 3.f), a(16), b(16);
+    nearNeighbours[5] = x, farNeighbours[5] = x;
+    erf512(nearNeighbours.data(), a.data(), 16);
+    erf512(farNeighbours.data(), b.data(), 16);
+    EXPECT_EQ(a[5], b[5]) << "x = " << x;
+    EXPECT_NEAR(a[5], std::erf(double(x)), 2.2e-7) << "x = " << x;
+  }
+  std::vector<float> special(16, 0.25f), out(16);
+  special[0] = std::numeric_limits<float>::quiet_NaN(), special[1] = std::numeric_limits<float>::infinity();
+  special[2] = -std::numeric_limits<float>::infinity();
+  erf512(special.data(), out.data(), 16);
+  EXPECT_TRUE(std::isnan(out[0]));
+  EXPECT_EQ(out[1], 1.f);
+  EXPECT_EQ(out[2], -1.f);
+}
+
 TEST(VectorExp, Avx2AgainstDoubleExp) {
   if (cpuIsa() < Isa::kAvx2) GTEST_SKIP() << "no AVX2 path on this CPU (or QNN_CPU_ISA lowered it)";
   checkPath(run256);

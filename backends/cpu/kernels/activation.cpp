@@ -41,17 +41,24 @@ QNN_CPU_ALWAYS_INLINE void sigmoidBody(const float* x, float* y, size_t n) {
 }
 #if defined(__x86_64__)
 // Explicit vectors, two at a time (the compiled body above ran one
-// latency-bound chain per 16 elements): 0.5 x (1 + erf(x / sqrt 2)).
+// latency-bound chain per 16 elements): 0.5 x (1 + erf(x / sqrt 2)). The last
+// few elements go through the same vector code under a mask, so an element's
+// value does not depend on where it sits in the tensor.
+QNN_CPU_TARGET_AVX512 inline __m512 gelu512(__m512 a) {
+  const __m512 e = vexp::erf512(_mm512_mul_ps(a, _mm512_set1_ps(float(M_SQRT1_2))));
+  return _mm512_mul_ps(_mm512_mul_ps(_mm512_set1_ps(0.5f), a), _mm512_add_ps(_mm512_set1_ps(1.f), e));
+}
 QNN_CPU_TARGET_AVX512 void geluAvx512(const float* x, float* y, size_t n) {
-  const __m512 half = _mm512_set1_ps(0.5f), one = _mm512_set1_ps(1.f), scale = _mm512_set1_ps(float(M_SQRT1_2));
   size_t i = 0;
   for (; i + 32 <= n; i += 32) {
-    const __m512 a = _mm512_loadu_ps(x + i), b = _mm512_loadu_ps(x + i + 16);
-    const __m512 ea = vexp::erf512(_mm512_mul_ps(a, scale)), eb = vexp::erf512(_mm512_mul_ps(b, scale));
-    _mm512_storeu_ps(y + i, _mm512_mul_ps(_mm512_mul_ps(half, a), _mm512_add_ps(one, ea)));
-    _mm512_storeu_ps(y + i + 16, _mm512_mul_ps(_mm512_mul_ps(half, b), _mm512_add_ps(one, eb)));
+    const __m512 a = gelu512(_mm512_loadu_ps(x + i)), b = gelu512(_mm512_loadu_ps(x + i + 16));
+    _mm512_storeu_ps(y + i, a);
+    _mm512_storeu_ps(y + i + 16, b);
   }
-  geluBody(x + i, y + i, n - i);
+  for (; i < n; i += 16) {
+    const __mmask16 m = n - i >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (n - i)) - 1);
+    _mm512_mask_storeu_ps(y + i, m, gelu512(_mm512_maskz_loadu_ps(m, x + i)));
+  }
 }
 #else
 void geluAvx512(const float* x, float* y, size_t n) { geluBody(x, y, n); }
