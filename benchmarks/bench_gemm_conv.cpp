@@ -137,6 +137,52 @@ void BM_DepthwiseConv3x3FusedRelu6(benchmark::State& state) {
 }
 BENCHMARK(BM_DepthwiseConv3x3FusedRelu6)->Unit(benchmark::kMillisecond);
 
+// MobileNetV2's 1x1 convolutions with their ReLU6 (args: H = W, cin, cout) and its 3x3 depthwise layers
+// (args: input H = W, channels, stride), one by one: how close each shape runs to the FMA peak (the
+// 1x1 layers) or to the memory it moves (the depthwise layers), and what the model's layers cost alone.
+void BM_MobileNetV2Pointwise(benchmark::State& state) {
+  const uint32_t hw = uint32_t(state.range(0)), cin = uint32_t(state.range(1)), cout = uint32_t(state.range(2));
+  runConv(state, "Conv2d", {1, hw, hw, cin}, {1, 1, cin, cout}, {1, hw, hw, cout}, 1, 0,
+          2.0 * hw * hw * cin * cout, true);
+}
+BENCHMARK(BM_MobileNetV2Pointwise)
+    ->Args({112, 32, 16})
+    ->Args({112, 16, 96})
+    ->Args({56, 96, 24})
+    ->Args({56, 24, 144})
+    ->Args({56, 144, 24})
+    ->Args({28, 32, 192})
+    ->Args({28, 192, 32})
+    ->Args({14, 64, 384})
+    ->Args({14, 384, 64})
+    ->Args({14, 96, 576})
+    ->Args({14, 576, 96})
+    ->Args({7, 160, 960})
+    ->Args({7, 960, 160})
+    ->Args({7, 320, 1280})
+    ->UseRealTime()
+    ->Unit(benchmark::kMicrosecond);
+
+void BM_MobileNetV2Depthwise(benchmark::State& state) {
+  const uint32_t hw = uint32_t(state.range(0)), c = uint32_t(state.range(1)), stride = uint32_t(state.range(2));
+  const uint32_t out = (hw + 2 - 3) / stride + 1;
+  runConv(state, "DepthWiseConv2d", {1, hw, hw, c}, {3, 3, 1, c}, {1, out, out, c}, stride, 1,
+          2.0 * out * out * c * 9, true);
+}
+BENCHMARK(BM_MobileNetV2Depthwise)
+    ->Args({112, 32, 1})
+    ->Args({56, 144, 1})
+    ->Args({28, 192, 1})
+    ->Args({14, 384, 1})
+    ->Args({14, 576, 1})
+    ->Args({7, 960, 1})
+    ->Args({112, 96, 2})
+    ->Args({56, 144, 2})
+    ->Args({28, 192, 2})
+    ->Args({14, 576, 2})
+    ->UseRealTime()
+    ->Unit(benchmark::kMicrosecond);
+
 // ResNet-18 layer2 3x3 conv (im2col path): 28x28x128 -> 128.
 void BM_Conv3x3Im2col(benchmark::State& state) {
   runConv(state, "Conv2d", {1, 28, 28, 128}, {3, 3, 128, 128}, {1, 28, 28, 128}, 1, 1,
