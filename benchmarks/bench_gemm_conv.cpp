@@ -148,6 +148,8 @@ void BM_MobileNetV2Pointwise(benchmark::State& state) {
 BENCHMARK(BM_MobileNetV2Pointwise)
     ->Args({112, 32, 16})
     ->Args({112, 16, 96})
+    ->Args({28, 16, 96})
+    ->Args({28, 24, 144})
     ->Args({56, 96, 24})
     ->Args({56, 24, 144})
     ->Args({56, 144, 24})

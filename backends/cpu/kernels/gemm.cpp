@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <array>
+#include <limits>
 #include <utility>
 #include <vector>
 #include <cstring>
@@ -161,45 +162,53 @@ __attribute__((target("avx512f"))) void microKernelAvx512DirectA(size_t kc, cons
                                                                  const float* b, size_t bStride, float* c,
                                                                  size_t ldc, size_t nr, const float* bias,
                                                                  bool first, const Clamp* clamp) {
+  // Every loop over the accumulators is unrolled: a loop GCC leaves rolled
+  // indexes acc[] at run time and so keeps it in memory (it stored all 28
+  // registers to the stack after the K loop and loaded them back in the
+  // store loop, a fifth of a tile's time when K = 16-24 as in MobileNet's
+  // 1x1 convolutions).
   constexpr size_t kLow = MR < 7 ? MR : 7;
   __m512 acc[NV][MR];
+#pragma GCC unroll 2
   for (size_t v = 0; v < NV; ++v)
+#pragma GCC unroll 14
     for (size_t i = 0; i < MR; ++i) acc[v][i] = _mm512_setzero_ps();
   const float* a0 = a;
   const float* a7 = a + (MR > 7 ? 7 * lda : 0);
   for (size_t k = 0; k < kc; ++k, ++a0, ++a7, b += kNR) {
     __m512 bk[NV];
+#pragma GCC unroll 2
     for (size_t v = 0; v < NV; ++v) {
       bk[v] = _mm512_loadu_ps(b + v * bStride);
       _mm_prefetch(reinterpret_cast<const char*>(b + v * bStride + kPrefetchK * kNR), _MM_HINT_T0);
     }
+#pragma GCC unroll 7
     for (size_t i = 0; i < kLow; ++i) {
       const __m512 lo = _mm512_set1_ps(a0[i * lda]);
+#pragma GCC unroll 2
       for (size_t v = 0; v < NV; ++v) acc[v][i] = _mm512_fmadd_ps(lo, bk[v], acc[v][i]);
       if (i + 7 < MR) {
         const __m512 hi = _mm512_set1_ps(a7[i * lda]);
+#pragma GCC unroll 2
         for (size_t v = 0; v < NV; ++v) acc[v][7 + i] = _mm512_fmadd_ps(hi, bk[v], acc[v][7 + i]);
       }
     }
   }
+  // The clamp bounds are +-inf without a fused activation: one store path.
+  const __m512 lo = _mm512_set1_ps(clamp ? clamp->lo : -std::numeric_limits<float>::infinity());
+  const __m512 hi = _mm512_set1_ps(clamp ? clamp->hi : std::numeric_limits<float>::infinity());
+#pragma GCC unroll 2
   for (size_t v = 0; v < NV; ++v) {
     const size_t cols = std::min(kNR, nr - v * kNR);
     const __mmask16 mask = cols == kNR ? __mmask16(0xFFFF) : __mmask16((1u << cols) - 1);
     const __m512 biasRow = first && bias ? _mm512_maskz_loadu_ps(mask, bias + v * kNR) : _mm512_setzero_ps();
-    if (clamp) {  // the last K block of a product with a fused activation: clamp in the store
-      const __m512 lo = _mm512_set1_ps(clamp->lo), hi = _mm512_set1_ps(clamp->hi);
-      for (size_t i = 0; i < MR; ++i) {
-        float* row = c + i * ldc + v * kNR;
-        const __m512 prev = first ? biasRow : _mm512_maskz_loadu_ps(mask, row);
-        const __m512 sum = _mm512_add_ps(acc[v][i], prev);
-        _mm512_mask_storeu_ps(row, mask, _mm512_min_ps(hi, _mm512_max_ps(lo, sum)));  // operand order keeps NaN
-      }
-      continue;
-    }
+#pragma GCC unroll 14
     for (size_t i = 0; i < MR; ++i) {
       float* row = c + i * ldc + v * kNR;
       const __m512 prev = first ? biasRow : _mm512_maskz_loadu_ps(mask, row);
-      _mm512_mask_storeu_ps(row, mask, _mm512_add_ps(acc[v][i], prev));
+      __m512 sum = _mm512_add_ps(acc[v][i], prev);
+      if (clamp) sum = _mm512_min_ps(hi, _mm512_max_ps(lo, sum));  // operand order keeps NaN
+      _mm512_mask_storeu_ps(row, mask, sum);
     }
   }
 }
