@@ -341,16 +341,19 @@ void multiply(size_t M, size_t N, size_t K, const float* A, size_t lda, bool tra
   }
 
   // Tasks are (row block x column block) tiles; split columns too when there
-  // are few row blocks (e.g. a fully connected layer with batch 1) and the
-  // tasks go to several threads. On one thread a task keeps all its column
-  // panels, so the direct-A kernels take two at a time (one broadcast of A
-  // feeds 32 columns instead of 16).
+  // are few row blocks (e.g. a fully connected layer with batch 1: on one
+  // thread too, its weights then stream panel group by panel group). A
+  // task's panels are an even number where they can be, so the direct-A
+  // kernels take two at a time (one broadcast of A feeds 32 columns instead
+  // of 16; a single panel is bound by its loads): 96 columns split in two
+  // had a third of MobileNetV2's 1x1 products run one panel at a time.
   const bool worthSplitting = parallel && M * N * K >= kMinParallelWork;
   const size_t mTiles = (M + kMC - 1) / kMC;
   const size_t nPanels = (N + kNR - 1) / kNR;
   const size_t nSplit =
       worthSplitting ? std::min(nPanels, std::max<size_t>(1, (16 + mTiles - 1) / mTiles)) : size_t(1);
-  const size_t panelsPerTile = (nPanels + nSplit - 1) / nSplit;
+  size_t panelsPerTile = (nPanels + nSplit - 1) / nSplit;
+  if (useDirectA && panelsPerTile % 2 == 1 && panelsPerTile < nPanels) ++panelsPerTile;
   const size_t nTiles = (nPanels + panelsPerTile - 1) / panelsPerTile;
   const size_t numTasks = mTiles * nTiles;
 
