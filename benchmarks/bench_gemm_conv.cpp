@@ -66,18 +66,22 @@ BENCHMARK(BM_GemmSquare)->Arg(256)->Arg(512)->Arg(1024)->Unit(benchmark::kMillis
 
 // The transformer's FullyConnected products (seq 128, hidden 256, FFN 1024): args M, K, N. K = 1024
 // (the FFN down projection) has A's rows 4 KiB apart, which the GEMM copies before reading.
+void evictCaches(benchmark::State& state);
+
 void BM_GemmTransformer(benchmark::State& state) {
   const size_t m = size_t(state.range(0)), k = size_t(state.range(1)), n = size_t(state.range(2));
+  const bool cold = state.range(3) != 0;
   std::vector<float> a = filled(m * k), b = filled(k * n), bias = filled(n), c(m * n);
   std::vector<float> packed(qnn::cpu::gemm::packedBSize(k, n));
   qnn::cpu::gemm::packB(b.data(), n, false, k, n, packed.data());
   for (auto _ : state) {
+    if (cold) evictCaches(state);
     qnn::cpu::gemm::multiply(m, n, k, a.data(), k, false, packed.data(), bias.data(), c.data(), n);
     benchmark::DoNotOptimize(c.data());
   }
   state.counters["FLOP/s"] = benchmark::Counter(2.0 * m * n * k, benchmark::Counter::kIsIterationInvariantRate);
 }
-BENCHMARK(BM_GemmTransformer)->Args({128, 256, 256})->Args({128, 256, 1024})->Args({128, 1024, 256})->UseRealTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_GemmTransformer)->Args({128, 256, 256, 0})->Args({128, 256, 1024, 0})->Args({128, 1024, 256, 0})->Args({128, 256, 256, 1})->Args({128, 256, 1024, 1})->Args({128, 1024, 256, 1})->UseRealTime()->Unit(benchmark::kMicrosecond);
 
 // Writes 64 MiB (more than the L3) outside the timed region: the next run finds its weights, input,
 // output and scratch in memory, as a layer of a whole model does (its weights were last read one
