@@ -284,7 +284,10 @@ void shapeCases(std::vector<OpCase>& c) {
   const T ts[] = {{"nchw_to_nhwc", {2, 5, 7, 3}, {0, 2, 3, 1}}, {"nhwc_to_nchw", {2, 7, 3, 5}, {0, 3, 1, 2}},
                   {"rows_kept_rank3", {3, 4, 5}, {1, 0, 2}},   {"rank5", {2, 3, 1, 4, 2}, {4, 2, 0, 3, 1}},
                   {"rank2_large", {67, 131}, {1, 0}},          {"rank1_identity", {9}, {0}},
-                  {"reverse_rank4", {3, 2, 4, 5}, {3, 2, 1, 0}}};
+                  {"reverse_rank4", {3, 2, 4, 5}, {3, 2, 1, 0}},
+                  // A transformer's K to K^T per head ([seq, heads, dim] -> [heads, dim, seq]): one
+                  // 64 x 192 matrix transpose in 16 x 16 register blocks on AVX-512.
+                  {"heads_to_keys_transposed", {1, 64, 4, 48}, {0, 2, 3, 1}}};
   for (const T& t : ts) {
     auto v = rng.floats(ref::count(t.in));
     Dims out;
@@ -295,6 +298,9 @@ void shapeCases(std::vector<OpCase>& c) {
   auto iv = ints(rng, 24, -100, 100);
   c.push_back(makeCase("Transpose_int32_rank3", "Transpose", {i32({2, 3, 4}, iv)},
                        {i32({4, 2, 3}, ref::transpose(iv, {2, 3, 4}, {2, 0, 1}))}, {{"perm", u32s({2, 0, 1})}}));
+  auto iv2 = ints(rng, 40 * 70, -100000, 100000);  // 4-byte integers through the register blocks too
+  c.push_back(makeCase("Transpose_int32_rank2_blocks", "Transpose", {i32({40, 70}, iv2)},
+                       {i32({70, 40}, ref::transpose(iv2, {40, 70}, {1, 0}))}, {{"perm", u32s({1, 0})}}));
   auto bv = bools(rng, 30);
   c.push_back(makeCase("Transpose_bool_rank3", "Transpose", {b8({2, 3, 5}, bv)},
                        {b8({5, 3, 2}, ref::transpose(bv, {2, 3, 5}, {2, 1, 0}))}, {{"perm", u32s({2, 1, 0})}}));

@@ -6,11 +6,58 @@
 #include <numeric>
 
 #include "kernels/broadcast.h"
+#include "kernels/cpu_isa.h"
 #include "kernels/data_movement.h"
 #include "kernels/kernel_factories.h"
 
+#if defined(__x86_64__)
+// GCC 12 reports the undefined vectors inside the unpack intrinsics as
+// uninitialized: a false positive of the intrinsics header.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#include <immintrin.h>
+#pragma GCC diagnostic pop
+#endif
+
 namespace qnn::cpu {
 namespace {
+
+#if defined(__x86_64__)
+// A 16 x 16 block of 4-byte elements transposed in registers (unpack 32-
+// and 64-bit pairs, then exchange 128-bit lanes twice): moves only, so any
+// bit pattern comes out unchanged. Element by element the tiled loop took
+// ~1.3 cycles each (a transformer's K transpose, 128 x 256, 10 us).
+QNN_CPU_TARGET_AVX512 void transpose16x16(const float* src, size_t lds, float* dst, size_t ldd) {
+  __m512 r[16], t[16];
+  for (int i = 0; i < 16; ++i) r[i] = _mm512_loadu_ps(src + i * lds);
+  for (int i = 0; i < 8; ++i) {
+    t[2 * i] = _mm512_unpacklo_ps(r[2 * i], r[2 * i + 1]);
+    t[2 * i + 1] = _mm512_unpackhi_ps(r[2 * i], r[2 * i + 1]);
+  }
+  for (int i = 0; i < 4; ++i) {
+    const __m512d a = _mm512_castps_pd(t[4 * i]), b = _mm512_castps_pd(t[4 * i + 1]);
+    const __m512d c = _mm512_castps_pd(t[4 * i + 2]), d = _mm512_castps_pd(t[4 * i + 3]);
+    r[4 * i] = _mm512_castpd_ps(_mm512_unpacklo_pd(a, c));
+    r[4 * i + 1] = _mm512_castpd_ps(_mm512_unpackhi_pd(a, c));
+    r[4 * i + 2] = _mm512_castpd_ps(_mm512_unpacklo_pd(b, d));
+    r[4 * i + 3] = _mm512_castpd_ps(_mm512_unpackhi_pd(b, d));
+  }
+  for (int j = 0; j < 4; ++j) {
+    t[j] = _mm512_shuffle_f32x4(r[j], r[4 + j], 0x88);
+    t[4 + j] = _mm512_shuffle_f32x4(r[j], r[4 + j], 0xdd);
+    t[8 + j] = _mm512_shuffle_f32x4(r[8 + j], r[12 + j], 0x88);
+    t[12 + j] = _mm512_shuffle_f32x4(r[8 + j], r[12 + j], 0xdd);
+  }
+  for (int j = 0; j < 4; ++j) {
+    r[j] = _mm512_shuffle_f32x4(t[j], t[8 + j], 0x88);
+    r[8 + j] = _mm512_shuffle_f32x4(t[j], t[8 + j], 0xdd);
+    r[4 + j] = _mm512_shuffle_f32x4(t[4 + j], t[12 + j], 0x88);
+    r[12 + j] = _mm512_shuffle_f32x4(t[4 + j], t[12 + j], 0xdd);
+  }
+  for (int i = 0; i < 16; ++i) _mm512_storeu_ps(dst + i * ldd, r[i]);
+}
+#endif
 
 // Reshape, Squeeze, ExpandDims: the data is unchanged, only the declared dims
 // differ, so each checks its own rule for the output dims and copies bytes.
@@ -194,6 +241,7 @@ class TransposeKernel final : public Kernel {
   static void transposeMatrices(const T* in, T* out, size_t batch, size_t rows, size_t cols) {
     constexpr size_t kTile = 32;
     const size_t colTiles = (cols + kTile - 1) / kTile;
+    [[maybe_unused]] const bool avx512 = cpuIsa() == Isa::kAvx512;
     const size_t grain = std::max<size_t>(1, kElementwiseGrain / (kTile * rows));
     parallelFor(batch * colTiles, grain, [&](size_t begin, size_t end) {
       for (size_t job = begin; job < end; ++job) {
@@ -202,6 +250,15 @@ class TransposeKernel final : public Kernel {
         T* dst = out + b * rows * cols;
         for (size_t r0 = 0; r0 < rows; r0 += kTile) {
           const size_t r1 = std::min(rows, r0 + kTile);
+#if defined(__x86_64__)
+          if (sizeof(T) == 4 && avx512 && r1 - r0 == kTile && c1 - c0 == kTile) {
+            for (size_t r = r0; r < r1; r += 16)
+              for (size_t c = c0; c < c1; c += 16)
+                transpose16x16(reinterpret_cast<const float*>(src + r * cols + c), cols,
+                               reinterpret_cast<float*>(dst + c * rows + r), rows);
+            continue;
+          }
+#endif
           for (size_t c = c0; c < c1; ++c)
             for (size_t r = r0; r < r1; ++r) dst[c * rows + r] = src[r * cols + c];
         }
