@@ -154,11 +154,16 @@ __attribute__((target("avx512f"))) void microKernelAvx512(size_t kc, const float
 // transformer and MobileNetV2 unchanged).
 constexpr size_t kPrefetchK = 64;
 
-template <size_t MR, size_t NV>
+// kPackedB: B's rows are kNR floats apart (packed panels; bRow is ignored so
+// the step stays a constant: a run-time step cost the packed products ~1 %).
+// Otherwise B is row-major, read in place, rows bRow floats apart.
+template <size_t MR, size_t NV, bool kPackedB>
 __attribute__((target("avx512f"))) void microKernelAvx512DirectA(size_t kc, const float* a, size_t lda,
-                                                                 const float* b, size_t bStride, float* c,
-                                                                 size_t ldc, size_t nr, const float* bias,
-                                                                 bool first, const Clamp* clamp) {
+                                                                 const float* b, size_t bStride, size_t bRowIn,
+                                                                 float* c, size_t ldc, size_t nr,
+                                                                 const float* bias, bool first,
+                                                                 const Clamp* clamp) {
+  const size_t bRow = kPackedB ? kNR : bRowIn;
   // Every loop over the accumulators is unrolled: a loop GCC leaves rolled
   // indexes acc[] at run time and so keeps it in memory (it stored all 28
   // registers to the stack after the K loop and loaded them back in the
@@ -172,12 +177,12 @@ __attribute__((target("avx512f"))) void microKernelAvx512DirectA(size_t kc, cons
     for (size_t i = 0; i < MR; ++i) acc[v][i] = _mm512_setzero_ps();
   const float* a0 = a;
   const float* a7 = a + (MR > 7 ? 7 * lda : 0);
-  for (size_t k = 0; k < kc; ++k, ++a0, ++a7, b += kNR) {
+  for (size_t k = 0; k < kc; ++k, ++a0, ++a7, b += bRow) {
     __m512 bk[NV];
 #pragma GCC unroll 2
     for (size_t v = 0; v < NV; ++v) {
       bk[v] = _mm512_loadu_ps(b + v * bStride);
-      _mm_prefetch(reinterpret_cast<const char*>(b + v * bStride + kPrefetchK * kNR), _MM_HINT_T0);
+      _mm_prefetch(reinterpret_cast<const char*>(b + v * bStride + kPrefetchK * bRow), _MM_HINT_T0);
     }
 #pragma GCC unroll 7
     for (size_t i = 0; i < kLow; ++i) {
@@ -211,18 +216,22 @@ __attribute__((target("avx512f"))) void microKernelAvx512DirectA(size_t kc, cons
 }
 #endif
 
-using DirectAMicroKernel = void (*)(size_t kc, const float* a, size_t lda, const float* b, size_t bStride, float* c,
-                                    size_t ldc, size_t nr, const float* bias, bool first, const Clamp* clamp);
+using DirectAMicroKernel = void (*)(size_t kc, const float* a, size_t lda, const float* b, size_t bStride,
+                                    size_t bRow, float* c, size_t ldc, size_t nr, const float* bias, bool first,
+                                    const Clamp* clamp);
 
 #ifdef QNN_GEMM_HAVE_X86
 // Direct-A kernels indexed by [panels - 1][rows - 1].
-template <size_t NV, size_t... I>
+template <size_t NV, bool kPackedB, size_t... I>
 constexpr std::array<DirectAMicroKernel, sizeof...(I)> directAKernels(std::index_sequence<I...>) {
-  return {&microKernelAvx512DirectA<I + 1, NV>...};
+  return {&microKernelAvx512DirectA<I + 1, NV, kPackedB>...};
 }
 constexpr std::array<std::array<DirectAMicroKernel, kMRAvx512>, 2> kAvx512DirectA = {
-    directAKernels<1>(std::make_index_sequence<kMRAvx512>()),
-    directAKernels<2>(std::make_index_sequence<kMRAvx512>())};
+    directAKernels<1, true>(std::make_index_sequence<kMRAvx512>()),
+    directAKernels<2, true>(std::make_index_sequence<kMRAvx512>())};
+constexpr std::array<std::array<DirectAMicroKernel, kMRAvx512>, 2> kAvx512DirectAUnpackedB = {
+    directAKernels<1, false>(std::make_index_sequence<kMRAvx512>()),
+    directAKernels<2, false>(std::make_index_sequence<kMRAvx512>())};
 #endif
 
 struct MicroKernelInfo {
@@ -230,14 +239,16 @@ struct MicroKernelInfo {
   size_t mr;
   // [panels - 1][rows - 1] for a non-transposed A; null: always pack A.
   const std::array<std::array<DirectAMicroKernel, kMRAvx512>, 2>* directA;
+  // The same reading a row-major B in place (multiplyUnpackedB).
+  const std::array<std::array<DirectAMicroKernel, kMRAvx512>, 2>* directAUnpackedB;
 };
 
 MicroKernelInfo selectMicroKernel() {
 #ifdef QNN_GEMM_HAVE_X86
-  if (cpuIsa() == Isa::kAvx512) return {microKernelAvx512, kMRAvx512, &kAvx512DirectA};
-  if (cpuIsa() == Isa::kAvx2) return {microKernelAvx2, kMR, nullptr};
+  if (cpuIsa() == Isa::kAvx512) return {microKernelAvx512, kMRAvx512, &kAvx512DirectA, &kAvx512DirectAUnpackedB};
+  if (cpuIsa() == Isa::kAvx2) return {microKernelAvx2, kMR, nullptr, nullptr};
 #endif
-  return {microKernelPortable, kMR, nullptr};
+  return {microKernelPortable, kMR, nullptr, nullptr};
 }
 
 // Packs rows [i0, i0+mc) x cols [k0, k0+kc) of op(A) into MR-tall panels,
@@ -295,8 +306,18 @@ void clampBlock(float* C, size_t rows, size_t cols, size_t ldc, const Clamp& cla
   }
 }
 
-void multiply(size_t M, size_t N, size_t K, const float* A, size_t lda, bool transA, const float* packedB,
-              const float* bias, float* C, size_t ldc, bool parallel, const Clamp* clamp, bool accumulate) {
+namespace {
+
+// Where B's panels are: packed (panel p at p * K * kNR, rows kNR apart) or a
+// row-major B read in place (panel p at p * kNR, rows ldb apart).
+struct BLayout {
+  const float* data;
+  size_t panelStep, rowStep;
+  bool packed;
+};
+
+void multiplyImpl(size_t M, size_t N, size_t K, const float* A, size_t lda, bool transA, const BLayout& B,
+                  const float* bias, float* C, size_t ldc, bool parallel, const Clamp* clamp, bool accumulate) {
   if (M == 0 || N == 0) return;
   if (K == 0) {  // an empty sum: C is the bias (or stays)
     if (!accumulate)
@@ -316,6 +337,7 @@ void multiply(size_t M, size_t N, size_t K, const float* A, size_t lda, bool tra
   // +0.3 %, the FFN projection 2.6 % faster), and no copy of A (up to 64 MiB
   // per thread) is kept.
   const bool useDirectA = !transA && micro.directA != nullptr;
+  const auto* directA = B.packed ? micro.directA : micro.directAUnpackedB;
   constexpr size_t kMRAliased = 11;
   const size_t directRows = lda % 1024 == 0 ? kMRAliased : mrK;
 
@@ -350,7 +372,7 @@ void multiply(size_t M, size_t N, size_t K, const float* A, size_t lda, bool tra
           // Direct-A tiles take two panels at a time while the task has two left.
           const size_t panels = useDirectA && p + 1 < p1 ? 2 : 1;
           const size_t j0 = p * kNR, nr = std::min(panels * kNR, N - j0);
-          const float* bPanel = packedB + p * K * kNR + k0 * kNR;
+          const float* bPanel = B.data + p * B.panelStep + k0 * B.rowStep;
           const float* biasJ = bias ? bias + j0 : nullptr;
           if (useDirectA) {
             // The block's rows split evenly over its tiles (44 rows: 4 x 11,
@@ -360,8 +382,8 @@ void multiply(size_t M, size_t N, size_t K, const float* A, size_t lda, bool tra
             const size_t tiles = (mc + directRows - 1) / directRows, base = mc / tiles, extra = mc % tiles;
             for (size_t t = 0, ip = 0; t < tiles; ++t) {
               const size_t rows = base + (t < extra ? 1 : 0);
-              (*micro.directA)[panels - 1][rows - 1](kc, A + (i0 + ip) * lda + k0, lda, bPanel, K * kNR,
-                                                     C + (i0 + ip) * ldc + j0, ldc, nr, biasJ,
+              (*directA)[panels - 1][rows - 1](kc, A + (i0 + ip) * lda + k0, lda, bPanel, B.panelStep,
+                                                     B.rowStep, C + (i0 + ip) * ldc + j0, ldc, nr, biasJ,
                                                      k0 == 0 && !accumulate, k0 + kc == K ? clamp : nullptr);
               ip += rows;
             }
@@ -381,6 +403,23 @@ void multiply(size_t M, size_t N, size_t K, const float* A, size_t lda, bool tra
     parallelFor(numTasks, 1, runTasks);
   else
     runTasks(0, numTasks);
+}
+
+}  // namespace
+
+void multiply(size_t M, size_t N, size_t K, const float* A, size_t lda, bool transA, const float* packedB,
+              const float* bias, float* C, size_t ldc, bool parallel, const Clamp* clamp, bool accumulate) {
+  multiplyImpl(M, N, K, A, lda, transA, BLayout{packedB, K * kNR, kNR, true}, bias, C, ldc, parallel, clamp, accumulate);
+}
+
+bool unpackedBSupported(size_t N, bool transA) {
+  static const MicroKernelInfo micro = selectMicroKernel();
+  return micro.directA != nullptr && !transA && N % kNR == 0;
+}
+
+void multiplyUnpackedB(size_t M, size_t N, size_t K, const float* A, size_t lda, const float* B, size_t ldb,
+                       const float* bias, float* C, size_t ldc, bool parallel, const Clamp* clamp) {
+  multiplyImpl(M, N, K, A, lda, false, BLayout{B, kNR, ldb, false}, bias, C, ldc, parallel, clamp, false);
 }
 
 }  // namespace qnn::cpu::gemm

@@ -33,6 +33,17 @@ void multiply(size_t M, size_t N, size_t K, const float* A, size_t lda, bool tra
               const float* packedB, const float* bias, float* C, size_t ldc, bool parallel = true,
               const Clamp* clamp = nullptr, bool accumulate = false);
 
+// Whether multiplyUnpackedB can run: an AVX-512 CPU, A not transposed, N a
+// multiple of 16 (B's rows are read in whole 16-float vectors).
+bool unpackedBSupported(size_t N, bool transA);
+
+// C = A * B (+ bias) with B row-major (K x N, rows ldb apart) read in place
+// instead of packed: for a right-hand side that changes at every call (the
+// attention products of a transformer), where packing it cost as much as a
+// tenth of the product. Only where unpackedBSupported(N, false).
+void multiplyUnpackedB(size_t M, size_t N, size_t K, const float* A, size_t lda, const float* B, size_t ldb,
+                       const float* bias, float* C, size_t ldc, bool parallel = true, const Clamp* clamp = nullptr);
+
 // Clamps rows x cols of C (rows ldc apart) into [clamp.lo, clamp.hi].
 void clampBlock(float* C, size_t rows, size_t cols, size_t ldc, const Clamp& clamp);
 

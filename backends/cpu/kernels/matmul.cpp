@@ -187,6 +187,7 @@ class MatMulKernel final : public Kernel {
     for (uint32_t d : bBatch) numBBatches_ *= d;
     packedSize_ = gemm::packedBSize(k_, n_);
     bPacked_ = inputs[1].data != nullptr;
+    directB_ = false;
     try {
       if (bPacked_) {
         // A static right-hand side: packed once, shared with every kernel packing the same weights.
@@ -199,6 +200,8 @@ class MatMulKernel final : public Kernel {
                                       packAllB(b, packed.data());
                                       return packed;
                                     });
+      } else if (gemm::unpackedBSupported(n_, transA_) && !transB_) {
+        directB_ = true;  // read in place at execute: no packing per call
       } else {
         packedB_.assign(numBBatches_ * packedSize_, 0.f);
       }
@@ -209,16 +212,22 @@ class MatMulKernel final : public Kernel {
   }
 
   Status execute(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) override {
-    if (!bPacked_) packAllB(inputs[1].as<const float>(), packedB_.data());
+    if (!bPacked_ && !directB_) packAllB(inputs[1].as<const float>(), packedB_.data());
     const float* packedB = bPacked_ ? shared_->data() : packedB_.data();
     const float* a = inputs[0].as<const float>();
+    const float* bIn = inputs[1].as<const float>();
     const float* bias = inputs.size() == 3 ? inputs[2].as<const float>() : nullptr;
     float* out = outputs[0].as<float>();
-    const size_t aSize = size_t(m_) * k_, outSize = size_t(m_) * n_;
+    const size_t aSize = size_t(m_) * k_, bSize = size_t(k_) * n_, outSize = size_t(m_) * n_;
     const size_t lda = transA_ ? m_ : k_;
+    const gemm::Clamp* clamp = clamped_ ? &clamp_ : nullptr;
     auto run = [&](size_t o, bool parallel) {
-      gemm::multiply(m_, n_, k_, a + aBatchOf_[o] * aSize, lda, transA_, packedB + bBatchOf_[o] * packedSize_,
-                     bias, out + o * outSize, n_, parallel, clamped_ ? &clamp_ : nullptr);
+      if (directB_)
+        gemm::multiplyUnpackedB(m_, n_, k_, a + aBatchOf_[o] * aSize, lda, bIn + bBatchOf_[o] * bSize, n_, bias,
+                                out + o * outSize, n_, parallel, clamp);
+      else
+        gemm::multiply(m_, n_, k_, a + aBatchOf_[o] * aSize, lda, transA_, packedB + bBatchOf_[o] * packedSize_,
+                       bias, out + o * outSize, n_, parallel, clamp);
     };
     // Many small products (attention heads) parallelize best across products.
     const size_t numOut = aBatchOf_.size();
@@ -247,6 +256,7 @@ class MatMulKernel final : public Kernel {
   }
 
   bool transA_ = false, transB_ = false, bPacked_ = false, clamped_ = false;
+  bool directB_ = false;  // a right-hand side given at execute, read in place (gemm::multiplyUnpackedB)
   gemm::Clamp clamp_{0.f, 0.f};  // a fused activation, when clamped_
   uint32_t m_ = 0, k_ = 0, n_ = 0;
   size_t numBBatches_ = 1, packedSize_ = 0;
