@@ -210,6 +210,12 @@ void addMatMulCases(std::vector<OpCase>& out) {
       {"MatMul_large_k_blocking", {100, 300}, {300, 70}, false, false, true, false},
       {"MatMul_batch3_inner_parallel", {3, 20, 30}, {3, 20, 30}, false, true, false, false},
       {"MatMul_attention_like", {2, 4, 16, 8}, {2, 4, 16, 8}, false, true, false, false},
+      // A right-hand side given at execute with N a multiple of 16: read in place on AVX-512
+      // (gemm::multiplyUnpackedB), per head and broadcast over batches, with a bias.
+      {"MatMul_dynamic_rhs_in_place_heads", {2, 4, 30, 64}, {2, 4, 64, 32}, false, false, false, false},
+      {"MatMul_dynamic_rhs_in_place_broadcast_bias", {3, 20, 40}, {40, 48}, false, false, true, false},
+      // A's rows 4 KiB apart (K = 1024): tiles of at most 11 rows read A in place.
+      {"MatMul_k1024_rows_4k_apart", {30, 1024}, {1024, 20}, false, false, true, true},
   };
   uint64_t seed = 300;
   for (const auto& s : specs) {
