@@ -349,21 +349,46 @@ void multiplyImpl(size_t M, size_t N, size_t K, const float* A, size_t lda, bool
   // of 16; a single panel is bound by its loads): 96 columns split in two
   // had a third of MobileNetV2's 1x1 products run one panel at a time.
   const bool worthSplitting = parallel && M * N * K >= kMinParallelWork;
-  const size_t mTiles = (M + kMC - 1) / kMC;
+  size_t mTiles = (M + kMC - 1) / kMC;
   const size_t nPanels = (N + kNR - 1) / kNR;
   const size_t nSplit =
       worthSplitting ? std::min(nPanels, std::max<size_t>(1, (16 + mTiles - 1) / mTiles)) : size_t(1);
   size_t panelsPerTile = (nPanels + nSplit - 1) / nSplit;
   if (useDirectA && panelsPerTile % 2 == 1 && panelsPerTile < nPanels) ++panelsPerTile;
-  const size_t nTiles = (nPanels + panelsPerTile - 1) / panelsPerTile;
+  size_t nTiles = (nPanels + panelsPerTile - 1) / panelsPerTile;
+  // A few tasks that do not divide among the threads (a 7x7 layer's 49 rows
+  // by 5 pairs of panels: 5 tasks, 3 on one thread of 2) leave a thread idle
+  // for a task's time. Then the columns go in more panels per task where
+  // that divides them evenly (60 panels: 10 tasks of 6, not 15 of 4), else
+  // the rows in more, equal blocks of at least a tile's rows (49 rows in 2).
+  bool equalRowBlocks = false;
+  if (worthSplitting) {
+    const size_t threads = workerThreads();
+    if (threads > 1 && (mTiles * nTiles) % threads != 0 && mTiles * nTiles < 8 * threads) {
+      size_t ppt = panelsPerTile;
+      while (ppt < nPanels && !(nPanels % ppt == 0 && (mTiles * (nPanels / ppt)) % threads == 0))
+        ppt += useDirectA ? 2 - ppt % 2 : 1;
+      if (ppt < nPanels && nPanels % ppt == 0 && (mTiles * (nPanels / ppt)) % threads == 0) {
+        panelsPerTile = ppt, nTiles = nPanels / ppt;
+      } else {
+        const size_t maxBlocks = std::max<size_t>(1, M / directRows);
+        size_t blocks = mTiles;
+        while (blocks < maxBlocks && (blocks * nTiles) % threads != 0) ++blocks;
+        if ((blocks * nTiles) % threads == 0) mTiles = blocks, equalRowBlocks = true;
+      }
+    }
+  }
   const size_t numTasks = mTiles * nTiles;
+  const size_t mBase = M / mTiles, mExtra = M % mTiles;
 
   auto runTasks = [&](size_t taskBegin, size_t taskEnd) {
     // kMC is a multiple of every MR, so a block's last panel is never padded
     // beyond kMC rows except at the matrix's bottom edge (kMC + kMaxMR rows).
     alignas(64) float aBlock[(kMC + kMaxMR) * kKC];
     for (size_t t = taskBegin; t < taskEnd; ++t) {
-      const size_t i0 = (t / nTiles) * kMC, mc = std::min(kMC, M - i0);
+      const size_t block = t / nTiles;
+      const size_t i0 = equalRowBlocks ? block * mBase + std::min(block, mExtra) : block * kMC;
+      const size_t mc = equalRowBlocks ? mBase + (block < mExtra ? 1 : 0) : std::min(kMC, M - i0);
       const size_t p0 = (t % nTiles) * panelsPerTile, p1 = std::min(nPanels, p0 + panelsPerTile);
       for (size_t k0 = 0; k0 < K; k0 += kKC) {
         const size_t kc = std::min(kKC, K - k0);
