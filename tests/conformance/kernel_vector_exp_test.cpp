@@ -87,7 +87,9 @@ TEST(VectorExp, Erf512NearZeroWithinUlps) {
   for (size_t i = 0; i < xs.size(); ++i) {
     const double want = std::erf(double(xs[i]));
     EXPECT_NEAR(ys[i], want, 2.2e-7) << "x = " << xs[i];
-    if (std::fabs(xs[i]) < 0.5f) EXPECT_NEAR(ys[i], want, std::fabs(want) * 4 * 0x1p-23) << "x = " << xs[i];
+    if (std::fabs(xs[i]) < 0.5f) {
+      EXPECT_NEAR(ys[i], want, std::fabs(want) * 4 * 0x1p-23) << "x = " << xs[i];
+    }
   }
 }
 

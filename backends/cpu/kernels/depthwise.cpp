@@ -5,12 +5,7 @@
 #include <algorithm>
 
 #if defined(__x86_64__) || defined(__i386__)
-// GCC 12 reports the _mm512_undefined_ps inside _mm512_max_ps / _mm512_min_ps as
-// maybe-uninitialized: a false positive of the intrinsics header.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#include <immintrin.h>
-#pragma GCC diagnostic pop
+#include "kernels/x86_simd.h"
 #define QNN_DW_HAVE_X86 1
 #endif
 

@@ -16,13 +16,7 @@
 #include "kernels/kernel_util.h"
 
 #if defined(__x86_64__)
-// GCC 12 reports the undefined vectors inside the intrinsics header's
-// reductions as uninitialized: a false positive of the header.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#include <immintrin.h>
-#pragma GCC diagnostic pop
+#include "kernels/x86_simd.h"
 #endif
 
 namespace qnn::cpu {

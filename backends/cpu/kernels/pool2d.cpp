@@ -12,12 +12,7 @@
 #include <cfloat>
 
 #if defined(__x86_64__)
-// GCC 12 reports the _mm512_undefined_ps inside _mm512_max_ps as
-// maybe-uninitialized: a false positive of the intrinsics header.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#include <immintrin.h>
-#pragma GCC diagnostic pop
+#include "kernels/x86_simd.h"
 #endif
 
 #include "core/kernel_checks.h"

@@ -8,13 +8,7 @@
 #pragma once
 
 #if defined(__x86_64__)
-// GCC 12 reports the undefined vectors inside some intrinsics (reductions,
-// max) as uninitialized: a false positive of the intrinsics header.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#include <immintrin.h>
-#pragma GCC diagnostic pop
+#include "kernels/x86_simd.h"
 
 #include <cstdint>
 
