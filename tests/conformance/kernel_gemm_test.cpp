@@ -1,0 +1,116 @@
+// backends/cpu/kernels/gemm.*: multiply() and multiplyUnpackedB() against a double-precision
+// reference over the shapes that pick the GEMM's different paths on each ISA: tiles of 1-14 rows and
+// row blocks split evenly, one or two panels, column counts off the 16-lane panels, the paired-rows
+// kernels (N = 24 and 40 over dense rows, odd row counts), A rows 4 KiB apart (K = 1024), several
+// K blocks with accumulate, a fused clamp, the bias, C rows wider than N, with and without threads.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "kernels/gemm.h"
+
+namespace qnn::cpu::gemm {
+namespace {
+
+std::vector<float> values(size_t n, uint32_t seed) {
+  std::vector<float> v(n);
+  uint32_t s = seed * 2654435761u + 1;
+  for (float& x : v) {
+    s = s * 1664525u + 1013904223u;
+    x = float(int(s >> 9) % 2001 - 1000) / 1000.f;
+  }
+  return v;
+}
+
+struct Shape {
+  size_t m, n, k;
+  bool bias, clamp, accumulate, wideC, parallel;
+};
+
+std::string name(const Shape& s) {
+  return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k) + (s.bias ? " bias" : "") +
+         (s.clamp ? " clamp" : "") + (s.accumulate ? " accumulate" : "") + (s.wideC ? " wideC" : "") +
+         (s.parallel ? " parallel" : "");
+}
+
+// C (m x n, rows ldc apart) as the GEMM defines it, in double: C0 + A B (+ bias), clamped.
+std::vector<double> reference(const Shape& s, const std::vector<float>& a, size_t lda, const std::vector<float>& b,
+                              const std::vector<float>& bias, const std::vector<float>& c0, size_t ldc,
+                              const Clamp& clamp) {
+  std::vector<double> c(c0.begin(), c0.end());
+  for (size_t i = 0; i < s.m; ++i)
+    for (size_t j = 0; j < s.n; ++j) {
+      double acc = s.accumulate ? c0[i * ldc + j] : (s.bias ? bias[j] : 0.0);
+      for (size_t p = 0; p < s.k; ++p) acc += double(a[i * lda + p]) * b[p * s.n + j];
+      if (s.clamp) acc = std::min(std::max(acc, double(clamp.lo)), double(clamp.hi));
+      c[i * ldc + j] = acc;
+    }
+  return c;
+}
+
+void check(const Shape& s, bool unpacked) {
+  const size_t lda = s.k, ldc = s.wideC ? s.n + 5 : s.n;
+  const std::vector<float> a = values(s.m * lda, 1), b = values(s.k * s.n, 2), bias = values(s.n, 3);
+  const std::vector<float> c0 = values(s.m * ldc, 4);
+  const Clamp clamp{-0.5f, 0.75f};
+  std::vector<float> c = c0;
+  if (unpacked) {
+    multiplyUnpackedB(s.m, s.n, s.k, a.data(), lda, b.data(), s.n, s.bias ? bias.data() : nullptr, c.data(), ldc,
+                      s.parallel, s.clamp ? &clamp : nullptr);
+  } else {
+    std::vector<float> packed(packedBSize(s.k, s.n));
+    packB(b.data(), s.n, false, s.k, s.n, packed.data());
+    multiply(s.m, s.n, s.k, a.data(), lda, false, packed.data(), s.bias ? bias.data() : nullptr, c.data(), ldc,
+             s.parallel, s.clamp ? &clamp : nullptr, s.accumulate);
+  }
+  const std::vector<double> want = reference(s, a, lda, b, bias, c0, ldc, clamp);
+  size_t bad = 0;
+  const double tol = 1e-5 * double(s.k) + 1e-6;  // |a|, |b| <= 1: float sums of k products
+  for (size_t i = 0; i < s.m; ++i)
+    for (size_t j = 0; j < ldc; ++j) {
+      const size_t at = i * ldc + j;
+      const double expect = j < s.n ? want[at] : double(c0[at]);  // columns past N untouched
+      if (std::fabs(double(c[at]) - expect) > tol && bad++ < 3)
+        ADD_FAILURE() << name(s) << (unpacked ? " unpacked B" : "") << ": C[" << i << "][" << j << "] = " << c[at]
+                      << ", want " << expect;
+    }
+}
+
+TEST(Gemm, AgainstDoubleReference) {
+  for (size_t m : {1, 2, 7, 15, 16, 44, 63, 84, 85, 200})
+    for (size_t n : {8, 16, 24, 40, 48, 96})
+      for (size_t k : {1, 16, 24, 300}) {
+        check({m, n, k, true, false, false, false, true}, false);
+        check({m, n, k, false, true, false, n % 7 == 0, false}, false);
+      }
+}
+
+TEST(Gemm, AccumulateAndClampOverSeveralKBlocks) {
+  for (size_t n : {24, 40, 33, 64})
+    for (size_t m : {5, 30, 128}) {
+      check({m, n, 600, false, false, true, false, true}, false);
+      check({m, n, 600, false, true, true, false, false}, false);
+      check({m, n, 600, true, true, false, true, true}, false);
+    }
+}
+
+// K = 1024: A's rows are 4 KiB apart (the tiles of at most 11 rows read them in place).
+TEST(Gemm, RowsFourKibApart) {
+  for (size_t m : {11, 30, 128}) check({m, 40, 1024, true, true, false, false, true}, false);
+  check({128, 256, 1024, true, false, false, false, true}, false);
+}
+
+TEST(Gemm, UnpackedB) {
+  if (!unpackedBSupported(32, false)) GTEST_SKIP() << "B is read in place on AVX-512 only";
+  EXPECT_FALSE(unpackedBSupported(24, false));
+  EXPECT_FALSE(unpackedBSupported(32, true));
+  for (size_t m : {1, 13, 30, 128})
+    for (size_t n : {16, 32, 64, 128})
+      for (size_t k : {8, 64, 300}) check({m, n, k, m % 2 == 1, n == 64, false, n == 32, m > 13}, true);
+}
+
+}  // namespace
+}  // namespace qnn::cpu::gemm
