@@ -211,6 +211,73 @@ __attribute__((target("avx512f"))) void microKernelAvx512DirectA(size_t kc, cons
 }
 #endif
 
+#ifdef QNN_GEMM_HAVE_X86
+// N = 24 or 40 (16 q + 8 columns) in dense rows (ldc == N): two rows' 2N
+// outputs are 2N / 16 whole vectors, so a pair of rows takes NVP vectors
+// where two rows on their own take 2 (q + 1) with a half-empty last panel
+// (MobileNetV2's projections to 24 channels spent a quarter of their FMAs on
+// zero columns). The vector that straddles the two rows (vector q) takes row
+// 2j's A in its low 8 lanes and row 2j + 1's in its high 8. B is packed per
+// k as [B[k][0:N], B[k][0:N]] (pairedB, 2N floats a row), the bias likewise
+// (biasPair, 2N floats, or null). P pairs of rows per call.
+template <size_t P, size_t NVP>
+__attribute__((target("avx512f"))) void microKernelAvx512PairedRows(size_t kc, const float* a, size_t lda,
+                                                                    const float* pairedB, float* c,
+                                                                    const float* biasPair, bool first,
+                                                                    const Clamp* clamp) {
+  constexpr size_t kN = NVP * kNR / 2, kMixed = kN / kNR;  // columns per row; the straddling vector
+  __m512 acc[P][NVP];
+#pragma GCC unroll 8
+  for (size_t j = 0; j < P; ++j)
+#pragma GCC unroll 5
+    for (size_t v = 0; v < NVP; ++v)
+      acc[j][v] = first ? (biasPair ? _mm512_loadu_ps(biasPair + v * kNR) : _mm512_setzero_ps())
+                        : _mm512_loadu_ps(c + j * 2 * kN + v * kNR);
+  // Rows from bases four rows apart, each row one base + offset operand.
+  const float* base[(2 * P + 3) / 4];
+#pragma GCC unroll 4
+  for (size_t q = 0; q < (2 * P + 3) / 4; ++q) base[q] = a + 4 * q * lda;
+  const float* b = pairedB;
+  for (size_t k = 0; k < kc; ++k, b += 2 * kN) {
+    __m512 bk[NVP];
+#pragma GCC unroll 5
+    for (size_t v = 0; v < NVP; ++v) bk[v] = _mm512_loadu_ps(b + v * kNR);
+#pragma GCC unroll 8
+    for (size_t j = 0; j < P; ++j) {
+      const size_t r0 = 2 * j, r1 = 2 * j + 1;
+      const __m512 even = _mm512_set1_ps(base[r0 / 4][(r0 % 4) * lda + k]);
+      const __m512 odd = _mm512_set1_ps(base[r1 / 4][(r1 % 4) * lda + k]);
+      const __m512 mixed = _mm512_mask_blend_ps(__mmask16(0xFF00), even, odd);
+#pragma GCC unroll 5
+      for (size_t v = 0; v < NVP; ++v)
+        acc[j][v] = _mm512_fmadd_ps(v < kMixed ? even : v == kMixed ? mixed : odd, bk[v], acc[j][v]);
+    }
+  }
+  const __m512 lo = _mm512_set1_ps(clamp ? clamp->lo : -std::numeric_limits<float>::infinity());
+  const __m512 hi = _mm512_set1_ps(clamp ? clamp->hi : std::numeric_limits<float>::infinity());
+#pragma GCC unroll 8
+  for (size_t j = 0; j < P; ++j)
+#pragma GCC unroll 5
+    for (size_t v = 0; v < NVP; ++v) {
+      __m512 sum = acc[j][v];
+      if (clamp) sum = _mm512_min_ps(hi, _mm512_max_ps(lo, sum));  // operand order keeps NaN
+      _mm512_storeu_ps(c + j * 2 * kN + v * kNR, sum);
+    }
+}
+
+using PairedRowsKernel = void (*)(size_t kc, const float* a, size_t lda, const float* pairedB, float* c,
+                                  const float* biasPair, bool first, const Clamp* clamp);
+constexpr size_t kPairsMax = 8;
+template <size_t NVP, size_t... I>
+constexpr std::array<PairedRowsKernel, sizeof...(I)> pairedRowsKernels(std::index_sequence<I...>) {
+  return {&microKernelAvx512PairedRows<I + 1, NVP>...};
+}
+// [pairs - 1] for N = 24 (3 vectors a pair, up to 8 pairs: 24 sums) and
+// N = 40 (5 vectors, up to 5 pairs: 25 sums).
+constexpr std::array<PairedRowsKernel, kPairsMax> kPaired24 = pairedRowsKernels<3>(std::make_index_sequence<8>());
+constexpr std::array<PairedRowsKernel, 5> kPaired40 = pairedRowsKernels<5>(std::make_index_sequence<5>());
+#endif
+
 using DirectAMicroKernel = void (*)(size_t kc, const float* a, size_t lda, const float* b, size_t bStride,
                                     size_t bRow, float* c, size_t ldc, size_t nr, const float* bias, bool first,
                                     const Clamp* clamp);
@@ -274,9 +341,22 @@ void packA(const float* A, size_t lda, bool transA, size_t M, size_t i0, size_t 
 
 }  // namespace
 
-size_t packedBSize(size_t K, size_t N) { return K * ((N + kNR - 1) / kNR) * kNR; }
+namespace {
+// N = 24 or 40: packB also writes B's rows twice over ([B[k][0:N], B[k][0:N]])
+// after the panels, for the paired-rows kernels (read when C's rows are dense).
+bool pairedRows(size_t N) { return N == 24 || N == 40; }
+size_t panelsSize(size_t K, size_t N) { return K * ((N + kNR - 1) / kNR) * kNR; }
+}  // namespace
+
+size_t packedBSize(size_t K, size_t N) { return panelsSize(K, N) + (pairedRows(N) ? K * 2 * N : 0); }
 
 void packB(const float* B, size_t ldb, bool transB, size_t K, size_t N, float* packed) {
+  if (pairedRows(N)) {
+    float* paired = packed + panelsSize(K, N);
+    for (size_t k = 0; k < K; ++k)
+      for (size_t j = 0; j < N; ++j)
+        paired[k * 2 * N + j] = paired[k * 2 * N + N + j] = transB ? B[j * ldb + k] : B[k * ldb + j];
+  }
   for (size_t j0 = 0; j0 < N; j0 += kNR) {
     const size_t cols = std::min(kNR, N - j0);
     float* panel = packed + j0 * K;  // panel j0/kNR starts at (j0/kNR) * K * kNR
@@ -309,6 +389,7 @@ struct BLayout {
   const float* data;
   size_t panelStep, rowStep;
   bool packed;
+  const float* paired;  // B's rows twice over (packB, N = 24 or 40), or null
 };
 
 void multiplyImpl(size_t M, size_t N, size_t K, const float* A, size_t lda, bool transA, const BLayout& B,
@@ -346,8 +427,16 @@ void multiplyImpl(size_t M, size_t N, size_t K, const float* A, size_t lda, bool
   const bool worthSplitting = parallel && M * N * K >= kMinParallelWork;
   size_t mTiles = (M + kMC - 1) / kMC;
   const size_t nPanels = (N + kNR - 1) / kNR;
-  const size_t nSplit =
-      worthSplitting ? std::min(nPanels, std::max<size_t>(1, (16 + mTiles - 1) / mTiles)) : size_t(1);
+#ifdef QNN_GEMM_HAVE_X86
+  // Pairs of dense rows of 24 or 40 columns in whole vectors (the paired-
+  // rows kernels): each task then covers every column of its rows.
+  const bool paired = useDirectA && B.paired != nullptr && ldc == N && M >= 2;
+#else
+  const bool paired = false;
+#endif
+  const size_t nSplit = worthSplitting && !paired
+                            ? std::min(nPanels, std::max<size_t>(1, (16 + mTiles - 1) / mTiles))
+                            : size_t(1);
   size_t panelsPerTile = (nPanels + nSplit - 1) / nSplit;
   if (useDirectA && panelsPerTile % 2 == 1 && panelsPerTile < nPanels) ++panelsPerTile;
   size_t nTiles = (nPanels + panelsPerTile - 1) / panelsPerTile;
@@ -361,9 +450,9 @@ void multiplyImpl(size_t M, size_t N, size_t K, const float* A, size_t lda, bool
     const size_t threads = workerThreads();
     if (threads > 1 && (mTiles * nTiles) % threads != 0 && mTiles * nTiles < 8 * threads) {
       size_t ppt = panelsPerTile;
-      while (ppt < nPanels && !(nPanels % ppt == 0 && (mTiles * (nPanels / ppt)) % threads == 0))
+      while (!paired && ppt < nPanels && !(nPanels % ppt == 0 && (mTiles * (nPanels / ppt)) % threads == 0))
         ppt += useDirectA ? 2 - ppt % 2 : 1;
-      if (ppt < nPanels && nPanels % ppt == 0 && (mTiles * (nPanels / ppt)) % threads == 0) {
+      if (!paired && ppt < nPanels && nPanels % ppt == 0 && (mTiles * (nPanels / ppt)) % threads == 0) {
         panelsPerTile = ppt, nTiles = nPanels / ppt;
       } else {
         const size_t maxBlocks = std::max<size_t>(1, M / directRows);
@@ -376,15 +465,56 @@ void multiplyImpl(size_t M, size_t N, size_t K, const float* A, size_t lda, bool
   const size_t numTasks = mTiles * nTiles;
   const size_t mBase = M / mTiles, mExtra = M % mTiles;
 
+#ifdef QNN_GEMM_HAVE_X86
+  // Rows [i0, i0 + mc) in pairs by the paired-rows kernels (an odd last row by
+  // the one-row direct-A tiles), every column.
+  float biasPair[2 * 40];
+  if (paired && bias)
+    for (size_t j = 0; j < 2 * N; ++j) biasPair[j] = bias[j % N];
+  auto runPairedRows = [&](size_t i0, size_t mc) {
+    const size_t pairs = mc / 2, maxPairs = N == 24 ? kPaired24.size() : kPaired40.size();
+    const size_t tiles = (pairs + maxPairs - 1) / maxPairs;
+    for (size_t k0 = 0; k0 < K; k0 += kKC) {
+      const size_t kc = std::min(kKC, K - k0);
+      const bool first = k0 == 0 && !accumulate;
+      const Clamp* lastClamp = k0 + kc == K ? clamp : nullptr;
+      if (pairs > 0) {
+        const size_t base = pairs / tiles, extra = pairs % tiles;
+        for (size_t t = 0, jp = 0; t < tiles; ++t) {
+          const size_t n = base + (t < extra ? 1 : 0);
+          const PairedRowsKernel run = N == 24 ? kPaired24[n - 1] : kPaired40[n - 1];
+          run(kc, A + (i0 + 2 * jp) * lda + k0, lda, B.paired + k0 * 2 * N, C + (i0 + 2 * jp) * ldc,
+              bias ? biasPair : nullptr, first, lastClamp);
+          jp += n;
+        }
+      }
+      if (mc % 2 == 1) {  // the last row alone
+        const size_t row = i0 + mc - 1;
+        for (size_t p = 0; p < nPanels; p += 2) {
+          const size_t panels = p + 1 < nPanels ? 2 : 1, j0 = p * kNR, nr = std::min(panels * kNR, N - j0);
+          (*directA)[panels - 1][0](kc, A + row * lda + k0, lda, B.data + p * B.panelStep + k0 * B.rowStep,
+                                    B.panelStep, B.rowStep, C + row * ldc + j0, ldc, nr,
+                                    bias ? bias + j0 : nullptr, first, lastClamp);
+        }
+      }
+    }
+  };
+#endif
   auto runTasks = [&](size_t taskBegin, size_t taskEnd) {
     // kMC is a multiple of every MR, so a block's last panel is never padded
     // beyond kMC rows except at the matrix's bottom edge (kMC + kMaxMR rows).
     alignas(64) float aBlock[(kMC + kMaxMR) * kKC];
     for (size_t t = taskBegin; t < taskEnd; ++t) {
-      const size_t block = t / nTiles;
+      const size_t block = t / nTiles, columnTile = t % nTiles;
       const size_t i0 = equalRowBlocks ? block * mBase + std::min(block, mExtra) : block * kMC;
       const size_t mc = equalRowBlocks ? mBase + (block < mExtra ? 1 : 0) : std::min(kMC, M - i0);
-      const size_t p0 = (t % nTiles) * panelsPerTile, p1 = std::min(nPanels, p0 + panelsPerTile);
+      const size_t p0 = columnTile * panelsPerTile, p1 = std::min(nPanels, p0 + panelsPerTile);
+#ifdef QNN_GEMM_HAVE_X86
+      if (paired) {
+        runPairedRows(i0, mc);
+        continue;
+      }
+#endif
       for (size_t k0 = 0; k0 < K; k0 += kKC) {
         const size_t kc = std::min(kKC, K - k0);
         if (!useDirectA) packA(A, lda, transA, M, i0, mc, k0, kc, mrK, aBlock);
@@ -429,7 +559,7 @@ void multiplyImpl(size_t M, size_t N, size_t K, const float* A, size_t lda, bool
 
 void multiply(size_t M, size_t N, size_t K, const float* A, size_t lda, bool transA, const float* packedB,
               const float* bias, float* C, size_t ldc, bool parallel, const Clamp* clamp, bool accumulate) {
-  multiplyImpl(M, N, K, A, lda, transA, BLayout{packedB, K * kNR, kNR, true}, bias, C, ldc, parallel, clamp, accumulate);
+  multiplyImpl(M, N, K, A, lda, transA, BLayout{packedB, K * kNR, kNR, true, pairedRows(N) ? packedB + panelsSize(K, N) : nullptr}, bias, C, ldc, parallel, clamp, accumulate);
 }
 
 bool unpackedBSupported(size_t N, bool transA) {
@@ -439,7 +569,7 @@ bool unpackedBSupported(size_t N, bool transA) {
 
 void multiplyUnpackedB(size_t M, size_t N, size_t K, const float* A, size_t lda, const float* B, size_t ldb,
                        const float* bias, float* C, size_t ldc, bool parallel, const Clamp* clamp) {
-  multiplyImpl(M, N, K, A, lda, false, BLayout{B, kNR, ldb, false}, bias, C, ldc, parallel, clamp, false);
+  multiplyImpl(M, N, K, A, lda, false, BLayout{B, kNR, ldb, false, nullptr}, bias, C, ldc, parallel, clamp, false);
 }
 
 }  // namespace qnn::cpu::gemm
