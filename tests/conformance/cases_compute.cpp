@@ -144,6 +144,8 @@ void addConvCases(std::vector<OpCase>& out) {
       // dilation, asymmetric padding and weights given at execute; one input channel into 64.
       {"Conv2d_smallcin_dil2_asympad_batch2", ConvOp::kConv, {2, 13, 17, 3}, {3, 3, 3, 48}, geom(2, 1, 1, 3, 0, 2, 2, 2), true, false},
       {"Conv2d_smallcin_1to64_5x5", ConvOp::kConv, {1, 11, 23, 1}, {5, 5, 1, 64}, geom(1, 2, 2, 2, 2, 2), false, true},
+      // A MobileNet-like RGB stem (3x3 over 3 channels at dilation 1: its taps unrolled at compile time).
+      {"Conv2d_smallcin_3x3_rgb_stride2", ConvOp::kConv, {1, 17, 19, 3}, {3, 3, 3, 32}, geom(2, 2, 1, 1, 1, 1), true, true},
       {"DepthWiseConv2d_3x3_pad1_bias_static", ConvOp::kDepthwise, {1, 7, 5, 13}, {3, 3, 1, 13}, geom(1, 1, 1, 1, 1, 1), true, true},
       {"DepthWiseConv2d_stride2_asympad_batch2", ConvOp::kDepthwise, {2, 9, 8, 16}, {3, 3, 1, 16}, geom(2, 2, 0, 1, 1, 1), false, false},
       {"DepthWiseConv2d_dilation2", ConvOp::kDepthwise, {1, 10, 9, 8}, {3, 3, 1, 8}, geom(1, 1, 2, 2, 2, 2, 2, 2), true, true},
