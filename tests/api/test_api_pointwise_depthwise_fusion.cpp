@@ -79,7 +79,7 @@ void expectClose(const std::vector<float>& got, const std::vector<double>& want,
 class PointwiseDepthwiseFusion : public CpuContextTest {
  protected:
   // Builds x -> Conv2d 1x1 -> [ReluMinMax] -> DepthWiseConv2d -> [Relu] -> y and
-  // finalizes it. The depthwise weights are UPDATEABLE_STATIC.
+  // finalizes it. The 1x1 and depthwise weights are UPDATEABLE_STATIC.
   void build(const Block& b, Weights& wt) {
     block = b;
     ASSERT_EQ(api().graphCreate(ctx, "block", nullptr, &graph), QNN_SUCCESS);
@@ -96,8 +96,8 @@ class PointwiseDepthwiseFusion : public CpuContextTest {
     TensorSpec dwStride("dw_stride", QNN_TENSOR_TYPE_STATIC, QNN_DATATYPE_UINT_32, {2}, strideData, 8);
     TensorSpec dwPad("dw_pad", QNN_TENSOR_TYPE_STATIC, QNN_DATATYPE_UINT_32, {2, 2}, padData, 16);
     TensorSpec& x = spec({"x", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_FLOAT_32, {b.batch, b.h, b.w, b.cin}});
-    TensorSpec& w1 = spec({"w1", QNN_TENSOR_TYPE_STATIC, QNN_DATATYPE_FLOAT_32, {1, 1, b.cin, b.cmid}, wt.w1.data(),
-                           uint32_t(wt.w1.size() * 4)});
+    TensorSpec& w1 = spec({"w1", QNN_TENSOR_TYPE_UPDATEABLE_STATIC, QNN_DATATYPE_FLOAT_32, {1, 1, b.cin, b.cmid},
+                           wt.w1.data(), uint32_t(wt.w1.size() * 4)});
     TensorSpec& b1 = spec({"b1", QNN_TENSOR_TYPE_STATIC, QNN_DATATYPE_FLOAT_32, {b.cmid}, wt.b1.data(), b.cmid * 4});
     TensorSpec& mid = spec({"mid", QNN_TENSOR_TYPE_NATIVE, QNN_DATATYPE_FLOAT_32, {b.batch, b.h, b.w, b.cmid}});
     TensorSpec& midAct = spec({"mid6", QNN_TENSOR_TYPE_NATIVE, QNN_DATATYPE_FLOAT_32, {b.batch, b.h, b.w, b.cmid}});
@@ -109,6 +109,7 @@ class PointwiseDepthwiseFusion : public CpuContextTest {
                               QNN_DATATYPE_FLOAT_32, outDims});
     TensorSpec& y = b.clampDw ? spec({"y", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_FLOAT_32, outDims}) : dwOut;
     w2Id = w2.tensor.v1.id;
+    w1Id = w1.tensor.v1.id;
 
     std::vector<Qnn_Tensor_t> pwIn{x.tensor, w1.tensor};
     if (b.pwBias) pwIn.push_back(b1.tensor);
@@ -158,7 +159,7 @@ class PointwiseDepthwiseFusion : public CpuContextTest {
   uint32_t ones[2] = {1, 1}, zeros[4] = {0, 0, 0, 0}, strideData[2] = {1, 1}, padData[4] = {};
   std::vector<std::unique_ptr<TensorSpec>> specs;
   Qnn_Tensor_t inTensor = QNN_TENSOR_INIT, outTensor = QNN_TENSOR_INIT;
-  uint32_t w2Id = 0;
+  uint32_t w2Id = 0, w1Id = 0;
 };
 
 // 48 x 40 x 144 (1.1 MB) between the two: three bands of 20, 20 and 8 output rows.
@@ -231,6 +232,35 @@ TEST_F(PointwiseDepthwiseFusion, UpdatedDepthwiseWeightsTakeEffect) {
   ASSERT_EQ(api().graphFinalize(graph, nullptr, nullptr), QNN_SUCCESS);
   reference(b, x, wt, &mid, &want);
   expectClose(run(x), want, "after the update");
+}
+
+// New 1x1 weights rebuild the fused step; its bands must not reuse 1x1 rows a thread kept from the
+// step it replaced (the band reuse is keyed by execute, numbered across kernels).
+TEST_F(PointwiseDepthwiseFusion, UpdatedExpansionWeightsTakeEffect) {
+  const Block b{1, 48, 40, 8, 144, 3, 2, 1, 1, 1, 1, true, true, true, true};
+  Weights wt = weightsFor(b, 90);
+  build(b, wt);
+  std::vector<float> x = randomValues(size_t(b.h) * b.w * b.cin, 91);
+  std::vector<double> mid, want;
+  reference(b, x, wt, &mid, &want);
+  expectClose(run(x), want, "before the update");
+
+  wt.w1 = randomValues(wt.w1.size(), 92);
+  std::vector<uint32_t> dims{1, 1, b.cin, b.cmid};
+  Qnn_Tensor_t t = QNN_TENSOR_INIT;
+  t.v1.id = w1Id;
+  t.v1.type = QNN_TENSOR_TYPE_UPDATEABLE_STATIC;
+  t.v1.dataType = QNN_DATATYPE_FLOAT_32;
+  t.v1.rank = 4;
+  t.v1.dimensions = dims.data();
+  t.v1.memType = QNN_TENSORMEMTYPE_RAW;
+  t.v1.clientBuf = {wt.w1.data(), uint32_t(wt.w1.size() * 4)};
+  const Qnn_Tensor_t* updates[] = {&t};
+  ASSERT_EQ(api().tensorUpdateGraphTensors(graph, updates, 1), QNN_SUCCESS);
+  ASSERT_EQ(api().graphFinalize(graph, nullptr, nullptr), QNN_SUCCESS);
+  reference(b, x, wt, &mid, &want);
+  expectClose(run(x), want, "after the update");
+  expectClose(run(x), want, "a second execute after the update");
 }
 
 }  // namespace

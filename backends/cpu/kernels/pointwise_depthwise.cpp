@@ -38,7 +38,7 @@ class PointwiseDepthwiseKernel final : public Kernel {
     // common case; a band taken from another thread's range recomputes them.
     // (One range per thread fixed up front lost the pool's balancing: the
     // 2-thread blocks 2-3 went from 1.75x to 1.45x of 1 thread.)
-    const uint64_t execution = executions_.fetch_add(1) + 1;
+    const uint64_t execution = gExecutions.fetch_add(1) + 1;
     parallelFor(size_t(batch_) * bandsPerImage_, 1, [&](size_t b0, size_t b1) {
       float* scratch = threadScratch(scratchFloats_);  // hot in this core's cache (kernel_util.h)
       HeldRows& held = tHeldRows;
@@ -114,9 +114,11 @@ class PointwiseDepthwiseKernel final : public Kernel {
   };
 
   // The 1x1 output rows [rs, re) of image `image` at the front of `buffer`
-  // after a band of execute number `execution` of `kernel`: what the next
-  // band the same thread runs may reuse (kernel_util.h's threadScratch is
-  // the buffer, so the rows stay only while no other kernel ran between).
+  // after a band of execute `execution` (numbered across all these kernels
+  // in the process, so a kernel rebuilt at the same address never matches
+  // its predecessor's rows): what the next band the same thread runs may
+  // reuse (kernel_util.h's threadScratch is the buffer, so the rows stay
+  // only while no other kernel ran between).
   struct HeldRows {
     const PointwiseDepthwiseKernel* kernel = nullptr;
     uint64_t execution = 0;
@@ -125,7 +127,7 @@ class PointwiseDepthwiseKernel final : public Kernel {
     int64_t rs = 0, re = 0;
   };
   static thread_local HeldRows tHeldRows;
-  std::atomic<uint64_t> executions_{0};
+  static std::atomic<uint64_t> gExecutions;
 
   void runBand(size_t band, const Operands& op, float* mid, HeldRows* held) const {
     const size_t b = band / bandsPerImage_;
@@ -169,6 +171,7 @@ class PointwiseDepthwiseKernel final : public Kernel {
 };
 
 thread_local PointwiseDepthwiseKernel::HeldRows PointwiseDepthwiseKernel::tHeldRows;
+std::atomic<uint64_t> PointwiseDepthwiseKernel::gExecutions{0};
 
 }  // namespace
 
