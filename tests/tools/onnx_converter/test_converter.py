@@ -185,6 +185,17 @@ def case_errors(work):
     expect_error([CONV, "-i", f"{work}/dyn.onnx", "--input_dim", "x", "2,4", "-o", f"{work}/d16.cpp",
                   "--float_bitwidth", "16", "--float_fallback"], "cannot be combined with quantization")
     expect_error([CONV, "-i", f"{work}/missing.onnx"], "missing.onnx")
+    # A zero stride or group: ONNX's own shape inference divides by it in C++ (SIGFPE, the process ended
+    # with no message); the converter refuses the model first (found by fuzz_python_inputs.py).
+    save([helper.make_node("MaxPool", ["x"], ["y"], name="mp", kernel_shape=[2, 2], strides=[0, 2])],
+         [helper.make_tensor_value_info("x", F, [1, 3, 8, 8])], [helper.make_tensor_value_info("y", F, [1, 3, 4, 4])],
+         {}, f"{work}/stride0.onnx")
+    expect_error([CONV, "-i", f"{work}/stride0.onnx", "-o", f"{work}/s0.cpp"],
+                 "node 'mp' (MaxPool) has strides [0, 2]: every value must be positive")
+    save([helper.make_node("Conv", ["x", "w"], ["y"], name="cg", group=0)],
+         [helper.make_tensor_value_info("x", F, [1, 3, 8, 8])], [helper.make_tensor_value_info("y", F, [1, 4, 6, 6])],
+         {"w": np.ones((4, 3, 3, 3), np.float32)}, f"{work}/group0.onnx")
+    expect_error([CONV, "-i", f"{work}/group0.onnx", "-o", f"{work}/g0.cpp"], "has group [0]: every value must be positive")
 
 
 with tempfile.TemporaryDirectory() as tmp:

@@ -90,6 +90,7 @@ def load(path, input_dims, out_nodes, keep_disconnected):
                                  f"({first_line(e)})")
     model.inputs = [vi.name for vi in m.graph.input if vi.name not in init_names]
     model.outputs = list(out_nodes) if out_nodes else [vi.name for vi in m.graph.output]
+    _check_size_attributes(m.graph, path)
     m = _infer(m)
     _collect_value_info(m, model)
     nodes = list(m.graph.node)
@@ -109,6 +110,27 @@ def load(path, input_dims, out_nodes, keep_disconnected):
             raise ConverterError(f"--out_node '{o}' is not a tensor of the model")
     model.nodes = remaining if keep_disconnected else _prune(remaining, model.outputs)
     return model
+
+
+# Attributes ONNX's shape inference divides by (in C++: a 0 there ends the process with SIGFPE
+# instead of an error): strides, dilations, kernel sizes, groups, block sizes.
+_SIZE_ATTRIBUTES = ("strides", "dilations", "kernel_shape", "group", "blocksize")
+
+
+def _check_size_attributes(graph, path):
+    for node in graph.node:
+        for a in node.attribute:
+            if a.name in _SIZE_ATTRIBUTES:
+                values = list(a.ints) if a.type == onnx.AttributeProto.INTS else [a.i]
+                if any(v <= 0 for v in values):
+                    label = node.name or (node.output[0] if node.output else node.op_type)
+                    raise ConverterError(f"invalid ONNX model '{path}': node '{label}' ({node.op_type}) has "
+                                         f"{a.name} {values}: every value must be positive")
+            if a.type == onnx.AttributeProto.GRAPH:
+                _check_size_attributes(a.g, path)
+            elif a.type == onnx.AttributeProto.GRAPHS:
+                for g in a.graphs:
+                    _check_size_attributes(g, path)
 
 
 def _infer(m):
