@@ -127,6 +127,20 @@ class PointwiseDepthwiseFusion : public CpuContextTest {
     inTensor = x.tensor;
     outTensor = y.tensor;
   }
+  // New data for an UPDATEABLE_STATIC float tensor, then the finalize that applies it.
+  void updateWeights(uint32_t id, std::vector<uint32_t> dims, std::vector<float>& data) {
+    Qnn_Tensor_t t = QNN_TENSOR_INIT;
+    t.v1.id = id;
+    t.v1.type = QNN_TENSOR_TYPE_UPDATEABLE_STATIC;
+    t.v1.dataType = QNN_DATATYPE_FLOAT_32;
+    t.v1.rank = uint32_t(dims.size());
+    t.v1.dimensions = dims.data();
+    t.v1.memType = QNN_TENSORMEMTYPE_RAW;
+    t.v1.clientBuf = {data.data(), uint32_t(data.size() * 4)};
+    const Qnn_Tensor_t* updates[] = {&t};
+    ASSERT_EQ(api().tensorUpdateGraphTensors(graph, updates, 1), QNN_SUCCESS);
+    ASSERT_EQ(api().graphFinalize(graph, nullptr, nullptr), QNN_SUCCESS);
+  }
   void node(const char* name, const char* type, std::vector<Qnn_Param_t> params, std::vector<Qnn_Tensor_t> ins,
             std::vector<Qnn_Tensor_t> outs) {
     Qnn_OpConfig_t op = QNN_OPCONFIG_INIT;
@@ -218,18 +232,7 @@ TEST_F(PointwiseDepthwiseFusion, UpdatedDepthwiseWeightsTakeEffect) {
   expectClose(run(x), want, "before the update");
 
   wt.w2 = randomValues(wt.w2.size(), 82);
-  std::vector<uint32_t> dims{b.k, b.k, 1, b.cmid};
-  Qnn_Tensor_t t = QNN_TENSOR_INIT;
-  t.v1.id = w2Id;
-  t.v1.type = QNN_TENSOR_TYPE_UPDATEABLE_STATIC;
-  t.v1.dataType = QNN_DATATYPE_FLOAT_32;
-  t.v1.rank = 4;
-  t.v1.dimensions = dims.data();
-  t.v1.memType = QNN_TENSORMEMTYPE_RAW;
-  t.v1.clientBuf = {wt.w2.data(), uint32_t(wt.w2.size() * 4)};
-  const Qnn_Tensor_t* updates[] = {&t};
-  ASSERT_EQ(api().tensorUpdateGraphTensors(graph, updates, 1), QNN_SUCCESS);
-  ASSERT_EQ(api().graphFinalize(graph, nullptr, nullptr), QNN_SUCCESS);
+  updateWeights(w2Id, {b.k, b.k, 1, b.cmid}, wt.w2);
   reference(b, x, wt, &mid, &want);
   expectClose(run(x), want, "after the update");
 }
@@ -246,18 +249,7 @@ TEST_F(PointwiseDepthwiseFusion, UpdatedExpansionWeightsTakeEffect) {
   expectClose(run(x), want, "before the update");
 
   wt.w1 = randomValues(wt.w1.size(), 92);
-  std::vector<uint32_t> dims{1, 1, b.cin, b.cmid};
-  Qnn_Tensor_t t = QNN_TENSOR_INIT;
-  t.v1.id = w1Id;
-  t.v1.type = QNN_TENSOR_TYPE_UPDATEABLE_STATIC;
-  t.v1.dataType = QNN_DATATYPE_FLOAT_32;
-  t.v1.rank = 4;
-  t.v1.dimensions = dims.data();
-  t.v1.memType = QNN_TENSORMEMTYPE_RAW;
-  t.v1.clientBuf = {wt.w1.data(), uint32_t(wt.w1.size() * 4)};
-  const Qnn_Tensor_t* updates[] = {&t};
-  ASSERT_EQ(api().tensorUpdateGraphTensors(graph, updates, 1), QNN_SUCCESS);
-  ASSERT_EQ(api().graphFinalize(graph, nullptr, nullptr), QNN_SUCCESS);
+  updateWeights(w1Id, {1, 1, b.cin, b.cmid}, wt.w1);
   reference(b, x, wt, &mid, &want);
   expectClose(run(x), want, "after the update");
   expectClose(run(x), want, "a second execute after the update");
