@@ -402,17 +402,27 @@ class CpuPreparedGraph : public sdk::PreparedGraph {
   // (TensorBuffer) when it is 2 MiB or more, as most activations alone are not
   // (ResNet-18's 56x56x64 maps are 0.8 MB), each layer then touching its
   // input and output through a few TLB entries.
+  //
+  // A Reshape / Squeeze / ExpandDims between two native tensors gets no buffer of its
+  // own: its output is its input's buffer (the kernel skips the copy when the two
+  // coincide), which stays live until the last reader of either. Tensors are written
+  // once, by their producer, so the two names never disagree.
   Status planNativeBuffers() {
+    const std::map<uint32_t, uint32_t> sharedWith = reshapeAliases();
+    auto root = [&](uint32_t id) {
+      auto a = sharedWith.find(id);
+      return a == sharedWith.end() ? id : a->second;
+    };
     std::vector<size_t> bufferSizes;
     std::map<uint32_t, size_t> lastUse;
     for (size_t n = 0; n < steps_.size(); ++n)
-      for (uint32_t id : steps_[n]->inIds) lastUse[id] = n;
+      for (uint32_t id : steps_[n]->inIds) lastUse[root(id)] = n;
     std::multimap<size_t, size_t> freeBySize;  // capacity -> buffer index
     std::map<uint32_t, size_t> assigned;        // tensor id -> buffer index
     for (size_t n = 0; n < steps_.size(); ++n) {
       for (uint32_t id : steps_[n]->outIds) {
         const TensorInfo* t = ir_.findTensor(id);
-        if (!t || t->kind != TensorKind::kNative) continue;
+        if (!t || t->kind != TensorKind::kNative || sharedWith.count(id)) continue;
         size_t need = std::max<size_t>(t->byteSize(), 1);
         auto it = freeBySize.lower_bound(need);
         if (it != freeBySize.end()) {
@@ -423,7 +433,8 @@ class CpuPreparedGraph : public sdk::PreparedGraph {
           assigned[id] = bufferSizes.size() - 1;
         }
       }
-      for (uint32_t id : steps_[n]->inIds) {
+      for (uint32_t name : steps_[n]->inIds) {
+        const uint32_t id = root(name);
         auto a = assigned.find(id);
         if (a != assigned.end() && lastUse[id] == n) {
           freeBySize.emplace(bufferSizes[a->second], a->second);
@@ -439,6 +450,8 @@ class CpuPreparedGraph : public sdk::PreparedGraph {
         }
       for (auto& [id, buf] : assigned) nativeOf_[id] = buf;
     }
+    for (auto& [alias, id] : sharedWith)
+      if (auto buf = nativeOf_.find(id); buf != nativeOf_.end()) nativeOf_[alias] = buf->second;
     std::vector<size_t> offsets(bufferSizes.size());
     size_t total = 0;
     for (size_t b = 0; b < bufferSizes.size(); ++b) {
@@ -448,6 +461,28 @@ class CpuPreparedGraph : public sdk::PreparedGraph {
     arena_ = std::make_unique<sdk::TensorBuffer>(total);
     for (auto& [id, buf] : nativeOf_) pointers_[id] = arena_->data() + offsets[buf];
     return Status::ok();
+  }
+
+  // Output id -> the id whose buffer it shares, for every Reshape-like step from one float or
+  // integer native tensor to another of the same type and size (chains resolve to their first
+  // tensor). Fixed-point tensors keep their copy: a reader emulating float dequantizes with the
+  // encoding of the tensor it names.
+  std::map<uint32_t, uint32_t> reshapeAliases() const {
+    std::map<uint32_t, uint32_t> sharedWith;
+    for (const auto& step : steps_) {
+      const std::string& op = step->node->typeName;
+      if (isPackageOp(*step->node) || (op != "Reshape" && op != "Squeeze" && op != "ExpandDims") ||
+          step->floatEmulation || step->inIds.size() != 1 || step->outIds.size() != 1)
+        continue;
+      const TensorInfo* in = ir_.findTensor(step->inIds[0]);
+      const TensorInfo* out = ir_.findTensor(step->outIds[0]);
+      if (!in || !out || in->kind != TensorKind::kNative || out->kind != TensorKind::kNative ||
+          in->dtype != out->dtype || sdk::dtypeIsFixedPoint(in->dtype) || in->byteSize() != out->byteSize())
+        continue;
+      auto chained = sharedWith.find(step->inIds[0]);
+      sharedWith[step->outIds[0]] = chained == sharedWith.end() ? step->inIds[0] : chained->second;
+    }
+    return sharedWith;
   }
 
   Status execute(const std::vector<sdk::TensorBinding>& inputs, const std::vector<sdk::TensorBinding>& outputs,

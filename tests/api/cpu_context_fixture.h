@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include "backend_loader.h"
 
 namespace qnn::test {
@@ -24,6 +26,16 @@ class CpuContextTest : public ::testing::Test {
     }
   }
   const QNN_INTERFACE_VER_TYPE& api() { return lib.api(); }
+
+  // Graph building for the tests: one tensor, one node of the built-in package.
+  void add(Qnn_GraphHandle_t g, TensorSpec& t) { ASSERT_EQ(api().tensorCreateGraphTensor(g, &t.tensor), QNN_SUCCESS); }
+  void node(Qnn_GraphHandle_t g, const char* name, const char* type, std::vector<Qnn_Param_t> params,
+            std::vector<Qnn_Tensor_t> ins, std::vector<Qnn_Tensor_t> outs) {
+    Qnn_OpConfig_t op = QNN_OPCONFIG_INIT;
+    op.v1 = {name, "qti.aisw", type, uint32_t(params.size()), params.data(), uint32_t(ins.size()), ins.data(),
+             uint32_t(outs.size()), outs.data()};
+    ASSERT_EQ(api().graphAddNode(g, op), QNN_SUCCESS) << name;
+  }
 
   LoadedBackend lib{cpuBackendPath()};
   Qnn_BackendHandle_t backend = nullptr;

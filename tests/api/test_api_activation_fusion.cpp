@@ -18,14 +18,6 @@ namespace {
 
 class ActivationFusion : public CpuContextTest {
  protected:
-  void add(Qnn_GraphHandle_t g, TensorSpec& t) { ASSERT_EQ(api().tensorCreateGraphTensor(g, &t.tensor), QNN_SUCCESS); }
-  void node(Qnn_GraphHandle_t g, const char* name, const char* type, std::vector<Qnn_Param_t> params,
-            std::vector<Qnn_Tensor_t> ins, std::vector<Qnn_Tensor_t> outs) {
-    Qnn_OpConfig_t op = QNN_OPCONFIG_INIT;
-    op.v1 = {name, "qti.aisw", type, uint32_t(params.size()), params.data(), uint32_t(ins.size()), ins.data(),
-             uint32_t(outs.size()), outs.data()};
-    ASSERT_EQ(api().graphAddNode(g, op), QNN_SUCCESS) << name;
-  }
   void execute(Qnn_GraphHandle_t g, std::vector<Qnn_Tensor_t> ins, std::vector<Qnn_Tensor_t> outs,
                Qnn_ProfileHandle_t profile = nullptr) {
     ASSERT_EQ(api().graphExecute(g, ins.data(), uint32_t(ins.size()), outs.data(), uint32_t(outs.size()), profile,
