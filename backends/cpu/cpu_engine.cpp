@@ -105,6 +105,10 @@ struct Step {
   // Conv2d step (kernels/pointwise_depthwise.h).
   const NodeInfo* fusedSecond = nullptr;
   const NodeInfo* fusedSecondActivation = nullptr;
+  // An ElementWiseMultiply by a static scalar folded into this Softmax step's beta, and that
+  // scalar's tensor (an update to it rebuilds the plan).
+  const NodeInfo* foldedScale = nullptr;
+  uint32_t foldedScaleTensor = 0;
   std::unique_ptr<Kernel> kernel;
   std::vector<uint32_t> inIds, outIds;
   std::vector<TensorView> inViews, outViews;  // data pointers refreshed per execute
@@ -147,6 +151,7 @@ class CpuPreparedGraph : public sdk::PreparedGraph {
       fuseActivations();
       fusePointwiseDepthwise();
       fuseConvMaxPool();
+      foldScaleIntoSoftmax();
     }
     QNN_SDK_RETURN_IF_ERROR(planNativeBuffers());
     bindSlots();
@@ -174,12 +179,15 @@ class CpuPreparedGraph : public sdk::PreparedGraph {
     for (uint32_t id : ids)
       if (const TensorInfo* t = ir_.findTensor(id); t && t->kind == TensorKind::kStatic)
         pointers_[id] = const_cast<uint8_t*>(t->staticData.data());
-    // A fused 1x1 -> depthwise step spans two nodes: rebuild the whole plan.
-    for (auto& step : steps_)
+    // A fused 1x1 -> depthwise step spans two nodes: rebuild the whole plan; so does a new value
+    // of a scale folded into a Softmax.
+    for (auto& step : steps_) {
+      if (step->foldedScale && ids.count(step->foldedScaleTensor)) return build();
       if (step->fusedSecond)
         for (const auto* list : {&step->inIds, &step->outIds})
           for (uint32_t id : *list)
             if (ids.count(id)) return build();
+    }
     for (auto& step : steps_) {
       bool touched = false;
       for (const auto* list : {&step->inIds, &step->outIds})
@@ -332,6 +340,48 @@ class CpuPreparedGraph : public sdk::PreparedGraph {
       conv.outIds = pool.outIds;
       conv.outViews = pool.outViews;
       removed[j] = true;
+      fused_ = true;
+    }
+    dropSteps(removed);
+  }
+
+  // ElementWiseMultiply(x, c) -> Softmax / LogSoftmax pairs, c a static float scalar and the
+  // softmax the product's only reader (attention's scores scaled by 1/sqrt(d)): the softmax
+  // reads x itself with beta * c (OpKernel::foldInputScale), one pass over the scores fewer.
+  void foldScaleIntoSoftmax() {
+    const Readers readers = readersOf();
+    std::vector<bool> removed(steps_.size(), false);
+    for (size_t i = 0; i < steps_.size(); ++i) {
+      Step& mul = *steps_[i];
+      if (removed[i] || mul.floatEmulation || mul.node->typeName != "ElementWiseMultiply" || isPackageOp(*mul.node) ||
+          mul.fusedActivation || mul.inIds.size() != 2)
+        continue;
+      const TensorInfo* out = ir_.findTensor(mul.outIds.empty() ? 0 : mul.outIds[0]);
+      size_t scalarAt = 2;
+      for (size_t k = 0; k < 2; ++k) {
+        const TensorInfo* t = ir_.findTensor(mul.inIds[k]);
+        const TensorInfo* other = ir_.findTensor(mul.inIds[1 - k]);
+        if (t && other && out && t->kind == TensorKind::kStatic && t->dtype == DType::kFloat32 &&
+            t->numElements() == 1 && t->staticData.size() >= sizeof(float) && other->dtype == DType::kFloat32 &&
+            other->dims == out->dims)
+          scalarAt = k;
+      }
+      if (scalarAt == 2) continue;
+      const size_t j = soleFloatReader(i, readers, removed);
+      if (j == steps_.size()) continue;
+      Step& softmax = *steps_[j];
+      if (softmax.floatEmulation || isPackageOp(*softmax.node) ||
+          (softmax.node->typeName != "Softmax" && softmax.node->typeName != "LogSoftmax") ||
+          softmax.inIds.size() != 1 || softmax.foldedScale)
+        continue;
+      float scale;
+      std::memcpy(&scale, ir_.findTensor(mul.inIds[scalarAt])->staticData.data(), sizeof(float));
+      if (!softmax.kernel->foldInputScale(scale)) continue;
+      softmax.foldedScale = mul.node;
+      softmax.foldedScaleTensor = mul.inIds[scalarAt];
+      softmax.inIds[0] = mul.inIds[1 - scalarAt];
+      softmax.inViews[0] = mul.inViews[1 - scalarAt];
+      removed[i] = true;
       fused_ = true;
     }
     dropSteps(removed);
@@ -517,7 +567,8 @@ class CpuPreparedGraph : public sdk::PreparedGraph {
         timings->push_back({step->node->name, step->node->typeName, static_cast<uint64_t>(us.count()), {},
                             sdk::NodeTiming::steadyMicros(start)});
         // Nodes that ran inside this step are listed with no time of their own.
-        for (const NodeInfo* inner : {step->fusedActivation, step->fusedSecond, step->fusedSecondActivation})
+        for (const NodeInfo* inner :
+             {step->foldedScale, step->fusedActivation, step->fusedSecond, step->fusedSecondActivation})
           if (inner)
             timings->push_back({inner->name, inner->typeName, 0, {},
                                 sdk::NodeTiming::steadyMicros(std::chrono::steady_clock::now())});

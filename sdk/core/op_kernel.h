@@ -39,6 +39,13 @@ class OpKernel {
     (void)pool, (void)poolOut;
     return false;
   }
+  // Asks the kernel to compute from now on as if every value of in[0] were first multiplied by
+  // `scale` (the CPU engine folds an ElementWiseMultiply by a static scalar that alone feeds a
+  // Softmax into its beta). Called after prepare; false (the default) when it cannot.
+  virtual bool foldInputScale(float scale) {
+    (void)scale;
+    return false;
+  }
 };
 
 using OpKernelFactory = std::unique_ptr<OpKernel> (*)(const std::string& opType);

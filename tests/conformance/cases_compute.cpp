@@ -310,6 +310,8 @@ void addSoftmaxCases(std::vector<OpCase>& out) {
       {"LogSoftmax_last_axis", true, {4, 10}, 1, 1.f, 3.f},
       {"LogSoftmax_axis0_beta2", true, {5, 3}, 0, 2.f, 3.f},
       {"LogSoftmax_large_logits_rank3", true, {2, 3, 40}, 2, 1.f, 50.f},
+      // 14 rows: the AVX-512 path's groups of four rows and two rows alone; 45 = a 32-wide step and a 13 tail.
+      {"Softmax_row_groups_and_rest", false, {2, 7, 45}, 2, 1.5f, 6.f},
   };
   uint64_t seed = 500;
   for (const auto& s : specs) {

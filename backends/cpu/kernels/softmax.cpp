@@ -81,6 +81,56 @@ QNN_CPU_TARGET_AVX512 RowStats expRowAvx512(const float* x, float* y, size_t len
   }
   return {maxScaled, _mm512_reduce_add_ps(_mm512_add_ps(acc0, acc1))};
 }
+// Whole softmax of kRows contiguous rows at once, each row's arithmetic exactly expRowAvx512's
+// followed by the scaling by 1/sum (bit-identical results): one row alone is a chain of
+// dependent steps (max, its horizontal reduction, exp's polynomial, the sum's reduction) that
+// left the core idle most of the time on attention rows of 128; interleaved, the rows' chains
+// overlap.
+constexpr size_t kGroupRows = 4;
+QNN_CPU_TARGET_AVX512 void softmaxRowsAvx512(const float* const* xs, float* const* ys, size_t len, float beta) {
+  constexpr size_t R = kGroupRows;
+  const __m512 vb = _mm512_set1_ps(beta);
+  const size_t body = len / 32 * 32;
+  const __mmask16 all = 0xFFFF;
+  __m512 mx0[R], mx1[R], acc0[R], acc1[R], vmax[R];
+  for (size_t r = 0; r < R; ++r) mx0[r] = mx1[r] = _mm512_set1_ps(-INFINITY), acc0[r] = acc1[r] = _mm512_setzero_ps();
+  for (size_t i = 0; i < body; i += 32)
+    for (size_t r = 0; r < R; ++r) {
+      mx0[r] = _mm512_max_ps(_mm512_mul_ps(vb, _mm512_loadu_ps(xs[r] + i)), mx0[r]);
+      mx1[r] = _mm512_max_ps(_mm512_mul_ps(vb, _mm512_loadu_ps(xs[r] + i + 16)), mx1[r]);
+    }
+  for (size_t i = body; i < len; i += 16) {
+    const __mmask16 m = __mmask16(len - i >= 16 ? all : (1u << (len - i)) - 1);
+    for (size_t r = 0; r < R; ++r)
+      mx0[r] = _mm512_mask_max_ps(mx0[r], m, _mm512_mul_ps(vb, _mm512_maskz_loadu_ps(m, xs[r] + i)), mx0[r]);
+  }
+  for (size_t r = 0; r < R; ++r) vmax[r] = _mm512_set1_ps(_mm512_reduce_max_ps(_mm512_max_ps(mx1[r], mx0[r])));
+  for (size_t r = 0; r < R; ++r) {  // rows one after the other here: exp needs the registers
+    for (size_t i = 0; i < body; i += 32) {
+      const __m512 e0 = vexp::exp512(_mm512_fmsub_ps(vb, _mm512_loadu_ps(xs[r] + i), vmax[r]));
+      const __m512 e1 = vexp::exp512(_mm512_fmsub_ps(vb, _mm512_loadu_ps(xs[r] + i + 16), vmax[r]));
+      _mm512_storeu_ps(ys[r] + i, e0);
+      _mm512_storeu_ps(ys[r] + i + 16, e1);
+      acc0[r] = _mm512_add_ps(acc0[r], e0);
+      acc1[r] = _mm512_add_ps(acc1[r], e1);
+    }
+    for (size_t i = body; i < len; i += 16) {
+      const __mmask16 m = __mmask16(len - i >= 16 ? all : (1u << (len - i)) - 1);
+      const __m512 e = vexp::exp512(_mm512_fmsub_ps(vb, _mm512_maskz_loadu_ps(m, xs[r] + i), vmax[r]));
+      _mm512_mask_storeu_ps(ys[r] + i, m, e);
+      acc0[r] = _mm512_mask_add_ps(acc0[r], m, acc0[r], e);
+    }
+  }
+  __m512 inv[R];
+  for (size_t r = 0; r < R; ++r) inv[r] = _mm512_set1_ps(1.f / _mm512_reduce_add_ps(_mm512_add_ps(acc0[r], acc1[r])));
+  for (size_t i = 0; i < len; i += 16) {
+    const __mmask16 m = __mmask16(len - i >= 16 ? all : (1u << (len - i)) - 1);
+    for (size_t r = 0; r < R; ++r)
+      _mm512_mask_storeu_ps(ys[r] + i, m, _mm512_mul_ps(_mm512_maskz_loadu_ps(m, ys[r] + i), inv[r]));
+  }
+}
+#endif
+#if defined(__x86_64__)
 QNN_CPU_TARGET_AVX2 RowStats expRowAvx2(const float* x, float* y, size_t len, float beta) {
   const size_t body = len / 8 * 8;
   const __m256 vb = _mm256_set1_ps(beta);
@@ -149,12 +199,30 @@ class SoftmaxKernel final : public Kernel {
     return Status::ok();
   }
 
+  // softmax(beta * (s * x)) is softmax((beta * s) * x): max and exp already take beta * x, for a
+  // negative product too.
+  bool foldInputScale(float scale) override {
+    const float folded = beta_ * scale;
+    if (!std::isfinite(folded)) return false;
+    beta_ = folded;
+    return true;
+  }
+
   Status execute(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) override {
     const float* in = inputs[0].as<const float>();
     float* out = outputs[0].as<float>();
     const size_t rows = outer_ * inner_;
     const size_t grain = std::max<size_t>(1, 4096 / std::max<size_t>(len_, 1));
+    const bool grouped = inner_ == 1 && !isLog_ && cpuIsa() == Isa::kAvx512;
     parallelFor(rows, grain, [&](size_t r0, size_t r1) {
+#if defined(__x86_64__)
+      for (; grouped && r0 + kGroupRows <= r1; r0 += kGroupRows) {
+        const float* xs[kGroupRows];
+        float* ys[kGroupRows];
+        for (size_t g = 0; g < kGroupRows; ++g) xs[g] = in + (r0 + g) * len_, ys[g] = out + (r0 + g) * len_;
+        softmaxRowsAvx512(xs, ys, len_, beta_);
+      }
+#endif
       for (size_t r = r0; r < r1; ++r) {
         const size_t base = (r / inner_) * len_ * inner_ + r % inner_;
         normalizeRow(in + base, out + base, inner_);
