@@ -31,6 +31,8 @@ constexpr size_t kMC = 84;   // multiple of every MR (6 and 14)
 // Below this many multiply-adds a product runs on the calling thread: waking
 // the pool costs more than it saves.
 constexpr size_t kMinParallelWork = size_t(1) << 18;
+// Fewest rows of a block when the rows are split among threads (below, the columns are).
+constexpr size_t kMinRowsPerBlock = 8;
 
 using MicroKernel = void (*)(size_t kc, const float* a, const float* b, float* c, size_t ldc, size_t mr,
                              size_t nr, const float* bias, bool first);
@@ -434,6 +436,20 @@ void multiplyImpl(size_t M, size_t N, size_t K, const float* A, size_t lda, bool
 #else
   const bool paired = false;
 #endif
+  // Rows belong to threads: with few row blocks and B no larger than A and C (or within 1 MiB),
+  // the rows go in a multiple of the thread count of equal blocks, so each thread's contiguous
+  // range of tasks (the pool hands them out that way) is whole row blocks, the rows the
+  // element-wise ops after it (split by rows too) take on the same thread; split by columns, the
+  // next op read half its input from the other core's cache. A larger B (ResNet-18's last
+  // layers: 4.7 MB of filter for 49 rows) keeps the split by columns: each thread then reads
+  // only its half of B.
+  const size_t threads = worthSplitting ? workerThreads() : 1;
+  bool equalRowBlocks = false;
+  const bool rowsOwned = K * N * sizeof(float) <= (size_t(1) << 20) || K * N <= M * (K + N);
+  if (threads > 1 && mTiles < 4 * threads && rowsOwned) {  // many blocks: ranges are mostly whole blocks
+    const size_t blocks = (mTiles + threads - 1) / threads * threads;
+    if (M / blocks >= kMinRowsPerBlock) mTiles = blocks, equalRowBlocks = true;
+  }
   const size_t nSplit = worthSplitting && !paired
                             ? std::min(nPanels, std::max<size_t>(1, (16 + mTiles - 1) / mTiles))
                             : size_t(1);
@@ -445,9 +461,7 @@ void multiplyImpl(size_t M, size_t N, size_t K, const float* A, size_t lda, bool
   // for a task's time. Then the columns go in more panels per task where
   // that divides them evenly (60 panels: 10 tasks of 6, not 15 of 4), else
   // the rows in more, equal blocks of at least a tile's rows (49 rows in 2).
-  bool equalRowBlocks = false;
-  if (worthSplitting) {
-    const size_t threads = workerThreads();
+  if (worthSplitting && !equalRowBlocks) {
     if (threads > 1 && (mTiles * nTiles) % threads != 0 && mTiles * nTiles < 8 * threads) {
       size_t ppt = panelsPerTile;
       while (!paired && ppt < nPanels && !(nPanels % ppt == 0 && (mTiles * (nPanels / ppt)) % threads == 0))
