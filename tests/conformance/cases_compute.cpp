@@ -151,8 +151,8 @@ void addConvCases(std::vector<OpCase>& out) {
       {"DepthWiseConv2d_dilation2", ConvOp::kDepthwise, {1, 10, 9, 8}, {3, 3, 1, 8}, geom(1, 1, 2, 2, 2, 2, 2, 2), true, true},
       {"DepthWiseConv2d_multiplier2", ConvOp::kDepthwise, {1, 6, 5, 3}, {3, 3, 1, 6}, geom(1, 1, 1, 1, 1, 1), true, false},
       {"DepthWiseConv2d_5x5_stride2_c40", ConvOp::kDepthwise, {1, 11, 11, 40}, {5, 5, 1, 40}, geom(2, 2, 2, 2, 2, 2), true, true},
-      // The 3x3 row kernel (16-channel blocks, weights in registers): interiors of 8 + 8 + 8 + 1 and
-      // 8 + 4 + 1 pixels, top/bottom rows with missing taps, asymmetric padding, batch 2, stride 2.
+      // The 3x3 row kernel (16-channel blocks, weights in registers): rows of 27 (7 + 7 + 7 + 6) and
+      // 15 (8 + 7) pixels, top/bottom rows with missing taps, asymmetric padding, batch 2, stride 2.
       {"DepthWiseConv2d_3x3_c32_wide_batch2", ConvOp::kDepthwise, {2, 6, 27, 32}, {3, 3, 1, 32}, geom(1, 1, 1, 1, 1, 1), true, true},
       {"DepthWiseConv2d_3x3_c48_asympad_w15", ConvOp::kDepthwise, {1, 5, 15, 48}, {3, 3, 1, 48}, geom(1, 1, 0, 2, 1, 0), false, false},
       {"DepthWiseConv2d_3x3_stride2_c16_w40", ConvOp::kDepthwise, {1, 9, 40, 16}, {3, 3, 1, 16}, geom(2, 2, 1, 1, 1, 1), true, true},
@@ -161,6 +161,10 @@ void addConvCases(std::vector<OpCase>& out) {
       {"TransposeConv2d_pad_outpad_batch2", ConvOp::kTranspose, {2, 3, 4, 6}, {4, 4, 6, 5}, tOutPad, false, false},
       {"TransposeConv2d_group2", ConvOp::kTranspose, {1, 5, 5, 4}, {3, 3, 4, 3}, tGroup, true, false},
       {"TransposeConv2d_stride3x1_2x3", ConvOp::kTranspose, {1, 3, 4, 5}, {2, 3, 5, 7}, geom(3, 1, 0, 1, 1, 1), true, true},
+      // The 3x3 row kernel's equal groups: 7 pixels in one (both edges), 11 (stride 2) in 6 + 5, 3 alone.
+      {"DepthWiseConv2d_3x3_w7_one_group", ConvOp::kDepthwise, {1, 7, 7, 32}, {3, 3, 1, 32}, geom(1, 1, 1, 1, 1, 1), true, true},
+      {"DepthWiseConv2d_3x3_stride2_w11", ConvOp::kDepthwise, {1, 5, 22, 16}, {3, 3, 1, 16}, geom(2, 2, 1, 1, 1, 1), true, false},
+      {"DepthWiseConv2d_3x3_w3", ConvOp::kDepthwise, {1, 4, 3, 16}, {3, 3, 1, 16}, geom(1, 1, 1, 1, 1, 1), false, true},
   };
   uint64_t seed = 100;
   for (const auto& s : specs) out.push_back(convCase(s, seed++));

@@ -199,16 +199,32 @@ __attribute__((target("avx512f"))) QNN_CPU_ALWAYS_INLINE void group3x3(const Geo
     pixels3x3<kStride, kPixels, true>(rows, valid, w, b, C, iw0, g.inW, dst, clamped, lo, hi);
 }
 
-// A row of a 3x3 depthwise filter over whole 16-channel blocks, eight pixels
-// at a time (eight independent FMA chains cover the FMA latency), the rest of
-// the row four, two and one at a time. Groups that reach past the left or
-// right edge read the missing columns as zeros, so the edges of small maps
-// (14 and 7 pixels wide in MobileNet, where they are a sixth to two sevenths
-// of the row) no longer go one bounds-checked pixel at a time. Wide rows run
-// their eight-pixel groups pixels outer, channels inside (the reads walk
-// memory contiguously for the hardware prefetchers); the rest of a row, and
-// rows under 16 pixels, channels outer, so each channel block's weights are
-// loaded once for all its groups.
+// Output pixels [ow, ow + n) of one channel block, 1 <= n <= 8.
+template <int kStride>
+__attribute__((target("avx512f"))) QNN_CPU_ALWAYS_INLINE void anyGroup3x3(int64_t n, const Geometry& g,
+                                                                        const float* image, const __m512 w[9],
+                                                                        __m512 b, float* out, int64_t ih0,
+                                                                        const bool valid[3], int64_t ow, int64_t c0,
+                                                                        int64_t owLo, int64_t owHi, bool clamped,
+                                                                        __m512 lo, __m512 hi) {
+  switch (n) {
+#define QNN_DW_GROUP(P) \
+  case P: group3x3<kStride, P>(g, image, w, b, out, ih0, valid, ow, c0, owLo, owHi, clamped, lo, hi); break;
+    QNN_DW_GROUP(8) QNN_DW_GROUP(7) QNN_DW_GROUP(6) QNN_DW_GROUP(5)
+    QNN_DW_GROUP(4) QNN_DW_GROUP(3) QNN_DW_GROUP(2) QNN_DW_GROUP(1)
+#undef QNN_DW_GROUP
+    default: break;
+  }
+}
+
+// A row of a 3x3 depthwise filter over whole 16-channel blocks, in groups of up to eight pixels
+// of equal size (each pixel's sum is one FMA chain: a group of two or four left the FMA units
+// waiting on their latency; 14 pixels go 7 + 7, not 8 + 4 + 2, and 28 go 4 x 7). Groups that
+// reach past the left or right edge read the missing columns as zeros, so the edges of small maps
+// (14 and 7 pixels wide in MobileNet, where they are a sixth to two sevenths of the row) no longer
+// go one bounds-checked pixel at a time. Wide rows run their groups pixels outer, channels inside
+// (the reads walk memory contiguously for the hardware prefetchers); rows under 16 pixels channels
+// outer, so each channel block's weights are loaded once for all its groups.
 template <int kStride>
 __attribute__((target("avx512f"))) void convolveRow3x3Avx512(const Geometry& g, const float* image,
                                                              const float* filter, const float* bias, float* out,
@@ -219,26 +235,28 @@ __attribute__((target("avx512f"))) void convolveRow3x3Avx512(const Geometry& g, 
   interiorRange(g, &owLo, &owHi);
   bool valid[3];
   for (int kh = 0; kh < 3; ++kh) valid[kh] = kh >= khLo && kh < khHi;
-  int64_t ow = 0;
+  const int64_t groups = (g.outW + 7) / 8, base = groups ? g.outW / groups : 0, extra = groups ? g.outW % groups : 0;
   if (g.outW >= 16) {
-    for (; ow + 8 <= g.outW; ow += 8)
+    for (int64_t i = 0, ow = 0; i < groups; ++i) {
+      const int64_t n = base + (i < extra ? 1 : 0);
       for (int64_t c0 = 0; c0 < C; c0 += 16) {
         __m512 w[9];
         tapWeights(filter, C, c0, w);
-        group3x3<kStride, 8>(g, image, w, bias512(bias, c0), out, ih0, valid, ow, c0, owLo, owHi, clamped, lo, hi);
+        anyGroup3x3<kStride>(n, g, image, w, bias512(bias, c0), out, ih0, valid, ow, c0, owLo, owHi, clamped, lo, hi);
       }
+      ow += n;
+    }
+    return;
   }
-  if (ow == g.outW) return;
   for (int64_t c0 = 0; c0 < C; c0 += 16) {
     __m512 w[9];
     tapWeights(filter, C, c0, w);
     const __m512 b = bias512(bias, c0);
-    int64_t o = ow;
-    for (; o + 8 <= g.outW; o += 8)
-      group3x3<kStride, 8>(g, image, w, b, out, ih0, valid, o, c0, owLo, owHi, clamped, lo, hi);
-    if (o + 4 <= g.outW) group3x3<kStride, 4>(g, image, w, b, out, ih0, valid, o, c0, owLo, owHi, clamped, lo, hi), o += 4;
-    if (o + 2 <= g.outW) group3x3<kStride, 2>(g, image, w, b, out, ih0, valid, o, c0, owLo, owHi, clamped, lo, hi), o += 2;
-    if (o < g.outW) group3x3<kStride, 1>(g, image, w, b, out, ih0, valid, o, c0, owLo, owHi, clamped, lo, hi);
+    for (int64_t i = 0, ow = 0; i < groups; ++i) {
+      const int64_t n = base + (i < extra ? 1 : 0);
+      anyGroup3x3<kStride>(n, g, image, w, b, out, ih0, valid, ow, c0, owLo, owHi, clamped, lo, hi);
+      ow += n;
+    }
   }
 }
 
