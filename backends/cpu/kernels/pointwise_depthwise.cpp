@@ -91,6 +91,13 @@ class PointwiseDepthwiseKernel final : public Kernel {
     rowsPerBand_ = std::max<int64_t>(1, (rowsFit - reachH_) / strideH_ + 1);
     rowsPerBand_ = std::min(rowsPerBand_, outH_);
     bandsPerImage_ = size_t((outH_ + rowsPerBand_ - 1) / rowsPerBand_);
+    // The bands split the rows evenly, their count a multiple of the threads' (one image): the
+    // pool hands each thread a contiguous range of bands, so unequal bands are unequal shares
+    // (MobileNetV2's second block went 11 bands of 5 rows and one of 1: 30 rows against 26).
+    const size_t threads = workerThreads();
+    if (threads > 1 && batch_ == 1)
+      bandsPerImage_ = std::min<size_t>(size_t(outH_), (bandsPerImage_ + threads - 1) / threads * threads);
+    rowsPerBand_ = (outH_ + int64_t(bandsPerImage_) - 1) / int64_t(bandsPerImage_);  // the largest band
     const int64_t bandInRows = std::min<int64_t>(inH_, (rowsPerBand_ - 1) * strideH_ + reachH_);
     scratchFloats_ = size_t(std::max<int64_t>(bandInRows, 1)) * inW_ * cmid_;
     reserved_ = sdk::allocateLargeArray<float>(batch_ * bandsPerImage_ * scratchFloats_);
@@ -131,7 +138,8 @@ class PointwiseDepthwiseKernel final : public Kernel {
 
   void runBand(size_t band, const Operands& op, float* mid, HeldRows* held) const {
     const size_t b = band / bandsPerImage_;
-    const int64_t ohA = int64_t(band % bandsPerImage_) * rowsPerBand_, ohB = std::min(outH_, ohA + rowsPerBand_);
+    const int64_t bi = int64_t(band % bandsPerImage_), bands = int64_t(bandsPerImage_);
+    const int64_t ohA = bi * outH_ / bands, ohB = (bi + 1) * outH_ / bands;
     // The input rows [rs, re) the band's outputs reach, clipped to the image.
     const int64_t rs = std::max<int64_t>(0, ohA * strideH_ - padTop_);
     const int64_t re = std::clamp<int64_t>((ohB - 1) * strideH_ - padTop_ + reachH_, rs, inH_);
