@@ -336,3 +336,21 @@ BENCHMARK(BM_StemConvMaxPool)->ArgName("fused")->Arg(0)->Arg(1)->UseRealTime()->
 }  // namespace
 
 // Linked with benchmark::benchmark_main, which provides main().
+
+// MobileNetV2's short products as its layers run them, warm (A, B and C in L2), bias and ReLU6:
+// a fused band's expansion (560 x 16 -> 96: five rows of 112 pixels; 336 x 24 -> 144), the
+// one-panel projection (32 -> 16), a 28x28 expansion, a band-sized projection to 24 (the
+// paired-rows kernel) and a 14x14 projection. Args M, K, N.
+void BM_GemmBand(benchmark::State& state) {
+  const size_t m = size_t(state.range(0)), k = size_t(state.range(1)), n = size_t(state.range(2));
+  std::vector<float> a = filled(m * k), b = filled(k * n), bias = filled(n), c(m * n);
+  std::vector<float> packed(qnn::cpu::gemm::packedBSize(k, n));
+  qnn::cpu::gemm::packB(b.data(), n, false, k, n, packed.data());
+  const qnn::cpu::gemm::Clamp clamp{0.f, 6.f};
+  for (auto _ : state) {
+    qnn::cpu::gemm::multiply(m, n, k, a.data(), k, false, packed.data(), bias.data(), c.data(), n, false, &clamp);
+    benchmark::DoNotOptimize(c.data());
+  }
+  state.counters["FLOP/s"] = benchmark::Counter(2.0 * m * n * k, benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(BM_GemmBand)->Args({560, 16, 96})->Args({336, 24, 144})->Args({1792, 32, 16})->Args({784, 32, 192})->Args({336, 144, 24})->Args({196, 576, 96})->UseRealTime()->Unit(benchmark::kMicrosecond);
