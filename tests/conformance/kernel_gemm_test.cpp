@@ -89,12 +89,15 @@ TEST(Gemm, AgainstDoubleReference) {
 }
 
 TEST(Gemm, AccumulateAndClampOverSeveralKBlocks) {
-  for (size_t n : {24, 40, 33, 64})
-    for (size_t m : {5, 30, 128}) {
-      check({m, n, 600, false, false, true, false, true}, false);
-      check({m, n, 600, false, true, true, false, false}, false);
-      check({m, n, 600, true, true, false, true, true}, false);
-    }
+  // 600: three blocks of the packed path, one of the direct-A tiles; 2100: three equal direct-A
+  // blocks of 700 (the bias on the first, the clamp on the last).
+  for (size_t k : {600, 2100})
+    for (size_t n : {24, 40, 33, 64})
+      for (size_t m : {5, 30, 128}) {
+        check({m, n, k, false, false, true, false, true}, false);
+        check({m, n, k, false, true, true, false, false}, false);
+        check({m, n, k, true, true, false, true, true}, false);
+      }
 }
 
 // K = 1024: A's rows are 4 KiB apart (the tiles of at most 11 rows read them in place).
