@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 #include <vector>
 
@@ -56,6 +58,34 @@ void checkPath(void (*run)(const float*, float*, size_t)) {
 TEST(VectorExp, Avx512AgainstDoubleExp) {
   if (cpuIsa() < Isa::kAvx512) GTEST_SKIP() << "no AVX-512 path on this CPU (or QNN_CPU_ISA lowered it)";
   checkPath(run512);
+}
+
+QNN_CPU_TARGET_AVX512 void runNonPositive512(const float* x, float* y, size_t n) {
+  for (size_t i = 0; i < n; i += 16) _mm512_storeu_ps(y + i, vexp::expNonPositive512(_mm512_loadu_ps(x + i)));
+}
+
+// Softmax's exp: bit for bit exp512 wherever its argument can be (x <= 0 up to the rounding of
+// beta * x - max, -inf, NaN), across the underflow edge.
+TEST(VectorExp, NonPositive512IsExp512) {
+  if (cpuIsa() < Isa::kAvx512) GTEST_SKIP() << "no AVX-512 path on this CPU (or QNN_CPU_ISA lowered it)";
+  const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+  std::vector<float> xs;
+  for (float x = -105.f; x <= 0.f; x += 0.00731f) xs.push_back(x);
+  for (float x = -87.31f; x <= -87.29f; x += 1e-5f) xs.push_back(x);
+  for (float x : {0.f, -0.f, 1e-7f, 3e-6f, -1e-30f, -inf, nan, -87.3f, -1e-38f}) xs.push_back(x);
+  while (xs.size() % 16) xs.push_back(-1.f);
+  std::vector<float> want(xs.size()), got(xs.size());
+  run512(xs.data(), want.data(), xs.size());
+  runNonPositive512(xs.data(), got.data(), xs.size());
+  for (size_t i = 0; i < xs.size(); ++i) {
+    if (std::isnan(want[i])) {
+      EXPECT_TRUE(std::isnan(got[i])) << "x = " << xs[i];
+      continue;
+    }
+    uint32_t g, w;
+    std::memcpy(&g, &got[i], 4), std::memcpy(&w, &want[i], 4);
+    EXPECT_EQ(g, w) << "x = " << xs[i];
+  }
 }
 
 QNN_CPU_TARGET_AVX512 void erf512(const float* x, float* y, size_t n) {

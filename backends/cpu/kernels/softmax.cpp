@@ -66,8 +66,8 @@ QNN_CPU_TARGET_AVX512 RowStats expRowAvx512(const float* x, float* y, size_t len
   const __m512 vmax = _mm512_set1_ps(maxScaled);
   __m512 acc0 = _mm512_setzero_ps(), acc1 = acc0;
   for (size_t i = 0; i < body; i += 32) {
-    const __m512 e0 = vexp::exp512(_mm512_fmsub_ps(vb, _mm512_loadu_ps(x + i), vmax));
-    const __m512 e1 = vexp::exp512(_mm512_fmsub_ps(vb, _mm512_loadu_ps(x + i + 16), vmax));
+    const __m512 e0 = vexp::expNonPositive512(_mm512_fmsub_ps(vb, _mm512_loadu_ps(x + i), vmax));
+    const __m512 e1 = vexp::expNonPositive512(_mm512_fmsub_ps(vb, _mm512_loadu_ps(x + i + 16), vmax));
     _mm512_storeu_ps(y + i, e0);
     _mm512_storeu_ps(y + i + 16, e1);
     acc0 = _mm512_add_ps(acc0, e0);
@@ -75,58 +75,61 @@ QNN_CPU_TARGET_AVX512 RowStats expRowAvx512(const float* x, float* y, size_t len
   }
   for (size_t i = body; i < len; i += 16) {
     const __mmask16 m = __mmask16(len - i >= 16 ? all : (1u << (len - i)) - 1);
-    const __m512 e = vexp::exp512(_mm512_fmsub_ps(vb, _mm512_maskz_loadu_ps(m, x + i), vmax));
+    const __m512 e = vexp::expNonPositive512(_mm512_fmsub_ps(vb, _mm512_maskz_loadu_ps(m, x + i), vmax));
     _mm512_mask_storeu_ps(y + i, m, e);
     acc0 = _mm512_mask_add_ps(acc0, m, acc0, e);
   }
   return {maxScaled, _mm512_reduce_add_ps(_mm512_add_ps(acc0, acc1))};
 }
-// Whole softmax of kRows contiguous rows at once, each row's arithmetic exactly expRowAvx512's
-// followed by the scaling by 1/sum (bit-identical results): one row alone is a chain of
-// dependent steps (max, its horizontal reduction, exp's polynomial, the sum's reduction) that
-// left the core idle most of the time on attention rows of 128; interleaved, the rows' chains
-// overlap.
-constexpr size_t kGroupRows = 4;
+// Whole softmax of kGroupRows contiguous rows at once, each row's arithmetic exactly
+// expRowAvx512's followed by the scaling by 1/sum (bit-identical results). One row alone is a
+// chain of dependent steps (max, its horizontal reduction, exp, the sum's reduction, the scaling)
+// that left the core idle most of the time on attention rows of 128; each pass here runs over all
+// the group's rows before the next pass, so the rows' chains overlap.
+constexpr size_t kGroupRows = 8;
 QNN_CPU_TARGET_AVX512 void softmaxRowsAvx512(const float* const* xs, float* const* ys, size_t len, float beta) {
   constexpr size_t R = kGroupRows;
   const __m512 vb = _mm512_set1_ps(beta);
   const size_t body = len / 32 * 32;
   const __mmask16 all = 0xFFFF;
-  __m512 mx0[R], mx1[R], acc0[R], acc1[R], vmax[R];
-  for (size_t r = 0; r < R; ++r) mx0[r] = mx1[r] = _mm512_set1_ps(-INFINITY), acc0[r] = acc1[r] = _mm512_setzero_ps();
-  for (size_t i = 0; i < body; i += 32)
-    for (size_t r = 0; r < R; ++r) {
-      mx0[r] = _mm512_max_ps(_mm512_mul_ps(vb, _mm512_loadu_ps(xs[r] + i)), mx0[r]);
-      mx1[r] = _mm512_max_ps(_mm512_mul_ps(vb, _mm512_loadu_ps(xs[r] + i + 16)), mx1[r]);
-    }
-  for (size_t i = body; i < len; i += 16) {
-    const __mmask16 m = __mmask16(len - i >= 16 ? all : (1u << (len - i)) - 1);
-    for (size_t r = 0; r < R; ++r)
-      mx0[r] = _mm512_mask_max_ps(mx0[r], m, _mm512_mul_ps(vb, _mm512_maskz_loadu_ps(m, xs[r] + i)), mx0[r]);
-  }
-  for (size_t r = 0; r < R; ++r) vmax[r] = _mm512_set1_ps(_mm512_reduce_max_ps(_mm512_max_ps(mx1[r], mx0[r])));
-  for (size_t r = 0; r < R; ++r) {  // rows one after the other here: exp needs the registers
+  float maxScaled[R], inv[R];
+  for (size_t r = 0; r < R; ++r) {
+    __m512 mx0 = _mm512_set1_ps(-INFINITY), mx1 = mx0;
     for (size_t i = 0; i < body; i += 32) {
-      const __m512 e0 = vexp::exp512(_mm512_fmsub_ps(vb, _mm512_loadu_ps(xs[r] + i), vmax[r]));
-      const __m512 e1 = vexp::exp512(_mm512_fmsub_ps(vb, _mm512_loadu_ps(xs[r] + i + 16), vmax[r]));
-      _mm512_storeu_ps(ys[r] + i, e0);
-      _mm512_storeu_ps(ys[r] + i + 16, e1);
-      acc0[r] = _mm512_add_ps(acc0[r], e0);
-      acc1[r] = _mm512_add_ps(acc1[r], e1);
+      mx0 = _mm512_max_ps(_mm512_mul_ps(vb, _mm512_loadu_ps(xs[r] + i)), mx0);
+      mx1 = _mm512_max_ps(_mm512_mul_ps(vb, _mm512_loadu_ps(xs[r] + i + 16)), mx1);
     }
     for (size_t i = body; i < len; i += 16) {
       const __mmask16 m = __mmask16(len - i >= 16 ? all : (1u << (len - i)) - 1);
-      const __m512 e = vexp::exp512(_mm512_fmsub_ps(vb, _mm512_maskz_loadu_ps(m, xs[r] + i), vmax[r]));
-      _mm512_mask_storeu_ps(ys[r] + i, m, e);
-      acc0[r] = _mm512_mask_add_ps(acc0[r], m, acc0[r], e);
+      mx0 = _mm512_mask_max_ps(mx0, m, _mm512_mul_ps(vb, _mm512_maskz_loadu_ps(m, xs[r] + i)), mx0);
     }
+    maxScaled[r] = _mm512_reduce_max_ps(_mm512_max_ps(mx1, mx0));
   }
-  __m512 inv[R];
-  for (size_t r = 0; r < R; ++r) inv[r] = _mm512_set1_ps(1.f / _mm512_reduce_add_ps(_mm512_add_ps(acc0[r], acc1[r])));
-  for (size_t i = 0; i < len; i += 16) {
-    const __mmask16 m = __mmask16(len - i >= 16 ? all : (1u << (len - i)) - 1);
-    for (size_t r = 0; r < R; ++r)
-      _mm512_mask_storeu_ps(ys[r] + i, m, _mm512_mul_ps(_mm512_maskz_loadu_ps(m, ys[r] + i), inv[r]));
+  for (size_t r = 0; r < R; ++r) {
+    const __m512 vmax = _mm512_set1_ps(maxScaled[r]);
+    __m512 acc0 = _mm512_setzero_ps(), acc1 = acc0;
+    for (size_t i = 0; i < body; i += 32) {
+      const __m512 e0 = vexp::expNonPositive512(_mm512_fmsub_ps(vb, _mm512_loadu_ps(xs[r] + i), vmax));
+      const __m512 e1 = vexp::expNonPositive512(_mm512_fmsub_ps(vb, _mm512_loadu_ps(xs[r] + i + 16), vmax));
+      _mm512_storeu_ps(ys[r] + i, e0);
+      _mm512_storeu_ps(ys[r] + i + 16, e1);
+      acc0 = _mm512_add_ps(acc0, e0);
+      acc1 = _mm512_add_ps(acc1, e1);
+    }
+    for (size_t i = body; i < len; i += 16) {
+      const __mmask16 m = __mmask16(len - i >= 16 ? all : (1u << (len - i)) - 1);
+      const __m512 e = vexp::expNonPositive512(_mm512_fmsub_ps(vb, _mm512_maskz_loadu_ps(m, xs[r] + i), vmax));
+      _mm512_mask_storeu_ps(ys[r] + i, m, e);
+      acc0 = _mm512_mask_add_ps(acc0, m, acc0, e);
+    }
+    inv[r] = 1.f / _mm512_reduce_add_ps(_mm512_add_ps(acc0, acc1));
+  }
+  for (size_t r = 0; r < R; ++r) {
+    const __m512 scale = _mm512_set1_ps(inv[r]);
+    for (size_t i = 0; i < len; i += 16) {
+      const __mmask16 m = __mmask16(len - i >= 16 ? all : (1u << (len - i)) - 1);
+      _mm512_mask_storeu_ps(ys[r] + i, m, _mm512_mul_ps(_mm512_maskz_loadu_ps(m, ys[r] + i), scale));
+    }
   }
 }
 #endif
