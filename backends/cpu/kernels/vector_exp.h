@@ -16,6 +16,22 @@
 
 namespace qnn::cpu::vexp {
 
+// The shared core of exp512 and expNonPositive512: n = round(x / ln 2) (by the shift trick) and
+// e^(x - n ln 2) on the Cephes polynomial; e^x = result * 2^n.
+QNN_CPU_TARGET_AVX512 inline __m512 expReduced512(__m512 x, __m512* n) {
+  const __m512 shift = _mm512_set1_ps(12582912.f);
+  *n = _mm512_sub_ps(_mm512_fmadd_ps(x, _mm512_set1_ps(1.44269504088896341f), shift), shift);
+  const __m512 r = _mm512_fnmadd_ps(*n, _mm512_set1_ps(-2.12194440e-4f),
+                                    _mm512_fnmadd_ps(*n, _mm512_set1_ps(0.693359375f), x));
+  __m512 p = _mm512_set1_ps(1.9875691500e-4f);
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.3981999507e-3f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(8.3334519073e-3f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(4.1665795894e-2f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.6666665459e-1f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(5.0000001201e-1f));
+  return _mm512_add_ps(_mm512_fmadd_ps(_mm512_mul_ps(p, r), r, r), _mm512_set1_ps(1.f));
+}
+
 QNN_CPU_TARGET_AVX512 inline __m512 exp512(__m512 x) {
   const __m512 in = x;
   const __mmask16 underflow = _mm512_cmp_ps_mask(x, _mm512_set1_ps(-87.3f), _CMP_LT_OQ);
@@ -23,17 +39,8 @@ QNN_CPU_TARGET_AVX512 inline __m512 exp512(__m512 x) {
   x = _mm512_min_ps(x, _mm512_set1_ps(88.3f));
   x = _mm512_max_ps(x, _mm512_set1_ps(-87.3f));
   x = _mm512_mask_mov_ps(x, nan, _mm512_setzero_ps());
-  const __m512 shift = _mm512_set1_ps(12582912.f);
-  const __m512 n = _mm512_sub_ps(_mm512_fmadd_ps(x, _mm512_set1_ps(1.44269504088896341f), shift), shift);
-  const __m512 r = _mm512_fnmadd_ps(n, _mm512_set1_ps(-2.12194440e-4f),
-                                    _mm512_fnmadd_ps(n, _mm512_set1_ps(0.693359375f), x));
-  __m512 p = _mm512_set1_ps(1.9875691500e-4f);
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.3981999507e-3f));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(8.3334519073e-3f));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(4.1665795894e-2f));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.6666665459e-1f));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(5.0000001201e-1f));
-  const __m512 er = _mm512_add_ps(_mm512_fmadd_ps(_mm512_mul_ps(p, r), r, r), _mm512_set1_ps(1.f));
+  __m512 n;
+  const __m512 er = expReduced512(x, &n);
   const __m512i bits = _mm512_slli_epi32(_mm512_add_epi32(_mm512_cvtps_epi32(n), _mm512_set1_epi32(127)), 23);
   __m512 result = _mm512_mul_ps(er, _mm512_castsi512_ps(bits));
   result = _mm512_mask_mov_ps(result, underflow, _mm512_setzero_ps());
@@ -47,17 +54,8 @@ QNN_CPU_TARGET_AVX512 inline __m512 exp512(__m512 x) {
 // beta * x - max) is exact too.
 QNN_CPU_TARGET_AVX512 inline __m512 expNonPositive512(__m512 x) {
   const __mmask16 underflow = _mm512_cmp_ps_mask(x, _mm512_set1_ps(-87.3f), _CMP_LT_OQ);
-  const __m512 shift = _mm512_set1_ps(12582912.f);
-  const __m512 n = _mm512_sub_ps(_mm512_fmadd_ps(x, _mm512_set1_ps(1.44269504088896341f), shift), shift);
-  const __m512 r = _mm512_fnmadd_ps(n, _mm512_set1_ps(-2.12194440e-4f),
-                                    _mm512_fnmadd_ps(n, _mm512_set1_ps(0.693359375f), x));
-  __m512 p = _mm512_set1_ps(1.9875691500e-4f);
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.3981999507e-3f));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(8.3334519073e-3f));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(4.1665795894e-2f));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.6666665459e-1f));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(5.0000001201e-1f));
-  const __m512 er = _mm512_add_ps(_mm512_fmadd_ps(_mm512_mul_ps(p, r), r, r), _mm512_set1_ps(1.f));
+  __m512 n;
+  const __m512 er = expReduced512(x, &n);
   return _mm512_maskz_mov_ps(__mmask16(~underflow), _mm512_scalef_ps(er, n));
 }
 
