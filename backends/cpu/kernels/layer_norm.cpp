@@ -22,29 +22,50 @@
 namespace qnn::cpu {
 namespace {
 
-using RowFn = void (*)(const float* x, const float* gamma, const float* beta, float* y, size_t n, float epsilon);
+// `rows` consecutive rows of n floats.
+using RowsFn = void (*)(const float* x, const float* gamma, const float* beta, float* y, size_t n, float epsilon,
+                        size_t rows);
 
 #if defined(__x86_64__)
-QNN_CPU_TARGET_AVX512 void rowAvx512(const float* x, const float* gamma, const float* beta, float* y, size_t n,
-                                     float epsilon) {
-  __m512 s = _mm512_setzero_ps();
-  for (size_t i = 0; i < n; i += 16)
-    s = _mm512_add_ps(s, _mm512_maskz_loadu_ps(__mmask16(n - i >= 16 ? 0xFFFF : (1u << (n - i)) - 1), x + i));
-  const float mean = _mm512_reduce_add_ps(s) / float(n);
-  const __m512 vmean = _mm512_set1_ps(mean);
-  __m512 q = _mm512_setzero_ps();
-  for (size_t i = 0; i < n; i += 16) {
-    const __mmask16 m = __mmask16(n - i >= 16 ? 0xFFFF : (1u << (n - i)) - 1);
-    const __m512 d = _mm512_maskz_sub_ps(m, _mm512_maskz_loadu_ps(m, x + i), vmean);
-    q = _mm512_fmadd_ps(d, d, q);
-  }
-  const __m512 invStd = _mm512_set1_ps(1.f / std::sqrt(_mm512_reduce_add_ps(q) / float(n) + epsilon));
-  for (size_t i = 0; i < n; i += 16) {
-    const __mmask16 m = __mmask16(n - i >= 16 ? 0xFFFF : (1u << (n - i)) - 1);
-    __m512 v = _mm512_mul_ps(_mm512_sub_ps(_mm512_maskz_loadu_ps(m, x + i), vmean), invStd);
-    if (gamma) v = _mm512_mul_ps(v, _mm512_maskz_loadu_ps(m, gamma + i));
-    if (beta) v = _mm512_add_ps(v, _mm512_maskz_loadu_ps(m, beta + i));
-    _mm512_mask_storeu_ps(y + i, m, v);
+// Each pass runs over a group of rows before the next pass: a row alone is a chain (its sum, the
+// reduction, the squared deviations, another reduction, the square root) that kept the core
+// waiting; the rows' chains now overlap. Each row's arithmetic is unchanged.
+QNN_CPU_TARGET_AVX512 void rowsAvx512(const float* x, const float* gamma, const float* beta, float* y, size_t n,
+                                      float epsilon, size_t rows) {
+  constexpr size_t kGroup = 8;
+  for (size_t r0 = 0; r0 < rows; r0 += kGroup) {
+    const size_t g = std::min(kGroup, rows - r0);
+    float mean[kGroup], invStd[kGroup];
+    for (size_t r = 0; r < g; ++r) {
+      const float* xr = x + (r0 + r) * n;
+      __m512 s = _mm512_setzero_ps();
+      for (size_t i = 0; i < n; i += 16)
+        s = _mm512_add_ps(s, _mm512_maskz_loadu_ps(__mmask16(n - i >= 16 ? 0xFFFF : (1u << (n - i)) - 1), xr + i));
+      mean[r] = _mm512_reduce_add_ps(s) / float(n);
+    }
+    for (size_t r = 0; r < g; ++r) {
+      const float* xr = x + (r0 + r) * n;
+      const __m512 vmean = _mm512_set1_ps(mean[r]);
+      __m512 q = _mm512_setzero_ps();
+      for (size_t i = 0; i < n; i += 16) {
+        const __mmask16 m = __mmask16(n - i >= 16 ? 0xFFFF : (1u << (n - i)) - 1);
+        const __m512 d = _mm512_maskz_sub_ps(m, _mm512_maskz_loadu_ps(m, xr + i), vmean);
+        q = _mm512_fmadd_ps(d, d, q);
+      }
+      invStd[r] = 1.f / std::sqrt(_mm512_reduce_add_ps(q) / float(n) + epsilon);
+    }
+    for (size_t r = 0; r < g; ++r) {
+      const float* xr = x + (r0 + r) * n;
+      float* yr = y + (r0 + r) * n;
+      const __m512 vmean = _mm512_set1_ps(mean[r]), vinv = _mm512_set1_ps(invStd[r]);
+      for (size_t i = 0; i < n; i += 16) {
+        const __mmask16 m = __mmask16(n - i >= 16 ? 0xFFFF : (1u << (n - i)) - 1);
+        __m512 v = _mm512_mul_ps(_mm512_sub_ps(_mm512_maskz_loadu_ps(m, xr + i), vmean), vinv);
+        if (gamma) v = _mm512_mul_ps(v, _mm512_maskz_loadu_ps(m, gamma + i));
+        if (beta) v = _mm512_add_ps(v, _mm512_maskz_loadu_ps(m, beta + i));
+        _mm512_mask_storeu_ps(yr + i, m, v);
+      }
+    }
   }
 }
 
@@ -82,9 +103,14 @@ QNN_CPU_TARGET_AVX2 void rowAvx2(const float* x, const float* gamma, const float
   for (size_t i = body; i < n; ++i) y[i] = (x[i] - mean) * invStd * (gamma ? gamma[i] : 1.f) + (beta ? beta[i] : 0.f);
 }
 
-RowFn selectRow() { return pickForIsa<RowFn>(rowAvx512, rowAvx2, nullptr); }
+QNN_CPU_TARGET_AVX2 void rowsAvx2(const float* x, const float* gamma, const float* beta, float* y, size_t n,
+                                  float epsilon, size_t rows) {
+  for (size_t r = 0; r < rows; ++r) rowAvx2(x + r * n, gamma, beta, y + r * n, n, epsilon);
+}
+
+RowsFn selectRows() { return pickForIsa<RowsFn>(rowsAvx512, rowsAvx2, nullptr); }
 #else
-RowFn selectRow() { return nullptr; }
+RowsFn selectRows() { return nullptr; }
 #endif
 
 class LayerNormKernel final : public Kernel {
@@ -106,7 +132,7 @@ class LayerNormKernel final : public Kernel {
     // Trailing contiguous axes: each group is one contiguous row.
     const bool trailing = !axes_.empty() && size_t(axes_.back()) == dims.size() - 1 &&
                           axes_.back() - axes_.front() + 1 == int64_t(axes_.size());
-    row_ = trailing ? selectRow() : nullptr;
+    rowsFn_ = trailing ? selectRows() : nullptr;
     n_ = 1;
     for (int64_t a : axes_) n_ *= dims[size_t(a)];
     rows_ = n_ ? inputs[0].numElements() / n_ : 0;
@@ -117,13 +143,13 @@ class LayerNormKernel final : public Kernel {
   }
 
   Status execute(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) override {
-    if (!row_ || n_ == 0) return shared_->execute(inputs, outputs);
+    if (!rowsFn_ || n_ == 0) return shared_->execute(inputs, outputs);
     const float* x = inputs[0].as<const float>();
     const float* gamma = hasGamma_ ? inputs[1].as<const float>() : nullptr;
     const float* beta = hasBeta_ ? inputs[2].as<const float>() : nullptr;
     float* y = outputs[0].as<float>();
     parallelFor(rows_, std::max<size_t>(1, 8192 / n_), [&](size_t r0, size_t r1) {
-      for (size_t r = r0; r < r1; ++r) row_(x + r * n_, gamma, beta, y + r * n_, n_, epsilon_);
+      rowsFn_(x + r0 * n_, gamma, beta, y + r0 * n_, n_, epsilon_, r1 - r0);
     });
     return Status::ok();
   }
@@ -132,7 +158,7 @@ class LayerNormKernel final : public Kernel {
   std::unique_ptr<Kernel> shared_;
   float epsilon_ = 1e-3f;
   std::vector<int64_t> axes_;
-  RowFn row_ = nullptr;
+  RowsFn rowsFn_ = nullptr;
   size_t n_ = 0, rows_ = 0;
   bool hasGamma_ = false, hasBeta_ = false;
 };
