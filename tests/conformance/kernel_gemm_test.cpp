@@ -10,20 +10,13 @@
 #include <string>
 #include <vector>
 
+#include "kernel_test_values.h"
 #include "kernels/gemm.h"
 
 namespace qnn::cpu::gemm {
 namespace {
 
-std::vector<float> values(size_t n, uint32_t seed) {
-  std::vector<float> v(n);
-  uint32_t s = seed * 2654435761u + 1;
-  for (float& x : v) {
-    s = s * 1664525u + 1013904223u;
-    x = float(int(s >> 9) % 2001 - 1000) / 1000.f;
-  }
-  return v;
-}
+std::vector<float> values(size_t n, uint32_t seed) { return test::kernelTestValues(n, seed); }
 
 struct Shape {
   size_t m, n, k;

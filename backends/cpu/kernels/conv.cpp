@@ -499,9 +499,18 @@ class DepthWiseConv2dKernel final : public Kernel {
     if (multiplier_ == 1) {  // the common case: depthwise.cpp's row kernels
       const size_t rows = size_t(batch_) * outH_;
       parallelFor(rows, rowGrain(size_t(outW_) * cout_ * fh_ * fw_), [&](size_t r0, size_t r1) {
-        for (size_t r = r0; r < r1; ++r)
-          depthwise::convolveRow(rowGeo_, input + (r / outH_) * inH_ * inW_ * cin_, filter, bias,
-                                 output + r * outW_ * cout_, int64_t(r % outH_), clamped_, lo_, hi_);
+        for (size_t r = r0; r < r1;) {
+          const float* image = input + (r / outH_) * inH_ * inW_ * cin_;
+          if (r + 1 < r1 && (r + 1) % outH_ != 0) {  // two rows of one image share their input rows
+            depthwise::convolveRowPair(rowGeo_, image, filter, bias, output + r * outW_ * cout_, int64_t(r % outH_),
+                                       clamped_, lo_, hi_);
+            r += 2;
+          } else {
+            depthwise::convolveRow(rowGeo_, image, filter, bias, output + r * outW_ * cout_, int64_t(r % outH_),
+                                   clamped_, lo_, hi_);
+            ++r;
+          }
+        }
       });
       return Status::ok();
     }

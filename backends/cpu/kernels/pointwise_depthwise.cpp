@@ -162,9 +162,16 @@ class PointwiseDepthwiseKernel final : public Kernel {
     g.inH = re - rs;
     g.padTop = padTop_ + rs - ohA * strideH_;
     const float lo = hasClamp2_ ? clamp2_.lo : 0.f, hi = hasClamp2_ ? clamp2_.hi : 0.f;
-    for (int64_t oh = ohA; oh < ohB; ++oh)
-      depthwise::convolveRow(g, mid, op.w2, op.bias2, op.out + ((b * size_t(outH_)) + size_t(oh)) * outW_ * cmid_, oh - ohA,
-                             hasClamp2_, lo, hi);
+    for (int64_t oh = ohA; oh < ohB;) {
+      float* out = op.out + ((b * size_t(outH_)) + size_t(oh)) * outW_ * cmid_;
+      if (oh + 1 < ohB) {  // two rows share their input rows
+        depthwise::convolveRowPair(g, mid, op.w2, op.bias2, out, oh - ohA, hasClamp2_, lo, hi);
+        oh += 2;
+      } else {
+        depthwise::convolveRow(g, mid, op.w2, op.bias2, out, oh - ohA, hasClamp2_, lo, hi);
+        ++oh;
+      }
+    }
   }
 
   size_t batch_ = 0, inH_ = 0, inW_ = 0, cin_ = 0, cmid_ = 0, bandsPerImage_ = 0, scratchFloats_ = 0;
