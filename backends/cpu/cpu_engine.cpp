@@ -109,6 +109,10 @@ struct Step {
   // scalar's tensor (an update to it rebuilds the plan).
   const NodeInfo* foldedScale = nullptr;
   uint32_t foldedScaleTensor = 0;
+  // An ElementWiseAdd (and its folded activation) adding a residual to this step's output,
+  // done in the step's store (OpKernel::fuseResidualAdd); the residual is the last input.
+  const NodeInfo* fusedAdd = nullptr;
+  const NodeInfo* fusedAddActivation = nullptr;
   std::unique_ptr<Kernel> kernel;
   std::vector<uint32_t> inIds, outIds;
   std::vector<TensorView> inViews, outViews;  // data pointers refreshed per execute
@@ -152,6 +156,7 @@ class CpuPreparedGraph : public sdk::PreparedGraph {
       fusePointwiseDepthwise();
       fuseConvMaxPool();
       foldScaleIntoSoftmax();
+      fuseResidualAdds();
     }
     QNN_SDK_RETURN_IF_ERROR(planNativeBuffers());
     bindSlots();
@@ -183,6 +188,9 @@ class CpuPreparedGraph : public sdk::PreparedGraph {
     // of a scale folded into a Softmax.
     for (auto& step : steps_) {
       if (step->foldedScale && ids.count(step->foldedScaleTensor)) return build();
+      if (step->fusedAdd)
+        for (uint32_t id : step->inIds)
+          if (ids.count(id)) return build();
       if (step->fusedSecond)
         for (const auto* list : {&step->inIds, &step->outIds})
           for (uint32_t id : *list)
@@ -387,6 +395,59 @@ class CpuPreparedGraph : public sdk::PreparedGraph {
     dropSteps(removed);
   }
 
+  // FullyConnected / 1x1 Conv2d -> ElementWiseAdd pairs where the Add alone reads the product's
+  // float output and adds a float tensor of the same dims that is ready before the product runs
+  // (a residual connection: a transformer's output projections, MobileNetV2's projections): the
+  // product's store adds it (and the Add's folded activation clamps), one pass over the output
+  // fewer. The Add's result is written at the product's place; nothing reads it before the Add's.
+  void fuseResidualAdds() {
+    const Readers readers = readersOf();
+    std::map<uint32_t, size_t> producer;
+    for (size_t n = 0; n < steps_.size(); ++n)
+      for (uint32_t id : steps_[n]->outIds) producer[id] = n;
+    std::vector<bool> removed(steps_.size(), false);
+    for (size_t i = 0; i < steps_.size(); ++i) {
+      Step& mm = *steps_[i];
+      const std::string& type = mm.node->typeName;
+      if (removed[i] || mm.floatEmulation || isPackageOp(*mm.node) || (type != "FullyConnected" && type != "Conv2d") ||
+          mm.fusedActivation || mm.fusedSecond || mm.fusedAdd || mm.outIds.size() != 1)
+        continue;
+      const size_t j = soleFloatReader(i, readers, removed);
+      if (j == steps_.size()) continue;
+      Step& add = *steps_[j];
+      if (add.floatEmulation || isPackageOp(*add.node) || add.node->typeName != "ElementWiseAdd" ||
+          add.inIds.size() != 2 || add.outIds.size() != 1 || add.inIds[0] == add.inIds[1])
+        continue;
+      const size_t other = add.inIds[0] == mm.outIds[0] ? 1 : 0;
+      const TensorInfo* mid = ir_.findTensor(mm.outIds[0]);
+      const TensorInfo* res = ir_.findTensor(add.inIds[other]);
+      const TensorInfo* out = ir_.findTensor(add.outIds[0]);
+      if (!mid || !res || !out || res->dtype != DType::kFloat32 || out->dtype != DType::kFloat32 ||
+          res->dims != mid->dims || out->dims != mid->dims)
+        continue;
+      const auto made = producer.find(add.inIds[other]);  // graph inputs and static tensors are ready
+      if (made != producer.end() && (made->second >= i || removed[made->second])) continue;
+      if (!mm.kernel->fuseResidualAdd(mm.inIds.size())) continue;
+      if (add.fusedActivation && !mm.kernel->fuseOutputClamp(add.clampLo, add.clampHi)) {
+        // A kernel that adds but cannot clamp: its step goes back to the node alone.
+        std::unique_ptr<Step> fresh;
+        if (buildStep(*mm.node, &fresh).isOk()) steps_[i] = std::move(fresh);
+        continue;
+      }
+      mm.fusedAdd = add.node;
+      mm.fusedAddActivation = add.fusedActivation;
+      mm.clampLo = add.clampLo, mm.clampHi = add.clampHi;
+      mm.inIds.push_back(add.inIds[other]);
+      mm.inViews.push_back(add.inViews[other]);
+      mm.inputDequantizedOnce.assign(mm.inIds.size(), false);
+      mm.outIds = add.outIds;
+      mm.outViews = add.outViews;
+      removed[j] = true;
+      fused_ = true;
+    }
+    dropSteps(removed);
+  }
+
   // Removes the steps marked (folded into others), keeping the order.
   void dropSteps(const std::vector<bool>& removed) {
     std::vector<std::unique_ptr<Step>> kept;
@@ -568,7 +629,8 @@ class CpuPreparedGraph : public sdk::PreparedGraph {
                             sdk::NodeTiming::steadyMicros(start)});
         // Nodes that ran inside this step are listed with no time of their own.
         for (const NodeInfo* inner :
-             {step->foldedScale, step->fusedActivation, step->fusedSecond, step->fusedSecondActivation})
+             {step->foldedScale, step->fusedActivation, step->fusedSecond, step->fusedSecondActivation,
+              step->fusedAdd, step->fusedAddActivation})
           if (inner)
             timings->push_back({inner->name, inner->typeName, 0, {},
                                 sdk::NodeTiming::steadyMicros(std::chrono::steady_clock::now())});

@@ -39,6 +39,15 @@ class OpKernel {
     (void)pool, (void)poolOut;
     return false;
   }
+  // Asks the kernel to add, from now on, a tensor shaped and laid out as out[0] to out[0] as it
+  // writes it (after the bias, before a clamp from fuseOutputClamp): the CPU engine folds an
+  // ElementWiseAdd of a residual connection into the product that feeds it. Execute then gets
+  // that tensor as input `inputIndex` (the node's own inputs come first, unchanged). Called after
+  // prepare and before fuseOutputClamp; false (the default) when the kernel cannot.
+  virtual bool fuseResidualAdd(size_t inputIndex) {
+    (void)inputIndex;
+    return false;
+  }
   // Asks the kernel to compute from now on as if every value of in[0] were first multiplied by
   // `scale` (the CPU engine folds an ElementWiseMultiply by a static scalar that alone feeds a
   // Softmax into its beta). Called after prepare; false (the default) when it cannot.

@@ -21,23 +21,25 @@ std::vector<float> values(size_t n, uint32_t seed) { return test::kernelTestValu
 struct Shape {
   size_t m, n, k;
   bool bias, clamp, accumulate, wideC, parallel;
+  bool residual = false;  // a matrix laid out as C added before the clamp
 };
 
 std::string name(const Shape& s) {
   return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k) + (s.bias ? " bias" : "") +
          (s.clamp ? " clamp" : "") + (s.accumulate ? " accumulate" : "") + (s.wideC ? " wideC" : "") +
-         (s.parallel ? " parallel" : "");
+         (s.parallel ? " parallel" : "") + (s.residual ? " residual" : "");
 }
 
 // C (m x n, rows ldc apart) as the GEMM defines it, in double: C0 + A B (+ bias), clamped.
 std::vector<double> reference(const Shape& s, const std::vector<float>& a, size_t lda, const std::vector<float>& b,
                               const std::vector<float>& bias, const std::vector<float>& c0, size_t ldc,
-                              const Clamp& clamp) {
+                              const Clamp& clamp, const std::vector<float>& r) {
   std::vector<double> c(c0.begin(), c0.end());
   for (size_t i = 0; i < s.m; ++i)
     for (size_t j = 0; j < s.n; ++j) {
       double acc = s.accumulate ? c0[i * ldc + j] : (s.bias ? bias[j] : 0.0);
       for (size_t p = 0; p < s.k; ++p) acc += double(a[i * lda + p]) * b[p * s.n + j];
+      if (s.residual) acc += r[i * ldc + j];
       if (s.clamp) acc = std::min(std::max(acc, double(clamp.lo)), double(clamp.hi));
       c[i * ldc + j] = acc;
     }
@@ -47,7 +49,7 @@ std::vector<double> reference(const Shape& s, const std::vector<float>& a, size_
 void check(const Shape& s, bool unpacked) {
   const size_t lda = s.k, ldc = s.wideC ? s.n + 5 : s.n;
   const std::vector<float> a = values(s.m * lda, 1), b = values(s.k * s.n, 2), bias = values(s.n, 3);
-  const std::vector<float> c0 = values(s.m * ldc, 4);
+  const std::vector<float> c0 = values(s.m * ldc, 4), r = values(s.m * ldc, 5);
   const Clamp clamp{-0.5f, 0.75f};
   std::vector<float> c = c0;
   if (unpacked) {
@@ -57,9 +59,9 @@ void check(const Shape& s, bool unpacked) {
     std::vector<float> packed(packedBSize(s.k, s.n));
     packB(b.data(), s.n, false, s.k, s.n, packed.data());
     multiply(s.m, s.n, s.k, a.data(), lda, false, packed.data(), s.bias ? bias.data() : nullptr, c.data(), ldc,
-             s.parallel, s.clamp ? &clamp : nullptr, s.accumulate);
+             s.parallel, s.clamp ? &clamp : nullptr, s.accumulate, s.residual ? r.data() : nullptr);
   }
-  const std::vector<double> want = reference(s, a, lda, b, bias, c0, ldc, clamp);
+  const std::vector<double> want = reference(s, a, lda, b, bias, c0, ldc, clamp, r);
   size_t bad = 0;
   const double tol = 1e-5 * double(s.k) + 1e-6;  // |a|, |b| <= 1: float sums of k products
   for (size_t i = 0; i < s.m; ++i)
@@ -79,6 +81,27 @@ TEST(Gemm, AgainstDoubleReference) {
         check({m, n, k, true, false, false, false, true}, false);
         check({m, n, k, false, true, false, n % 7 == 0, false}, false);
       }
+}
+
+// A residual added before the clamp, on every path: direct-A tiles of any row count, one or two
+// panels, the paired rows (N = 24, 40) and their odd last row, several K blocks, rows wider than N,
+// threads; then bit for bit the same as the product followed by an add (its unfused form).
+TEST(Gemm, Residual) {
+  for (size_t m : {1, 7, 15, 30, 85})
+    for (size_t n : {16, 24, 33, 40, 96})
+      for (size_t k : {16, 300, 2100}) {
+        Shape s{m, n, k, true, m % 2 == 1, false, n == 33, m > 20};
+        s.residual = true;
+        check(s, false);
+      }
+  const size_t m = 37, n = 24, k = 40;
+  const std::vector<float> a = values(m * k, 6), b = values(k * n, 7), bias = values(n, 8), r = values(m * n, 9);
+  std::vector<float> packed(packedBSize(k, n)), fused(m * n), unfused(m * n);
+  packB(b.data(), n, false, k, n, packed.data());
+  multiply(m, n, k, a.data(), k, false, packed.data(), bias.data(), fused.data(), n, true, nullptr, false, r.data());
+  multiply(m, n, k, a.data(), k, false, packed.data(), bias.data(), unfused.data(), n, true);
+  for (size_t i = 0; i < m * n; ++i) unfused[i] += r[i];
+  EXPECT_EQ(fused, unfused);
 }
 
 TEST(Gemm, AccumulateAndClampOverSeveralKBlocks) {

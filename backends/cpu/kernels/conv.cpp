@@ -112,7 +112,9 @@ class Conv2dKernel final : public Kernel {
   Status execute(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) override {
     if (!filterPacked_) packFilter(inputs[1].as<const float>());
     const float* input = inputs[0].as<const float>();
-    const float* bias = biasOf(inputs);
+    // With a residual after its own inputs, the bias is there when those were three.
+    const float* bias = residualInput_ ? (residualInput_ == 3 ? inputs[2].as<const float>() : nullptr) : biasOf(inputs);
+    const float* residual = residualInput_ ? inputs[residualInput_].as<const float>() : nullptr;
     float* output = outputs[0].as<float>();
     const size_t pixels = size_t(outH_) * outW_;
     const size_t packedSize = gemm::packedBSize(kDim_, coutG_);
@@ -121,7 +123,7 @@ class Conv2dKernel final : public Kernel {
       for (uint32_t g = 0; g < group_; ++g)
         gemm::multiply(size_t(batch_) * pixels, coutG_, cinG_, input + g * cinG_, cin_, false,
                        packedFilter_.data() + g * packedSize, bias ? bias + g * coutG_ : nullptr,
-                       output + g * coutG_, cout_, true, clampOrNull());
+                       output + g * coutG_, cout_, true, clampOrNull(), false, residual);
       return Status::ok();
     }
     if (rowGemm_) {
@@ -160,8 +162,16 @@ class Conv2dKernel final : public Kernel {
     return true;
   }
 
+  // The 1x1 path only (one GEMM over all pixels, whose store adds it); not after a fused clamp.
+  bool fuseResidualAdd(size_t inputIndex) override {
+    if (!direct1x1_ || group_ != 1 || clamped_ || (inputIndex != 2 && inputIndex != 3)) return false;
+    residualInput_ = inputIndex;
+    return true;
+  }
+
  private:
   const gemm::Clamp* clampOrNull() const { return clamped_ ? &clamp_ : nullptr; }
+  size_t residualInput_ = 0;  // fuseResidualAdd: the residual's input index (0: none)
 
   // The small-channel path (an RGB stem) with the max pool after it: the convolution rows a band of
   // pool rows needs go to a per-thread buffer and are pooled from there while in L2, so the

@@ -161,12 +161,15 @@ constexpr size_t kPrefetchK = 64;
 // kPackedB: B's rows are kNR floats apart (packed panels; bRow is ignored so
 // the step stays a constant: a run-time step cost the packed products ~1 %).
 // Otherwise B is row-major, read in place, rows bRow floats apart.
-template <size_t MR, size_t NV, bool kPackedB>
+// kResidual: the store adds `residual` (rows ldc apart, as C) before the clamp; an instantiation of
+// its own, so the others' stores stay as they were (a run-time test per row cost the short
+// products, K = 16-24, 4-5 %).
+template <size_t MR, size_t NV, bool kPackedB, bool kResidual>
 __attribute__((target("avx512f"))) void microKernelAvx512DirectA(size_t kc, const float* a, size_t lda,
                                                                  const float* b, size_t bStride, size_t bRowIn,
                                                                  float* c, size_t ldc, size_t nr,
                                                                  const float* bias, bool first,
-                                                                 const Clamp* clamp) {
+                                                                 const Clamp* clamp, const float* residual) {
   const size_t bRow = kPackedB ? kNR : bRowIn;
   // Every loop over the accumulators is unrolled: a loop GCC leaves rolled
   // indexes acc[] at run time and so keeps it in memory (it stored all 28
@@ -213,6 +216,7 @@ __attribute__((target("avx512f"))) void microKernelAvx512DirectA(size_t kc, cons
       float* row = c + i * ldc + v * kNR;
       const __m512 prev = first ? biasRow : _mm512_maskz_loadu_ps(mask, row);
       __m512 sum = _mm512_add_ps(acc[v][i], prev);
+      if constexpr (kResidual) sum = _mm512_add_ps(sum, _mm512_maskz_loadu_ps(mask, residual + i * ldc + v * kNR));
       if (clamp) sum = _mm512_min_ps(hi, _mm512_max_ps(lo, sum));  // operand order keeps NaN
       _mm512_mask_storeu_ps(row, mask, sum);
     }
@@ -229,11 +233,11 @@ __attribute__((target("avx512f"))) void microKernelAvx512DirectA(size_t kc, cons
 // 2j's A in its low 8 lanes and row 2j + 1's in its high 8. B is packed per
 // k as [B[k][0:N], B[k][0:N]] (pairedB, 2N floats a row), the bias likewise
 // (biasPair, 2N floats, or null). P pairs of rows per call.
-template <size_t P, size_t NVP>
+template <size_t P, size_t NVP, bool kResidual>
 __attribute__((target("avx512f"))) void microKernelAvx512PairedRows(size_t kc, const float* a, size_t lda,
                                                                     const float* pairedB, float* c,
                                                                     const float* biasPair, bool first,
-                                                                    const Clamp* clamp) {
+                                                                    const Clamp* clamp, const float* residual) {
   constexpr size_t kN = NVP * kNR / 2, kMixed = kN / kNR;  // columns per row; the straddling vector
   __m512 acc[P][NVP];
 #pragma GCC unroll 8
@@ -269,40 +273,47 @@ __attribute__((target("avx512f"))) void microKernelAvx512PairedRows(size_t kc, c
 #pragma GCC unroll 5
     for (size_t v = 0; v < NVP; ++v) {
       __m512 sum = acc[j][v];
+      if constexpr (kResidual) sum = _mm512_add_ps(sum, _mm512_loadu_ps(residual + j * 2 * kN + v * kNR));
       if (clamp) sum = _mm512_min_ps(hi, _mm512_max_ps(lo, sum));  // operand order keeps NaN
       _mm512_storeu_ps(c + j * 2 * kN + v * kNR, sum);
     }
 }
 
 using PairedRowsKernel = void (*)(size_t kc, const float* a, size_t lda, const float* pairedB, float* c,
-                                  const float* biasPair, bool first, const Clamp* clamp);
+                                  const float* biasPair, bool first, const Clamp* clamp, const float* residual);
 constexpr size_t kPairsMax = 8;
-template <size_t NVP, size_t... I>
+template <size_t NVP, bool kResidual, size_t... I>
 constexpr std::array<PairedRowsKernel, sizeof...(I)> pairedRowsKernels(std::index_sequence<I...>) {
-  return {&microKernelAvx512PairedRows<I + 1, NVP>...};
+  return {&microKernelAvx512PairedRows<I + 1, NVP, kResidual>...};
 }
-// [pairs - 1] for N = 24 (3 vectors a pair, up to 8 pairs: 24 sums) and
+// [with a residual][pairs - 1] for N = 24 (3 vectors a pair, up to 8 pairs: 24 sums) and
 // N = 40 (5 vectors, up to 5 pairs: 25 sums).
-constexpr std::array<PairedRowsKernel, kPairsMax> kPaired24 = pairedRowsKernels<3>(std::make_index_sequence<8>());
-constexpr std::array<PairedRowsKernel, 5> kPaired40 = pairedRowsKernels<5>(std::make_index_sequence<5>());
+constexpr std::array<std::array<PairedRowsKernel, kPairsMax>, 2> kPaired24 = {
+    pairedRowsKernels<3, false>(std::make_index_sequence<8>()), pairedRowsKernels<3, true>(std::make_index_sequence<8>())};
+constexpr std::array<std::array<PairedRowsKernel, 5>, 2> kPaired40 = {
+    pairedRowsKernels<5, false>(std::make_index_sequence<5>()), pairedRowsKernels<5, true>(std::make_index_sequence<5>())};
 #endif
 
 using DirectAMicroKernel = void (*)(size_t kc, const float* a, size_t lda, const float* b, size_t bStride,
                                     size_t bRow, float* c, size_t ldc, size_t nr, const float* bias, bool first,
-                                    const Clamp* clamp);
+                                    const Clamp* clamp, const float* residual);
 
 #ifdef QNN_GEMM_HAVE_X86
 // Direct-A kernels indexed by [panels - 1][rows - 1].
-template <size_t NV, bool kPackedB, size_t... I>
+template <size_t NV, bool kPackedB, bool kResidual, size_t... I>
 constexpr std::array<DirectAMicroKernel, sizeof...(I)> directAKernels(std::index_sequence<I...>) {
-  return {&microKernelAvx512DirectA<I + 1, NV, kPackedB>...};
+  return {&microKernelAvx512DirectA<I + 1, NV, kPackedB, kResidual>...};
 }
 constexpr std::array<std::array<DirectAMicroKernel, kMRAvx512>, 2> kAvx512DirectA = {
-    directAKernels<1, true>(std::make_index_sequence<kMRAvx512>()),
-    directAKernels<2, true>(std::make_index_sequence<kMRAvx512>())};
+    directAKernels<1, true, false>(std::make_index_sequence<kMRAvx512>()),
+    directAKernels<2, true, false>(std::make_index_sequence<kMRAvx512>())};
+// The packed-B tiles whose store adds a residual (the last K block of a product with one).
+constexpr std::array<std::array<DirectAMicroKernel, kMRAvx512>, 2> kAvx512DirectAResidual = {
+    directAKernels<1, true, true>(std::make_index_sequence<kMRAvx512>()),
+    directAKernels<2, true, true>(std::make_index_sequence<kMRAvx512>())};
 constexpr std::array<std::array<DirectAMicroKernel, kMRAvx512>, 2> kAvx512DirectAUnpackedB = {
-    directAKernels<1, false>(std::make_index_sequence<kMRAvx512>()),
-    directAKernels<2, false>(std::make_index_sequence<kMRAvx512>())};
+    directAKernels<1, false, false>(std::make_index_sequence<kMRAvx512>()),
+    directAKernels<2, false, false>(std::make_index_sequence<kMRAvx512>())};
 #endif
 
 struct MicroKernelInfo {
@@ -312,14 +323,17 @@ struct MicroKernelInfo {
   const std::array<std::array<DirectAMicroKernel, kMRAvx512>, 2>* directA;
   // The same reading a row-major B in place (multiplyUnpackedB).
   const std::array<std::array<DirectAMicroKernel, kMRAvx512>, 2>* directAUnpackedB;
+  // The packed-B ones adding a residual in their store.
+  const std::array<std::array<DirectAMicroKernel, kMRAvx512>, 2>* directAResidual;
 };
 
 MicroKernelInfo selectMicroKernel() {
 #ifdef QNN_GEMM_HAVE_X86
-  if (cpuIsa() == Isa::kAvx512) return {microKernelAvx512, kMRAvx512, &kAvx512DirectA, &kAvx512DirectAUnpackedB};
-  if (cpuIsa() == Isa::kAvx2) return {microKernelAvx2, kMR, nullptr, nullptr};
+  if (cpuIsa() == Isa::kAvx512)
+    return {microKernelAvx512, kMRAvx512, &kAvx512DirectA, &kAvx512DirectAUnpackedB, &kAvx512DirectAResidual};
+  if (cpuIsa() == Isa::kAvx2) return {microKernelAvx2, kMR, nullptr, nullptr, nullptr};
 #endif
-  return {microKernelPortable, kMR, nullptr, nullptr};
+  return {microKernelPortable, kMR, nullptr, nullptr, nullptr};
 }
 
 // Packs rows [i0, i0+mc) x cols [k0, k0+kc) of op(A) into MR-tall panels,
@@ -401,13 +415,21 @@ struct BLayout {
   const float* paired;  // B's rows twice over (packB, N = 24 or 40), or null
 };
 
+// C rows [i0, i0 + rows) x columns [j0, j1) += the same block of R (rows ldc apart, as C).
+void addResidualBlock(float* C, const float* R, size_t ldc, size_t i0, size_t rows, size_t j0, size_t j1) {
+  for (size_t i = i0; i < i0 + rows; ++i)
+    for (size_t j = j0; j < j1; ++j) C[i * ldc + j] += R[i * ldc + j];
+}
+
 void multiplyImpl(size_t M, size_t N, size_t K, const float* A, size_t lda, bool transA, const BLayout& B,
-                  const float* bias, float* C, size_t ldc, bool parallel, const Clamp* clamp, bool accumulate) {
+                  const float* bias, float* C, size_t ldc, bool parallel, const Clamp* clamp, bool accumulate,
+                  const float* residual) {
   if (M == 0 || N == 0) return;
   if (K == 0) {  // an empty sum: C is the bias (or stays)
     if (!accumulate)
       for (size_t i = 0; i < M; ++i)
         for (size_t j = 0; j < N; ++j) C[i * ldc + j] = bias ? bias[j] : 0.f;
+    if (residual) addResidualBlock(C, residual, ldc, 0, M, 0, N);
     if (clamp) clampBlock(C, M, N, ldc, *clamp);
     return;
   }
@@ -493,19 +515,21 @@ void multiplyImpl(size_t M, size_t N, size_t K, const float* A, size_t lda, bool
   if (paired && bias)
     for (size_t j = 0; j < 2 * N; ++j) biasPair[j] = bias[j % N];
   auto runPairedRows = [&](size_t i0, size_t mc) {
-    const size_t pairs = mc / 2, maxPairs = N == 24 ? kPaired24.size() : kPaired40.size();
+    const size_t pairs = mc / 2, maxPairs = N == 24 ? kPaired24[0].size() : kPaired40[0].size();
     const size_t tiles = (pairs + maxPairs - 1) / maxPairs;
     for (size_t k0 = 0; k0 < K; k0 += kKC) {
       const size_t kc = std::min(kKC, K - k0);
       const bool first = k0 == 0 && !accumulate;
       const Clamp* lastClamp = k0 + kc == K ? clamp : nullptr;
+      const float* lastResidual = k0 + kc == K ? residual : nullptr;
       if (pairs > 0) {
         const size_t base = pairs / tiles, extra = pairs % tiles;
         for (size_t t = 0, jp = 0; t < tiles; ++t) {
           const size_t n = base + (t < extra ? 1 : 0);
-          const PairedRowsKernel run = N == 24 ? kPaired24[n - 1] : kPaired40[n - 1];
+          const bool r = lastResidual != nullptr;
+          const PairedRowsKernel run = N == 24 ? kPaired24[r][n - 1] : kPaired40[r][n - 1];
           run(kc, A + (i0 + 2 * jp) * lda + k0, lda, B.paired + k0 * 2 * N, C + (i0 + 2 * jp) * ldc,
-              bias ? biasPair : nullptr, first, lastClamp);
+              bias ? biasPair : nullptr, first, lastClamp, lastResidual ? lastResidual + (i0 + 2 * jp) * ldc : nullptr);
           jp += n;
         }
       }
@@ -513,9 +537,11 @@ void multiplyImpl(size_t M, size_t N, size_t K, const float* A, size_t lda, bool
         const size_t row = i0 + mc - 1;
         for (size_t p = 0; p < nPanels; p += 2) {
           const size_t panels = p + 1 < nPanels ? 2 : 1, j0 = p * kNR, nr = std::min(panels * kNR, N - j0);
-          (*directA)[panels - 1][0](kc, A + row * lda + k0, lda, B.data + p * B.panelStep + k0 * B.rowStep,
+          const auto* tiles = lastResidual ? micro.directAResidual : directA;
+          (*tiles)[panels - 1][0](kc, A + row * lda + k0, lda, B.data + p * B.panelStep + k0 * B.rowStep,
                                     B.panelStep, B.rowStep, C + row * ldc + j0, ldc, nr,
-                                    bias ? bias + j0 : nullptr, first, lastClamp);
+                                    bias ? bias + j0 : nullptr, first, lastClamp,
+                                    lastResidual ? lastResidual + row * ldc + j0 : nullptr);
         }
       }
     }
@@ -555,9 +581,12 @@ void multiplyImpl(size_t M, size_t N, size_t K, const float* A, size_t lda, bool
             const size_t tiles = (mc + directRows - 1) / directRows, base = mc / tiles, extra = mc % tiles;
             for (size_t t = 0, ip = 0; t < tiles; ++t) {
               const size_t rows = base + (t < extra ? 1 : 0);
-              (*directA)[panels - 1][rows - 1](kc, A + (i0 + ip) * lda + k0, lda, bPanel, B.panelStep,
+              const bool addsResidual = residual && k0 + kc == K;
+              (*(addsResidual ? micro.directAResidual : directA))[panels - 1][rows - 1](
+                                                     kc, A + (i0 + ip) * lda + k0, lda, bPanel, B.panelStep,
                                                      B.rowStep, C + (i0 + ip) * ldc + j0, ldc, nr, biasJ,
-                                                     k0 == 0 && !accumulate, k0 + kc == K ? clamp : nullptr);
+                                                     k0 == 0 && !accumulate, k0 + kc == K ? clamp : nullptr,
+                                                     addsResidual ? residual + (i0 + ip) * ldc + j0 : nullptr);
               ip += rows;
             }
           } else {
@@ -568,7 +597,9 @@ void multiplyImpl(size_t M, size_t N, size_t K, const float* A, size_t lda, bool
           p += panels;
         }
       }
-      if (clamp && !useDirectA)  // the direct-A kernels clamped in their last store
+      // The direct-A kernels added the residual and clamped in their last store.
+      if (residual && !useDirectA) addResidualBlock(C, residual, ldc, i0, mc, p0 * kNR, std::min(N, p1 * kNR));
+      if (clamp && !useDirectA)
         clampBlock(C + i0 * ldc + p0 * kNR, mc, std::min(N, p1 * kNR) - p0 * kNR, ldc, *clamp);
     }
   };
@@ -581,8 +612,11 @@ void multiplyImpl(size_t M, size_t N, size_t K, const float* A, size_t lda, bool
 }  // namespace
 
 void multiply(size_t M, size_t N, size_t K, const float* A, size_t lda, bool transA, const float* packedB,
-              const float* bias, float* C, size_t ldc, bool parallel, const Clamp* clamp, bool accumulate) {
-  multiplyImpl(M, N, K, A, lda, transA, BLayout{packedB, K * kNR, kNR, true, pairedRows(N) ? packedB + panelsSize(K, N) : nullptr}, bias, C, ldc, parallel, clamp, accumulate);
+              const float* bias, float* C, size_t ldc, bool parallel, const Clamp* clamp, bool accumulate,
+              const float* residual) {
+  multiplyImpl(M, N, K, A, lda, transA,
+               BLayout{packedB, K * kNR, kNR, true, pairedRows(N) ? packedB + panelsSize(K, N) : nullptr}, bias, C,
+               ldc, parallel, clamp, accumulate, residual);
 }
 
 bool unpackedBSupported(size_t N, bool transA) {
@@ -592,7 +626,8 @@ bool unpackedBSupported(size_t N, bool transA) {
 
 void multiplyUnpackedB(size_t M, size_t N, size_t K, const float* A, size_t lda, const float* B, size_t ldb,
                        const float* bias, float* C, size_t ldc, bool parallel, const Clamp* clamp) {
-  multiplyImpl(M, N, K, A, lda, false, BLayout{B, kNR, ldb, false, nullptr}, bias, C, ldc, parallel, clamp, false);
+  multiplyImpl(M, N, K, A, lda, false, BLayout{B, kNR, ldb, false, nullptr}, bias, C, ldc, parallel, clamp, false,
+               nullptr);
 }
 
 }  // namespace qnn::cpu::gemm

@@ -29,9 +29,12 @@ struct Clamp {
 // clamp (may be null) is applied to each block of C right after its last
 // K block, while the block is still in cache. With `accumulate`, C += op(A) *
 // packedB instead (bias ignored): a product split along K over several calls.
+// residual (may be null): a matrix laid out as C (rows ldc apart) added to the
+// result before the clamp, in the same store (a residual connection's Add
+// folded into its producer): C = clamp((op(A) * packedB + bias) + residual).
 void multiply(size_t M, size_t N, size_t K, const float* A, size_t lda, bool transA,
               const float* packedB, const float* bias, float* C, size_t ldc, bool parallel = true,
-              const Clamp* clamp = nullptr, bool accumulate = false);
+              const Clamp* clamp = nullptr, bool accumulate = false, const float* residual = nullptr);
 
 // Whether multiplyUnpackedB can run: an AVX-512 CPU, A not transposed, N a
 // multiple of 16 (B's rows are read in whole 16-float vectors).

@@ -95,9 +95,12 @@ class FullyConnectedKernel final : public Kernel {
     if (!weightsPacked_)
       gemm::packB(inputs[1].as<const float>(), depth_, true, depth_, units_, packedWeights_.data());
     const float* packed = weightsPacked_ ? shared_->data() : packedWeights_.data();
+    // With a residual after its own inputs, the bias is there when those were three.
+    const bool hasBias = residualInput_ ? residualInput_ == 3 : inputs.size() == 3;
     gemm::multiply(batch_, units_, depth_, inputs[0].as<const float>(), depth_, false, packed,
-                   inputs.size() == 3 ? inputs[2].as<const float>() : nullptr, outputs[0].as<float>(), units_, true,
-                   clamped_ ? &clamp_ : nullptr);
+                   hasBias ? inputs[2].as<const float>() : nullptr, outputs[0].as<float>(), units_, true,
+                   clamped_ ? &clamp_ : nullptr, false,
+                   residualInput_ ? inputs[residualInput_].as<const float>() : nullptr);
     return Status::ok();
   }
 
@@ -106,9 +109,16 @@ class FullyConnectedKernel final : public Kernel {
     return true;
   }
 
+  bool fuseResidualAdd(size_t inputIndex) override {
+    if (clamped_ || (inputIndex != 2 && inputIndex != 3)) return false;
+    residualInput_ = inputIndex;
+    return true;
+  }
+
  private:
   bool clamped_ = false;  // a fused activation
   gemm::Clamp clamp_{0.f, 0.f};
+  size_t residualInput_ = 0;  // fuseResidualAdd: the residual's input index (0: none)
   bool keepDims_ = false, weightsPacked_ = false;
   uint32_t units_ = 0, depth_ = 0;
   size_t batch_ = 0;
