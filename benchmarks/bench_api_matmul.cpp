@@ -26,6 +26,29 @@ const QNN_INTERFACE_VER_TYPE* loadCpuBackend() {
   return api;
 }
 
+// A backend, a context and an empty graph in it on libQnnCpu.so, freed at scope exit; api is null
+// (and the benchmark skipped) when the library cannot be loaded.
+struct ApiGraph {
+  ApiGraph(benchmark::State& state, const char* name) : api(loadCpuBackend()) {
+    if (!api) {
+      state.SkipWithError("cannot load libQnnCpu.so");
+      return;
+    }
+    api->backendCreate(nullptr, nullptr, &backend);
+    api->contextCreate(backend, nullptr, nullptr, &ctx);
+    api->graphCreate(ctx, name, nullptr, &graph);
+  }
+  ~ApiGraph() {
+    if (!api) return;
+    api->contextFree(ctx, nullptr);
+    api->backendFree(backend);
+  }
+  const QNN_INTERFACE_VER_TYPE* api;
+  Qnn_BackendHandle_t backend = nullptr;
+  Qnn_ContextHandle_t ctx = nullptr;
+  Qnn_GraphHandle_t graph = nullptr;
+};
+
 Qnn_Tensor_t tensor(const char* name, Qnn_TensorType_t type, uint32_t* dims, void* data, uint32_t bytes) {
   Qnn_Tensor_t t = QNN_TENSOR_INIT;
   t.v1.name = name;
@@ -39,11 +62,10 @@ Qnn_Tensor_t tensor(const char* name, Qnn_TensorType_t type, uint32_t* dims, voi
 }
 
 void BM_ApiMatMul1024(benchmark::State& state) {
-  const QNN_INTERFACE_VER_TYPE* api = loadCpuBackend();
-  if (!api) {
-    state.SkipWithError("cannot load libQnnCpu.so");
-    return;
-  }
+  ApiGraph g(state, "matmul_1024");
+  const QNN_INTERFACE_VER_TYPE* api = g.api;
+  if (!api) return;
+  Qnn_GraphHandle_t graph = g.graph;
   constexpr uint32_t n = 1024;
   uint32_t dims[] = {n, n};
   std::vector<float> a(n * n), b(n * n), out(n * n);
@@ -51,12 +73,6 @@ void BM_ApiMatMul1024(benchmark::State& state) {
     a[i] = float(int(i * 7919 % 201) - 100) / 100.f;
     b[i] = float(int(i * 104729 % 199) - 99) / 3200.f;
   }
-  Qnn_BackendHandle_t backend = nullptr;
-  Qnn_ContextHandle_t ctx = nullptr;
-  Qnn_GraphHandle_t graph = nullptr;
-  api->backendCreate(nullptr, nullptr, &backend);
-  api->contextCreate(backend, nullptr, nullptr, &ctx);
-  api->graphCreate(ctx, "matmul_1024", nullptr, &graph);
   Qnn_Tensor_t ta = tensor("A", QNN_TENSOR_TYPE_APP_WRITE, dims, nullptr, 0);
   Qnn_Tensor_t tb = tensor("B", QNN_TENSOR_TYPE_STATIC, dims, b.data(), n * n * 4);
   Qnn_Tensor_t to = tensor("output", QNN_TENSOR_TYPE_APP_READ, dims, nullptr, 0);
@@ -77,8 +93,6 @@ void BM_ApiMatMul1024(benchmark::State& state) {
     benchmark::DoNotOptimize(out.data());
   }
   state.counters["FLOP/s"] = benchmark::Counter(2.0 * n * n * n, benchmark::Counter::kIsIterationInvariantRate);
-  api->contextFree(ctx, nullptr);
-  api->backendFree(backend);
 }
 BENCHMARK(BM_ApiMatMul1024)->Unit(benchmark::kMillisecond)->UseRealTime();
 
@@ -87,21 +101,14 @@ BENCHMARK(BM_ApiMatMul1024)->Unit(benchmark::kMillisecond)->UseRealTime();
 // real model the kernels' data has pushed the executor's own bookkeeping out of the caches, so
 // with `cold` 64 MiB are written between executes (outside the timing).
 void BM_ApiStepOverhead(benchmark::State& state) {
-  const QNN_INTERFACE_VER_TYPE* api = loadCpuBackend();
-  if (!api) {
-    state.SkipWithError("cannot load libQnnCpu.so");
-    return;
-  }
+  ApiGraph g(state, "relu_chain");
+  const QNN_INTERFACE_VER_TYPE* api = g.api;
+  if (!api) return;
+  Qnn_GraphHandle_t graph = g.graph;
   const size_t nodes = size_t(state.range(0));
   const bool cold = state.range(1) != 0;
   uint32_t dims[] = {1, 16};
   std::vector<float> in(16, 0.5f), out(16);
-  Qnn_BackendHandle_t backend = nullptr;
-  Qnn_ContextHandle_t ctx = nullptr;
-  Qnn_GraphHandle_t graph = nullptr;
-  api->backendCreate(nullptr, nullptr, &backend);
-  api->contextCreate(backend, nullptr, nullptr, &ctx);
-  api->graphCreate(ctx, "relu_chain", nullptr, &graph);
   std::vector<std::string> names;
   for (size_t i = 0; i <= nodes; ++i) names.push_back("t" + std::to_string(i));
   std::vector<Qnn_Tensor_t> ts;
@@ -137,8 +144,6 @@ void BM_ApiStepOverhead(benchmark::State& state) {
   }
   state.counters["per node"] =
       benchmark::Counter(double(nodes), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
-  api->contextFree(ctx, nullptr);
-  api->backendFree(backend);
 }
 BENCHMARK(BM_ApiStepOverhead)->Args({100, 0})->Args({100, 1})->Unit(benchmark::kMicrosecond)->UseRealTime();
 
