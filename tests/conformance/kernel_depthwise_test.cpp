@@ -1,9 +1,9 @@
 // backends/cpu/kernels/depthwise.*: convolveRowPair is bit for bit two convolveRow calls (on AVX-512
-// the 3x3 stride-1 rows are computed together from their four input rows), and convolveRow agrees
+// the 3x3 rows of stride 1 or 2 are computed together from their shared input rows), and convolveRow agrees
 // with a double-precision reference, over rows at the top and bottom edges (missing filter rows),
 // widths that take every group size and both edge columns, asymmetric padding, channels in one to
-// three 16-lane blocks, bias or none, a clamp or none; strided and dilated filters take the two
-// single rows.
+// three 16-lane blocks, bias or none, a clamp or none, strides 1 and 2; dilated filters take the
+// two single rows.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -74,7 +74,10 @@ TEST(Depthwise, RowPairIsTwoRows) {
     }
   check({9, 20, 32, 1, 1, 2, 2, 0, true, false});  // padding 2 on top: two missing filter rows at the edge
   check({7, 13, 20, 1, 1, 1, 1, 1, true, true});   // channels off the 16-lane blocks: the general kernel
-  check({9, 17, 32, 2, 1, 1, 1, 1, true, true});   // stride 2
+  for (int64_t w : {3, 5, 13, 15, 17, 27, 31, 56}) {  // stride 2: rows of 2-28 pixels, groups of 1-8
+    check({9, w, 32, 2, 1, 1, 1, 1, true, true});
+    check({8, w, 16, 2, 1, 0, 0, 1, false, false});  // MobileNet's (0, 1) padding
+  }
   check({9, 17, 16, 1, 2, 2, 2, 2, false, true});  // dilation 2
 }
 

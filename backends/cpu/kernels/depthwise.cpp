@@ -261,29 +261,45 @@ __attribute__((target("avx512f"))) void convolveRow3x3Avx512(const Geometry& g, 
   }
 }
 
-// Output pixels [ow, ow + kPixels) of one channel block in two output rows (stride 1, dilation
-// 1): the four input rows in turn, each input feeding the first row's sums (as filter row i)
-// and the second's (as filter row i - 1), so every sum takes its taps in convolveRow's order.
-// kPixels <= 6: 2 x 6 sums, 8 inputs and the 9 weights fit the 32 registers.
-template <int kPixels, bool kCheckColumns>
-__attribute__((target("avx512f"))) QNN_CPU_ALWAYS_INLINE void pairPixels3x3(const float* const rows[4],
-                                                                          const bool valid[4], const __m512 w[9],
+// Output pixels [ow, ow + kPixels) of one channel block in two output rows (dilation 1). The
+// input rows the two share are read once: stride 1 four rows for the two (six apart), each input
+// row's inputs held and feeding the first row's sums as filter row i and the second's as filter row
+// i - 1 (kPixels <= 6: 2 x 6 sums, 8 inputs and 9 weights fit the 32 registers); stride 2 five
+// rows (six apart), inputs fed as loaded (as pixels3x3 does) to the first row as filter row i and
+// the second as filter row i - 2 (kPixels <= 8). Every sum takes its taps in convolveRow's order.
+template <int kStride, int kPixels, bool kCheckColumns>
+__attribute__((target("avx512f"))) QNN_CPU_ALWAYS_INLINE void pairPixels3x3(const float* const rows[],
+                                                                          const bool valid[], const __m512 w[9],
                                                                           __m512 b, int64_t C, int64_t iw0,
                                                                           int64_t inW, float* dst0, float* dst1,
                                                                           bool clamped, __m512 lo, __m512 hi) {
-  constexpr int kInputs = kPixels + 2;
+  constexpr int kInputs = (kPixels - 1) * kStride + 3, kRowsIn = kStride + 3;
   __m512 acc0[kPixels], acc1[kPixels];
   for (int p = 0; p < kPixels; ++p) acc0[p] = acc1[p] = b;
-  for (int i = 0; i < 4; ++i) {
+  for (int i = 0; i < kRowsIn; ++i) {
     if (!valid[i]) continue;
-    __m512 x[kInputs];
-    for (int j = 0; j < kInputs; ++j) x[j] = loadInput<kCheckColumns>(rows[i], j, C, iw0, inW);
-    if (i <= 2)
-      for (int p = 0; p < kPixels; ++p)
-        for (int kw = 0; kw < 3; ++kw) acc0[p] = _mm512_fmadd_ps(x[p + kw], w[i * 3 + kw], acc0[p]);
-    if (i >= 1)
-      for (int p = 0; p < kPixels; ++p)
-        for (int kw = 0; kw < 3; ++kw) acc1[p] = _mm512_fmadd_ps(x[p + kw], w[(i - 1) * 3 + kw], acc1[p]);
+    if constexpr (kStride == 1) {
+      __m512 x[kInputs];
+      for (int j = 0; j < kInputs; ++j) x[j] = loadInput<kCheckColumns>(rows[i], j, C, iw0, inW);
+      if (i <= 2)
+        for (int p = 0; p < kPixels; ++p)
+          for (int kw = 0; kw < 3; ++kw) acc0[p] = _mm512_fmadd_ps(x[p + kw], w[i * 3 + kw], acc0[p]);
+      if (i >= 1)
+        for (int p = 0; p < kPixels; ++p)
+          for (int kw = 0; kw < 3; ++kw) acc1[p] = _mm512_fmadd_ps(x[p + kw], w[(i - 1) * 3 + kw], acc1[p]);
+    } else {
+#pragma GCC unroll 17
+      for (int j = 0; j < kInputs; ++j) {
+        const __m512 x = loadInput<kCheckColumns>(rows[i], j, C, iw0, inW);
+#pragma GCC unroll 3
+        for (int kw = 0; kw < 3; ++kw) {
+          const int p = (j - kw) / kStride;  // output p reads input p * kStride + kw
+          if (j - kw < 0 || (j - kw) % kStride != 0 || p >= kPixels) continue;
+          if (i <= 2) acc0[p] = _mm512_fmadd_ps(x, w[i * 3 + kw], acc0[p]);
+          if (i >= kStride) acc1[p] = _mm512_fmadd_ps(x, w[(i - kStride) * 3 + kw], acc1[p]);
+        }
+      }
+    }
   }
   for (int p = 0; p < kPixels; ++p) {
     _mm512_storeu_ps(dst0 + p * C, finish512(acc0[p], clamped, lo, hi));
@@ -291,16 +307,22 @@ __attribute__((target("avx512f"))) QNN_CPU_ALWAYS_INLINE void pairPixels3x3(cons
   }
 }
 
-// Pixels [ow, ow + n) of one channel block in output rows oh (ih0 = oh - padTop) and oh + 1.
+// The most pixels a row-pair group takes (the registers, above).
+template <int kStride>
+constexpr int64_t kPairGroupMax = kStride == 1 ? 6 : 8;
+
+// Pixels [ow, ow + n) of one channel block in output rows oh (ih0 = oh * stride - padTop) and oh + 1.
+template <int kStride>
 __attribute__((target("avx512f"))) QNN_CPU_ALWAYS_INLINE void pairGroup3x3(int64_t n, const Geometry& g,
                                                                          const float* image, const __m512 w[9],
                                                                          __m512 b, float* out0, float* out1,
-                                                                         int64_t ih0, const bool valid[4], int64_t ow,
+                                                                         int64_t ih0, const bool valid[], int64_t ow,
                                                                          int64_t c0, int64_t owLo, int64_t owHi,
                                                                          bool clamped, __m512 lo, __m512 hi) {
-  const int64_t C = g.channels, iw0 = ow - g.padLeft;
-  const float* rows[4];
-  for (int i = 0; i < 4; ++i) {
+  constexpr int kRowsIn = kStride + 3;
+  const int64_t C = g.channels, iw0 = ow * kStride - g.padLeft;
+  const float* rows[kRowsIn];
+  for (int i = 0; i < kRowsIn; ++i) {
     const int64_t offset = ((ih0 + i) * g.inW + iw0) * C + c0;
     rows[i] = valid[i] ? reinterpret_cast<const float*>(reinterpret_cast<intptr_t>(image) +
                                                         intptr_t(offset * int64_t(sizeof(float))))
@@ -312,39 +334,48 @@ __attribute__((target("avx512f"))) QNN_CPU_ALWAYS_INLINE void pairGroup3x3(int64
   switch (n) {
 #define QNN_DW_PAIR(P)                                                                                  \
   case P:                                                                                               \
-    if (inside)                                                                                         \
-      pairPixels3x3<P, false>(rows, valid, w, b, C, iw0, g.inW, d0, d1, clamped, lo, hi);               \
-    else                                                                                                \
-      pairPixels3x3<P, true>(rows, valid, w, b, C, iw0, g.inW, d0, d1, clamped, lo, hi);                \
+    if constexpr (P <= kPairGroupMax<kStride>) {                                                        \
+      if (inside)                                                                                       \
+        pairPixels3x3<kStride, P, false>(rows, valid, w, b, C, iw0, g.inW, d0, d1, clamped, lo, hi);    \
+      else                                                                                              \
+        pairPixels3x3<kStride, P, true>(rows, valid, w, b, C, iw0, g.inW, d0, d1, clamped, lo, hi);     \
+    }                                                                                                   \
     break;
-    QNN_DW_PAIR(6) QNN_DW_PAIR(5) QNN_DW_PAIR(4) QNN_DW_PAIR(3) QNN_DW_PAIR(2) QNN_DW_PAIR(1)
+    QNN_DW_PAIR(8) QNN_DW_PAIR(7) QNN_DW_PAIR(6) QNN_DW_PAIR(5)
+    QNN_DW_PAIR(4) QNN_DW_PAIR(3) QNN_DW_PAIR(2) QNN_DW_PAIR(1)
 #undef QNN_DW_PAIR
     default: break;
   }
 }
 
-// Output rows oh and oh + 1 of a 3x3 stride-1 filter over whole 16-channel blocks, in equal
-// groups of up to six pixels, pixels outer for rows of 16 or more (as convolveRow3x3Avx512).
+// Output rows oh and oh + 1 of a 3x3 filter of stride 1 or 2 (dilation 1) over whole 16-channel
+// blocks, in equal groups of up to kPairGroupMax pixels, pixels outer for rows of 16 or more (as
+// convolveRow3x3Avx512).
+template <int kStride>
 __attribute__((target("avx512f"))) void convolveRowPair3x3Avx512(const Geometry& g, const float* image,
                                                                  const float* filter, const float* bias, float* out,
                                                                  int64_t oh, bool clamped, float loValue,
                                                                  float hiValue) {
+  constexpr int kRowsIn = kStride + 3;
+  constexpr int64_t kMaxGroup = kPairGroupMax<kStride>;
   const __m512 lo = _mm512_set1_ps(loValue), hi = _mm512_set1_ps(hiValue);
-  const int64_t ih0 = oh - g.padTop;
+  const int64_t ih0 = oh * kStride - g.padTop;
   int64_t owLo, owHi;
   interiorRange(g, &owLo, &owHi);
-  bool valid[4];
-  for (int i = 0; i < 4; ++i) valid[i] = ih0 + i >= 0 && ih0 + i < g.inH;
+  bool valid[kRowsIn];
+  for (int i = 0; i < kRowsIn; ++i) valid[i] = ih0 + i >= 0 && ih0 + i < g.inH;
   const int64_t C = g.channels;
   float* out1 = out + g.outW * C;
-  const int64_t groups = (g.outW + 5) / 6, base = groups ? g.outW / groups : 0, extra = groups ? g.outW % groups : 0;
+  const int64_t groups = (g.outW + kMaxGroup - 1) / kMaxGroup;
+  const int64_t base = groups ? g.outW / groups : 0, extra = groups ? g.outW % groups : 0;
   if (g.outW >= 16) {
     for (int64_t i = 0, ow = 0; i < groups; ++i) {
       const int64_t n = base + (i < extra ? 1 : 0);
       for (int64_t c0 = 0; c0 < C; c0 += 16) {
         __m512 w[9];
         tapWeights(filter, C, c0, w);
-        pairGroup3x3(n, g, image, w, bias512(bias, c0), out, out1, ih0, valid, ow, c0, owLo, owHi, clamped, lo, hi);
+        pairGroup3x3<kStride>(n, g, image, w, bias512(bias, c0), out, out1, ih0, valid, ow, c0, owLo, owHi, clamped,
+                              lo, hi);
       }
       ow += n;
     }
@@ -356,7 +387,7 @@ __attribute__((target("avx512f"))) void convolveRowPair3x3Avx512(const Geometry&
     const __m512 b = bias512(bias, c0);
     for (int64_t i = 0, ow = 0; i < groups; ++i) {
       const int64_t n = base + (i < extra ? 1 : 0);
-      pairGroup3x3(n, g, image, w, b, out, out1, ih0, valid, ow, c0, owLo, owHi, clamped, lo, hi);
+      pairGroup3x3<kStride>(n, g, image, w, b, out, out1, ih0, valid, ow, c0, owLo, owHi, clamped, lo, hi);
       ow += n;
     }
   }
@@ -435,8 +466,11 @@ void convolveRowPair(const Geometry& g, const float* image, const float* filter,
                      int64_t oh, bool clamped, float lo, float hi) {
 #ifdef QNN_DW_HAVE_X86
   if (cpuIsa() == Isa::kAvx512 && g.channels % 16 == 0 && g.fh == 3 && g.fw == 3 && g.dilH == 1 && g.dilW == 1 &&
-      g.strideH == 1 && g.strideW == 1) {
-    convolveRowPair3x3Avx512(g, image, filter, bias, out, oh, clamped, lo, hi);
+      g.strideH == g.strideW && (g.strideW == 1 || g.strideW == 2)) {
+    if (g.strideW == 1)
+      convolveRowPair3x3Avx512<1>(g, image, filter, bias, out, oh, clamped, lo, hi);
+    else
+      convolveRowPair3x3Avx512<2>(g, image, filter, bias, out, oh, clamped, lo, hi);
     return;
   }
 #endif

@@ -28,9 +28,9 @@ void convolveRow(const Geometry& g, const float* image, const float* filter, con
                  int64_t oh, bool clamped, float lo, float hi);
 
 // Output rows oh and oh + 1 (into out and out + outW * channels): bit for bit two convolveRow
-// calls. For a 3x3 stride-1 filter over whole 16-channel blocks on AVX-512 the two rows are
-// computed together from the four input rows they read, each loaded once (six loads for two
-// rows apart).
+// calls. For a 3x3 filter of stride 1 or 2 over whole 16-channel blocks on AVX-512 the two rows
+// are computed together from the input rows they read, each loaded once (stride 1: four rows
+// where two single rows load six; stride 2: five).
 void convolveRowPair(const Geometry& g, const float* image, const float* filter, const float* bias, float* out,
                      int64_t oh, bool clamped, float lo, float hi);
 
