@@ -11,6 +11,7 @@ import io
 import json
 import os
 import random
+import shutil
 import sys
 import tarfile
 import tempfile
@@ -91,7 +92,10 @@ def main():
 
     def read_weights(path):
         out = tempfile.mkdtemp(dir=work)
-        libgen.extract_weights(path, out)
+        try:
+            libgen.extract_weights(path, out)
+        finally:
+            shutil.rmtree(out, ignore_errors=True)  # thousands of reads: keep /tmp clean
 
     targets = [
         ("onnx", [open(onnx_path, "rb").read()], read_onnx, (ConverterError,)),
@@ -120,6 +124,7 @@ def main():
                 f.write(data)
             sys.exit(f"FAIL: {name} reader raised {type(e).__name__}: {e} (input kept in {kept}; seed {seed})")
         counts[name] += 1
+    shutil.rmtree(work, ignore_errors=True)  # a failing input stays (the exit above)
     print("PASS: " + ", ".join(f"{n} {c}" for n, c in counts.items()))
 
 

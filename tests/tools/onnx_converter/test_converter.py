@@ -196,6 +196,13 @@ def case_errors(work):
          [helper.make_tensor_value_info("x", F, [1, 3, 8, 8])], [helper.make_tensor_value_info("y", F, [1, 4, 6, 6])],
          {"w": np.ones((4, 3, 3, 3), np.float32)}, f"{work}/group0.onnx")
     expect_error([CONV, "-i", f"{work}/group0.onnx", "-o", f"{work}/g0.cpp"], "has group [0]: every value must be positive")
+    # A Conv fed a 2-D tensor with a 4-D weight: ONNX's shape inference reads past the input's shape
+    # (SIGSEGV, found by fuzz_python_inputs.py, seed 1048926539); it runs in a child process, so the
+    # crash becomes the converter's error.
+    save([helper.make_node("Relu", ["x"], ["r"]), helper.make_node("Conv", ["r", "w"], ["y"], name="c2")],
+         [helper.make_tensor_value_info("x", F, [1, 8])], [helper.make_tensor_value_info("y", F, [1, 4, 6, 6])],
+         {"w": np.ones((4, 3, 3, 3), np.float32)}, f"{work}/conv_rank2.onnx")
+    expect_error([CONV, "-i", f"{work}/conv_rank2.onnx", "-o", f"{work}/r2.cpp"], "ONNX shape inference crashed")
 
 
 with tempfile.TemporaryDirectory() as tmp:

@@ -1,4 +1,6 @@
 """Load an ONNX model: parse, pin dynamic input dims, infer static shapes, fold constants."""
+import os
+
 import numpy as np
 import onnx
 from onnx import numpy_helper, shape_inference
@@ -134,6 +136,43 @@ def _check_size_attributes(graph, path):
 
 
 def _infer(m):
+    """ONNX's shape inference, in a forked child: on some malformed models its C++ code crashes
+    (a Conv whose input has fewer dims than its weight reads past the input's shape: SIGSEGV),
+    which would end the converter with no message; the crash becomes the converter's error."""
+    try:
+        read_end, write_end = os.pipe()
+        pid = os.fork()
+    except OSError:  # no fork here: run it in this process
+        return _infer_here(m)
+    if pid == 0:  # the child: the inferred model (b"K" + bytes) or the error (b"E" + text) into the pipe
+        try:
+            os.close(read_end)
+            try:
+                reply = b"K" + _infer_here(m).SerializeToString()
+            except ConverterError as e:
+                reply = b"E" + str(e).encode("utf-8", "replace")
+            except Exception as e:  # e.g. a result too large for one protobuf message
+                reply = b"E" + f"ONNX shape inference failed: {first_line(e)}".encode("utf-8", "replace")
+            with os.fdopen(write_end, "wb") as f:
+                f.write(reply)
+        finally:
+            os._exit(0)
+    os.close(write_end)
+    with os.fdopen(read_end, "rb") as f:
+        reply = f.read()
+    _, status = os.waitpid(pid, 0)
+    if os.WIFSIGNALED(status) or not reply:
+        why = f"signal {os.WTERMSIG(status)}" if os.WIFSIGNALED(status) else "no result"
+        raise ConverterError(f"ONNX shape inference crashed on this model ({why}): it is malformed, e.g. an "
+                             "input with fewer dims than its node needs")
+    if reply[:1] == b"E":
+        raise ConverterError(reply[1:].decode("utf-8", "replace"))
+    inferred = onnx.ModelProto()
+    inferred.ParseFromString(reply[1:])
+    return inferred
+
+
+def _infer_here(m):
     try:
         return shape_inference.infer_shapes(m, strict_mode=False, data_prop=True)
     except Exception as e:
