@@ -2,6 +2,12 @@
 #include "CPU/QnnCpuCommon.h"
 #include "CPU/QnnCpuGraph.h"
 #include "CPU/QnnCpuOpPackage.h"
+#include "DSP/QnnDspCommon.h"
+#include "GPU/QnnGpuCommon.h"
+#include "HTPQEMU/QnnHtpQemuCommon.h"
+#include "IR/QnnIrCommon.h"
+#include "IR/QnnIrGraph.h"
+#include "LPAI/QnnLpaiCommon.h"
 #include "HTP/QnnHtpCommon.h"
 #include "HTP/QnnHtpDevice.h"
 #include "HTP/QnnHtpGraph.h"
@@ -32,4 +38,10 @@
 #include "System/QnnSystemCommon.h"
 #include "System/QnnSystemContext.h"
 #include "System/QnnSystemInterface.h"
-int main(void) { QnnInterface_t iface = QNN_INTERFACE_INIT; Qnn_Tensor_t t = QNN_TENSOR_INIT; (void)iface; (void)t; return 0; }
+int main(void) { QnnInterface_t iface = QNN_INTERFACE_INIT; Qnn_Tensor_t t = QNN_TENSOR_INIT; (void)iface; (void)t;
+  /* the initializers of the headers for backends we do not ship must compile too */
+  QnnIrGraph_CustomConfig_t ir = QNN_IR_GRAPH_CUSTOM_CONFIG_INIT;
+  Qnn_ApiVersion_t versions[] = {QNN_DSP_API_VERSION_INIT, QNN_GPU_API_VERSION_INIT, QNN_IR_API_VERSION_INIT,
+                                 QNN_LPAI_API_VERSION_INIT, QNN_HTP_QEMU_API_VERSION_INIT};
+  (void)ir; (void)versions;
+  return 0; }

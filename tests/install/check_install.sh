@@ -23,9 +23,16 @@ for f in bin/envsetup.sh lib/x86_64-linux-clang/libQnnCpu.so lib/x86_64-linux-cl
          lib/x86_64-linux-clang/libQnnHtpNetRunExtensions.so \
          lib/x86_64-linux-clang/compat/api-2.7/libQnnCpu.so lib/x86_64-linux-clang/compat/api-2.13/libQnnSystem.so \
          bin/x86_64-linux-clang/qnn-net-run bin/x86_64-linux-clang/qnn-model-lib-generator \
-         share/QNN/converter/jni/QnnModel.hpp include/QNN/QnnInterface.h; do
+         share/QNN/converter/jni/QnnModel.hpp include/QNN/QnnInterface.h \
+         include/QNN/DSP/QnnDspCommon.h include/QNN/GPU/QnnGpuCommon.h include/QNN/IR/QnnIrCommon.h \
+         include/QNN/IR/QnnIrGraph.h include/QNN/LPAI/QnnLpaiCommon.h include/QNN/HTPQEMU/QnnHtpQemuCommon.h \
+         sdk.yaml; do
   [ -e "$tmp/prefix/$f" ] || { echo "missing from the vendor layout: $f"; exit 1; }
 done
+# sdk.yaml names the QAIRT release of the headers' build id, as ONNX Runtime's QNN EP build reads it
+# (a line "version: X.Y.Z").
+release=$(sed -n 's/^#define QNN_SDK_BUILD_ID "v\([0-9]*\.[0-9]*\.[0-9]*\)\..*/\1/p' "$tmp/prefix/include/QNN/QnnSdkBuildId.h")
+grep -qx "version: $release" "$tmp/prefix/sdk.yaml" || { echo "sdk.yaml does not say version: $release"; cat "$tmp/prefix/sdk.yaml"; exit 1; }
 # envsetup.sh sets the SDK root and the paths; the README's main command then runs from the
 # installed tree alone (no build dir): a graph through the C API and a model through the tools.
 (
@@ -37,4 +44,4 @@ done
   "$source_dir/scripts/demo.sh" > "$tmp/demo.log" 2>&1 || { cat "$tmp/demo.log"; exit 1; }
   grep -q "retrieve_context: identical outputs" "$tmp/demo.log" || { cat "$tmp/demo.log"; exit 1; }
 )
-echo "install layout, Python package, vendor SDK layout, envsetup.sh, demo from the install and find_package(QNN) client: ok"
+echo "install layout, Python package, vendor SDK layout with sdk.yaml, envsetup.sh, demo from the install and find_package(QNN) client: ok"

@@ -13,7 +13,9 @@ version without carrying its headers. Both sides are read by the same code (libc
 x86_64 Linux, C11), which keeps the comparison fair.
 
 Scope: Qnn*.h, System/, Saver/, CPU/, HTP/ (HTP/core excluded): the headers a client of
-the CPU, HTP, Saver and System libraries compiles against.
+the CPU, HTP, Saver and System libraries compiles against; and the common headers of the
+backends we do not ship (DSP, GPU, IR, LPAI, HTP-QEMU: ids, provider names, versions) plus the
+IR graph config, which clients naming every backend (ONNX Runtime's QNN EP) compile against.
 """
 import argparse
 import fnmatch
@@ -24,7 +26,9 @@ import tempfile
 
 import clang.cindex as ci
 
-SCOPE = ["Qnn*.h", "System/*.h", "Saver/*.h", "CPU/*.h", "HTP/*.h"]
+SCOPE = ["Qnn*.h", "System/*.h", "Saver/*.h", "CPU/*.h", "HTP/*.h",
+         "DSP/QnnDspCommon.h", "GPU/QnnGpuCommon.h", "IR/QnnIrCommon.h", "IR/QnnIrGraph.h",
+         "LPAI/QnnLpaiCommon.h", "HTPQEMU/QnnHtpQemuCommon.h"]
 EXCLUDE = ["HTP/core/*"]
 
 
