@@ -1,0 +1,289 @@
+// Runs ONNX models through ONNX Runtime's QNN Execution Provider plugin on our backends and compares
+// every output with ONNX Runtime's own CPU provider in the same process: plain runs with the
+// provider options the EP documents, EP context models (embed modes 1 and 0) reloaded in a new
+// session, two models sharing one context, and profiling to a file.
+//
+//   ort_qnn_ep_models MODEL_DIR CPU_BACKEND HTP_BACKEND
+//
+// The plugin library is the user's (OPENQNN_QNN_EP_PLUGIN, e.g. libonnxruntime_providers_qnn.so built
+// from onnxruntime/onnxruntime-qnn against our SDK); ONNX Runtime is the one this program was built
+// with (OPENQNN_ORT_ROOT at configure). Without a plugin the program skips (exit 77).
+// CPU fallback is disabled: a node the EP does not take onto our backend fails the session.
+#include <onnxruntime_cxx_api.h>
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <random>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace {
+
+constexpr int kSkip = 77;
+constexpr const char* kEpName = "QNNExecutionProvider";
+using Options = std::unordered_map<std::string, std::string>;
+
+struct Tolerance {
+  double abs;  // |ours - ORT| <= abs + rel * max|ORT|
+  double rel;
+  const char* why;
+};
+// The EP's own test tolerances: float on the CPU backend near float32 rounding; fp16 on the HTP
+// relative to the outputs' range; QDQ within one step of the output's quantization (u8 4/255,
+// u16 4/65535, plus float rounding of the dequantized value).
+const Tolerance kFloat32{1e-5, 1e-4, "float32"};
+const Tolerance kFp16{1e-3, 4e-3, "fp16"};
+const Tolerance kU8Step{4.0 / 255 + 1e-6, 0, "one uint8 step"};
+const Tolerance kU16Step{4.0 / 65535 + 1e-6, 0, "one uint16 step"};
+
+struct Outputs {
+  std::vector<std::vector<float>> values;
+  std::vector<std::string> names;
+};
+
+struct Harness {
+  Ort::Env& env;
+  Ort::ConstEpDevice device;
+  std::string modelDir;
+  Options backends;  // "cpu"/"htp" -> library path
+  int failed = 0;
+  int passed = 0;
+
+  std::string model(const std::string& file) const { return modelDir + "/" + file; }
+
+  Ort::SessionOptions qnnSession(const std::string& backend, Options options, const Options& config = {}) {
+    Ort::SessionOptions so;
+    so.AddConfigEntry("session.disable_cpu_ep_fallback", "1");
+    for (const auto& [k, v] : config) so.AddConfigEntry(k.c_str(), v.c_str());
+    options["backend_path"] = backends.at(backend);
+    so.AppendExecutionProvider_V2(env, {device}, options);
+    return so;
+  }
+
+  void report(bool ok, const std::string& what, const std::string& detail) {
+    std::printf("%s %s: %s\n", ok ? "ok  " : "FAIL", what.c_str(), detail.c_str());
+    ok ? ++passed : ++failed;
+  }
+
+  // Runs `body`; an ONNX Runtime error is this check's failure, not the program's.
+  void check(const std::string& what, const std::function<void()>& body) {
+    try {
+      body();
+    } catch (const Ort::Exception& e) {
+      report(false, what, e.what());
+    }
+  }
+
+  void compare(const std::string& what, const Outputs& ours, const Outputs& ref, const Tolerance& tol) {
+    if (ours.values.size() != ref.values.size()) {
+      report(false, what, "output count differs from ORT's");
+      return;
+    }
+    for (size_t o = 0; o < ref.values.size(); ++o) {
+      const auto& a = ours.values[o];
+      const auto& b = ref.values[o];
+      if (a.size() != b.size()) {
+        report(false, what, "output " + ref.names[o] + " has " + std::to_string(a.size()) + " values, ORT's " +
+                                std::to_string(b.size()));
+        continue;
+      }
+      double maxRef = 0, maxErr = 0;
+      for (size_t i = 0; i < b.size(); ++i) {
+        maxRef = std::max(maxRef, std::fabs(double(b[i])));
+        double e = std::fabs(double(a[i]) - double(b[i]));
+        maxErr = std::isnan(e) ? INFINITY : std::max(maxErr, e);
+      }
+      double limit = tol.abs + tol.rel * maxRef;
+      char line[256];
+      std::snprintf(line, sizeof line, "output %s max |diff| %.3g (tolerance %.3g: %s)", ref.names[o].c_str(),
+                    maxErr, limit, tol.why);
+      report(maxErr <= limit, what, line);
+    }
+  }
+};
+
+std::vector<float> randomInput(size_t count, unsigned seed) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  std::vector<float> v(count);
+  for (float& x : v) x = dist(gen);
+  return v;
+}
+
+Outputs run(Ort::Session& session) {
+  Ort::AllocatorWithDefaultOptions alloc;
+  auto inputName = session.GetInputNameAllocated(0, alloc);
+  auto shape = session.GetInputTypeInfo(0).GetTensorTypeAndShapeInfo().GetShape();
+  size_t count = 1;
+  for (int64_t d : shape) count *= static_cast<size_t>(d);
+  std::vector<float> input = randomInput(count, 7);
+  Ort::MemoryInfo mem = Ort::MemoryInfo::CreateCpu(OrtArenaAllocator, OrtMemTypeDefault);
+  Ort::Value tensor = Ort::Value::CreateTensor<float>(mem, input.data(), input.size(), shape.data(), shape.size());
+
+  Outputs out;
+  std::vector<Ort::AllocatedStringPtr> held;
+  std::vector<const char*> outNames;
+  for (size_t i = 0; i < session.GetOutputCount(); ++i) {
+    held.push_back(session.GetOutputNameAllocated(i, alloc));
+    outNames.push_back(held.back().get());
+    out.names.emplace_back(held.back().get());
+  }
+  const char* inNames[] = {inputName.get()};
+  auto results = session.Run(Ort::RunOptions{nullptr}, inNames, &tensor, 1, outNames.data(), outNames.size());
+  for (auto& r : results) {
+    const float* p = r.GetTensorData<float>();
+    out.values.emplace_back(p, p + r.GetTensorTypeAndShapeInfo().GetElementCount());
+  }
+  return out;
+}
+
+Outputs run(Ort::Env& env, const std::string& path, Ort::SessionOptions& options) {
+  Ort::Session session(env, path.c_str(), options);
+  return run(session);
+}
+
+Outputs reference(Ort::Env& env, const std::string& path) {
+  Ort::SessionOptions cpuOnly;
+  return run(env, path, cpuOnly);
+}
+
+off_t fileSize(const std::string& path) {
+  struct stat st{};
+  return stat(path.c_str(), &st) == 0 ? st.st_size : -1;
+}
+
+// One model on one backend with the given provider options, against ORT's CPU provider.
+void plainRun(Harness& h, const std::string& file, const std::string& backend, const Options& options,
+              const Tolerance& tol, const std::string& label = "") {
+  std::string what = file + " on " + backend + (label.empty() ? "" : " (" + label + ")");
+  h.check(what, [&] {
+    Outputs ref = reference(h.env, h.model(file));
+    auto so = h.qnnSession(backend, options);
+    h.compare(what, run(h.env, h.model(file), so), ref, tol);
+  });
+}
+
+// EP context model: generated by one session, run by a new one from the _ctx.onnx alone.
+void epContextRoundTrip(Harness& h, const std::string& file, const std::string& backend, const Options& options,
+                        const Tolerance& tol, int embedMode) {
+  std::string what = file + " on " + backend + " (EP context, embed mode " + std::to_string(embedMode) + ")";
+  h.check(what, [&] {
+    std::string ctx = file.substr(0, file.size() - 5) + "_" + backend + "_embed" + std::to_string(embedMode) + "_ctx.onnx";
+    std::remove(ctx.c_str());
+    {
+      auto gen = h.qnnSession(backend, options,
+                              {{"ep.context_enable", "1"}, {"ep.context_file_path", ctx},
+                               {"ep.context_embed_mode", std::to_string(embedMode)}});
+      Ort::Session session(h.env, h.model(file).c_str(), gen);
+    }
+    if (fileSize(ctx) <= 0) {
+      h.report(false, what, "no context model written at " + ctx);
+      return;
+    }
+    Outputs ref = reference(h.env, h.model(file));
+    auto load = h.qnnSession(backend, options);
+    h.compare(what, run(h.env, ctx, load), ref, tol);
+  });
+}
+
+// Two models compiled into one shared context (ep.share_ep_contexts; the last one stops sharing)
+// and both reloaded in sessions that share it again.
+void sharedContexts(Harness& h, const std::string& a, const Tolerance& tolA, const std::string& b,
+                    const Tolerance& tolB, const Options& options) {
+  std::string what = a + " + " + b + " on htp (ep.share_ep_contexts)";
+  h.check(what, [&] {
+    std::string ctxA = "shared_a_ctx.onnx", ctxB = "shared_b_ctx.onnx";
+    std::remove(ctxA.c_str());
+    std::remove(ctxB.c_str());
+    {
+      auto genA = h.qnnSession("htp", options, {{"ep.context_enable", "1"}, {"ep.context_file_path", ctxA},
+                                                {"ep.context_embed_mode", "0"}, {"ep.share_ep_contexts", "1"}});
+      Ort::Session sa(h.env, h.model(a).c_str(), genA);
+      auto genB = h.qnnSession("htp", options, {{"ep.context_enable", "1"}, {"ep.context_file_path", ctxB},
+                                                {"ep.context_embed_mode", "0"}, {"ep.share_ep_contexts", "1"},
+                                                {"ep.stop_share_ep_contexts", "1"}});
+      Ort::Session sb(h.env, h.model(b).c_str(), genB);
+    }
+    auto loadA = h.qnnSession("htp", options, {{"ep.share_ep_contexts", "1"}});
+    Ort::Session sa(h.env, ctxA.c_str(), loadA);
+    auto loadB = h.qnnSession("htp", options, {{"ep.share_ep_contexts", "1"}, {"ep.stop_share_ep_contexts", "1"}});
+    Ort::Session sb(h.env, ctxB.c_str(), loadB);
+    h.compare(what + " first", run(sa), reference(h.env, h.model(a)), tolA);
+    h.compare(what + " second", run(sb), reference(h.env, h.model(b)), tolB);
+  });
+}
+
+// profiling_level with profiling_file_path: the EP writes the backend's events as CSV.
+void profilingToFile(Harness& h, const std::string& file, const std::string& backend, const std::string& level) {
+  std::string what = file + " on " + backend + " (profiling_level " + level + ")";
+  h.check(what, [&] {
+    std::string csv = "profile_" + backend + "_" + level + ".csv";
+    std::remove(csv.c_str());
+    {
+      auto so = h.qnnSession(backend, {{"profiling_level", level}, {"profiling_file_path", csv}});
+      Ort::Session session(h.env, h.model(file).c_str(), so);
+      run(session);
+    }
+    off_t size = fileSize(csv);
+    h.report(size > 0, what, size > 0 ? std::to_string(size) + " bytes of events in " + csv : "no profile at " + csv);
+  });
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 4) {
+    std::fprintf(stderr, "usage: %s MODEL_DIR CPU_BACKEND HTP_BACKEND\n", argv[0]);
+    return 2;
+  }
+  const char* plugin = std::getenv("OPENQNN_QNN_EP_PLUGIN");
+  if (!plugin || !*plugin) {
+    std::printf("skipped: set OPENQNN_QNN_EP_PLUGIN to ONNX Runtime's QNN EP plugin library\n");
+    return kSkip;
+  }
+  try {
+    Ort::Env env(ORT_LOGGING_LEVEL_WARNING, "openqnn-ort-qnn-ep");
+    env.RegisterExecutionProviderLibrary("QNN", plugin);
+    Ort::ConstEpDevice qnnDevice{nullptr};
+    for (const auto& d : env.GetEpDevices())
+      if (std::string(d.EpName()) == kEpName) qnnDevice = d;
+    if (!qnnDevice) {
+      std::printf("FAIL: %s registered no %s device\n", plugin, kEpName);
+      return 1;
+    }
+    Harness h{env, qnnDevice, argv[1], {{"cpu", argv[2]}, {"htp", argv[3]}}};
+    const Options fp16{{"enable_htp_fp16_precision", "1"}};
+
+    plainRun(h, "float_cnn.onnx", "cpu", {}, kFloat32);
+    plainRun(h, "float_attention.onnx", "cpu", {}, kFloat32);
+    plainRun(h, "float_cnn.onnx", "htp", fp16, kFp16);
+    plainRun(h, "float_attention.onnx", "htp", fp16, kFp16);
+    plainRun(h, "qdq_u8_conv.onnx", "htp", {}, kU8Step);
+    plainRun(h, "qdq_u16_conv.onnx", "htp", {}, kU16Step);
+    // The HTP options the EP documents, each honoured or, for device-only knobs, accepted.
+    plainRun(h, "qdq_u8_conv.onnx", "htp",
+             {{"htp_performance_mode", "burst"}, {"rpc_control_latency", "100"}, {"vtcm_mb", "8"},
+              {"htp_graph_finalization_optimization_mode", "3"}, {"qnn_context_priority", "high"},
+              {"soc_model", "60"}, {"htp_arch", "73"}, {"device_id", "0"}},
+             kU8Step, "device, performance and graph options");
+    plainRun(h, "qdq_u8_conv.onnx", "htp", {{"offload_graph_io_quantization", "0"}}, kU8Step,
+             "graph I/O quantized by the backend");
+    for (int embed : {1, 0}) epContextRoundTrip(h, "qdq_u8_conv.onnx", "htp", {}, kU8Step, embed);
+    epContextRoundTrip(h, "float_cnn.onnx", "htp", fp16, kFp16, 1);
+    sharedContexts(h, "qdq_u8_conv.onnx", kU8Step, "qdq_u16_conv.onnx", kU16Step, {});
+    for (const char* level : {"basic", "detailed"}) profilingToFile(h, "float_cnn.onnx", "htp", level);
+    profilingToFile(h, "float_cnn.onnx", "cpu", "detailed");
+
+    std::printf("%d passed, %d failed\n", h.passed, h.failed);
+    return h.failed ? 1 : 0;
+  } catch (const Ort::Exception& e) {
+    std::printf("FAIL: %s\n", e.what());
+    return 1;
+  }
+}
