@@ -18,6 +18,7 @@
 
 #include "QnnInterface.h"
 #include "System/QnnSystemInterface.h"
+#include "../c_common/float_tensor.h"
 
 #ifndef CLIENT_MINOR /* a client may demand a newer minor than its headers (refusal test) */
 #define CLIENT_MINOR QNN_API_VERSION_MINOR
@@ -71,14 +72,7 @@ static uint32_t permDims[1] = {4};
 static uint32_t perm[4] = {0, 1, 3, 2};
 
 static Qnn_Tensor_t tensor(const char* name, Qnn_TensorType_t type, uint32_t* dims) {
-  Qnn_Tensor_t t = QNN_TENSOR_INIT;
-  t.v1.name = name;
-  t.v1.type = type;
-  t.v1.dataType = QNN_DATATYPE_FLOAT_32;
-  t.v1.rank = 4;
-  t.v1.dimensions = dims;
-  t.v1.memType = QNN_TENSORMEMTYPE_RAW;
-  return t;
+  return floatTensor(name, type, 4, dims);
 }
 
 static void addNode(Qnn_GraphHandle_t g, const char* name, const char* package, const char* type,

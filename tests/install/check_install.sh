@@ -5,7 +5,7 @@ set -euo pipefail
 build_dir=$1; source_dir=$2
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 cmake --install "$build_dir" --prefix "$tmp/prefix" >/dev/null
-for f in include/QNN/QnnInterface.h lib/libQnnCpu.so lib/cmake/QNN/QNNConfig.cmake bin/qnn-demo-graph; do
+for f in include/QNN/QnnInterface.h lib/libQnnCpu.so lib/libcdsprpc.so lib/cmake/QNN/QNNConfig.cmake bin/qnn-demo-graph; do
   [ -e "$tmp/prefix/$f" ] || { echo "missing from the install: $f"; exit 1; }
 done
 cmake -S "$source_dir/tests/install/consumer" -B "$tmp/consumer" -DCMAKE_PREFIX_PATH="$tmp/prefix" \
@@ -20,7 +20,7 @@ b = qnn.Backend(sys.argv[1]); assert b.build_id, 'no build id'; b.close()" "$tmp
 # The vendor SDK layout: what build systems taking an SDK root look for.
 for f in bin/envsetup.sh lib/x86_64-linux-clang/libQnnCpu.so lib/x86_64-linux-clang/libQnnHtp.so \
          lib/x86_64-linux-clang/libQnnSaver.so lib/x86_64-linux-clang/libQnnSystem.so \
-         lib/x86_64-linux-clang/libQnnHtpNetRunExtensions.so \
+         lib/x86_64-linux-clang/libQnnHtpNetRunExtensions.so lib/x86_64-linux-clang/libcdsprpc.so \
          lib/x86_64-linux-clang/compat/api-2.7/libQnnCpu.so lib/x86_64-linux-clang/compat/api-2.13/libQnnSystem.so \
          bin/x86_64-linux-clang/qnn-net-run bin/x86_64-linux-clang/qnn-model-lib-generator \
          share/QNN/converter/jni/QnnModel.hpp include/QNN/QnnInterface.h \
@@ -41,7 +41,14 @@ grep -qx "version: $release" "$tmp/prefix/sdk.yaml" || { echo "sdk.yaml does not
   source "$tmp/prefix/bin/envsetup.sh" >/dev/null
   [ "$QNN_SDK_ROOT" = "$tmp/prefix" ] || { echo "envsetup.sh: QNN_SDK_ROOT=$QNN_SDK_ROOT"; exit 1; }
   [ "$(command -v qnn-net-run)" = "$tmp/prefix/bin/x86_64-linux-clang/qnn-net-run" ] || { echo "envsetup.sh: PATH"; exit 1; }
+  # libcdsprpc.so is found by name, as ONNX Runtime and ExecuTorch dlopen it, and allocates.
+  /usr/bin/python3 -c "
+import ctypes
+l = ctypes.CDLL('libcdsprpc.so'); l.rpcmem_alloc.restype = ctypes.c_void_p
+p = l.rpcmem_alloc(25, 1, 4096); assert p and l.rpcmem_to_fd(ctypes.c_void_p(p)) >= 0
+l.rpcmem_free(ctypes.c_void_p(p)); assert l.rpcmem_to_fd(ctypes.c_void_p(p)) == -1" \
+    || { echo "envsetup.sh: libcdsprpc.so is not found by name or does not allocate"; exit 1; }
   "$source_dir/scripts/demo.sh" > "$tmp/demo.log" 2>&1 || { cat "$tmp/demo.log"; exit 1; }
   grep -q "retrieve_context: identical outputs" "$tmp/demo.log" || { cat "$tmp/demo.log"; exit 1; }
 )
-echo "install layout, Python package, vendor SDK layout with sdk.yaml, envsetup.sh, demo from the install and find_package(QNN) client: ok"
+echo "install layout, Python package, vendor SDK layout with sdk.yaml, envsetup.sh, libcdsprpc.so, demo from the install and find_package(QNN) client: ok"
