@@ -3,16 +3,20 @@
 (../shared/opdefs/opdefs.json, op set 2.7) and the project's catalog of later ops
 (sdk/opdefs/opdefs_post_2_7.json: those with htp_datatypes recorded): the HTP column, i.e. which ops the HTP runs, the
 datatypes it accepts per input/output slot, whether the op runs in fp16 mode,
-and the rank limits stated in its constraints. Same style as gen_op_catalog.py.
+and the rank limits stated in its constraints (raised where the catalog's htp_rank_limits
+say later SDKs accept more). Same style as gen_op_catalog.py.
 Run from the project root: python3 tools/gen_htp_support.py ../shared/opdefs/opdefs.json [output]"""
 import json, os, re, sys
 
 ops = json.load(open(sys.argv[1]))
 # Later ops: an empty datatype list for a slot means float tensors in fp16 mode only.
 POST_2_7 = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'sdk', 'opdefs', 'opdefs_post_2_7.json')
-for o in json.load(open(POST_2_7))['ops']:
+later = json.load(open(POST_2_7))
+for o in later['ops']:
     if o.get('htp_supported') and 'htp_datatypes' in o:
         ops.append(dict(o, backend_support={'htp_fp16': o.get('htp_fp16', False)}))
+# Rank limits later SDKs raised: {op: (max input rank, max output rank)}.
+RANK_LIMITS = {r['name']: (r['max_input_rank'], r['max_output_rank']) for r in later.get('htp_rank_limits', [])}
 DTYPES = {
     'QNN_DATATYPE_UFIXED_POINT_8': 'kUFixed8', 'QNN_DATATYPE_UFIXED_POINT_16': 'kUFixed16',
     'QNN_DATATYPE_SFIXED_POINT_8': 'kSFixed8', 'QNN_DATATYPE_SFIXED_POINT_16': 'kSFixed16',
@@ -65,7 +69,7 @@ for o in ops:
                                                      ', '.join(names)))
     lines.append('static const HtpSlotRule kHtpSlots_%s[] = {%s};' % (
         n, ', '.join(rows) if rows else '{0, false, false, 0, {}}'))
-    imax, omax = rank_limits(o)
+    imax, omax = RANK_LIMITS.get(n, rank_limits(o))
     table.append('    {"%s", %s, kHtpSlots_%s, %d, %d, %d},' % (
         n, 'true' if o['backend_support'].get('htp_fp16') else 'false', n, len(rows), imax, omax))
 table.append('};')

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstdint>
 #include <mutex>
 #include <set>
 #include <string>
@@ -130,6 +132,19 @@ inline bool hasEvent(const std::vector<QnnProfile_EventData_t>& ev, uint32_t typ
   for (auto& e : ev)
     if (e.type == type && std::string(e.identifier ? e.identifier : "").find(text) != std::string::npos) return true;
   return false;
+}
+
+// Independent reference of the fixed-point rule (docs/htp-fixed-point.md): the
+// multiplier as a Q31 mantissa, one round-half-away-from-zero of the exact product.
+inline int64_t requantizeRef(int64_t acc, double multiplier) {
+  int e = 0;
+  double frac = std::frexp(multiplier, &e);
+  int64_t m = std::llround(std::ldexp(frac, 31));
+  if (m == (int64_t(1) << 31)) m >>= 1, ++e;
+  const int shift = 31 - e;
+  __extension__ typedef __int128 Wide;
+  Wide p = Wide(acc) * m, half = Wide(1) << (shift - 1);
+  return int64_t(p >= 0 ? (p + half) >> shift : -((-p + half) >> shift));
 }
 
 inline QnnHtpDevice_CustomConfig_t socConfig(uint32_t soc) {

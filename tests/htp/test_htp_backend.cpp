@@ -23,19 +23,6 @@ constexpr float kSx = 0.05f, kSb = 0.0004f, kSconv = 0.08f, kSout = 0.06f;
 constexpr int32_t kOffX = -128, kOffConv = -90, kOffOut = -20;
 const float kSw[kCout] = {0.01f, 0.02f, 0.015f, 0.03f};
 
-// Independent reference of the fixed-point rule (docs/htp-fixed-point.md): the
-// multiplier as a Q31 mantissa, one round-half-away-from-zero of the exact product.
-int64_t requantizeRef(int64_t acc, double multiplier) {
-  int e = 0;
-  double frac = std::frexp(multiplier, &e);
-  int64_t m = std::llround(std::ldexp(frac, 31));
-  if (m == (int64_t(1) << 31)) m >>= 1, ++e;
-  const int shift = 31 - e;
-  __extension__ typedef __int128 Wide;
-  Wide p = Wide(acc) * m, half = Wide(1) << (shift - 1);
-  return int64_t(p >= 0 ? (p + half) >> shift : -((-p + half) >> shift));
-}
-
 // Conv (NHWC, HWIO per-channel int8 weights, pad 1) requantized straight into the
 // relu output's encoding and clamped at its zero: what the HTP's conv+relu fusion computes.
 std::vector<uint8_t> referenceConvRelu(const std::vector<uint8_t>& x, const std::vector<int8_t>& w,
