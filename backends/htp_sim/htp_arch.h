@@ -13,7 +13,8 @@ namespace qnn::htp {
 struct SocInfo {
   uint32_t socModel;
   const char* name;
-  uint32_t arch;  // Hexagon version (68, 69, 73, 75); 66 = no HTP; 0 = N/A
+  uint32_t arch;    // Hexagon version (68, 69, 73, 75, 79, 81); 66 = no HTP; 0 = N/A
+  uint32_t vtcmMB;  // the SoC's VTCM where it differs from its architecture's; 0: the architecture's
 };
 
 struct ArchInfo {
@@ -28,6 +29,11 @@ struct ArchInfo {
 const SocInfo* findSoc(uint32_t socModel);
 // The HTP architecture's parameters, nullptr if the simulator has no HTP of that version.
 const ArchInfo* findArch(uint32_t arch);
+// VTCM of a device: the SoC's when the table states one for it and the device is that
+// SoC's architecture, else the architecture's; 0 if the simulator has no such HTP.
+uint32_t deviceVtcmMB(uint32_t socModel, uint32_t arch);
+// "V68, V69, V73, V75, V79, V81": the architectures the simulator models.
+std::string archList();
 // What the simulator is without a device config.
 constexpr uint32_t kDefaultSocModel = 60;  // SC8380XP, the SoC of ONNX Runtime's examples
 constexpr uint32_t kDefaultArch = 73;

@@ -16,9 +16,8 @@ namespace {
 class HtpPlatformInfo : public sdk::PlatformInfoStorage {
  public:
   explicit HtpPlatformInfo(const GraphOptions& o) {
-    const ArchInfo* arch = findArch(o.arch);
     ext_.devType = QNN_HTP_DEVICE_TYPE_ON_CHIP;
-    ext_.onChipDevice.vtcmSize = arch ? arch->vtcmMB : 0;
+    ext_.onChipDevice.vtcmSize = deviceVtcmMB(o.socModel, o.arch);
     ext_.onChipDevice.socModel = o.socModel;
     ext_.onChipDevice.signedPdSupport = true;
     ext_.onChipDevice.dlbcSupport = o.arch >= 73;

@@ -54,7 +54,7 @@ GraphOptions resolveGraphOptions(const Settings& s) {
   if (o.socModel == 0 && !s.count("device.arch")) o.socModel = kDefaultSocModel;
   const ArchInfo* arch = findArch(o.arch);
   o.vtcmMB = get(s, "graph.vtcm_mb", 0);
-  if (o.vtcmMB == 0 && arch) o.vtcmMB = arch->vtcmMB;
+  if (o.vtcmMB == 0) o.vtcmMB = deviceVtcmMB(o.socModel, o.arch);
   o.optMode = get(s, "graph.opt_mode", 0);
   o.fp16 = get(s, "graph.fp16", 0) != 0;
   // Float tensors run wherever the HTP has a float unit, with or without a
@@ -93,7 +93,7 @@ sdk::Status applyDeviceCustomConfig(const void* custom, Settings* s, Warnings* w
       }
       if (!findArch(c.arch.arch))
         return sdk::invalidArgument("HTP device config: HTP architecture " + std::to_string(c.arch.arch) +
-                                    " is not one of V68, V69, V73, V75");
+                                    " is not one of " + archList());
       if (const SocInfo* soc = findSoc(get(*s, "device.soc", 0)); soc && soc->arch != static_cast<uint32_t>(c.arch.arch)) {
         warnings->push_back("HTP device config: arch V" + std::to_string(c.arch.arch) + " differs from SoC " +
                             soc->name + "'s V" + std::to_string(soc->arch) + "; the SoC config wins");
@@ -159,7 +159,7 @@ sdk::Status applyDevicePlatformInfo(const QnnDevice_PlatformInfo_t& info, Settin
   }
   QNN_SDK_RETURN_IF_ERROR(applyDeviceCustomConfig(&c, s, warnings));
   // A smaller VTCM than the architecture's becomes the graphs' default budget.
-  if (const ArchInfo* arch = findArch(archOf(*s)); arch && chip.vtcmSize && chip.vtcmSize < arch->vtcmMB)
+  if (chip.vtcmSize && chip.vtcmSize < deviceVtcmMB(socOf(*s), archOf(*s)))
     (*s)["graph.vtcm_mb"] = std::to_string(chip.vtcmSize);
   return sdk::Status::ok();
 }
@@ -230,10 +230,11 @@ sdk::Status applyGraphCustomConfig(const void* custom, Settings* s, uint32_t* pr
   };
   // VTCM: 0 (QNN_HTP_GRAPH_CONFIG_OPTION_MAX) is the whole VTCM; more than the device has is clamped to it.
   auto vtcm = [&](uint64_t requestedBytes, const std::string& asked) {
-    const uint64_t maxBytes = uint64_t(arch->vtcmMB) << 20;
+    const uint32_t deviceMB = deviceVtcmMB(socOf(*s), archVersion);
+    const uint64_t maxBytes = uint64_t(deviceMB) << 20;
     if (requestedBytes > maxBytes)
-      warnings->push_back("HTP graph config: VTCM size " + asked + " exceeds the " + std::to_string(arch->vtcmMB) +
-                          " MB of " + device + "; using " + std::to_string(arch->vtcmMB) + " MB");
+      warnings->push_back("HTP graph config: VTCM size " + asked + " exceeds the " + std::to_string(deviceMB) +
+                          " MB of " + device + "; using " + std::to_string(deviceMB) + " MB");
     if (requestedBytes == 0 || requestedBytes >= maxBytes) {
       s->erase("graph.vtcm_mb");
       return sdk::Status::ok();
@@ -352,9 +353,17 @@ sdk::Status applyGraphCustomConfig(const void* custom, Settings* s, uint32_t* pr
       (*s)["graph.concurrency"] = std::to_string(p.concurrency);
       return v.sizeInBytes ? vtcm(v.sizeInBytes, std::to_string(v.sizeInBytes) + " bytes") : sdk::Status::ok();
     }
-    case QNN_HTP_GRAPH_CONFIG_OPTION_HMX_BOUNDING:
-      // QnnHtpGraph.h: only for V81 and later, an error on other SoCs.
-      return sdk::invalidArgument("HTP graph config: HMX bounding needs an HTP V81 or later; the device is " + device);
+    case QNN_HTP_GRAPH_CONFIG_OPTION_HMX_BOUNDING: {
+      // QnnHtpGraph.h: only for V81 and later, an error on other SoCs. Recorded; clocks are not modelled per unit.
+      if (archVersion < 81)
+        return sdk::invalidArgument("HTP graph config: HMX bounding needs an HTP V81 or later; the device is " + device);
+      const QnnHtp_HmxBoundingInfo_t& b = c.hmxBoundingInfo;
+      if (!(b.targetHmxFreqHz >= 0.f) || !(b.targetDspCoreFreq >= 0.f))
+        return sdk::invalidArgument("HTP graph config: HMX bounding frequencies must be non-negative numbers");
+      (*s)["graph.hmx_bounding.hmx_hz"] = std::to_string(b.targetHmxFreqHz);
+      (*s)["graph.hmx_bounding.core_hz"] = std::to_string(b.targetDspCoreFreq);
+      return sdk::Status::ok();
+    }
     case QNN_HTP_GRAPH_CONFIG_OPTION_WEIGHTS_PACKING:
       return flag("graph.weights_packing", c.weightsPacking);
     case QNN_HTP_GRAPH_CONFIG_OPTION_ASSUME_SAME_QUANT:

@@ -43,8 +43,10 @@ TEST(DeviceInfo, HtpDescribesTheConfiguredSoc) {
   struct Soc {
     uint32_t model, arch, vtcmMB;
   };
-  // SM8350, SM8450, SM8550, SM8650, SC8380XP (the default, ONNX Runtime's examples).
-  for (Soc soc : {Soc{30, 68, 4}, Soc{36, 69, 8}, Soc{43, 73, 8}, Soc{57, 75, 8}, Soc{60, 73, 8}}) {
+  // SM8350, SM8450, SM8550, SM8650, SC8380XP (the default, ONNX Runtime's examples), SM8750,
+  // SM8850 (the SoC ONNX Runtime's QNN EP tests name), and SSG2115P / SA8295 whose VTCM is not their arch's.
+  for (Soc soc : {Soc{30, 68, 4}, Soc{36, 69, 8}, Soc{43, 73, 8}, Soc{57, 75, 8}, Soc{60, 73, 8}, Soc{69, 79, 8},
+                  Soc{87, 81, 8}, Soc{46, 73, 2}, Soc{39, 68, 8}}) {
     QnnHtpDevice_CustomConfig_t custom{};
     custom.option = QNN_HTP_DEVICE_CONFIG_OPTION_SOC;
     custom.socModel = soc.model;

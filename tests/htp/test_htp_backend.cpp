@@ -232,6 +232,39 @@ TEST_F(HtpGraphTest, QuantizedConvReluBitExactAndFused) {
   EXPECT_EQ(api().contextFree(loaded, nullptr), QNN_SUCCESS);
 }
 
+// The later SoCs ONNX Runtime's QNN EP tests name (SM8850 = 87, soc_model in many of them)
+// and their architectures run the same quantized graph bit-exact, and say which HTP they are.
+TEST_F(HtpGraphTest, LaterSocsAndArchitecturesRunGraphs) {
+  struct Device {
+    std::vector<QnnHtpDevice_CustomConfig_t> configs;
+    const char* htp;
+  };
+  const Device devices[] = {{{socConfig(87)}, "HTP V81"},  // SM8850
+                            {{socConfig(69)}, "HTP V79"},  // SM8750
+                            {{archConfig(QNN_HTP_DEVICE_ARCH_V79)}, "HTP V79"},
+                            {{archConfig(QNN_HTP_DEVICE_ARCH_V81)}, "HTP V81"}};
+  const std::vector<uint8_t> want = referenceConvRelu(x, w, b);
+  for (const Device& d : devices) {
+    SCOPED_TRACE(d.htp);
+    Qnn_DeviceHandle_t dev = nullptr;
+    ASSERT_EQ(makeDevice(d.configs, &dev), QNN_SUCCESS) << LogCapture::take();
+    Qnn_ContextHandle_t ctx = nullptr;
+    ASSERT_EQ(api().contextCreate(backend, dev, nullptr, &ctx), QNN_SUCCESS);
+    Qnn_GraphHandle_t g = buildConvRelu(ctx);
+    ASSERT_EQ(api().graphFinalize(g, nullptr, nullptr), QNN_SUCCESS) << LogCapture::take();
+    Qnn_ProfileHandle_t prof = nullptr;
+    ASSERT_EQ(api().profileCreate(backend, QNN_PROFILE_LEVEL_DETAILED, &prof), QNN_SUCCESS);
+    std::vector<uint8_t> got;
+    ASSERT_EQ(run(g, &got, prof), QNN_SUCCESS) << LogCapture::take();
+    EXPECT_EQ(got, want);
+    EXPECT_TRUE(has(events(prof), QNN_HTP_PROFILE_EVENTTYPE_GRAPH_EXECUTE_ACCEL_TIME_CYCLE,
+                    std::string(d.htp) + ", 6 HVX threads, 8 MB VTCM"));
+    EXPECT_EQ(api().profileFree(prof), QNN_SUCCESS);
+    EXPECT_EQ(api().contextFree(ctx, nullptr), QNN_SUCCESS);
+    EXPECT_EQ(api().deviceFree(dev), QNN_SUCCESS);
+  }
+}
+
 TEST_F(HtpGraphTest, OptimizationModeOneSkipsFusion) {
   Qnn_ContextHandle_t ctx = nullptr;
   ASSERT_EQ(api().contextCreate(backend, nullptr, nullptr, &ctx), QNN_SUCCESS);

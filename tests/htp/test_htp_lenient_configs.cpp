@@ -158,6 +158,35 @@ TEST_F(HtpLenientTest, VtcmZeroIsAllAndTooMuchIsClamped) {
   EXPECT_EQ(api().deviceFree(v68), QNN_SUCCESS);
 }
 
+// A SoC whose VTCM is smaller than its architecture's (SSG2115P: V73 with 2 MB) clamps to its own,
+// and HMX bounding, refused before V81, is taken on a V81 device (SM8850).
+TEST_F(HtpLenientTest, SocVtcmAndV81HmxBounding) {
+  Qnn_DeviceHandle_t ssg = nullptr, sm8850 = nullptr;
+  ASSERT_EQ(makeDevice({socConfig(46)}, &ssg), QNN_SUCCESS);
+  ASSERT_EQ(makeDevice({socConfig(87)}, &sm8850), QNN_SUCCESS);
+  Qnn_ContextHandle_t ctxSsg = nullptr, ctx81 = nullptr;
+  ASSERT_EQ(api().contextCreate(backend, ssg, nullptr, &ctxSsg), QNN_SUCCESS);
+  ASSERT_EQ(api().contextCreate(backend, sm8850, nullptr, &ctx81), QNN_SUCCESS);
+  Qnn_GraphHandle_t g = nullptr;
+  ASSERT_EQ(makeGraph(ctxSsg, "vtcm4", {vtcmConfig(4)}, &g), QNN_SUCCESS);
+  std::string log = LogCapture::take();
+  EXPECT_NE(log.find("VTCM size 4 MB exceeds the 2 MB of HTP V73; using 2 MB"), std::string::npos) << log;
+  QnnHtpGraph_CustomConfig_t hmx = option(QNN_HTP_GRAPH_CONFIG_OPTION_HMX_BOUNDING);
+  hmx.hmxBoundingInfo = {1.0e9f, 1.2e9f};
+  EXPECT_EQ(makeGraph(ctxSsg, "hmx73", {hmx}, &g), QNN_GRAPH_ERROR_INVALID_ARGUMENT);
+  log = LogCapture::take();
+  EXPECT_NE(log.find("HMX bounding needs an HTP V81 or later; the device is HTP V73"), std::string::npos) << log;
+  EXPECT_EQ(makeGraph(ctx81, "hmx81", {hmx}, &g), QNN_SUCCESS) << LogCapture::take();
+  hmx.hmxBoundingInfo.targetHmxFreqHz = -1.f;
+  EXPECT_EQ(makeGraph(ctx81, "hmx81bad", {hmx}, &g), QNN_GRAPH_ERROR_INVALID_ARGUMENT);
+  log = LogCapture::take();
+  EXPECT_NE(log.find("HMX bounding frequencies must be non-negative"), std::string::npos) << log;
+  EXPECT_EQ(api().contextFree(ctxSsg, nullptr), QNN_SUCCESS);
+  EXPECT_EQ(api().contextFree(ctx81, nullptr), QNN_SUCCESS);
+  EXPECT_EQ(api().deviceFree(ssg), QNN_SUCCESS);
+  EXPECT_EQ(api().deviceFree(sm8850), QNN_SUCCESS);
+}
+
 // "If both SOC and ARCH are given, the backend uses the SoC and ignores the
 // arch" (reference guide), with a warning, in either order.
 TEST_F(HtpLenientTest, SocConfigOverridesAConflictingArch) {

@@ -48,7 +48,7 @@ int run(int argc, char** argv) {
                   {"directory", true, "DIR", "SDK root holding lib/x86_64-linux-clang (default: $QNN_SDK_ROOT, "
                                              "else the directory above this tool's bin/)"},
                   {"dsp_type", true, "VERSION", "HTP architecture to create the device for: v68, v69, v73, v75, "
-                                                "v79 (default: the backend's own, V73)"},
+                                                "v79, v81 (default: the backend's own, V73)"},
                   {"testBackend", false, "", "run a small graph on each backend and check its output"},
                   {"coreVersion", false, "", "print each backend's QNN core API version"},
                   {"libVersion", false, "", "print each backend's API version and build id"},

@@ -144,7 +144,7 @@ TEST_F(HtpExtension, BadOptimizationLevel) {
 
 TEST_F(HtpExtension, BadArch) {
   expectFailure(netRun(kHtp, "htp") + config(R"({"devices": {"dsp_arch": "v99"}})"),
-                "devices[0].dsp_arch must be v68, v69, v73 or v75");
+                "devices[0].dsp_arch must be v68, v69, v73, v75, v79 or v81");
 }
 
 TEST_F(HtpExtension, BadGraphNames) {

@@ -113,8 +113,8 @@ uint32_t readArch(const Reader& r, const json& v, const std::string& key) {
   } else {
     arch = r.count(v, key, 0, 999);
   }
-  if (arch != 68 && arch != 69 && arch != 73 && arch != 75)
-    r.fail(key, "must be v68, v69, v73 or v75, got " + v.dump());
+  if (arch != 68 && arch != 69 && arch != 73 && arch != 75 && arch != 79 && arch != 81)
+    r.fail(key, "must be v68, v69, v73, v75, v79 or v81, got " + v.dump());
   return arch;
 }
 

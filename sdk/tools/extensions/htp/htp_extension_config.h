@@ -27,7 +27,7 @@ struct GraphSettings {
 struct DeviceSettings {
   uint32_t deviceId = 0;
   std::optional<uint32_t> socModel;
-  std::optional<uint32_t> arch;  // 68, 69, 73, 75
+  std::optional<uint32_t> arch;  // 68, 69, 73, 75, 79, 81
   std::optional<bool> signedPd;
 };
 
