@@ -22,7 +22,7 @@ struct ArchInfo {
   uint32_t vtcmMB;             // VTCM size
   uint32_t hvxThreads;         // HVX contexts (1024-bit vectors)
   uint32_t hmxInt8MacsPerCycle;  // HMX matrix unit, 8-bit x 8-bit
-  bool fp16;                   // HMX/HVX fp16 support (float graphs in fp16 mode)
+  bool fp16;                   // an fp16 unit (V69 and later); without one float graphs still run, with a warning
 };
 
 // The SoC with this model id, nullptr if the table has none.

@@ -266,16 +266,11 @@ class HtpEngine : public sdk::ExecutionEngine {
  public:
   HtpEngine() : subsystem_(std::make_shared<Subsystem>()) {}
 
+  // The same nodes in a graph as in QnnBackend_validateOpConfig: every architecture takes
+  // them, float ones on V68 too (htp_options.cpp).
   Status validateNode(const NodeInfo& node, const std::vector<const TensorInfo*>& inputs,
                       const std::vector<const TensorInfo*>& outputs) override {
-    // Without a graph (QnnBackend_validateOpConfig) float tensors are judged as
-    // in an fp16 graph: the op config alone cannot say which mode it will run in.
-    return validate(node, inputs, outputs, /*fp16Mode=*/true);
-  }
-
-  Status validateNodeInGraph(const GraphIR& graph, const NodeInfo& node, const std::vector<const TensorInfo*>& inputs,
-                             const std::vector<const TensorInfo*>& outputs) override {
-    return validate(node, inputs, outputs, resolveGraphOptions(graph.backendConfig).floats);
+    return validate(node, inputs, outputs);
   }
 
   Status applyGraphCustomConfig(const void* custom, GraphIR* graph, bool executed,
@@ -321,9 +316,8 @@ class HtpEngine : public sdk::ExecutionEngine {
   }
 
  private:
-  Status validate(const NodeInfo& node,
-                  const std::vector<const TensorInfo*>& givenInputs, const std::vector<const TensorInfo*>& outputs,
-                  bool fp16Mode) {
+  Status validate(const NodeInfo& node, const std::vector<const TensorInfo*>& givenInputs,
+                  const std::vector<const TensorInfo*>& outputs) {
     // Judged as prepare will run it: blockwise weights expanded to per-channel (htp_blockwise.h).
     std::vector<TensorInfo> expanded(givenInputs.size());
     std::vector<const TensorInfo*> inputs(givenInputs);
@@ -332,7 +326,7 @@ class HtpEngine : public sdk::ExecutionEngine {
         QNN_SDK_RETURN_IF_ERROR(expandBlockwise(*inputs[i], &expanded[i]));
         inputs[i] = &expanded[i];
       }
-    QNN_SDK_RETURN_IF_ERROR(checkHtpSupport(node, inputs, outputs, fp16Mode));
+    QNN_SDK_RETURN_IF_ERROR(checkHtpSupport(node, inputs, outputs));
     std::vector<sdk::TensorView> ins, outs;
     for (auto* t : inputs) ins.push_back(t ? viewOf(*t) : sdk::TensorView{});
     for (auto* t : outputs) outs.push_back(t ? viewOf(*t) : sdk::TensorView{});

@@ -33,6 +33,23 @@ uint32_t archOf(const Settings& s) {
   return kDefaultArch;
 }
 
+// Float tensors run with or without a precision config (clients that never set one expect
+// it), also on V68, which has no fp16 unit: the vendor's x86 HTP library takes float graphs
+// for a V68 SoC (ONNX Runtime's QNN EP tests with soc_model SM8350 pass there), and so does
+// the simulator, with this note when such a device is configured.
+constexpr const char* kNoFp16Unit =
+    " has no fp16 unit; like the vendor's x86 HTP library, the simulator still takes float graphs and float "
+    "precision configs for it and computes them as on V69 and later (fp32, fp16 with QNN_PRECISION_FLOAT16)";
+
+// Keeps `warnings` holding the note exactly when the device's architecture (now `arch`) lacks an fp16 unit.
+void noteFp16Unit(uint32_t arch, Warnings* warnings) {
+  warnings->erase(std::remove_if(warnings->begin(), warnings->end(),
+                                 [](const std::string& w) { return w.find(kNoFp16Unit) != std::string::npos; }),
+                  warnings->end());
+  if (const ArchInfo* a = findArch(arch); a && !a->fp16)
+    warnings->push_back("HTP device config: HTP V" + std::to_string(arch) + kNoFp16Unit);
+}
+
 }  // namespace
 
 sdk::Status checkSocHasHtp(uint32_t socModel, const char* what) {
@@ -57,9 +74,6 @@ GraphOptions resolveGraphOptions(const Settings& s) {
   if (o.vtcmMB == 0) o.vtcmMB = deviceVtcmMB(o.socModel, o.arch);
   o.optMode = get(s, "graph.opt_mode", 0);
   o.fp16 = get(s, "graph.fp16", 0) != 0;
-  // Float tensors run wherever the HTP has a float unit, with or without a
-  // precision config: clients that never set one expect it.
-  o.floats = arch && arch->fp16;
   o.hvxThreads = get(s, "graph.hvx_threads", 0);
   if (o.hvxThreads == 0 && arch) o.hvxThreads = arch->hvxThreads;
   o.foldReluIntoConv = get(s, "graph.fold_relu_off", 0) == 0;
@@ -81,6 +95,7 @@ sdk::Status applyDeviceCustomConfig(const void* custom, Settings* s, Warnings* w
         (*s)["device.arch"] = std::to_string(soc->arch);
       }
       (*s)["device.soc"] = std::to_string(c.socModel);
+      noteFp16Unit(soc->arch, warnings);
       return sdk::Status::ok();
     }
     case QNN_HTP_DEVICE_CONFIG_OPTION_ARCH: {
@@ -89,6 +104,7 @@ sdk::Status applyDeviceCustomConfig(const void* custom, Settings* s, Warnings* w
                                     " does not exist (the simulator has device 0)");
       if (c.arch.arch == QNN_HTP_DEVICE_ARCH_NONE) {
         s->erase("device.arch");
+        noteFp16Unit(archOf(*s), warnings);
         return sdk::Status::ok();
       }
       if (!findArch(c.arch.arch))
@@ -100,6 +116,7 @@ sdk::Status applyDeviceCustomConfig(const void* custom, Settings* s, Warnings* w
         return sdk::Status::ok();
       }
       (*s)["device.arch"] = std::to_string(c.arch.arch);
+      noteFp16Unit(c.arch.arch, warnings);
       return sdk::Status::ok();
     }
     case QNN_HTP_DEVICE_CONFIG_OPTION_SECUREPD:
@@ -279,9 +296,10 @@ sdk::Status applyGraphCustomConfig(const void* custom, Settings* s, uint32_t* pr
       // FLOAT32 is the default of API 2.32 (the vendor's default became FP16 in QNN 2.35).
       if (c.precision != QNN_PRECISION_FLOAT16 && c.precision != QNN_PRECISION_FLOAT32)
         return sdk::invalidArgument("HTP graph config: unknown precision " + std::to_string(c.precision));
-      if (!arch->fp16)
-        return sdk::invalidArgument("HTP graph config: float precision needs an HTP with a float unit (V69 or "
-                                    "later); the device is V" + std::to_string(archVersion));
+      if (!arch->fp16 && c.precision == QNN_PRECISION_FLOAT16)
+        warnings->push_back("HTP graph config: precision FLOAT16 on " + device +
+                            ", which has no fp16 unit: computed in fp16 as on V69 and later, as the vendor's x86 "
+                            "HTP library takes it");
       if (c.precision == QNN_PRECISION_FLOAT16)
         (*s)["graph.fp16"] = "1";
       else

@@ -25,7 +25,6 @@ struct GraphOptions {
   uint32_t vtcmMB = 0;        // budget the graph may use; 0 in the config means the whole VTCM
   uint32_t optMode = 0;       // finalize optimization mode 0..3
   bool fp16 = false;          // float tensors computed in fp16 (QNN_PRECISION_FLOAT16), else in fp32
-  bool floats = false;        // the HTP runs float tensors at all (V69 or later); derived from arch, not stored
   uint32_t hvxThreads = 0;    // 0 in the config means all of the arch's threads
   bool foldReluIntoConv = true;
   uint32_t contextPriority = 0;  // Qnn_Priority_t

@@ -59,7 +59,7 @@ std::string listOf(const HtpSlotRule& r) {
 }
 
 Status checkTensor(const sdk::NodeInfo& node, const HtpOpSupport& op, bool output, size_t index,
-                   const TensorInfo& t, bool fp16Mode) {
+                   const TensorInfo& t) {
   const std::string where = "node '" + node.name + "' (op " + node.typeName + "): " + (output ? "output " : "input ") +
                             std::to_string(index) + " '" + t.name + "' ";
   const char* dt = sdk::dtypeName(t.dtype);
@@ -68,9 +68,6 @@ Status checkTensor(const sdk::NodeInfo& node, const HtpOpSupport& op, bool outpu
   const bool listed = rule && std::find(rule->dtypes, rule->dtypes + rule->numDtypes, t.dtype) != rule->dtypes + rule->numDtypes;
   const bool isFloat = t.dtype == DType::kFloat32 || t.dtype == DType::kFloat16;
   if (isFloat && !listed) {
-    if (!fp16Mode)
-      return sdk::unsupportedDType(where + "has datatype " + dt +
-                                   ": float tensors need an HTP with a float unit (V69 or later); this device has none");
     if (!op.fp16) return sdk::unsupportedDType(where + "has datatype " + dt + ": op " + node.typeName +
                                                " has no fp16 implementation on the HTP");
   } else if (rule && rule->numDtypes == 0) {  // a slot recorded as float (fp16 mode) only
@@ -114,15 +111,15 @@ std::vector<std::string> htpOpTypes() {
 }
 
 Status checkHtpSupport(const sdk::NodeInfo& node, const std::vector<const TensorInfo*>& inputs,
-                       const std::vector<const TensorInfo*>& outputs, bool fp16Mode) {
+                       const std::vector<const TensorInfo*>& outputs) {
   const HtpOpSupport* op = findOp(node.typeName);
   if (!op)
     return sdk::unsupportedOp("node '" + node.name + "': op " + node.typeName +
                               " is not supported by the HTP backend (not in the HTP column of the op definitions)");
   for (size_t i = 0; i < inputs.size(); ++i)
-    if (inputs[i]) QNN_SDK_RETURN_IF_ERROR(checkTensor(node, *op, false, i, *inputs[i], fp16Mode));
+    if (inputs[i]) QNN_SDK_RETURN_IF_ERROR(checkTensor(node, *op, false, i, *inputs[i]));
   for (size_t i = 0; i < outputs.size(); ++i)
-    if (outputs[i]) QNN_SDK_RETURN_IF_ERROR(checkTensor(node, *op, true, i, *outputs[i], fp16Mode));
+    if (outputs[i]) QNN_SDK_RETURN_IF_ERROR(checkTensor(node, *op, true, i, *outputs[i]));
   return Status::ok();
 }
 

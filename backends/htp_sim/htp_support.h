@@ -17,8 +17,9 @@ bool htpSupportsOp(const std::string& opType);
 // Every HTP op of the op definitions, sorted.
 std::vector<std::string> htpOpTypes();
 
-// Checks one node's tensors; fp16Mode: the device runs float tensors (in fp16).
+// Checks one node's tensors. Float tensors not listed for a slot are taken where the op
+// has an fp16 implementation, on every architecture (V68 too, as the vendor's x86 library).
 sdk::Status checkHtpSupport(const sdk::NodeInfo& node, const std::vector<const sdk::TensorInfo*>& inputs,
-                            const std::vector<const sdk::TensorInfo*>& outputs, bool fp16Mode);
+                            const std::vector<const sdk::TensorInfo*>& outputs);
 
 }  // namespace qnn::htp

@@ -110,46 +110,83 @@ class HtpGraphTest : public HtpTest {
   uint32_t xId = 0, outId = 0;
 };
 
-// Float tensors run on an HTP with a float unit (V69 and later), with or
-// without a precision config; V68 has none and refuses them.
-TEST_F(HtpGraphTest, FloatGraphsRunWhereTheHtpHasAFloatUnit) {
-  Qnn_DeviceHandle_t v68 = nullptr;
+// Float tensors run with or without a precision config on every architecture. V68
+// has no fp16 unit, but the vendor's x86 HTP library takes float graphs for a V68
+// SoC (ONNX Runtime's QNN EP tests Inverse_* and UnaryOp_Tan_fp set soc_model
+// SM8350 on float models and pass there): so does the simulator, saying so once
+// when the device is created. Results are the same as on V73, in fp32 and fp16.
+TEST_F(HtpGraphTest, FloatGraphsRunOnEveryArchitectureV68WithANote) {
+  ASSERT_EQ(api().logSetLogLevel(log, QNN_LOG_LEVEL_WARN), QNN_SUCCESS);
+  Qnn_DeviceHandle_t v68 = nullptr, sm8350 = nullptr;
   ASSERT_EQ(makeDevice({archConfig(QNN_HTP_DEVICE_ARCH_V68)}, &v68), QNN_SUCCESS);
-  Qnn_ContextHandle_t ctx = nullptr, ctx68 = nullptr;
+  ASSERT_EQ(makeDevice({socConfig(30)}, &sm8350), QNN_SUCCESS);  // SM8350: V68
+  std::string note = LogCapture::take();
+  const std::string noFp16 =
+      "HTP device config: HTP V68 has no fp16 unit; like the vendor's x86 HTP library, the simulator still takes "
+      "float graphs";
+  size_t first = note.find(noFp16);
+  EXPECT_NE(first, std::string::npos) << note;
+  EXPECT_NE(note.find(noFp16, first + 1), std::string::npos) << note;  // once per device
+  Qnn_DeviceHandle_t v73 = nullptr;
+  ASSERT_EQ(makeDevice({archConfig(QNN_HTP_DEVICE_ARCH_V68), socConfig(43)}, &v73), QNN_SUCCESS);  // the SoC wins
+  note = LogCapture::take();
+  EXPECT_EQ(note.find("has no fp16 unit"), std::string::npos) << note;
+  EXPECT_EQ(api().deviceFree(v73), QNN_SUCCESS);
+
+  Qnn_ContextHandle_t ctx = nullptr, ctx68 = nullptr, ctx8350 = nullptr;
   ASSERT_EQ(api().contextCreate(backend, nullptr, nullptr, &ctx), QNN_SUCCESS);
   ASSERT_EQ(api().contextCreate(backend, v68, nullptr, &ctx68), QNN_SUCCESS);
-  for (Qnn_ContextHandle_t c : {ctx, ctx68}) {
-    Qnn_GraphHandle_t g = nullptr;
-    ASSERT_EQ(makeGraph(c, "float", {}, &g), QNN_SUCCESS);
-    TensorSpec in("fin", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_FLOAT_32, {1, 4});
-    TensorSpec out("fout", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_FLOAT_32, {1, 4});
-    ASSERT_EQ(api().tensorCreateGraphTensor(g, &in.tensor), QNN_SUCCESS);
-    ASSERT_EQ(api().tensorCreateGraphTensor(g, &out.tensor), QNN_SUCCESS);
-    Qnn_OpConfig_t op = QNN_OPCONFIG_INIT;
-    op.v1 = {"relu_f", "qti.aisw", "Relu", 0, nullptr, 1, &in.tensor, 1, &out.tensor};
-    if (c == ctx) {
-      EXPECT_EQ(api().graphAddNode(g, op), QNN_SUCCESS) << LogCapture::take();
-      EXPECT_EQ(api().graphFinalize(g, nullptr, nullptr), QNN_SUCCESS) << LogCapture::take();
-      float x[4] = {-1.f, 0.5f, 3.f, -2.f}, y[4] = {};
-      in.tensor.v1.clientBuf = {x, sizeof x};
-      out.tensor.v1.clientBuf = {y, sizeof y};
-      ASSERT_EQ(api().graphExecute(g, &in.tensor, 1, &out.tensor, 1, nullptr, nullptr), QNN_SUCCESS);
-      EXPECT_EQ(y[0], 0.f);
-      EXPECT_EQ(y[1], 0.5f);
-      EXPECT_EQ(y[2], 3.f);
-      EXPECT_EQ(y[3], 0.f);
-    } else {
-      EXPECT_EQ(api().graphAddNode(g, op), QNN_GRAPH_ERROR_INVALID_OP_CONFIG);
-      std::string msg = LogCapture::take();
-      EXPECT_NE(msg.find("node 'relu_f' (op Relu): input 0 'fin' has datatype FLOAT_32: float tensors need an HTP "
-                         "with a float unit (V69 or later)"),
-                std::string::npos)
-          << msg;
+  ASSERT_EQ(api().contextCreate(backend, sm8350, nullptr, &ctx8350), QNN_SUCCESS);
+  // x * y - y with values that have no exact half representation: fp16 mode shows in the result.
+  const float x[4] = {0.1f, 1.f / 3.f, -2.7f, 3.14159f}, y[4] = {0.2f, 2.f / 3.f, 1.3f, -1.1f};
+  for (bool fp16 : {false, true}) {
+    for (Qnn_ContextHandle_t c : {ctx, ctx68, ctx8350}) {
+      SCOPED_TRACE(std::string(fp16 ? "fp16 " : "fp32 ") + (c == ctx ? "V73" : c == ctx68 ? "V68" : "SM8350"));
+      Qnn_GraphHandle_t g = nullptr;
+      std::vector<QnnHtpGraph_CustomConfig_t> configs;
+      if (fp16) configs.push_back(precisionConfig(QNN_PRECISION_FLOAT16));
+      ASSERT_EQ(makeGraph(c, fp16 ? "float16" : "float32", configs, &g), QNN_SUCCESS);
+      note = LogCapture::take();
+      EXPECT_EQ(note.find("precision FLOAT16 on HTP V68, which has no fp16 unit") != std::string::npos,
+                fp16 && c != ctx)
+          << note;
+      TensorSpec a("a", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_FLOAT_32, {1, 4});
+      TensorSpec bb("b", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_FLOAT_32, {1, 4});
+      TensorSpec prod("prod", QNN_TENSOR_TYPE_NATIVE, QNN_DATATYPE_FLOAT_32, {1, 4});
+      TensorSpec out("out", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_FLOAT_32, {1, 4});
+      for (TensorSpec* t : {&a, &bb, &prod, &out}) ASSERT_EQ(api().tensorCreateGraphTensor(g, &t->tensor), QNN_SUCCESS);
+      Qnn_Tensor_t mulIn[] = {a.tensor, bb.tensor}, subIn[] = {prod.tensor, bb.tensor};
+      Qnn_OpConfig_t op = QNN_OPCONFIG_INIT;
+      op.v1 = {"mul", "qti.aisw", "ElementWiseMultiply", 0, nullptr, 2, mulIn, 1, &prod.tensor};
+      ASSERT_EQ(api().graphAddNode(g, op), QNN_SUCCESS) << LogCapture::take();
+      op.v1 = {"sub", "qti.aisw", "ElementWiseSubtract", 0, nullptr, 2, subIn, 1, &out.tensor};
+      ASSERT_EQ(api().graphAddNode(g, op), QNN_SUCCESS) << LogCapture::take();
+      ASSERT_EQ(api().graphFinalize(g, nullptr, nullptr), QNN_SUCCESS) << LogCapture::take();
+      float xs[4], ys[4], got[4] = {};
+      std::copy(x, x + 4, xs), std::copy(y, y + 4, ys);
+      Qnn_Tensor_t ins[] = {a.tensor, bb.tensor}, outs[] = {out.tensor};
+      ins[0].v1.clientBuf = {xs, sizeof xs}, ins[1].v1.clientBuf = {ys, sizeof ys};
+      outs[0].v1.clientBuf = {got, sizeof got};
+      ASSERT_EQ(api().graphExecute(g, ins, 2, outs, 1, nullptr, nullptr), QNN_SUCCESS) << LogCapture::take();
+      for (int i = 0; i < 4; ++i) {
+        const float fp32 = x[i] * y[i] - y[i];
+        if (!fp16) {
+          EXPECT_EQ(got[i], fp32) << i;
+          continue;
+        }
+        // fp16: inputs, product and difference each rounded to 11 significant bits.
+        const double exact = double(x[i]) * double(y[i]) - double(y[i]);
+        const double bound = std::ldexp(std::fabs(double(x[i]) * double(y[i])) + 2 * std::fabs(double(y[i])), -10);
+        EXPECT_NEAR(got[i], exact, bound) << i;
+        EXPECT_NE(got[i], fp32) << i;
+      }
     }
   }
   EXPECT_EQ(api().contextFree(ctx, nullptr), QNN_SUCCESS);
   EXPECT_EQ(api().contextFree(ctx68, nullptr), QNN_SUCCESS);
+  EXPECT_EQ(api().contextFree(ctx8350, nullptr), QNN_SUCCESS);
   EXPECT_EQ(api().deviceFree(v68), QNN_SUCCESS);
+  EXPECT_EQ(api().deviceFree(sm8350), QNN_SUCCESS);
 }
 
 TEST_F(HtpGraphTest, UnsupportedOpAndDatatypeRefused) {
