@@ -20,7 +20,9 @@ struct Encoding {
   float scale;
   int32_t offset;  // QNN convention: real = scale * (q + offset)
   int32_t lo() const { return dtype == QNN_DATATYPE_SFIXED_POINT_8 ? -128 : 0; }
-  int32_t hi() const { return dtype == QNN_DATATYPE_SFIXED_POINT_8 ? 127 : 255; }
+  int32_t hi() const {
+    return dtype == QNN_DATATYPE_SFIXED_POINT_8 ? 127 : dtype == QNN_DATATYPE_UFIXED_POINT_16 ? 65535 : 255;
+  }
 };
 
 // quantize(x) = saturate(round_half_away(x / s) - offset); std::round rounds halves away from zero.
@@ -256,6 +258,74 @@ TEST_F(Rank5Graph, QuantizeTransposePoolAvg3dDequantize) {
           const float want = dequantizeRef(requantizeTo(s, double(e.scale) / (double(eo.scale) * 8), eo), eo);
           EXPECT_EQ(got[i], want) << "at " << i;
           EXPECT_LE(std::fabs(double(got[i]) - real), eo.scale / 2.0 + e.scale / 2.0 + 1e-5) << "at " << i;
+        }
+}
+
+// ONNX Runtime's Conv3D_U16S8S32_PerChannel after its layout transformation: NCDHW float input
+// quantized to 16 bits, transposed to NDHWC, Conv3d with per-channel 8-bit weights ([kd, kh, kw,
+// in, out]) and a 32-bit bias, transposed back, dequantized.
+TEST_F(Rank5Graph, QuantizeConv3dPerChannel16BitDequantize) {
+  const Encoding ex{QNN_DATATYPE_UFIXED_POINT_16, 20.f / 65535.f, -32768}, ey{QNN_DATATYPE_UFIXED_POINT_16, 0.002f, -32768};
+  const uint32_t C = 2, D = 4, K = 2, O = 3, Do = D - K + 1;  // stride 1, no padding
+  const float sw[O] = {0.02f, 0.035f, 0.01f};
+  const std::vector<uint32_t> ncdhw{1, C, D, D, D}, ndhwc{1, D, D, D, C}, outNdhwc{1, Do, Do, Do, O},
+      outNcdhw{1, O, Do, Do, Do};
+  std::vector<int8_t> w(K * K * K * C * O);
+  for (size_t i = 0; i < w.size(); ++i) w[i] = int8_t(int(i * 37 % 255) - 127);
+  std::vector<int32_t> bias{1500, -2200, 700};
+  std::vector<float> sb(O);
+  for (uint32_t c = 0; c < O; ++c) sb[c] = ex.scale * sw[c];
+  TensorSpec x("x", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_FLOAT_32, ncdhw);
+  QuantSpec xq("xq", QNN_TENSOR_TYPE_NATIVE, ex.dtype, ncdhw, ex.scale, ex.offset);
+  QuantSpec xt("xt", QNN_TENSOR_TYPE_NATIVE, ex.dtype, ndhwc, ex.scale, ex.offset);
+  QuantSpec wt("w", QNN_TENSOR_TYPE_STATIC, QNN_DATATYPE_SFIXED_POINT_8, {K, K, K, C, O}, 0, 0, w.data(),
+               uint32_t(w.size()));
+  wt.perChannel(4, sw, O);
+  QuantSpec bt("b", QNN_TENSOR_TYPE_STATIC, QNN_DATATYPE_SFIXED_POINT_32, {O}, 0, 0, bias.data(), uint32_t(O * 4));
+  bt.perChannel(0, sb.data(), O);
+  QuantSpec conv("conv", QNN_TENSOR_TYPE_NATIVE, ey.dtype, outNdhwc, ey.scale, ey.offset);
+  QuantSpec back("back", QNN_TENSOR_TYPE_NATIVE, ey.dtype, outNcdhw, ey.scale, ey.offset);
+  TensorSpec y("y", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_FLOAT_32, outNcdhw);
+  uint32_t toLast[] = {0, 2, 3, 4, 1}, toFirst[] = {0, 4, 1, 2, 3}, ones[] = {1, 1, 1}, zeros[] = {0, 0, 0, 0, 0, 0};
+  TensorSpec perm1("perm", QNN_TENSOR_TYPE_STATIC, QNN_DATATYPE_UINT_32, {5}, toLast, sizeof toLast);
+  TensorSpec perm2("perm", QNN_TENSOR_TYPE_STATIC, QNN_DATATYPE_UINT_32, {5}, toFirst, sizeof toFirst);
+  TensorSpec stride("stride", QNN_TENSOR_TYPE_STATIC, QNN_DATATYPE_UINT_32, {3}, ones, sizeof ones);
+  TensorSpec pad("pad_amount", QNN_TENSOR_TYPE_STATIC, QNN_DATATYPE_UINT_32, {3, 2}, zeros, sizeof zeros);
+  const Qnn_Tensor_t tx = add(&x), txq = add(&xq), txt = add(&xt), tw = add(&wt), tb = add(&bt), tc = add(&conv),
+                     tbk = add(&back), ty = add(&y);
+  ASSERT_EQ(node("q", "Quantize", {tx}, txq), QNN_SUCCESS) << LogCapture::take();
+  ASSERT_EQ(node("t1", "Transpose", {txq}, txt, {tensorParam("perm", perm1)}), QNN_SUCCESS) << LogCapture::take();
+  ASSERT_EQ(node("conv", "Conv3d", {txt, tw, tb}, tc, {tensorParam("stride", stride), tensorParam("pad_amount", pad)}),
+            QNN_SUCCESS)
+      << LogCapture::take();
+  ASSERT_EQ(node("t2", "Transpose", {tc}, tbk, {tensorParam("perm", perm2)}), QNN_SUCCESS) << LogCapture::take();
+  ASSERT_EQ(node("dq", "Dequantize", {tbk}, ty), QNN_SUCCESS) << LogCapture::take();
+  std::vector<float> input = ramp(count(ncdhw), -10.f, 10.f);
+  std::reverse(input.begin(), input.begin() + input.size() / 2);
+  const std::vector<float> got = run(tx, ty, input);
+  ASSERT_EQ(got.size(), count(outNcdhw));
+  auto at = [&](uint32_t c, uint32_t d, uint32_t h, uint32_t ww) { return input[((c * D + d) * D + h) * D + ww]; };
+  size_t i = 0;
+  for (uint32_t o = 0; o < O; ++o)
+    for (uint32_t od = 0; od < Do; ++od)
+      for (uint32_t oh = 0; oh < Do; ++oh)
+        for (uint32_t ow = 0; ow < Do; ++ow, ++i) {
+          int64_t acc = bias[o];  // the bias encoding is s_x * s_w: added as stored
+          double real = double(sb[o]) * bias[o];
+          for (uint32_t kd = 0; kd < K; ++kd)
+            for (uint32_t kh = 0; kh < K; ++kh)
+              for (uint32_t kw = 0; kw < K; ++kw)
+                for (uint32_t c = 0; c < C; ++c) {
+                  const float v = at(c, od + kd, oh + kh, ow + kw);
+                  const int8_t wv = w[(((kd * K + kh) * K + kw) * C + c) * O + o];
+                  acc += int64_t(quantizeRef(v, ex) + ex.offset) * wv;
+                  real += double(v) * double(sw[o]) * wv;
+                }
+          const float want = dequantizeRef(requantizeTo(acc, double(ex.scale) * double(sw[o]) / double(ey.scale), ey), ey);
+          EXPECT_EQ(got[i], want) << "at " << i;
+          // Input rounding (half a step per tap, times |w|) plus half an output step.
+          EXPECT_LE(std::fabs(double(got[i]) - real), ey.scale / 2.0 + ex.scale / 2.0 * 16 * 127 * sw[o] + 1e-6)
+              << "at " << i;
         }
 }
 
