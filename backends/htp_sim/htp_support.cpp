@@ -28,11 +28,30 @@ struct HtpOpSupport {
 };
 
 #include "htp_support_data.inc"
+#include "htp_support_observed.inc"
 
 const HtpOpSupport* findOp(const std::string& name) {
   for (const HtpOpSupport& op : kHtpOps)
     if (name == op.name) return &op;
   return nullptr;
+}
+
+bool runsFp16(const HtpOpSupport& op) {
+  if (op.fp16) return true;
+  for (const char* name : kHtpFp16Extras)
+    if (std::strcmp(name, op.name) == 0) return true;
+  return false;
+}
+
+// The slot's datatypes of the op definitions, or one the vendor's HTP is known to take there.
+bool slotTakes(const HtpOpSupport& op, const HtpSlotRule* rule, bool output, size_t index, DType dtype) {
+  if (rule && std::find(rule->dtypes, rule->dtypes + rule->numDtypes, dtype) != rule->dtypes + rule->numDtypes)
+    return true;
+  for (const HtpSlotExtra& e : kHtpSlotExtras)
+    if (e.isOutput == output && e.index == index && std::strcmp(e.op, op.name) == 0 &&
+        std::find(e.dtypes, e.dtypes + e.numDtypes, dtype) != e.dtypes + e.numDtypes)
+      return true;
+  return false;
 }
 
 const HtpSlotRule* ruleFor(const HtpOpSupport& op, bool output, size_t index) {
@@ -52,9 +71,12 @@ bool hasWeightInput(const std::string& op) {
          op == "TransposeConv3d" || op == "FullyConnected" || op == "MatMul";
 }
 
-std::string listOf(const HtpSlotRule& r) {
+std::string listOf(const HtpOpSupport& op, const HtpSlotRule& r, bool output, size_t index) {
   std::string s;
   for (uint8_t i = 0; i < r.numDtypes; ++i) s += (i ? ", " : "") + std::string(sdk::dtypeName(r.dtypes[i]));
+  for (const HtpSlotExtra& e : kHtpSlotExtras)
+    if (e.isOutput == output && e.index == index && std::strcmp(e.op, op.name) == 0)
+      for (uint8_t i = 0; i < e.numDtypes; ++i) s += ", " + std::string(sdk::dtypeName(e.dtypes[i]));
   return s;
 }
 
@@ -65,17 +87,17 @@ Status checkTensor(const sdk::NodeInfo& node, const HtpOpSupport& op, bool outpu
   const char* dt = sdk::dtypeName(t.dtype);
   if (t.kind == sdk::TensorKind::kNull) return Status::ok();
   const HtpSlotRule* rule = ruleFor(op, output, index);
-  const bool listed = rule && std::find(rule->dtypes, rule->dtypes + rule->numDtypes, t.dtype) != rule->dtypes + rule->numDtypes;
+  const bool listed = slotTakes(op, rule, output, index, t.dtype);
   const bool isFloat = t.dtype == DType::kFloat32 || t.dtype == DType::kFloat16;
   if (isFloat && !listed) {
-    if (!op.fp16) return sdk::unsupportedDType(where + "has datatype " + dt + ": op " + node.typeName +
+    if (!runsFp16(op)) return sdk::unsupportedDType(where + "has datatype " + dt + ": op " + node.typeName +
                                                " has no fp16 implementation on the HTP");
   } else if (rule && rule->numDtypes == 0) {  // a slot recorded as float (fp16 mode) only
     return sdk::unsupportedDType(where + "has datatype " + dt + "; the HTP runs op " + node.typeName +
                                  " on float tensors in fp16 mode only");
   } else if (rule && !listed) {
     return sdk::unsupportedDType(where + "has datatype " + dt + ", which the HTP does not support there (supported: " +
-                                 listOf(*rule) + ")");
+                                 listOf(op, *rule, output, index) + ")");
   }
   // Rank limits stated by the op's HTP constraints.
   uint8_t maxRank = output ? op.maxOutputRank : op.maxInputRank;

@@ -12,7 +12,7 @@
 
 namespace qnn::htp {
 
-// True if the op definitions list the op for the HTP.
+// True if the op definitions list the op for the HTP (or the vendor's HTP is known to run it).
 bool htpSupportsOp(const std::string& opType);
 // Every HTP op of the op definitions, sorted.
 std::vector<std::string> htpOpTypes();

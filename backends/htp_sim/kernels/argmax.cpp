@@ -1,11 +1,9 @@
 // Argmax / Argmin on stored values (their order is the real order, scales
 // being > 0); the first index wins ties. Output INT_32 or UINT_32.
-// TopK along the last axis: the k largest stored values, best first (ties: the
-// larger index first, as the CPU backend), requantized to out[0]'s encoding
-// (a copy when equal, as the HTP requires), and their indices in out[1].
-#include <algorithm>
-#include <numeric>
-
+// TopK along the last axis: the k largest stored values (the k smallest with
+// largest = false), best first (ties: the larger index first, as the CPU
+// backend), requantized to out[0]'s encoding (a copy when equal, as the HTP
+// requires), and their indices in out[1].
 #include "htp_kernel_registry.h"
 #include "htp_kernel_util.h"
 
@@ -71,40 +69,22 @@ class QuantArgMinMax final : public Kernel {
 
 class QuantTopK final : public Kernel {
  public:
-  Status init(const OpParams& params) override {
-    if (!params.has("k")) return sdk::invalidParam("TopK: k is mandatory");
-    k_ = params.u32("k", 0);
-    if (k_ == 0) return sdk::invalidParam("TopK: k must be > 0");
-    return Status::ok();
-  }
+  Status init(const OpParams& params) override { return topKParams(params, &k_, &largest_); }
 
   Status prepare(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) override {
-    const char* op = "TopK";
-    QNN_SDK_RETURN_IF_ERROR(checkArity(op, inputs, 1, 1, outputs, 2));
-    QNN_SDK_RETURN_IF_ERROR(checkDType(op, "in[0]", inputs[0], {DType::kUFixed8, DType::kSFixed8, DType::kUFixed16,
-                                                               DType::kSFixed16, DType::kInt32}));
-    QNN_SDK_RETURN_IF_ERROR(checkDType(op, "out[1] (indices)", outputs[1], {DType::kInt32, DType::kUInt32}));
-    const auto& d = inputs[0].dims;
-    if (d.empty() || d.back() < k_)
-      return sdk::invalidParam("TopK: k = " + std::to_string(k_) + " exceeds the last dimension of " + dimsToString(d));
-    std::vector<uint32_t> outDims = d;
-    outDims.back() = k_;
-    QNN_SDK_RETURN_IF_ERROR(checkOutputDims(op, outputs[0], outDims));
-    QNN_SDK_RETURN_IF_ERROR(checkOutputDims(op, outputs[1], outDims));
-    rowLen_ = d.back();
-    return requant_.prepare(op, inputs[0], outputs[0]);
+    QNN_SDK_RETURN_IF_ERROR(topKShapes(inputs, outputs, k_, &rowLen_));
+    QNN_SDK_RETURN_IF_ERROR(checkDType("TopK", "in[0]", inputs[0], {DType::kUFixed8, DType::kSFixed8, DType::kUFixed16,
+                                                                   DType::kSFixed16, DType::kInt32}));
+    return requant_.prepare("TopK", inputs[0], outputs[0]);
   }
 
   Status execute(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) override {
     const size_t rows = inputs[0].numElements() / rowLen_;
     std::vector<int64_t> row(rowLen_);
-    std::vector<uint32_t> order(rowLen_);
+    std::vector<uint32_t> order;
     for (size_t r = 0; r < rows; ++r) {
       for (size_t i = 0; i < rowLen_; ++i) row[i] = loadInt(inputs[0], r * rowLen_ + i);
-      std::iota(order.begin(), order.end(), 0u);
-      std::partial_sort(order.begin(), order.begin() + k_, order.end(), [&](uint32_t i, uint32_t j) {
-        return row[i] != row[j] ? row[i] > row[j] : i > j;
-      });
+      topKOrder(row.data(), rowLen_, k_, largest_, &order);
       for (size_t i = 0; i < k_; ++i) {
         storeInt(outputs[0], r * k_ + i, requant_(row[order[i]]));
         storeInt(outputs[1], r * k_ + i, order[i]);
@@ -115,6 +95,7 @@ class QuantTopK final : public Kernel {
 
  private:
   uint32_t k_ = 1;
+  bool largest_ = true;
   size_t rowLen_ = 1;
   Requantizer requant_;
 };

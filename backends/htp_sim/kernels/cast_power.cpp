@@ -6,7 +6,9 @@
 //    nearest even); FLOAT_16 is read exactly and written rounded to nearest
 //    even (the fp32 <-> fp16 casts at the edges of a float16 graph); FLOAT_32 to an integer type truncates toward zero and
 //    saturates to the stored type's range (NaN -> 0); integer to integer keeps
-//    the low bits of the two's complement value (C semantics).
+//    the low bits of the two's complement value (C semantics). INT_64 (the
+//    int64 graph inputs and outputs ONNX Runtime casts from and to) is read and
+//    written exactly, never through a double.
 //  * ElementWisePower (numpy broadcasting): y = quantize(pow(double(dequantize(a)), p))
 //    with p the exponent's real value (INT_32 as is, FLOAT_32, or a dequantized
 //    fixed-point value), the table-op rule of docs/htp-fixed-point.md. A static
@@ -25,18 +27,19 @@ namespace qnn::htp {
 namespace {
 
 constexpr std::initializer_list<DType> kCastTypes = {DType::kFloat32, DType::kFloat16, DType::kInt32,
-                                                     DType::kUInt32,  DType::kUFixed8, DType::kSFixed8,
-                                                     DType::kBool8,   DType::kUInt8,   DType::kUFixed16};
+                                                     DType::kUInt32,  DType::kInt64,   DType::kUFixed8,
+                                                     DType::kSFixed8, DType::kBool8,   DType::kUInt8,
+                                                     DType::kUFixed16};
 
-// Reads element i as a double: exact for every cast type (ints up to 32 bits, float).
-double castSource(const TensorView& t, size_t i) {
+bool isFloat(DType t) { return t == DType::kFloat32 || t == DType::kFloat16; }
+
+// Element i of a float tensor as a double (exact).
+double floatSource(const TensorView& t, size_t i) {
   if (t.dtype == DType::kFloat32) return double(t.as<const float>()[i]);
-  if (t.dtype == DType::kFloat16) return double(sdk::quant::halfBitsToFloat(t.as<const uint16_t>()[i]));
-  const int64_t v = loadInt(t, i);
-  return t.dtype == DType::kBool8 ? double(v != 0) : double(v);
+  return double(sdk::quant::halfBitsToFloat(t.as<const uint16_t>()[i]));
 }
 
-// The stored integer of `v` in an integer / fixed-point type of `bits` bits.
+// The stored integer of `v` in an integer / fixed-point type of at most 32 bits.
 int64_t wrapTo(int64_t v, const fx::QuantRange& r) {
   const uint64_t span = uint64_t(r.hi - r.lo) + 1;  // 2^bits
   const uint64_t low = uint64_t(v) & (span - 1);
@@ -62,26 +65,45 @@ class CastKernel final : public Kernel {
     const TensorView& in = inputs[0];
     const TensorView& out = outputs[0];
     const size_t n = in.numElements();
-    const bool fromFloat = in.dtype == DType::kFloat32 || in.dtype == DType::kFloat16;
-    for (size_t i = 0; i < n; ++i) {
-      const double x = castSource(in, i);
-      if (out.dtype == DType::kFloat32) {
-        out.as<float>()[i] = float(x);
-      } else if (out.dtype == DType::kFloat16) {
-        out.as<uint16_t>()[i] = sdk::quant::floatToHalfBits(float(x));  // exact for float sources: one rounding
-      } else if (out.dtype == DType::kBool8) {
-        storeInt(out, i, x != 0.0 ? 1 : 0);
-      } else if (fromFloat) {
-        const double t = std::isnan(x) ? 0.0 : std::trunc(x);
-        storeInt(out, i, t <= double(range_.lo) ? range_.lo : t >= double(range_.hi) ? range_.hi : int64_t(t));
-      } else {
-        storeInt(out, i, wrapTo(int64_t(x), range_));
+    if (isFloat(in.dtype)) {
+      for (size_t i = 0; i < n; ++i) storeFromFloat(out, i, floatSource(in, i));
+    } else {
+      for (size_t i = 0; i < n; ++i) {
+        const int64_t v = loadInt(in, i);
+        storeFromInteger(out, i, in.dtype == DType::kBool8 ? int64_t(v != 0) : v);
       }
     }
     return Status::ok();
   }
 
  private:
+  void storeFromFloat(const TensorView& out, size_t i, double x) const {
+    if (out.dtype == DType::kFloat32) {
+      out.as<float>()[i] = float(x);
+    } else if (out.dtype == DType::kFloat16) {
+      out.as<uint16_t>()[i] = sdk::quant::floatToHalfBits(float(x));  // exact for float sources: one rounding
+    } else if (out.dtype == DType::kBool8) {
+      storeInt(out, i, x != 0.0 ? 1 : 0);
+    } else {  // truncate toward zero, saturate (2^63 is the first double past INT64_MAX)
+      const double t = std::isnan(x) ? 0.0 : std::trunc(x);
+      storeInt(out, i, t <= double(range_.lo) ? range_.lo : t >= double(range_.hi) ? range_.hi : int64_t(t));
+    }
+  }
+
+  void storeFromInteger(const TensorView& out, size_t i, int64_t v) const {
+    if (out.dtype == DType::kFloat32) {
+      out.as<float>()[i] = float(v);  // nearest, ties to even
+    } else if (out.dtype == DType::kFloat16) {
+      out.as<uint16_t>()[i] = sdk::quant::floatToHalfBits(float(v));  // below 2^24 float(v) is exact
+    } else if (out.dtype == DType::kBool8) {
+      storeInt(out, i, v != 0 ? 1 : 0);
+    } else if (out.dtype == DType::kInt64) {
+      storeInt(out, i, v);
+    } else {
+      storeInt(out, i, wrapTo(v, range_));
+    }
+  }
+
   fx::QuantRange range_;
 };
 

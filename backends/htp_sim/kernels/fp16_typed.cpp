@@ -1,7 +1,7 @@
 // fp16-mode kernels whose float tensors meet integer ones (the all-float
 // Fp16Kernel base does not apply): Argmax / Argmin, float in (rounded to half in
 // an fp16 graph) -> INT_32 / UINT_32 index along `axis` (keep_dims keeps it as
-// 1); the first extreme wins. (Cast with float sides is the integer table's
+// 1); the first extreme wins. TopK (values and indices), comparisons, Select. (Cast with float sides is the integer table's
 // Cast kernel, whose rule the fixed-point conformance cases pin down.)
 #include "fp16.h"
 
@@ -161,10 +161,50 @@ class Fp16Select final : public Kernel {
   std::vector<float> cond_, a_, b_, y_;
 };
 
+// TopK along the last axis on float values (rounded to half in an fp16 graph):
+// the k largest (smallest with largest = false), best first, ties the larger
+// index first as the integer TopK; their indices INT_32 / UINT_32 in out[1].
+class Fp16TopK final : public Kernel {
+ public:
+  Status init(const OpParams& params) override { return topKParams(params, &k_, &largest_); }
+  void computeFloatsInFp32() override { round_ = false; }
+
+  Status prepare(const std::vector<TensorView>& in, const std::vector<TensorView>& out) override {
+    QNN_SDK_RETURN_IF_ERROR(topKShapes(in, out, k_, &rowLen_));
+    QNN_SDK_RETURN_IF_ERROR(checkDType("TopK", "in[0]", in[0], kFloatTypes));
+    return checkDType("TopK", "out[0]", out[0], kFloatTypes);
+  }
+
+  Status execute(const std::vector<TensorView>& in, const std::vector<TensorView>& out) override {
+    loadHalfValues(in[0], &values_, round_);
+    const size_t rows = values_.size() / rowLen_;
+    std::vector<uint32_t> order;
+    best_.resize(rows * k_);
+    int32_t* indices = out[1].as<int32_t>();  // INT_32 and UINT_32 hold the same small indices
+    for (size_t r = 0; r < rows; ++r) {
+      const float* row = values_.data() + r * rowLen_;
+      topKOrder(row, rowLen_, k_, largest_, &order);
+      for (size_t i = 0; i < k_; ++i) {
+        best_[r * k_ + i] = row[order[i]];
+        indices[r * k_ + i] = int32_t(order[i]);
+      }
+    }
+    storeHalfValues(out[0], best_.data(), best_.size(), round_);
+    return Status::ok();
+  }
+
+ private:
+  uint32_t k_ = 1;
+  bool largest_ = true, round_ = true;
+  size_t rowLen_ = 1;
+  std::vector<float> values_, best_;
+};
+
 }  // namespace
 
 std::unique_ptr<Kernel> makeFp16Typed(const std::string& op) {
   if (op == "Argmax" || op == "Argmin") return std::make_unique<Fp16ArgMinMax>(op);
+  if (op == "TopK") return std::make_unique<Fp16TopK>();
   if (op == "ElementWiseSelect") return std::make_unique<Fp16Select>();
   if (op == "ElementWiseEqual" || op == "ElementWiseNotEqual" || op == "ElementWiseGreater" ||
       op == "ElementWiseGreaterEqual" || op == "ElementWiseLess" || op == "ElementWiseLessEqual" ||

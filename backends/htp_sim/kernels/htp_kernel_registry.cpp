@@ -204,6 +204,7 @@ constexpr KernelEntry kFp16Table[] = {
     {"Gather", makeFp16Movement},
     {"Argmax", makeFp16Typed},
     {"Argmin", makeFp16Typed},
+    {"TopK", makeFp16Typed},
     {"ElementWiseEqual", makeFp16Typed},
     {"ElementWiseNotEqual", makeFp16Typed},
     {"ElementWiseGreater", makeFp16Typed},

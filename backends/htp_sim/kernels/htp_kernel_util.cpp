@@ -62,6 +62,7 @@ int64_t loadInt(const TensorView& t, size_t i) {
     case DType::kSFixed16: case DType::kInt16: return t.as<const int16_t>()[i];
     case DType::kSFixed32: case DType::kInt32: return t.as<const int32_t>()[i];
     case DType::kUFixed32: case DType::kUInt32: return t.as<const uint32_t>()[i];
+    case DType::kInt64: return t.as<const int64_t>()[i];
     default: return 0;
   }
 }
@@ -80,6 +81,7 @@ void storeInt(const TensorView& t, size_t i, int64_t v) {
     case DType::kSFixed16: case DType::kInt16: t.as<int16_t>()[i] = int16_t(v); break;
     case DType::kSFixed32: case DType::kInt32: t.as<int32_t>()[i] = int32_t(v); break;
     case DType::kUFixed32: case DType::kUInt32: t.as<uint32_t>()[i] = uint32_t(v); break;
+    case DType::kInt64: t.as<int64_t>()[i] = v; break;
     default: break;
   }
 }
@@ -210,6 +212,29 @@ Status fullyConnectedShape(const TensorView& in, size_t k, size_t n, bool keepDi
   } else {
     *outDims = {uint32_t(*rows), uint32_t(n)};
   }
+  return Status::ok();
+}
+
+Status topKParams(const OpParams& params, uint32_t* k, bool* largest) {
+  if (!params.has("k")) return sdk::invalidParam("TopK: k is mandatory");
+  *k = params.u32("k", 0);
+  if (*k == 0) return sdk::invalidParam("TopK: k must be > 0");
+  *largest = params.b("largest", true);
+  return Status::ok();
+}
+
+Status topKShapes(const std::vector<TensorView>& in, const std::vector<TensorView>& out, uint32_t k, size_t* rowLen) {
+  const char* op = "TopK";
+  QNN_SDK_RETURN_IF_ERROR(checkArity(op, in, 1, 1, out, 2));
+  QNN_SDK_RETURN_IF_ERROR(checkDType(op, "out[1] (indices)", out[1], {DType::kInt32, DType::kUInt32}));
+  const auto& d = in[0].dims;
+  if (d.empty() || d.back() < k)
+    return sdk::invalidParam("TopK: k = " + std::to_string(k) + " exceeds the last dimension of " + dimsToString(d));
+  std::vector<uint32_t> want = d;
+  want.back() = k;
+  QNN_SDK_RETURN_IF_ERROR(checkOutputDims(op, out[0], want));
+  QNN_SDK_RETURN_IF_ERROR(checkOutputDims(op, out[1], want));
+  *rowLen = d.back();
   return Status::ok();
 }
 

@@ -3,6 +3,7 @@
 // the stored integer types.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <initializer_list>
@@ -96,6 +97,22 @@ void parallelChunks(size_t n, double work, const std::function<void(size_t, size
 // with keep_dims, else [rows, n]. Sets *rows.
 Status fullyConnectedShape(const TensorView& in, size_t k, size_t n, bool keepDims, size_t* rows,
                            std::vector<uint32_t>* outDims);
+
+// TopK (integer and fp16 kernels): k (mandatory, > 0) and largest (default true);
+// the shape rule (k of in[0]'s last dim in both outputs, out[1] INT_32 / UINT_32),
+// setting *rowLen; and the order of the k best of row[0..len): the largest (or
+// smallest) first, equal values the larger index first (as the CPU backend).
+Status topKParams(const OpParams& params, uint32_t* k, bool* largest);
+Status topKShapes(const std::vector<TensorView>& in, const std::vector<TensorView>& out, uint32_t k, size_t* rowLen);
+template <typename T>
+void topKOrder(const T* row, size_t len, uint32_t k, bool largest, std::vector<uint32_t>* order) {
+  order->resize(len);
+  for (size_t i = 0; i < len; ++i) (*order)[i] = uint32_t(i);
+  std::partial_sort(order->begin(), order->begin() + k, order->end(), [&](uint32_t i, uint32_t j) {
+    if (row[i] == row[j]) return i > j;
+    return largest ? row[i] > row[j] : row[i] < row[j];
+  });
+}
 
 // Row-major strides of dims.
 std::vector<size_t> stridesOf(const std::vector<uint32_t>& dims);

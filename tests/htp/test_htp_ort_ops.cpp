@@ -1,0 +1,257 @@
+// The configurations ONNX Runtime's QNN Execution Provider sends the HTP that
+// go beyond the HTP column of the op definitions (backends/htp_sim/
+// htp_support_observed.inc), each as the EP builds it, through the C API of
+// libQnnHtp.so against a reference computed here: Cast from/to INT_64 (the EP's
+// int64 graph inputs and outputs), TopK and GatherNd in fp16 mode, GatherElements
+// with INT_32 indices, ElementWiseSelect with a BOOL_8 condition (ONNX Where).
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <numeric>
+#include <random>
+
+#include "htp_test_util.h"
+
+namespace qnn::test {
+namespace {
+
+class HtpOrtOpsTest : public HtpTest {
+ protected:
+  void SetUp() override {
+    HtpTest::SetUp();
+    ASSERT_EQ(api().contextCreate(backend, nullptr, nullptr, &ctx), QNN_SUCCESS);
+  }
+  void TearDown() override {
+    if (ctx) {
+      EXPECT_EQ(api().contextFree(ctx, nullptr), QNN_SUCCESS);
+    }
+    HtpTest::TearDown();
+  }
+
+  // One graph of nodes over `tensors` (each created once, in order; APP_WRITE
+  // ones are fed their clientBuf at execute, APP_READ ones receive into theirs).
+  // Returns the first failing step's error; `log` keeps what the backend said.
+  struct Node {
+    const char* type;
+    std::vector<TensorSpec*> in, out;
+    std::vector<Qnn_Param_t> params;
+  };
+  Qnn_ErrorHandle_t run(const std::vector<TensorSpec*>& tensors, const std::vector<Node>& nodes, bool fp16 = false) {
+    static int serial = 0;
+    const std::string name = "g" + std::to_string(serial++);
+    Qnn_GraphHandle_t g = nullptr;
+    std::vector<QnnHtpGraph_CustomConfig_t> configs;
+    if (fp16) configs.push_back(precisionConfig(QNN_PRECISION_FLOAT16));
+    Qnn_ErrorHandle_t e = makeGraph(ctx, name.c_str(), configs, &g);
+    if (e != QNN_SUCCESS) return e;
+    std::vector<Qnn_ClientBuffer_t> bufs;
+    for (TensorSpec* t : tensors) {
+      bufs.push_back(t->tensor.v1.clientBuf);
+      t->tensor.v1.id = 0;
+      if (t->tensor.v1.type != QNN_TENSOR_TYPE_STATIC) t->tensor.v1.clientBuf = {nullptr, 0};
+      e = api().tensorCreateGraphTensor(g, &t->tensor);
+      t->tensor.v1.clientBuf = bufs.back();
+      if (e != QNN_SUCCESS) return log = LogCapture::take(), e;
+    }
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      const Node& n = nodes[i];
+      std::vector<Qnn_Tensor_t> ins, outs;
+      for (TensorSpec* t : n.in) ins.push_back(t->tensor);
+      for (TensorSpec* t : n.out) outs.push_back(t->tensor);
+      std::vector<Qnn_Param_t> params = n.params;
+      const std::string nodeName = std::string(n.type) + std::to_string(i);
+      Qnn_OpConfig_t op = QNN_OPCONFIG_INIT;
+      op.v1 = {nodeName.c_str(), "qti.aisw", n.type, uint32_t(params.size()), params.data(), uint32_t(ins.size()),
+               ins.data(), uint32_t(outs.size()), outs.data()};
+      e = api().graphAddNode(g, op);
+      if (e != QNN_SUCCESS) return log = LogCapture::take(), e;
+    }
+    e = api().graphFinalize(g, nullptr, nullptr);
+    if (e != QNN_SUCCESS) return log = LogCapture::take(), e;
+    std::vector<Qnn_Tensor_t> ins, outs;
+    for (size_t i = 0; i < tensors.size(); ++i) {
+      const Qnn_Tensor_t& t = tensors[i]->tensor;
+      if (t.v1.type == QNN_TENSOR_TYPE_APP_WRITE) ins.push_back(t);
+      if (t.v1.type == QNN_TENSOR_TYPE_APP_READ) outs.push_back(t);
+    }
+    e = api().graphExecute(g, ins.data(), uint32_t(ins.size()), outs.data(), uint32_t(outs.size()), nullptr, nullptr);
+    log = LogCapture::take();
+    return e;
+  }
+  Qnn_ErrorHandle_t runOne(const char* type, std::vector<TensorSpec*> in, std::vector<TensorSpec*> out,
+                           std::vector<Qnn_Param_t> params = {}, bool fp16 = false) {
+    std::vector<TensorSpec*> all(in);
+    all.insert(all.end(), out.begin(), out.end());
+    return run(all, {{type, in, out, params}}, fp16);
+  }
+
+  Qnn_ContextHandle_t ctx = nullptr;
+  std::string log;
+};
+
+// ---------------------------------------------------------------------------
+// Cast with INT_64 on either side: integers narrow by their low bits and widen
+// exactly, floats truncate toward zero and saturate (NaN -> 0), INT_64 -> float
+// rounds to nearest. Also in an fp16 graph, as ONNX Runtime runs it.
+TEST_F(HtpOrtOpsTest, CastFromAndToInt64) {
+  const int64_t big = int64_t(1) << 40;
+  std::vector<int64_t> wide = {0, -1, 7, int64_t(1) << 31, -5000000000LL, std::numeric_limits<int64_t>::max(), big + 1};
+  const uint32_t n = uint32_t(wide.size());
+  for (bool fp16 : {false, true}) {
+    std::vector<int32_t> narrow(n, 99);
+    TensorSpec x("x", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_INT_64, {n}, wide.data(), n * 8);
+    TensorSpec y("y", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_INT_32, {n}, narrow.data(), n * 4);
+    ASSERT_EQ(runOne("Cast", {&x}, {&y}, {}, fp16), QNN_SUCCESS) << log;
+    for (uint32_t i = 0; i < n; ++i) {
+      // The low 32 bits as a two's complement number.
+      const uint32_t low = uint32_t(uint64_t(wide[i]) & 0xffffffffu);
+      const int64_t want = low >= 0x80000000u ? int64_t(low) - (int64_t(1) << 32) : int64_t(low);
+      EXPECT_EQ(narrow[i], want) << "element " << i << " fp16 " << fp16;
+    }
+  }
+  // INT_32 / UINT_32 -> INT_64 widen exactly.
+  std::vector<int32_t> i32 = {std::numeric_limits<int32_t>::min(), -1, 0, 123, std::numeric_limits<int32_t>::max()};
+  std::vector<int64_t> out64(5, 99);
+  TensorSpec a("a", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_INT_32, {5}, i32.data(), 20);
+  TensorSpec b("b", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_INT_64, {5}, out64.data(), 40);
+  ASSERT_EQ(runOne("Cast", {&a}, {&b}), QNN_SUCCESS) << log;
+  EXPECT_EQ(out64, (std::vector<int64_t>{-2147483648LL, -1, 0, 123, 2147483647LL}));
+  std::vector<uint32_t> u32 = {0, 1, 0xffffffffu};
+  std::vector<int64_t> outU(3, 99);
+  TensorSpec c("c", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_UINT_32, {3}, u32.data(), 12);
+  TensorSpec d("d", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_INT_64, {3}, outU.data(), 24);
+  ASSERT_EQ(runOne("Cast", {&c}, {&d}), QNN_SUCCESS) << log;
+  EXPECT_EQ(outU, (std::vector<int64_t>{0, 1, 4294967295LL}));
+  // FLOAT_32 -> INT_64.
+  std::vector<float> f = {-2.75f, 2.75f, 3e9f, 1e19f, -1e19f, std::nanf("")};
+  std::vector<int64_t> outF(6, 99);
+  TensorSpec e("e", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_FLOAT_32, {6}, f.data(), 24);
+  TensorSpec h("h", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_INT_64, {6}, outF.data(), 48);
+  ASSERT_EQ(runOne("Cast", {&e}, {&h}), QNN_SUCCESS) << log;
+  EXPECT_EQ(outF, (std::vector<int64_t>{-2, 2, 3000000000LL, std::numeric_limits<int64_t>::max(),
+                                        std::numeric_limits<int64_t>::min(), 0}));
+  // INT_64 -> FLOAT_32: 2^40 + 1 is not a float; the nearest is 2^40.
+  std::vector<float> outG(n, 99.f);
+  TensorSpec k("k", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_INT_64, {n}, wide.data(), n * 8);
+  TensorSpec m("m", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_FLOAT_32, {n}, outG.data(), n * 4);
+  ASSERT_EQ(runOne("Cast", {&k}, {&m}), QNN_SUCCESS) << log;
+  EXPECT_EQ(outG[1], -1.f);
+  EXPECT_EQ(outG[3], 2147483648.f);
+  EXPECT_EQ(outG[4], -5000000000.f);
+  EXPECT_EQ(outG[5], 9223372036854775808.f);
+  EXPECT_EQ(outG[6], 1099511627776.f);
+}
+
+// ---------------------------------------------------------------------------
+// TopK on float data in fp16 mode (values exactly representable in half), the k
+// largest and the k smallest, indices INT_32; and the fixed-point TopK's largest = false.
+TEST_F(HtpOrtOpsTest, TopKInFp16ModeAndSmallest) {
+  constexpr uint32_t kRows = 3, kLen = 7, kK = 3;
+  std::mt19937 rng(5);
+  std::vector<float> x(kRows * kLen);
+  for (uint32_t r = 0; r < kRows; ++r) {
+    std::vector<int> v(40);
+    std::iota(v.begin(), v.end(), -20);
+    std::shuffle(v.begin(), v.end(), rng);  // distinct values: no ties
+    for (uint32_t i = 0; i < kLen; ++i) x[r * kLen + i] = float(v[i]) * 0.25f;
+  }
+  for (bool largest : {true, false}) {
+    std::vector<float> values(kRows * kK, -99.f);
+    std::vector<int32_t> indices(kRows * kK, -1);
+    TensorSpec in("x", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_FLOAT_32, {1, kRows, kLen}, x.data(), uint32_t(x.size() * 4));
+    TensorSpec v("values", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_FLOAT_32, {1, kRows, kK}, values.data(),
+                 uint32_t(values.size() * 4));
+    TensorSpec ix("indices", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_INT_32, {1, kRows, kK}, indices.data(),
+                  uint32_t(indices.size() * 4));
+    ASSERT_EQ(runOne("TopK", {&in}, {&v, &ix}, {u32Param("k", kK), boolParam("largest", largest)}, true),
+              QNN_SUCCESS)
+        << log;
+    for (uint32_t r = 0; r < kRows; ++r) {
+      std::vector<std::pair<float, int32_t>> row;
+      for (uint32_t i = 0; i < kLen; ++i) row.push_back({x[r * kLen + i], int32_t(i)});
+      std::sort(row.begin(), row.end(), [&](auto a, auto b) { return largest ? a.first > b.first : a.first < b.first; });
+      for (uint32_t i = 0; i < kK; ++i) {
+        EXPECT_EQ(values[r * kK + i], row[i].first) << "row " << r << " rank " << i << " largest " << largest;
+        EXPECT_EQ(indices[r * kK + i], row[i].second) << "row " << r << " rank " << i << " largest " << largest;
+      }
+    }
+  }
+  // Fixed point: the 2 smallest stored values of a row, same encoding in and out.
+  std::vector<uint8_t> q = {40, 7, 200, 9, 120, 3, 250, 8};
+  std::vector<uint8_t> qv(2, 0);
+  std::vector<int32_t> qi(2, -1);
+  QuantSpec in("q", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_UFIXED_POINT_8, {1, 8}, 0.1f, -100, q.data(), 8);
+  QuantSpec v("qv", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_UFIXED_POINT_8, {1, 2}, 0.1f, -100, qv.data(), 2);
+  TensorSpec ix("qi", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_INT_32, {1, 2}, qi.data(), 8);
+  ASSERT_EQ(runOne("TopK", {&in}, {&v, &ix}, {u32Param("k", 2), boolParam("largest", false)}), QNN_SUCCESS) << log;
+  EXPECT_EQ(qv, (std::vector<uint8_t>{3, 7}));
+  EXPECT_EQ(qi, (std::vector<int32_t>{5, 1}));
+}
+
+// GatherNd on float data in fp16 mode behind the EP's Cast of int64 indices
+// (a graph input; negative indices count from the end).
+TEST_F(HtpOrtOpsTest, GatherNdInFp16ModeAfterInt64Cast) {
+  std::vector<float> data = {0.f, 1.f, 2.f, 3.f, 4.f, 5.f, 6.f, 7.f};  // [2, 2, 2]
+  std::vector<int64_t> idx = {-1, -1, 0, 1};                            // [2, 2]: (1, 1), (0, 1)
+  std::vector<float> out(4, -1.f);
+  TensorSpec d("data", QNN_TENSOR_TYPE_STATIC, QNN_DATATYPE_FLOAT_32, {2, 2, 2}, data.data(), 32);
+  TensorSpec i64("idx", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_INT_64, {2, 2}, idx.data(), 32);
+  TensorSpec i32("idx_int32", QNN_TENSOR_TYPE_NATIVE, QNN_DATATYPE_INT_32, {2, 2});
+  TensorSpec y("y", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_FLOAT_32, {2, 2}, out.data(), 16);
+  ASSERT_EQ(run({&d, &i64, &i32, &y}, {{"Cast", {&i64}, {&i32}, {}}, {"GatherNd", {&d, &i32}, {&y}, {}}}, true),
+            QNN_SUCCESS)
+      << log;
+  EXPECT_EQ(out, (std::vector<float>{6.f, 7.f, 2.f, 3.f}));
+}
+
+// ---------------------------------------------------------------------------
+// GatherElements with INT_32 indices on UFIXED_POINT_8 and on INT_32 data.
+TEST_F(HtpOrtOpsTest, GatherElementsWithInt32Indices) {
+  std::vector<uint8_t> data = {11, 12, 13, 21, 22, 23, 31, 32, 33};  // [3, 3]
+  std::vector<int32_t> idx = {1, 2, 0, 2, 0, 0};                     // [2, 3]
+  std::vector<uint8_t> out(6, 0);
+  QuantSpec d("d", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_UFIXED_POINT_8, {3, 3}, 0.04f, -10, data.data(), 9);
+  TensorSpec i("i", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_INT_32, {2, 3}, idx.data(), 24);
+  QuantSpec y("y", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_UFIXED_POINT_8, {2, 3}, 0.04f, -10, out.data(), 6);
+  ASSERT_EQ(runOne("GatherElements", {&d, &i}, {&y}, {u32Param("axis", 0)}), QNN_SUCCESS) << log;
+  for (uint32_t r = 0; r < 2; ++r)
+    for (uint32_t c = 0; c < 3; ++c) EXPECT_EQ(out[r * 3 + c], data[size_t(idx[r * 3 + c]) * 3 + c]);
+  std::vector<int32_t> d32 = {1, 2, 3}, i1 = {1, 2}, o32(2, 0);
+  TensorSpec a("a", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_INT_32, {3}, d32.data(), 12);
+  TensorSpec b("b", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_INT_32, {2}, i1.data(), 8);
+  TensorSpec c("c", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_INT_32, {2}, o32.data(), 8);
+  ASSERT_EQ(runOne("GatherElements", {&a, &b}, {&c}, {u32Param("axis", 0)}), QNN_SUCCESS) << log;
+  EXPECT_EQ(o32, (std::vector<int32_t>{2, 3}));
+}
+
+// ElementWiseSelect with a BOOL_8 condition broadcast over fixed-point values (ONNX Where).
+TEST_F(HtpOrtOpsTest, SelectWithBoolCondition) {
+  std::vector<uint8_t> cond = {1, 0};
+  std::vector<uint8_t> x(24), yv = {77}, out(24, 0);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = uint8_t(i * 10);
+  TensorSpec c("cond", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_BOOL_8, {2}, cond.data(), 2);
+  QuantSpec a("x", QNN_TENSOR_TYPE_STATIC, QNN_DATATYPE_UFIXED_POINT_8, {4, 3, 2}, 0.02f, -30, x.data(), 24);
+  QuantSpec b("y", QNN_TENSOR_TYPE_STATIC, QNN_DATATYPE_UFIXED_POINT_8, {1}, 0.02f, -30, yv.data(), 1);
+  QuantSpec o("out", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_UFIXED_POINT_8, {4, 3, 2}, 0.02f, -30, out.data(), 24);
+  ASSERT_EQ(runOne("ElementWiseSelect", {&c, &a, &b}, {&o}), QNN_SUCCESS) << log;
+  for (size_t i = 0; i < out.size(); ++i) EXPECT_EQ(out[i], cond[i % 2] ? x[i] : 77) << i;
+}
+
+// ---------------------------------------------------------------------------
+// ---------------------------------------------------------------------------
+// ---------------------------------------------------------------------------
+// ScatterElements (reduction NONE) on float data in fp16 mode.
+TEST_F(HtpOrtOpsTest, ScatterElementsInFp16Mode) {
+  std::vector<float> data = {0.f, 1.f, 2.f, 3.f}, upd = {10.f}, out(4, -1.f);
+  std::vector<int32_t> idx = {1};
+  TensorSpec d("data", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_FLOAT_32, {4}, data.data(), 16);
+  TensorSpec i("idx", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_INT_32, {1}, idx.data(), 4);
+  TensorSpec u("upd", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_FLOAT_32, {1}, upd.data(), 4);
+  TensorSpec y("y", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_FLOAT_32, {4}, out.data(), 16);
+  ASSERT_EQ(runOne("ScatterElements", {&d, &i, &u}, {&y}, {u32Param("axis", 0)}, true), QNN_SUCCESS) << log;
+  EXPECT_EQ(out, (std::vector<float>{0.f, 10.f, 2.f, 3.f}));
+}
+
+}  // namespace
+}  // namespace qnn::test
