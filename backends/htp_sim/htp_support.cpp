@@ -33,6 +33,8 @@ struct HtpOpSupport {
 const HtpOpSupport* findOp(const std::string& name) {
   for (const HtpOpSupport& op : kHtpOps)
     if (name == op.name) return &op;
+  for (const HtpOpSupport& op : kHtpObservedOps)
+    if (name == op.name) return &op;
   return nullptr;
 }
 
@@ -128,6 +130,7 @@ bool htpSupportsOp(const std::string& opType) { return findOp(opType) != nullptr
 std::vector<std::string> htpOpTypes() {
   std::vector<std::string> names;
   for (const HtpOpSupport& op : kHtpOps) names.push_back(op.name);
+  for (const HtpOpSupport& op : kHtpObservedOps) names.push_back(op.name);
   std::sort(names.begin(), names.end());
   return names;
 }

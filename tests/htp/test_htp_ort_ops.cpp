@@ -3,7 +3,8 @@
 // htp_support_observed.inc), each as the EP builds it, through the C API of
 // libQnnHtp.so against a reference computed here: Cast from/to INT_64 (the EP's
 // int64 graph inputs and outputs), TopK and GatherNd in fp16 mode, GatherElements
-// with INT_32 indices, ElementWiseSelect with a BOOL_8 condition (ONNX Where).
+// with INT_32 indices, ElementWiseSelect with a BOOL_8 condition (ONNX Where),
+// ElementWiseNeuron HARD_SIGMOID, Resize CUBIC and ScatterElements MAX / MUL.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -15,6 +16,12 @@
 
 namespace qnn::test {
 namespace {
+
+// Round half away from zero and saturate: the HTP's quantize (docs/htp-fixed-point.md).
+int64_t quantizeRef(double real, double scale, int32_t offset, int64_t lo, int64_t hi) {
+  const double q = std::round(real / scale) - offset;
+  return int64_t(std::min(std::max(q, double(lo)), double(hi)));
+}
 
 class HtpOrtOpsTest : public HtpTest {
  protected:
@@ -239,6 +246,55 @@ TEST_F(HtpOrtOpsTest, SelectWithBoolCondition) {
 }
 
 // ---------------------------------------------------------------------------
+// ElementWiseNeuron HARD_SIGMOID: fixed point as quantize(max(0, min(1, alpha x + beta)))
+// over every stored input value (x dequantized in float as the fixed-point rule
+// states), fp16 mode within half precision, another operation refused.
+TEST_F(HtpOrtOpsTest, HardSigmoidNeuron) {
+  constexpr uint32_t kHardSigmoid = 2;
+  const float alpha = 0.1f, beta = 0.4f, sx = 20.f / 255.f, sy = 1.f / 255.f;
+  const int32_t ox = -128;
+  std::vector<uint8_t> x(256), y(256, 0);
+  std::iota(x.begin(), x.end(), 0);
+  QuantSpec in("x", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_UFIXED_POINT_8, {1, 4, 64}, sx, ox, x.data(), 256);
+  QuantSpec out("y", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_UFIXED_POINT_8, {1, 4, 64}, sy, 0, y.data(), 256);
+  ASSERT_EQ(runOne("ElementWiseNeuron", {&in}, {&out},
+                   {u32Param("operation", kHardSigmoid), f32Param("alpha", alpha), f32Param("beta", beta)}),
+            QNN_SUCCESS)
+      << log;
+  for (int q = 0; q < 256; ++q) {
+    const double real = double(sx * float(q + ox));
+    const double hs = std::min(1.0, std::max(0.0, double(alpha) * real + double(beta)));
+    EXPECT_EQ(y[size_t(q)], quantizeRef(hs, sy, 0, 0, 255)) << "q " << q;
+  }
+  // 16-bit, default alpha 0.2 and beta 0.5.
+  std::vector<uint16_t> x16(512), y16(512, 0);
+  for (size_t i = 0; i < x16.size(); ++i) x16[i] = uint16_t(i * 128);
+  QuantSpec in16("x16", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_UFIXED_POINT_16, {512}, 0.0003f, -32768, x16.data(), 1024);
+  QuantSpec out16("y16", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_UFIXED_POINT_16, {512}, 1.f / 65536, 0, y16.data(), 1024);
+  ASSERT_EQ(runOne("ElementWiseNeuron", {&in16}, {&out16}, {u32Param("operation", kHardSigmoid)}), QNN_SUCCESS) << log;
+  for (size_t i = 0; i < x16.size(); ++i) {
+    const double real = double(0.0003f * float(int32_t(x16[i]) - 32768));
+    const double hs = std::min(1.0, std::max(0.0, 0.2 * real + 0.5));
+    EXPECT_EQ(y16[i], quantizeRef(hs, 1.0 / 65536, 0, 0, 65535)) << i;
+  }
+  // fp16 mode: inputs are multiples of 1/64 (exact in half); outputs within half precision.
+  std::vector<float> xf(64), yf(64, -1.f);
+  for (size_t i = 0; i < xf.size(); ++i) xf[i] = -5.f + float(i) * 10.f / 64.f;
+  TensorSpec inf("xf", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_FLOAT_32, {1, 2, 2, 16}, xf.data(), 256);
+  TensorSpec outf("yf", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_FLOAT_32, {1, 2, 2, 16}, yf.data(), 256);
+  ASSERT_EQ(runOne("ElementWiseNeuron", {&inf}, {&outf},
+                   {u32Param("operation", kHardSigmoid), f32Param("alpha", alpha), f32Param("beta", beta)}, true),
+            QNN_SUCCESS)
+      << log;
+  for (size_t i = 0; i < xf.size(); ++i) {
+    const double hs = std::min(1.0, std::max(0.0, double(alpha) * xf[i] + double(beta)));
+    EXPECT_NEAR(yf[i], hs, std::ldexp(1.0, -11)) << i;  // half an ulp of half below 1
+  }
+  // Operation SIGMOID (6) has its own op on the HTP; ElementWiseNeuron runs HARD_SIGMOID only.
+  EXPECT_NE(runOne("ElementWiseNeuron", {&in}, {&out}, {u32Param("operation", 6)}), QNN_SUCCESS);
+  EXPECT_NE(log.find("ElementWiseNeuron: operation 6 (Sigmoid) is not supported on the HTP"), std::string::npos) << log;
+}
+
 // ---------------------------------------------------------------------------
 // ---------------------------------------------------------------------------
 // ScatterElements (reduction NONE) on float data in fp16 mode.

@@ -72,6 +72,12 @@ class Fp16Unary final : public Fp16Kernel {
     }
     clamp_ = op_ == "Relu" || op_ == "Relu6" || op_ == "Relu1" || op_ == "ReluMinMax";
     fn_ = op_;
+    if (op_ == "ElementWiseNeuron") {  // HARD_SIGMOID only
+      HardSigmoidParams p;
+      QNN_SDK_RETURN_IF_ERROR(neuronHardSigmoidParams(params, &p));
+      alpha_ = p.alpha, beta_ = p.beta;
+      fn_ = "HARD_SIGMOID";
+    }
     if (op_ == "ElementWiseUnary") {  // the operation's dedicated op (core/generic_elementwise.h)
       bool defined = false;
       const char* target = sdk::genericElementWiseTarget(op_, params.u32("operation", 0), &defined);
@@ -123,11 +129,12 @@ class Fp16Unary final : public Fp16Kernel {
     if (op == "ElementWiseSign") return float((0.f < v) - (v < 0.f));
     if (op == "ElementWiseNot") return v == 0.f ? 1.f : 0.f;
     if (op == "RECIPROCAL") return 1.f / v;
+    if (op == "HARD_SIGMOID") return std::min(1.f, std::max(0.f, alpha_ * v + beta_));
     return v;
   }
 
   bool clamp_ = false;
-  float lo_ = 0, hi_ = 0, alpha_ = 1;
+  float lo_ = 0, hi_ = 0, alpha_ = 1, beta_ = 0;
   std::string fn_;  // the function's op name (ElementWiseUnary: its operation's)
 };
 

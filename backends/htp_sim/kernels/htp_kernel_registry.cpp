@@ -140,6 +140,7 @@ constexpr KernelEntry kKernelTable[] = {
     {"ElementWiseAsin", makeQuantTable},
     {"ElementWiseAtan", makeQuantTable},
     {"ElementWiseUnary", makeQuantTable},
+    {"ElementWiseNeuron", makeQuantTable},
     // Moves frames bit for bit, fixed-point and fp16 alike (after op set 2.7).
     {"Buffer", makeSharedMove},
 };
@@ -182,6 +183,7 @@ constexpr KernelEntry kFp16Table[] = {
     {"ElementWiseRound", makeFp16Unary},
     {"ElementWiseSign", makeFp16Unary},
     {"ElementWiseUnary", makeFp16Unary},
+    {"ElementWiseNeuron", makeFp16Unary},
     {"PoolMax2d", makeFp16Pool},
     {"PoolAvg2d", makeFp16Pool},
     {"ReduceMean", makeFp16Reduce},

@@ -1,5 +1,6 @@
 #include "htp_kernel_util.h"
 
+#include "core/generic_elementwise.h"
 #include "core/worker_pool.h"
 
 #include <algorithm>
@@ -212,6 +213,21 @@ Status fullyConnectedShape(const TensorView& in, size_t k, size_t n, bool keepDi
   } else {
     *outDims = {uint32_t(*rows), uint32_t(n)};
   }
+  return Status::ok();
+}
+
+Status neuronHardSigmoidParams(const OpParams& params, HardSigmoidParams* out) {
+  constexpr uint32_t kHardSigmoid = 2;  // QNN_OP_ELEMENT_WISE_NEURON_OPERATION_HARD_SIGMOID
+  const uint32_t operation = params.u32("operation", 0);
+  if (operation != kHardSigmoid) {
+    bool defined = false;
+    const char* target = sdk::genericElementWiseTarget("ElementWiseNeuron", operation, &defined);
+    return sdk::notSupported("ElementWiseNeuron: operation " + std::to_string(operation) +
+                             (target ? std::string(" (") + target + ")" : std::string()) +
+                             " is not supported on the HTP; it runs HARD_SIGMOID (2) only");
+  }
+  out->alpha = params.f32("alpha", 0.2f);
+  out->beta = params.f32("beta", 0.5f);
   return Status::ok();
 }
 

@@ -98,6 +98,14 @@ void parallelChunks(size_t n, double work, const std::function<void(size_t, size
 Status fullyConnectedShape(const TensorView& in, size_t k, size_t n, bool keepDims, size_t* rows,
                            std::vector<uint32_t>* outDims);
 
+// ElementWiseNeuron on the HTP runs operation HARD_SIGMOID (ONNX HardSigmoid):
+// y = max(0, min(1, alpha * x + beta)), alpha 0.2 and beta 0.5 by default. Reads
+// them, or refuses another operation (NOT_SUPPORTED, naming it).
+struct HardSigmoidParams {
+  float alpha = 0.2f, beta = 0.5f;
+};
+Status neuronHardSigmoidParams(const OpParams& params, HardSigmoidParams* out);
+
 // TopK (integer and fp16 kernels): k (mandatory, > 0) and largest (default true);
 // the shape rule (k of in[0]'s last dim in both outputs, out[1] INT_32 / UINT_32),
 // setting *rowLen; and the order of the k best of row[0..len): the largest (or

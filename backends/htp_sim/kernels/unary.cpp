@@ -1,6 +1,7 @@
 // Quantized unary ops.
 //  * Table ops (Sigmoid, Tanh, Gelu, HardSwish, Elu, ElementWise{Exp, Log, ...},
-//    ElementWiseNot as x == 0, ElementWiseUnary as its operation's op or 1 / x):
+//    ElementWiseNot as x == 0, ElementWiseUnary as its operation's op or 1 / x,
+//    ElementWiseNeuron HARD_SIGMOID as max(0, min(1, alpha * x + beta))):
 //    a table over every stored input value (256 or 65536 entries) built at
 //    prepare as quantize(f(dequantize(q))), f evaluated in double; execute is
 //    a lookup, so the result is exactly that definition.
@@ -48,6 +49,12 @@ RealFunction tableFunction(const std::string& op, const OpParams& params) {
   if (op == "ElementWiseAsin") return [](double x) { return std::asin(x); };
   if (op == "ElementWiseAtan") return [](double x) { return std::atan(x); };
   if (op == "ElementWiseNot") return [](double x) { return x == 0.0 ? 1.0 : 0.0; };
+  if (op == "ElementWiseNeuron") {  // HARD_SIGMOID only (init refuses the others)
+    HardSigmoidParams p;
+    if (!neuronHardSigmoidParams(params, &p).isOk()) return nullptr;
+    const double alpha = p.alpha, beta = p.beta;
+    return [alpha, beta](double x) { return std::min(1.0, std::max(0.0, alpha * x + beta)); };
+  }
   if (op == "ElementWiseUnary") {  // the operation's dedicated op, or RECIPROCAL
     bool defined = false;
     const char* target = sdk::genericElementWiseTarget(op, params.u32("operation", 0), &defined);
@@ -75,6 +82,10 @@ class TableKernel final : public Kernel {
   explicit TableKernel(std::string op) : op_(std::move(op)) {}
 
   Status init(const OpParams& params) override {
+    if (op_ == "ElementWiseNeuron") {
+      HardSigmoidParams p;
+      QNN_SDK_RETURN_IF_ERROR(neuronHardSigmoidParams(params, &p));
+    }
     f_ = tableFunction(op_, params);
     if (!f_) return sdk::unsupportedOp(op_ + ": no table definition");
     return Status::ok();
