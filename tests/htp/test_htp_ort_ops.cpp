@@ -296,6 +296,89 @@ TEST_F(HtpOrtOpsTest, HardSigmoidNeuron) {
 }
 
 // ---------------------------------------------------------------------------
+// Resize CUBIC on UFIXED_POINT_8 against an independent double-precision Keys
+// cubic (taps floor(x) - 1 .. floor(x) + 2 clamped to the edge, or dropped and
+// renormalized with exclude_outside); the HTP runs the shared float32 algorithm
+// on dequantized values, so each output is within one step of the reference and
+// all but 5% (or one) equal it.
+struct CubicCase {
+  uint32_t transformation;  // 0 HALF_PIXEL, 1 PYTORCH_HALF_PIXEL, 2 ALIGN_CORNERS, 3 ASYMMETRIC
+  bool excludeOutside;
+  float coeff;
+  uint32_t outH, outW;
+};
+
+double sourceCoord(uint32_t transformation, uint32_t o, uint32_t in, uint32_t out) {
+  const double ratio = double(in) / double(out);
+  switch (transformation) {
+    case 0: return (o + 0.5) * ratio - 0.5;
+    case 1: return out > 1 ? (o + 0.5) * ratio - 0.5 : 0.0;
+    case 2: return out > 1 ? double(o) * (in - 1) / (out - 1) : 0.0;
+    default: return o * ratio;
+  }
+}
+
+// Per output coordinate: 4 (index, weight) taps.
+std::vector<std::pair<int, double>> cubicTaps(double x, uint32_t in, double a, bool exclude) {
+  auto keys = [a](double t) {
+    t = std::fabs(t);
+    if (t <= 1) return ((a + 2) * t - (a + 3)) * t * t + 1;
+    if (t < 2) return ((a * t - 5 * a) * t + 8 * a) * t - 4 * a;
+    return 0.0;
+  };
+  std::vector<std::pair<int, double>> taps;
+  const int base = int(std::floor(x));
+  double sum = 0;
+  for (int k = base - 1; k <= base + 2; ++k) {
+    const bool outside = k < 0 || k >= int(in);
+    const double w = exclude && outside ? 0.0 : keys(x - k);
+    taps.push_back({std::min(std::max(k, 0), int(in) - 1), w});
+    sum += w;
+  }
+  if (exclude)
+    for (auto& t : taps) t.second /= sum;
+  return taps;
+}
+
+TEST_F(HtpOrtOpsTest, ResizeCubicFixedPoint) {
+  constexpr uint32_t kH = 4, kW = 5, kC = 3;
+  const float s = 20.f / 255.f;
+  const int32_t off = -128;
+  std::mt19937 rng(3);
+  std::vector<uint8_t> x(kH * kW * kC);
+  for (auto& v : x) v = uint8_t(rng() % 256);
+  const CubicCase cases[] = {{0, false, -0.75f, 8, 10}, {0, false, -0.6f, 8, 10}, {0, false, -0.75f, 2, 3},
+                             {2, true, -0.5f, 7, 9},    {3, false, -0.75f, 6, 7}, {1, true, -0.75f, 1, 4}};
+  for (const CubicCase& cc : cases) {
+    std::vector<uint8_t> y(cc.outH * cc.outW * kC, 0);
+    QuantSpec in("x", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_UFIXED_POINT_8, {1, kH, kW, kC}, s, off, x.data(),
+                 uint32_t(x.size()));
+    QuantSpec out("y", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_UFIXED_POINT_8, {1, cc.outH, cc.outW, kC}, s, off,
+                  y.data(), uint32_t(y.size()));
+    ASSERT_EQ(runOne("Resize", {&in}, {&out},
+                     {u32Param("interpolation_mode", 2), u32Param("transformation_mode", cc.transformation),
+                      boolParam("exclude_outside", cc.excludeOutside), f32Param("cubic_coeff", cc.coeff)}),
+              QNN_SUCCESS)
+        << log;
+    size_t equal = 0;
+    for (uint32_t oy = 0; oy < cc.outH; ++oy)
+      for (uint32_t ox = 0; ox < cc.outW; ++ox) {
+        const auto ty = cubicTaps(sourceCoord(cc.transformation, oy, kH, cc.outH), kH, cc.coeff, cc.excludeOutside);
+        const auto tx = cubicTaps(sourceCoord(cc.transformation, ox, kW, cc.outW), kW, cc.coeff, cc.excludeOutside);
+        for (uint32_t c = 0; c < kC; ++c) {
+          double acc = 0;
+          for (auto [iy, wy] : ty)
+            for (auto [ix, wx] : tx) acc += wy * wx * double(s) * (x[(size_t(iy) * kW + size_t(ix)) * kC + c] + off);
+          const int64_t want = quantizeRef(acc, s, off, 0, 255);
+          const int64_t got = y[(size_t(oy) * cc.outW + ox) * kC + c];
+          EXPECT_LE(std::abs(got - want), 1) << "transformation " << cc.transformation << " at " << oy << "," << ox;
+          equal += got == want;
+        }
+      }
+    EXPECT_LE(y.size() - equal, std::max<size_t>(1, y.size() / 20)) << "transformation " << cc.transformation;
+  }
+}
+
 // ---------------------------------------------------------------------------
 // ScatterElements (reduction NONE) on float data in fp16 mode.
 TEST_F(HtpOrtOpsTest, ScatterElementsInFp16Mode) {

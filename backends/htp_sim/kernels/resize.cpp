@@ -5,7 +5,10 @@
 // The fraction becomes a Q15 weight F = round_half_away(f * 2^15), and
 //   acc = sum over the 2x2 taps of wy * wx * (x + o_x)   (w = 2^15 - F or F)
 //   y   = requantize(acc, s_x / (s_y * 2^30))
-// so nearest sampling is an exact copy-with-requantization.
+// so nearest sampling is an exact copy-with-requantization. Resize with
+// interpolation_mode CUBIC (cubic_coeff, exclude_outside) runs the shared float
+// algorithm of sdk/ops/resize.cpp on dequantized values (real_valued.cpp), the
+// CPU backend's math.
 #include <algorithm>
 #include <cmath>
 
@@ -40,15 +43,20 @@ class QuantResize final : public Kernel {
   explicit QuantResize(std::string op) : op_(std::move(op)) {}
 
   Status init(const OpParams& params) override {
+    cubic_.reset();
     if (op_ == "Resize") {
-      if (params.b("exclude_outside", false)) return sdk::notSupported("Resize: exclude_outside = true is not supported");
       transformation_ = params.u32("transformation_mode", 0);
       const uint32_t interpolation = params.u32("interpolation_mode", 0);
       nearestMode_ = params.u32("nearest_mode", 0);
       if (transformation_ > 3) return sdk::invalidParam("Resize: transformation_mode must be 0..3");
       if (interpolation > 2)
         return sdk::invalidParam("Resize: interpolation_mode must be 0 (NEAREST), 1 (LINEAR) or 2 (CUBIC)");
-      if (interpolation == 2) return sdk::notSupported("Resize: interpolation_mode CUBIC is not supported on HTP");
+      if (interpolation == 2) {  // the shared float algorithm on real values
+        cubic_ = makeRealValued("Resize");
+        return cubic_ ? cubic_->init(params) : sdk::notSupported("Resize: no cubic implementation");
+      }
+      if (params.b("exclude_outside", false))
+        return sdk::notSupported("Resize: exclude_outside = true is supported with interpolation_mode CUBIC only");
       if (nearestMode_ > 3) return sdk::invalidParam("Resize: nearest_mode must be 0..3");
       linear_ = interpolation == 1;
     } else {
@@ -64,6 +72,7 @@ class QuantResize final : public Kernel {
     QNN_SDK_RETURN_IF_ERROR(checkArity(op, inputs, 1, 1, outputs, 1));
     QNN_SDK_RETURN_IF_ERROR(checkDType(op, "in[0]", inputs[0], kActivationTypes));
     QNN_SDK_RETURN_IF_ERROR(checkDType(op, "out[0]", outputs[0], kActivationTypes));
+    if (cubic_) return cubic_->prepare(inputs, outputs);
     const auto& in = inputs[0].dims;
     const auto& out = outputs[0].dims;
     const bool rank3 = in.size() == 3 && op_ == "Resize";
@@ -85,6 +94,7 @@ class QuantResize final : public Kernel {
   }
 
   Status execute(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) override {
+    if (cubic_) return cubic_->execute(inputs, outputs);
     const size_t H = in4_[1], W = in4_[2], C = in4_[3], OH = out4_[1], OW = out4_[2];
     const int64_t one = int64_t(1) << kWeightBits;
     std::vector<int64_t> row(C);
@@ -151,6 +161,7 @@ class QuantResize final : public Kernel {
   }
 
   std::string op_;
+  std::unique_ptr<Kernel> cubic_;  // interpolation_mode CUBIC
   uint32_t transformation_ = 0, nearestMode_ = 0;
   bool linear_ = false, alignCorners_ = false, halfPixel_ = false;
   std::vector<uint32_t> in4_, out4_;
