@@ -380,6 +380,41 @@ TEST_F(HtpOrtOpsTest, ResizeCubicFixedPoint) {
 }
 
 // ---------------------------------------------------------------------------
+// ScatterElements with reduction MAX and MUL on UFIXED_POINT_8 (indices from the
+// EP's Cast of int64): the reached elements are reduce(data, updates...) in index
+// order on real values, quantized once; the others are copied (same encoding).
+TEST_F(HtpOrtOpsTest, ScatterElementsMaxAndMul) {
+  constexpr uint32_t kMul = 2, kMax = 3;
+  const float sd = 0.05f, su = 0.1f;
+  std::vector<uint8_t> data = {0, 20, 40, 60, 80};
+  std::vector<int64_t> idx = {1, 3, 1, -1};
+  std::vector<uint8_t> upd = {30, 5, 12, 7};
+  for (uint32_t reduction : {kMax, kMul}) {
+    std::vector<uint8_t> out(5, 0);
+    QuantSpec d("data", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_UFIXED_POINT_8, {5}, sd, 0, data.data(), 5);
+    TensorSpec i64("idx", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_INT_64, {4}, idx.data(), 32);
+    TensorSpec i32("idx_int32", QNN_TENSOR_TYPE_NATIVE, QNN_DATATYPE_INT_32, {4});
+    QuantSpec u("upd", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_UFIXED_POINT_8, {4}, su, 0, upd.data(), 4);
+    QuantSpec y("y", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_UFIXED_POINT_8, {5}, sd, 0, out.data(), 5);
+    ASSERT_EQ(run({&d, &i64, &i32, &u, &y},
+                  {{"Cast", {&i64}, {&i32}, {}},
+                   {"ScatterElements", {&d, &i32, &u}, {&y}, {u32Param("axis", 0), u32Param("reduction", reduction)}}}),
+              QNN_SUCCESS)
+        << log;
+    std::vector<double> real(5);
+    for (size_t k = 0; k < 5; ++k) real[k] = double(sd) * data[k];
+    for (size_t k = 0; k < idx.size(); ++k) {
+      double& r = real[size_t((idx[k] + 5) % 5)];
+      const double v = double(su) * upd[k];
+      r = reduction == kMax ? std::max(r, v) : r * v;
+    }
+    for (size_t k = 0; k < 5; ++k) {
+      const bool reached = k == 1 || k == 3 || k == 4;
+      EXPECT_EQ(out[k], reached ? quantizeRef(real[k], sd, 0, 0, 255) : data[k]) << "reduction " << reduction << " at " << k;
+    }
+  }
+}
+
 // ScatterElements (reduction NONE) on float data in fp16 mode.
 TEST_F(HtpOrtOpsTest, ScatterElementsInFp16Mode) {
   std::vector<float> data = {0.f, 1.f, 2.f, 3.f}, upd = {10.f}, out(4, -1.f);

@@ -25,6 +25,8 @@ class Fp16Movement final : public Kernel {
     if (!inner_) return sdk::unsupportedOp(op_ + ": no fp16 kernel");
     if (op_ == "Pad" && params.has("pad_constant_value") && params.f32("pad_constant_value", 0.f) != 0.f)
       return sdk::notSupported("Pad: a non-zero pad_constant_value is not supported in fp16 mode yet");
+    if ((op_ == "ScatterElements" || op_ == "ScatterNd") && params.u32("reduction", 0) != 0)
+      return sdk::notSupported(op_ + ": reductions other than NONE are not supported in fp16 mode yet");
     return inner_->init(params);
   }
   void computeFloatsInFp32() override { roundToHalf_ = false; }

@@ -10,9 +10,10 @@
 //  * Pack / UnPack: stack along / split off a new dim `axis`.
 //  * ArgbToRgb: drop alpha (ARGB: channel 0, RGBA: channel 3), reverse_output flips.
 //  * ExtractPatches: see the class.
-//  * GatherElements / GatherNd (batch_dims) / ScatterElements / ScatterNd with
-//    reduction NONE (later updates win): int32/uint32 indices, negative ones count
-//    from the end; an index out of range fails the execute.
+//  * GatherElements / GatherNd (batch_dims) / ScatterElements / ScatterNd
+//    (reduction NONE: later updates win; ADD / MUL / MAX on real values, see
+//    Scatter): int32/uint32 indices, negative ones count from the end; an index
+//    out of range fails the execute.
 #include <algorithm>
 
 #include "htp_kernel_registry.h"
@@ -432,15 +433,48 @@ class GatherNd final : public MovementKernel {
   size_t k_ = 1, slice_ = 1;
 };
 
-// ScatterElements / ScatterNd with reduction NONE: out = data, then each update
-// (input 2) overwrites its target, in index order.
+// ScatterElements / ScatterNd: out = data, then each update (input 2) goes to
+// its target in index order. Reduction NONE: the later update wins (a copy
+// through the maps). ADD / MUL / MAX (MAX: ScatterElements only): every target
+// element that updates reach is reduce(data, u1, u2, ...) in index order on real
+// values (dequantized, in double) and quantized once into out[0]'s encoding;
+// the other elements are copied as with NONE.
 class Scatter final : public MovementKernel {
  public:
   using MovementKernel::MovementKernel;
+  enum Reduction : uint32_t { kNone = 0, kAdd = 1, kMul = 2, kMax = 3 };
+
   Status init(const OpParams& params) override {
-    if (params.u32("reduction", 0) != 0)
-      return sdk::notSupported(op_ + ": only reduction NONE is supported on the HTP simulator");
+    reduction_ = params.u32("reduction", kNone);
+    const uint32_t last = op_ == "ScatterElements" ? kMax : kMul;
+    if (reduction_ > last)
+      return sdk::notSupported(op_ + ": reduction " + std::to_string(reduction_) + " is not supported (NONE, ADD, MUL" +
+                               (last == kMax ? ", MAX)" : ")"));
     axis_ = params.u32("axis", 0);
+    return Status::ok();
+  }
+
+  Status execute(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) override {
+    QNN_SDK_RETURN_IF_ERROR(MovementKernel::execute(inputs, outputs));
+    if (reduction_ == kNone) return Status::ok();
+    Encoding ed, eu, eo;
+    QNN_SDK_RETURN_IF_ERROR(tensorEncoding(op_.c_str(), "in[0]", inputs[0], &ed));
+    QNN_SDK_RETURN_IF_ERROR(tensorEncoding(op_.c_str(), "in[2]", inputs[2], &eu));
+    QNN_SDK_RETURN_IF_ERROR(tensorEncoding(op_.c_str(), "out[0]", outputs[0], &eo));
+    auto real = [](const TensorView& t, const Encoding& e, size_t i) {
+      return (double(loadInt(t, i)) + e.offset) * double(e.scale);
+    };
+    reduced_.assign(outputs[0].numElements(), 0.0);
+    touched_.assign(outputs[0].numElements(), 0);
+    for (const auto& [dst, k] : targets_) {
+      double& acc = reduced_[dst];
+      if (!touched_[dst]) acc = real(inputs[0], ed, dst), touched_[dst] = 1;
+      const double u = real(inputs[2], eu, k);
+      acc = reduction_ == kAdd ? acc + u : reduction_ == kMul ? acc * u : std::max(acc, u);
+    }
+    const fx::QuantRange range = rangeOf(outputs[0]);
+    for (size_t i = 0; i < reduced_.size(); ++i)
+      if (touched_[i]) storeInt(outputs[0], i, fx::quantizeValue(reduced_[i], eo.scale, eo.offset, range));
     return Status::ok();
   }
 
@@ -469,6 +503,11 @@ class Scatter final : public MovementKernel {
   Status refreshMaps(const std::vector<TensorView>& in) override {
     ElementMap& map = maps_[0];
     for (size_t i = 0; i < map.size(); ++i) map[i] = Source{0, int64_t(i)};
+    targets_.clear();
+    auto update = [&](size_t dst, int64_t k) {
+      map[dst] = Source{2, k};
+      if (reduction_ != kNone) targets_.emplace_back(dst, size_t(k));
+    };
     const std::vector<size_t> strides = stridesOf(in[0].dims);
     if (op_ == "ScatterNd") {
       const size_t tuples = in[1].numElements() / k_;
@@ -476,7 +515,7 @@ class Scatter final : public MovementKernel {
         int64_t off = 0;
         if (!tupleOffset(in[0], in[1], s, k_, 0, strides, &off))
           return sdk::invalidArgument("ScatterNd: index tuple " + std::to_string(s) + " is out of range");
-        for (size_t j = 0; j < slice_; ++j) map[size_t(off) + j] = Source{2, int64_t(s * slice_ + j)};
+        for (size_t j = 0; j < slice_; ++j) update(size_t(off) + j, int64_t(s * slice_ + j));
       }
       return Status::ok();
     }
@@ -488,7 +527,7 @@ class Scatter final : public MovementKernel {
         return sdk::invalidArgument("ScatterElements: index " + std::to_string(loadInt(in[1], k)) + " out of range");
       int64_t dst = 0;
       for (size_t d = 0; d < id.size(); ++d) dst += (d == axis_ ? idx : int64_t(pos[d])) * int64_t(strides[d]);
-      map[size_t(dst)] = Source{2, int64_t(k)};
+      update(size_t(dst), int64_t(k));
       for (size_t d = id.size(); d-- > 0;) {
         if (++pos[d] < id[d]) break;
         pos[d] = 0;
@@ -498,8 +537,11 @@ class Scatter final : public MovementKernel {
   }
 
  private:
-  uint32_t axis_ = 0;
+  uint32_t axis_ = 0, reduction_ = kNone;
   size_t k_ = 1, slice_ = 1;
+  std::vector<std::pair<size_t, size_t>> targets_;  // (output element, update element) in index order
+  std::vector<double> reduced_;
+  std::vector<uint8_t> touched_;
 };
 
 }  // namespace
