@@ -415,6 +415,34 @@ TEST_F(HtpOrtOpsTest, ScatterElementsMaxAndMul) {
   }
 }
 
+// ScatterND on int64 tensors as the EP sends it: every int64 graph input cast to
+// INT_32, ScatterNd with reduction ADD / MUL (duplicate indices), the result cast
+// back to an int64 graph output.
+TEST_F(HtpOrtOpsTest, ScatterNdInt32ReductionsBetweenInt64Casts) {
+  constexpr uint32_t kAdd = 1, kMul = 2;
+  std::vector<int64_t> data = {0, 1, 2, 3}, idx = {1, 3, 1}, upd = {10, -4, 5};
+  for (uint32_t reduction : {kAdd, kMul}) {
+    std::vector<int64_t> out(4, 99);
+    TensorSpec d64("data", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_INT_64, {4}, data.data(), 32);
+    TensorSpec i64("idx", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_INT_64, {3, 1}, idx.data(), 24);
+    TensorSpec u64("upd", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_INT_64, {3}, upd.data(), 24);
+    TensorSpec d32("data_int32", QNN_TENSOR_TYPE_NATIVE, QNN_DATATYPE_INT_32, {4});
+    TensorSpec i32("idx_int32", QNN_TENSOR_TYPE_NATIVE, QNN_DATATYPE_INT_32, {3, 1});
+    TensorSpec u32("upd_int32", QNN_TENSOR_TYPE_NATIVE, QNN_DATATYPE_INT_32, {3});
+    TensorSpec y32("y_int32", QNN_TENSOR_TYPE_NATIVE, QNN_DATATYPE_INT_32, {4});
+    TensorSpec y64("y", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_INT_64, {4}, out.data(), 32);
+    ASSERT_EQ(run({&d64, &i64, &u64, &d32, &i32, &u32, &y32, &y64},
+                  {{"Cast", {&d64}, {&d32}, {}},
+                   {"Cast", {&i64}, {&i32}, {}},
+                   {"Cast", {&u64}, {&u32}, {}},
+                   {"ScatterNd", {&d32, &i32, &u32}, {&y32}, {u32Param("reduction", reduction)}},
+                   {"Cast", {&y32}, {&y64}, {}}}),
+              QNN_SUCCESS)
+        << log;
+    EXPECT_EQ(out, reduction == kAdd ? (std::vector<int64_t>{0, 16, 2, -1}) : (std::vector<int64_t>{0, 50, 2, -12}));
+  }
+}
+
 // ScatterElements (reduction NONE) on float data in fp16 mode.
 TEST_F(HtpOrtOpsTest, ScatterElementsInFp16Mode) {
   std::vector<float> data = {0.f, 1.f, 2.f, 3.f}, upd = {10.f}, out(4, -1.f);
