@@ -105,6 +105,13 @@ TEST_F(HtpOrtOpsTest, CastFromAndToInt64) {
   const int64_t big = int64_t(1) << 40;
   std::vector<int64_t> wide = {0, -1, 7, int64_t(1) << 31, -5000000000LL, std::numeric_limits<int64_t>::max(), big + 1};
   const uint32_t n = uint32_t(wide.size());
+  {  // The EP asks QnnBackend_validateOpConfig first.
+    TensorSpec x("vx", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_INT_64, {n});
+    TensorSpec y("vy", QNN_TENSOR_TYPE_NATIVE, QNN_DATATYPE_INT_32, {n});
+    Qnn_OpConfig_t op = QNN_OPCONFIG_INIT;
+    op.v1 = {"cast_v", "qti.aisw", "Cast", 0, nullptr, 1, &x.tensor, 1, &y.tensor};
+    EXPECT_EQ(api().backendValidateOpConfig(backend, op), QNN_SUCCESS) << LogCapture::take();
+  }
   for (bool fp16 : {false, true}) {
     std::vector<int32_t> narrow(n, 99);
     TensorSpec x("x", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_INT_64, {n}, wide.data(), n * 8);
