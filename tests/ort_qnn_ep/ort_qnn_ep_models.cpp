@@ -8,7 +8,9 @@
 // The plugin library is the user's (OPENQNN_QNN_EP_PLUGIN, e.g. libonnxruntime_providers_qnn.so built
 // from onnxruntime/onnxruntime-qnn against our SDK); ONNX Runtime is the one this program was built
 // with (OPENQNN_ORT_ROOT at configure). Without a plugin the program skips (exit 77).
-// CPU fallback is disabled: a node the EP does not take onto our backend fails the session.
+// Every node must run on our backend: on the HTP, CPU fallback is disabled (a node the EP does not
+// take fails the session); on the CPU backend the EP itself refuses that setting, so the session logs
+// ONNX Runtime's node placements and the harness requires "All nodes placed on [QNN...]".
 #include <onnxruntime_cxx_api.h>
 
 #include <sys/stat.h>
@@ -26,7 +28,8 @@
 namespace {
 
 constexpr int kSkip = 77;
-constexpr const char* kEpName = "QNNExecutionProvider";
+// The plugin names its EP after the name it is registered under (CreateEpFactories' registration_name).
+constexpr const char* kRegistrationName = "QNNExecutionProvider";
 using Options = std::unordered_map<std::string, std::string>;
 
 struct Tolerance {
@@ -41,6 +44,14 @@ const Tolerance kFloat32{1e-5, 1e-4, "float32"};
 const Tolerance kFp16{1e-3, 4e-3, "fp16"};
 const Tolerance kU8Step{4.0 / 255 + 1e-6, 0, "one uint8 step"};
 const Tolerance kU16Step{4.0 / 65535 + 1e-6, 0, "one uint16 step"};
+
+// ONNX Runtime's log: warnings and errors printed, the node placement lines kept.
+std::string gPlacements;
+void ortLog(void*, OrtLoggingLevel severity, const char*, const char*, const char* codeLocation, const char* message) {
+  std::string m = message;
+  if (m.find("placed on [") != std::string::npos) gPlacements += m + "\n";
+  if (severity >= ORT_LOGGING_LEVEL_WARNING) std::fprintf(stderr, "[ort] %s: %s\n", codeLocation, message);
+}
 
 struct Outputs {
   std::vector<std::vector<float>> values;
@@ -59,11 +70,24 @@ struct Harness {
 
   Ort::SessionOptions qnnSession(const std::string& backend, Options options, const Options& config = {}) {
     Ort::SessionOptions so;
-    so.AddConfigEntry("session.disable_cpu_ep_fallback", "1");
+    if (backend == "cpu")
+      so.SetLogSeverityLevel(ORT_LOGGING_LEVEL_VERBOSE);  // for the placement lines (open() checks them)
+    else
+      so.AddConfigEntry("session.disable_cpu_ep_fallback", "1");
     for (const auto& [k, v] : config) so.AddConfigEntry(k.c_str(), v.c_str());
     options["backend_path"] = backends.at(backend);
     so.AppendExecutionProvider_V2(env, {device}, options);
     return so;
+  }
+
+  // Opens a session; on the CPU backend, fails unless ONNX Runtime placed every node on the EP.
+  Ort::Session open(const std::string& path, Ort::SessionOptions& so, const std::string& backend) {
+    gPlacements.clear();
+    Ort::Session session(env, path.c_str(), so);
+    if (backend == "cpu" && gPlacements.find("All nodes placed on [" + std::string(kRegistrationName) + "]") ==
+                                std::string::npos)
+      throw Ort::Exception("not every node was placed on the QNN EP:\n" + gPlacements, ORT_FAIL);
+    return session;
   }
 
   void report(bool ok, const std::string& what, const std::string& detail) {
@@ -165,7 +189,8 @@ void plainRun(Harness& h, const std::string& file, const std::string& backend, c
   h.check(what, [&] {
     Outputs ref = reference(h.env, h.model(file));
     auto so = h.qnnSession(backend, options);
-    h.compare(what, run(h.env, h.model(file), so), ref, tol);
+    Ort::Session session = h.open(h.model(file), so, backend);
+    h.compare(what, run(session), ref, tol);
   });
 }
 
@@ -188,7 +213,8 @@ void epContextRoundTrip(Harness& h, const std::string& file, const std::string& 
     }
     Outputs ref = reference(h.env, h.model(file));
     auto load = h.qnnSession(backend, options);
-    h.compare(what, run(h.env, ctx, load), ref, tol);
+    Ort::Session session = h.open(ctx, load, backend);
+    h.compare(what, run(session), ref, tol);
   });
 }
 
@@ -227,7 +253,7 @@ void profilingToFile(Harness& h, const std::string& file, const std::string& bac
     std::remove(csv.c_str());
     {
       auto so = h.qnnSession(backend, {{"profiling_level", level}, {"profiling_file_path", csv}});
-      Ort::Session session(h.env, h.model(file).c_str(), so);
+      Ort::Session session = h.open(h.model(file), so, backend);
       run(session);
     }
     off_t size = fileSize(csv);
@@ -248,17 +274,21 @@ int main(int argc, char** argv) {
     return kSkip;
   }
   try {
-    Ort::Env env(ORT_LOGGING_LEVEL_WARNING, "openqnn-ort-qnn-ep");
-    env.RegisterExecutionProviderLibrary("QNN", plugin);
+    Ort::Env env(ORT_LOGGING_LEVEL_WARNING, "openqnn-ort-qnn-ep", ortLog, nullptr);
+    env.RegisterExecutionProviderLibrary(kRegistrationName, plugin);
     Ort::ConstEpDevice qnnDevice{nullptr};
-    for (const auto& d : env.GetEpDevices())
-      if (std::string(d.EpName()) == kEpName) qnnDevice = d;
+    std::string seen;
+    for (const auto& d : env.GetEpDevices()) {
+      seen += std::string(seen.empty() ? "" : ", ") + d.EpName();
+      if (std::string(d.EpName()) == kRegistrationName) qnnDevice = d;
+    }
     if (!qnnDevice) {
-      std::printf("FAIL: %s registered no %s device\n", plugin, kEpName);
+      std::printf("FAIL: %s registered no %s device (devices: %s)\n", plugin, kRegistrationName, seen.c_str());
       return 1;
     }
     Harness h{env, qnnDevice, argv[1], {{"cpu", argv[2]}, {"htp", argv[3]}}};
-    const Options fp16{{"enable_htp_fp16_precision", "1"}};
+    // The EP takes fp16 precision only with a SoC named (one whose HTP has a float unit).
+    const Options fp16{{"enable_htp_fp16_precision", "1"}, {"soc_model", "87"}};
 
     plainRun(h, "float_cnn.onnx", "cpu", {}, kFloat32);
     plainRun(h, "float_attention.onnx", "cpu", {}, kFloat32);
