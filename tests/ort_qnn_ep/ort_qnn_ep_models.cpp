@@ -3,7 +3,10 @@
 // provider options the EP documents, EP context models (embed modes 1 and 0) reloaded in a new
 // session, two models sharing one context, and profiling to a file.
 //
-//   ort_qnn_ep_models MODEL_DIR CPU_BACKEND HTP_BACKEND
+//   ort_qnn_ep_models MODEL_DIR CPU_BACKEND HTP_BACKEND [QNN_TRACE_REPLAY]
+//
+// With qnn-trace-replay given, a session recorded through our Saver (qnn_saver_path, forwarding to the
+// HTP backend) is replayed on the HTP and must reproduce the recorded outputs.
 //
 // The plugin library is the user's (OPENQNN_QNN_EP_PLUGIN, e.g. libonnxruntime_providers_qnn.so built
 // from onnxruntime/onnxruntime-qnn against our SDK); ONNX Runtime is the one this program was built
@@ -261,11 +264,37 @@ void profilingToFile(Harness& h, const std::string& file, const std::string& bac
   });
 }
 
+// qnn_saver_path: the EP loads our Saver as its backend; the Saver forwards to the HTP
+// (QNN_SAVER_BACKEND) and records every call; qnn-trace-replay reproduces the recorded outputs.
+void saverRecordsAndReplays(Harness& h, const std::string& file, const std::string& replayTool) {
+  std::string what = file + " on htp through the Saver (qnn_saver_path)";
+  h.check(what, [&] {
+    const std::string htp = h.backends.at("htp");
+    const std::string saver = htp.substr(0, htp.rfind('/') + 1) + "libQnnSaver.so";
+    const std::string trace = "saver_output/saver_output.qnntrace";
+    std::remove(trace.c_str());
+    setenv("QNN_SAVER_BACKEND", htp.c_str(), 1);
+    {
+      auto so = h.qnnSession("htp", {{"qnn_saver_path", saver}, {"htp_performance_mode", "burst"}});
+      Ort::Session session = h.open(h.model(file), so, "htp");
+      h.compare(what, run(session), reference(h.env, h.model(file)), kU8Step);
+    }
+    unsetenv("QNN_SAVER_BACKEND");
+    if (fileSize(trace) <= 0) {
+      h.report(false, what, "no trace at " + trace);
+      return;
+    }
+    const std::string command = "'" + replayTool + "' --trace " + trace + " --backend '" + htp + "' --compare";
+    int rc = std::system(command.c_str());
+    h.report(rc == 0, what + ", replayed", command + (rc == 0 ? ": outputs reproduced" : ": failed"));
+  });
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 4) {
-    std::fprintf(stderr, "usage: %s MODEL_DIR CPU_BACKEND HTP_BACKEND\n", argv[0]);
+  if (argc != 4 && argc != 5) {
+    std::fprintf(stderr, "usage: %s MODEL_DIR CPU_BACKEND HTP_BACKEND [QNN_TRACE_REPLAY]\n", argv[0]);
     return 2;
   }
   const char* plugin = std::getenv("OPENQNN_QNN_EP_PLUGIN");
@@ -309,6 +338,7 @@ int main(int argc, char** argv) {
     sharedContexts(h, "qdq_u8_conv.onnx", kU8Step, "qdq_u16_conv.onnx", kU16Step, {});
     for (const char* level : {"basic", "detailed"}) profilingToFile(h, "float_cnn.onnx", "htp", level);
     profilingToFile(h, "float_cnn.onnx", "cpu", "detailed");
+    if (argc == 5) saverRecordsAndReplays(h, "qdq_u8_conv.onnx", argv[4]);
 
     std::printf("%d passed, %d failed\n", h.passed, h.failed);
     return h.failed ? 1 : 0;
