@@ -8,6 +8,10 @@ float_attention.onnx MatMul -> Transpose -> MatMul -> Softmax -> MatMul, LayerNo
                      transformers are made of
 qdq_u8_conv.onnx     the float CNN's first layers as a QDQ model, uint8 activations and weights
 qdq_u16_conv.onnx    the same with uint16 activations (com.microsoft Q/DQ) and uint8 weights
+lora_ctx.onnx        an EP context model over base.bin, the context binary qnn-context-binary-generator
+                     makes of tests/tools/lora's graph "lora" (y = x*W + (x*lora_A)*lora_B), with
+lora_base_ref.onnx / lora_one_ref.onnx  that graph as plain ONNX with the base weights and with
+                     adapter "one" (the values tests/tools/lora/make_lora_data.py writes), the references
 Each model's inputs are drawn by the harness; the models have one input named "x".
 """
 import os
@@ -117,6 +121,30 @@ def qdq_conv(path, act_type):
     save(g, path)
 
 
+def lora_models(out):
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools", "lora"))
+    from make_lora_data import values  # the adapters' values, by seed
+
+    def reference(path, seeds):
+        w, a, b = (np.array(values(n, s), np.float32).reshape(shape)
+                   for (n, shape), s in zip(((16, (4, 4)), (8, (4, 2)), (8, (2, 4))), seeds))
+        nodes = [helper.make_node("MatMul", ["x", "W"], ["xw"]), helper.make_node("MatMul", ["x", "A"], ["xa"]),
+                 helper.make_node("MatMul", ["xa", "B"], ["xab"]), helper.make_node("Add", ["xw", "xab"], ["y"])]
+        g = helper.make_graph(nodes, "lora", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 4])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 4])],
+                              [init("W", w), init("A", a), init("B", b)])
+        save(g, path)
+
+    reference(os.path.join(out, "lora_base_ref.onnx"), (1, 2, 3))
+    reference(os.path.join(out, "lora_one_ref.onnx"), (1, 4, 5))
+    # The EPContext node as the EP writes it: named after the QNN graph, binary beside the model.
+    node = helper.make_node("EPContext", ["x"], ["y"], name="lora", domain="com.microsoft", embed_mode=0,
+                            ep_cache_context="base.bin", main_context=1, source="QNN", partition_name="lora")
+    g = helper.make_graph([node], "lora_ctx", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 4])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 4])])
+    save(g, os.path.join(out, "lora_ctx.onnx"))
+
+
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
@@ -124,6 +152,7 @@ def main():
     float_attention(os.path.join(out, "float_attention.onnx"))
     qdq_conv(os.path.join(out, "qdq_u8_conv.onnx"), TensorProto.UINT8)
     qdq_conv(os.path.join(out, "qdq_u16_conv.onnx"), TensorProto.UINT16)
+    lora_models(out)
 
 
 if __name__ == "__main__":

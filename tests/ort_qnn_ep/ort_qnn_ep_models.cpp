@@ -6,7 +6,9 @@
 //   ort_qnn_ep_models MODEL_DIR CPU_BACKEND HTP_BACKEND [QNN_TRACE_REPLAY]
 //
 // With qnn-trace-replay given, a session recorded through our Saver (qnn_saver_path, forwarding to the
-// HTP backend) is replayed on the HTP and must reproduce the recorded outputs.
+// HTP backend) is replayed on the HTP and must reproduce the recorded outputs. With base.bin and
+// base_one.bin in MODEL_DIR (tests/tools/lora's graph through qnn-context-binary-generator
+// --adapter_weight_config), an EP context model over them switches to the adapter by qnn.lora_config.
 //
 // The plugin library is the user's (OPENQNN_QNN_EP_PLUGIN, e.g. libonnxruntime_providers_qnn.so built
 // from onnxruntime/onnxruntime-qnn against our SDK); ONNX Runtime is the one this program was built
@@ -143,7 +145,7 @@ std::vector<float> randomInput(size_t count, unsigned seed) {
   return v;
 }
 
-Outputs run(Ort::Session& session) {
+Outputs run(Ort::Session& session, const Ort::RunOptions& runOptions = Ort::RunOptions{nullptr}) {
   Ort::AllocatorWithDefaultOptions alloc;
   auto inputName = session.GetInputNameAllocated(0, alloc);
   auto shape = session.GetInputTypeInfo(0).GetTensorTypeAndShapeInfo().GetShape();
@@ -162,7 +164,7 @@ Outputs run(Ort::Session& session) {
     out.names.emplace_back(held.back().get());
   }
   const char* inNames[] = {inputName.get()};
-  auto results = session.Run(Ort::RunOptions{nullptr}, inNames, &tensor, 1, outNames.data(), outNames.size());
+  auto results = session.Run(runOptions, inNames, &tensor, 1, outNames.data(), outNames.size());
   for (auto& r : results) {
     const float* p = r.GetTensorData<float>();
     out.values.emplace_back(p, p + r.GetTensorTypeAndShapeInfo().GetElementCount());
@@ -290,6 +292,25 @@ void saverRecordsAndReplays(Harness& h, const std::string& file, const std::stri
   });
 }
 
+// LoRAv2: an EP context model over a base binary made by our qnn-context-binary-generator
+// --adapter_weight_config; the run option qnn.lora_config ("<graph>;<adapter binary>") applies the
+// adapter's binary section, and the outputs must follow the adapter's weights.
+void loraAdapter(Harness& h) {
+  std::string what = "lora_ctx.onnx on htp (qnn.lora_config)";
+  h.check(what, [&] {
+    auto so = h.qnnSession("htp", {});
+    Ort::Session session = h.open(h.model("lora_ctx.onnx"), so, "htp");
+    h.compare(what + " base weights", run(session), reference(h.env, h.model("lora_base_ref.onnx")), kFp16);
+    const std::string config = "lora_config.txt";
+    FILE* f = std::fopen(config.c_str(), "w");
+    std::fprintf(f, "lora;%s\n", h.model("base_one.bin").c_str());
+    std::fclose(f);
+    Ort::RunOptions withAdapter;
+    withAdapter.AddConfigEntry("qnn.lora_config", config.c_str());
+    h.compare(what + " adapter one", run(session, withAdapter), reference(h.env, h.model("lora_one_ref.onnx")), kFp16);
+  });
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -339,6 +360,7 @@ int main(int argc, char** argv) {
     for (const char* level : {"basic", "detailed"}) profilingToFile(h, "float_cnn.onnx", "htp", level);
     profilingToFile(h, "float_cnn.onnx", "cpu", "detailed");
     if (argc == 5) saverRecordsAndReplays(h, "qdq_u8_conv.onnx", argv[4]);
+    if (fileSize(h.model("base_one.bin")) > 0) loraAdapter(h);
 
     std::printf("%d passed, %d failed\n", h.passed, h.failed);
     return h.failed ? 1 : 0;
