@@ -64,6 +64,39 @@ Qnn_ErrorHandle_t checkDcvs(const QnnHtpPerfInfrastructure_DcvsV3_t& d, uint32_t
   return QNN_SUCCESS;
 }
 
+// A DCVS vote changes only the groups whose set* flag is 1; the others keep
+// what earlier votes on the id said. The vendor's HTP net-run extension sends a
+// full burst vote, then one with only setDcvsEnable (DCVS enable and power
+// mode): that must not withdraw the clock of the first.
+void mergeDcvs(QnnHtpPerfInfrastructure_DcvsV3_t& into, const QnnHtpPerfInfrastructure_DcvsV3_t& d) {
+  into.contextId = d.contextId;
+  if (d.setDcvsEnable) {
+    into.setDcvsEnable = 1;
+    into.dcvsEnable = d.dcvsEnable;
+    into.powerMode = d.powerMode;
+  }
+  if (d.setSleepLatency) {
+    into.setSleepLatency = 1;
+    into.sleepLatency = d.sleepLatency;
+  }
+  if (d.setSleepDisable) {
+    into.setSleepDisable = 1;
+    into.sleepDisable = d.sleepDisable;
+  }
+  if (d.setBusParams) {
+    into.setBusParams = 1;
+    into.busVoltageCornerMin = d.busVoltageCornerMin;
+    into.busVoltageCornerTarget = d.busVoltageCornerTarget;
+    into.busVoltageCornerMax = d.busVoltageCornerMax;
+  }
+  if (d.setCoreParams) {
+    into.setCoreParams = 1;
+    into.coreVoltageCornerMin = d.coreVoltageCornerMin;
+    into.coreVoltageCornerTarget = d.coreVoltageCornerTarget;
+    into.coreVoltageCornerMax = d.coreVoltageCornerMax;
+  }
+}
+
 Qnn_ErrorHandle_t createPowerConfigId(uint32_t deviceId, uint32_t coreId, uint32_t* powerConfigId) {
   if (!powerConfigId) return QNN_HTP_PERF_INFRASTRUCTURE_ERROR_INVALID_HANDLE_PTR;
   if (deviceId != 0 || coreId != 0) return QNN_HTP_PERF_INFRASTRUCTURE_ERROR_INVALID_INPUT;
@@ -82,7 +115,9 @@ Qnn_ErrorHandle_t destroyPowerConfigId(uint32_t powerConfigId) {
   return gVotes.erase(powerConfigId) ? QNN_SUCCESS : QNN_HTP_PERF_INFRASTRUCTURE_ERROR_INVALID_INPUT;
 }
 
-// All-or-nothing: every config is checked before the vote changes.
+// All-or-nothing: every config is checked before the vote changes. The
+// other options are single values (HMX V2 has no set* flags: a vote replaces
+// the previous HMX vote whole, hmxPickDefault included).
 Qnn_ErrorHandle_t setPowerConfig(uint32_t powerConfigId, const QnnHtpPerfInfrastructure_PowerConfig_t** config) {
   if (!config) return QNN_HTP_PERF_INFRASTRUCTURE_ERROR_INVALID_INPUT;
   std::lock_guard<std::mutex> lock(gMutex);
@@ -95,7 +130,7 @@ Qnn_ErrorHandle_t setPowerConfig(uint32_t powerConfigId, const QnnHtpPerfInfrast
       case QNN_HTP_PERF_INFRASTRUCTURE_POWER_CONFIGOPTION_DCVS_V3:
         if (Qnn_ErrorHandle_t e = checkDcvs(c.dcvsV3Config, powerConfigId)) return e;
         v.hasDcvs = true;
-        v.dcvs = c.dcvsV3Config;
+        mergeDcvs(v.dcvs, c.dcvsV3Config);
         break;
       case QNN_HTP_PERF_INFRASTRUCTURE_POWER_CONFIGOPTION_RPC_CONTROL_LATENCY:
         v.rpcControlLatencyUs = c.rpcControlLatencyConfig;

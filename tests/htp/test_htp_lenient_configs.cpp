@@ -75,6 +75,27 @@ class HtpLenientTest : public HtpTest {
     return api().graphSetConfig(g, list);
   }
 
+  // The HTP perf infrastructure (QnnDevice_getInfrastructure).
+  const QnnHtpDevice_PerfInfrastructure_t& perfInfra() {
+    QnnDevice_Infrastructure_t infra = nullptr;
+    EXPECT_EQ(api().deviceGetInfrastructure(&infra), QNN_SUCCESS);
+    return reinterpret_cast<QnnHtpDevice_Infrastructure_t*>(infra)->perfInfra;
+  }
+
+  // A DCVS V3 vote on power config id 0 of only the core corners.
+  static QnnHtpPerfInfrastructure_PowerConfig_t coreVote(QnnHtpPerfInfrastructure_VoltageCorner_t min,
+                                                         QnnHtpPerfInfrastructure_VoltageCorner_t target,
+                                                         QnnHtpPerfInfrastructure_VoltageCorner_t max) {
+    QnnHtpPerfInfrastructure_PowerConfig_t c{};  // the C INIT macro does not compile as C++
+    c.option = QNN_HTP_PERF_INFRASTRUCTURE_POWER_CONFIGOPTION_DCVS_V3;
+    c.dcvsV3Config.contextId = 0;
+    c.dcvsV3Config.setCoreParams = 1;
+    c.dcvsV3Config.coreVoltageCornerMin = min;
+    c.dcvsV3Config.coreVoltageCornerTarget = target;
+    c.dcvsV3Config.coreVoltageCornerMax = max;
+    return c;
+  }
+
   Qnn_ContextHandle_t ctx = nullptr;
   uint32_t inId = 0, outId = 0;
 };
@@ -320,9 +341,7 @@ TEST_F(HtpLenientTest, RefusedSetConfigChangesNothing) {
 // Every power config option of the 2.32 headers is taken (the vendor's sample
 // app votes adaptive polling after RPC polling); an unknown one is refused.
 TEST_F(HtpLenientTest, EveryPowerConfigOptionOfTheNewestHeaders) {
-  QnnDevice_Infrastructure_t infra = nullptr;
-  ASSERT_EQ(api().deviceGetInfrastructure(&infra), QNN_SUCCESS);
-  const auto& perf = reinterpret_cast<QnnHtpDevice_Infrastructure_t*>(infra)->perfInfra;
+  const auto& perf = perfInfra();
   uint32_t id = 0;
   ASSERT_EQ(perf.createPowerConfigId(0, 0, &id), QNN_SUCCESS);
   QnnHtpPerfInfrastructure_PowerConfig_t polling{}, adaptive{}, hmx{}, ddr{}, unknown{};
@@ -345,16 +364,9 @@ TEST_F(HtpLenientTest, EveryPowerConfigOptionOfTheNewestHeaders) {
 // Power config id 0 is the default power context: the vendor's HTP net-run
 // extension (2.25) votes on it and destroys it without ever creating it.
 TEST_F(HtpLenientTest, PowerConfigIdZeroIsTheDefaultContext) {
-  QnnDevice_Infrastructure_t infra = nullptr;
-  ASSERT_EQ(api().deviceGetInfrastructure(&infra), QNN_SUCCESS);
-  const auto& perf = reinterpret_cast<QnnHtpDevice_Infrastructure_t*>(infra)->perfInfra;
-  QnnHtpPerfInfrastructure_PowerConfig_t dcvs{};
-  dcvs.option = QNN_HTP_PERF_INFRASTRUCTURE_POWER_CONFIGOPTION_DCVS_V3;
-  dcvs.dcvsV3Config.contextId = 0;
-  dcvs.dcvsV3Config.setCoreParams = 1;
-  dcvs.dcvsV3Config.coreVoltageCornerMin = DCVS_VOLTAGE_VCORNER_TURBO;
-  dcvs.dcvsV3Config.coreVoltageCornerTarget = DCVS_VOLTAGE_VCORNER_TURBO;
-  dcvs.dcvsV3Config.coreVoltageCornerMax = DCVS_VOLTAGE_VCORNER_TURBO;
+  const auto& perf = perfInfra();
+  QnnHtpPerfInfrastructure_PowerConfig_t dcvs =
+      coreVote(DCVS_VOLTAGE_VCORNER_TURBO, DCVS_VOLTAGE_VCORNER_TURBO, DCVS_VOLTAGE_VCORNER_TURBO);
   const QnnHtpPerfInfrastructure_PowerConfig_t* list[] = {&dcvs, nullptr};
   EXPECT_EQ(perf.destroyPowerConfigId(0), QNN_SUCCESS);  // before any vote: nothing to withdraw
   EXPECT_EQ(perf.setPowerConfig(0, list), QNN_SUCCESS);
@@ -370,6 +382,60 @@ TEST_F(HtpLenientTest, PowerConfigIdZeroIsTheDefaultContext) {
   ASSERT_EQ(perf.createPowerConfigId(0, 0, &id), QNN_SUCCESS);
   EXPECT_NE(id, 0u);  // never handed out
   EXPECT_EQ(perf.destroyPowerConfigId(id), QNN_SUCCESS);
+}
+
+// A DCVS vote changes only what its set* flags name. The vendor's HTP net-run
+// extension (2.25) votes burst on id 0, then a partial vote (setDcvsEnable only:
+// DCVS enable and power mode; setCoreParams 0, corners 0), then releases.
+// Between the partial vote and the release the burst clock holds.
+TEST_F(HtpLenientTest, PartialDcvsVoteKeepsTheFieldsItDoesNotSet) {
+  const auto& perf = perfInfra();
+  QnnHtpPerfInfrastructure_PowerConfig_t burst{};
+  burst.option = QNN_HTP_PERF_INFRASTRUCTURE_POWER_CONFIGOPTION_DCVS_V3;
+  QnnHtpPerfInfrastructure_DcvsV3_t& b = burst.dcvsV3Config;
+  b.contextId = 0;
+  b.setDcvsEnable = 1;
+  b.dcvsEnable = 0;
+  b.powerMode = QNN_HTP_PERF_INFRASTRUCTURE_POWERMODE_PERFORMANCE_MODE;
+  b.setSleepLatency = 1;
+  b.sleepLatency = 40;
+  b.setSleepDisable = 1;
+  b.sleepDisable = 1;
+  b.setBusParams = 1;
+  b.busVoltageCornerMin = b.busVoltageCornerTarget = b.busVoltageCornerMax = DCVS_VOLTAGE_VCORNER_MAX_VOLTAGE_CORNER;
+  b.setCoreParams = 1;
+  b.coreVoltageCornerMin = b.coreVoltageCornerTarget = b.coreVoltageCornerMax = DCVS_VOLTAGE_VCORNER_MAX_VOLTAGE_CORNER;
+  QnnHtpPerfInfrastructure_PowerConfig_t partial{};
+  partial.option = QNN_HTP_PERF_INFRASTRUCTURE_POWER_CONFIGOPTION_DCVS_V3;
+  partial.dcvsV3Config.contextId = 0;
+  partial.dcvsV3Config.setDcvsEnable = 1;
+  partial.dcvsV3Config.dcvsEnable = 0;
+  partial.dcvsV3Config.powerMode = QNN_HTP_PERF_INFRASTRUCTURE_POWERMODE_PERFORMANCE_MODE;
+  const QnnHtpPerfInfrastructure_PowerConfig_t* first[] = {&burst, nullptr};
+  const QnnHtpPerfInfrastructure_PowerConfig_t* second[] = {&partial, nullptr};
+  Qnn_GraphHandle_t g = nullptr;
+  ASSERT_EQ(buildRelu("votes", {}, &g), QNN_SUCCESS);
+  std::string setup;
+  ASSERT_EQ(perf.setPowerConfig(0, first), QNN_SUCCESS);
+  ASSERT_EQ(perf.setPowerConfig(0, second), QNN_SUCCESS);
+  runAndReadHvxThreads(g, &setup);
+  EXPECT_NE(setup.find("power mode burst (1600 MHz)"), std::string::npos) << setup;
+  // A later vote of only the core corners keeps DCVS off (still burst) and
+  // moves the clock; a refused vote changes nothing.
+  QnnHtpPerfInfrastructure_PowerConfig_t core =
+      coreVote(DCVS_VOLTAGE_VCORNER_SVS, DCVS_VOLTAGE_VCORNER_TURBO, DCVS_VOLTAGE_VCORNER_TURBO);
+  const QnnHtpPerfInfrastructure_PowerConfig_t* third[] = {&core, nullptr};
+  ASSERT_EQ(perf.setPowerConfig(0, third), QNN_SUCCESS);
+  runAndReadHvxThreads(g, &setup);
+  EXPECT_NE(setup.find("power mode sustained_high_performance (1400 MHz)"), std::string::npos) << setup;
+  core.dcvsV3Config.coreVoltageCornerTarget = DCVS_VOLTAGE_VCORNER_SVS2;  // below min: refused
+  EXPECT_EQ(perf.setPowerConfig(0, third), QNN_HTP_PERF_INFRASTRUCTURE_ERROR_INVALID_INPUT);
+  runAndReadHvxThreads(g, &setup);
+  EXPECT_NE(setup.find("(1400 MHz)"), std::string::npos) << setup;
+  // The release withdraws the whole vote.
+  EXPECT_EQ(perf.destroyPowerConfigId(0), QNN_SUCCESS);
+  runAndReadHvxThreads(g, &setup);
+  EXPECT_NE(setup.find("power mode default (1200 MHz)"), std::string::npos) << setup;
 }
 
 // QNN_DEVICE_CONFIG_OPTION_PLATFORM_INFO: "for offline operation, caller need to
