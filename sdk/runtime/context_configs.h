@@ -2,6 +2,7 @@
 // createFromBinary and createFromBinaryListAsync (runtime_context*.cpp).
 #pragma once
 
+#include <cstdint>
 #include <set>
 #include <string>
 
@@ -18,6 +19,13 @@ struct BinaryLoadOptions {
   std::set<std::string> enableGraphs;  // only these are deserialized
   bool deferGraphInit = false;         // QNN_CONTEXT_CONFIG_OPTION_DEFER_GRAPH_INIT
 };
+
+// QNN_CONTEXT_CONFIG_ASYNC_EXECUTION_QUEUE_DEPTH: the context setting that
+// holds it, the depth without the config and the largest accepted (the vendor's
+// HTP: 10 and 300, "QNN async execution for HTP backend").
+inline constexpr const char* kAsyncQueueDepthSetting = "context.async_queue_depth";
+inline constexpr uint32_t kDefaultAsyncQueueDepth = 10;
+inline constexpr uint32_t kMaxAsyncQueueDepth = 300;
 
 // Validates context configs; priority and the backend's custom configs go into
 // `settings` (may be null: validate only), what only loading a binary uses into

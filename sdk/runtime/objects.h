@@ -131,6 +131,11 @@ class ContextObject : public HandleObject {
   size_t incrementalNext = 0;
   std::map<const void*, uint64_t> incrementalOut;
   std::mutex mutex;
+  // QnnGraph_executeAsync calls on this context's graphs that are queued or
+  // running; executeAsync waits on asyncSpace while the queue depth of them are.
+  std::mutex asyncMutex;
+  std::condition_variable asyncSpace;
+  uint32_t asyncPending = 0;
 };
 
 class MemObject : public HandleObject {

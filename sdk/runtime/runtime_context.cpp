@@ -50,9 +50,20 @@ Status checkContextConfig(const QnnContext_Config_t** config, BackendHooks* hook
         if (hooks && c.customConfig)
           QNN_SDK_RETURN_IF_ERROR(hooks->applyContextCustomConfig(c.customConfig, settings, &warnings));
         break;
+      case QNN_CONTEXT_CONFIG_ASYNC_EXECUTION_QUEUE_DEPTH:
+        // QnnContext.h: executions in the queue before QnnGraph_executeAsync
+        // blocks, bounded by a backend maximum (300 on the vendor's HTP: more is
+        // an error at context creation).
+        if (c.asyncExeQueueDepth.type != QNN_CONTEXT_ASYNC_EXECUTION_QUEUE_DEPTH_TYPE_NUMERIC)
+          return invalidArgument("async execution queue depth type " + std::to_string(c.asyncExeQueueDepth.type) +
+                                 " is not QNN_CONTEXT_ASYNC_EXECUTION_QUEUE_DEPTH_TYPE_NUMERIC");
+        if (c.asyncExeQueueDepth.depth == 0 || c.asyncExeQueueDepth.depth > kMaxAsyncQueueDepth)
+          return invalidArgument("async execution queue depth " + std::to_string(c.asyncExeQueueDepth.depth) +
+                                 " is not in 1.." + std::to_string(kMaxAsyncQueueDepth));
+        (*settings)[kAsyncQueueDepthSetting] = std::to_string(c.asyncExeQueueDepth.depth);
+        break;
       case QNN_CONTEXT_CONFIG_OPTION_ERROR_REPORTING:
       case QNN_CONTEXT_CONFIG_OPTION_OEM_STRING:
-      case QNN_CONTEXT_CONFIG_ASYNC_EXECUTION_QUEUE_DEPTH:
       case QNN_CONTEXT_CONFIG_PERSISTENT_BINARY:  // the binary is copied at load: any lifetime is fine
         break;
       case QNN_CONTEXT_CONFIG_OPTION_PRIORITY:
@@ -121,7 +132,14 @@ Qnn_ErrorHandle_t Runtime::contextSetConfig(Qnn_ContextHandle_t context, const Q
     Status st = checkContextConfig(config, desc_.hooks.get(), &updated, loggerOf(ctx->backend), "QnnContext_setConfig");
     if (!st.isOk()) return fail(loggerOf(ctx->backend), ApiGroup::kContext, "QnnContext_setConfig", st),
                            configErrorCode(st);
+    // The queue depth is fixed when the context is made: setConfig checks it
+    // and leaves it (the vendor's HTP async execution notes).
     std::lock_guard<std::mutex> lock(ctx->mutex);
+    auto depth = ctx->settings.find(kAsyncQueueDepthSetting);
+    if (depth == ctx->settings.end())
+      updated.erase(kAsyncQueueDepthSetting);
+    else
+      updated[kAsyncQueueDepthSetting] = depth->second;
     ctx->settings = std::move(updated);
     return QNN_SUCCESS;
   });

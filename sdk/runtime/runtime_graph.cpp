@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "opdefs/op_catalog.h"
+#include "runtime/context_configs.h"
 #include "runtime/later_datatypes.h"
 #include "runtime/qnn_convert.h"
 #include "runtime/runtime_support.h"
@@ -560,9 +561,12 @@ class AsyncQueue {
     if (!worker_.joinable()) worker_ = std::thread([this] { run(); });
     ready_.notify_one();
   }
+  // True on the worker, i.e. inside a notify callback.
+  static bool onWorker() { return onWorker_; }
 
  private:
   void run() {
+    onWorker_ = true;
     std::unique_lock<std::mutex> lock(mutex_);
     for (;;) {
       ready_.wait(lock, [this] { return stop_ || !jobs_.empty(); });
@@ -574,12 +578,14 @@ class AsyncQueue {
       lock.lock();
     }
   }
+  static thread_local bool onWorker_;
   std::mutex mutex_;
   std::condition_variable ready_;
   std::deque<std::function<void()>> jobs_;
   std::thread worker_;
   bool stop_ = false;
 };
+thread_local bool AsyncQueue::onWorker_ = false;
 
 // Made on the first asynchronous execute, so it is destroyed before the handle registry it uses.
 AsyncQueue& asyncQueue() {
@@ -587,8 +593,45 @@ AsyncQueue& asyncQueue() {
   return queue;
 }
 
+// Set when QnnGraph_executeAsync is about to return: the notification of that
+// call waits for it. A client may register the execution's record after the
+// call returns (the vendor's qnn-net-run keeps its in-flight inferences in a map
+// its callback looks up); a notification before the return would find none.
+class ReturnGate {
+ public:
+  void open() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      open_ = true;
+    }
+    cv_.notify_all();
+  }
+  void wait() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    cv_.wait(lock, [this] { return open_; });
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  bool open_ = false;
+};
+
+uint32_t asyncQueueDepth(ContextObject& ctx) {
+  std::lock_guard<std::mutex> lock(ctx.mutex);
+  auto it = ctx.settings.find(kAsyncQueueDepthSetting);
+  return it == ctx.settings.end() ? kDefaultAsyncQueueDepth : static_cast<uint32_t>(std::stoul(it->second));
+}
+
 }  // namespace
 
+// The contract (QnnGraph.h, QnnContext.h): bad calls fail at once and are never
+// notified; a good one is queued in FIFO order, blocking while the context's
+// queue depth of executions is queued, running or being notified (never on the
+// worker itself: a notify callback that submits cannot wait for the queue it
+// holds up); notifyFn runs on the backend's worker thread, once per call, after
+// the call has returned, in submission order. A client that sizes its pools by
+// the queue depth never has more executions outstanding than that.
 Qnn_ErrorHandle_t Runtime::graphExecuteAsync(Qnn_GraphHandle_t graph, const Qnn_Tensor_t* inputs,
                                              uint32_t numInputs, Qnn_Tensor_t* outputs, uint32_t numOutputs,
                                              Qnn_ProfileHandle_t profile, Qnn_SignalHandle_t signal,
@@ -609,13 +652,37 @@ Qnn_ErrorHandle_t Runtime::graphExecuteAsync(Qnn_GraphHandle_t graph, const Qnn_
                                               numOutputs, &bound[0], &bound[1], &prof, &sig))
         return rc;
     }
-    asyncQueue().push([this, graph, in = std::move(in), out = std::move(out), profile, signal, notifyFn,
-                       notifyParam]() mutable {
-      Qnn_NotifyStatus_t status;
-      status.error = graphExecute(graph, in.data(), static_cast<uint32_t>(in.size()), out.data(),
-                                  static_cast<uint32_t>(out.size()), profile, signal);
-      if (notifyFn) notifyFn(notifyParam, status);
-    });
+    std::shared_ptr<ContextObject> ctx = g->context.lock();
+    if (!ctx) return QNN_GRAPH_ERROR_INVALID_HANDLE;
+    const uint32_t depth = asyncQueueDepth(*ctx);
+    {
+      std::unique_lock<std::mutex> lock(ctx->asyncMutex);
+      if (!AsyncQueue::onWorker()) ctx->asyncSpace.wait(lock, [&] { return ctx->asyncPending < depth; });
+      ++ctx->asyncPending;
+    }
+    auto gate = std::make_shared<ReturnGate>();
+    auto freeSlot = [ctx] {
+      {
+        std::lock_guard<std::mutex> lock(ctx->asyncMutex);
+        --ctx->asyncPending;
+      }
+      ctx->asyncSpace.notify_all();
+    };
+    try {
+      asyncQueue().push([this, graph, in = std::move(in), out = std::move(out), profile, signal, notifyFn,
+                         notifyParam, freeSlot, gate]() mutable {
+        Qnn_NotifyStatus_t status;
+        status.error = graphExecute(graph, in.data(), static_cast<uint32_t>(in.size()), out.data(),
+                                    static_cast<uint32_t>(out.size()), profile, signal);
+        gate->wait();
+        if (notifyFn) notifyFn(notifyParam, status);
+        freeSlot();
+      });
+    } catch (...) {
+      freeSlot();
+      throw;
+    }
+    gate->open();
     return QNN_SUCCESS;
   });
 }

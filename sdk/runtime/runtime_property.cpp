@@ -18,10 +18,8 @@ Qnn_ErrorHandle_t Runtime::propertyHasCapability(QnnProperty_Key_t key) {
     case QNN_PROPERTY_GROUP_GRAPH:
     case QNN_PROPERTY_GRAPH_SUPPORT_CONFIG:
     case QNN_PROPERTY_GRAPH_SUPPORT_SIGNALS:
-    case QNN_PROPERTY_GRAPH_SUPPORT_ASYNC_EXECUTION:
     case QNN_PROPERTY_GRAPH_SUPPORT_EXECUTE:
     case QNN_PROPERTY_GRAPH_SUPPORT_EXECUTE_SIGNAL:
-    case QNN_PROPERTY_GRAPH_SUPPORT_EXECUTE_ASYNC_SIGNAL:
     case QNN_PROPERTY_GRAPH_SUPPORT_FINALIZE_SIGNAL:
     case QNN_PROPERTY_GRAPH_SUPPORT_PRIORITY_CONTROL:
     case QNN_PROPERTY_GRAPH_SUPPORT_CONTINUOUS_PROFILING:
@@ -86,6 +84,15 @@ Qnn_ErrorHandle_t Runtime::propertyHasCapability(QnnProperty_Key_t key) {
     case QNN_PROPERTY_GRAPH_SUPPORT_ENV_OPTION_POPULATE_CLIENT_BUFS:
     case QNN_PROPERTY_CONTEXT_SUPPORT_CREATE_FROM_BINARY_WITH_CALLBACK:  // binary_data_callback.cpp
       return QNN_PROPERTY_SUPPORTED;
+    // QnnGraph_executeAsync works on both backends (runtime_graph.cpp, with
+    // signals), but the vendor's capability table (SDK 2.25 "Supported
+    // Capabilities") lists asynchronous execution as not supported on CPU and
+    // platform dependent on HTP, and async-signal support on no backend: the
+    // vendor's qnn-net-run runs synchronously on those. Answered as they are, so
+    // the vendor's tools take the same path here (docs/compatibility.md).
+    case QNN_PROPERTY_GRAPH_SUPPORT_ASYNC_EXECUTION:
+    case QNN_PROPERTY_GRAPH_SUPPORT_EXECUTE_ASYNC_SIGNAL:
+      return QNN_PROPERTY_NOT_SUPPORTED;
     // Keys of the 2.32 headers for what neither backend does (yet): the
     // truthful answer, never UNKNOWN_KEY for a key the headers define.
     case QNN_PROPERTY_BACKEND_SUPPORT_PLATFORM_OPTIONS:

@@ -153,6 +153,12 @@ TEST(Capabilities, AnswersMatchWhatTheBackendsDo) {
     EXPECT_EQ(api.propertyHasCapability(QNN_PROPERTY_CONTEXT_SUPPORT_INCREMENTAL_BINARY), QNN_PROPERTY_SUPPORTED);
     EXPECT_EQ(api.propertyHasCapability(QNN_PROPERTY_TENSOR_SUPPORT_UPDATEABLE_STATIC_TENSORS),
               QNN_PROPERTY_SUPPORTED);  // test_api_updatable_tensors.cpp
+    // As the vendor's capability table (2.25): asynchronous execution not supported on the CPU,
+    // platform dependent on the HTP (the host build), async signals nowhere. The vendor's
+    // qnn-net-run then runs synchronously; QnnGraph_executeAsync still works
+    // (tests/concurrency/async_client.c).
+    EXPECT_EQ(api.propertyHasCapability(QNN_PROPERTY_GRAPH_SUPPORT_ASYNC_EXECUTION), QNN_PROPERTY_NOT_SUPPORTED);
+    EXPECT_EQ(api.propertyHasCapability(QNN_PROPERTY_GRAPH_SUPPORT_EXECUTE_ASYNC_SIGNAL), QNN_PROPERTY_NOT_SUPPORTED);
   }
   // Only the HTP defines context custom properties and a device infrastructure.
   EXPECT_EQ(htp.api().propertyHasCapability(QNN_PROPERTY_CONTEXT_SUPPORT_CUSTOM_PROPERTY), QNN_PROPERTY_SUPPORTED);

@@ -26,7 +26,7 @@
 
 #include "HTP/QnnHtpMem.h"
 #include "QnnInterface.h"
-#include "../c_common/float_tensor.h"
+#include "../c_common/mul_add_graph.h"
 
 static int failures = 0;
 #define EXPECT(cond)                                                          \
@@ -44,13 +44,6 @@ static int failures = 0;
               (unsigned long long)got_, (unsigned long long)(code), #code);                           \
       ++failures;                                                                                     \
     }                                                                                                 \
-  } while (0)
-#define REQUIRE(cond)                                                                    \
-  do {                                                                                   \
-    if (!(cond)) {                                                                       \
-      fprintf(stderr, "%s:%d: required %s; stopping\n", __FILE__, __LINE__, #cond);      \
-      exit(1);                                                                           \
-    }                                                                                    \
   } while (0)
 
 /* ---- the rpcmem API, as its clients declare it for dlsym ---- */
@@ -205,42 +198,13 @@ static int logged(const char* what) {
 enum { H = 3, W = 5, C = 7, N = H * W * C };
 static uint32_t dims[4] = {1, H, W, C};
 
-static Qnn_Tensor_t tensor(const char* name, Qnn_TensorType_t type) { return floatTensor(name, type, 4, dims); }
-
-static Qnn_OpConfig_t node(const char* name, const char* type, Qnn_Tensor_t* in, Qnn_Tensor_t* out) {
-  Qnn_OpConfig_t op = QNN_OPCONFIG_INIT;
-  op.v1.name = name;
-  op.v1.packageName = "qti.aisw";
-  op.v1.typeName = type;
-  op.v1.numOfInputs = 2;
-  op.v1.inputTensors = in;
-  op.v1.numOfOutputs = 1;
-  op.v1.outputTensors = out;
-  return op;
-}
-
-struct Graph {
-  Qnn_GraphHandle_t handle;
-  Qnn_Tensor_t a, b, out;
-};
-
-static struct Graph buildGraph(Qnn_ContextHandle_t ctx) {
-  struct Graph g;
-  REQUIRE(qnn->graphCreate(ctx, "mul_add", NULL, &g.handle) == QNN_SUCCESS);
-  g.a = tensor("a", QNN_TENSOR_TYPE_APP_WRITE);
-  g.b = tensor("b", QNN_TENSOR_TYPE_APP_WRITE);
-  Qnn_Tensor_t prod = tensor("prod", QNN_TENSOR_TYPE_NATIVE);
-  g.out = tensor("out", QNN_TENSOR_TYPE_APP_READ);
-  Qnn_Tensor_t* all[] = {&g.a, &g.b, &prod, &g.out};
-  for (int i = 0; i < 4; ++i) REQUIRE(qnn->tensorCreateGraphTensor(g.handle, all[i]) == QNN_SUCCESS);
-  Qnn_Tensor_t mulIn[] = {g.a, g.b}, addIn[] = {prod, g.a};
-  REQUIRE(qnn->graphAddNode(g.handle, node("mul", "ElementWiseMultiply", mulIn, &prod)) == QNN_SUCCESS);
-  REQUIRE(qnn->graphAddNode(g.handle, node("add", "ElementWiseAdd", addIn, &g.out)) == QNN_SUCCESS);
-  REQUIRE(qnn->graphFinalize(g.handle, NULL, NULL) == QNN_SUCCESS);
+static struct MulAddGraph buildGraph(Qnn_ContextHandle_t ctx) {
+  struct MulAddGraph g;
+  REQUIRE(buildMulAddGraph(qnn, ctx, dims, &g) == QNN_SUCCESS);
   return g;
 }
 
-static Qnn_ErrorHandle_t execute(struct Graph* g, Qnn_MemHandle_t a, Qnn_MemHandle_t b, Qnn_MemHandle_t out) {
+static Qnn_ErrorHandle_t execute(struct MulAddGraph* g, Qnn_MemHandle_t a, Qnn_MemHandle_t b, Qnn_MemHandle_t out) {
   Qnn_Tensor_t in[2] = {g->a, g->b}, o = g->out;
   in[0].v1.memType = in[1].v1.memType = o.v1.memType = QNN_TENSORMEMTYPE_MEMHANDLE;
   in[0].v1.memHandle = a;
@@ -280,7 +244,7 @@ static Qnn_MemDescriptor_t ionDescriptor(int fd) {
 
 /* One rpcmem allocation per tensor, each registered as ION (ExecuTorch's RegisterIonMem,
  * the vendor's sample app). */
-static void testIon(Qnn_ContextHandle_t ctx, struct Graph* g) {
+static void testIon(Qnn_ContextHandle_t ctx, struct MulAddGraph* g) {
   const int bytes = N * (int)sizeof(float);
   float* mem[3];
   Qnn_MemDescriptor_t d[3];
@@ -312,7 +276,7 @@ static void testIon(Qnn_ContextHandle_t ctx, struct Graph* g) {
 /* One rpcmem allocation holding every tensor at 64-byte aligned offsets, registered per tensor
  * as QNN_MEM_TYPE_CUSTOM / QNN_HTP_MEM_SHARED_BUFFER with the allocation's size (ONNX Runtime's
  * HTP shared memory allocator, ExecuTorch's RegisterCustomMem). */
-static void testHtpSharedBuffer(Qnn_ContextHandle_t ctx, struct Graph* g) {
+static void testHtpSharedBuffer(Qnn_ContextHandle_t ctx, struct MulAddGraph* g) {
   const size_t bytes = N * sizeof(float);
   const size_t offsets[3] = {64, 64 + 448 + bytes, 4096 + 3 * 64 + 2 * bytes};
   const size_t total = offsets[2] + bytes + 256;
@@ -427,24 +391,15 @@ int main(int argc, char** argv) {
   testAllocationApi();
   testThreads();
 
-  void* lib = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
-  if (!lib) {
-    fprintf(stderr, "cannot load %s: %s\n", argv[1], dlerror());
-    return 1;
-  }
-  Qnn_ErrorHandle_t (*getProviders)(const QnnInterface_t***, uint32_t*);
-  *(void**)&getProviders = dlsym(lib, "QnnInterface_getProviders");
-  const QnnInterface_t** providers = NULL;
-  uint32_t numProviders = 0;
-  REQUIRE(getProviders && getProviders(&providers, &numProviders) == QNN_SUCCESS && numProviders > 0);
-  qnn = &providers[0]->QNN_INTERFACE_VER_NAME;
+  qnn = loadQnnInterface(argv[1]);
+  if (!qnn) return 1;
   Qnn_LogHandle_t logger = NULL;
   Qnn_BackendHandle_t backend = NULL;
   Qnn_ContextHandle_t ctx = NULL;
   REQUIRE(qnn->logCreate(captureLog, QNN_LOG_LEVEL_ERROR, &logger) == QNN_SUCCESS);
   REQUIRE(qnn->backendCreate(logger, NULL, &backend) == QNN_SUCCESS);
   REQUIRE(qnn->contextCreate(backend, NULL, NULL, &ctx) == QNN_SUCCESS);
-  struct Graph g = buildGraph(ctx);
+  struct MulAddGraph g = buildGraph(ctx);
 
   testIon(ctx, &g);
   if (htp) testHtpSharedBuffer(ctx, &g);
