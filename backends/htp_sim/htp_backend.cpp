@@ -22,6 +22,7 @@ qnn::sdk::Runtime& runtime() {
     d.backendApiPatch = QNN_HTP_API_VERSION_PATCH;
     d.createEngine = qnn::htp::createHtpEngine;
     d.hooks = qnn::htp::createHtpHooks();
+    d.opTrace = true;  // per-node trace events on the estimated cycle timeline (htp_engine.cpp)
     return d;
   }());
   return rt;

@@ -184,6 +184,10 @@ class HtpPreparedGraph : public sdk::PreparedGraph {
     for (auto& b : inputs) ptr[b.tensorId] = b.data;
     for (auto& b : outputs) ptr[b.tensorId] = b.data;
     uint64_t cycles = 0;
+    // Op trace: the nodes on the accelerator's timeline, one after another from the start of the
+    // execute, each as long as its estimated cycles at the current clock.
+    const uint64_t traceBase = sdk::NodeTiming::steadyMicros(start);
+    const uint32_t traceMHz = std::max<uint32_t>(1, currentPowerState().clockMHz);
     for (auto& s : steps_) {
       if (options.checkCancel) QNN_SDK_RETURN_IF_ERROR(options.checkCancel());
       auto nodeStart = std::chrono::steady_clock::now();
@@ -195,6 +199,10 @@ class HtpPreparedGraph : public sdk::PreparedGraph {
       QNN_SDK_RETURN_IF_ERROR(s->kernel->execute(s->ins, s->outs));
       if (s->plan->clamp.active && !s->kernelClamps)
         applyClamp(s->plan->clamp, *plan_.graph.findTensor(s->node->outputIds[0]), s->outs[0].data);
+      if (options.opTrace && options.graphEvents)
+        options.graphEvents->push_back({QNN_PROFILE_EVENTTYPE_TRACE, QNN_PROFILE_EVENTUNIT_CYCLES, s->plan->cycles,
+                                        s->node->name + " (" + s->node->typeName + "): op trace, estimated HTP cycles",
+                                        traceBase + cycles / traceMHz});
       cycles += s->plan->cycles;
       if (options.collectNodeTimings && timings) {
         sdk::NodeTiming t{s->node->name, s->node->typeName, microsSince(nodeStart), {},

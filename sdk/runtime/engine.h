@@ -36,6 +36,8 @@ struct ProfileExtraEvent {
   uint32_t unit = 0;
   uint64_t value = 0;
   std::string identifier;
+  // When the event began, microseconds of the steady clock (0: when it was recorded).
+  uint64_t startMicros = 0;
 };
 
 // Per-node timing reported to the profiler at the detailed level.
@@ -58,6 +60,9 @@ struct ExecuteOptions {
   std::function<Status()> checkCancel;
   // Set when profiling at any level: backend events to put under the execute event.
   std::vector<ProfileExtraEvent>* graphEvents = nullptr;
+  // A detailed profile with op trace enabled (QNN_PROFILE_CONFIG_OPTION_ENABLE_OPTRACE): the
+  // backend adds one QNN_PROFILE_EVENTTYPE_TRACE event per node to graphEvents.
+  bool opTrace = false;
 };
 
 class PreparedGraph {
@@ -144,6 +149,9 @@ struct BackendDescriptor {
   // Accepted values of registerOpPackage's target (case-insensitive); a null or
   // empty target is always accepted.
   std::vector<std::string> opPackageTargets;
+  // Whether the backend records op trace events (QNN_PROFILE_CONFIG_OPTION_ENABLE_OPTRACE;
+  // ExecuteOptions::opTrace). False: the config is refused as unsupported.
+  bool opTrace = false;
   // Device, property and custom-config answers; null: host-CPU defaults.
   std::shared_ptr<BackendHooks> hooks;
 };

@@ -59,6 +59,9 @@ class ProfileObject : public HandleObject {
   // QnnProfile_setConfig: events stored at most (0: no limit), and whether an
   // execute is using the handle (a reconfiguration is refused meanwhile).
   void setMaxEvents(uint64_t max);
+  // QNN_PROFILE_CONFIG_OPTION_ENABLE_OPTRACE: per-node trace events at the detailed level.
+  std::atomic<bool> opTrace{false};
+  bool traceOps() const { return detailed() && opTrace.load(); }
   std::atomic<int> users{0};
 
  private:

@@ -499,6 +499,7 @@ Qnn_ErrorHandle_t Runtime::graphExecute(Qnn_GraphHandle_t graph, const Qnn_Tenso
     uint64_t start = nowMicros();
     ExecuteOptions options;
     options.collectNodeTimings = prof && prof->detailed();
+    options.opTrace = prof && prof->traceOps();
     if (sig) {
       uint64_t deadline = sig->timeoutUs ? start + sig->timeoutUs : 0;
       SignalObject* s = sig.get();

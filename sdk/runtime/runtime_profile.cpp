@@ -54,7 +54,7 @@ Qnn_ErrorHandle_t Runtime::profileSetConfig(Qnn_ProfileHandle_t profile, const Q
     if (!p) return QNN_PROFILE_ERROR_INVALID_HANDLE;
     if (!config) return QNN_SUCCESS;
     const Logger* log = anyLogger().get();
-    bool setMax = false;
+    bool setMax = false, setTrace = false, trace = false;
     uint64_t maxEvents = 0;
     for (size_t i = 0; config[i]; ++i) {
       const QnnProfile_Config_t& c = *config[i];
@@ -69,11 +69,13 @@ Qnn_ErrorHandle_t Runtime::profileSetConfig(Qnn_ProfileHandle_t profile, const Q
           break;
         case QNN_PROFILE_CONFIG_OPTION_ENABLE_OPTRACE:
           if (c.enableOptrace > 1) return QNN_PROFILE_ERROR_INVALID_ARGUMENT;
-          if (c.enableOptrace) {
+          if (c.enableOptrace && !desc_.opTrace) {
             logMessage(log, QNN_LOG_LEVEL_ERROR,
                        std::string("QnnProfile_setConfig: the ") + desc_.providerName + " backend records no op trace");
             return QNN_PROFILE_ERROR_UNSUPPORTED;
           }
+          setTrace = true;
+          trace = c.enableOptrace != 0;
           break;
         case QNN_PROFILE_CONFIG_OPTION_CUSTOM:
           logMessage(log, QNN_LOG_LEVEL_ERROR,
@@ -88,6 +90,7 @@ Qnn_ErrorHandle_t Runtime::profileSetConfig(Qnn_ProfileHandle_t profile, const Q
     }
     if (p->users.load() > 0) return QNN_PROFILE_ERROR_HANDLE_IN_USE;
     if (setMax) p->setMaxEvents(maxEvents);
+    if (setTrace) p->opTrace = trace;
     return QNN_SUCCESS;
   });
 }

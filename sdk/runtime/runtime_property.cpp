@@ -39,6 +39,8 @@ Qnn_ErrorHandle_t Runtime::propertyHasCapability(QnnProperty_Key_t key) {
     case QNN_PROPERTY_OP_PACKAGE_SUPPORTS_VALIDATION:
     case QNN_PROPERTY_OP_PACKAGE_SUPPORTS_OP_IMPLS:
       return desc_.opPackageInfrastructure ? QNN_PROPERTY_SUPPORTED : QNN_PROPERTY_NOT_SUPPORTED;
+    case QNN_PROPERTY_PROFILE_SUPPORT_OPTRACE_CONFIG:  // backends whose engine records op trace events
+      return desc_.opTrace ? QNN_PROPERTY_SUPPORTED : QNN_PROPERTY_NOT_SUPPORTED;
     // Implemented on every backend of this runtime.
     case QNN_PROPERTY_CONTEXT_SUPPORT_VALIDATE_BINARY:
     case QNN_PROPERTY_ERROR_GET_VERBOSE_MESSAGE:
@@ -107,7 +109,6 @@ Qnn_ErrorHandle_t Runtime::propertyHasCapability(QnnProperty_Key_t key) {
     case QNN_PROPERTY_MEMORY_SUPPORT_MEM_TYPE_DMA_BUF:
     case QNN_PROPERTY_OP_PACKAGE_SUPPORTS_DUPLICATE_NAMES:  // one package per name per backend handle
     case QNN_PROPERTY_PROFILE_SUPPORT_CUSTOM_CONFIG:
-    case QNN_PROPERTY_PROFILE_SUPPORT_OPTRACE_CONFIG:
     case QNN_PROPERTY_TENSOR_SUPPORT_DYNAMIC_DIMENSIONS:
     case QNN_PROPERTY_TENSOR_SUPPORT_MX_DATA_FORMAT:
     case QNN_PROPERTY_TENSOR_SUPPORT_OPTIONAL_APP_READ:

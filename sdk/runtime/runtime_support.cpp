@@ -49,7 +49,7 @@ std::shared_ptr<Logger> anyLogger() {
 }
 
 void addExtraEvents(ProfileObject& prof, QnnProfile_EventId_t parent, const std::vector<ProfileExtraEvent>& events) {
-  for (const ProfileExtraEvent& e : events) prof.addEvent(parent, e.type, e.unit, e.value, e.identifier);
+  for (const ProfileExtraEvent& e : events) prof.addEvent(parent, e.type, e.unit, e.value, e.identifier, e.startMicros);
 }
 
 BackendSettings deviceSettings(Qnn_DeviceHandle_t device) {

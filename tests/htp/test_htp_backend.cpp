@@ -319,6 +319,95 @@ TEST_F(HtpGraphTest, OptimizationModeOneSkipsFusion) {
   EXPECT_EQ(api().contextFree(ctx, nullptr), QNN_SUCCESS);
 }
 
+// Op trace (QNN_PROFILE_CONFIG_OPTION_ENABLE_OPTRACE) on a detailed profile: one
+// QNN_PROFILE_EVENTTYPE_TRACE event per node under the execute event, its value the node's
+// estimated cycles, its timestamp where the node starts on the accelerator's timeline (the nodes
+// back to back from the execute's start at the power state's clock). Basic profiles, and detailed
+// ones without the config, carry none.
+TEST_F(HtpGraphTest, OpTraceEventsFollowTheEstimatedCycles) {
+  EXPECT_EQ(api().propertyHasCapability(QNN_PROPERTY_PROFILE_SUPPORT_OPTRACE_CONFIG), QNN_PROPERTY_SUPPORTED);
+  Qnn_ContextHandle_t ctx = nullptr;
+  ASSERT_EQ(api().contextCreate(backend, nullptr, nullptr, &ctx), QNN_SUCCESS);
+  // Mode 1 keeps conv0 and relu0 apart: two nodes on the timeline.
+  Qnn_GraphHandle_t g =
+      buildConvRelu(ctx, {optimizationConfig(QNN_HTP_GRAPH_OPTIMIZATION_TYPE_FINALIZE_OPTIMIZATION_FLAG, 1)});
+  ASSERT_EQ(api().graphFinalize(g, nullptr, nullptr), QNN_SUCCESS) << LogCapture::take();
+  QnnProfile_Config_t optrace = QNN_PROFILE_CONFIG_INIT;
+  optrace.option = QNN_PROFILE_CONFIG_OPTION_ENABLE_OPTRACE;
+  optrace.enableOptrace = 1;
+  const QnnProfile_Config_t* configs[] = {&optrace, nullptr};
+  struct Ext {
+    uint32_t type, unit;
+    uint64_t value, timestamp;
+    std::string id;
+  };
+  auto extended = [&](QnnProfile_EventId_t id) {
+    QnnProfile_ExtendedEventData_t d = QNN_PROFILE_EXTENDED_EVENT_DATA_INIT;
+    EXPECT_EQ(api().profileGetExtendedEventData(id, &d), QNN_SUCCESS);
+    return Ext{d.v1.type, d.v1.unit, d.v1.value.uint64Value, d.v1.timestamp, d.v1.identifier ? d.v1.identifier : ""};
+  };
+  auto subEvents = [&](QnnProfile_EventId_t id) {
+    const QnnProfile_EventId_t* subs = nullptr;
+    uint32_t n = 0;
+    EXPECT_EQ(api().profileGetSubEvents(id, &subs, &n), QNN_SUCCESS);
+    return std::vector<QnnProfile_EventId_t>(subs, subs + n);
+  };
+  // The execute event, its trace events in order, and the estimated cycles of each node event.
+  auto profileOneRun = [&](QnnProfile_Level_t level, bool trace, Ext* execute, std::vector<Ext>* traces,
+                           std::vector<Ext>* nodeCycles, Ext* accel) {
+    Qnn_ProfileHandle_t prof = nullptr;
+    ASSERT_EQ(api().profileCreate(backend, level, &prof), QNN_SUCCESS);
+    if (trace) ASSERT_EQ(api().profileSetConfig(prof, configs), QNN_SUCCESS) << LogCapture::take();
+    std::vector<uint8_t> got;
+    ASSERT_EQ(run(g, &got, prof), QNN_SUCCESS) << LogCapture::take();
+    const QnnProfile_EventId_t* ids = nullptr;
+    uint32_t n = 0;
+    ASSERT_EQ(api().profileGetEvents(prof, &ids, &n), QNN_SUCCESS);
+    ASSERT_EQ(n, 1u);
+    *execute = extended(ids[0]);
+    for (QnnProfile_EventId_t sub : subEvents(ids[0])) {
+      Ext e = extended(sub);
+      if (e.type == QNN_PROFILE_EVENTTYPE_TRACE) traces->push_back(e);
+      if (e.type == QNN_HTP_PROFILE_EVENTTYPE_GRAPH_EXECUTE_ACCEL_TIME_CYCLE) *accel = e;
+      if (e.type == QNN_PROFILE_EVENTTYPE_NODE)
+        for (QnnProfile_EventId_t s : subEvents(sub))
+          if (Ext c = extended(s); c.unit == QNN_PROFILE_EVENTUNIT_CYCLES) nodeCycles->push_back(c);
+    }
+    EXPECT_EQ(api().profileFree(prof), QNN_SUCCESS);
+  };
+  Ext execute{}, accel{};
+  std::vector<Ext> traces, nodeCycles;
+  profileOneRun(QNN_PROFILE_LEVEL_DETAILED, true, &execute, &traces, &nodeCycles, &accel);
+  ASSERT_EQ(traces.size(), 2u);
+  ASSERT_EQ(nodeCycles.size(), 2u);
+  // The clock the estimate ran at, as the accelerator-cycles event states it ("... (N MHz)").
+  const size_t mhzAt = accel.id.rfind(" MHz)");
+  ASSERT_NE(mhzAt, std::string::npos) << accel.id;
+  const uint64_t mhz = std::stoull(accel.id.substr(accel.id.rfind('(', mhzAt) + 1));
+  ASSERT_GT(mhz, 0u);
+  uint64_t before = 0;
+  const char* names[] = {"conv0 (Conv2d)", "relu0 (Relu)"};
+  for (size_t i = 0; i < traces.size(); ++i) {
+    EXPECT_EQ(traces[i].unit, QNN_PROFILE_EVENTUNIT_CYCLES);
+    EXPECT_EQ(traces[i].id.find(names[i]), 0u) << traces[i].id;
+    EXPECT_GT(traces[i].value, 0u);
+    EXPECT_EQ(traces[i].value, nodeCycles[i].value) << nodeCycles[i].id;
+    EXPECT_EQ(traces[i].timestamp, traces[0].timestamp + before / mhz) << i;
+    before += traces[i].value;
+  }
+  EXPECT_EQ(before, accel.value);  // the trace covers the whole estimate
+  EXPECT_GE(traces[0].timestamp, execute.timestamp);
+  EXPECT_LE(traces[0].timestamp, execute.timestamp + execute.value);
+  // Op trace needs the detailed level and the config.
+  for (auto [level, trace] : {std::pair{QNN_PROFILE_LEVEL_BASIC, true}, std::pair{QNN_PROFILE_LEVEL_DETAILED, false}}) {
+    traces.clear();
+    nodeCycles.clear();
+    profileOneRun(level, trace, &execute, &traces, &nodeCycles, &accel);
+    EXPECT_TRUE(traces.empty()) << level;
+  }
+  EXPECT_EQ(api().contextFree(ctx, nullptr), QNN_SUCCESS);
+}
+
 // x + (a + b): the static a + b folds at finalize; the result equals mode 1's
 // unfolded graph byte for byte (same kernel, same data, run earlier). The
 // Convert -> Convert chain after it becomes one Convert in both modes, so the
