@@ -5,6 +5,7 @@
 #include <mutex>
 
 #include "htp_arch.h"
+#include "runtime/runtime_support.h"
 
 namespace qnn::htp {
 namespace {
@@ -99,7 +100,12 @@ void mergeDcvs(QnnHtpPerfInfrastructure_DcvsV3_t& into, const QnnHtpPerfInfrastr
 
 Qnn_ErrorHandle_t createPowerConfigId(uint32_t deviceId, uint32_t coreId, uint32_t* powerConfigId) {
   if (!powerConfigId) return QNN_HTP_PERF_INFRASTRUCTURE_ERROR_INVALID_HANDLE_PTR;
-  if (deviceId != 0 || coreId != 0) return QNN_HTP_PERF_INFRASTRUCTURE_ERROR_INVALID_INPUT;
+  if (deviceId != 0 || coreId != 0) {
+    sdk::logMessage(sdk::rt::anyLogger().get(), QNN_LOG_LEVEL_ERROR,
+                    "createPowerConfigId: device " + std::to_string(deviceId) + " core " + std::to_string(coreId) +
+                        " does not exist (the simulator has one HTP, device 0 core 0)");
+    return QNN_HTP_PERF_INFRASTRUCTURE_ERROR_INVALID_INPUT;
+  }
   std::lock_guard<std::mutex> lock(gMutex);
   *powerConfigId = gNextId++;
   gVotes[*powerConfigId] = Vote{};

@@ -107,7 +107,9 @@ const QnnHtpDevice_PerfInfrastructure_t& perfInfra() {
 TEST_F(HtpTest, PerfInfrastructureValidatesVotes) {
   const auto& perf = perfInfra();
   uint32_t id = 0;
+  LogCapture::take();
   EXPECT_EQ(perf.createPowerConfigId(1, 0, &id), QNN_HTP_PERF_INFRASTRUCTURE_ERROR_INVALID_INPUT);
+  EXPECT_NE(LogCapture::take().find("device 1 core 0 does not exist"), std::string::npos);  // said, not silent
   ASSERT_EQ(perf.createPowerConfigId(0, 0, &id), QNN_SUCCESS);
   QnnHtpPerfInfrastructure_PowerConfig_t dcvs{};  // the C INIT macro does not compile as C++
   dcvs.option = QNN_HTP_PERF_INFRASTRUCTURE_POWER_CONFIGOPTION_DCVS_V3;
