@@ -33,9 +33,9 @@ for pkg in $packages; do
   cp "$source_dir/oppackages/$pkg/src/ops/"*.cpp "$tmp/gen/$pkg/src/ops/"
   build_package "$tmp/gen/$pkg" "$tmp/build-$pkg"
   cp "$tmp/build-$pkg/lib$pkg.so" "$tmp/libs/"
-  # Only the interface provider is exported.
-  exported=$(nm -D --defined-only "$tmp/libs/lib$pkg.so" | awk '$2 == "T" {print $3}')
-  [ "$exported" = "${pkg}CpuInterfaceProvider" ] || { echo "lib$pkg.so exports: $exported"; exit 1; }
+  # Only the interface provider is exported, under its two names.
+  exported=$(nm -D --defined-only "$tmp/libs/lib$pkg.so" | awk '$2 == "T" {print $3}' | sort | tr '\n' ' ')
+  [ "$exported" = "${pkg}CpuInterfaceProvider ${pkg}InterfaceProvider " ] || { echo "lib$pkg.so exports: $exported"; exit 1; }
 done
 
 OPENQNN_TEST_CPU_BACKEND="$prefix/lib/libQnnCpu.so" OPENQNN_TEST_OPPACKAGE_DIR="$tmp/libs" \

@@ -301,6 +301,33 @@ TEST_F(ExamplePackages, SupportedOperationsListThePackagesOps) {
                                              "ExampleNorm::RmsNorm"}));
 }
 
+// The provider is exported as <Package>InterfaceProvider too, the name ONNX Runtime's QNN EP
+// takes the package's name from (op_packages drops the suffix): registered under it in a
+// backend of its own, it is the same package, ops listed under "ExampleNorm".
+TEST(ExamplePackageAlias, ProviderUnderThePackagesNameRegistersTheSamePackage) {
+  LoadedBackend lib{backendPath()};
+  ASSERT_TRUE(lib.ok()) << lib.error();
+  const auto& api = lib.api();
+  Qnn_BackendHandle_t backend = nullptr;
+  ASSERT_EQ(api.backendCreate(nullptr, nullptr, &backend), QNN_SUCCESS);
+  ASSERT_EQ(api.backendRegisterOpPackage(backend, packagePath("ExampleNorm").c_str(), "ExampleNormInterfaceProvider",
+                                         "CPU"),
+            QNN_SUCCESS);
+  uint32_t n = 0;
+  const QnnBackend_OperationName_t* ops = nullptr;
+  ASSERT_EQ(api.backendGetSupportedOperations(backend, &n, &ops), QNN_SUCCESS);
+  std::vector<std::string> found;
+  for (uint32_t i = 0; i < n; ++i)
+    if (ops[i].packageName && std::strncmp(ops[i].packageName, "Example", 7) == 0)
+      found.push_back(std::string(ops[i].packageName) + "::" + ops[i].name);
+  EXPECT_EQ(found, (std::vector<std::string>{"ExampleNorm::RmsNorm"}));
+  // Both names at once: one package, registered once.
+  EXPECT_EQ(api.backendRegisterOpPackage(backend, packagePath("ExampleNorm").c_str(), "ExampleNormCpuInterfaceProvider",
+                                         "CPU"),
+            QNN_BACKEND_ERROR_OP_PACKAGE_DUPLICATE);
+  EXPECT_EQ(api.backendFree(backend), QNN_SUCCESS);
+}
+
 std::mutex gLogMutex;
 std::string gLogText;
 

@@ -437,8 +437,8 @@ size_t elementCount(const QnnCpuOpPackage_Tensor_t& tensor) {
 
 }  // namespace @PKG@
 
-// The one exported symbol: hands the backend the package's functions (op
-// package interface 1.4, the CPU backend's).
+// The exported symbol: hands the backend the package's functions (op package
+// interface 1.4, the CPU backend's).
 extern "C" __attribute__((visibility("default"))) Qnn_ErrorHandle_t @PKG@CpuInterfaceProvider(
     QnnOpPackage_Interface_t* interface) {
   using namespace @PKG@::detail;
@@ -454,6 +454,14 @@ extern "C" __attribute__((visibility("default"))) Qnn_ErrorHandle_t @PKG@CpuInte
   interface->v1_4.logSetLevel = logSetLevel;
   interface->v1_4.logTerminate = logTerminate;
   return QNN_SUCCESS;
+}
+
+// The same provider under <package name>InterfaceProvider: clients that take the
+// package's name from the provider's (ONNX Runtime's QNN EP op_packages option
+// drops the "InterfaceProvider" suffix) find the package by it.
+extern "C" __attribute__((visibility("default"))) Qnn_ErrorHandle_t @PKG@InterfaceProvider(
+    QnnOpPackage_Interface_t* interface) {
+  return @PKG@CpuInterfaceProvider(interface);
 }
 )TPL";
 
@@ -719,7 +727,7 @@ add_library(@PKG@ SHARED
 @OP_SOURCES@)
 target_include_directories(@PKG@ PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/include ${CMAKE_CURRENT_SOURCE_DIR}/src)
 target_link_libraries(@PKG@ PRIVATE QNN::Headers)
-# Only the interface provider is exported.
+# Only the interface provider (under its two names) is exported.
 set_target_properties(@PKG@ PROPERTIES CXX_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON)
 install(TARGETS @PKG@ LIBRARY DESTINATION lib)
 )TPL";
