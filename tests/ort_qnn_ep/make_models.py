@@ -12,6 +12,9 @@ lora_ctx.onnx        an EP context model over base.bin, the context binary qnn-c
                      makes of tests/tools/lora's graph "lora" (y = x*W + (x*lora_A)*lora_B), with
 lora_base_ref.onnx / lora_one_ref.onnx  that graph as plain ONNX with the base weights and with
                      adapter "one" (the values tests/tools/lora/make_lora_data.py writes), the references
+custom_softplus.onnx one ScaledSoftplus node (beta 2) in the custom domain openqnn.examples, for
+                     the op_packages case (oppackages/ExampleElementwise); ONNX Runtime's CPU provider
+                     has no kernel for it (the harness computes the reference)
 Each model's inputs are drawn by the harness; the models have one input named "x".
 """
 import os
@@ -145,6 +148,17 @@ def lora_models(out):
     save(g, os.path.join(out, "lora_ctx.onnx"))
 
 
+def custom_softplus(path):
+    node = helper.make_node("ScaledSoftplus", ["x"], ["y"], domain="openqnn.examples", beta=2.0)
+    g = helper.make_graph([node], "custom_softplus",
+                          [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3, 8])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3, 8])])
+    model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17),
+                                                 helper.make_opsetid("openqnn.examples", 1)])
+    model.ir_version = 8
+    onnx.save(model, path)  # no schema for the custom op: the checker would refuse it
+
+
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
@@ -153,6 +167,7 @@ def main():
     qdq_conv(os.path.join(out, "qdq_u8_conv.onnx"), TensorProto.UINT8)
     qdq_conv(os.path.join(out, "qdq_u16_conv.onnx"), TensorProto.UINT16)
     lora_models(out)
+    custom_softplus(os.path.join(out, "custom_softplus.onnx"))
 
 
 if __name__ == "__main__":
