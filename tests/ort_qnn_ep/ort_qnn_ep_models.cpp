@@ -394,7 +394,9 @@ std::vector<CsvEvent> readProfileCsv(const std::string& path) {
 // profile. On the HTP every node gets a trace event (estimated cycles, with the node's start on the
 // accelerator's timeline) beside its node event's cycle estimate; the CPU backend has no op trace
 // and refuses the config, which fails the session.
-void opTraceProfile(Harness& h, const std::string& file, const Options& options) {
+// With `viewer` (our qnn-profile-viewer), the EP's profiling log (<csv stem>_qnn.log, written through
+// QnnSystemProfile) must read, its Chrome trace holding every trace event.
+void opTraceProfile(Harness& h, const std::string& file, const Options& options, const std::string& viewer) {
   std::string what = file + " on htp (profiling_level optrace)";
   h.check(what, [&] {
     const std::string csv = "profile_htp_optrace.csv";
@@ -420,6 +422,19 @@ void opTraceProfile(Harness& h, const std::string& file, const Options& options)
              std::to_string(traces.size()) + " per-node trace events with start timestamps, " +
                  std::to_string(estimates.size()) + " node cycle estimates" +
                  (ok ? ", values equal, timestamps in node order" : ": mismatch"));
+    if (viewer.empty()) return;
+    const std::string chrome = "profile_htp_optrace_trace.json";
+    std::remove(chrome.c_str());
+    const std::string command = "'" + viewer + "' --input_log profile_htp_optrace_qnn.log --output " + chrome + " >/dev/null";
+    int rc = std::system(command.c_str());
+    std::ifstream in(chrome);
+    std::stringstream text;
+    text << in.rdbuf();
+    size_t inTrace = 0;
+    for (size_t at = text.str().find("): op trace"); at != std::string::npos; at = text.str().find("): op trace", at + 1))
+      ++inTrace;
+    h.report(rc == 0 && inTrace == traces.size(), what + ", qnn-profile-viewer",
+             command + ": " + std::to_string(inTrace) + " trace events in the Chrome trace");
   });
   std::string cpu = file + " on cpu (profiling_level optrace refused)";
   h.check(cpu, [&] {
@@ -610,7 +625,9 @@ int main(int argc, char** argv) {
     sharedContexts(h, "qdq_u8_conv.onnx", kU8Step, "qdq_u16_conv.onnx", kU16Step, {});
     for (const char* level : {"basic", "detailed"}) profilingToFile(h, "float_cnn.onnx", "htp", level);
     profilingToFile(h, "float_cnn.onnx", "cpu", "detailed");
-    opTraceProfile(h, "float_cnn.onnx", fp16);
+    // Our tools sit together (qnn-trace-replay's folder holds qnn-profile-viewer).
+    const std::string tools = argc == 5 ? std::string(argv[4]).substr(0, std::string(argv[4]).rfind('/') + 1) : "";
+    opTraceProfile(h, "float_cnn.onnx", fp16, tools.empty() ? "" : tools + "qnn-profile-viewer");
     htpOptionSweep(h, "qdq_u8_conv.onnx");
     unknownDevice(h, "qdq_u8_conv.onnx");
     jsonGraphDump(h, "qdq_u8_conv.onnx");
