@@ -1,6 +1,7 @@
 #include "runtime/later_datatypes.h"
 
 #include <cstdio>
+#include <cstring>
 
 namespace qnn::sdk {
 namespace {
@@ -43,6 +44,32 @@ std::vector<uint8_t> unpack4Bit(const uint8_t* packed, size_t elements, bool isS
     out[i] = (isSigned && (nibble & 0x8)) ? static_cast<uint8_t>(nibble | 0xf0) : nibble;
   }
   return out;
+}
+
+Status normalizeNarrowValues(const std::string& what, DType dtype, uint32_t bitwidth, uint8_t* data, size_t bytes) {
+  const size_t size = dtypeSize(dtype);
+  const unsigned width = unsigned(size * 8);
+  if (!dtypeIsFixedPoint(dtype) || bitwidth == 0 || bitwidth >= width || width > 32) return Status::ok();
+  const bool isSigned = dtypeIsSigned(dtype);
+  const uint32_t containerMask = width == 32 ? 0xffffffffu : (1u << width) - 1;
+  const uint32_t low = (1u << bitwidth) - 1, signBit = 1u << (bitwidth - 1);
+  for (size_t i = 0; i + size <= bytes; i += size) {
+    uint32_t v = 0;
+    std::memcpy(&v, data + i, size);  // little-endian host, as every buffer of the API
+    const uint32_t value = v & low;
+    const uint32_t extended = (isSigned && (value & signBit)) ? (value | ~low) & containerMask : value;
+    if (v != value && v != extended) {
+      const int64_t lo = isSigned ? -int64_t(signBit) : 0, hi = isSigned ? int64_t(signBit) - 1 : int64_t(low);
+      char hex[12];
+      std::snprintf(hex, sizeof hex, "0x%x", v);
+      return invalidTensor(what + ": element " + std::to_string(i / size) + " of the static data (" + hex +
+                           ") is outside the " + std::to_string(bitwidth) + "-bit range " + std::to_string(lo) +
+                           ".." + std::to_string(hi) + " of its encoding (neither the value nor its low " +
+                           std::to_string(bitwidth) + " bits with the upper bits cleared)");
+    }
+    std::memcpy(data + i, &extended, size);
+  }
+  return Status::ok();
 }
 
 }  // namespace qnn::sdk

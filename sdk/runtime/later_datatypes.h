@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/dtype.h"
+#include "core/status.h"
 
 namespace qnn::sdk {
 
@@ -27,5 +28,13 @@ uint64_t packed4BitBytes(uint64_t elements);
 // One value per byte from `packed` (first element in the low nibble), sign-extended
 // when `isSigned`. `packed` must hold packed4BitBytes(elements) bytes; it is only read.
 std::vector<uint8_t> unpack4Bit(const uint8_t* packed, size_t elements, bool isSigned);
+// Static data of a fixed-point `dtype` whose encoding states a narrower `bitwidth`
+// (4-bit values in SFIXED/UFIXED_POINT_8 containers, for one): every value is the
+// container's low `bitwidth` bits. A signed value may come sign-extended or with
+// the upper bits cleared (the ONNX Runtime QNN EP clears them: -3 as 0x0D); both are
+// rewritten in place to the sign-extended form every kernel reads. A value with any
+// other upper bits (out of the bitwidth's range) is refused, naming `what`, the
+// element and the range. Nothing happens for other types or a full bitwidth.
+Status normalizeNarrowValues(const std::string& what, DType dtype, uint32_t bitwidth, uint8_t* data, size_t bytes);
 
 }  // namespace qnn::sdk

@@ -204,10 +204,11 @@ Status readTensorInfo(const Qnn_Tensor_t& t, TensorUse use, TensorInfo* out) {
                            std::to_string(need) +
                            (packed4 ? " (" + std::to_string(elements) + " 4-bit values, two per byte)" : ""));
     const auto* data = static_cast<const uint8_t*>(v.clientBuf.data);
-    if (packed4)
-      info.staticData = unpack4Bit(data, elements, dtypeIsSigned(info.dtype));
-    else
-      info.staticData.assign(data, data + need);
+    std::vector<uint8_t> values =
+        packed4 ? unpack4Bit(data, elements, dtypeIsSigned(info.dtype)) : std::vector<uint8_t>(data, data + need);
+    // Narrow values in wider containers (4-bit in 8-bit), as sign-extended values.
+    QNN_SDK_RETURN_IF_ERROR(normalizeNarrowValues(what, info.dtype, info.quant.bitwidth, values.data(), values.size()));
+    info.staticData = std::move(values);
   }
   *out = std::move(info);
   return Status::ok();

@@ -66,6 +66,8 @@ Status readTensorUpdate(const TensorInfo& target, const Qnn_Tensor_t& client, Te
                                       std::to_string(target.byteSize()));
     u.hasData = true;
     u.data.assign(p, p + v.clientBuf.dataSize);
+    QNN_SDK_RETURN_IF_ERROR(normalizeNarrowValues("tensor '" + target.name + "'", target.dtype, target.quant.bitwidth,
+                                                  u.data.data(), u.data.size()));
   }
   if (!u.hasData && !u.hasQuant)
     return invalidTensor("tensor '" + target.name + "': the update carries neither data nor quantization");

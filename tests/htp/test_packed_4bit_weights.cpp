@@ -2,17 +2,22 @@
 // values per byte, first element in the low nibble) through the C API of
 // libQnnHtp.so and libQnnCpu.so: the outputs equal, byte for byte, those of the
 // same graph given its weights unpacked in 8-bit containers with bitwidth-4
-// encodings; the packed graph survives a context binary and a Saver recording
+// encodings; 4-bit values in 8-bit containers, sign-extended or with the upper
+// bits cleared (as ONNX Runtime's QNN EP sends them), give the outputs of a float64
+// reference; the packed graph survives a context binary and a Saver recording
 // replayed with qnn-trace-replay; malformed or unsupported tensors are refused
 // with their error codes and messages.
 #include <dlfcn.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <set>
 #include <sstream>
 
 #include "weight_test_support.h"
@@ -55,15 +60,24 @@ std::vector<uint8_t> pack4(const std::vector<uint8_t>& values) {
   return out;
 }
 
-// The weight tensor in either form; owns its data and encoding arrays, which the
+// How the weight's 4-bit values are stored: packed two per byte (SFIXED/UFIXED_POINT_4),
+// or one per byte of an 8-bit container (SFIXED/UFIXED_POINT_8 with a bitwidth-4
+// encoding), sign-extended or with the upper four bits cleared (how ONNX Runtime's
+// QNN EP sends signed 4-bit weights: -3 as 0x0D).
+enum class Form { kPacked, kContainer, kMaskedContainer };
+
+// The weight tensor in any form; owns its data and encoding arrays, which the
 // tensor points into (so it is not copyable).
 struct WeightSpec : TensorSpec {
   std::vector<uint8_t> bytes;
   std::vector<float> scales;
   std::vector<int32_t> offsets;
-  WeightSpec(const PackedCase& c, const std::vector<uint8_t>& values, std::vector<uint32_t> dims, bool packed)
+  WeightSpec(const PackedCase& c, const std::vector<uint8_t>& values, std::vector<uint32_t> dims, Form form)
       : TensorSpec("w", QNN_TENSOR_TYPE_STATIC, QNN_DATATYPE_UNDEFINED, std::move(dims)) {
+    const bool packed = form == Form::kPacked;
     bytes = packed ? pack4(values) : values;
+    if (form == Form::kMaskedContainer)
+      for (uint8_t& b : bytes) b &= 0x0f;
     tensor.v1.clientBuf = {bytes.data(), uint32_t(bytes.size())};
     Qnn_QuantizeParams_t& q = tensor.v1.quantizeParams;
     q.encodingDefinition = QNN_DEFINITION_DEFINED;
@@ -105,7 +119,43 @@ class PackedGraph {
   std::vector<uint32_t> yDims() const { return c_.conv ? std::vector<uint32_t>{1, kH, kW, kCout} : std::vector<uint32_t>{kN, kCout}; }
   std::vector<uint32_t> wDims() const { return c_.conv ? std::vector<uint32_t>{kK, kK, kCin, kCout} : std::vector<uint32_t>{kCout, kFcIn}; }
   size_t ySize() const { return c_.conv ? kH * kW * kCout : kN * kCout; }
-  WeightSpec weight(bool packed) const { return WeightSpec(c_, w_, wDims(), packed); }
+  WeightSpec weight(Form form) const { return WeightSpec(c_, w_, wDims(), form); }
+  WeightSpec weight(bool packed) const { return weight(packed ? Form::kPacked : Form::kContainer); }
+
+  // The output codes by the encodings' definition, in double: real = scale * (q + offset)
+  // for x, the 4-bit weights (-8..7 signed, 0..15 unsigned) and the bias; the sum
+  // quantized to y's encoding, rounded to nearest and saturated to 0..255.
+  std::vector<int> reference() const {
+    auto xr = [&](size_t i) { return kSx * (double(x_[i]) + kOffX); };
+    auto wr = [&](size_t i, uint32_t co) {
+      return c_.signedPerChannel ? double(kSw[co]) * double(int8_t(w_[i])) : 0.03 * (double(w_[i]) - 8.0);
+    };
+    std::vector<int> y(ySize());
+    auto code = [](double real) { return int(std::min(255.0, std::max(0.0, std::nearbyint(real / kSy) - kOffY))); };
+    if (!c_.conv) {
+      for (uint32_t n = 0; n < kN; ++n)
+        for (uint32_t co = 0; co < kCout; ++co) {
+          double acc = double(kSb) * b_[co];
+          for (uint32_t ci = 0; ci < kFcIn; ++ci) acc += xr(n * kFcIn + ci) * wr(co * kFcIn + ci, co);
+          y[n * kCout + co] = code(acc);
+        }
+      return y;
+    }
+    for (uint32_t h = 0; h < kH; ++h)
+      for (uint32_t w = 0; w < kW; ++w)
+        for (uint32_t co = 0; co < kCout; ++co) {
+          double acc = double(kSb) * b_[co];
+          for (uint32_t kh = 0; kh < kK; ++kh)
+            for (uint32_t kw = 0; kw < kK; ++kw) {
+              const int ih = int(h + kh) - 1, iw = int(w + kw) - 1;  // pad 1, stride 1
+              if (ih < 0 || iw < 0 || ih >= int(kH) || iw >= int(kW)) continue;
+              for (uint32_t ci = 0; ci < kCin; ++ci)
+                acc += xr((size_t(ih) * kW + iw) * kCin + ci) * wr(((kh * kK + kw) * kCin + ci) * kCout + co, co);
+            }
+          y[(h * kW + w) * kCout + co] = code(acc);
+        }
+    return y;
+  }
 
   // The node's op config over the given tensors (params owned by `storage`).
   struct Node {
@@ -128,12 +178,12 @@ class PackedGraph {
       n.op.v1 = {"op0", "qti.aisw", "FullyConnected", 0, nullptr, 3, n.inputs, 1, y};
   }
 
-  Qnn_ErrorHandle_t build(const QNN_INTERFACE_VER_TYPE& api, Qnn_ContextHandle_t ctx, bool packed,
+  Qnn_ErrorHandle_t build(const QNN_INTERFACE_VER_TYPE& api, Qnn_ContextHandle_t ctx, Form form,
                           Qnn_GraphHandle_t* g) {
     Qnn_ErrorHandle_t rc = api.graphCreate(ctx, "packed", nullptr, g);
     if (rc != QNN_SUCCESS) return rc;
     QuantSpec x("x", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_UFIXED_POINT_8, xDims(), kSx, kOffX);
-    WeightSpec w = weight(packed);
+    WeightSpec w = weight(form);
     QuantSpec b("b", QNN_TENSOR_TYPE_STATIC, QNN_DATATYPE_SFIXED_POINT_32, {kCout}, kSb, 0, b_.data(),
                 uint32_t(b_.size() * 4));
     QuantSpec y("y", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_UFIXED_POINT_8, yDims(), kSy, kOffY);
@@ -160,10 +210,10 @@ class PackedGraph {
 
 const auto& kBackends = kWeightTestBackends;
 
-std::vector<uint8_t> buildAndRun(Session& s, PackedGraph& graph, bool packed, std::vector<uint8_t>* binary = nullptr) {
+std::vector<uint8_t> buildAndRun(Session& s, PackedGraph& graph, Form form, std::vector<uint8_t>* binary = nullptr) {
   return s.buildAndRun(
       [&](const QNN_INTERFACE_VER_TYPE& api, Qnn_ContextHandle_t ctx, Qnn_GraphHandle_t* g) {
-        return graph.build(api, ctx, packed, g);
+        return graph.build(api, ctx, form, g);
       },
       [&](const QNN_INTERFACE_VER_TYPE& api, Qnn_GraphHandle_t g, std::vector<uint8_t>* out) { return graph.run(api, g, out); },
       binary);
@@ -183,8 +233,8 @@ TEST_P(PackedWeights, OutputsEqualUnpackedContainersAndSurviveContextBinary) {
   Session s(backendCase.lib());
   PackedGraph graph(packedCase);
   std::vector<uint8_t> binary;
-  std::vector<uint8_t> containers = buildAndRun(s, graph, false);
-  std::vector<uint8_t> packed = buildAndRun(s, graph, true, &binary);
+  std::vector<uint8_t> containers = buildAndRun(s, graph, Form::kContainer);
+  std::vector<uint8_t> packed = buildAndRun(s, graph, Form::kPacked, &binary);
   ASSERT_EQ(packed.size(), graph.ySize());
   EXPECT_EQ(packed, containers);
   // Not a degenerate comparison: the outputs spread over many codes.
@@ -197,6 +247,29 @@ INSTANTIATE_TEST_SUITE_P(All, PackedWeights, ::testing::Combine(::testing::Value
                          [](const auto& info) {
                            return std::string(std::get<0>(info.param).name) + std::get<1>(info.param).name;
                          });
+
+// 4-bit weights in 8-bit containers, as ONNX Runtime's QNN EP sends them (upper bits
+// cleared) and sign-extended: the outputs are those of the float64 reference of the
+// encodings' definition (within one output step), the two forms give the same bytes,
+// and a context binary of the EP's form runs the same.
+TEST_P(PackedWeights, ContainerFormsMatchTheReference) {
+  const auto& [backendCase, packedCase] = GetParam();
+  Session s(backendCase.lib());
+  PackedGraph graph(packedCase);
+  std::vector<uint8_t> binary;
+  std::vector<uint8_t> masked = buildAndRun(s, graph, Form::kMaskedContainer, &binary);
+  std::vector<int> want = graph.reference();
+  ASSERT_EQ(masked.size(), want.size());
+  size_t off = 0;
+  for (size_t i = 0; i < want.size(); ++i)
+    if (std::abs(int(masked[i]) - want[i]) > 1 && off++ < 5)
+      ADD_FAILURE() << "output " << i << ": " << int(masked[i]) << ", the reference " << want[i];
+  EXPECT_EQ(off, 0u) << "outputs off the reference by more than one step";
+  std::set<int> distinct(want.begin(), want.end());
+  EXPECT_GE(distinct.size(), want.size() / 3) << "reference barely varies";
+  EXPECT_EQ(buildAndRun(s, graph, Form::kContainer), masked);
+  EXPECT_EQ(runFromBinary(s, graph, binary), masked);
+}
 
 // The op config with packed weights passes the HTP's per-op validation, as the
 // container form does.
@@ -252,6 +325,17 @@ TEST_P(PackedWeightsRefusal, MalformedAndUnsupportedTensorsAreRefused) {
     w.tensor.v1.quantizeParams = QNN_QUANTIZE_PARAMS_INIT;
     expectRefused(w.tensor, "tensor 'w': fixed-point datatype SFIXED_POINT_4 needs quantization params");
   }
+  // An 8-bit container whose value is outside the 4-bit range (neither the value nor
+  // its low four bits with the upper bits cleared): 0x25 signed, 0x1f unsigned.
+  {
+    WeightSpec w = graph.weight(Form::kContainer);
+    w.bytes[6] = 0x25;
+    expectRefused(w.tensor, "tensor 'w': element 6 of the static data (0x25) is outside the 4-bit range -8..7");
+    PackedGraph unsignedGraph(kCases[3]);
+    WeightSpec u = unsignedGraph.weight(Form::kContainer);
+    u.bytes[0] = 0x1f;
+    expectRefused(u.tensor, "tensor 'w': element 0 of the static data (0x1f) is outside the 4-bit range 0..15");
+  }
   // The other datatypes added after 2.7, static or not.
   {
     char text[8] = "abcdefg";
@@ -279,14 +363,14 @@ TEST(PackedWeightsSaver, RecordingReplaysOnTheHtp) {
   std::vector<uint8_t> direct;
   {
     Session htp(htpLib());
-    direct = buildAndRun(htp, graph, true);
+    direct = buildAndRun(htp, graph, Form::kPacked);
   }
   setenv("QNN_SAVER_BACKEND", QNN_TEST_HTP_BACKEND_PATH, 1);
   LoadedBackend saver(QNN_TEST_SAVER_PATH);
   ASSERT_EQ(startSaver(saver, dir), "");
   {
     Session recorded(saver);
-    EXPECT_EQ(buildAndRun(recorded, graph, true), direct);
+    EXPECT_EQ(buildAndRun(recorded, graph, Form::kPacked), direct);
   }
   fs::path trace = dir / "saver_output.qnntrace";
   ASSERT_TRUE(fs::exists(trace));
