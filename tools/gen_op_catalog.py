@@ -2,7 +2,8 @@
 """Regenerates sdk/opdefs/op_catalog_data.inc from the op-definition facts
 (../shared/opdefs/opdefs.json, API 2.7) and the project's own later facts
 (sdk/opdefs/opdefs_post_2_7.json: ops added after 2.7 and params added to 2.7 ops,
-each with its public source): per op, input/output counts and param specs.
+each with its public source): per op, input/output counts, which inputs are optional
+and param specs.
 Run from the project root:
   python3 tools/gen_op_catalog.py ../shared/opdefs/opdefs.json sdk/opdefs/opdefs_post_2_7.json [OUT]
 (OUT defaults to sdk/opdefs/op_catalog_data.inc; ctest op_catalog_current writes it elsewhere and compares)."""
@@ -28,6 +29,16 @@ def slot_range(name):
     hi = m.group(3)
     if hi is None: return lo, lo
     return lo, (int(hi) if hi.isdigit() else UNBOUNDED)
+
+def optional_mask(slots):
+    """Bit i set when in[i] may be omitted (a NULL tensor); bit 31 stands for every later index."""
+    mask = 0
+    for s in slots:
+        lo, hi = slot_range(s['name'])
+        assert lo <= 31 and (hi == UNBOUNDED or hi <= 31), s['name']
+        if not s.get('mandatory', True):
+            for i in range(lo, min(hi, 31) + 1): mask |= 1 << i
+    return mask
 
 def counts(slots):
     mn, mx = 0, 0
@@ -55,9 +66,10 @@ for o in ops:
     n = o['name']
     imin, imax = counts(o['inputs'])
     omin, omax = counts(o['outputs'])
-    table.append('    {"%s", %d, %d, %d, %d, kParams_%s, %d, %s, %s},' % (
+    table.append('    {"%s", %d, %d, %d, %d, kParams_%s, %d, %s, %s, 0x%xu},' % (
         n, imin, imax, omin, omax, n, len(o['params']),
-        'true' if o.get('cpu_supported') else 'false', 'true' if o.get('htp_supported') else 'false'))
+        'true' if o.get('cpu_supported') else 'false', 'true' if o.get('htp_supported') else 'false',
+        optional_mask(o['inputs'])))
 table.append('};')
 open(sys.argv[3] if len(sys.argv) > 3 else 'sdk/opdefs/op_catalog_data.inc', 'w').write('\n'.join(out + table) + '\n')
 print(len(ops), 'ops')

@@ -33,6 +33,8 @@ struct OpDef {
   uint8_t numParams;
   bool cpuSupported;  // per the vendor's CPU column
   bool htpSupported;  // per the vendor's HTP column
+  uint32_t optionalInputs;  // bit i: in[i] may be omitted (a NULL tensor); bit 31 covers every later index
+  bool inputIsOptional(size_t i) const { return (optionalInputs >> (i < 31 ? i : 31)) & 1u; }
 };
 
 // nullptr if the op type is not a qti.aisw op.

@@ -163,6 +163,16 @@ Status readTensorInfo(const Qnn_Tensor_t& t, TensorUse use, TensorInfo* out) {
       if (type > QNN_TENSOR_TYPE_NULL) return invalidTensor(what + ": unknown tensor type " + std::to_string(type));
       info.kind = static_cast<TensorKind>(type);
   }
+  if (info.kind == TensorKind::kNull) {
+    // A NULL tensor stands for an omitted optional input: it has no data, and its
+    // shape and encoding say nothing (ONNX Runtime's QNN EP sends datatype UNDEFINED
+    // and dims {0}). It is kept as rank 0, which every kernel reads as "absent".
+    const uint32_t raw = static_cast<uint32_t>(v.dataType);
+    info.dtype = dtypeIsKnown(raw) ? static_cast<DType>(raw) : DType::kUndefined;
+    info.updateable = false;
+    *out = std::move(info);
+    return Status::ok();
+  }
   if (use == TensorUse::kParam) info.updateable = false;
   if (use == TensorUse::kParam) info.kind = TensorKind::kStatic;
   const uint32_t rawType = static_cast<uint32_t>(v.dataType);
@@ -239,6 +249,8 @@ Status readParam(const Qnn_Param_t& p, std::string* name, ParamValue* value) {
     TensorInfo info;
     Status st = readTensorInfo(p.tensorParam, TensorUse::kParam, &info);
     if (!st.isOk()) return invalidParam("param '" + *name + "': " + st.message());
+    if (info.kind == TensorKind::kNull)
+      return invalidParam("param '" + *name + "': a NULL tensor (an omitted optional input) cannot be a param");
     v.isTensor = true;
     v.dtype = info.dtype;
     v.dims = info.dims;

@@ -221,6 +221,9 @@ Qnn_ErrorHandle_t Runtime::backendValidateOpConfig(Qnn_BackendHandle_t backend, 
       if (!q.isOk()) return refused(q);
       outPtrs.push_back(&outs[i]);
     }
+    st = checkOmittedInputs(node, inPtrs);
+    if (!st.isOk()) return refused(st);
+    dropTrailingOmittedInputs(&inPtrs, nullptr);
     st = b->engine->validateNode(node, inPtrs, outPtrs);
     if (!st.isOk()) return refused(st);
     return QNN_SUCCESS;

@@ -257,6 +257,9 @@ Qnn_ErrorHandle_t Runtime::graphAddNode(Qnn_GraphHandle_t graph, Qnn_OpConfig_t 
       outs.push_back(t);
       node.outputIds.push_back(t->id);
     }
+    st = checkOmittedInputs(node, ins);
+    if (!st.isOk()) return fail(log, ApiGroup::kGraph, "QnnGraph_addNode", st);
+    dropTrailingOmittedInputs(&ins, &node.inputIds);
     st = g->backend->engine->validateNodeInGraph(g->ir, node, ins, outs);
     if (!st.isOk()) return fail(log, ApiGroup::kGraph, "QnnGraph_addNode", st);
     g->nodeNames.insert(node.name);

@@ -120,4 +120,22 @@ Status initializeGraph(GraphObject& g) {
   return Status::ok();
 }
 
+Status checkOmittedInputs(const NodeInfo& node, const std::vector<const TensorInfo*>& ins) {
+  const OpDef* def = node.packageName == kBuiltinOpPackage ? findOpDef(node.typeName) : nullptr;
+  if (!def) return Status::ok();  // a package op judges its own inputs
+  for (size_t i = 0; i < ins.size(); ++i)
+    if (ins[i] && ins[i]->kind == TensorKind::kNull && !def->inputIsOptional(i))
+      return invalidTensor(node.typeName + " node '" + node.name + "': input " + std::to_string(i) + " ('" +
+                           ins[i]->name + "') is a NULL tensor, but in[" + std::to_string(i) + "] of " +
+                           node.typeName + " is mandatory");
+  return Status::ok();
+}
+
+void dropTrailingOmittedInputs(std::vector<const TensorInfo*>* ins, std::vector<uint32_t>* inputIds) {
+  while (!ins->empty() && ins->back() && ins->back()->kind == TensorKind::kNull) {
+    ins->pop_back();
+    if (inputIds && !inputIds->empty()) inputIds->pop_back();
+  }
+}
+
 }  // namespace qnn::sdk::rt

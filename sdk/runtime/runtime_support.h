@@ -117,5 +117,13 @@ Status initializeGraph(GraphObject& g);
 // Tensors come from the op config itself (validateOpConfig) or from the graph
 // (addNode, via lookup).
 Status readNode(const Qnn_OpConfig_t& op, const OpPackageSet& packages, NodeInfo* node);
+// A NULL tensor (an omitted optional input) may stand only where the op's
+// definition makes the input optional (OpDef::optionalInputs); elsewhere the
+// node is refused, naming the op, the node and the input.
+Status checkOmittedInputs(const NodeInfo& node, const std::vector<const TensorInfo*>& ins);
+// NULL tensors at the end of a node's inputs are dropped (an input past the end is
+// absent to every kernel); ones in the middle stay, as rank-0 tensors kernels read
+// as absent. `inputIds` (may be null) is shortened with `ins`.
+void dropTrailingOmittedInputs(std::vector<const TensorInfo*>* ins, std::vector<uint32_t>* inputIds);
 
 }  // namespace qnn::sdk::rt

@@ -12,6 +12,7 @@
 #include "backend_loader.h"
 #include "compare.h"
 #include "op_case.h"
+#include "opdefs/op_catalog.h"
 
 namespace qnn::test {
 
@@ -26,12 +27,19 @@ struct TensorHolder {
   std::vector<uint8_t> data;
   Qnn_Tensor_t t = QNN_TENSOR_INIT;
 
-  TensorHolder(std::string n, Qnn_TensorType_t type, const CaseTensor& c, bool withData) : name(std::move(n)) {
+  // onnxRuntimeNull: a NULL tensor as ONNX Runtime's QNN EP sends an omitted input
+  // (QNN_DATATYPE_UNDEFINED, rank 1, dims {0}); else the case's rank-0 form.
+  TensorHolder(std::string n, Qnn_TensorType_t type, const CaseTensor& c, bool withData, bool onnxRuntimeNull = false)
+      : name(std::move(n)) {
     dims = c.dims;
     t.version = QNN_TENSOR_VERSION_1;
     t.v1.name = name.c_str();
     t.v1.type = type;
     t.v1.dataType = static_cast<Qnn_DataType_t>(c.dtype);
+    if (onnxRuntimeNull && type == QNN_TENSOR_TYPE_NULL) {
+      dims = {0};
+      t.v1.dataType = QNN_DATATYPE_UNDEFINED;
+    }
     t.v1.rank = static_cast<uint32_t>(dims.size());
     t.v1.dimensions = dims.data();
     t.v1.memType = QNN_TENSORMEMTYPE_RAW;
@@ -55,9 +63,10 @@ struct TensorHolder {
 
 // graphConfig: null-terminated list for QnnGraph_create (may be null). With
 // refused non-null, a node the backend refuses at graphAddNode is not a failure:
-// *refused is set and the case stops there.
+// *refused is set and the case stops there. onnxRuntimeNulls: the case's NULL
+// inputs in ONNX Runtime's form (see TensorHolder).
 inline void runCaseThroughApi(const LoadedBackend* lib, const OpCase& c, const QnnGraph_Config_t** graphConfig = nullptr,
-                              bool* refused = nullptr) {
+                              bool* refused = nullptr, bool onnxRuntimeNulls = false) {
   const auto& api = lib->api();
   Qnn_BackendHandle_t backend = nullptr;
   Qnn_ContextHandle_t ctx = nullptr;
@@ -71,7 +80,8 @@ inline void runCaseThroughApi(const LoadedBackend* lib, const OpCase& c, const Q
     auto type = c.inputs[i].isNull     ? QNN_TENSOR_TYPE_NULL
                 : c.inputs[i].isStatic ? QNN_TENSOR_TYPE_STATIC
                                        : QNN_TENSOR_TYPE_APP_WRITE;
-    ins.push_back(std::make_unique<TensorHolder>("in" + std::to_string(i), type, c.inputs[i], c.inputs[i].isStatic));
+    ins.push_back(
+        std::make_unique<TensorHolder>("in" + std::to_string(i), type, c.inputs[i], c.inputs[i].isStatic, onnxRuntimeNulls));
     ASSERT_EQ(api.tensorCreateGraphTensor(graph, &ins.back()->t), QNN_SUCCESS);
   }
   for (size_t i = 0; i < c.expected.size(); ++i) {
@@ -129,6 +139,27 @@ inline void runCaseThroughApi(const LoadedBackend* lib, const OpCase& c, const Q
   }
   EXPECT_EQ(api.contextFree(ctx, nullptr), QNN_SUCCESS);
   EXPECT_EQ(api.backendFree(backend), QNN_SUCCESS);
+}
+
+// The cases whose inputs hold omitted optional inputs once filled up to the op's
+// largest input count with NULL tensors (Lstm: all 24, as ONNX Runtime's QNN EP
+// builds it), or that already hold one; renamed "<name>_nulls". Run with
+// onnxRuntimeNulls, they must give the reference's outputs: an omitted input is absent.
+inline std::vector<OpCase> casesWithOmittedInputs(const std::vector<OpCase>& cases) {
+  std::vector<OpCase> out;
+  for (const OpCase& c : cases) {
+    const sdk::OpDef* def = sdk::findOpDef(c.opType);
+    if (!def) continue;
+    OpCase padded = c;
+    if (def->maxInputs != sdk::kUnboundedCount)
+      while (padded.inputs.size() < def->maxInputs) padded.inputs.push_back(conformance::nullTensor());
+    bool anyNull = false;
+    for (const CaseTensor& t : padded.inputs) anyNull |= t.isNull;
+    if (!anyNull) continue;
+    padded.name += "_nulls";
+    out.push_back(std::move(padded));
+  }
+  return out;
 }
 
 }  // namespace qnn::test

@@ -27,5 +27,20 @@ TEST_P(ApiCase, MatchesReferenceOnCpu) {
 INSTANTIATE_TEST_SUITE_P(Conformance, ApiCase, ::testing::ValuesIn(conformance::allCases()),
                          [](const ::testing::TestParamInfo<OpCase>& info) { return info.param.name; });
 
+// Omitted optional inputs as ONNX Runtime's QNN EP sends them (NULL tensors of
+// datatype UNDEFINED and dims {0}), in the middle of the inputs and after the
+// last given one: accepted, and absent to the kernel.
+class OmittedInputs : public ::testing::TestWithParam<OpCase> {};
+
+TEST_P(OmittedInputs, NullTensorsAreAbsentOnCpu) {
+  auto lib = cpuBackend();
+  ASSERT_TRUE(lib->ok()) << lib->error();
+  runCaseThroughApi(lib.get(), GetParam(), nullptr, nullptr, true);
+}
+
+INSTANTIATE_TEST_SUITE_P(Conformance, OmittedInputs,
+                         ::testing::ValuesIn(casesWithOmittedInputs(conformance::allCases())),
+                         [](const ::testing::TestParamInfo<OpCase>& info) { return info.param.name; });
+
 }  // namespace
 }  // namespace qnn::test

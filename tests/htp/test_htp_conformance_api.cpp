@@ -60,6 +60,87 @@ std::vector<OpCase> realValuedCases() {
 INSTANTIATE_TEST_SUITE_P(RealValued, HtpApiCase, ::testing::ValuesIn(realValuedCases()),
                          [](const ::testing::TestParamInfo<OpCase>& info) { return info.param.name; });
 
+// Omitted optional inputs as ONNX Runtime's QNN EP sends them (NULL tensors of
+// datatype UNDEFINED and dims {0}), in the fixed-point and the real-valued cases.
+class HtpOmittedInputs : public ::testing::TestWithParam<OpCase> {};
+
+TEST_P(HtpOmittedInputs, NullTensorsAreAbsentOnHtp) {
+  ASSERT_TRUE(htpLib().ok()) << htpLib().error();
+  const OpCase& c = GetParam();
+  if (!htpRunsOp(c.opType)) GTEST_SKIP() << c.opType << " has no HTP kernel yet";
+  bool refused = false;
+  runCaseThroughApi(&htpLib(), c, nullptr, &refused, true);
+  if (!refused) return;
+  // Refused: so must the case be without its trailing NULLs and with rank-0 ones.
+  OpCase plain = c;
+  while (!plain.inputs.empty() && plain.inputs.back().isNull) plain.inputs.pop_back();
+  bool plainRefused = false;
+  runCaseThroughApi(&htpLib(), plain, nullptr, &plainRefused);
+  ASSERT_TRUE(plainRefused) << "refused with ONNX Runtime's NULL tensors, run without them";
+  GTEST_SKIP() << "refused at graphAddNode: outside the HTP column of the op definitions";
+}
+
+std::vector<OpCase> htpCasesWithOmittedInputs() {
+  std::vector<OpCase> all = conformance::allFixedPointCases();
+  for (OpCase& c : realValuedCases()) {
+    c.name = "RealValued_" + c.name;
+    all.push_back(std::move(c));
+  }
+  return casesWithOmittedInputs(all);
+}
+
+INSTANTIATE_TEST_SUITE_P(All, HtpOmittedInputs, ::testing::ValuesIn(htpCasesWithOmittedInputs()),
+                         [](const ::testing::TestParamInfo<OpCase>& info) { return info.param.name; });
+
+// A NULL tensor where the op needs an input (below its minimum input count) is
+// refused at graphAddNode and backendValidateOpConfig on both backends, naming the
+// op, the node and the input; the same tensor is accepted at creation.
+class OmittedMandatoryInput : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(OmittedMandatoryInput, IsRefusedNamingTheOpAndInput) {
+  LoadedBackend cpu(QNN_TEST_CPU_BACKEND_PATH);
+  LoadedBackend& lib = std::string(GetParam()) == "Cpu" ? cpu : htpLib();
+  ASSERT_TRUE(lib.ok()) << lib.error();
+  const auto& api = lib.api();
+  Qnn_LogHandle_t log = nullptr;
+  Qnn_BackendHandle_t backend = nullptr;
+  Qnn_ContextHandle_t ctx = nullptr;
+  Qnn_GraphHandle_t graph = nullptr;
+  ASSERT_EQ(api.logCreate(LogCapture::callback, QNN_LOG_LEVEL_ERROR, &log), QNN_SUCCESS);
+  ASSERT_EQ(api.backendCreate(log, nullptr, &backend), QNN_SUCCESS);
+  ASSERT_EQ(api.contextCreate(backend, nullptr, nullptr, &ctx), QNN_SUCCESS);
+  ASSERT_EQ(api.graphCreate(ctx, "g", nullptr, &graph), QNN_SUCCESS);
+  QuantSpec a("a", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_UFIXED_POINT_8, {1, 4}, 0.1f, 0);
+  QuantSpec y("y", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_UFIXED_POINT_8, {1, 4}, 0.2f, 0);
+  TensorSpec absent("null_tensor", QNN_TENSOR_TYPE_NULL, QNN_DATATYPE_UNDEFINED, {0});  // as ONNX Runtime sends it
+  LogCapture::take();
+  for (TensorSpec* t : {(TensorSpec*)&a, (TensorSpec*)&y, &absent})
+    ASSERT_EQ(api.tensorCreateGraphTensor(graph, &t->tensor), QNN_SUCCESS) << t->name << LogCapture::take();
+  Qnn_Tensor_t ins[2] = {a.tensor, absent.tensor};
+  Qnn_OpConfig_t op = QNN_OPCONFIG_INIT;
+  op.v1 = {"add", "qti.aisw", "ElementWiseAdd", 0, nullptr, 2, ins, 1, &y.tensor};
+  const std::string want =
+      "ElementWiseAdd node 'add': input 1 ('null_tensor') is a NULL tensor, but in[1] of ElementWiseAdd is mandatory";
+  EXPECT_EQ(api.graphAddNode(graph, op), QNN_GRAPH_ERROR_INVALID_TENSOR);
+  std::string text = LogCapture::take();
+  EXPECT_NE(text.find(want), std::string::npos) << text;
+  EXPECT_NE(api.backendValidateOpConfig(backend, op), QNN_SUCCESS);
+  text = LogCapture::take();
+  EXPECT_NE(text.find(want), std::string::npos) << text;
+  // The graph is unchanged: the node with both inputs given is taken.
+  QuantSpec b("b", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_UFIXED_POINT_8, {1, 4}, 0.1f, 0);
+  ASSERT_EQ(api.tensorCreateGraphTensor(graph, &b.tensor), QNN_SUCCESS);
+  ins[1] = b.tensor;
+  EXPECT_EQ(api.graphAddNode(graph, op), QNN_SUCCESS) << LogCapture::take();
+  EXPECT_EQ(api.graphFinalize(graph, nullptr, nullptr), QNN_SUCCESS) << LogCapture::take();
+  EXPECT_EQ(api.contextFree(ctx, nullptr), QNN_SUCCESS);
+  EXPECT_EQ(api.backendFree(backend), QNN_SUCCESS);
+  EXPECT_EQ(api.logFree(log), QNN_SUCCESS);
+}
+
+INSTANTIATE_TEST_SUITE_P(Both, OmittedMandatoryInput, ::testing::Values("Cpu", "Htp"),
+                         [](const ::testing::TestParamInfo<const char*>& info) { return std::string(info.param); });
+
 // fp16 mode: every FLOAT_32 case (the CPU backend's float cases, references in
 // float64/float32) in a graph with QNN_PRECISION_FLOAT16, so each input is rounded
 // to half, each op computes in float32 and its output is rounded to half. The
