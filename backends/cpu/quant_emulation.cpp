@@ -36,11 +36,12 @@ void quant(const sdk::TensorInfo& t, const float* src, Q* dst) {
   sdk::QuantAt at(t.quant, t.dims);
   size_t n = t.numElements();
   constexpr double lo = std::numeric_limits<Q>::min(), hi = std::numeric_limits<Q>::max();
+  constexpr bool wide = sizeof(Q) > 2;
   for (size_t i = 0; i < n; ++i) {
     float s;
     int32_t o;
     at.at(i, &s, &o);
-    double q = s != 0.f ? std::nearbyint(static_cast<double>(src[i]) / s) - o : -o;
+    double q = s != 0.f ? quantizedStep(src[i], s, wide) - o : -o;
     // NaN stores 0, as the Cast/Quantize kernels store it (a NaN converted to an integer is undefined).
     dst[i] = std::isnan(q) ? Q(0) : static_cast<Q>(std::clamp(q, lo, hi));
   }

@@ -330,6 +330,17 @@ void addSoftmaxCases(std::vector<OpCase>& out) {
     out.push_back(makeCase(s.name, s.isLog ? "LogSoftmax" : "Softmax", {f32Tensor(s.d, x)}, params, s.d, expected,
                            s.isLog ? 1e-5 : 1e-6, 1e-5));
   }
+  {
+    // Logits around 8192 (float32 step there 1/1024; 8192 + 8m are exact halves too, for the
+    // HTP's fp16 run): log(sum) + max rounded to float first loses log(sum)'s low bits (errors
+    // up to 5e-4); (x - max) - log(sum) keeps them.
+    CaseRng rng(seed++);
+    const Dims d = {3, 24};
+    Floats x = rng.floats(count(d), -1.5f, 1.5f);
+    for (float& v : x) v = 8192.f + 8.f * std::round(v);
+    out.push_back(makeCase("LogSoftmax_logits_near_8192", "LogSoftmax", {f32Tensor(d, x)},
+                           {{"axis", sdk::scalarU32(1)}}, d, ref::softmax(x, d, 1, 1.f, true), 1e-5, 1e-5));
+  }
 }
 
 // ---------------------------------------------------------------------------

@@ -613,6 +613,14 @@ void quantCastCases(std::vector<OpCase>& c) {
     c.push_back(makeCase(std::string("Dequantize_") + q.tag, "Dequantize", {quantized(q.dt, d, qv, q.scale, q.offset)},
                          {f32Tensor(d, back)}, {}, 1e-6, 1e-6));
   }
+  // Float32 quotients that are ties where the double ones are not: ONNX Runtime's
+  // QuantizeLinear (and the vendor's CPU backend, which passes its tests) divides in
+  // float32 and rounds half to even. x / 0.1f in float32: 3.5, 4.5, 7.5, 8.5, 9.5,
+  // 11.5, 2.5, 125 (in double 3.4999999, 4.4999998, 7.4999999, 8.5000001, ...);
+  // rounded 4, 4, 8, 8, 10, 12, 2, 125; plus the zero point 3 (offset -3).
+  c.push_back(makeCase("Quantize_float32_quotient_ties", "Quantize",
+                       {f32Tensor({8}, {0.35f, 0.45f, 0.75f, 0.85f, 0.95f, 1.15f, 0.25f, 12.5f})},
+                       {quantized(DType::kUFixed8, {8}, {7, 7, 11, 11, 13, 15, 5, 128}, 0.1f, -3)}));
   // Convert: requantize ufixed8 -> sfixed8 with another scale.
   std::vector<int64_t> qin, qout;
   for (int i = 0; i < 40; ++i) qin.push_back(rng.next() % 256);

@@ -173,6 +173,9 @@ bool halfRepresentable(const conformance::CaseTensor& t, bool exactly) {
 std::vector<OpCase> fp16Cases() {
   std::vector<OpCase> out;
   for (const OpCase& c : conformance::allCases()) {
+    // The CPU backend's rounding of float32 quotient ties (ONNX Runtime's QuantizeLinear);
+    // the HTP keeps its own rule (docs/htp-fixed-point.md) and rounds the inputs to half first.
+    if (c.name == "Quantize_float32_quotient_ties") continue;
     bool anyFloat = false, fits = true;
     for (const auto* set : {&c.inputs, &c.expected})
       for (const auto& t : *set) {

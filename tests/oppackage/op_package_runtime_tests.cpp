@@ -450,8 +450,8 @@ TEST_F(OpPackageTest, ConcurrentRegistrationAndRelease) {
 
 // Fixed-point tensors reach the package as FLOAT_32 (dequantized), and its
 // float output is quantized back: real = scale * (q + offset) in, q =
-// clamp(nearbyint(y / scale) - offset, 0, 255) out (the CPU backend's float
-// emulation, docs/op-packages.md). The softsign itself is the package's float
+// clamp(nearbyint(y / scale) - offset, 0, 255) out, the quotient y / scale in
+// float32 (the CPU backend's float emulation, docs/op-packages.md). The softsign itself is the package's float
 // math, repeated here in float, so the comparison is bit-exact.
 TEST_F(OpPackageTest, QuantizedTensorsAreShownAsFloat) {
   ASSERT_EQ(registerPackage(backend_), QNN_SUCCESS);
@@ -485,7 +485,8 @@ TEST_F(OpPackageTest, QuantizedTensorsAreShownAsFloat) {
   for (int i = 0; i < 256; ++i) {
     const float real = inScale * static_cast<float>(i + inOffset);
     const float soft = kAlpha * real / (1.f + std::fabs(real));
-    const double q = std::nearbyint(static_cast<double>(soft) / outScale) - outOffset;
+    const float quotient = soft / outScale;
+    const double q = std::nearbyint(static_cast<double>(quotient)) - outOffset;
     const double want = std::min(255.0, std::max(0.0, q));
     clamped += want != q;
     EXPECT_EQ(qout[i], static_cast<uint8_t>(want)) << "q=" << i;

@@ -6,7 +6,9 @@
 //   Cast      raw -> raw (fixed-point read as plain integers, per the op def)
 //   Convert   quantized wherever the dtype is fixed-point
 // Rounding to fixed point: the op defs say only "round", so we use
-// round-half-to-even (std::nearbyint in the default rounding mode), in double.
+// round-half-to-even (std::nearbyint in the default rounding mode): of the
+// float32 quotient when a float is quantized (quantizedStep, as ONNX Runtime and
+// the vendor's CPU backend), in double when a fixed-point value is requantized.
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -14,6 +16,7 @@
 
 #include "kernels/broadcast.h"
 #include "kernels/kernel_factories.h"
+#include "quant_emulation.h"
 
 namespace qnn::cpu {
 namespace {
@@ -60,7 +63,11 @@ void convertElements(const In* src, Out* dst, size_t n, const Side& in, const Si
       }
       const double real = in.quantized ? in.scale * (static_cast<double>(x) + in.offset) : static_cast<double>(x);
       if (out.quantized) {
-        double q = std::nearbyint(real / out.scale) - out.offset;
+        // A float input is quantized as ONNX Runtime and the vendor's CPU backend do (quantizedStep).
+        double q = (std::is_floating_point_v<In> && !in.quantized
+                        ? quantizedStep(static_cast<float>(x), out.scale, out.hi > 65535.0)
+                        : std::nearbyint(real / out.scale)) -
+                   out.offset;
         q = std::isnan(q) ? 0.0 : std::min(std::max(q, out.lo), out.hi);
         dst[i] = static_cast<Out>(q);
       } else {

@@ -249,9 +249,14 @@ class SoftmaxKernel final : public Kernel {
     for (size_t i = 0; i < len_; ++i) maxScaled = std::max(maxScaled, beta_ * x[i * stride]);
     float sum = 0.f;
     if (isLog_) {
-      for (size_t i = 0; i < len_; ++i) sum += std::exp(beta_ * x[i * stride] - maxScaled);
-      const float logSum = std::log(sum) + maxScaled;
-      for (size_t i = 0; i < len_; ++i) y[i * stride] = beta_ * x[i * stride] - logSum;
+      // (beta*x - max) - log(sum): the shifted value is exact near the maximum, where
+      // folding max into log(sum) first would round it away (a large max leaves
+      // log(sum) few bits). The sum in double.
+      double sumD = 0.0;
+      for (size_t i = 0; i < len_; ++i) sumD += std::exp(static_cast<double>(beta_ * x[i * stride] - maxScaled));
+      const double logSum = std::log(sumD);
+      for (size_t i = 0; i < len_; ++i)
+        y[i * stride] = static_cast<float>(static_cast<double>(beta_ * x[i * stride] - maxScaled) - logSum);
     } else {
       for (size_t i = 0; i < len_; ++i) {
         const float e = std::exp(beta_ * x[i * stride] - maxScaled);
