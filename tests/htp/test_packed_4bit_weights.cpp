@@ -184,6 +184,7 @@ class PackedGraph {
     if (rc != QNN_SUCCESS) return rc;
     QuantSpec x("x", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_UFIXED_POINT_8, xDims(), kSx, kOffX);
     WeightSpec w = weight(form);
+    if (updateableWeight) w.tensor.v1.type = QNN_TENSOR_TYPE_UPDATEABLE_STATIC;
     QuantSpec b("b", QNN_TENSOR_TYPE_STATIC, QNN_DATATYPE_SFIXED_POINT_32, {kCout}, kSb, 0, b_.data(),
                 uint32_t(b_.size() * 4));
     QuantSpec y("y", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_UFIXED_POINT_8, yDims(), kSy, kOffY);
@@ -191,6 +192,7 @@ class PackedGraph {
       if ((rc = api.tensorCreateGraphTensor(*g, &t->tensor)) != QNN_SUCCESS) return rc;
     xId_ = x.tensor.v1.id;
     yId_ = y.tensor.v1.id;
+    wId_ = w.tensor.v1.id;
     Node n;
     fillNode(n, x.tensor, w.tensor, b.tensor, &y.tensor);
     if ((rc = api.graphAddNode(*g, n.op)) != QNN_SUCCESS) return rc;
@@ -201,11 +203,27 @@ class PackedGraph {
     return executeU8(api, g, U8Port{xDims(), kSx, kOffX, xId_}, x_, U8Port{yDims(), kSy, kOffY, yId_}, out);
   }
 
+  // New weight values (the reference follows them), given to an UPDATEABLE_STATIC
+  // weight with QnnTensor_updateGraphTensors in the container form `form`.
+  Qnn_ErrorHandle_t updateWeights(const QNN_INTERFACE_VER_TYPE& api, Qnn_GraphHandle_t g, std::vector<uint8_t> values,
+                                  Form form) {
+    w_ = std::move(values);
+    WeightSpec w = weight(form);
+    w.tensor.v1.id = wId_;
+    w.tensor.v1.type = QNN_TENSOR_TYPE_UPDATEABLE_STATIC;
+    w.tensor.v1.quantizeParams = QNN_QUANTIZE_PARAMS_INIT;  // data only
+    const Qnn_Tensor_t* list[] = {&w.tensor};
+    return api.tensorUpdateGraphTensors(g, list, 1);
+  }
+  const std::vector<uint8_t>& weights() const { return w_; }
+
+  bool updateableWeight = false;
+
  private:
   PackedCase c_;
   std::vector<uint8_t> x_, w_;
   std::vector<int32_t> b_;
-  uint32_t xId_ = 0, yId_ = 0;
+  uint32_t xId_ = 0, yId_ = 0, wId_ = 0;
 };
 
 const auto& kBackends = kWeightTestBackends;
@@ -269,6 +287,37 @@ TEST_P(PackedWeights, ContainerFormsMatchTheReference) {
   EXPECT_GE(distinct.size(), want.size() / 3) << "reference barely varies";
   EXPECT_EQ(buildAndRun(s, graph, Form::kContainer), masked);
   EXPECT_EQ(runFromBinary(s, graph, binary), masked);
+}
+
+// An UPDATEABLE_STATIC 4-bit weight in 8-bit containers updated with values whose
+// upper bits are cleared: the outputs follow the new values (float64 reference).
+TEST_P(PackedWeights, ContainerUpdateWithClearedUpperBitsMatchesTheReference) {
+  const auto& [backendCase, packedCase] = GetParam();
+  Session s(backendCase.lib());
+  PackedGraph graph(packedCase);
+  graph.updateableWeight = true;
+  auto expectNearReference = [&](const std::vector<uint8_t>& got) {
+    std::vector<int> want = graph.reference();
+    ASSERT_EQ(got.size(), want.size());
+    size_t off = 0;
+    for (size_t i = 0; i < want.size(); ++i) off += std::abs(int(got[i]) - want[i]) > 1;
+    EXPECT_EQ(off, 0u) << off << " outputs off the reference by more than one step";
+  };
+  const QNN_INTERFACE_VER_TYPE& api = s.api();
+  Qnn_ContextHandle_t ctx = nullptr;
+  Qnn_GraphHandle_t g = nullptr;
+  ASSERT_EQ(api.contextCreate(s.backend(), nullptr, nullptr, &ctx), QNN_SUCCESS);
+  ASSERT_EQ(graph.build(api, ctx, Form::kContainer, &g), QNN_SUCCESS) << LogCapture::take();
+  std::vector<uint8_t> before, after;
+  ASSERT_EQ(graph.run(api, g, &before), QNN_SUCCESS) << LogCapture::take();
+  expectNearReference(before);
+  std::vector<uint8_t> reversed(graph.weights().rbegin(), graph.weights().rend());
+  ASSERT_EQ(graph.updateWeights(api, g, reversed, Form::kMaskedContainer), QNN_SUCCESS) << LogCapture::take();
+  ASSERT_EQ(api.graphFinalize(g, nullptr, nullptr), QNN_SUCCESS) << LogCapture::take();
+  ASSERT_EQ(graph.run(api, g, &after), QNN_SUCCESS) << LogCapture::take();
+  EXPECT_NE(after, before);
+  expectNearReference(after);
+  EXPECT_EQ(api.contextFree(ctx, nullptr), QNN_SUCCESS);
 }
 
 // The op config with packed weights passes the HTP's per-op validation, as the
@@ -353,17 +402,19 @@ TEST_P(PackedWeightsRefusal, MalformedAndUnsupportedTensorsAreRefused) {
 INSTANTIATE_TEST_SUITE_P(All, PackedWeightsRefusal, ::testing::ValuesIn(kBackends),
                          [](const auto& info) { return std::string(info.param.name); });
 
-// The Saver records the client's packed bytes as given; the recording, made with
+// The Saver records the client's bytes as given (packed, and 8-bit containers with
+// the upper bits cleared, with their bitwidth-4 encoding); the recording, made with
 // pass-through to the HTP, replays on the HTP with the same outputs.
 TEST(PackedWeightsSaver, RecordingReplaysOnTheHtp) {
   fs::path dir = fs::temp_directory_path() / ("packed4_saver_" + std::to_string(getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
   PackedGraph graph(kCases[0]);
-  std::vector<uint8_t> direct;
+  std::vector<uint8_t> direct, directMasked;
   {
     Session htp(htpLib());
     direct = buildAndRun(htp, graph, Form::kPacked);
+    directMasked = buildAndRun(htp, graph, Form::kMaskedContainer);
   }
   setenv("QNN_SAVER_BACKEND", QNN_TEST_HTP_BACKEND_PATH, 1);
   LoadedBackend saver(QNN_TEST_SAVER_PATH);
@@ -371,6 +422,7 @@ TEST(PackedWeightsSaver, RecordingReplaysOnTheHtp) {
   {
     Session recorded(saver);
     EXPECT_EQ(buildAndRun(recorded, graph, Form::kPacked), direct);
+    EXPECT_EQ(buildAndRun(recorded, graph, Form::kMaskedContainer), directMasked);
   }
   fs::path trace = dir / "saver_output.qnntrace";
   ASSERT_TRUE(fs::exists(trace));
@@ -378,7 +430,7 @@ TEST(PackedWeightsSaver, RecordingReplaysOnTheHtp) {
                                       " --compare --trace " + trace.string(),
                                   dir / "replay.txt");
   EXPECT_EQ(status, 0) << text;
-  EXPECT_NE(text.find("compared 1 outputs"), std::string::npos) << text;
+  EXPECT_NE(text.find("compared 2 outputs"), std::string::npos) << text;
   fs::remove_all(dir);
 }
 
