@@ -113,7 +113,11 @@ inline void runCaseThroughApi(const LoadedBackend* lib, const OpCase& c, const Q
   Qnn_OpConfig_t op = QNN_OPCONFIG_INIT;
   op.v1 = {"node", "qti.aisw", c.opType.c_str(), static_cast<uint32_t>(qparams.size()), qparams.data(),
            static_cast<uint32_t>(inT.size()), inT.data(), static_cast<uint32_t>(outT.size()), outT.data()};
+  // With ONNX Runtime's NULL tensors, the EP's partitioning step (backendValidateOpConfig) takes
+  // what graphAddNode takes.
+  const Qnn_ErrorHandle_t validated = onnxRuntimeNulls ? api.backendValidateOpConfig(backend, op) : QNN_SUCCESS;
   Qnn_ErrorHandle_t added = api.graphAddNode(graph, op);
+  if (added == QNN_SUCCESS) EXPECT_EQ(validated, QNN_SUCCESS) << "backendValidateOpConfig refused what graphAddNode took";
   if (refused && added != QNN_SUCCESS) {
     *refused = true;
     EXPECT_EQ(api.contextFree(ctx, nullptr), QNN_SUCCESS);
