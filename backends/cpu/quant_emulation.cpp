@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 
 #include "core/quant_at.h"
 
@@ -13,21 +14,31 @@ namespace {
 using sdk::DType;
 using sdk::QuantInfo;
 
+// The encoding's bitwidth when it is narrower than Q, else 0.
+template <typename Q>
+unsigned narrowBits(const sdk::TensorInfo& t) {
+  return t.quant.bitwidth > 0 && t.quant.bitwidth < 8 * sizeof(Q) ? t.quant.bitwidth : 0;
+}
+
 template <typename Q>
 void dequant(const sdk::TensorInfo& t, const Q* src, float* dst) {
   sdk::QuantAt at(t.quant, t.dims);
   size_t n = t.numElements();
+  const unsigned bits = narrowBits<Q>(t);
+  auto value = [&](size_t i) {
+    return bits ? static_cast<int32_t>(narrowValue(src[i], bits, std::is_signed_v<Q>)) : static_cast<int32_t>(src[i]);
+  };
   if (at.uniform()) {
     float s = t.quant.scale;
     int32_t o = t.quant.offset;
-    for (size_t i = 0; i < n; ++i) dst[i] = s * (static_cast<int32_t>(src[i]) + o);
+    for (size_t i = 0; i < n; ++i) dst[i] = s * (value(i) + o);
     return;
   }
   for (size_t i = 0; i < n; ++i) {
     float s;
     int32_t o;
     at.at(i, &s, &o);
-    dst[i] = s * (static_cast<int32_t>(src[i]) + o);
+    dst[i] = s * (value(i) + o);
   }
 }
 
@@ -35,7 +46,12 @@ template <typename Q>
 void quant(const sdk::TensorInfo& t, const float* src, Q* dst) {
   sdk::QuantAt at(t.quant, t.dims);
   size_t n = t.numElements();
-  constexpr double lo = std::numeric_limits<Q>::min(), hi = std::numeric_limits<Q>::max();
+  const unsigned bits = narrowBits<Q>(t);
+  double lo = std::numeric_limits<Q>::min(), hi = std::numeric_limits<Q>::max();
+  if (bits) {
+    lo = std::is_signed_v<Q> ? -std::ldexp(1.0, int(bits) - 1) : 0.0;
+    hi = std::is_signed_v<Q> ? std::ldexp(1.0, int(bits) - 1) - 1 : std::ldexp(1.0, int(bits)) - 1;
+  }
   constexpr bool wide = sizeof(Q) > 2;
   for (size_t i = 0; i < n; ++i) {
     float s;

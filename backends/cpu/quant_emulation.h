@@ -6,6 +6,7 @@
 
 #include <cfloat>
 #include <cmath>
+#include <cstdint>
 
 #include "graph/graph_ir.h"
 
@@ -24,6 +25,19 @@ inline double quantizedStep(float x, float scale, bool wide) {
   return std::nearbyint(quotient);
 }
 
+// A stored fixed-point integer under an encoding of `bits` bits narrower than its
+// container: the low `bits` bits, sign-extended when `isSigned` (a signed 4-bit -3
+// may be stored 0xFD or, as ONNX Runtime's QNN EP stores it, 0x0D).
+inline int64_t narrowValue(int64_t stored, unsigned bits, bool isSigned) {
+  const uint64_t low = static_cast<uint64_t>(stored) & ((uint64_t(1) << bits) - 1);
+  const uint64_t sign = uint64_t(1) << (bits - 1);
+  return isSigned && (low & sign) ? static_cast<int64_t>(low) - static_cast<int64_t>(uint64_t(1) << bits)
+                                  : static_cast<int64_t>(low);
+}
+
+// Fixed-point tensors of an encoding narrower than the datatype (bitwidth 4 in
+// 8-bit containers) are read as narrowValue and written saturated to the
+// bitwidth's range (-8..7 / 0..15), sign-extended.
 void dequantizeToFloat(const sdk::TensorInfo& t, const void* src, float* dst);
 void quantizeFromFloat(const sdk::TensorInfo& t, const float* src, void* dst);
 

@@ -320,6 +320,67 @@ TEST_P(PackedWeights, ContainerUpdateWithClearedUpperBitsMatchesTheReference) {
   EXPECT_EQ(api.contextFree(ctx, nullptr), QNN_SUCCESS);
 }
 
+// A 4-bit activation (SFIXED_POINT_8 with a bitwidth-4 encoding) on the CPU: read
+// from either container form, and written saturated to -8..7, sign-extended.
+// x = 0.5 * {-3 (0x0D, upper bits cleared), 7, -8 (0x08), 1}: x + x = {-3, 7, -8, 1}
+// -> {-6, 14, -16, 2} saturated to {-6, 7, -8, 2}; Dequantize(x) = {-1.5, 3.5, -4, 0.5}.
+// The HTP takes 4-bit data only as static weights and refuses the tensor.
+TEST(FourBitActivations, ReadInEitherFormAndSaturatedToTheBitwidthOnTheCpu) {
+  Session s(cpuLib());
+  const QNN_INTERFACE_VER_TYPE& api = s.api();
+  auto bw4 = [](TensorSpec& t) {
+    t.tensor.v1.quantizeParams.encodingDefinition = QNN_DEFINITION_DEFINED;
+    t.tensor.v1.quantizeParams.quantizationEncoding = QNN_QUANTIZATION_ENCODING_BW_SCALE_OFFSET;
+    t.tensor.v1.quantizeParams.bwScaleOffsetEncoding = {4, 0.5f, 0};
+  };
+  TensorSpec x("x", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_SFIXED_POINT_8, {4});
+  TensorSpec y("y", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_SFIXED_POINT_8, {4});
+  TensorSpec z("z", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_FLOAT_32, {4});
+  bw4(x);
+  bw4(y);
+  Qnn_ContextHandle_t ctx = nullptr;
+  Qnn_GraphHandle_t g = nullptr;
+  ASSERT_EQ(api.contextCreate(s.backend(), nullptr, nullptr, &ctx), QNN_SUCCESS);
+  ASSERT_EQ(api.graphCreate(ctx, "act4", nullptr, &g), QNN_SUCCESS);
+  for (TensorSpec* t : {&x, &y, &z}) ASSERT_EQ(api.tensorCreateGraphTensor(g, &t->tensor), QNN_SUCCESS) << LogCapture::take();
+  Qnn_Tensor_t addIn[2] = {x.tensor, x.tensor};
+  Qnn_OpConfig_t add = QNN_OPCONFIG_INIT, dq = QNN_OPCONFIG_INIT;
+  add.v1 = {"add", "qti.aisw", "ElementWiseAdd", 0, nullptr, 2, addIn, 1, &y.tensor};
+  dq.v1 = {"dq", "qti.aisw", "Dequantize", 0, nullptr, 1, &x.tensor, 1, &z.tensor};
+  ASSERT_EQ(api.graphAddNode(g, add), QNN_SUCCESS) << LogCapture::take();
+  ASSERT_EQ(api.graphAddNode(g, dq), QNN_SUCCESS) << LogCapture::take();
+  ASSERT_EQ(api.graphFinalize(g, nullptr, nullptr), QNN_SUCCESS) << LogCapture::take();
+  for (uint8_t minusThree : {uint8_t(0x0D), uint8_t(0xFD)}) {
+    uint8_t xData[4] = {minusThree, 0x07, uint8_t(minusThree == 0x0D ? 0x08 : 0xF8), 0x01};
+    uint8_t yData[4] = {};
+    float zData[4] = {};
+    Qnn_Tensor_t in = x.tensor, outs[2] = {y.tensor, z.tensor};
+    in.v1.clientBuf = {xData, sizeof xData};
+    outs[0].v1.clientBuf = {yData, sizeof yData};
+    outs[1].v1.clientBuf = {zData, sizeof zData};
+    ASSERT_EQ(api.graphExecute(g, &in, 1, outs, 2, nullptr, nullptr), QNN_SUCCESS) << LogCapture::take();
+    EXPECT_EQ(std::vector<uint8_t>(yData, yData + 4), (std::vector<uint8_t>{0xFA, 0x07, 0xF8, 0x02})) << int(minusThree);
+    EXPECT_EQ(std::vector<float>(zData, zData + 4), (std::vector<float>{-1.5f, 3.5f, -4.f, 0.5f})) << int(minusThree);
+  }
+  EXPECT_EQ(api.contextFree(ctx, nullptr), QNN_SUCCESS);
+
+  Session htp(htpLib());
+  Qnn_ContextHandle_t hctx = nullptr;
+  Qnn_GraphHandle_t hg = nullptr;
+  ASSERT_EQ(htp.api().contextCreate(htp.backend(), nullptr, nullptr, &hctx), QNN_SUCCESS);
+  ASSERT_EQ(htp.api().graphCreate(hctx, "act4", nullptr, &hg), QNN_SUCCESS);
+  TensorSpec hx = x, hy = y;
+  hx.tensor.v1.id = hy.tensor.v1.id = 0;
+  for (TensorSpec* t : {&hx, &hy}) ASSERT_EQ(htp.api().tensorCreateGraphTensor(hg, &t->tensor), QNN_SUCCESS);
+  Qnn_Tensor_t hAddIn[2] = {hx.tensor, hx.tensor};
+  add.v1.inputTensors = hAddIn;
+  add.v1.outputTensors = &hy.tensor;
+  LogCapture::take();
+  EXPECT_NE(htp.api().graphAddNode(hg, add), QNN_SUCCESS);
+  EXPECT_NE(LogCapture::take().find("is 4-bit; the HTP takes 4-bit data only as static weights"), std::string::npos);
+  EXPECT_EQ(htp.api().contextFree(hctx, nullptr), QNN_SUCCESS);
+}
+
 // The op config with packed weights passes the HTP's per-op validation, as the
 // container form does.
 TEST(PackedWeightsValidation, ValidateOpConfigAcceptsPackedWeights) {

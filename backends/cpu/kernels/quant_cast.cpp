@@ -29,6 +29,7 @@ struct Side {
   bool isBool = false;
   double scale = 1.0, offset = 0.0;
   double lo = 0.0, hi = 0.0;  // quantized: the integer range of the encoding
+  unsigned narrowBits = 0;     // quantized with a bitwidth below the dtype's: read as narrowValue
 };
 
 // Raw value conversion (Cast): float -> integer truncates toward zero and
@@ -57,6 +58,8 @@ void convertElements(const In* src, Out* dst, size_t n, const Side& in, const Si
     for (size_t i = begin; i < end; ++i) {
       In x = src[i];
       if (in.isBool) x = static_cast<In>(x != In(0));
+      if constexpr (std::is_integral_v<In>)
+        if (in.narrowBits) x = static_cast<In>(narrowValue(x, in.narrowBits, std::is_signed_v<In>));
       if (!viaReal) {
         dst[i] = castValue<Out>(x, out.isBool);
         continue;
@@ -169,6 +172,7 @@ class ConvertKernel final : public Kernel {
     // The integer range: the dtype's, or narrower when a bitwidth is given.
     const unsigned width = static_cast<unsigned>(sdk::dtypeSize(t.dtype) * 8);
     const unsigned bits = t.quant.bitwidth > 0 && t.quant.bitwidth < width ? t.quant.bitwidth : width;
+    side->narrowBits = bits < width ? bits : 0;
     if (sdk::dtypeIsSigned(t.dtype)) {
       side->lo = -std::ldexp(1.0, bits - 1);
       side->hi = std::ldexp(1.0, bits - 1) - 1;
