@@ -67,5 +67,55 @@ TEST(Packed4Bit, StaticTensorBecomesEightBitContainer) {
   EXPECT_EQ(st.message(), "tensor 'w': static data is 3 bytes, expected 2 (3 4-bit values, two per byte)");
 }
 
+// Narrow values in wider containers: the low `bitwidth` bits, stored sign-extended.
+// SFIXED_POINT_8 per-tensor BW_SCALE_OFFSET(4): -3 as 0x0D (ONNX Runtime's QNN EP) or
+// 0xFD, -8 as 0x08 or 0xF8, 7 as 0x07; SFIXED_POINT_16 with bitwidth 12: -1 as 0x0FFF.
+TEST(Packed4Bit, NarrowValuesInContainersAreStoredSignExtended) {
+  uint8_t s8[] = {0x0d, 0xfd, 0x08, 0xf8, 0x07, 0x00};
+  ASSERT_TRUE(normalizeNarrowValues("w", DType::kSFixed8, 4, s8, sizeof s8).isOk());
+  EXPECT_EQ(std::vector<uint8_t>(s8, s8 + 6), (std::vector<uint8_t>{0xfd, 0xfd, 0xf8, 0xf8, 0x07, 0x00}));
+  uint8_t u8[] = {0x0f, 0x00, 0x09};
+  ASSERT_TRUE(normalizeNarrowValues("w", DType::kUFixed8, 4, u8, sizeof u8).isOk());
+  EXPECT_EQ(std::vector<uint8_t>(u8, u8 + 3), (std::vector<uint8_t>{0x0f, 0x00, 0x09}));
+  uint8_t s16[] = {0xff, 0x0f, 0x00, 0x08, 0xff, 0x07};  // 0x0FFF, 0x0800, 0x07FF (little-endian)
+  ASSERT_TRUE(normalizeNarrowValues("w", DType::kSFixed16, 12, s16, sizeof s16).isOk());
+  EXPECT_EQ(std::vector<uint8_t>(s16, s16 + 6), (std::vector<uint8_t>{0xff, 0xff, 0x00, 0xf8, 0xff, 0x07}));
+  // Full width or no bitwidth: untouched.
+  uint8_t full[] = {0x0d, 0x80};
+  ASSERT_TRUE(normalizeNarrowValues("w", DType::kSFixed8, 8, full, sizeof full).isOk());
+  ASSERT_TRUE(normalizeNarrowValues("w", DType::kSFixed8, 0, full, sizeof full).isOk());
+  EXPECT_EQ(std::vector<uint8_t>(full, full + 2), (std::vector<uint8_t>{0x0d, 0x80}));
+  // Neither the value nor its low bits with the upper bits cleared.
+  uint8_t bad[] = {0x01, 0xe7};
+  Status st = normalizeNarrowValues("tensor 'w'", DType::kSFixed8, 4, bad, sizeof bad);
+  EXPECT_EQ(st.code(), StatusCode::kInvalidTensor);
+  EXPECT_EQ(st.message(), "tensor 'w': element 1 of the static data (0xe7) is outside the 4-bit range -8..7 of its "
+                          "encoding (neither the value nor its low 4 bits with the upper bits cleared)");
+  uint8_t badU[] = {0x10};
+  EXPECT_EQ(normalizeNarrowValues("w", DType::kUFixed8, 4, badU, 1).code(), StatusCode::kInvalidTensor);
+}
+
+// The per-tensor signed form through readTensorInfo, as the EP sends it.
+TEST(Packed4Bit, PerTensorSignedContainerFromOnnxRuntime) {
+  uint32_t dims[] = {4};
+  uint8_t values[] = {0x0d, 0x07, 0x08, 0x00};  // -3 7 -8 0, upper bits cleared
+  Qnn_Tensor_t t = QNN_TENSOR_INIT;
+  t.v1.name = "w";
+  t.v1.type = QNN_TENSOR_TYPE_STATIC;
+  t.v1.dataType = QNN_DATATYPE_SFIXED_POINT_8;
+  t.v1.rank = 1;
+  t.v1.dimensions = dims;
+  t.v1.memType = QNN_TENSORMEMTYPE_RAW;
+  t.v1.clientBuf = {values, sizeof values};
+  t.v1.quantizeParams.encodingDefinition = QNN_DEFINITION_DEFINED;
+  t.v1.quantizeParams.quantizationEncoding = QNN_QUANTIZATION_ENCODING_BW_SCALE_OFFSET;
+  t.v1.quantizeParams.bwScaleOffsetEncoding = {4, 0.25f, 0};
+  TensorInfo info;
+  ASSERT_TRUE(readTensorInfo(t, TensorUse::kCreate, &info).isOk());
+  EXPECT_EQ(info.quant.bitwidth, 4u);
+  EXPECT_EQ(info.staticData, (std::vector<uint8_t>{0xfd, 0x07, 0xf8, 0x00}));
+  EXPECT_EQ(values[0], 0x0d);  // the client's buffer is only read
+}
+
 }  // namespace
 }  // namespace qnn::sdk
