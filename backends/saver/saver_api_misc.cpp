@@ -106,13 +106,6 @@ Qnn_ErrorHandle_t deviceFreePlatformInfo(Qnn_LogHandle_t logger, const QnnDevice
   });
 }
 
-Qnn_ErrorHandle_t deviceGetInfrastructure(const QnnDevice_Infrastructure_t* infra) {
-  return recorded(callId("deviceGetInfrastructure"), [&](Value&) -> Qnn_ErrorHandle_t {
-    if (!infra) return QNN_DEVICE_ERROR_INVALID_ARGUMENT;
-    return pass() ? forward(pass()->deviceGetInfrastructure, infra) : QNN_SUCCESS;
-  });
-}
-
 Qnn_ErrorHandle_t deviceCreate(Qnn_LogHandle_t logger, const QnnDevice_Config_t** config, Qnn_DeviceHandle_t* device) {
   return recorded(callId("deviceCreate"), [&](Value& a) -> Qnn_ErrorHandle_t {
     void* rl = nullptr;

@@ -28,6 +28,8 @@ class SaverState {
   // Whose custom config structs to expect: QNN_SAVER_CONFIG_OPTION_BACKEND_ID,
   // else the pass-through backend's id, else 0 (payloads not recorded).
   uint32_t customConfigBackendId();
+  // The pass-through backend's id (its provider's backendId), 0 when only recording.
+  uint32_t realBackendId() const { return realBackendId_; }
   HandleTable& handles() { return handles_; }
   MemViews& memViews() { return memViews_; }
   trace::Value blob(const void* data, uint64_t size);

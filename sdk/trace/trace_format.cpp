@@ -18,21 +18,40 @@ constexpr CallInfo kCalls[] = {
 };
 static_assert(sizeof(kCalls) / sizeof(kCalls[0]) == kNumTableCalls, "call ids are the table members");
 
+// Ids from kCallHtpPerfFirst: the members of QnnHtpDevice_PerfInfrastructure_t.
+constexpr CallInfo kHtpPerfCalls[] = {
+    {"htpPerfCreatePowerConfigId", "QnnHtpPerfInfrastructure_createPowerConfigId"},
+    {"htpPerfDestroyPowerConfigId", "QnnHtpPerfInfrastructure_destroyPowerConfigId"},
+    {"htpPerfSetPowerConfig", "QnnHtpPerfInfrastructure_setPowerConfig"},
+    {"htpPerfSetMemoryConfig", "QnnHtpPerfInfrastructure_setMemoryConfig"},
+};
+static_assert(sizeof(kHtpPerfCalls) / sizeof(kHtpPerfCalls[0]) == kNumHtpPerfCalls, "one id per perf member");
+
+const CallInfo* info(uint32_t id) {
+  if (id >= 1 && id <= kNumTableCalls) return &kCalls[id - 1];
+  if (id >= kCallHtpPerfFirst && id < kCallHtpPerfFirst + kNumHtpPerfCalls) return &kHtpPerfCalls[id - kCallHtpPerfFirst];
+  return nullptr;
+}
+
 }  // namespace
 
 const char* callName(uint32_t id) {
   if (id == kCallSaverInitialize) return "QnnSaver_initialize";
-  return id >= 1 && id <= kNumTableCalls ? kCalls[id - 1].name : "unknown";
+  const CallInfo* c = info(id);
+  return c ? c->name : "unknown";
 }
 
 const char* callMember(uint32_t id) {
   if (id == kCallSaverInitialize) return "saverInitialize";
-  return id >= 1 && id <= kNumTableCalls ? kCalls[id - 1].member : "unknown";
+  const CallInfo* c = info(id);
+  return c ? c->member : "unknown";
 }
 
 uint32_t callIdOf(const std::string& member) {
   for (uint32_t k = 0; k < kNumTableCalls; ++k)
     if (member == kCalls[k].member) return k + 1;
+  for (uint32_t k = 0; k < kNumHtpPerfCalls; ++k)
+    if (member == kHtpPerfCalls[k].member) return kCallHtpPerfFirst + k;
   return 0;
 }
 

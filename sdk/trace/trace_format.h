@@ -21,6 +21,10 @@ enum class BlockType : uint8_t { Call = 1, Blob = 2 };
 
 constexpr uint32_t kNumTableCalls = 71;
 constexpr uint32_t kCallSaverInitialize = 1000;
+// The HTP perf infrastructure (QnnHtpDevice_PerfInfrastructure_t) a pass-through
+// HTP backend hands out through QnnDevice_getInfrastructure, in struct order.
+constexpr uint32_t kCallHtpPerfFirst = 1001;
+constexpr uint32_t kNumHtpPerfCalls = 4;
 
 // Name of a call id ("QnnBackend_create"); "unknown" for an unassigned id.
 const char* callName(uint32_t callId);

@@ -1,7 +1,8 @@
-// Helpers shared by the Saver tests: file contents and running a command in a
-// directory with its exit code and output captured.
+// Helpers shared by the Saver tests: file contents, running a command in a
+// directory with its exit code and output captured, and recorded fields.
 #pragma once
 
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 
 #include <cstdlib>
@@ -10,6 +11,8 @@
 #include <iterator>
 #include <string>
 #include <vector>
+
+#include "trace_value.h"
 
 namespace qnn::saver_test {
 
@@ -35,6 +38,14 @@ inline Outcome run(const std::string& command, const std::filesystem::path& dir)
   std::filesystem::path out = dir / ("cmd_out_" + n + ".txt"), err = dir / ("cmd_err_" + n + ".txt");
   int status = std::system(("cd '" + dir.string() + "' && " + command + " >'" + out.string() + "' 2>'" + err.string() + "'").c_str());
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, readText(out), readText(err)};
+}
+
+// A field of a recorded struct; a missing one fails the test and reads as null.
+inline const trace::Value& at(const trace::Value& v, const std::string& name) {
+  const trace::Value* f = v.field(name);
+  static const trace::Value missing;
+  EXPECT_NE(f, nullptr) << name;
+  return f ? *f : missing;
 }
 
 }  // namespace qnn::saver_test

@@ -134,13 +134,6 @@ class Saver : public ::testing::Test {
 fs::path Saver::dir_;
 RunResult Saver::recordOnly_, Saver::passThrough_, Saver::direct_;
 
-const Value& at(const Value& v, const std::string& name) {
-  const Value* f = v.field(name);
-  static const Value missing;
-  EXPECT_NE(f, nullptr) << name;
-  return f ? *f : missing;
-}
-
 TEST_F(Saver, RecordOnlyCallsSucceedAndTraceHoldsCallsAndArguments) {
   ASSERT_EQ(recordOnly_.exitCode, 0) << recordOnly_.err;
   // Without pass-through nothing executes: outputs are left untouched (the client zeroed them).

@@ -24,13 +24,6 @@ using namespace qnn::saver_test;
 
 namespace {
 
-const Value& at(const Value& v, const std::string& name) {
-  const Value* f = v.field(name);
-  static const Value missing;
-  EXPECT_NE(f, nullptr) << name;
-  return f ? *f : missing;
-}
-
 const qnn::trace::CallRecord* find(const Trace& t, const char* name, size_t nth = 0) {
   for (const auto& c : t.calls)
     if (std::string(qnn::trace::callName(c.callId)) == name && nth-- == 0) return &c;

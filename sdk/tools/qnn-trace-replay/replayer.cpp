@@ -75,7 +75,7 @@ bool Replayer::replay(const trace::CallRecord& c) {
   const std::string member = trace::callMember(c.callId);
   Qnn_ErrorHandle_t rc = QNN_SUCCESS;
   if (!replayGraph(c, member, &rc) && !replayContext(c, member, &rc) && !replayObjects(c, member, &rc) &&
-      !replaySections(c, member, &rc))
+      !replaySections(c, member, &rc) && !replayPerf(c, member, &rc))
     return false;
   expectResult(c, rc);
   return true;

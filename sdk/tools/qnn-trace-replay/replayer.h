@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "HTP/QnnHtpDevice.h"
 #include "QnnInterface.h"
 #include "replay_memory.h"
 #include "trace_tensors.h"
@@ -49,6 +50,9 @@ class Replayer {
   bool replayObjects(const trace::CallRecord& call, const std::string& member, Qnn_ErrorHandle_t* rc);
   // replay_sections.cpp: tensor updates and binary sections.
   bool replaySections(const trace::CallRecord& call, const std::string& member, Qnn_ErrorHandle_t* rc);
+  // replay_perf.cpp: QnnDevice_getInfrastructure and the HTP perf infrastructure calls.
+  bool replayPerf(const trace::CallRecord& call, const std::string& member, Qnn_ErrorHandle_t* rc);
+  uint32_t livePowerConfigId(uint64_t recorded) const;
   Qnn_ErrorHandle_t environments(const trace::CallRecord& call, bool prepare);
   // replay_list_async.cpp: contextCreateFromBinaryListAsync, binding each
   // entry's context and graphs to what the live backend notified.
@@ -83,6 +87,8 @@ class Replayer {
   std::map<void*, std::vector<LiveEnvironment>> liveEnvironments_;  // by live graph  // start offset -> incremental binary piece of this replay  // recorded address -> buffer of getBinarySectionUpdate
   ReplayMemory memory_;
   const QnnDevice_PlatformInfo_t* platformInfo_ = nullptr;
+  const QnnHtpDevice_PerfInfrastructure_t* perf_ = nullptr;  // the live HTP backend's, once asked for
+  std::map<uint64_t, uint32_t> powerConfigIds_;             // recorded -> live power config id
 };
 
 }  // namespace qnn::replay
