@@ -398,7 +398,7 @@ class Backend:
             raise ValueError(f"log_level must be one of {list(_LOG_LEVELS)}")
         if profile not in (None, "basic", "detailed"):
             raise ValueError("profile must be None, 'basic' or 'detailed'")
-        self._profile, self._seen_events, self._device = None, 0, None
+        self._profile, self._seen_events, self._device = None, set(), None
         if saver_backend:
             os.environ["QNN_SAVER_BACKEND"] = saver_backend  # read by the Saver when it creates its backend
         self._lib = _Library(path)
@@ -460,14 +460,16 @@ class Backend:
                             (data.identifier or b"").decode("utf-8", "replace"), subs)
 
     def _new_profile_events(self):
-        """The top-level events added to the profile since the last call."""
+        """The top-level events added to the profile since the last call.
+
+        The backend reports each event once; an event listed again is skipped."""
         if not self._profile:
             return []
         ids, n = C.POINTER(C.c_uint64)(), C.c_uint32()
         self._check(self._lib.fn("profileGetEvents")(self._profile, C.byref(ids), C.byref(n)), "QnnProfile_getEvents")
-        events = [self._read_event(ids[i]) for i in range(self._seen_events, n.value)] if ids else []
-        self._seen_events = n.value
-        return events
+        fresh = [ids[i] for i in range(n.value) if ids[i] not in self._seen_events] if ids else []
+        self._seen_events.update(fresh)
+        return [self._read_event(eid) for eid in fresh]
 
     def _check(self, err, what):
         logged, self._last_error_log = self._last_error_log, None

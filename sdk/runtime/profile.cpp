@@ -68,7 +68,8 @@ void ProfileObject::setMaxEvents(uint64_t max) {
 void ProfileObject::topLevelEvents(const QnnProfile_EventId_t** ids, uint32_t* count) {
   std::lock_guard<std::mutex> own(mutex_);
   std::vector<QnnProfile_EventId_t>& mine = snapshots_[std::this_thread::get_id()];
-  mine = topLevel_;
+  mine.assign(topLevel_.begin() + static_cast<std::ptrdiff_t>(reported_), topLevel_.end());
+  reported_ = topLevel_.size();
   *ids = mine.data();
   *count = static_cast<uint32_t>(mine.size());
 }

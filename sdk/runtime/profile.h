@@ -51,9 +51,13 @@ class ProfileObject : public HandleObject {
                                 QnnProfile_EventUnit_t unit, uint64_t value, const std::string& identifier,
                                 uint64_t beganMicros = 0, bool publish = true);
   void publish(QnnProfile_EventId_t topLevel);
-  // The ids of the top-level events, copied for the calling thread: the
-  // pointer stays valid until this thread asks again or the profile is freed,
-  // whatever other threads add meanwhile.
+  // The ids of the top-level events published since the previous call on this
+  // handle (each event is reported once, as the vendor's backends do: a client
+  // reading after finalize and again after execute gets the execute events
+  // only). The list is copied for the calling thread: the pointer stays valid
+  // until this thread asks again or the profile is freed, whatever other
+  // threads add meanwhile. Reported events stay readable (data, sub-events)
+  // until the profile is freed.
   void topLevelEvents(const QnnProfile_EventId_t** ids, uint32_t* count);
 
   // QnnProfile_setConfig: events stored at most (0: no limit), and whether an
@@ -69,6 +73,7 @@ class ProfileObject : public HandleObject {
   uint64_t maxEvents_ = 0;
   std::mutex mutex_;
   std::vector<QnnProfile_EventId_t> topLevel_;
+  size_t reported_ = 0;  // topLevel_[0, reported_) went to a client already
   std::vector<QnnProfile_EventId_t> owned_;
   std::map<std::thread::id, std::vector<QnnProfile_EventId_t>> snapshots_;
 };

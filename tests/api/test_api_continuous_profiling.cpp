@@ -2,7 +2,8 @@
 // QNN_GRAPH_CONFIG_OPTION_PROFILE_HANDLE takes the finalize and execute events,
 // SET_PROFILING_STATE pauses it, SET_PROFILING_NUM_EXECUTIONS caps it, a
 // per-call handle alongside it takes that call, a bound handle belongs to one graph
-// and cannot be freed. Also QnnGraph_finalize on a retrieved graph (a no-op).
+// and cannot be freed; a profile reports each event once. Also QnnGraph_finalize
+// on a retrieved graph (a no-op).
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -60,19 +61,26 @@ class ContinuousProfiling : public ::testing::Test {
     out.tensor.v1.clientBuf = {y, sizeof y};
     return api().graphExecute(g, &in.tensor, 1, &out.tensor, 1, p, nullptr);
   }
-  // Top-level events of the bound profile of each type.
-  size_t count(QnnProfile_EventType_t type) {
+  // The top-level events `p` reports now (each event is reported once).
+  std::vector<QnnProfile_EventId_t> newEvents(Qnn_ProfileHandle_t p) {
     const QnnProfile_EventId_t* ids = nullptr;
     uint32_t n = 0;
-    EXPECT_EQ(api().profileGetEvents(profile, &ids, &n), QNN_SUCCESS);
+    EXPECT_EQ(api().profileGetEvents(p, &ids, &n), QNN_SUCCESS);
+    return ids ? std::vector<QnnProfile_EventId_t>(ids, ids + n) : std::vector<QnnProfile_EventId_t>();
+  }
+  QnnProfile_EventType_t typeOf(QnnProfile_EventId_t id) {
+    QnnProfile_EventData_t d;
+    EXPECT_EQ(api().profileGetEventData(id, &d), QNN_SUCCESS);
+    return d.type;
+  }
+  // Top-level events of the bound profile of each type, over all it has reported so far.
+  size_t count(QnnProfile_EventType_t type) {
+    for (QnnProfile_EventId_t id : newEvents(profile)) reported.push_back(id);
     size_t k = 0;
-    for (uint32_t i = 0; i < n; ++i) {
-      QnnProfile_EventData_t d;
-      EXPECT_EQ(api().profileGetEventData(ids[i], &d), QNN_SUCCESS);
-      k += d.type == type;
-    }
+    for (QnnProfile_EventId_t id : reported) k += typeOf(id) == type;
     return k;
   }
+  std::vector<QnnProfile_EventId_t> reported;
 
   LoadedBackend cpu{cpuBackendPath()};
   Qnn_BackendHandle_t backend = nullptr;
@@ -101,6 +109,38 @@ TEST_F(ContinuousProfiling, BoundProfileTakesFinalizeAndExecuteEvents) {
   ASSERT_EQ(api().profileGetEvents(other, &ids, &n), QNN_SUCCESS);
   EXPECT_EQ(n, 1u);
   EXPECT_EQ(api().profileFree(other), QNN_SUCCESS);
+}
+
+// ONNX Runtime's QNN EP reads its profile after finalize and again after every
+// execute and writes every event it gets: a second read reports only what
+// happened since the first (the finalize event is not listed again), and
+// events already reported stay readable until the profile is freed.
+TEST_F(ContinuousProfiling, EachEventIsReportedOnce) {
+  Qnn_GraphHandle_t g = relu("once");
+  ASSERT_EQ(api().graphFinalize(g, profile, nullptr), QNN_SUCCESS);
+  std::vector<QnnProfile_EventId_t> first = newEvents(profile);
+  ASSERT_EQ(first.size(), 1u);
+  EXPECT_EQ(typeOf(first[0]), QNN_PROFILE_EVENTTYPE_FINALIZE);
+  ASSERT_EQ(run(g, profile), QNN_SUCCESS);
+  std::vector<QnnProfile_EventId_t> second = newEvents(profile);
+  ASSERT_EQ(second.size(), 1u);
+  EXPECT_EQ(typeOf(second[0]), QNN_PROFILE_EVENTTYPE_EXECUTE);
+  EXPECT_TRUE(newEvents(profile).empty());
+  EXPECT_EQ(typeOf(first[0]), QNN_PROFILE_EVENTTYPE_FINALIZE);
+  // The same through a bound handle: finalize, read, two executes, read.
+  Qnn_ProfileHandle_t bound = nullptr;
+  ASSERT_EQ(api().profileCreate(backend, QNN_PROFILE_LEVEL_BASIC, &bound), QNN_SUCCESS);
+  Qnn_GraphHandle_t h = relu("once_bound", {bindConfig(bound)});
+  ASSERT_EQ(api().graphFinalize(h, nullptr, nullptr), QNN_SUCCESS);
+  ASSERT_EQ(newEvents(bound).size(), 1u);
+  ASSERT_EQ(run(h), QNN_SUCCESS);
+  ASSERT_EQ(run(h), QNN_SUCCESS);
+  std::vector<QnnProfile_EventId_t> executes = newEvents(bound);
+  ASSERT_EQ(executes.size(), 2u);
+  EXPECT_EQ(typeOf(executes[0]), QNN_PROFILE_EVENTTYPE_EXECUTE);
+  EXPECT_EQ(typeOf(executes[1]), QNN_PROFILE_EVENTTYPE_EXECUTE);
+  ASSERT_EQ(setConfig(h, bindConfig(nullptr)), QNN_SUCCESS);
+  EXPECT_EQ(api().profileFree(bound), QNN_SUCCESS);
 }
 
 TEST_F(ContinuousProfiling, StateAndCountDecideWhatIsRecorded) {

@@ -217,7 +217,7 @@ TEST_F(Concurrency, ProfileReadWhileExecuting) {
   Qnn_ProfileHandle_t profile = nullptr;
   ASSERT_EQ(api().profileCreate(backend, QNN_PROFILE_LEVEL_DETAILED, &profile), QNN_SUCCESS);
   std::atomic<bool> done{false};
-  std::atomic<int> wrong{0}, reads{0};
+  std::atomic<int> wrong{0}, reads{0}, listed{0};
   std::atomic<int> readersStarted{0};
   std::thread exec([&] {
     while (readersStarted.load() < 2) std::this_thread::yield();
@@ -235,6 +235,7 @@ TEST_F(Concurrency, ProfileReadWhileExecuting) {
             ++wrong;
             continue;
           }
+          listed += int(n);
           for (uint32_t i = 0; i < n; ++i) {
             QnnProfile_EventData_t data;
             const QnnProfile_EventId_t* subs = nullptr;
@@ -252,6 +253,11 @@ TEST_F(Concurrency, ProfileReadWhileExecuting) {
   exec.join();
   EXPECT_EQ(wrong.load(), 0);
   EXPECT_GT(reads.load(), 0);
+  // Each execute's event went to exactly one reader (a read reports what no read reported before).
+  const QnnProfile_EventId_t* rest = nullptr;
+  uint32_t n = 0;
+  ASSERT_EQ(api().profileGetEvents(profile, &rest, &n), QNN_SUCCESS);
+  EXPECT_EQ(listed.load() + int(n), 60);
   EXPECT_EQ(api().profileFree(profile), QNN_SUCCESS);
 }
 

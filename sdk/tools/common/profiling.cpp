@@ -112,8 +112,11 @@ void ProfileCollector::collect(const std::string& phase, const std::string& grap
   const QnnProfile_EventId_t* ids = nullptr;
   uint32_t n = 0;
   if (api_->profileGetEvents(handle_, &ids, &n) != QNN_SUCCESS || !ids) return;
-  // Top-level events accumulate in the handle in call order: take the new tail.
-  for (uint32_t i = seen_; i < n; ++i) {
+  // Backends report each event once (OpenQNN's and, as far as public clients
+  // show, the vendor's); one that lists earlier events again still has them
+  // taken once.
+  for (uint32_t i = 0; i < n; ++i) {
+    if (!seen_.insert(ids[i]).second) continue;
     Event e = readEvent(ids[i], 0);
     e.topLevel = true;
     e.phase = phase;
@@ -122,7 +125,6 @@ void ProfileCollector::collect(const std::string& phase, const std::string& grap
     e.startUs = startUs;
     events_.push_back(std::move(e));
   }
-  seen_ = n;
 }
 
 void ProfileCollector::addClientEvent(const std::string& identifier, const std::string& graph, int64_t inference,

@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -65,7 +66,7 @@ class ProfileCollector {
   ProfilingLevel level_;
   const QNN_INTERFACE_VER_TYPE* api_ = nullptr;
   Qnn_ProfileHandle_t handle_ = nullptr;
-  uint32_t seen_ = 0;
+  std::set<QnnProfile_EventId_t> seen_;  // top-level events taken already
   std::chrono::steady_clock::time_point start_;
   std::vector<Event> events_;
   friend struct ProfileJson;
