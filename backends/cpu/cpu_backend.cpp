@@ -8,6 +8,7 @@
 #include "compat/legacy_interface.h"
 #include "runtime/api_table.h"
 #include "runtime/newer_members.h"
+#include "QnnSdkBuildId.h"
 
 namespace {
 
@@ -16,7 +17,7 @@ qnn::sdk::Runtime& runtime() {
     qnn::sdk::BackendDescriptor d;
     d.backendId = QNN_BACKEND_ID_CPU;
     d.providerName = QNN_CPU_INTERFACE_PROVIDER_NAME;
-    d.buildId = "OpenQNN CPU backend " OPENQNN_VERSION_STRING;
+    d.buildId = QNN_SDK_BUILD_ID;
     d.backendApiMajor = QNN_CPU_API_VERSION_MAJOR;
     d.backendApiMinor = QNN_CPU_API_VERSION_MINOR;
     d.backendApiPatch = QNN_CPU_API_VERSION_PATCH;

@@ -3,6 +3,7 @@
 #include "Saver/QnnSaverCommon.h"
 #include "saver_api.h"
 #include "saver_forward.h"
+#include "QnnSdkBuildId.h"
 
 namespace qnn::saver {
 
@@ -65,7 +66,7 @@ Qnn_ErrorHandle_t backendGetBuildId(const char** id) {
     if (!id) return QNN_BACKEND_ERROR_INVALID_ARGUMENT;
     Qnn_ErrorHandle_t rc = QNN_SUCCESS;
     if (pass()) rc = forward(pass()->backendGetBuildId, id);
-    else *id = "OpenQNN Saver backend " OPENQNN_VERSION_STRING;
+    else *id = QNN_SDK_BUILD_ID;
     if (rc == QNN_SUCCESS) a.add("id", Value::str(*id));
     return rc;
   });

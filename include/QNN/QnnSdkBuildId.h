@@ -8,7 +8,12 @@
 extern "C" {
 #endif
 
-#define QNN_SDK_BUILD_ID "v2.43.0.260127150333_193827"
+/* OpenQNN's own build of the 2.43 SDK interface (QNN API 2.32.0), in the vendor's
+ * form v<sdk version>.<yymmddHHMMSS>_<build>: clients split it at the dots (ONNX
+ * Runtime reads the SDK version from the first three parts). Every OpenQNN library and
+ * tool reports this one string (QnnBackend_getBuildId, --version); the vendor's
+ * value for its 2.43 build is a recorded deviation (docs/abi-deviations-2.32.txt). */
+#define QNN_SDK_BUILD_ID "v2.43.0.261128000000_openqnn"
 #ifdef __cplusplus
 }  // extern "C"
 #endif

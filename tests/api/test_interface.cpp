@@ -4,7 +4,9 @@
 
 #include <set>
 #include <string>
+#include <vector>
 
+#include "QnnSdkBuildId.h"
 #include "backend_loader.h"
 
 namespace qnn::test {
@@ -25,6 +27,37 @@ TEST(Interface, ProviderReportsVersionAndFullTable) {
   ASSERT_EQ(lib.api().backendGetApiVersion(&v), QNN_SUCCESS);
   EXPECT_EQ(v.coreApiVersion.minor, QNN_API_VERSION_MINOR);
   EXPECT_EQ(v.backendApiVersion.major, QNN_CPU_API_VERSION_MAJOR);
+}
+
+// Every library reports the one build id of QnnSdkBuildId.h, in the vendor's form
+// v<sdk>.<yymmddHHMMSS>_<build>: ONNX Runtime splits it at the dots into exactly four
+// parts and reads the SDK version from the first three; API 2.32 is SDK 2.43
+// (docs/compatibility.md). It used to be "OpenQNN CPU backend 2.22.0".
+TEST(Interface, BuildIdIsTheSdkBuildIdInTheVendorsForm) {
+  static_assert(QNN_API_VERSION_MAJOR == 2 && QNN_API_VERSION_MINOR == 32, "API 2.32 is SDK 2.43: update both");
+  const std::string id = QNN_SDK_BUILD_ID;
+  std::vector<std::string> parts;
+  for (size_t from = 0;;) {
+    size_t dot = id.find('.', from);
+    parts.push_back(id.substr(from, dot - from));
+    if (dot == std::string::npos) break;
+    from = dot + 1;
+  }
+  ASSERT_EQ(parts.size(), 4u) << id;
+  EXPECT_EQ(parts[0], "v2");
+  EXPECT_EQ(parts[1], "43");
+  EXPECT_EQ(parts[2], "0");
+  size_t underscore = parts[3].find('_');
+  ASSERT_EQ(underscore, 12u) << id;  // yymmddHHMMSS
+  EXPECT_EQ(parts[3].find_first_not_of("0123456789"), 12u) << id;
+  EXPECT_GT(parts[3].size(), 13u) << id;
+  for (const std::string& path : {cpuBackendPath(), htpBackendPath()}) {
+    LoadedBackend lib(path);
+    ASSERT_TRUE(lib.ok()) << lib.error();
+    const char* reported = nullptr;
+    ASSERT_EQ(lib.api().backendGetBuildId(&reported), QNN_SUCCESS);
+    EXPECT_STREQ(reported, QNN_SDK_BUILD_ID) << path;
+  }
 }
 
 TEST(Interface, ErrorMessagesAndUnimplementedEntries) {

@@ -3,8 +3,8 @@
 // createPowerConfigId(0, 0), setPowerConfig with a DCVS v3 vote and the RPC
 // control latency / polling time, setMemoryConfig, destroyPowerConfigId; then
 // one vote the backend must refuse (an unknown power config id).
-// Prints "infrastructure <code>" and, when one was given, one line per perf call
-// with its result, so the test compares them with the trace.
+// Prints the build id, "infrastructure <code>" and, when one was given, one line
+// per perf call with its result, so the test compares them with the trace.
 // Usage: saver_perf_client SAVER.so SAVER_DIR
 #include <cstdio>
 
@@ -32,6 +32,9 @@ int main(int argc, char** argv) {
   }
   LoadedBackend saver(argv[1]);
   if (!saver.ok()) return 5;
+  const char* buildId = nullptr;
+  if (saver.api().backendGetBuildId(&buildId) != QNN_SUCCESS || !buildId) return 9;
+  std::printf("%s\n", buildId);
   QnnDevice_Infrastructure_t infra = nullptr;
   Qnn_ErrorHandle_t rc = saver.api().deviceGetInfrastructure(&infra);
   std::printf("infrastructure %llu\n", (unsigned long long)rc);

@@ -13,6 +13,7 @@
 
 #include "HTP/QnnHtpPerfInfrastructure.h"
 #include "QnnDevice.h"
+#include "QnnSdkBuildId.h"
 #include "Saver/QnnSaver.h"
 #include "saver_test_util.h"
 #include "trace_reader.h"
@@ -62,7 +63,7 @@ TEST_F(SaverPerf, HtpPerfInfrastructureIsForwardedAndRecorded) {
   // the refusal of a vote on the destroyed id.
   const std::string refused = std::to_string(QNN_HTP_PERF_INFRASTRUCTURE_ERROR_INVALID_INPUT);
   EXPECT_EQ(htp_.out,
-            "infrastructure 0\ncreatePowerConfigId 0 id 1\nsetPowerConfig 0\nsetMemoryConfig 0\n"
+            std::string(QNN_SDK_BUILD_ID) + "\ninfrastructure 0\ncreatePowerConfigId 0 id 1\nsetPowerConfig 0\nsetMemoryConfig 0\n"
             "destroyPowerConfigId 0\nsetPowerConfig " + refused + "\n");
 
   Trace t = traceOf("htp");
@@ -109,14 +110,15 @@ TEST_F(SaverPerf, TraceReplayVotesOnTheHtpAndSkipsOnTheCpu) {
                     dir_);
   ASSERT_EQ(htp.exitCode, 0) << htp.out << htp.err;
   // getInfrastructure, create, set, setMemory, destroy; the refused vote is not replayed.
-  EXPECT_NE(htp.out.find("replayed 5 calls, skipped 2 (QnnSaver_initialize, QnnHtpPerfInfrastructure_setPowerConfig)"),
+  EXPECT_NE(htp.out.find("replayed 5 calls, skipped 3 (QnnSaver_initialize, QnnBackend_getBuildId, "
+                         "QnnHtpPerfInfrastructure_setPowerConfig)"),
             std::string::npos)
       << htp.out;
   Outcome cpu = run(std::string(QNN_TEST_TRACE_REPLAY) + " --backend " + QNN_TEST_CPU_BACKEND_PATH +
                         " --trace htp/saver_output.qnntrace",
                     dir_);
   ASSERT_EQ(cpu.exitCode, 0) << cpu.out << cpu.err;
-  EXPECT_NE(cpu.out.find("replayed 0 calls, skipped 7"), std::string::npos) << cpu.out;
+  EXPECT_NE(cpu.out.find("replayed 0 calls, skipped 8"), std::string::npos) << cpu.out;
 }
 
 TEST_F(SaverPerf, GeneratedProgramStillCompiles) {
@@ -133,7 +135,8 @@ TEST_F(SaverPerf, GeneratedProgramStillCompiles) {
 // A refusal reaches the client as `code` with no infrastructure, and is recorded.
 void expectRefused(const Outcome& run, const Trace& t, Qnn_ErrorHandle_t code) {
   ASSERT_EQ(run.exitCode, 0) << run.out << run.err;
-  EXPECT_EQ(run.out, "infrastructure " + std::to_string(code) + "\n");
+  // The Saver's own build id (record only) and the backend's (pass-through) are the one SDK build id.
+  EXPECT_EQ(run.out, std::string(QNN_SDK_BUILD_ID) + "\ninfrastructure " + std::to_string(code) + "\n");
   auto infra = calls(t, "QnnDevice_getInfrastructure");
   ASSERT_EQ(infra.size(), 1u);
   EXPECT_EQ(infra[0]->result, uint64_t(code));

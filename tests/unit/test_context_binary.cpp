@@ -143,7 +143,7 @@ TensorInfo makeTensor(uint32_t id, std::string name, TensorKind kind, DType dt, 
 ContextBinaryContents sampleContents() {
   ContextBinaryContents c;
   c.backendId = 6;
-  c.backendBuildId = "openqnn-cpu 2.22.0 (test)";
+  c.backendBuildId = "v2.43.0.261128000000_openqnn (test)";
   c.coreApiMajor = 2;
   c.coreApiMinor = 7;
   c.coreApiPatch = 1;

@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "tool_error.h"
+#include "QnnSdkBuildId.h"
 
 namespace qnn::tools {
 
@@ -132,7 +133,7 @@ bool ArgParser::answeredHelpOrVersion() const {
     return true;
   }
   if (has("version")) {
-    std::printf("%s (OpenQNN) %s\n", tool_.c_str(), OPENQNN_VERSION_STRING);
+    std::printf("%s (OpenQNN) QNN SDK %s\n", tool_.c_str(), QNN_SDK_BUILD_ID);
     return true;
   }
   return false;

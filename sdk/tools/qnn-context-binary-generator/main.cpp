@@ -14,6 +14,7 @@
 #include "run_config.h"
 #include "tool_error.h"
 #include "tool_main.h"
+#include "QnnSdkBuildId.h"
 
 namespace qnn::tools {
 namespace {
@@ -139,7 +140,7 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (parser.has("version")) {
-      std::printf("QNN SDK v%s (OpenQNN)\n", OPENQNN_VERSION_STRING);
+      std::printf("QNN SDK %s (OpenQNN)\n", QNN_SDK_BUILD_ID);
       return 0;
     }
     return qnn::tools::run(parser);

@@ -4,6 +4,7 @@
 #include "net_run.h"
 #include "net_run_options.h"
 #include "tool_main.h"
+#include "QnnSdkBuildId.h"
 
 int main(int argc, char** argv) {
   return qnn::tools::runToolMain("qnn-net-run", [&]() {
@@ -14,7 +15,7 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (parser.has("version")) {
-      std::printf("QNN SDK v%s (OpenQNN)\n", OPENQNN_VERSION_STRING);
+      std::printf("QNN SDK %s (OpenQNN)\n", QNN_SDK_BUILD_ID);
       return 0;
     }
     return qnn::tools::netrun::runNetRun(qnn::tools::netrun::netRunOptionsFromArgs(parser));

@@ -10,6 +10,7 @@
 #include "throughput_runner.h"
 #include "tool_error.h"
 #include "tool_main.h"
+#include "QnnSdkBuildId.h"
 
 namespace {
 
@@ -43,7 +44,7 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (parser.has("version")) {
-      std::printf("QNN SDK v%s (OpenQNN)\n", OPENQNN_VERSION_STRING);
+      std::printf("QNN SDK %s (OpenQNN)\n", QNN_SDK_BUILD_ID);
       return 0;
     }
     if (!parser.has("config")) throw UsageError("--config is required");

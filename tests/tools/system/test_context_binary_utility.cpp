@@ -10,6 +10,7 @@
 
 #include "context_binary_fixture.h"
 #include "tool_runner.h"
+#include "QnnSdkBuildId.h"
 
 namespace qnn::test {
 namespace {
@@ -116,7 +117,7 @@ TEST_F(ContextBinaryUtility, HelpAndVersion) {
   EXPECT_NE(help.out.find("--json_file"), std::string::npos);
   ToolResult version = run({"--version"});
   EXPECT_EQ(version.exitCode, 0);
-  EXPECT_NE(version.out.find(OPENQNN_VERSION_STRING), std::string::npos);
+  EXPECT_NE(version.out.find(QNN_SDK_BUILD_ID), std::string::npos);
 }
 
 TEST_F(ContextBinaryUtility, BadInputIsRefused) {

@@ -12,6 +12,7 @@
 
 #include "context_binary_fixture.h"
 #include "tool_runner.h"
+#include "QnnSdkBuildId.h"
 
 namespace qnn::test {
 namespace {
@@ -136,7 +137,7 @@ TEST_F(ProfileViewer, HelpAndVersion) {
   EXPECT_NE(help.out.find("--input_log"), std::string::npos);
   ToolResult version = run({"--version"});
   EXPECT_EQ(version.exitCode, 0);
-  EXPECT_NE(version.out.find(OPENQNN_VERSION_STRING), std::string::npos);
+  EXPECT_NE(version.out.find(QNN_SDK_BUILD_ID), std::string::npos);
 }
 
 TEST_F(ProfileViewer, BadInputIsRefused) {
