@@ -170,7 +170,12 @@ const LegacyProvider<N>& buildProvider(const QnnInterface_t& current, const size
 
 Qnn_ErrorHandle_t providersForClient(const QnnInterface_t& current, uint32_t major, uint32_t minor,
                                      const void*** providerList, uint32_t* numProviders) {
-  if (!providerList || !numProviders) return QNN_INTERFACE_ERROR_INVALID_PARAMETER;
+  if (!providerList || !numProviders) {
+    sdk::logMessage(nullptr, QNN_LOG_LEVEL_ERROR,
+                    std::string("QnnInterface_getProviders: ") + (providerList ? "numProviders" : "providerList") +
+                        " is null");
+    return QNN_INTERFACE_ERROR_INVALID_PARAMETER;
+  }
   // One list per layout, so that answers to different clients never overwrite each other.
   static const void* currentList[1];
   static const void* list2_13[1];

@@ -15,11 +15,13 @@ using namespace rt;
 Qnn_ErrorHandle_t Runtime::backendCreate(Qnn_LogHandle_t logger, const QnnBackend_Config_t** config,
                                          Qnn_BackendHandle_t* backend) {
   return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
-    if (!backend) return QNN_BACKEND_ERROR_INVALID_ARGUMENT;
+    if (!backend) return refuse(nullptr, "QnnBackend_create", "backend (the handle out) is null", QNN_BACKEND_ERROR_INVALID_ARGUMENT);
     auto obj = std::make_shared<BackendObject>();
     if (logger) {
       auto log = handles().get<Logger>(logger, HandleKind::kLog);
-      if (!log) return QNN_BACKEND_ERROR_INVALID_HANDLE;
+      if (!log)
+        return refuse(nullptr, "QnnBackend_create", "logger is not a live log handle of this library",
+                      QNN_BACKEND_ERROR_INVALID_HANDLE);
       obj->logger = log;
     }
     if (config) {
@@ -45,7 +47,10 @@ Qnn_ErrorHandle_t Runtime::backendCreate(Qnn_LogHandle_t logger, const QnnBacken
       }
     }
     obj->engine = desc_.createEngine();
-    if (!obj->engine) return QNN_BACKEND_ERROR_CANNOT_INITIALIZE;
+    if (!obj->engine)
+      return refuse(obj->logger.get(), "QnnBackend_create",
+                    std::string("the ") + desc_.providerName + " execution engine could not be created",
+                    QNN_BACKEND_ERROR_CANNOT_INITIALIZE);
     if (desc_.opPackageInfrastructure) obj->engine->setOpPackages(obj->opPackages);
     if (obj->logger) rememberLastLogger(obj->logger);
     logMessage(obj->logger.get(), QNN_LOG_LEVEL_INFO, std::string(desc_.providerName) + " backend created");
@@ -60,7 +65,10 @@ Qnn_ErrorHandle_t Runtime::backendSetConfig(Qnn_BackendHandle_t backend, const Q
     if (!b) return QNN_BACKEND_ERROR_INVALID_HANDLE;
     if (!config) return QNN_SUCCESS;
     for (size_t i = 0; config[i]; ++i) {
-      if (config[i]->option > QNN_BACKEND_CONFIG_OPTION_PLATFORM) return QNN_BACKEND_ERROR_INVALID_CONFIG;
+      if (config[i]->option > QNN_BACKEND_CONFIG_OPTION_PLATFORM)
+        return refuse(loggerOf(b), "QnnBackend_setConfig",
+                      "config " + std::to_string(i) + ": unknown option " + std::to_string(config[i]->option),
+                      QNN_BACKEND_ERROR_INVALID_CONFIG);
       if (config[i]->option == QNN_BACKEND_CONFIG_OPTION_CUSTOM && config[i]->customConfig && desc_.hooks) {
         Status st = desc_.hooks->applyBackendCustomConfig(config[i]->customConfig);
         if (!st.isOk()) return fail(loggerOf(b), ApiGroup::kBackend, "QnnBackend_setConfig", st),

@@ -102,9 +102,10 @@ Qnn_ErrorHandle_t Runtime::contextCreate(Qnn_BackendHandle_t backend, Qnn_Device
                                          const QnnContext_Config_t** config, Qnn_ContextHandle_t* context) {
   return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
     auto b = handles().get<BackendObject>(backend, HandleKind::kBackend);
-    if (!b) return QNN_CONTEXT_ERROR_INVALID_HANDLE;
-    if (device && !handles().get<DeviceObject>(device, HandleKind::kDevice)) return QNN_DEVICE_ERROR_INVALID_HANDLE;
-    if (!context) return QNN_CONTEXT_ERROR_INVALID_ARGUMENT;
+    if (!b) return refuse(nullptr, "QnnContext_create", "backend is not a live backend handle", QNN_CONTEXT_ERROR_INVALID_HANDLE);
+    if (device && !handles().get<DeviceObject>(device, HandleKind::kDevice))
+      return refuse(loggerOf(b), "QnnContext_create", "device is not a live device handle", QNN_DEVICE_ERROR_INVALID_HANDLE);
+    if (!context) return refuse(loggerOf(b), "QnnContext_create", "context (the handle out) is null", QNN_CONTEXT_ERROR_INVALID_ARGUMENT);
     auto ctx = std::make_shared<ContextObject>();
     ctx->settings = device ? deviceSettings(device) : globalSettings();
     Status st = checkContextConfig(config, desc_.hooks.get(), &ctx->settings, loggerOf(b), "QnnContext_create");
@@ -191,7 +192,9 @@ Qnn_ErrorHandle_t Runtime::contextGetBinarySize(Qnn_ContextHandle_t context, Qnn
   return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
     auto ctx = handles().get<ContextObject>(context, HandleKind::kContext);
     if (!ctx) return QNN_CONTEXT_ERROR_INVALID_HANDLE;
-    if (!size) return QNN_CONTEXT_ERROR_INVALID_ARGUMENT;
+    if (!size)
+      return refuse(loggerOf(ctx->backend), "QnnContext_getBinarySize", "binaryBufferSize (out) is null",
+                    QNN_CONTEXT_ERROR_INVALID_ARGUMENT);
     ContextBinaryContents contents;
     Status st = collectContext(*ctx, desc_, &contents);
     std::vector<uint8_t> bytes;
@@ -208,7 +211,10 @@ Qnn_ErrorHandle_t Runtime::contextGetBinary(Qnn_ContextHandle_t context, void* b
   return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
     auto ctx = handles().get<ContextObject>(context, HandleKind::kContext);
     if (!ctx) return QNN_CONTEXT_ERROR_INVALID_HANDLE;
-    if (!buffer || !written) return QNN_CONTEXT_ERROR_INVALID_ARGUMENT;
+    if (!buffer || !written)
+      return refuse(loggerOf(ctx->backend), "QnnContext_getBinary",
+                    !buffer ? "binaryBuffer is null" : "writtenBufferSize (out) is null",
+                    QNN_CONTEXT_ERROR_INVALID_ARGUMENT);
     ContextBinaryContents contents;
     Status st = collectContext(*ctx, desc_, &contents);
     std::vector<uint8_t> bytes;
@@ -308,12 +314,17 @@ Qnn_ErrorHandle_t Runtime::loadContextBinary(Qnn_BackendHandle_t backend, Qnn_De
       return stop;
     };
     auto b = handles().get<BackendObject>(backend, HandleKind::kBackend);
-    if (!b) return QNN_CONTEXT_ERROR_INVALID_HANDLE;
-    if (device && !handles().get<DeviceObject>(device, HandleKind::kDevice)) return QNN_DEVICE_ERROR_INVALID_HANDLE;
-    if (!buffer || !context || size == 0) return QNN_CONTEXT_ERROR_INVALID_ARGUMENT;
+    const char* api = "QnnContext_createFromBinary";
+    if (!b) return refuse(nullptr, api, "backend is not a live backend handle", QNN_CONTEXT_ERROR_INVALID_HANDLE);
+    if (device && !handles().get<DeviceObject>(device, HandleKind::kDevice))
+      return refuse(loggerOf(b), api, "device is not a live device handle", QNN_DEVICE_ERROR_INVALID_HANDLE);
+    if (!buffer || !context || size == 0)
+      return refuse(loggerOf(b), api,
+                    !buffer ? "binaryBuffer is null" : !context ? "context (the handle out) is null" : "binaryBufferSize is 0",
+                    QNN_CONTEXT_ERROR_INVALID_ARGUMENT);
     std::shared_ptr<ProfileObject> prof;
     if (profile && !(prof = handles().get<ProfileObject>(profile, HandleKind::kProfile)))
-      return QNN_PROFILE_ERROR_INVALID_HANDLE;
+      return refuse(loggerOf(b), api, "profile is not a live profile handle", QNN_PROFILE_ERROR_INVALID_HANDLE);
     BackendSettings settings = device ? deviceSettings(device) : globalSettings();
     BinaryLoadOptions load;
     Status cst =

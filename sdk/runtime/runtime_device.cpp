@@ -80,9 +80,11 @@ Qnn_ErrorHandle_t Runtime::deviceGetInfrastructure(const QnnDevice_Infrastructur
 Qnn_ErrorHandle_t Runtime::deviceCreate(Qnn_LogHandle_t logger, const QnnDevice_Config_t** config,
                                         Qnn_DeviceHandle_t* device) {
   return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
-    if (!device) return QNN_DEVICE_ERROR_INVALID_ARGUMENT;
+    if (!device) return refuse(nullptr, "QnnDevice_create", "device (the handle out) is null", QNN_DEVICE_ERROR_INVALID_ARGUMENT);
     auto d = std::make_shared<DeviceObject>();
-    if (logger && !(d->logger = handles().get<Logger>(logger, HandleKind::kLog))) return QNN_DEVICE_ERROR_INVALID_HANDLE;
+    if (logger && !(d->logger = handles().get<Logger>(logger, HandleKind::kLog)))
+      return refuse(nullptr, "QnnDevice_create", "logger is not a live log handle of this library",
+                    QNN_DEVICE_ERROR_INVALID_HANDLE);
     d->settings = globalSettings();
     ConfigWarnings warnings;
     Status st = applyDeviceConfig(desc_.hooks.get(), config, &d->settings, &warnings);

@@ -151,9 +151,11 @@ Qnn_ErrorHandle_t Runtime::graphCreate(Qnn_ContextHandle_t context, const char* 
                                        const QnnGraph_Config_t** config, Qnn_GraphHandle_t* graph) {
   return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
     auto ctx = handles().get<ContextObject>(context, HandleKind::kContext);
-    if (!ctx) return QNN_CONTEXT_ERROR_INVALID_HANDLE;
-    if (!name || !*name) return QNN_GRAPH_ERROR_INVALID_NAME;
-    if (!graph) return QNN_GRAPH_ERROR_INVALID_ARGUMENT;
+    if (!ctx) return refuse(nullptr, "QnnGraph_create", "context is not a live context handle", QNN_CONTEXT_ERROR_INVALID_HANDLE);
+    if (!name || !*name)
+      return refuse(loggerOf(ctx->backend), "QnnGraph_create", std::string("graphName is ") + (name ? "empty" : "null"),
+                    QNN_GRAPH_ERROR_INVALID_NAME);
+    if (!graph) return refuse(loggerOf(ctx->backend), "QnnGraph_create", "graph (the handle out) is null", QNN_GRAPH_ERROR_INVALID_ARGUMENT);
     auto g = std::make_shared<GraphObject>();
     g->context = ctx;
     g->backend = ctx->backend;
@@ -359,7 +361,9 @@ Qnn_ErrorHandle_t Runtime::graphRetrieve(Qnn_ContextHandle_t context, const char
   return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
     auto ctx = handles().get<ContextObject>(context, HandleKind::kContext);
     if (!ctx) return QNN_CONTEXT_ERROR_INVALID_HANDLE;
-    if (!name || !graph) return QNN_GRAPH_ERROR_INVALID_ARGUMENT;
+    if (!name || !graph)
+      return refuse(loggerOf(ctx->backend), "QnnGraph_retrieve",
+                    !name ? "graphName is null" : "graph (the handle out) is null", QNN_GRAPH_ERROR_INVALID_ARGUMENT);
     void* handle = nullptr;
     {
       std::lock_guard<std::mutex> lock(ctx->mutex);
@@ -647,7 +651,11 @@ Qnn_ErrorHandle_t Runtime::graphExecuteAsync(Qnn_GraphHandle_t graph, const Qnn_
     // arrays are copied so the call may return before execution starts.
     std::vector<Qnn_Tensor_t> in(inputs, inputs + (inputs ? numInputs : 0));
     std::vector<Qnn_Tensor_t> out(outputs, outputs + (outputs ? numOutputs : 0));
-    if ((numInputs && !inputs) || (numOutputs && !outputs)) return QNN_GRAPH_ERROR_INVALID_ARGUMENT;
+    if ((numInputs && !inputs) || (numOutputs && !outputs))
+      return refuse(loggerOf(g->backend), "QnnGraph_executeAsync",
+                    numInputs && !inputs ? "inputs is null with numInputs " + std::to_string(numInputs)
+                                         : "outputs is null with numOutputs " + std::to_string(numOutputs),
+                    QNN_GRAPH_ERROR_INVALID_ARGUMENT);
     {
       std::vector<TensorBinding> bound[2];
       std::shared_ptr<ProfileObject> prof;

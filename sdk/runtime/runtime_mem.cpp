@@ -75,7 +75,12 @@ Qnn_ErrorHandle_t Runtime::memRegister(Qnn_ContextHandle_t context, const Qnn_Me
   return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
     auto ctx = handles().get<ContextObject>(context, HandleKind::kContext);
     if (!ctx) return QNN_MEM_ERROR_INVALID_HANDLE;
-    if (!descriptors || !memHandles || numDescriptors == 0) return QNN_MEM_ERROR_INVALID_ARGUMENT;
+    if (!descriptors || !memHandles || numDescriptors == 0)
+      return rt::refuse(loggerOf(ctx->backend), "QnnMem_register",
+                        !descriptors  ? "memDescriptors is null"
+                        : !memHandles ? "memHandles (out) is null"
+                                      : "numDescriptors is 0",
+                        QNN_MEM_ERROR_INVALID_ARGUMENT);
     auto refuse = [&](uint32_t i, Qnn_ErrorHandle_t code, const std::string& why) {
       logMessage(loggerOf(ctx->backend), QNN_LOG_LEVEL_ERROR,
                  "QnnMem_register: descriptor " + std::to_string(i) + ": " + why);

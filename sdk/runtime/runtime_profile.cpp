@@ -9,9 +9,13 @@ using namespace rt;
 Qnn_ErrorHandle_t Runtime::profileCreate(Qnn_BackendHandle_t backend, QnnProfile_Level_t level,
                                          Qnn_ProfileHandle_t* profile) {
   return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
-    if (!handles().get<BackendObject>(backend, HandleKind::kBackend)) return QNN_PROFILE_ERROR_INVALID_HANDLE;
-    if (!profile) return QNN_PROFILE_ERROR_INVALID_ARGUMENT;
-    if (level != QNN_PROFILE_LEVEL_BASIC && level != QNN_PROFILE_LEVEL_DETAILED) return QNN_PROFILE_ERROR_UNSUPPORTED;
+    auto b = handles().get<BackendObject>(backend, HandleKind::kBackend);
+    if (!b) return refuse(nullptr, "QnnProfile_create", "backend is not a live backend handle", QNN_PROFILE_ERROR_INVALID_HANDLE);
+    if (!profile) return refuse(loggerOf(b), "QnnProfile_create", "profile (the handle out) is null", QNN_PROFILE_ERROR_INVALID_ARGUMENT);
+    if (level != QNN_PROFILE_LEVEL_BASIC && level != QNN_PROFILE_LEVEL_DETAILED)
+      return refuse(loggerOf(b), "QnnProfile_create",
+                    "level " + std::to_string(level) + " is not supported (BASIC 1 and DETAILED 2 are)",
+                    QNN_PROFILE_ERROR_UNSUPPORTED);
     *profile = handles().add(std::make_shared<ProfileObject>(level));
     return QNN_SUCCESS;
   });
@@ -68,7 +72,10 @@ Qnn_ErrorHandle_t Runtime::profileSetConfig(Qnn_ProfileHandle_t profile, const Q
           maxEvents = c.numMaxEvents;
           break;
         case QNN_PROFILE_CONFIG_OPTION_ENABLE_OPTRACE:
-          if (c.enableOptrace > 1) return QNN_PROFILE_ERROR_INVALID_ARGUMENT;
+          if (c.enableOptrace > 1)
+            return refuse(log, "QnnProfile_setConfig",
+                          "ENABLE_OPTRACE must be 0 or 1, got " + std::to_string(c.enableOptrace),
+                          QNN_PROFILE_ERROR_INVALID_ARGUMENT);
           if (c.enableOptrace && !desc_.opTrace) {
             logMessage(log, QNN_LOG_LEVEL_ERROR,
                        std::string("QnnProfile_setConfig: the ") + desc_.providerName + " backend records no op trace");
@@ -88,7 +95,8 @@ Qnn_ErrorHandle_t Runtime::profileSetConfig(Qnn_ProfileHandle_t profile, const Q
           return QNN_PROFILE_ERROR_INVALID_ARGUMENT;
       }
     }
-    if (p->users.load() > 0) return QNN_PROFILE_ERROR_HANDLE_IN_USE;
+    if (p->users.load() > 0)
+      return refuse(log, "QnnProfile_setConfig", "the profile is in use by an execute", QNN_PROFILE_ERROR_HANDLE_IN_USE);
     if (setMax) p->setMaxEvents(maxEvents);
     if (setTrace) p->opTrace = trace;
     return QNN_SUCCESS;

@@ -22,7 +22,8 @@ Qnn_ErrorHandle_t Runtime::signalCreate(Qnn_BackendHandle_t backend, const QnnSi
     if (!handles().get<BackendObject>(backend, HandleKind::kBackend)) return QNN_SIGNAL_ERROR_INVALID_HANDLE;
     if (!signal) return QNN_SIGNAL_ERROR_INVALID_ARGUMENT;
     auto s = std::make_shared<SignalObject>();
-    if (!applySignalConfig(*s, config).isOk()) return QNN_SIGNAL_ERROR_INVALID_ARGUMENT;
+    if (Status st = applySignalConfig(*s, config); !st.isOk())
+      return refuse(nullptr, "QnnSignal_create", st.message(), QNN_SIGNAL_ERROR_INVALID_ARGUMENT);
     *signal = handles().add(s);
     return QNN_SUCCESS;
   });
@@ -33,7 +34,8 @@ Qnn_ErrorHandle_t Runtime::signalSetConfig(Qnn_SignalHandle_t signal, const QnnS
     auto s = handles().get<SignalObject>(signal, HandleKind::kSignal);
     if (!s) return QNN_SIGNAL_ERROR_INVALID_HANDLE;
     if (s->inUse) return QNN_SIGNAL_ERROR_SIGNAL_IN_USE;
-    return applySignalConfig(*s, config).isOk() ? QNN_SUCCESS : QNN_SIGNAL_ERROR_INVALID_ARGUMENT;
+    Status st = applySignalConfig(*s, config);
+    return st.isOk() ? QNN_SUCCESS : refuse(nullptr, "QnnSignal_setConfig", st.message(), QNN_SIGNAL_ERROR_INVALID_ARGUMENT);
   });
 }
 

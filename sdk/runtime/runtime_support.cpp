@@ -24,6 +24,12 @@ Qnn_ErrorHandle_t fail(const Logger* logger, ApiGroup group, const char* api, co
   return toQnnError(group, st);
 }
 
+Qnn_ErrorHandle_t refuse(const Logger* logger, const char* api, const std::string& why, Qnn_ErrorHandle_t code) {
+  std::shared_ptr<Logger> last = logger ? nullptr : anyLogger();
+  logMessage(logger ? logger : last.get(), QNN_LOG_LEVEL_ERROR, std::string(api) + ": " + why);
+  return code;
+}
+
 void explainFailure(const char* member, Qnn_ErrorHandle_t rc, uint64_t errorLinesBefore, const char* detail) {
   if (errorMessagesOnThisThread() != errorLinesBefore) return;  // the entry said why already
   const char* api = interfaceApiNameOfMember(member);

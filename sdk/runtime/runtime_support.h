@@ -65,6 +65,10 @@ void logConfigWarnings(const Logger* logger, const char* api, const ConfigWarnin
 // Logs a failure and turns it into the group's error code.
 Qnn_ErrorHandle_t fail(const Logger* logger, ApiGroup group, const char* api, const Status& st);
 
+// Logs "<api>: <why>" at ERROR (what was refused and why; through the last
+// backend's logger when `logger` is null) and returns `code`.
+Qnn_ErrorHandle_t refuse(const Logger* logger, const char* api, const std::string& why, Qnn_ErrorHandle_t code);
+
 // A get-property list (QnnBackend/QnnContext/QnnGraph_getProperty): a
 // null-terminated array of pointers, each a CUSTOM option with its struct (the
 // only option the API defines). Checked whole before anything is answered.

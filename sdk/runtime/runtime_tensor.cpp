@@ -10,8 +10,8 @@ using namespace rt;
 Qnn_ErrorHandle_t Runtime::tensorCreateGraphTensor(Qnn_GraphHandle_t graph, Qnn_Tensor_t* tensor) {
   return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
     auto g = handles().get<GraphObject>(graph, HandleKind::kGraph);
-    if (!g) return QNN_TENSOR_ERROR_INVALID_HANDLE;
-    if (!tensor) return QNN_TENSOR_ERROR_INVALID_TENSOR_PARAM;
+    if (!g) return refuse(nullptr, "QnnTensor_createGraphTensor", "graph is not a live graph handle", QNN_TENSOR_ERROR_INVALID_HANDLE);
+    if (!tensor) return refuse(loggerOf(g->backend), "QnnTensor_createGraphTensor", "tensor is null", QNN_TENSOR_ERROR_INVALID_TENSOR_PARAM);
     auto ctx = g->context.lock();
     if (!ctx) return QNN_TENSOR_ERROR_INVALID_HANDLE;
     TensorInfo info;
@@ -42,8 +42,8 @@ Qnn_ErrorHandle_t Runtime::tensorCreateGraphTensor(Qnn_GraphHandle_t graph, Qnn_
 Qnn_ErrorHandle_t Runtime::tensorCreateContextTensor(Qnn_ContextHandle_t context, Qnn_Tensor_t* tensor) {
   return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
     auto ctx = handles().get<ContextObject>(context, HandleKind::kContext);
-    if (!ctx) return QNN_TENSOR_ERROR_INVALID_HANDLE;
-    if (!tensor) return QNN_TENSOR_ERROR_INVALID_TENSOR_PARAM;
+    if (!ctx) return refuse(nullptr, "QnnTensor_createContextTensor", "context is not a live context handle", QNN_TENSOR_ERROR_INVALID_HANDLE);
+    if (!tensor) return refuse(loggerOf(ctx->backend), "QnnTensor_createContextTensor", "tensor is null", QNN_TENSOR_ERROR_INVALID_TENSOR_PARAM);
     TensorInfo info;
     Status st = readTensorInfo(*tensor, TensorUse::kCreate, &info);
     if (!st.isOk()) return fail(loggerOf(ctx->backend), ApiGroup::kTensor, "QnnTensor_createContextTensor", st);

@@ -1,7 +1,8 @@
 // The misuse table: every member of the function table called wrongly, one row a
 // case. Each row states the error code the call must return; every row also
 // checks that the call's outputs are untouched (out-pointers hold a sentinel
-// before and after) and that exactly one error line reached the client's log.
+// before and after) and that exactly one error line reached the client's log;
+// for the refusals on ONNX Runtime's paths, that the line says what and why.
 //
 // Handle rows come in five kinds per handle argument: null, forged (never
 // issued), stale (issued then freed), a live handle of another kind, and a live
@@ -265,6 +266,7 @@ struct Row {
   std::string name;
   Qnn_ErrorHandle_t expected;
   std::function<Outcome(World&)> call;
+  std::string mention;  // when set, the error line must contain it: what was refused and why
 };
 
 std::vector<Row>& rows() {
@@ -1134,8 +1136,42 @@ void registerRows() {
   });
 }
 
+// Refusals on the paths ONNX Runtime's QNN EP takes that say what was refused and
+// why, not only the error code's text (the runtime's fallback line).
+void registerMentions() {
+  const std::pair<const char*, const char*> mentions[] = {
+      {"backendCreate_NullOut", "QnnBackend_create: backend (the handle out) is null"},
+      {"backendSetConfig_UnknownOption", "QnnBackend_setConfig: config 0: unknown option 77"},
+      {"contextCreate_ForgedBackend", "QnnContext_create: backend is not a live backend handle"},
+      {"contextCreate_ForgedDevice", "QnnContext_create: device is not a live device handle"},
+      {"contextCreate_NullOut", "QnnContext_create: context (the handle out) is null"},
+      {"contextCreateFromBinary_NullBuffer", "QnnContext_createFromBinary: binaryBuffer is null"},
+      {"contextCreateFromBinary_ZeroSize", "QnnContext_createFromBinary: binaryBufferSize is 0"},
+      {"contextCreateFromBinary_NullOut", "QnnContext_createFromBinary: context (the handle out) is null"},
+      {"graphCreate_ForgedContext", "QnnGraph_create: context is not a live context handle"},
+      {"graphCreate_NullName", "QnnGraph_create: graphName is null"},
+      {"graphCreate_NullOut", "QnnGraph_create: graph (the handle out) is null"},
+      {"deviceCreate_NullOut", "QnnDevice_create: device (the handle out) is null"},
+      {"profileCreate_BadLevel", "QnnProfile_create: level 77 is not supported"},
+      {"profileCreate_NullOut", "QnnProfile_create: profile (the handle out) is null"},
+      {"signalSetConfig_UnknownOption", "QnnSignal_setConfig: unknown signal config option"},
+      {"contextGetBinarySize_NullOut", "QnnContext_getBinarySize: binaryBufferSize (out) is null"},
+      {"contextGetBinary_NullBuffer", "QnnContext_getBinary: binaryBuffer is null"},
+      {"contextGetBinary_NullWritten", "QnnContext_getBinary: writtenBufferSize (out) is null"},
+      {"graphRetrieve_NullName", "QnnGraph_retrieve: graphName is null"},
+      {"graphRetrieve_NullOut", "QnnGraph_retrieve: graph (the handle out) is null"},
+      {"memRegister_NullDescriptors", "QnnMem_register: memDescriptors is null"},
+  };
+  for (const auto& [name, text] : mentions) {
+    bool found = false;
+    for (Row& r : rows())
+      if (r.name == name) r.mention = text, found = true;
+    if (!found) ADD_FAILURE() << "no misuse row named " << name;
+  }
+}
+
 const std::vector<Row>& table() {
-  static bool made = (registerRows(), true);
+  static bool made = (registerRows(), registerMentions(), true);
   (void)made;
   return rows();
 }
@@ -1161,6 +1197,7 @@ TEST_P(MisuseTable, ReturnsItsCodeLeavesOutputsAndLogsOneLine) {
   std::string all;
   for (const auto& l : lines) all += "\n  " + l;
   if (r.expected != QNN_PROPERTY_ERROR_UNKNOWN_KEY) EXPECT_EQ(lines.size(), 1u) << r.name << all;
+  if (!r.mention.empty() && !lines.empty()) EXPECT_NE(lines[0].find(r.mention), std::string::npos) << r.name << all;
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryEntry, MisuseTable, ::testing::Range<size_t>(0, table().size()),
