@@ -41,7 +41,7 @@ void CGenerator::emitCall(const CallRecord& c) {
   ++indent_;
   const std::string member = callMember(c.callId);
   bool done = emitGraphCall(member, c.args) || emitContextCall(member, c.args) || emitBackendCall(member, c.args) ||
-              emitObjectCall(member, c.args) || emitSectionCall(member, c.args);
+              emitObjectCall(member, c.args) || emitSectionCall(member, c.args) || emitPerfCall(member, c.args);
   --indent_;
   std::swap(block, body_);
   if (!done) {
@@ -294,7 +294,11 @@ bool CGenerator::emitObjectCall(const std::string& m, const Value& a) {
     line("platformInfo = NULL;");
   } else if (m == "deviceGetInfrastructure") {
     line("QnnDevice_Infrastructure_t infrastructure = NULL;");
-    line("CHECK(API(deviceGetInfrastructure, &infrastructure));");
+    // An HTP perf infrastructure the Saver recorded the calls of is kept for them.
+    if (const Value* rec = a.field("recorded"); rec && rec->u == 1)
+      line("if (CHECK(API(deviceGetInfrastructure, &infrastructure))) perfInfra = perfOf(infrastructure);");
+    else
+      line("CHECK(API(deviceGetInfrastructure, &infrastructure));");
   } else if (m == "deviceCreate") {
     std::string cfg = emitConfig(arg(a, "config"), "QnnDevice_Config_t");
     line("CHECK(API(deviceCreate, " + logger + ", " + cfg + ", &" + handle(arg(a, "device"), "device") + "));");

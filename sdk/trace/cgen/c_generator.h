@@ -33,6 +33,8 @@ class CGenerator {
   bool emitObjectCall(const std::string& member, const Value& a);
   // c_sections.cpp: tensor updates and binary sections.
   bool emitSectionCall(const std::string& member, const Value& a);
+  // c_perf.cpp: the HTP perf infrastructure calls (call ids 1001-1004).
+  bool emitPerfCall(const std::string& member, const Value& a);
   bool emitEnvironments(const Value& a, bool prepare);
   // c_list_async.cpp: contextCreateFromBinaryListAsync, each entry's context
   // and graphs taken from what the backend notified.

@@ -21,6 +21,7 @@ const char* cPrelude() {
 #include <time.h>
 #include <unistd.h>
 
+#include "HTP/QnnHtpDevice.h"
 #include "QnnInterface.h"
 
 /* Helpers a given recording may not need. */
@@ -64,30 +65,49 @@ MAYBE_UNUSED static QnnLog_Level_t logLevel(int recorded) {
   return (QnnLog_Level_t)(logLevelOverride ? logLevelOverride : recorded);
 }
 
-/* Recorded tensor ids -> the ids this backend assigned. */
-static uint32_t* idPairs;
-static size_t numIdPairs;
+/* Recorded ids -> the ids this backend handed out. */
+typedef struct {
+  uint32_t* pairs;
+  size_t count;
+} IdMap;
 
-MAYBE_UNUSED static void bindTensorId(uint32_t recorded, uint32_t live) {
+MAYBE_UNUSED static void bindId(IdMap* map, uint32_t recorded, uint32_t live) {
   size_t k;
-  for (k = 0; k < numIdPairs; ++k)
-    if (idPairs[2 * k] == recorded) break;
-  if (k == numIdPairs) {
-    uint32_t* grown = (uint32_t*)realloc(idPairs, (numIdPairs + 1) * 2 * sizeof(uint32_t));
+  for (k = 0; k < map->count; ++k)
+    if (map->pairs[2 * k] == recorded) break;
+  if (k == map->count) {
+    uint32_t* grown = (uint32_t*)realloc(map->pairs, (map->count + 1) * 2 * sizeof(uint32_t));
     if (!grown) { fprintf(stderr, "out of memory\n"); exit(3); }
-    idPairs = grown;
-    ++numIdPairs;
+    map->pairs = grown;
+    ++map->count;
   }
-  idPairs[2 * k] = recorded;
-  idPairs[2 * k + 1] = live;
+  map->pairs[2 * k] = recorded;
+  map->pairs[2 * k + 1] = live;
 }
 
-MAYBE_UNUSED static uint32_t tid(uint32_t recorded) {
+/* An id never bound is used as recorded. */
+MAYBE_UNUSED static uint32_t mapId(const IdMap* map, uint32_t recorded) {
   size_t k;
-  for (k = 0; k < numIdPairs; ++k)
-    if (idPairs[2 * k] == recorded) return idPairs[2 * k + 1];
-  return recorded; /* e.g. a tensor of a context restored from recorded binary bytes */
+  for (k = 0; k < map->count; ++k)
+    if (map->pairs[2 * k] == recorded) return map->pairs[2 * k + 1];
+  return recorded;
 }
+
+static IdMap tensorIds;
+MAYBE_UNUSED static void bindTensorId(uint32_t recorded, uint32_t live) { bindId(&tensorIds, recorded, live); }
+/* A tensor never bound: e.g. one of a context restored from recorded binary bytes. */
+MAYBE_UNUSED static uint32_t tid(uint32_t recorded) { return mapId(&tensorIds, recorded); }
+
+/* The HTP perf infrastructure (QnnDevice_getInfrastructure on an HTP backend) and
+   the power config ids it created in this run. Without it the perf calls are skipped. */
+MAYBE_UNUSED static QnnHtpDevice_PerfInfrastructure_t* perfInfra;
+static IdMap powerIds;
+MAYBE_UNUSED static QnnHtpDevice_PerfInfrastructure_t* perfOf(QnnDevice_Infrastructure_t infrastructure) {
+  QnnHtpDevice_Infrastructure_t* htp = (QnnHtpDevice_Infrastructure_t*)infrastructure;
+  return htp && htp->infraType == QNN_HTP_DEVICE_INFRASTRUCTURE_TYPE_PERF ? &htp->perfInfra : NULL;
+}
+#define PERF(member, ...) \
+  (perfInfra->member ? perfInfra->member(__VA_ARGS__) : (Qnn_ErrorHandle_t)QNN_COMMON_ERROR_NOT_SUPPORTED)
 
 MAYBE_UNUSED static void tensorBase(Qnn_Tensor_t* t, int version, uint32_t id, const char* name, int type, int dataFormat,
                        int dataType, uint32_t rank, uint32_t* dims) {
@@ -364,7 +384,8 @@ static void releaseHelpers(void) {
     close(mappings[k].fd);
   }
   free(mappings);
-  free(idPairs);
+  free(tensorIds.pairs);
+  free(powerIds.pairs);
 }
 
 int main(int argc, char** argv) {

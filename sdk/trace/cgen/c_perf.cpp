@@ -1,0 +1,80 @@
+// The HTP perf infrastructure calls the Saver records (call ids 1001-1004) ->
+// C: made on the infrastructure the replayed QnnDevice_getInfrastructure gave
+// (`perfInfra`, skipped without one), recorded power config ids mapped to the
+// ones this run created (also in a DCVS vote's contextId).
+#include <functional>
+#include <utility>
+
+#include "c_generator.h"
+
+namespace qnn::trace::cgen {
+namespace {
+
+// The fields of each power config union member the Saver records, in struct order.
+constexpr const char* kDcvsFields[] = {
+    "setDcvsEnable",       "dcvsEnable",           "powerMode",           "setSleepLatency",
+    "sleepLatency",        "setSleepDisable",      "sleepDisable",        "setBusParams",
+    "busVoltageCornerMin", "busVoltageCornerTarget", "busVoltageCornerMax", "setCoreParams",
+    "coreVoltageCornerMin", "coreVoltageCornerTarget", "coreVoltageCornerMax"};
+constexpr const char* kHmxFields[] = {"hmxPickDefault", "hmxVoltageCornerMin", "hmxVoltageCornerTarget",
+                                      "hmxVoltageCornerMax", "hmxPerfMode"};
+// Scalar members: recorded name -> union member.
+constexpr std::pair<const char*, const char*> kScalars[] = {
+    {"rpcControlLatency", "rpcControlLatencyConfig"},   {"rpcPollingTime", "rpcPollingTimeConfig"},
+    {"hmxTimeoutIntervalUs", "hmxTimeoutIntervalUsConfig"}, {"adaptivePollingTime", "adaptivePollingTimeConfig"},
+    {"ddrPerfMode", "ddrPerfModeConfig"}};
+
+}  // namespace
+
+bool CGenerator::emitPerfCall(const std::string& m, const Value& a) {
+  if (m.rfind("htpPerf", 0) != 0) return false;
+  const std::string id = "mapId(&powerIds, " + field(a, "powerConfigId") + ")";
+  // A recorded null list stays null; otherwise a NULL-terminated array of the entries.
+  auto list = [&](const char* type, const std::function<void(const std::string&, const Value&)>& fill) {
+    const Value* cfg = a.field("config");
+    if (!cfg || cfg->kind != Value::Kind::List) return std::string("NULL");
+    std::string array = fresh("perfConfig"), items;
+    for (size_t k = 0; k < cfg->items.size(); ++k) {
+      std::string v = array + "_" + std::to_string(k);
+      line(std::string(type) + " " + v + ";");
+      line("memset(&" + v + ", 0, sizeof " + v + ");");
+      fill(v, cfg->items[k]);
+      items += "&" + v + ", ";
+    }
+    line("const " + std::string(type) + "* " + array + "[] = {" + items + "NULL};");
+    return array;
+  };
+  line("if (perfInfra) {");
+  ++indent_;
+  if (m == "htpPerfCreatePowerConfigId") {
+    line("uint32_t id = 0;");
+    line("if (CHECK(PERF(createPowerConfigId, " + field(a, "deviceId") + ", " + field(a, "coreId") +
+         ", &id))) bindId(&powerIds, " + field(a, "powerConfigId") + ", id);");
+  } else if (m == "htpPerfDestroyPowerConfigId") {
+    line("CHECK(PERF(destroyPowerConfigId, " + id + "));");
+  } else if (m == "htpPerfSetPowerConfig") {
+    std::string array = list("QnnHtpPerfInfrastructure_PowerConfig_t", [&](const std::string& v, const Value& c) {
+      line(v + ".option = (QnnHtpPerfInfrastructure_PowerConfigOption_t)" + field(c, "option") + ";");
+      if (const Value* d = c.field("dcvsV3")) {
+        line(v + ".dcvsV3Config.contextId = mapId(&powerIds, " + field(*d, "contextId") + ");");
+        for (const char* f : kDcvsFields) line(v + ".dcvsV3Config." + f + " = " + field(*d, f) + ";");
+      } else if (const Value* h = c.field("hmxV2")) {
+        for (const char* f : kHmxFields) line(v + ".hmxV2Config." + f + " = " + field(*h, f) + ";");
+      }
+      for (const auto& [rec, member] : kScalars)
+        if (c.field(rec)) line(v + "." + member + " = " + field(c, rec) + ";");
+    });
+    line("CHECK(PERF(setPowerConfig, " + id + ", " + array + "));");
+  } else if (m == "htpPerfSetMemoryConfig") {
+    std::string array = list("QnnHtpPerfInfrastructure_MemoryConfig_t", [&](const std::string& v, const Value& c) {
+      line(v + ".option = (QnnHtpPerfInfrastructure_MemoryConfigOption_t)" + field(c, "option") + ";");
+      if (c.field("memGrowSize")) line(v + ".memGrowSizeConfig = " + field(c, "memGrowSize") + ";");
+    });
+    line("CHECK(PERF(setMemoryConfig, " + field(a, "deviceId") + ", " + field(a, "coreId") + ", " + array + "));");
+  }
+  --indent_;
+  line("}");
+  return true;
+}
+
+}  // namespace qnn::trace::cgen
