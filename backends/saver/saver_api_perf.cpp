@@ -1,9 +1,10 @@
 // QnnDevice_getInfrastructure and the HTP perf infrastructure behind it.
 //
 // Only recording, the Saver has no infrastructure to give: like the vendor's
-// Saver it answers QNN_SAVER_ERROR_DUMMY_RETVALUE (the pointer is set to null),
-// so a client that checks the code (ONNX Runtime's QNN EP does) goes on
-// without power votes instead of dereferencing nothing.
+// Saver it answers QNN_SAVER_ERROR_DUMMY_RETVALUE (the client's pointer is left
+// as it was, as every refusal leaves outputs), so a client that checks the code
+// (ONNX Runtime's QNN EP does) goes on without power votes instead of
+// dereferencing nothing.
 //
 // Passing through to an HTP backend (backend id 6, whose infrastructure is a
 // QnnHtpDevice_Infrastructure_t), the client gets the Saver's copy of the
@@ -199,20 +200,15 @@ QnnDevice_Infrastructure_t wrapInfrastructure(QnnDevice_Infrastructure_t got, Va
 Qnn_ErrorHandle_t deviceGetInfrastructure(const QnnDevice_Infrastructure_t* infra) {
   return recorded(callId("deviceGetInfrastructure"), [&](Value& a) -> Qnn_ErrorHandle_t {
     if (!infra) return QNN_DEVICE_ERROR_INVALID_ARGUMENT;
-    auto& out = *const_cast<QnnDevice_Infrastructure_t*>(infra);
-    if (!pass()) {
-      out = nullptr;
-      return QNN_SAVER_ERROR_DUMMY_RETVALUE;
-    }
+    if (!pass()) return QNN_SAVER_ERROR_DUMMY_RETVALUE;
     QnnDevice_Infrastructure_t got = nullptr;
     Qnn_ErrorHandle_t rc = forward(pass()->deviceGetInfrastructure, &got);
     if (rc != QNN_SUCCESS) return rc;
     if (!got) {
       logError("QnnDevice_getInfrastructure: the pass-through backend answered success without an infrastructure");
-      out = nullptr;
       return QNN_DEVICE_ERROR_UNSUPPORTED_FEATURE;
     }
-    out = wrapInfrastructure(got, a);
+    *const_cast<QnnDevice_Infrastructure_t*>(infra) = wrapInfrastructure(got, a);
     return QNN_SUCCESS;
   });
 }

@@ -35,10 +35,11 @@ int main(int argc, char** argv) {
   const char* buildId = nullptr;
   if (saver.api().backendGetBuildId(&buildId) != QNN_SUCCESS || !buildId) return 9;
   std::printf("%s\n", buildId);
-  QnnDevice_Infrastructure_t infra = nullptr;
+  auto* const kUntouched = reinterpret_cast<QnnDevice_Infrastructure_t>(0x5e5e5e5e5e5eull);
+  QnnDevice_Infrastructure_t infra = kUntouched;
   Qnn_ErrorHandle_t rc = saver.api().deviceGetInfrastructure(&infra);
   std::printf("infrastructure %llu\n", (unsigned long long)rc);
-  if (rc != QNN_SUCCESS) return infra == nullptr ? 0 : 6;  // a refusal must not leave a pointer behind
+  if (rc != QNN_SUCCESS) return infra == kUntouched ? 0 : 6;  // a refusal leaves the output as it was
   if (!infra) return 7;
   auto* htp = reinterpret_cast<QnnHtpDevice_Infrastructure_t*>(infra);
   if (htp->infraType != QNN_HTP_DEVICE_INFRASTRUCTURE_TYPE_PERF) return 8;

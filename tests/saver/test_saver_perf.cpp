@@ -4,7 +4,7 @@
 // arguments and real results and replayed by qnn-trace-replay; passing through
 // to the CPU (no infrastructure) the backend's refusal reaches the client;
 // only recording, the Saver answers the vendor's QNN_SAVER_ERROR_DUMMY_RETVALUE
-// with a null infrastructure (it used to answer success with null, and the EP
+// and leaves its output untouched (it used to answer success with null, and the EP
 // crashed dereferencing it).
 #include <gtest/gtest.h>
 #include <unistd.h>
