@@ -33,6 +33,9 @@ done
 # (a line "version: X.Y.Z").
 release=$(sed -n 's/^#define QNN_SDK_BUILD_ID "v\([0-9]*\.[0-9]*\.[0-9]*\)\..*/\1/p' "$tmp/prefix/include/QNN/QnnSdkBuildId.h")
 grep -qx "version: $release" "$tmp/prefix/sdk.yaml" || { echo "sdk.yaml does not say version: $release"; cat "$tmp/prefix/sdk.yaml"; exit 1; }
+# ... and OpenQNN's own build id, the string every library reports (QnnBackend_getBuildId).
+build_id=$(sed -n 's/^#define QNN_SDK_BUILD_ID "\(v[^"]*\)".*/\1/p' "$tmp/prefix/include/QNN/QnnSdkBuildId.h")
+grep -qx "openqnn_version: $build_id" "$tmp/prefix/sdk.yaml" || { echo "sdk.yaml does not say openqnn_version: $build_id"; cat "$tmp/prefix/sdk.yaml"; exit 1; }
 # envsetup.sh sets the SDK root and the paths; the README's main command then runs from the
 # installed tree alone (no build dir): a graph through the C API and a model through the tools.
 (
