@@ -4,26 +4,21 @@
 // saturate to the dtype.
 #pragma once
 
-#include <cfloat>
 #include <cmath>
 #include <cstdint>
 
 #include "graph/graph_ir.h"
+#include "quant/fixed_point.h"
 
 namespace qnn::cpu {
-
-static_assert(FLT_EVAL_METHOD == 0, "quantizedStep needs float32 arithmetic without excess precision");
 
 // round(x / scale), half to even, of the float32 quotient, as ONNX Runtime's
 // QuantizeLinear computes it (the vendor's CPU backend matches it there): a
 // quotient that is a tie in float32 but not in double rounds as the tie
 // (0.35f / 0.1f is 3.5f -> 4; in double 3.4999999 -> 3). `wide` (outputs of more
 // than 16 bits): the quotient in double, as float32 cannot hold their steps.
-inline double quantizedStep(float x, float scale, bool wide) {
-  if (wide) return std::nearbyint(static_cast<double>(x) / scale);
-  const float quotient = x / scale;  // a float32 division (FLT_EVAL_METHOD 0 on x86-64 and AArch64)
-  return std::nearbyint(quotient);
-}
+// The HTP simulator quantizes with the same rule (sdk/quant/fixed_point.h).
+inline double quantizedStep(float x, float scale, bool wide) { return sdk::quant::float32QuotientStep(x, scale, wide); }
 
 // A stored fixed-point integer under an encoding of `bits` bits narrower than its
 // container: the low `bits` bits, sign-extended when `isSigned` (a signed 4-bit -3

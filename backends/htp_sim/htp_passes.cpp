@@ -258,7 +258,7 @@ void dropDeadTensors(GraphIR& g) {
 }  // namespace
 
 int32_t quantizeScalar(const TensorInfo& t, double real) {
-  // The rounding of sdk/quant/fixed_point.h (half away from zero), then saturation.
+  // The float-to-fixed-point rounding of sdk/quant/fixed_point.h (quantizeValue), then saturation.
   const sdk::quant::QuantRange range = sdk::quant::quantRange(t.dtype, t.quant.bitwidth);
   if (std::isinf(real)) return static_cast<int32_t>(real > 0 ? range.hi : range.lo);
   return static_cast<int32_t>(sdk::quant::quantizeValue(real, t.quant.scale, t.quant.offset, range));

@@ -55,10 +55,13 @@ QuantRange quantRange(DType t, uint32_t bitwidth) {
 }
 
 int64_t quantizeValue(double real, float scale, int32_t offset, QuantRange range) {
-  double v = real / double(scale);
+  const bool wide = double(range.hi) - double(range.lo) > 65535.0;  // more than 16 bits
+  // Wide outputs keep the exact double; beyond float's range (or NaN) the double
+  // quotient decides the saturation (or real 0).
+  double v = !wide && std::fabs(real) <= double(FLT_MAX) ? float32QuotientStep(float(real), scale, false)
+                                                          : std::nearbyint(real / double(scale));
   if (std::isnan(v)) v = 0;
   const double lo = double(range.lo) + offset, hi = double(range.hi) + offset;  // clamp before converting
-  v = std::round(v);
   if (v < lo) v = lo;
   if (v > hi) v = hi;
   return saturate(int64_t(v) - offset, range);

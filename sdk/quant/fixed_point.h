@@ -13,8 +13,10 @@
 // type's range.
 #pragma once
 
-#include <cstdint>
+#include <cfloat>
 #include <climits>
+#include <cmath>
+#include <cstdint>
 
 #include "core/dtype.h"
 
@@ -64,8 +66,25 @@ inline int64_t requantize(int64_t acc, FixedPointMultiplier m, int32_t outOffset
   return saturate(applyMultiplier(acc, m) - outOffset, range);
 }
 
-// real -> stored value: saturate(round_half_away(double(real) / double(scale)) - offset).
-// NaN maps to the value of real 0.
+static_assert(FLT_EVAL_METHOD == 0, "float32QuotientStep needs float32 arithmetic without excess precision");
+
+// round(x / scale), half to even, of the float32 quotient: how ONNX Runtime's
+// QuantizeLinear (and HVX float -> int conversion) turn a float into a step count,
+// so a quotient that is a tie in float32 but not in double rounds as the tie
+// (20.f / (200.f / 255.f) is 25.5f -> 26; in double 25.4999999 -> 25). `wide`
+// (outputs of more than 16 bits, whose steps float32 cannot hold): the quotient
+// in double, rounded half to even.
+inline double float32QuotientStep(float x, float scale, bool wide) {
+  if (wide) return std::nearbyint(static_cast<double>(x) / static_cast<double>(scale));
+  const float quotient = x / scale;  // a float32 division (FLT_EVAL_METHOD 0 on x86-64 and AArch64)
+  return std::nearbyint(quotient);
+}
+
+// real -> stored value (float to fixed point):
+// saturate(nearbyint(float(real) / float(scale)) - offset), the quotient in float32
+// (float32QuotientStep); ranges wider than 16 bits (e.g. int32) divide
+// double(real) / double(scale) instead. NaN maps to the value of real 0,
+// infinities and reals beyond float's range saturate.
 int64_t quantizeValue(double real, float scale, int32_t offset, QuantRange range);
 // stored value -> real, in float arithmetic: scale * float(q + offset).
 inline float dequantizeValue(int64_t q, float scale, int32_t offset) {

@@ -74,11 +74,18 @@ int64_t requantize(Wide acc, double realMultiplier, int32_t outOffset, DType out
 }
 
 int64_t quantize(double real, Enc e, DType t) {
+  // Float to fixed point as ONNX Runtime's QuantizeLinear: the float32 quotient,
+  // ties to even; a 32-bit (or wider) type keeps the double quotient.
+  const bool narrow = typeMin(t) >= -32768 && typeMax(t) <= 65535;
   double v = real / double(e.scale);
+  if (narrow && std::fabs(real) < 1e30) {
+    const float quotient = float(real) / e.scale;
+    v = quotient;
+  }
   if (std::isnan(v)) v = 0;
   if (v > 1e12) v = 1e12;
   if (v < -1e12) v = -1e12;
-  return clampTo(Wide(roundHalfAway(v)) - e.offset, t);
+  return clampTo(Wide(std::nearbyint(v)) - e.offset, t);
 }
 
 float dequantize(int64_t q, Enc e) { return e.scale * float(q + e.offset); }

@@ -28,7 +28,8 @@ int64_t typeMax(DType t);
 // The documented rule: M decomposed to a Q31 mantissa / exponent, exact product,
 // one rounding half away from zero, minus outOffset, saturated to outType.
 int64_t requantize(__int128 acc, double realMultiplier, int32_t outOffset, DType outType);
-// round_half_away(real / scale) - offset, saturated (NaN -> real 0).
+// nearbyint(float(real) / scale) - offset, the quotient divided in float32 (types
+// wider than 16 bits: in double), saturated (NaN -> real 0).
 int64_t quantize(double real, Enc e, DType t);
 // scale * float(q + offset), in float.
 float dequantize(int64_t q, Enc e);

@@ -173,8 +173,8 @@ bool halfRepresentable(const conformance::CaseTensor& t, bool exactly) {
 std::vector<OpCase> fp16Cases() {
   std::vector<OpCase> out;
   for (const OpCase& c : conformance::allCases()) {
-    // The CPU backend's rounding of float32 quotient ties (ONNX Runtime's QuantizeLinear);
-    // the HTP keeps its own rule (docs/htp-fixed-point.md) and rounds the inputs to half first.
+    // Float32 quotient ties (ONNX Runtime's QuantizeLinear, the HTP's rule too): an fp16
+    // graph rounds the inputs to half first, which moves them off the ties.
     if (c.name == "Quantize_float32_quotient_ties") continue;
     bool anyFloat = false, fits = true;
     for (const auto* set : {&c.inputs, &c.expected})

@@ -4,7 +4,8 @@
 // libQnnHtp.so against a reference computed here: Cast from/to INT_64 (the EP's
 // int64 graph inputs and outputs), TopK and GatherNd in fp16 mode, GatherElements
 // with INT_32 indices, ElementWiseSelect with a BOOL_8 condition (ONNX Where),
-// ElementWiseNeuron HARD_SIGMOID, Resize CUBIC and ScatterElements MAX / MUL.
+// ElementWiseNeuron HARD_SIGMOID, Resize CUBIC and ScatterElements MAX / MUL;
+// and Quantize on the float32 quotient ties of the EP's QDQ tests.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -17,9 +18,11 @@
 namespace qnn::test {
 namespace {
 
-// Round half away from zero and saturate: the HTP's quantize (docs/htp-fixed-point.md).
+// The HTP's quantize (docs/htp-fixed-point.md): the float32 quotient rounded half
+// to even (nearbyint), then the offset and saturation.
 int64_t quantizeRef(double real, double scale, int32_t offset, int64_t lo, int64_t hi) {
-  const double q = std::round(real / scale) - offset;
+  const float quotient = float(real) / float(scale);
+  const double q = std::nearbyint(double(quotient)) - offset;
   return int64_t(std::min(std::max(q, double(lo)), double(hi)));
 }
 
@@ -460,6 +463,73 @@ TEST_F(HtpOrtOpsTest, ScatterElementsInFp16Mode) {
   TensorSpec y("y", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_FLOAT_32, {4}, out.data(), 16);
   ASSERT_EQ(runOne("ScatterElements", {&d, &i, &u}, {&y}, {u32Param("axis", 0)}, true), QNN_SUCCESS) << log;
   EXPECT_EQ(out, (std::vector<float>{0.f, 10.f, 2.f, 3.f}));
+}
+
+// ---------------------------------------------------------------------------
+// Float to fixed point: the quotient x / scale divided in float32 and rounded half
+// to even, as ONNX Runtime's QuantizeLinear (the reference of the EP's QDQ tests).
+// The encodings and inputs of three EP tests, whose quotients are ties in float32
+// only: QuantAccuracyTest (range [0, 200]: scale 200/255, zero point 0; 20 and 100
+// give 25.5f and 127.5f, so 26 and 128; the double quotients 25.4999996 and
+// 127.499998 gave 25 and 127), UnaryOp_Ceil ([-12, 12]: scale 24/255, zero point
+// RoundHalfToEven(127.5f) = 128; -12 gives -127.5f, so -128 + 128 = 0, not 1) and
+// UnaryOp_LogSoftmax13_NonLastAxis ([-5, 5]: scale 10/255, zero point
+// round(127.499992f) = 127; -1 and 1 give -25.5f and 25.5f, so 101 and 153, where
+// the double quotients gave 102 and 152).
+// The EP's inputs for the last two: min, min + step, ... accumulated in float.
+std::vector<float> accumulatedRange(float lo, float hi, size_t n) {
+  std::vector<float> v;
+  const float step = (hi - lo) / float(n - 1);
+  for (float x = lo; v.size() < n; x += step) v.push_back(x);
+  return v;
+}
+
+TEST_F(HtpOrtOpsTest, QuantizeRoundsTheFloat32QuotientHalfToEven) {
+  struct Case {
+    const char* name;
+    std::vector<float> x;
+    float scale;
+    int32_t offset;
+    std::vector<uint8_t> expected;  // nearbyint(float32 quotient) - offset, saturated
+  };
+  const std::vector<Case> cases = {
+      {"quant_accuracy", {1.f, 2.f, 10.f, 20.f, 100.f, 200.f}, 200.f / 255.f, 0, {1, 3, 13, 26, 128, 255}},
+      {"ceil", accumulatedRange(-12.f, 12.f, 6), 24.f / 255.f, -128, {0, 52, 103, 154, 205, 255}},
+      {"log_softmax", accumulatedRange(-5.f, 5.f, 6), 10.f / 255.f, -127, {0, 51, 101, 153, 203, 254}},
+  };
+  for (const Case& c : cases) {
+    std::vector<float> x = c.x;
+    std::vector<uint8_t> q(x.size(), 7);
+    const uint32_t n = uint32_t(x.size());
+    TensorSpec in("x", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_FLOAT_32, {1, 2, 3}, x.data(), n * 4);
+    QuantSpec out("q", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_UFIXED_POINT_8, {1, 2, 3}, c.scale, c.offset, q.data(), n);
+    ASSERT_EQ(runOne("Quantize", {&in}, {&out}), QNN_SUCCESS) << c.name << ": " << log;
+    for (size_t i = 0; i < x.size(); ++i) {
+      EXPECT_EQ(q[i], quantizeRef(x[i], c.scale, c.offset, 0, 255)) << c.name << " x " << x[i];
+      EXPECT_EQ(q[i], c.expected[i]) << c.name << " x " << x[i];
+    }
+  }
+}
+
+// UnaryOp_Ceil as the EP builds it (Quantize, then ElementWiseCeil on UFIXED_POINT_8,
+// both encodings scale 24/255, offset -128): -12 quantizes to 0 (real -12.047), whose
+// ceiling -12 quantizes to 0 again; with the double quotient it was 1 (-11.01).
+TEST_F(HtpOrtOpsTest, CeilAfterQuantizeOnFloat32Ties) {
+  const float s = 24.f / 255.f;
+  const int32_t off = -128;
+  std::vector<float> x = accumulatedRange(-12.f, 12.f, 6);
+  std::vector<uint8_t> y(6, 7);
+  TensorSpec in("x", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_FLOAT_32, {1, 2, 3}, x.data(), 24);
+  QuantSpec q("q", QNN_TENSOR_TYPE_NATIVE, QNN_DATATYPE_UFIXED_POINT_8, {1, 2, 3}, s, off);
+  QuantSpec out("y", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_UFIXED_POINT_8, {1, 2, 3}, s, off, y.data(), 6);
+  ASSERT_EQ(run({&in, &q, &out}, {{"Quantize", {&in}, {&q}, {}}, {"ElementWiseCeil", {&q}, {&out}, {}}}), QNN_SUCCESS)
+      << log;
+  for (size_t i = 0; i < x.size(); ++i) {
+    const int64_t stored = quantizeRef(x[i], s, off, 0, 255);
+    const float real = s * float(stored + off);
+    EXPECT_EQ(y[i], quantizeRef(std::ceil(double(real)), s, off, 0, 255)) << "x " << x[i];
+  }
+  EXPECT_EQ(y[0], 0);
 }
 
 }  // namespace

@@ -25,9 +25,10 @@ struct Encoding {
   }
 };
 
-// quantize(x) = saturate(round_half_away(x / s) - offset); std::round rounds halves away from zero.
+// quantize(x) = saturate(nearbyint(x / s) - offset), the quotient in float32, ties to even.
 int32_t quantizeRef(float x, const Encoding& e) {
-  const int64_t q = int64_t(std::round(double(x) / double(e.scale))) - e.offset;
+  const float quotient = x / e.scale;
+  const int64_t q = int64_t(std::nearbyint(quotient)) - e.offset;
   return int32_t(std::clamp<int64_t>(q, e.lo(), e.hi()));
 }
 float dequantizeRef(int32_t q, const Encoding& e) { return e.scale * float(q + e.offset); }

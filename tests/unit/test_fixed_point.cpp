@@ -91,8 +91,23 @@ TEST(FixedPoint, RangesOfTheStoredTypes) {
 TEST(FixedPoint, QuantizeAndDequantize) {
   const QuantRange u8 = quantRange(DType::kUFixed8), s8 = quantRange(DType::kSFixed8);
   EXPECT_EQ(quantizeValue(0.5, 0.1f, -128, u8), 133);
-  EXPECT_EQ(quantizeValue(0.25, 0.5f, 0, s8), 1);    // 0.5 rounds away from zero
-  EXPECT_EQ(quantizeValue(-0.25, 0.5f, 0, s8), -1);
+  EXPECT_EQ(quantizeValue(0.25, 0.5f, 0, s8), 0);  // ties round to even
+  EXPECT_EQ(quantizeValue(-0.25, 0.5f, 0, s8), 0);
+  EXPECT_EQ(quantizeValue(0.75, 0.5f, 0, s8), 2);
+  EXPECT_EQ(quantizeValue(-0.75, 0.5f, 0, s8), -2);
+  // The quotient is divided in float32: 20 / (200/255) and 100 / (200/255) are the
+  // float32 ties 25.5 and 127.5 (in double 25.4999999 and 127.4999999).
+  const float s = 200.f / 255.f;
+  EXPECT_EQ(quantizeValue(20.0, s, 0, u8), 26);
+  EXPECT_EQ(quantizeValue(100.0, s, 0, u8), 128);
+  EXPECT_EQ(quantizeValue(-12.0, 24.f / 255.f, -128, u8), 0);  // -127.5 -> -128
+  // Wider than 16 bits: the double quotient, still half to even.
+  const QuantRange s32 = quantRange(DType::kSFixed32);
+  EXPECT_EQ(quantizeValue(20.0, s, 0, s32), 25);
+  EXPECT_EQ(quantizeValue(2.5, 1.f, 0, s32), 2);
+  EXPECT_EQ(quantizeValue(16777217.0, 1.f, 0, s32), 16777217);  // not representable in float32
+  EXPECT_EQ(quantizeValue(1e300, 0.1f, -128, u8), 255);  // beyond float's range: saturates
+  EXPECT_EQ(quantizeValue(-1e300, 0.1f, -128, u8), 0);
   EXPECT_EQ(quantizeValue(1000.0, 0.1f, -128, u8), 255);
   EXPECT_EQ(quantizeValue(-1000.0, 0.1f, -128, u8), 0);
   EXPECT_EQ(quantizeValue(std::nan(""), 0.1f, -128, u8), 128);

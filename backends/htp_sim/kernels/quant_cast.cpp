@@ -1,6 +1,7 @@
 // Quantize (FLOAT_32 -> fixed point), Dequantize (fixed point -> FLOAT_32) and
 // Convert (fixed point -> fixed point) with the helpers of the fixed-point rule:
-//   Quantize:   q = saturate(round_half_away(double(x) / s) - offset)
+//   Quantize:   q = saturate(nearbyint(x / s) - offset), the quotient in float32
+//               (half to even; outputs wider than 16 bits divide in double)
 //   Dequantize: x = s * float(q + offset)
 //   Convert:    q' = requantize(q + offset, s / s')
 #include "htp_kernel_registry.h"

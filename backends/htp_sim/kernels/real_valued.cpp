@@ -8,8 +8,8 @@
 //    float input (fp16 graphs) is read as float32, rounded to half unless the
 //    graph computes in fp32; integer and bool inputs are passed as they are;
 //  * the shared algorithm runs in float32, exactly as on the CPU backend;
-//  * a fixed-point output is quantized, round half away from zero with
-//    saturation; a float output is rounded to half unless fp32; integer and bool
+//  * a fixed-point output is quantized (float32 quotient rounded half to
+//    even, docs/htp-fixed-point.md) with saturation; a float output is rounded to half unless fp32; integer and bool
 //    outputs are written by the algorithm as they are.
 // Static inputs are converted once at prepare.
 #include <algorithm>
