@@ -4,8 +4,9 @@
 // libQnnHtp.so against a reference computed here: Cast from/to INT_64 (the EP's
 // int64 graph inputs and outputs), TopK and GatherNd in fp16 mode, GatherElements
 // with INT_32 indices, ElementWiseSelect with a BOOL_8 condition (ONNX Where),
-// ElementWiseNeuron HARD_SIGMOID, Resize CUBIC and ScatterElements MAX / MUL;
-// and Quantize on the float32 quotient ties of the EP's QDQ tests.
+// ElementWiseNeuron HARD_SIGMOID, Resize CUBIC, ScatterElements MAX / MUL,
+// GroupNorm, RoiAlign, Sin, Cos and Asin in fp16 mode; and Quantize on the
+// float32 quotient ties of the EP's QDQ tests.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -530,6 +531,176 @@ TEST_F(HtpOrtOpsTest, CeilAfterQuantizeOnFloat32Ties) {
     EXPECT_EQ(y[i], quantizeRef(std::ceil(double(real)), s, off, 0, 255)) << "x " << x[i];
   }
   EXPECT_EQ(y[0], 0);
+}
+
+// ---------------------------------------------------------------------------
+// Float ops the EP sends in fp16 mode beyond the op definitions' HTP column:
+// GroupNorm (NHWC, rank 3 and 4), RoiAlign (also with a float input 0 in a
+// quantized graph), ElementWiseSin / Cos (the EP's Tan) and Asin. References in
+// double from the unrounded inputs; fp16 graphs within half precision, fp32
+// graphs within float rounding.
+
+// GroupNorm reference: channel (last) axis split into `groups`; statistics per
+// (batch, group) over every non-batch position.
+std::vector<double> groupNormRef(const std::vector<float>& x, const std::vector<uint32_t>& dims, uint32_t groups,
+                                 double eps, const std::vector<float>& gamma, const std::vector<float>& beta) {
+  const size_t c = dims.back(), batch = dims[0], pos = x.size() / (batch * c), per = c / groups;
+  std::vector<double> y(x.size());
+  for (size_t b = 0; b < batch; ++b)
+    for (size_t g = 0; g < groups; ++g) {
+      double sum = 0, n = double(pos * per);
+      for (size_t p = 0; p < pos; ++p)
+        for (size_t k = g * per; k < (g + 1) * per; ++k) sum += x[(b * pos + p) * c + k];
+      const double mean = sum / n;
+      double var = 0;
+      for (size_t p = 0; p < pos; ++p)
+        for (size_t k = g * per; k < (g + 1) * per; ++k) var += std::pow(x[(b * pos + p) * c + k] - mean, 2) / n;
+      for (size_t p = 0; p < pos; ++p)
+        for (size_t k = g * per; k < (g + 1) * per; ++k) {
+          const size_t i = (b * pos + p) * c + k;
+          y[i] = (x[i] - mean) / std::sqrt(var + eps) * gamma[k] + beta[k];
+        }
+    }
+  return y;
+}
+
+TEST_F(HtpOrtOpsTest, GroupNormInFp16Mode) {
+  struct Case {
+    std::vector<uint32_t> dims;
+    uint32_t groups;
+    float eps;
+  };
+  const std::vector<Case> cases = {{{1, 3, 4, 2}, 1, 1e-5f}, {{1, 3, 4, 4}, 2, 1e-5f}, {{1, 3, 4, 2}, 1, 0.1f},
+                                   {{2, 5, 6}, 3, 1e-5f}};
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> u(0.05f, 0.9f);
+  for (const Case& tc : cases)
+    for (bool fp16 : {true, false}) {
+      const uint32_t c = tc.dims.back();
+      size_t n = 1;
+      for (uint32_t d : tc.dims) n *= d;
+      std::vector<float> x(n), gamma(c), beta(c), y(n, -99.f);
+      for (float& v : x) v = u(rng);
+      for (uint32_t k = 0; k < c; ++k) gamma[k] = 0.5f + 0.5f * float(k), beta[k] = 0.1f * float(k + 1);
+      TensorSpec in("x", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_FLOAT_32, tc.dims, x.data(), uint32_t(n * 4));
+      TensorSpec g("gamma", QNN_TENSOR_TYPE_STATIC, QNN_DATATYPE_FLOAT_32, {c}, gamma.data(), c * 4);
+      TensorSpec b("beta", QNN_TENSOR_TYPE_STATIC, QNN_DATATYPE_FLOAT_32, {c}, beta.data(), c * 4);
+      TensorSpec out("y", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_FLOAT_32, tc.dims, y.data(), uint32_t(n * 4));
+      ASSERT_EQ(runOne("GroupNorm", {&in, &g, &b}, {&out}, {f32Param("epsilon", tc.eps), u32Param("group", tc.groups)},
+                       fp16),
+                QNN_SUCCESS)
+          << log;
+      const std::vector<double> ref = groupNormRef(x, tc.dims, tc.groups, tc.eps, gamma, beta);
+      for (size_t i = 0; i < n; ++i)  // half: inputs rounded (|x| < 1, std > 0.1) and the output rounded
+        EXPECT_NEAR(y[i], ref[i], fp16 ? 8e-3 + std::ldexp(std::fabs(ref[i]), -10) : 1e-5)
+            << "element " << i << " groups " << tc.groups << " fp16 " << fp16;
+    }
+}
+
+// RoiAlign reference (NHWC map, RoIs in image coordinates / img_size_ratio;
+// aligned: corners shifted by -0.5 and no minimum size, else RoIs at least 1x1;
+// samples x samples bilinear points per bin; a point up to one pixel outside
+// the map is clamped to its edge).
+std::vector<double> roiAlignRef(const std::vector<float>& x, uint32_t h, uint32_t w, uint32_t c,
+                                const std::vector<float>& rois, uint32_t outH, uint32_t outW, int samples,
+                                bool aligned) {
+  const size_t numRois = rois.size() / 4;
+  std::vector<double> y(numRois * outH * outW * c, 0.0);
+  auto at = [&](int yy, int xx, size_t ch) { return double(x[(size_t(yy) * w + size_t(xx)) * c + ch]); };
+  for (size_t r = 0; r < numRois; ++r) {
+    const double off = aligned ? 0.5 : 0.0;
+    const double x1 = rois[r * 4] - off, y1 = rois[r * 4 + 1] - off;
+    double rw = rois[r * 4 + 2] - rois[r * 4], rh = rois[r * 4 + 3] - rois[r * 4 + 1];
+    if (!aligned) rw = std::max(rw, 1.0), rh = std::max(rh, 1.0);
+    const double bw = rw / outW, bh = rh / outH;
+    for (uint32_t py = 0; py < outH; ++py)
+      for (uint32_t px = 0; px < outW; ++px)
+        for (size_t ch = 0; ch < c; ++ch) {
+          double acc = 0;
+          for (int iy = 0; iy < samples; ++iy)
+            for (int ix = 0; ix < samples; ++ix) {
+              double sy = y1 + bh * (py + (iy + 0.5) / samples), sx = x1 + bw * (px + (ix + 0.5) / samples);
+              if (sy < -1 || sy > h || sx < -1 || sx > w) continue;  // beyond one pixel outside: 0
+              sy = std::min(std::max(sy, 0.0), h - 1.0), sx = std::min(std::max(sx, 0.0), w - 1.0);
+              const int y0 = int(std::floor(sy)), x0 = int(std::floor(sx));
+              const int yh = std::min(y0 + 1, int(h) - 1), xh = std::min(x0 + 1, int(w) - 1);
+              const double fy = sy - y0, fx = sx - x0;
+              acc += (1 - fy) * ((1 - fx) * at(y0, x0, ch) + fx * at(y0, xh, ch)) +
+                     fy * ((1 - fx) * at(yh, x0, ch) + fx * at(yh, xh, ch));
+            }
+          y[((r * outH + py) * outW + px) * c + ch] = acc / (samples * samples);
+        }
+  }
+  return y;
+}
+
+TEST_F(HtpOrtOpsTest, RoiAlignInFp16ModeAndWithFloatInputInQuantizedGraph) {
+  constexpr uint32_t kH = 4, kW = 5, kC = 2, kOut = 2;
+  std::vector<float> x(kH * kW * kC);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = 0.37f * float(i % 7) - 0.8f + 0.05f * float(i / 7);
+  std::vector<float> rois = {0.f, 0.f, 1.f, 1.f, 0.5f, 1.f, 3.5f, 2.75f};
+  std::vector<int32_t> batch = {0, 0};
+  std::vector<float> ratio = {1.f, 1.f};
+  for (bool aligned : {false, true}) {
+    const std::vector<double> ref = roiAlignRef(x, kH, kW, kC, rois, kOut, kOut, 2, aligned);
+    TensorSpec in("x", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_FLOAT_32, {1, kH, kW, kC}, x.data(),
+                  uint32_t(x.size() * 4));
+    TensorSpec r("rois", QNN_TENSOR_TYPE_STATIC, QNN_DATATYPE_FLOAT_32, {2, 4}, rois.data(), 32);
+    TensorSpec bi("batch", QNN_TENSOR_TYPE_STATIC, QNN_DATATYPE_INT_32, {2}, batch.data(), 8);
+    TensorSpec rt("img_size_ratio", QNN_TENSOR_TYPE_STATIC, QNN_DATATYPE_FLOAT_32, {2}, ratio.data(), 8);
+    const std::vector<Qnn_Param_t> params = {tensorParam("img_size_ratio", rt), u32Param("num_samples_y", 2),
+                                             u32Param("num_samples_x", 2), boolParam("aligned", aligned)};
+    std::vector<float> y(ref.size(), -99.f);
+    TensorSpec out("y", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_FLOAT_32, {2, kOut, kOut, kC}, y.data(),
+                   uint32_t(y.size() * 4));
+    ASSERT_EQ(runOne("RoiAlign", {&in, &r, &bi}, {&out}, params, true), QNN_SUCCESS) << log;
+    for (size_t i = 0; i < ref.size(); ++i)  // |x| < 2.5: input and output half roundings
+      EXPECT_NEAR(y[i], ref[i], 4e-3) << "element " << i << " aligned " << aligned;
+    // Input 0 FLOAT_32, the output UFIXED_POINT_8 (ONNX Runtime's QDQ RoiAlign).
+    std::vector<uint8_t> q(ref.size(), 0);
+    const float scale = 0.02f;
+    const int32_t offset = -128;
+    QuantSpec qout("yq", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_UFIXED_POINT_8, {2, kOut, kOut, kC}, scale, offset,
+                   q.data(), uint32_t(q.size()));
+    ASSERT_EQ(runOne("RoiAlign", {&in, &r, &bi}, {&qout}, params, true), QNN_SUCCESS) << log;
+    for (size_t i = 0; i < ref.size(); ++i)
+      EXPECT_NEAR(double(q[i]), double(quantizeRef(ref[i], scale, offset, 0, 255)), 1.0)
+          << "element " << i << " aligned " << aligned;
+  }
+}
+
+TEST_F(HtpOrtOpsTest, SinCosAsinAndTanInFp16Mode) {
+  std::vector<float> x;
+  for (int i = -12; i <= 12; ++i) x.push_back(0.075f * float(i) + 0.01f);  // |x| <= 0.91
+  const uint32_t n = uint32_t(x.size());
+  struct Op {
+    const char* type;
+    double (*ref)(double);
+  };
+  for (const Op& op : {Op{"ElementWiseSin", [](double v) { return std::sin(v); }},
+                       Op{"ElementWiseCos", [](double v) { return std::cos(v); }},
+                       Op{"ElementWiseAsin", [](double v) { return std::asin(v); }}})
+    for (bool fp16 : {true, false}) {
+      std::vector<float> y(n, -99.f);
+      TensorSpec in("x", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_FLOAT_32, {1, n}, x.data(), n * 4);
+      TensorSpec out("y", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_FLOAT_32, {1, n}, y.data(), n * 4);
+      ASSERT_EQ(runOne(op.type, {&in}, {&out}, {}, fp16), QNN_SUCCESS) << log;
+      for (uint32_t i = 0; i < n; ++i)  // half: input rounding (slope <= 2.5) and output rounding
+        EXPECT_NEAR(y[i], op.ref(x[i]), fp16 ? 2e-3 : 1e-6) << op.type << " x " << x[i] << " fp16 " << fp16;
+    }
+  // The EP's Tan: Sin / Cos.
+  std::vector<float> t(n, -99.f);
+  TensorSpec in("x", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_FLOAT_32, {n}, x.data(), n * 4);
+  TensorSpec s("sin", QNN_TENSOR_TYPE_NATIVE, QNN_DATATYPE_FLOAT_32, {n});
+  TensorSpec c("cos", QNN_TENSOR_TYPE_NATIVE, QNN_DATATYPE_FLOAT_32, {n});
+  TensorSpec out("tan", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_FLOAT_32, {n}, t.data(), n * 4);
+  ASSERT_EQ(run({&in, &s, &c, &out},
+                {{"ElementWiseSin", {&in}, {&s}, {}}, {"ElementWiseCos", {&in}, {&c}, {}},
+                 {"ElementWiseDivide", {&s, &c}, {&out}, {}}},
+                true),
+            QNN_SUCCESS)
+      << log;
+  for (uint32_t i = 0; i < n; ++i) EXPECT_NEAR(t[i], std::tan(double(x[i])), 5e-3) << "x " << x[i];
 }
 
 }  // namespace
