@@ -703,5 +703,59 @@ TEST_F(HtpOrtOpsTest, SinCosAsinAndTanInFp16Mode) {
   for (uint32_t i = 0; i < n; ++i) EXPECT_NEAR(t[i], std::tan(double(x[i])), 5e-3) << "x " << x[i];
 }
 
+// ---------------------------------------------------------------------------
+// FullyConnected whose weight [n, k] is quantized per input channel (axis 1, k
+// scales): ONNX Runtime's MatMul with a 1-D per-channel weight {k} becomes a
+// FullyConnected of units 1. The reference is the definition: every element
+// dequantized with its own channel's scale, the sum in double, quantized once.
+TEST_F(HtpOrtOpsTest, FullyConnectedWeightPerInputChannel) {
+  struct Case {
+    uint32_t rows, n, k;
+    Qnn_DataType_t act;
+    bool bias;
+  };
+  for (const Case& tc : {Case{6, 1, 3, QNN_DATATYPE_UFIXED_POINT_16, false},
+                         Case{5, 2, 4, QNN_DATATYPE_UFIXED_POINT_8, true}}) {
+    const bool wide = tc.act == QNN_DATATYPE_UFIXED_POINT_16;
+    const int64_t qmax = wide ? 65535 : 255;
+    const float sx = wide ? 1.5e-5f : 0.004f, so = wide ? 8e-5f : 0.03f;
+    const int32_t ox = wide ? -30000 : -120, oo = wide ? -32768 : -128;
+    std::vector<uint16_t> x16(tc.rows * tc.k), y16(tc.rows * tc.n, 0);
+    std::vector<uint8_t> x8(tc.rows * tc.k), y8(tc.rows * tc.n, 0);
+    for (size_t i = 0; i < x16.size(); ++i) {
+      x16[i] = uint16_t((i * 7919 + 123) % 65536);
+      x8[i] = uint8_t((i * 37 + 11) % 256);
+    }
+    std::vector<int8_t> w(tc.n * tc.k);
+    for (size_t i = 0; i < w.size(); ++i) w[i] = int8_t(int(i * 53 % 255) - 127);
+    std::vector<float> scales(tc.k);
+    for (uint32_t kk = 0; kk < tc.k; ++kk) scales[kk] = 0.0031f * float(kk + 1) + 0.0007f * float(kk * kk);
+    std::vector<int32_t> bias = {1234, -987};
+    const float sb = 1e-4f;
+    void* xd = wide ? static_cast<void*>(x16.data()) : x8.data();
+    void* yd = wide ? static_cast<void*>(y16.data()) : y8.data();
+    const uint32_t es = wide ? 2 : 1;
+    QuantSpec x("x", QNN_TENSOR_TYPE_APP_WRITE, tc.act, {tc.rows, tc.k}, sx, ox, xd, tc.rows * tc.k * es);
+    QuantSpec wt("w", QNN_TENSOR_TYPE_STATIC, QNN_DATATYPE_SFIXED_POINT_8, {tc.n, tc.k}, 1.f, 0, w.data(),
+                 uint32_t(w.size()));
+    wt.perChannel(1, scales.data(), tc.k);
+    QuantSpec b("b", QNN_TENSOR_TYPE_STATIC, QNN_DATATYPE_SFIXED_POINT_32, {tc.n}, sb, 0, bias.data(), tc.n * 4);
+    QuantSpec y("y", QNN_TENSOR_TYPE_APP_READ, tc.act, {tc.rows, tc.n}, so, oo, yd, tc.rows * tc.n * es);
+    std::vector<TensorSpec*> in = {&x, &wt};
+    if (tc.bias) in.push_back(&b);
+    ASSERT_EQ(runOne("FullyConnected", in, {&y}), QNN_SUCCESS) << log;
+    for (uint32_t r = 0; r < tc.rows; ++r)
+      for (uint32_t j = 0; j < tc.n; ++j) {
+        double acc = tc.bias ? double(sb) * bias[j] : 0.0;
+        for (uint32_t kk = 0; kk < tc.k; ++kk) {
+          const double xq = wide ? x16[r * tc.k + kk] : x8[r * tc.k + kk];
+          acc += double(sx) * (xq + ox) * double(scales[kk]) * w[j * tc.k + kk];
+        }
+        const int64_t got = wide ? y16[r * tc.n + j] : y8[r * tc.n + j];
+        EXPECT_EQ(got, quantizeRef(acc, so, oo, 0, qmax)) << "row " << r << " unit " << j << " k " << tc.k;
+      }
+  }
+}
+
 }  // namespace
 }  // namespace qnn::test

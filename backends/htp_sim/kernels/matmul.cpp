@@ -2,6 +2,7 @@
 // input rows, zero-point and bias terms folded per output column (see
 // weighted_output.h for the formula).
 #include <algorithm>
+#include <cmath>
 
 #include "htp_kernel_registry.h"
 #include "quant_gemm.h"
@@ -60,11 +61,78 @@ Status checkWeighted(const char* op, const std::vector<TensorView>& inputs, cons
   return Status::ok();
 }
 
+// A weight quantized per input channel (axis 1 of [n, k], k scales: ONNX
+// Runtime's MatMul with a 1-D per-channel weight, sent as FullyConnected with
+// units = 1): no per-output multiplier can fold a scale that varies along the
+// sum, so the op is computed by its definition on real values,
+//   y[r][j] = s_x (x[r][kk] + o_x) * s_w[kk] (w[j][kk] + o_w[kk]) summed in double, + bias[j],
+// then clamped by a fused activation and quantized once (round half away from
+// zero, saturate) into the output encoding (docs/htp-fixed-point.md).
+class InputChannelFullyConnected {
+ public:
+  static bool applies(const TensorView& w) {
+    return w.quant.kind == QuantInfo::Kind::kAxisScaleOffset && w.quant.axis == 1;
+  }
+  void setClamp(double lo, double hi) { clampMin_ = lo, clampMax_ = hi; }
+
+  Status prepare(const char* op, const std::vector<TensorView>& in, const TensorView& out, size_t n, size_t k,
+                 size_t rows) {
+    n_ = n, k_ = k, rows_ = rows;
+    QNN_SDK_RETURN_IF_ERROR(tensorEncoding(op, "in[0]", in[0], &ex_));
+    QNN_SDK_RETURN_IF_ERROR(channelEncodings(op, "in[1] (weights)", in[1], 1, uint32_t(k), &wEnc_));
+    QNN_SDK_RETURN_IF_ERROR(tensorEncoding(op, "out[0]", out, &eo_));
+    hasBias_ = in.size() == 3;
+    if (hasBias_) QNN_SDK_RETURN_IF_ERROR(channelEncodings(op, "in[2] (bias)", in[2], 0, uint32_t(n), &bEnc_));
+    staticW_ = in[1].data != nullptr;
+    staticB_ = hasBias_ && in[2].data != nullptr;
+    if (staticW_) readWeights(in[1]);
+    if (staticB_) readBias(in[2]);
+    return Status::ok();
+  }
+
+  void execute(const std::vector<TensorView>& in, const TensorView& out) {
+    if (!staticW_) readWeights(in[1]);
+    if (hasBias_ && !staticB_) readBias(in[2]);
+    const fx::QuantRange range = rangeOf(out);
+    std::vector<double> x(k_);
+    for (size_t r = 0; r < rows_; ++r) {
+      for (size_t kk = 0; kk < k_; ++kk)
+        x[kk] = double(ex_.scale) * double(loadInt(in[0], r * k_ + kk) + ex_.offset);
+      for (size_t j = 0; j < n_; ++j) {
+        double acc = hasBias_ ? bias_[j] : 0.0;
+        for (size_t kk = 0; kk < k_; ++kk) acc += x[kk] * w_[j * k_ + kk];
+        acc = std::min(std::max(acc, clampMin_), clampMax_);
+        storeInt(out, r * n_ + j, fx::quantizeValue(acc, eo_.scale, eo_.offset, range));
+      }
+    }
+  }
+
+ private:
+  void readWeights(const TensorView& w) {
+    w_.resize(n_ * k_);
+    for (size_t j = 0; j < n_; ++j)
+      for (size_t kk = 0; kk < k_; ++kk)
+        w_[j * k_ + kk] = double(wEnc_[kk].scale) * double(loadInt(w, j * k_ + kk) + wEnc_[kk].offset);
+  }
+  void readBias(const TensorView& b) {
+    bias_.resize(n_);
+    for (size_t j = 0; j < n_; ++j) bias_[j] = double(bEnc_[j].scale) * double(loadInt(b, j) + bEnc_[j].offset);
+  }
+
+  size_t n_ = 0, k_ = 0, rows_ = 0;
+  bool hasBias_ = false, staticW_ = false, staticB_ = false;
+  double clampMin_ = -HUGE_VAL, clampMax_ = HUGE_VAL;
+  Encoding ex_, eo_;
+  std::vector<Encoding> wEnc_, bEnc_;
+  std::vector<double> w_, bias_;
+};
+
 // ---------------------------------------------------------------------------
 class QuantFullyConnected final : public Kernel {
  public:
   bool fuseOutputClamp(double realMin, double realMax) override {
     out_.setClamp(realMin, realMax);
+    inputChannel_.setClamp(realMin, realMax);
     return true;
   }
   Status init(const OpParams& params) override {
@@ -80,6 +148,8 @@ class QuantFullyConnected final : public Kernel {
     std::vector<uint32_t> outDims;
     QNN_SDK_RETURN_IF_ERROR(fullyConnectedShape(inputs[0], k_, n_, keepDims_, &rows_, &outDims));
     QNN_SDK_RETURN_IF_ERROR(checkOutputDims(op, outputs[0], outDims));
+    byInputChannel_ = InputChannelFullyConnected::applies(inputs[1]);
+    if (byInputChannel_) return inputChannel_.prepare(op, inputs, outputs[0], n_, k_, rows_);
     Encoding ex;
     QNN_SDK_RETURN_IF_ERROR(tensorEncoding(op, "in[0]", inputs[0], &ex));
     QNN_SDK_RETURN_IF_ERROR(channelEncodings(op, "in[1] (weights)", inputs[1], 0, uint32_t(n_), &wEnc_));
@@ -91,6 +161,7 @@ class QuantFullyConnected final : public Kernel {
   }
 
   Status execute(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) override {
+    if (byInputChannel_) return inputChannel_.execute(inputs, outputs[0]), Status::ok();
     if (!staticWeights_) pack(inputs[1]);
     if (out_.biasPending()) out_.readBias(inputs[2]);
     constexpr size_t kTile = 64;
@@ -117,11 +188,12 @@ class QuantFullyConnected final : public Kernel {
     narrow_ = packNarrowOrWide(gemm_, values.data(), k_, n_, 1, k_, input_.narrow);
   }
 
-  bool keepDims_ = false, staticWeights_ = false, narrow_ = false;
+  bool keepDims_ = false, staticWeights_ = false, narrow_ = false, byInputChannel_ = false;
   size_t n_ = 0, k_ = 0, rows_ = 0;
   std::vector<Encoding> wEnc_;
   UnsignedInput input_;
   WeightedOutput out_;
+  InputChannelFullyConnected inputChannel_;
   QuantGemm gemm_;
 };
 
