@@ -4,6 +4,7 @@
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <cstring>
 #include <exception>
 #include <limits>
@@ -406,12 +407,23 @@ struct Header {
   bool regionInBuffer = false;  // the buffer goes on to the region's end
 };
 
+// The refusal of a buffer that does not start with kMagic, naming the bytes found.
+Status badMagic(const uint8_t* p, size_t size) {
+  static const char kHex[] = "0123456789abcdef";
+  std::string found;
+  for (size_t i = 0; i < std::min(size, sizeof kMagic); ++i)
+    found += std::string(i ? " " : "") + kHex[p[i] >> 4] + kHex[p[i] & 15];
+  return corrupt("bad magic (" + found +
+                 "): not an OpenQNN context binary (magic \"OQNNCTX\"); context binaries made by the vendor's QNN "
+                 "SDK are in an unpublished format and cannot be read");
+}
+
 Status parseHeader(const uint8_t* p, size_t size, Header* h) {
   if (size < sizeof kMagic) {
-    if (size > 0 && std::memcmp(p, kMagic, size) != 0) return corrupt("bad magic (not an OpenQNN context binary)");
+    if (size > 0 && std::memcmp(p, kMagic, size) != 0) return badMagic(p, size);
     return corrupt("too small (" + std::to_string(size) + " bytes) to hold a header");
   }
-  if (std::memcmp(p, kMagic, sizeof kMagic) != 0) return corrupt("bad magic (not an OpenQNN context binary)");
+  if (std::memcmp(p, kMagic, sizeof kMagic) != 0) return badMagic(p, size);
   ByteReader r(p, size);
   r.skip(sizeof kMagic);
   if (!r.u16(&h->major) || !r.u16(&h->minor))

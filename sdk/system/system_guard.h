@@ -2,6 +2,8 @@
 // boundary; errors are logged (to stderr only when QNN_LOG_TO_STDERR is set).
 #pragma once
 
+#include <cstdio>
+#include <cstdlib>
 #include <new>
 #include <string>
 
@@ -20,6 +22,14 @@ inline void logError(const char* entry, const std::string& message, const sdk::L
     sdk::logMessage(logger, QNN_LOG_LEVEL_ERROR, std::string(entry) + ": " + message);
   } catch (...) {
   }
+}
+
+// The QnnSystemContext_* calls take no logger, so their refusals would stay
+// unseen without QNN_LOG_TO_STDERR: they also write their line to stderr when
+// the logger does not (call it next to logError / toComponentError).
+inline void alsoToStderr(const char* entry, const std::string& message) noexcept {
+  static const bool loggerPrints = std::getenv("QNN_LOG_TO_STDERR") != nullptr;
+  if (!loggerPrints) std::fprintf(stderr, "[qnn ERROR] %s: %s\n", entry, message.c_str());
 }
 
 // failure: what an exception other than bad_alloc answers (the component's OPERATION_FAILED).

@@ -17,7 +17,9 @@
 namespace qnn::system {
 namespace {
 
+// Every refusal of a QnnSystemContext_* call: logged, and on stderr (the calls take no logger).
 Qnn_ErrorHandle_t toSystemError(const char* entry, const sdk::Status& s) {
+  if (!s.isOk()) alsoToStderr(entry, s.message());
   return toComponentError(entry, s, kContextErrors);
 }
 

@@ -1203,6 +1203,35 @@ TEST_P(MisuseTable, ReturnsItsCodeLeavesOutputsAndLogsOneLine) {
 INSTANTIATE_TEST_SUITE_P(EveryEntry, MisuseTable, ::testing::Range<size_t>(0, table().size()),
                          [](const ::testing::TestParamInfo<size_t>& i) { return table()[i.param].name; });
 
+// A context binary of another format (the vendor's SDK writes its own, unpublished
+// one) is refused by both backends with one line that names the cause and the bytes found.
+TEST(ForeignContextBinary, RefusalNamesTheCause) {
+  World& w = world();
+  ASSERT_TRUE(w.built) << "the world could not be built: " << w.buildError;
+  std::vector<uint8_t> vendorLike(4096, 0);
+  const uint8_t head[8] = {0x51, 0x4e, 0x4e, 0x42, 0x01, 0x00, 0x02, 0x00};
+  std::copy(head, head + 8, vendorLike.begin());
+  for (bool htp : {false, true}) {
+    {
+      std::lock_guard<std::mutex> lock(errorLines().mu);
+      errorLines().lines.clear();
+    }
+    const QNN_INTERFACE_VER_TYPE& a = htp ? w.htp.api() : w.api();
+    void* backend = htp ? w.foreign[int(Kind::kBackend)] : w.backend;
+    Qnn_ContextHandle_t c = nullptr;
+    EXPECT_EQ(a.contextCreateFromBinary(backend, nullptr, nullptr, vendorLike.data(), vendorLike.size(), &c, nullptr),
+              QNN_CONTEXT_ERROR_CREATE_FROM_BINARY);
+    EXPECT_EQ(c, nullptr);
+    std::lock_guard<std::mutex> lock(errorLines().mu);
+    ASSERT_EQ(errorLines().lines.size(), 1u) << "htp " << htp;
+    const std::string& line = errorLines().lines[0];
+    EXPECT_NE(line.find("QnnContext_createFromBinary"), std::string::npos) << line;
+    EXPECT_NE(line.find("51 4e 4e 42 01 00 02 00"), std::string::npos) << line;
+    EXPECT_NE(line.find("not an OpenQNN context binary"), std::string::npos) << line;
+    EXPECT_NE(line.find("vendor's QNN SDK"), std::string::npos) << line;
+  }
+}
+
 // The members of the current function table, read from the header the way a
 // reader of it would: the fields of QnnInterface_ImplementationV2_32_t.
 std::vector<std::string> tableMembers() {

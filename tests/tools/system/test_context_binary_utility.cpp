@@ -33,11 +33,16 @@ class ContextBinaryUtility : public ::testing::Test {
     writeFile(binaryPath, contextBinaryFixture().bytes);
   }
   ToolResult run(const std::vector<std::string>& args) { return runTool(QNN_TEST_UTILITY_PATH, args, dir.path()); }
-  // A failed run: non-zero exit, one error line on stderr, nothing written.
-  void expectRefused(const std::vector<std::string>& args, const std::string& jsonPath, const std::string& needle) {
+  // A failed run: non-zero exit, one error line of the tool on stderr (after the
+  // library's line naming the cause when libQnnSystem.so refused the binary:
+  // `libraryCause`), nothing written.
+  void expectRefused(const std::vector<std::string>& args, const std::string& jsonPath, const std::string& needle,
+                     const std::string& libraryCause = "") {
     ToolResult r = run(args);
     EXPECT_NE(r.exitCode, 0) << r.out;
-    EXPECT_EQ(countLines(r.err), 1u) << r.err;
+    const std::string libraryLine = "[qnn ERROR] QnnSystemContext_getBinaryInfo: context binary: " + libraryCause;
+    EXPECT_EQ(countLines(r.err), libraryCause.empty() ? 1u : 2u) << r.err;
+    if (!libraryCause.empty()) EXPECT_EQ(r.err.rfind(libraryLine, 0), 0u) << r.err;
     EXPECT_NE(r.err.find("error"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find(needle), std::string::npos) << r.err;
     EXPECT_FALSE(fileExists(jsonPath)) << jsonPath;
@@ -131,13 +136,16 @@ TEST_F(ContextBinaryUtility, BadInputIsRefused) {
   expectRefused({"--context_binary", binaryPath, "--json_file", json, "--bogus"}, json, "--bogus");
 
   writeFile(dir.file("truncated.bin"), std::vector<uint8_t>(good.begin(), good.begin() + good.size() / 2));
-  expectRefused({"--context_binary", dir.file("truncated.bin"), "--json_file", json}, json, "MALFORMED_BINARY");
+  expectRefused({"--context_binary", dir.file("truncated.bin"), "--json_file", json}, json, "MALFORMED_BINARY",
+                "truncated payload");
   std::vector<uint8_t> corrupted = good;
   corrupted[corrupted.size() / 2] ^= 0x5a;
   writeFile(dir.file("corrupted.bin"), corrupted);
-  expectRefused({"--context_binary", dir.file("corrupted.bin"), "--json_file", json}, json, "not a valid context binary");
+  expectRefused({"--context_binary", dir.file("corrupted.bin"), "--json_file", json}, json, "not a valid context binary",
+                "payload CRC mismatch");
   writeFile(dir.file("foreign.bin"), std::vector<uint8_t>{'{', '"', 'a', '"', ':', '1', '}', '\n', 0, 0, 0, 0});
-  expectRefused({"--context_binary", dir.file("foreign.bin"), "--json_file", json}, json, "not a valid context binary");
+  expectRefused({"--context_binary", dir.file("foreign.bin"), "--json_file", json}, json, "not a valid context binary",
+                "bad magic (7b 22 61 22 3a 31 7d 0a): not an OpenQNN context binary");
   writeFile(dir.file("empty.bin"), {});
   expectRefused({"--context_binary", dir.file("empty.bin"), "--json_file", json}, json, "empty");
   expectRefused({"--context_binary", dir.path(), "--json_file", json}, json, dir.path());

@@ -3,7 +3,9 @@
 // refusal of truncated, corrupted and foreign binaries, and handle misuse.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
+#include <string>
 
 #include "context_binary_fixture.h"
 #include "system_loader.h"
@@ -164,7 +166,16 @@ TEST_F(SystemLibrary, TruncatedCorruptedAndForeignBinariesAreRefused) {
   }
   std::vector<uint8_t> foreign(good.size(), 0);
   std::memcpy(foreign.data(), "\x7f" "ELF", 4);
+  // The call takes no logger: its one line, naming the cause, goes to stderr.
+  ::testing::internal::CaptureStderr();
   EXPECT_EQ(getInfo(foreign, &info), QNN_SYSTEM_CONTEXT_ERROR_MALFORMED_BINARY);
+  const std::string said = ::testing::internal::GetCapturedStderr();
+  EXPECT_NE(said.find("QnnSystemContext_getBinaryInfo: context binary: bad magic (7f 45 4c 46 00 00 00 00): not an "
+                      "OpenQNN context binary"),
+            std::string::npos)
+      << said;
+  EXPECT_NE(said.find("made by the vendor's QNN SDK"), std::string::npos) << said;
+  EXPECT_EQ(std::count(said.begin(), said.end(), '\n'), 1) << said;
   std::vector<uint8_t> trailing = good;
   trailing.push_back(0);
   EXPECT_EQ(getInfo(trailing, &info), QNN_SYSTEM_CONTEXT_ERROR_MALFORMED_BINARY);
