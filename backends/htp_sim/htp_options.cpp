@@ -35,11 +35,13 @@ uint32_t archOf(const Settings& s) {
 
 // Float tensors run with or without a precision config (clients that never set one expect
 // it), also on V68, which has no fp16 unit: the vendor's x86 HTP library takes float graphs
-// for a V68 SoC (ONNX Runtime's QNN EP tests with soc_model SM8350 pass there), and so does
-// the simulator, with this note when such a device is configured.
+// for a V68 SoC and computes them in fp32 even under QNN_PRECISION_FLOAT16 (ONNX Runtime's
+// QNN EP test UnaryOp_Tan_fp, soc_model SM8350 with fp16 precision, passes there within
+// 1e-5, far below half precision). So does the simulator, with this note when such a device
+// is configured.
 constexpr const char* kNoFp16Unit =
     " has no fp16 unit; like the vendor's x86 HTP library, the simulator still takes float graphs and float "
-    "precision configs for it and computes them as on V69 and later (fp32, fp16 with QNN_PRECISION_FLOAT16)";
+    "precision configs for it and computes them in fp32 (also with QNN_PRECISION_FLOAT16)";
 
 // Keeps `warnings` holding the note exactly when the device's architecture (now `arch`) lacks an fp16 unit.
 void noteFp16Unit(uint32_t arch, Warnings* warnings) {
@@ -73,7 +75,7 @@ GraphOptions resolveGraphOptions(const Settings& s) {
   o.vtcmMB = get(s, "graph.vtcm_mb", 0);
   if (o.vtcmMB == 0) o.vtcmMB = deviceVtcmMB(o.socModel, o.arch);
   o.optMode = get(s, "graph.opt_mode", 0);
-  o.fp16 = get(s, "graph.fp16", 0) != 0;
+  o.fp16 = get(s, "graph.fp16", 0) != 0 && arch && arch->fp16;  // no fp16 unit: fp32 (kNoFp16Unit)
   o.hvxThreads = get(s, "graph.hvx_threads", 0);
   if (o.hvxThreads == 0 && arch) o.hvxThreads = arch->hvxThreads;
   o.foldReluIntoConv = get(s, "graph.fold_relu_off", 0) == 0;
@@ -298,8 +300,8 @@ sdk::Status applyGraphCustomConfig(const void* custom, Settings* s, uint32_t* pr
         return sdk::invalidArgument("HTP graph config: unknown precision " + std::to_string(c.precision));
       if (!arch->fp16 && c.precision == QNN_PRECISION_FLOAT16)
         warnings->push_back("HTP graph config: precision FLOAT16 on " + device +
-                            ", which has no fp16 unit: computed in fp16 as on V69 and later, as the vendor's x86 "
-                            "HTP library takes it");
+                            ", which has no fp16 unit: float tensors are computed in fp32, as the vendor's x86 "
+                            "HTP library does");
       if (c.precision == QNN_PRECISION_FLOAT16)
         (*s)["graph.fp16"] = "1";
       else

@@ -114,7 +114,9 @@ class HtpGraphTest : public HtpTest {
 // has no fp16 unit, but the vendor's x86 HTP library takes float graphs for a V68
 // SoC (ONNX Runtime's QNN EP tests Inverse_* and UnaryOp_Tan_fp set soc_model
 // SM8350 on float models and pass there): so does the simulator, saying so once
-// when the device is created. Results are the same as on V73, in fp32 and fp16.
+// when the device is created. Results are the same as on V73 in fp32; with
+// QNN_PRECISION_FLOAT16 V68 still computes in fp32 (UnaryOp_Tan_fp, fp16 precision
+// on SM8350, passes on the vendor's library within 1e-5, far below half precision).
 TEST_F(HtpGraphTest, FloatGraphsRunOnEveryArchitectureV68WithANote) {
   ASSERT_EQ(api().logSetLogLevel(log, QNN_LOG_LEVEL_WARN), QNN_SUCCESS);
   Qnn_DeviceHandle_t v68 = nullptr, sm8350 = nullptr;
@@ -170,7 +172,7 @@ TEST_F(HtpGraphTest, FloatGraphsRunOnEveryArchitectureV68WithANote) {
       ASSERT_EQ(api().graphExecute(g, ins, 2, outs, 1, nullptr, nullptr), QNN_SUCCESS) << LogCapture::take();
       for (int i = 0; i < 4; ++i) {
         const float fp32 = x[i] * y[i] - y[i];
-        if (!fp16) {
+        if (!fp16 || c != ctx) {
           EXPECT_EQ(got[i], fp32) << i;
           continue;
         }
