@@ -5,6 +5,7 @@
 #include "Saver/QnnSaver.h"
 #include "Saver/QnnSaverCommon.h"
 #include "saver_call.h"
+#include "saver_state.h"
 #include "saver_table.h"
 #include "compat/legacy_interface.h"
 #include "runtime/api_table.h"
@@ -28,7 +29,11 @@ const QnnInterface_t& provider() {
 extern "C" QNN_API Qnn_ErrorHandle_t QnnInterface_getProviders(const QnnInterface_t*** providerList,
                                                                 uint32_t* numProviders) {
   try {
-    return qnn::sdk::getProviders(provider(), providerList, numProviders);
+    Qnn_ErrorHandle_t rc = qnn::sdk::getProviders(provider(), providerList, numProviders);
+    uint32_t major = QNN_API_VERSION_MAJOR, minor = QNN_API_VERSION_MINOR;
+    qnn::compat::clientApiFromEnvironment(&major, &minor);
+    if (rc == QNN_SUCCESS) qnn::saver::noteClientApi(major, minor);
+    return rc;
   } catch (...) {
     return QNN_COMMON_ERROR_GENERAL;
   }
@@ -45,7 +50,9 @@ extern "C" QNN_API Qnn_ErrorHandle_t OpenQnn_getProvidersForClientApi(uint32_t m
                                                                       const void*** providerList,
                                                                       uint32_t* numProviders) {
   try {
-    return qnn::compat::providersForClient(provider(), major, minor, providerList, numProviders);
+    Qnn_ErrorHandle_t rc = qnn::compat::providersForClient(provider(), major, minor, providerList, numProviders);
+    if (rc == QNN_SUCCESS) qnn::saver::noteClientApi(major, minor);
+    return rc;
   } catch (...) {
     return QNN_COMMON_ERROR_GENERAL;
   }

@@ -23,7 +23,10 @@ uint64_t threadNumber() {
 
 namespace {
 std::atomic<SaverState*> instance{nullptr};
-}
+std::atomic<uint64_t> clientApi{0};  // (major << 32 | minor) + 1, 0 until a provider was asked for
+}  // namespace
+
+void noteClientApi(uint32_t major, uint32_t minor) { clientApi = ((uint64_t(major) << 32) | minor) + 1; }
 
 SaverState& SaverState::get() {
   // Never destroyed: entries may run from other libraries' destructors at exit.
@@ -157,6 +160,15 @@ void SaverState::record(trace::CallRecord& call) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     openTraceLocked();
+    uint64_t api = clientApi.load();
+    if (api && api != clientApiWritten_) {
+      trace::Value version = trace::Value::record(), info = trace::Value::record();
+      version.add("major", trace::Value::uint((api - 1) >> 32));
+      version.add("minor", trace::Value::uint((api - 1) & 0xffffffffu));
+      info.add("clientApi", std::move(version));
+      writer_.writeInfo(info);
+      clientApiWritten_ = api;
+    }
   }
   call.threadId = threadNumber();
   writer_.writeCall(call);

@@ -16,6 +16,12 @@
 
 namespace qnn::saver {
 
+// The QNN API of the client's headers, as the provider it asked for tells
+// (QnnInterface_getProviders: QNN_OPENQNN_CLIENT_API or the current API; a compat
+// shim's OpenQnn_getProvidersForClientApi: the shim's). Recorded as the trace's
+// "clientApi" info before the next call, so replay programs use that version's names.
+void noteClientApi(uint32_t major, uint32_t minor);
+
 class SaverState {
  public:
   static SaverState& get();
@@ -63,6 +69,7 @@ class SaverState {
   void* lib_ = nullptr;
   const QNN_INTERFACE_VER_TYPE* real_ = nullptr;
   uint32_t realBackendId_ = 0;
+  uint64_t clientApiWritten_ = 0;  // (major << 32 | minor) + 1 of the last clientApi info, under mu_
   HandleTable handles_;
   MemViews memViews_;
   std::atomic<uint32_t> nextTensorId_{1};

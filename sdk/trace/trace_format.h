@@ -17,7 +17,11 @@ constexpr uint32_t kBlockMagic = 0x4B425451; // "QTBK"
 constexpr uint32_t kBlockHeaderSize = 20;    // magic, type+pad, raw size, compressed size, crc
 constexpr uint32_t kMaxBlockSize = 1u << 30; // refuse larger sizes from hostile files
 
-enum class BlockType : uint8_t { Call = 1, Blob = 2 };
+// Info blocks (type 3) hold facts about the recording rather than a call: a struct
+// whose fields a reader merges, a later block's field replacing an earlier one's
+// ("clientApi" {major, minor}: the QNN API of the headers the recorded client was
+// built against, as far as the Saver can tell).
+enum class BlockType : uint8_t { Call = 1, Blob = 2, Info = 3 };
 
 constexpr uint32_t kNumTableCalls = 71;
 constexpr uint32_t kCallSaverInitialize = 1000;

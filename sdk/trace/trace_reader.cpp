@@ -33,6 +33,16 @@ const std::vector<uint8_t>* Trace::blob(const Value& ref) const {
   return it == blobs.end() ? nullptr : &it->second;
 }
 
+bool Trace::clientApi(uint32_t* major, uint32_t* minor) const {
+  const Value* api = info.field("clientApi");
+  const Value* ma = api ? api->field("major") : nullptr;
+  const Value* mi = api ? api->field("minor") : nullptr;
+  if (!ma || !mi || ma->kind != Value::Kind::UInt || mi->kind != Value::Kind::UInt) return false;
+  *major = uint32_t(ma->u);
+  *minor = uint32_t(mi->u);
+  return true;
+}
+
 bool readTraceBuffer(const uint8_t* data, size_t size, Trace& t) {
   t = Trace();
   const uint8_t* p = data;
@@ -75,6 +85,18 @@ bool readTraceBuffer(const uint8_t* data, size_t size, Trace& t) {
       CallRecord c;
       if (!parseCall(raw, c)) return fail(t, at, "malformed call record");
       t.calls.push_back(std::move(c));
+    } else if (type == uint32_t(BlockType::Info)) {
+      const uint8_t* q = raw.data();
+      Value info;
+      if (!decodeValue(q, raw.data() + raw.size(), info) || q != raw.data() + raw.size() ||
+          info.kind != Value::Kind::Struct)
+        return fail(t, at, "malformed info block");
+      for (size_t k = 0; k < info.names.size(); ++k) {
+        size_t j = 0;
+        while (j < t.info.names.size() && t.info.names[j] != info.names[k]) ++j;
+        if (j < t.info.names.size()) t.info.items[j] = info.items[k];
+        else t.info.add(info.names[k], info.items[k]);
+      }
     } else {
       return fail(t, at, "unknown block type " + std::to_string(type));
     }

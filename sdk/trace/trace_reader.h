@@ -15,12 +15,15 @@ struct Trace {
   uint32_t version = 0;
   std::vector<CallRecord> calls;
   std::map<uint64_t, std::vector<uint8_t>> blobs;  // blob id -> bytes
+  Value info = Value::record();                    // the info blocks' fields, merged
   std::vector<uint64_t> blockEnds;                 // file offset after each good block
   std::string error;                               // empty when the whole file decoded
   uint64_t errorOffset = 0;
 
   bool ok() const { return error.empty(); }
   const std::vector<uint8_t>* blob(const Value& ref) const;
+  // The recorded client's QNN API ("clientApi" info); false for traces without one.
+  bool clientApi(uint32_t* major, uint32_t* minor) const;
 };
 
 // False if anything could not be decoded (the readable prefix is still in `out`).

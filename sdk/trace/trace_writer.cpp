@@ -157,4 +157,12 @@ void TraceWriter::writeCall(CallRecord& call) {
   writeBlock(BlockType::Call, raw);
 }
 
+void TraceWriter::writeInfo(const Value& info) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!file_) return;
+  std::vector<uint8_t> raw;
+  encodeValue(info, raw);
+  writeBlock(BlockType::Info, raw);
+}
+
 }  // namespace qnn::trace

@@ -30,6 +30,8 @@ class TraceWriter {
   Value putBlob(const void* data, uint64_t size);
   // Assigns the next sequence number and the time, writes and flushes the call.
   void writeCall(CallRecord& call);
+  // Writes an info block (a struct of facts about the recording, see BlockType::Info).
+  void writeInfo(const Value& info);
 
  private:
   void writeBlock(BlockType type, const std::vector<uint8_t>& raw);

@@ -9,6 +9,7 @@
  * against an independent computation.
  *
  * usage: compat_client BACKEND_LIB SYSTEM_LIB OP_PACKAGE_LIB
+ * With COMPAT_CLIENT_OUTPUTS=DIR each execute's output bytes also go to DIR/<label>.raw.
  * exit: 0 ok, 1 failure, 3 refused (no provider of this client's version). */
 #include <dlfcn.h>
 #include <math.h>
@@ -141,6 +142,14 @@ static int run(Qnn_GraphHandle_t g, Qnn_ProfileHandle_t prof, const char* label)
     if (fabs(out[k] - want[k]) > worst) worst = fabs(out[k] - want[k]);
   }
   printf("\n");
+  if (getenv("COMPAT_CLIENT_OUTPUTS")) { /* the output bytes, for comparing a replay with them */
+    char path[1024];
+    FILE* f;
+    snprintf(path, sizeof path, "%s/%s.raw", getenv("COMPAT_CLIENT_OUTPUTS"), label);
+    f = fopen(path, "wb");
+    if (!f || fwrite(out, 1, sizeof out, f) != sizeof out) fprintf(stderr, "cannot write %s\n", path);
+    if (f) fclose(f);
+  }
   if (worst > 1e-5) {
     fprintf(stderr, "%s: max error %g against the reference\n", label, worst);
     return 0;

@@ -7,10 +7,14 @@
 # Every client registers the op package PKG and uses one of its ops. Each client also runs
 # on libQnnSaver.so (its compat/ one for old clients) forwarding to the CPU backend: same
 # text, and the recording, read by qnn-trace-dump, holds the op package and the executes and
-# is the same for every client layout.
-# usage: run_compat_clients.sh LIBDIR CLIENT_BINDIR PKG TOOL_BINDIR
+# is the same for every client layout (apart from the client API it records). The Saver's
+# saver_output.c of each recording is compiled with CC against the client's own header set
+# and replayed on the client's library and on the default one: its outputs must be the bytes
+# the client got.
+# usage: run_compat_clients.sh LIBDIR CLIENT_BINDIR PKG TOOL_BINDIR CC
 set -u
-lib=$1; bin=$2; pkg=$3; tools=$4; out=$(mktemp -d); trap 'rm -rf "$out"' EXIT
+lib=$1; bin=$2; pkg=$3; tools=$4; cc=$5; out=$(mktemp -d); trap 'rm -rf "$out"' EXIT
+here=$(cd "$(dirname "$0")" && pwd)
 fail=0
 check() { # name expected-file actual-file
   if diff -u "$2" "$3" > "$out/diff"; then echo "ok   $1"; else echo "FAIL $1"; cat "$out/diff"; fail=1; fi
@@ -33,10 +37,28 @@ else echo "ok   2.7 client without adapter fails"; fi
 "$bin/compat_client_newer" "$lib/libQnnCpu.so" "$lib/libQnnSystem.so" "$pkg" > "$out/newer.txt"; rc=$?
 if [ $rc = 3 ] && grep -q '^refused' "$out/newer.txt"; then echo "ok   client demanding 2.33 refused"; else echo "FAIL newer-minor client: exit $rc"; fail=1; fi
 # Recorded through the Saver, forwarding to the CPU backend.
-saver_run() { # name client saver-lib system-lib [env...]
-  local name=$1 exe=$2 saver=$3 system=$4; shift 4
+# Builds DIR/saver_output/saver_output.c against the header set INCLUDE and replays it on each
+# backend: both executes' outputs must equal the client's (DIR/execute.raw, DIR/reloaded.raw).
+replay_program() { # name dir include backend...
+  local name=$1 dir=$2 include=$3 backend; shift 3
+  if ! "$cc" -Wall -Wextra -Werror -DSAVER_OUTPUT_NO_LINKED_BACKEND -I"$include" "$dir/saver_output/saver_output.c" \
+       -o "$dir/saver_output/replay" -ldl > "$dir/cc.txt" 2>&1; then
+    echo "FAIL $name: saver_output.c does not build against $include"; head -20 "$dir/cc.txt"; fail=1; return
+  fi
+  for backend in "$@"; do
+    rm -rf "$dir/saver_output/replay_output"
+    if ! (cd "$dir/saver_output" && ./replay --backend "$backend" > replay.txt 2>&1) ||
+       ! cmp -s "$dir/saver_output/replay_output/execute_0_output_0_out.raw" "$dir/execute.raw" ||
+       ! cmp -s "$dir/saver_output/replay_output/execute_1_output_0_out.raw" "$dir/reloaded.raw"; then
+      echo "FAIL $name: saver_output.c replayed on $backend"; cat "$dir/saver_output/replay.txt"; fail=1; return
+    fi
+  done
+  echo "ok   $name: saver_output.c built against $(basename "$include"), replayed with the client's outputs"
+}
+saver_run() { # name client saver-lib system-lib include replay-backend [env...]
+  local name=$1 exe=$2 saver=$3 system=$4 include=$5 replayLib=$6; shift 6
   mkdir -p "$out/$name" && (cd "$out/$name" && env "$@" QNN_SAVER_BACKEND="$lib/libQnnCpu.so" \
-    "$exe" "$saver" "$system" "$pkg" > client.txt); local rc=$?
+    COMPAT_CLIENT_OUTPUTS="$out/$name" "$exe" "$saver" "$system" "$pkg" > client.txt); local rc=$?
   [ $rc = 0 ] || { echo "FAIL $name: client exit $rc"; fail=1; return; }
   check "$name: same output" "$out/current.txt" "$out/$name/client.txt"
   if ! "$tools/qnn-trace-dump" --trace "$out/$name/saver_output/saver_output.qnntrace" > "$out/$name/dump.txt" 2>&1; then
@@ -47,16 +69,25 @@ saver_run() { # name client saver-lib system-lib [env...]
               QnnGraph_execute QnnContext_createFromBinary; do
     grep -q "$want" "$out/$name/dump.txt" || { echo "FAIL $name: recording lacks $want"; fail=1; return; }
   done
+  # The client's API is what the Saver could tell from the provider asked for.
+  local api; api=$(sed -n 's/^client API //p' "$out/$name/dump.txt")
+  [ "$api" = "${want_api:-}" ] || { echo "FAIL $name: recorded client API '$api', expected '${want_api:-}'"; fail=1; }
   # Handles are recorded as ids and structs in the current layout: every route records the same calls.
+  grep -v '^client API ' "$out/$name/dump.txt" > "$out/$name/calls.txt"
   if [ "$name" != saver-current ]; then
-    check "$name: recording equals the current client's" "$out/saver-current/dump.txt" "$out/$name/dump.txt"
+    check "$name: recording equals the current client's" "$out/saver-current/calls.txt" "$out/$name/calls.txt"
   else echo "ok   $name: recorded"; fi
+  replay_program "$name" "$out/$name" "$include" "$replayLib" "$lib/libQnnCpu.so"
 }
-saver_run saver-current "$bin/compat_client_current" "$lib/libQnnSaver.so" "$lib/libQnnSystem.so"
+want_api=$(sed -n 's/^#define QNN_API_VERSION_MAJOR *\([0-9]*\).*/\1/p' "$here/../../include/QNN/QnnCommon.h").$(
+  sed -n 's/^#define QNN_API_VERSION_MINOR *\([0-9]*\).*/\1/p' "$here/../../include/QNN/QnnCommon.h")
+saver_run saver-current "$bin/compat_client_current" "$lib/libQnnSaver.so" "$lib/libQnnSystem.so" \
+  "$here/../../include/QNN" "$lib/libQnnCpu.so"
 for v in 2.7 2.13; do
+  want_api=$v
   saver_run "saver-api-$v" "$bin/compat_client_${v/./_}" "$lib/compat/api-$v/libQnnSaver.so" \
-    "$lib/compat/api-$v/libQnnSystem.so"
+    "$lib/compat/api-$v/libQnnSystem.so" "$here/include-$v" "$lib/compat/api-$v/libQnnCpu.so"
   saver_run "saver-env-$v" "$bin/compat_client_${v/./_}" "$lib/libQnnSaver.so" "$lib/libQnnSystem.so" \
-    QNN_OPENQNN_CLIENT_API=$v
+    "$here/include-$v" "$lib/compat/api-$v/libQnnCpu.so" QNN_OPENQNN_CLIENT_API=$v
 done
 exit $fail

@@ -27,6 +27,8 @@ int run(int argc, char** argv) {
   qnn::trace::Trace trace;
   qnn::trace::readTrace(args.value("trace"), trace);
   if (trace.version != 0) std::printf("trace version %u\n", trace.version);
+  uint32_t major = 0, minor = 0;
+  if (trace.clientApi(&major, &minor)) std::printf("client API %u.%u\n", major, minor);
   for (const auto& call : trace.calls) std::printf("%s\n", qnn::trace::callToText(call).c_str());
   if (trace.version != 0)
     std::printf("%zu calls, %zu data blobs\n", trace.calls.size(), trace.blobs.size());

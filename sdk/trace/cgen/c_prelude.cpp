@@ -1,17 +1,21 @@
 // The fixed part of every generated replay program: loading the backend,
 // params.bin, the command line, error reporting and the helpers the generated
-// calls use. Plain C99 on POSIX, public QNN API names only, so the file builds
-// against any QNN SDK's headers.
+// calls use. Plain C99 on POSIX, public QNN API names only (and, when the
+// backend exports it, OpenQNN's OpenQnn_getProvidersForClientApi). The parts that
+// name newer types or members are left out when the recording has no use for
+// them, so the file builds against the headers of the recorded client's API.
 #include "c_prelude.h"
 
 namespace qnn::trace::cgen {
+namespace {
 
-const char* cPrelude() {
-  return R"PRELUDE(
+// Up to check()'s error message lookup.
+const char* const kHead = R"PRELUDE(
 #define _GNU_SOURCE /* memfd_create, RTLD_DEFAULT */
 #include <dlfcn.h>
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h> /* older SDKs' HTP headers use bool without including it */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,8 +51,14 @@ static int check(int line, const char* call, Qnn_ErrorHandle_t rc) {
   const char* message = NULL;
   if (rc == QNN_SUCCESS) return 1;
   ++failures;
-  if (qnn->errorGetMessage && qnn->errorGetMessage(rc, &message) != QNN_SUCCESS) message = NULL;
-  fprintf(stderr, "%s:%d: %s failed with error %llu%s%s\n", __FILE__, line, call, (unsigned long long)rc,
+)PRELUDE";
+
+// QnnError_getMessage: API 2.11 and later.
+const char* const kErrorMessage = R"PRELUDE(  if (qnn->errorGetMessage && qnn->errorGetMessage(rc, &message) != QNN_SUCCESS) message = NULL;
+)PRELUDE";
+
+// From the end of check() to the binary callback helpers.
+const char* const kHelpers = R"PRELUDE(  fprintf(stderr, "%s:%d: %s failed with error %llu%s%s\n", __FILE__, line, call, (unsigned long long)rc,
           message ? ": " : "", message ? message : "");
   return 0;
 }
@@ -134,7 +144,10 @@ MAYBE_UNUSED static void tensorData(Qnn_Tensor_t* t, void* data, uint32_t size) 
   t->v1.clientBuf.dataSize = size;
 }
 
-/* contextCreateFromBinaryWithCallback: the recorded client's callback is not in
+)PRELUDE";
+
+// Qnn_ContextBinaryCallback_t helpers, for recordings that load binaries through callbacks.
+const char* const kBinaryCallbacks = R"PRELUDE(/* contextCreateFromBinaryWithCallback: the recorded client's callback is not in
  * the trace; this one serves ranges of the buffer being loaded. */
 typedef struct { const uint8_t* data; uint64_t size; } BufferRange;
 static BufferRange callbackRange;
@@ -168,7 +181,10 @@ MAYBE_UNUSED static Qnn_ContextBinaryCallback_t bufferCallback(const void* data,
   return rangeCallback(&callbackRange, data, size);
 }
 
-/* contextCreateFromBinaryListAsync: what the backend notified for one entry of
+)PRELUDE";
+
+// contextCreateFromBinaryListAsync (API 2.17 and later) helpers.
+const char* const kListLoads = R"PRELUDE(/* contextCreateFromBinaryListAsync: what the backend notified for one entry of
  * the list (the call returns when every entry has been notified). */
 typedef struct {
   Qnn_ContextHandle_t context;
@@ -194,7 +210,10 @@ MAYBE_UNUSED static Qnn_GraphHandle_t listGraph(const ListSlot* slot, const char
   return NULL;
 }
 
-MAYBE_UNUSED static void* outputBuffer(uint32_t size) {
+)PRELUDE";
+
+// Outputs, registered memory, async executes, params.bin, the backend and main().
+const char* const kTail = R"PRELUDE(MAYBE_UNUSED static void* outputBuffer(uint32_t size) {
   void* p = calloc(size ? size : 1, 1);
   if (!p) { fprintf(stderr, "out of memory\n"); exit(3); }
   return p;
@@ -330,6 +349,7 @@ static int loadParams(const char* path) {
 }
 
 typedef Qnn_ErrorHandle_t (*GetProvidersFn)(const QnnInterface_t***, uint32_t*);
+typedef Qnn_ErrorHandle_t (*GetProvidersForApiFn)(uint32_t, uint32_t, const QnnInterface_t***, uint32_t*);
 
 /* --backend LIB is dlopened. Without it the backend linked at build time is used, as the
  * vendor documents the build: cc saver_output.c -I<include/QNN> -L<lib> -lQnnCpu. The
@@ -339,6 +359,7 @@ typedef Qnn_ErrorHandle_t (*GetProvidersFn)(const QnnInterface_t***, uint32_t*);
 static int loadBackend(const char* path) {
   void* lib = path ? dlopen(path, RTLD_NOW | RTLD_LOCAL) : RTLD_DEFAULT;
   GetProvidersFn get = NULL;
+  GetProvidersForApiFn getForApi = NULL;
   const QnnInterface_t** providers = NULL;
   uint32_t n = 0, k;
   if (path && !lib) { fprintf(stderr, "cannot load %s: %s\n", path, dlerror()); return 0; }
@@ -346,12 +367,18 @@ static int loadBackend(const char* path) {
   if (!path) get = QnnInterface_getProviders;
 #endif
   if (!get) *(void**)&get = dlsym(lib, "QnnInterface_getProviders"); /* POSIX: data to function pointer */
-  if (!get) {
-    fprintf(stderr, path ? "%s exports no QnnInterface_getProviders\n"
-                         : "no backend: pass --backend LIB or link one%s\n", path ? path : "");
-    return 0;
+  /* An OpenQNN library hands out the table of the headers this program was built with, whichever
+   * API version they are; other backends (or a version it does not serve): their provider list. */
+  *(void**)&getForApi = dlsym(lib, "OpenQnn_getProvidersForClientApi");
+  if (!getForApi || getForApi(QNN_API_VERSION_MAJOR, QNN_API_VERSION_MINOR, &providers, &n) != QNN_SUCCESS) {
+    n = 0;
+    if (!get) {
+      fprintf(stderr, path ? "%s exports no QnnInterface_getProviders\n"
+                           : "no backend: pass --backend LIB or link one%s\n", path ? path : "");
+      return 0;
+    }
+    if (get(&providers, &n) != QNN_SUCCESS) { fprintf(stderr, "QnnInterface_getProviders failed\n"); return 0; }
   }
-  if (get(&providers, &n) != QNN_SUCCESS) { fprintf(stderr, "QnnInterface_getProviders failed\n"); return 0; }
   for (k = 0; k < n && !qnn; ++k)
     if (providers[k]->apiVersion.coreApiVersion.major == QNN_API_VERSION_MAJOR)
       qnn = &providers[k]->QNN_INTERFACE_VER_NAME;
@@ -418,6 +445,16 @@ int main(int argc, char** argv) {
   return failures ? 1 : 0;
 }
 )PRELUDE";
+
+}  // namespace
+
+std::string cPrelude(const PreludeParts& parts) {
+  std::string text = kHead;
+  if (parts.errorMessages) text += kErrorMessage;
+  text += kHelpers;
+  if (parts.binaryCallbacks) text += kBinaryCallbacks;
+  if (parts.listLoads) text += kListLoads;
+  return text + kTail;
 }
 
 }  // namespace qnn::trace::cgen

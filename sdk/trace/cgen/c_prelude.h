@@ -4,9 +4,17 @@
 // generated calls use. It expects PARAMS_SIZE and PARAMS_FILE to be defined.
 #pragma once
 
+#include <string>
+
 namespace qnn::trace::cgen {
 
-// Static text; never freed.
-const char* cPrelude();
+// The optional parts: each names types or table members that only some API versions have.
+struct PreludeParts {
+  bool errorMessages = true;     // QnnError_getMessage in failure lines (API 2.11 and later)
+  bool binaryCallbacks = false;  // Qnn_ContextBinaryCallback_t helpers
+  bool listLoads = false;        // contextCreateFromBinaryListAsync helpers (API 2.17 and later)
+};
+
+std::string cPrelude(const PreludeParts& parts);
 
 }  // namespace qnn::trace::cgen
