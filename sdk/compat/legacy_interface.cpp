@@ -3,7 +3,11 @@
 // layout; every other member is the current entry itself.
 #include "compat/legacy_interface.h"
 
+#include <dlfcn.h>
+
+#include <atomic>
 #include <cstddef>
+#include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <mutex>
@@ -200,6 +204,28 @@ Qnn_ErrorHandle_t providersForClient(const QnnInterface_t& current, uint32_t maj
   *providerList = list;
   *numProviders = 1;
   return QNN_SUCCESS;
+}
+
+bool olderClientCalledLogCreate(const void* tensor) {
+  uintptr_t level = reinterpret_cast<uintptr_t>(tensor);
+  if (level < QNN_LOG_LEVEL_ERROR || level > QNN_LOG_LEVEL_DEBUG) return false;
+  static std::atomic<bool> said{false};
+  if (said.exchange(true)) return true;
+  // Name this library's compat/api-2.7/ twin from where it was loaded.
+  Dl_info info{};
+  std::string path = "lib/x86_64-linux-clang/libQnn<Backend>.so", dir, name = path;
+  if (dladdr(reinterpret_cast<void*>(&olderClientCalledLogCreate), &info) && info.dli_fname) path = info.dli_fname;
+  size_t slash = path.rfind('/');
+  dir = slash == std::string::npos ? "." : path.substr(0, slash);
+  name = slash == std::string::npos ? path : path.substr(slash + 1);
+  std::string message =
+      "QnnTensor_createContextTensor was called with log level " + std::to_string(level) +
+      " for a tensor: the client reads this library's function table in the order of QNN API 2.7 headers "
+      "(SDK 2.11-2.13), where that slot is QnnLog_create. Load " + dir + "/compat/api-2.7/" + name +
+      " instead, or set QNN_OPENQNN_CLIENT_API=2.7 (docs/compatibility.md)";
+  sdk::logMessage(nullptr, QNN_LOG_LEVEL_ERROR, message);
+  if (!std::getenv("QNN_LOG_TO_STDERR")) std::fprintf(stderr, "[qnn ERROR] %s\n", message.c_str());
+  return true;
 }
 
 bool clientApiFromEnvironment(uint32_t* major, uint32_t* minor) {

@@ -27,6 +27,14 @@ Qnn_ErrorHandle_t systemProvidersForClient(const QnnSystemInterface_t& current, 
 // false when unset; a malformed value is logged and ignored.
 bool clientApiFromEnvironment(uint32_t* major, uint32_t* minor);
 
+// A client built against API 2.7 or 2.8 headers that got the current table reads it in its own
+// member order: its logCreate(callback, level, &logger) -- usually its first call -- lands on
+// slot 23, tensorCreateContextTensor(context, tensor), with a log level (1..5) where the tensor
+// pointer goes, which no current client can pass (no object lives at address 1..5).
+// True when `tensor` is such a level; the first time, says on stderr (no log callback can exist
+// yet for such a client) which library or QNN_OPENQNN_CLIENT_API serves it.
+bool olderClientCalledLogCreate(const void* tensor);
+
 }  // namespace qnn::compat
 
 // Exported by every OpenQNN library: the compat shims under

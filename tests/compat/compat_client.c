@@ -13,6 +13,7 @@
  * exit: 0 ok, 1 failure, 3 refused (no provider of this client's version). */
 #include <dlfcn.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -194,7 +195,16 @@ static void printBinaryInfo(const char* systemLib, const void* bin, uint64_t siz
   CHECK(sys->systemContextFree(h));
 }
 
+/* Backend messages go to stderr: stdout holds only what every route must print alike. */
+static void logToStderr(const char* fmt, QnnLog_Level_t level, uint64_t timestamp, va_list args) {
+  (void)timestamp;
+  fprintf(stderr, "[log %d] ", (int)level);
+  vfprintf(stderr, fmt, args);
+  fputc('\n', stderr);
+}
+
 int main(int argc, char** argv) {
+  Qnn_LogHandle_t logger = NULL;
   Qnn_ContextHandle_t ctx = NULL;
   Qnn_GraphHandle_t g = NULL;
   Qnn_ProfileHandle_t prof = NULL;
@@ -213,7 +223,10 @@ int main(int argc, char** argv) {
     printf("refused: no provider of QNN API %d.%d\n", QNN_API_VERSION_MAJOR, CLIENT_MINOR);
     return 3;
   }
-  CHECK(qnn->backendCreate(NULL, NULL, &backend));
+  /* As the vendor's tools do, a logger first: on a table of another layout this is the call
+   * that goes astray (the library then names the table it needs). */
+  CHECK(qnn->logCreate(logToStderr, QNN_LOG_LEVEL_WARN, &logger));
+  CHECK(qnn->backendCreate(logger, NULL, &backend));
   CHECK(qnn->backendRegisterOpPackage(backend, argv[3], "ExampleElementwiseCpuInterfaceProvider", NULL));
   printf("op package registered\n");
   CHECK(qnn->contextCreate(backend, NULL, NULL, &ctx));
@@ -279,5 +292,6 @@ int main(int argc, char** argv) {
   CHECK(qnn->profileFree(prof));
   CHECK(qnn->contextFree(ctx, NULL));
   CHECK(qnn->backendFree(backend));
+  CHECK(qnn->logFree(logger));
   return ok ? 0 : 1;
 }
