@@ -18,6 +18,7 @@
 #include "QnnTypes.h"
 #include "saver_test_util.h"
 #include "trace_reader.h"
+#include "trace_writer.h"
 
 namespace fs = std::filesystem;
 using qnn::trace::CallRecord;
@@ -275,6 +276,59 @@ TEST_F(Saver, CorruptedAndWrongVersionTracesAreRefused) {
   EXPECT_FALSE(qnn::trace::readTraceBuffer(inflated.data(), inflated.size(), t));
   EXPECT_NE(t.error.find("block size out of range"), std::string::npos) << t.error;
   EXPECT_EQ(t.errorOffset, block);
+}
+
+// The client's API is an info block: a client built against include/QNN asked for the default
+// provider, so the recording names the API of these headers.
+TEST_F(Saver, TraceRecordsTheClientApi) {
+  Trace t;
+  ASSERT_TRUE(qnn::trace::readTrace(tracePath("pass").string(), t)) << t.error;
+  uint32_t major = 0, minor = 0;
+  ASSERT_TRUE(t.clientApi(&major, &minor));
+  EXPECT_EQ(major, uint32_t(QNN_API_VERSION_MAJOR));
+  EXPECT_EQ(minor, uint32_t(QNN_API_VERSION_MINOR));
+}
+
+// Info blocks merge field by field (a later one wins) and do not count as calls; one that is
+// not a struct is refused like any malformed block.
+TEST_F(Saver, InfoBlocksMergeAndMalformedOnesAreRefused) {
+  fs::path path = dir_ / "info.qnntrace";
+  auto api = [](uint32_t minor) {
+    Value v = Value::record(), info = Value::record();
+    v.add("major", Value::uint(2));
+    v.add("minor", Value::uint(minor));
+    info.add("clientApi", std::move(v));
+    return info;
+  };
+  {
+    qnn::trace::TraceWriter w;
+    ASSERT_TRUE(w.open(path.string(), nullptr));
+    w.writeInfo(api(7));
+    CallRecord call;
+    call.callId = qnn::trace::callIdOf("backendFree");
+    w.writeCall(call);
+    Value other = Value::record();
+    other.add("note", Value::str("kept"));
+    w.writeInfo(other);
+    w.writeInfo(api(13));
+    w.writeInfo(Value::uint(1));  // not a struct
+  }
+  std::vector<uint8_t> bytes = readBytes(path);
+  Trace t;
+  EXPECT_FALSE(qnn::trace::readTraceBuffer(bytes.data(), bytes.size(), t));
+  EXPECT_NE(t.error.find("malformed info block"), std::string::npos) << t.error;
+  ASSERT_EQ(t.blockEnds.size(), 4u);
+  ASSERT_TRUE(qnn::trace::readTraceBuffer(bytes.data(), t.blockEnds[3], t)) << t.error;
+  EXPECT_EQ(t.calls.size(), 1u);
+  uint32_t major = 0, minor = 0;
+  ASSERT_TRUE(t.clientApi(&major, &minor));
+  EXPECT_EQ(major, 2u);
+  EXPECT_EQ(minor, 13u);
+  ASSERT_NE(t.info.field("note"), nullptr);
+  EXPECT_EQ(t.info.field("note")->s, "kept");
+  Trace headerOnly;
+  ASSERT_TRUE(qnn::trace::readTraceBuffer(bytes.data(), 16, headerOnly));
+  EXPECT_FALSE(headerOnly.clientApi(&major, &minor));
 }
 
 TEST_F(Saver, ProcessKilledAfterSecondExecuteLeavesReadableTrace) {
