@@ -228,6 +228,26 @@ bool olderClientCalledLogCreate(const void* tensor) {
   return true;
 }
 
+size_t interfaceMembersForMinor(uint32_t minor) {
+  // {first minor, members} in order; a row holds until the next one.
+  static constexpr struct {
+    uint32_t minor;
+    size_t members;
+  } kSizes[] = {{7, 44},  {8, 46},  {9, 48},  {11, 51}, {12, 54}, {13, 55}, {15, 56}, {17, 59}, {18, 62},
+                {22, 64}, {25, 66}, {26, 67}, {27, 68}, {28, 69}, {31, 71}, {33, 0},  {39, 75}, {40, 0}};
+  size_t members = 0;
+  for (const auto& row : kSizes)
+    if (minor >= row.minor) members = row.members;
+  return minor < 7 ? 0 : members;
+}
+
+uint32_t minorForInterfaceMembers(size_t members, bool* ambiguous) {
+  if (ambiguous) *ambiguous = members == 55;
+  for (uint32_t minor = 7; minor <= 39; ++minor)
+    if (interfaceMembersForMinor(minor) == members) return minor;
+  return 0;
+}
+
 bool clientApiFromEnvironment(uint32_t* major, uint32_t* minor) {
   const char* v = std::getenv("QNN_OPENQNN_CLIENT_API");
   if (!v || !*v) return false;

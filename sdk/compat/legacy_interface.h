@@ -3,6 +3,7 @@
 // sdk/compat knows about old layouts.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "QnnInterface.h"
@@ -34,6 +35,13 @@ bool clientApiFromEnvironment(uint32_t* major, uint32_t* minor);
 // True when `tensor` is such a level; the first time, says on stderr (no log callback can exist
 // yet for such a client) which library or QNN_OPENQNN_CLIENT_API serves it.
 bool olderClientCalledLogCreate(const void* tensor);
+// Members of QNN_INTERFACE_VER_TYPE in the headers of core API 2.<minor> (the API timeline's
+// facts); 0 for a minor whose table is not known (2.33 .. 2.38,
+// newer than 2.39). 2.7 and 2.8 hold their members in an older order.
+size_t interfaceMembersForMinor(uint32_t minor);
+// The oldest minor whose table has `members` members, 0 if none. 55 members are both 2.13
+// (120-byte tensors) and 2.14 (144-byte tensors): *ambiguous is set then, and 13 returned.
+uint32_t minorForInterfaceMembers(size_t members, bool* ambiguous);
 
 }  // namespace qnn::compat
 

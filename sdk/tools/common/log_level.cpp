@@ -34,10 +34,19 @@ const char* logLevelName(QnnLog_Level_t level) {
                                           : "debug";
 }
 
+namespace {
+std::mutex g_stderrMutex;  // backends may log from worker threads
+}
+
 void stderrLogCallback(const char* fmt, QnnLog_Level_t level, uint64_t, va_list args) {
-  static std::mutex mutex;  // backends may log from worker threads
   const std::string message = formatLogMessage(fmt, args);
-  std::lock_guard<std::mutex> lock(mutex);
+  std::lock_guard<std::mutex> lock(g_stderrMutex);
+  std::fprintf(stderr, "[qnn %s] %s\n", logLevelName(level), message.c_str());
+}
+
+void logLine(QnnLog_Level_t level, QnnLog_Level_t threshold, const std::string& message) {
+  if (level > QNN_LOG_LEVEL_WARN && (threshold == 0 || level > threshold)) return;
+  std::lock_guard<std::mutex> lock(g_stderrMutex);
   std::fprintf(stderr, "[qnn %s] %s\n", logLevelName(level), message.c_str());
 }
 

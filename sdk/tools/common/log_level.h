@@ -16,5 +16,8 @@ std::string formatLogMessage(const char* fmt, va_list args);
 // "error", "warn", "info", "verbose" or "debug".
 const char* logLevelName(QnnLog_Level_t level);
 void stderrLogCallback(const char* fmt, QnnLog_Level_t level, uint64_t timestamp, va_list args);
+// One line of the tool's own in the same format: warnings and errors always, other levels when
+// `threshold` (the --log_level, 0 = none) reaches them.
+void logLine(QnnLog_Level_t level, QnnLog_Level_t threshold, const std::string& message);
 
 }  // namespace qnn::tools

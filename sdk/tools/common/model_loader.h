@@ -3,18 +3,24 @@
 // through the library's own free function before the library is unloaded.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "dynamic_library.h"
+#include "model_abi.h"
 #include "model_library.h"
 #include "qnn_backend.h"
+
+namespace qnn::compat {
+class Converted;
+}
 
 namespace qnn::tools {
 
 class ModelLibrary {
  public:
-  ModelLibrary() = default;
+  ModelLibrary();
   ~ModelLibrary();
   ModelLibrary(const ModelLibrary&) = delete;
   ModelLibrary& operator=(const ModelLibrary&) = delete;
@@ -24,12 +30,16 @@ class ModelLibrary {
   // then builds the graphs of that DLC. Throws ToolError.
   void load(const std::string& path, const std::string& prefix, const std::string& dlcPath = "");
   // Creates the library's graphs in context. configs may be empty. `api`: the
-  // interface handed to the library (default: the backend's own).
+  // interface handed to the library (default: the backend's own). The table is passed in the
+  // layout of the API the library was built against (model_abi.h); a library of API < 2.14
+  // composes through the backend's adapters for its tensor layout (OpenQNN backends only), and
+  // its graphs' tensors are converted to the current layout for graphs().
   void compose(const QnnBackend& backend, Qnn_ContextHandle_t context,
                const std::vector<const GraphConfigInfo_t*>& configs, bool debug,
                const QNN_INTERFACE_VER_TYPE* api = nullptr);
   const std::vector<GraphInfo_t*>& graphs() const { return graphs_; }
   const std::string& path() const { return lib_.path(); }
+  const ModelApi& modelApi() const { return modelApi_; }
 
  private:
   void release();
@@ -41,6 +51,10 @@ class ModelLibrary {
   GraphInfoPtr_t* info_ = nullptr;
   uint32_t count_ = 0;
   std::vector<GraphInfo_t*> graphs_;
+  ModelApi modelApi_;
+  // For a library of an older tensor layout: current-layout copies of its graph infos.
+  std::unique_ptr<compat::Converted> converted_;
+  std::vector<GraphInfo_t> convertedInfo_;
 };
 
 }  // namespace qnn::tools

@@ -39,6 +39,8 @@ class QnnBackend {
   Qnn_BackendHandle_t backend() const { return backend_; }
   Qnn_DeviceHandle_t device() const { return device_; }
   const std::string& path() const { return lib_.path(); }
+  // An exported symbol of the backend library, or nullptr.
+  void* symbol(const char* name) const { return lib_.symbol(name); }
   std::string buildId() const;
   QnnLog_Level_t logLevel() const { return logLevel_; }
 
@@ -47,7 +49,7 @@ class QnnBackend {
   std::string describe(Qnn_ErrorHandle_t status) const;
 
  private:
-  DynamicLibrary lib_;
+  mutable DynamicLibrary lib_;  // mutable for symbol(): a lookup records its error text
   QNN_INTERFACE_VER_TYPE api_{};
   QnnLog_Level_t logLevel_ = static_cast<QnnLog_Level_t>(0);
   Qnn_LogHandle_t log_ = nullptr;
