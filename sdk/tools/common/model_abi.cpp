@@ -303,7 +303,10 @@ ModelApi modelApiOf(const void* composeFn) {
   if (fromEnvironment(&api)) return api;
   const size_t bytes = measuredTableBytes(composeFn);
   bool ambiguous = false;
-  const uint32_t minor = bytes ? compat::minorForInterfaceMembers(bytes / 8, &ambiguous) : 0;
+  // A size shared by several versions names the oldest of them (same layout); our own, ours.
+  const uint32_t minor = bytes == sizeof(QNN_INTERFACE_VER_TYPE)
+                             ? QNN_API_VERSION_MINOR
+                             : bytes ? compat::minorForInterfaceMembers(bytes / 8, &ambiguous) : 0;
   if (minor == 0) {
     api.minor = QNN_API_VERSION_MINOR;
     api.members = compat::interfaceMembersForMinor(api.minor);

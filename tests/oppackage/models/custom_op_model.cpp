@@ -37,15 +37,7 @@ extern "C" __attribute__((visibility("default"))) ModelError_t QnnModel_composeG
   auto out = b.tensor("out", QNN_TENSOR_TYPE_APP_READ, f, {2, 3});
   if (b.ok) b.ok = addSoftsign(b, x, soft);
   b.node("add", QNN_OP_ELEMENT_WISE_ADD, {soft, x}, out);
-  GraphInfo_t* info = b.finish("custom");
-  *graphsInfo = static_cast<GraphInfoPtr_t*>(std::malloc(sizeof(GraphInfoPtr_t)));
-  (*graphsInfo)[0] = info;
-  *numGraphsInfo = 1;
-  if (!b.ok) {
-    testmodel::freeGraphs(graphsInfo, 1);
-    return MODEL_GRAPH_ERROR;
-  }
-  return MODEL_NO_ERROR;
+  return testmodel::returnOneGraph(b, "custom", graphsInfo, numGraphsInfo);
 }
 
 extern "C" __attribute__((visibility("default"))) ModelError_t QnnModel_freeGraphsInfo(GraphInfoPtr_t** graphsInfo,

@@ -539,3 +539,95 @@ TEST_F(NetRun, BadSystemLibraryNotASystemLibrary) {
 }
 }  // namespace
 #endif
+
+// Model libraries built against the headers of older QNN API versions (versioned_model.cpp):
+// the tools measure the by-value table each expects and compose through a table of that layout.
+namespace {
+
+std::vector<float> refSoftmaxHalf(const Pair& p) {  // softmax(beta 0.5) of x + y over rows of 3
+  std::vector<float> r(p.x.size());
+  for (size_t row = 0; row < r.size(); row += 3) {
+    double e[3], total = 0;
+    for (size_t i = 0; i < 3; ++i) total += e[i] = std::exp(0.5 * (double(p.x[row + i]) + p.y[row + i]));
+    for (size_t i = 0; i < 3; ++i) r[row + i] = static_cast<float>(e[i] / total);
+  }
+  return r;
+}
+std::vector<float> refProd(const Pair& p) {
+  std::vector<float> r(p.x.size());
+  for (size_t i = 0; i < r.size(); ++i) r[i] = p.x[i] * p.y[i];
+  return r;
+}
+
+class VersionedModel : public NetRun {
+ protected:
+  std::string run(const std::string& model, const std::string& extra = "") {
+    return base() + "--model " + model + " --input_list " + dir + "/list.txt --log_level verbose " + extra;
+  }
+  void checkOutputs(const std::string& resultRoot, bool debug) {
+    for (int k = 0; k < 3; ++k) {
+      const std::string d = resultRoot + "/Result_" + std::to_string(k);
+      expectNear(readFloats(d + "/soft.raw"), refSoftmaxHalf(pairs[k]), d + " soft");
+      expectNear(readFloats(d + "/prod.raw"), refProd(pairs[k]), d + " prod");
+      if (debug) expectNear(readFloats(d + "/sum.raw"), refSum(pairs[k]), d + " sum");
+      else EXPECT_FALSE(exists(d + "/sum.raw")) << "debug output without --debug";
+    }
+  }
+  static void expectIn(const RunResult& r, const std::string& text) {
+    EXPECT_NE(r.err.find(text), std::string::npos) << "stderr: " << r.err;
+  }
+  // A run without --debug: the tool's measurement, the library's own view (its table, debug off,
+  // and a line through the log callback at the level it was given) and the outputs.
+  void expectMeasuredRun(const std::string& model, const std::string& label, size_t members) {
+    RunResult r = runTool(run(model));
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const std::string bytes = std::to_string(members * 8);
+    expectIn(r, "QNN API " + label + ", " + std::to_string(members) +
+                    "-member interface table (its compose function reads `debug` " + bytes + " bytes after");
+    expectIn(r, "[qnn info] versioned model " + label + ": " + bytes + "-byte table, debug 0");
+    checkOutputs(out, false);
+  }
+};
+
+TEST_F(VersionedModel, Api2_7LibraryComposesThroughThe2_7Table) { expectMeasuredRun(MODEL_API_2_7, "2.7", 44); }
+
+TEST_F(VersionedModel, Api2_7LibraryWithDebugAndThroughAContextBinary) {
+  RunResult r = runTool(run(MODEL_API_2_7, "--debug"));
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  expectIn(r, "versioned model 2.7: 352-byte table, debug 1");
+  checkOutputs(out, true);
+  RunResult g = runTool(kCbg + " --backend " + kCpu + " --model " + MODEL_API_2_7 + " --binary_file v --output_dir " +
+                        dir + "/bin");
+  ASSERT_EQ(g.exitCode, 0) << g.err;
+  RunResult c = runTool(kNetRun + " --backend " + kCpu + " --output_dir " + dir + "/ctx --retrieve_context " + dir +
+                        "/bin/v.bin --input_list " + dir + "/list.txt");
+  ASSERT_EQ(c.exitCode, 0) << c.err;
+  checkOutputs(dir + "/ctx", false);
+}
+
+TEST_F(VersionedModel, Api2_18LibraryGetsA62MemberTable) { expectMeasuredRun(MODEL_API_2_18, "2.18", 62); }
+
+TEST_F(VersionedModel, Api2_13LibraryNeedsTheOverride) {
+  // 55 members are API 2.13 (120-byte tensors) or 2.14 (144-byte tensors): 2.14 is assumed, loudly.
+  RunResult guessed = runTool(run(MODEL_API_2_13));
+  expectIn(guessed, "[qnn warn]");
+  expectIn(guessed, "55 members: API 2.13 or 2.14; 2.14 assumed, set QNN_OPENQNN_MODEL_API=2.13");
+  RunResult r = runTool("QNN_OPENQNN_MODEL_API=2.13 " + run(MODEL_API_2_13));
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  expectIn(r, "QNN API 2.13, 55-member interface table (set by QNN_OPENQNN_MODEL_API=2.13)");
+  expectIn(r, "versioned model 2.13: 440-byte table, debug 0");
+  checkOutputs(out, false);
+}
+
+TEST_F(VersionedModel, CurrentLibraryIsMeasuredToo) {
+  RunResult r = runTool(twoIo() + "--log_level verbose");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  expectIn(r, "QNN API 2.32, 71-member interface table (its compose function reads `debug` 568 bytes after");
+}
+
+TEST_F(VersionedModel, BadOverride) {
+  expectFailure("QNN_OPENQNN_MODEL_API=3.1 " + twoIo(), "QNN_OPENQNN_MODEL_API='3.1' is not of the form 2.<minor>");
+  expectFailure("QNN_OPENQNN_MODEL_API=2.8 " + twoIo(), "no model library interface table is known for that version");
+}
+
+}  // namespace

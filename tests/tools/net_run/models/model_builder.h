@@ -57,8 +57,11 @@ struct Builder {
     return t;
   }
 
-  void node(const char* name, const char* op, std::vector<Qnn_Tensor_t> in, Qnn_Tensor_t out) {
+  void node(const char* name, const char* op, std::vector<Qnn_Tensor_t> in, Qnn_Tensor_t out,
+            std::vector<Qnn_Param_t> params = {}) {
     Qnn_OpConfig_t cfg = QNN_OPCONFIG_INIT;
+    cfg.v1.numOfParams = static_cast<uint32_t>(params.size());
+    cfg.v1.params = params.empty() ? nullptr : params.data();
     cfg.v1.name = name;
     cfg.v1.packageName = QNN_OP_PACKAGE_NAME_QTI_AISW;
     cfg.v1.typeName = op;
@@ -107,6 +110,20 @@ inline ModelError_t freeGraphs(GraphInfoPtr_t** graphsInfo, uint32_t numGraphs) 
   }
   std::free(*graphsInfo);
   *graphsInfo = nullptr;
+  return MODEL_NO_ERROR;
+}
+
+// Finishes b's graph and returns it as the library's only graph (freed again when b failed).
+inline ModelError_t returnOneGraph(Builder& b, const char* name, GraphInfoPtr_t** graphsInfo,
+                                   uint32_t* numGraphsInfo) {
+  GraphInfo_t* info = b.finish(name);
+  *graphsInfo = static_cast<GraphInfoPtr_t*>(std::malloc(sizeof(GraphInfoPtr_t)));
+  (*graphsInfo)[0] = info;
+  *numGraphsInfo = 1;
+  if (!b.ok) {
+    freeGraphs(graphsInfo, 1);
+    return MODEL_GRAPH_ERROR;
+  }
   return MODEL_NO_ERROR;
 }
 

@@ -13,15 +13,7 @@ extern "C" __attribute__((visibility("default"))) ModelError_t Quant_composeGrap
   auto in = b.tensor("q_in", QNN_TENSOR_TYPE_APP_WRITE, u8, {4}, 0.05f, -100);
   auto out = b.tensor("q_out", QNN_TENSOR_TYPE_APP_READ, u8, {4}, 0.05f, -100);
   b.node("relu_q", QNN_OP_RELU, {in}, out);
-  GraphInfo_t* info = b.finish("quant");
-  *graphsInfo = static_cast<GraphInfoPtr_t*>(std::malloc(sizeof(GraphInfoPtr_t)));
-  (*graphsInfo)[0] = info;
-  *numGraphsInfo = 1;
-  if (!b.ok) {
-    testmodel::freeGraphs(graphsInfo, 1);
-    return MODEL_GRAPH_ERROR;
-  }
-  return MODEL_NO_ERROR;
+  return testmodel::returnOneGraph(b, "quant", graphsInfo, numGraphsInfo);
 }
 
 extern "C" __attribute__((visibility("default"))) ModelError_t Quant_freeGraphsInfo(GraphInfoPtr_t** graphsInfo,

@@ -19,15 +19,7 @@ extern "C" __attribute__((visibility("default"))) ModelError_t QnnModel_composeG
   b.node("mul", QNN_OP_ELEMENT_WISE_MULTIPLY, {x, y}, prod);
   b.node("relu", QNN_OP_RELU, {sum}, relu);
   b.node("sub", QNN_OP_ELEMENT_WISE_SUBTRACT, {prod, y}, diff);
-  GraphInfo_t* info = b.finish("two_io");
-  *graphsInfo = static_cast<GraphInfoPtr_t*>(std::malloc(sizeof(GraphInfoPtr_t)));
-  (*graphsInfo)[0] = info;
-  *numGraphsInfo = 1;
-  if (!b.ok) {
-    testmodel::freeGraphs(graphsInfo, 1);
-    return MODEL_GRAPH_ERROR;
-  }
-  return MODEL_NO_ERROR;
+  return testmodel::returnOneGraph(b, "two_io", graphsInfo, numGraphsInfo);
 }
 
 extern "C" __attribute__((visibility("default"))) ModelError_t QnnModel_freeGraphsInfo(GraphInfoPtr_t** graphsInfo,
