@@ -250,7 +250,7 @@ bool fromEnvironment(ModelApi* api) {
 
 }  // namespace
 
-size_t measuredTableBytes(const void* composeFn) {
+size_t measuredTableBytes(const void* composeFn, size_t bytesBeforeDebug) {
 #if defined(__x86_64__)
   Dl_info info{};
   ElfW(Sym)* sym = nullptr;
@@ -288,20 +288,21 @@ size_t measuredTableBytes(const void* composeFn) {
   if (!tableSeen && !frameless) return 0;
   // The bool `debug` is the first stack argument after the table; nothing in the table is narrow.
   for (int64_t offset : narrowReads) {
+    const int64_t table = offset - static_cast<int64_t>(bytesBeforeDebug);
     bool ambiguous = false;
-    if (compat::minorForInterfaceMembers(static_cast<size_t>(offset / 8), &ambiguous) != 0)
-      return static_cast<size_t>(offset);
+    if (table > 0 && compat::minorForInterfaceMembers(static_cast<size_t>(table / 8), &ambiguous) != 0)
+      return static_cast<size_t>(table);
   }
 #else
-  (void)composeFn;
+  (void)composeFn, (void)bytesBeforeDebug;
 #endif
   return 0;
 }
 
-ModelApi modelApiOf(const void* composeFn) {
+ModelApi modelApiOf(const void* composeFn, bool fromDlc) {
   ModelApi api;
   if (fromEnvironment(&api)) return api;
-  const size_t bytes = measuredTableBytes(composeFn);
+  const size_t bytes = measuredTableBytes(composeFn, fromDlc ? sizeof(uint32_t*) : 0);
   bool ambiguous = false;
   // A size shared by several versions names the oldest of them (same layout); our own, ours.
   const uint32_t minor = bytes == sizeof(QNN_INTERFACE_VER_TYPE)
@@ -316,7 +317,7 @@ ModelApi modelApiOf(const void* composeFn) {
     return api;
   }
   api.members = bytes / 8;
-  api.how = "its compose function reads `debug` " + std::to_string(bytes) + " bytes after the table";
+  api.how = "its compose function reads `debug` where a " + std::to_string(bytes) + "-byte table puts it";
   if (ambiguous) {
     // 55 members: API 2.13 (SDK 2.19, 120-byte tensors) or 2.14 (SDK 2.20, 144-byte tensors).
     api.minor = 14;

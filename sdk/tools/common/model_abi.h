@@ -30,12 +30,14 @@ struct ModelApi {
 };
 
 // The API of the compose function at `composeFn` (an address inside a loaded library).
-// Throws ToolError for a QNN_OPENQNN_MODEL_API naming a version without a known table.
-ModelApi modelApiOf(const void* composeFn);
+// `fromDlc`: <prefix>_composeGraphsFromDlc, whose pointer argument numGraphsInfo also goes on the
+// stack, between the table and `debug`. Throws ToolError for a QNN_OPENQNN_MODEL_API naming a
+// version without a known table.
+ModelApi modelApiOf(const void* composeFn, bool fromDlc = false);
 
 // Table size measured in the compose function's code: the byte distance from the by-value
-// table to the first later stack argument the function reads, or 0 when the code does not
-// show it (another architecture, an unrecognized prologue). Exposed for tests.
-size_t measuredTableBytes(const void* composeFn);
+// table to its read of `debug`, less `bytesBeforeDebug` (stack arguments in between), or 0
+// when the code does not show it (another architecture, no unwind table, no such read).
+size_t measuredTableBytes(const void* composeFn, size_t bytesBeforeDebug = 0);
 
 }  // namespace qnn::tools

@@ -123,7 +123,8 @@ void ModelLibrary::load(const std::string& path, const std::string& prefix, cons
     throw ToolError("model library '" + path + "' does not export " +
                     (!compose_ && !composeFromDlc_ ? composeName : freeName) +
                     (dlcPath.empty() ? " (check --model_prefix)" : " (--dlc_path needs libQnnModelDlc.so as --model)"));
-  modelApi_ = modelApiOf(compose_ ? reinterpret_cast<const void*>(compose_) : reinterpret_cast<const void*>(composeFromDlc_));
+  modelApi_ = compose_ ? modelApiOf(reinterpret_cast<const void*>(compose_))
+                       : modelApiOf(reinterpret_cast<const void*>(composeFromDlc_), true);
 }
 
 void ModelLibrary::compose(const QnnBackend& backend, Qnn_ContextHandle_t context,

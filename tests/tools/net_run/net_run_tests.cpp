@@ -583,7 +583,7 @@ class VersionedModel : public NetRun {
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const std::string bytes = std::to_string(members * 8);
     expectIn(r, "QNN API " + label + ", " + std::to_string(members) +
-                    "-member interface table (its compose function reads `debug` " + bytes + " bytes after");
+                    "-member interface table (its compose function reads `debug` where a " + bytes + "-byte table puts it)");
     expectIn(r, "[qnn info] versioned model " + label + ": " + bytes + "-byte table, debug 0");
     checkOutputs(out, false);
   }
@@ -622,7 +622,7 @@ TEST_F(VersionedModel, Api2_13LibraryNeedsTheOverride) {
 TEST_F(VersionedModel, CurrentLibraryIsMeasuredToo) {
   RunResult r = runTool(twoIo() + "--log_level verbose");
   ASSERT_EQ(r.exitCode, 0) << r.err;
-  expectIn(r, "QNN API 2.32, 71-member interface table (its compose function reads `debug` 568 bytes after");
+  expectIn(r, "QNN API 2.32, 71-member interface table (its compose function reads `debug` where a 568-byte table puts it)");
 }
 
 TEST_F(VersionedModel, BadOverride) {
