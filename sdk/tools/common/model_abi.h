@@ -9,8 +9,10 @@
 //
 // The library holds no version string (the vendor's generator compiles none in). What it does
 // hold is the compose function's own machine code, which finds its `debug` argument N·8 bytes
-// past the table. modelApiOf() reads that distance (x86_64 only), or takes
-// QNN_OPENQNN_MODEL_API=2.<minor> from the environment, which always wins.
+// past the table. modelApiOf() reads that distance (x86_64 only: the function's .eh_frame rule
+// locates the table relative to %rsp/%rbp at each instruction, and the first 8- or 32-bit load
+// past it is the read of `debug`), or takes QNN_OPENQNN_MODEL_API=2.<minor> from the
+// environment, which always wins.
 #pragma once
 
 #include <cstddef>
