@@ -250,6 +250,25 @@ bool fromEnvironment(ModelApi* api) {
 
 }  // namespace
 
+size_t tensorArgumentArea(const void* composeFn) {
+#if defined(__x86_64__)
+  // Stack areas reserved for one call's by-value arguments show as the CFA offset growing by them
+  // (clang and gcc note every such adjustment when the frame is %rsp-based).
+  const std::vector<CfaRow> rows = cfaRows(reinterpret_cast<uintptr_t>(composeFn));
+  bool area128 = false, area144 = false;
+  for (size_t i = 1; i < rows.size(); ++i) {
+    if (rows[i].reg != 7 || rows[i - 1].reg != 7) continue;
+    const int64_t growth = rows[i].offset - rows[i - 1].offset;
+    area128 = area128 || growth == 128;
+    area144 = area144 || growth == 144;
+  }
+  if (area128 != area144) return area128 ? 120 : 144;
+#else
+  (void)composeFn;
+#endif
+  return 0;
+}
+
 size_t measuredTableBytes(const void* composeFn, size_t bytesBeforeDebug) {
 #if defined(__x86_64__)
   Dl_info info{};
@@ -320,9 +339,13 @@ ModelApi modelApiOf(const void* composeFn, bool fromDlc) {
   api.how = "its compose function reads `debug` where a " + std::to_string(bytes) + "-byte table puts it";
   if (ambiguous) {
     // 55 members: API 2.13 (SDK 2.19, 120-byte tensors) or 2.14 (SDK 2.20, 144-byte tensors).
-    api.minor = 14;
-    api.certain = false;
-    api.how += " (55 members: API 2.13 or 2.14; 2.14 assumed, set QNN_OPENQNN_MODEL_API=2.13 for an SDK 2.19 library)";
+    // The vendor's QnnModel::addTensor takes a tensor by value: its stack area tells them apart.
+    const size_t tensor = tensorArgumentArea(composeFn);
+    api.minor = tensor == 120 ? 13 : 14;
+    api.certain = tensor != 0;
+    api.how += tensor ? " and passes " + std::to_string(tensor) + "-byte tensors by value"
+                      : " (55 members: API 2.13 or 2.14; 2.14 assumed, set QNN_OPENQNN_MODEL_API=2.13 for an SDK "
+                        "2.19 library)";
   } else {
     api.minor = minor;
   }

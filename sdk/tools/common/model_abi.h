@@ -42,4 +42,9 @@ ModelApi modelApiOf(const void* composeFn, bool fromDlc = false);
 // when the code does not show it (another architecture, no unwind table, no such read).
 size_t measuredTableBytes(const void* composeFn, size_t bytesBeforeDebug = 0);
 
+// The size of Qnn_Tensor_t the compose function passes by value (120 before API 2.14, 144 from
+// 2.14 on), from the stack areas its calls reserve (128 or 144 bytes, 16-aligned); 0 when it
+// passes none, both, or the code does not show it. Separates API 2.13 from 2.14 (same table).
+size_t tensorArgumentArea(const void* composeFn);
+
 }  // namespace qnn::tools

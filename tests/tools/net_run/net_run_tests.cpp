@@ -619,6 +619,18 @@ TEST_F(VersionedModel, Api2_13LibraryNeedsTheOverride) {
   checkOutputs(out, false);
 }
 
+#ifdef MODEL_API_2_13_BY_VALUE
+TEST_F(VersionedModel, Api2_13LibraryPassingTensorsByValueIsRecognized) {
+  RunResult r = runTool(run(MODEL_API_2_13_BY_VALUE));
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  expectIn(r, "QNN API 2.13, 55-member interface table (its compose function reads `debug` where a 440-byte "
+              "table puts it and passes 120-byte tensors by value)");
+  EXPECT_EQ(r.err.find("[qnn warn]"), std::string::npos) << r.err;
+  expectIn(r, "versioned model 2.13: 440-byte table, debug 0");
+  checkOutputs(out, false);
+}
+#endif
+
 TEST_F(VersionedModel, CurrentLibraryIsMeasuredToo) {
   RunResult r = runTool(twoIo() + "--log_level verbose");
   ASSERT_EQ(r.exitCode, 0) << r.err;

@@ -36,6 +36,11 @@ using Table = QNN_INTERFACE_VER_TYPE;
 
 }  // namespace
 
+#ifdef VERSIONED_ASM_ENTRY
+// QnnModel_composeGraphs is the wrapper in versioned_entry.S, which forwards here.
+#define QnnModel_composeGraphs VersionedModel_composeGraphs
+#endif
+
 extern "C" __attribute__((visibility("default"))) ModelError_t QnnModel_composeGraphs(
     Qnn_BackendHandle_t, Table table, Qnn_ContextHandle_t ctx, const GraphConfigInfo_t** cfgs, const uint32_t numCfgs,
     GraphInfoPtr_t** graphsInfo, uint32_t* numGraphsInfo, bool debug, QnnLog_Callback_t logCallback,
