@@ -16,7 +16,7 @@ constexpr char kPlaceholderBinary[] = "QNN-SAVER-PLACEHOLDER-BINARY";
 
 Qnn_ErrorHandle_t contextCreate(Qnn_BackendHandle_t backend, Qnn_DeviceHandle_t device,
                                 const QnnContext_Config_t** config, Qnn_ContextHandle_t* context) {
-  return recorded(callId("contextCreate"), [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded(trace::Call::contextCreate, [&](Value& a) -> Qnn_ErrorHandle_t {
     void *rb = nullptr, *rd = nullptr;
     if (!useHandle(a, "backend", backend, Kind::Backend, false, &rb)) return QNN_BACKEND_ERROR_INVALID_HANDLE;
     if (!useHandle(a, "device", device, Kind::Device, true, &rd)) return QNN_DEVICE_ERROR_INVALID_HANDLE;
@@ -30,7 +30,7 @@ Qnn_ErrorHandle_t contextCreate(Qnn_BackendHandle_t backend, Qnn_DeviceHandle_t 
 }
 
 Qnn_ErrorHandle_t contextSetConfig(Qnn_ContextHandle_t context, const QnnContext_Config_t** config) {
-  return recorded(callId("contextSetConfig"), [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded(trace::Call::contextSetConfig, [&](Value& a) -> Qnn_ErrorHandle_t {
     void* real = nullptr;
     if (!useHandle(a, "context", context, Kind::Context, false, &real)) return QNN_CONTEXT_ERROR_INVALID_HANDLE;
     a.add("config", configListValue(config));
@@ -39,7 +39,7 @@ Qnn_ErrorHandle_t contextSetConfig(Qnn_ContextHandle_t context, const QnnContext
 }
 
 Qnn_ErrorHandle_t contextGetBinarySize(Qnn_ContextHandle_t context, Qnn_ContextBinarySize_t* size) {
-  return recorded(callId("contextGetBinarySize"), [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded(trace::Call::contextGetBinarySize, [&](Value& a) -> Qnn_ErrorHandle_t {
     void* real = nullptr;
     if (!useHandle(a, "context", context, Kind::Context, false, &real)) return QNN_CONTEXT_ERROR_INVALID_HANDLE;
     if (!size) return QNN_CONTEXT_ERROR_INVALID_ARGUMENT;
@@ -53,7 +53,7 @@ Qnn_ErrorHandle_t contextGetBinarySize(Qnn_ContextHandle_t context, Qnn_ContextB
 
 Qnn_ErrorHandle_t contextGetBinary(Qnn_ContextHandle_t context, void* buffer, Qnn_ContextBinarySize_t bufferSize,
                                    Qnn_ContextBinarySize_t* written) {
-  return recorded(callId("contextGetBinary"), [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded(trace::Call::contextGetBinary, [&](Value& a) -> Qnn_ErrorHandle_t {
     void* real = nullptr;
     if (!useHandle(a, "context", context, Kind::Context, false, &real)) return QNN_CONTEXT_ERROR_INVALID_HANDLE;
     a.add("binaryBufferSize", Value::uint(bufferSize));
@@ -78,7 +78,7 @@ Qnn_ErrorHandle_t contextCreateFromBinary(Qnn_BackendHandle_t backend, Qnn_Devic
                                           const QnnContext_Config_t** config, const void* buffer,
                                           Qnn_ContextBinarySize_t size, Qnn_ContextHandle_t* context,
                                           Qnn_ProfileHandle_t profile) {
-  return recorded(callId("contextCreateFromBinary"), [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded(trace::Call::contextCreateFromBinary, [&](Value& a) -> Qnn_ErrorHandle_t {
     void *rb = nullptr, *rd = nullptr, *rp = nullptr;
     if (!useHandle(a, "backend", backend, Kind::Backend, false, &rb)) return QNN_BACKEND_ERROR_INVALID_HANDLE;
     if (!useHandle(a, "device", device, Kind::Device, true, &rd)) return QNN_DEVICE_ERROR_INVALID_HANDLE;
@@ -98,7 +98,7 @@ Qnn_ErrorHandle_t contextCreateFromBinaryWithSignal(Qnn_BackendHandle_t backend,
                                                     const QnnContext_Config_t** config, const void* buffer,
                                                     Qnn_ContextBinarySize_t size, Qnn_ContextHandle_t* context,
                                                     Qnn_ProfileHandle_t profile, Qnn_SignalHandle_t signal) {
-  return recorded(callId("contextCreateFromBinaryWithSignal"), [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded(trace::Call::contextCreateFromBinaryWithSignal, [&](Value& a) -> Qnn_ErrorHandle_t {
     void *rb = nullptr, *rd = nullptr, *rp = nullptr, *rs = nullptr;
     if (!useHandle(a, "backend", backend, Kind::Backend, false, &rb)) return QNN_BACKEND_ERROR_INVALID_HANDLE;
     if (!useHandle(a, "device", device, Kind::Device, true, &rd)) return QNN_DEVICE_ERROR_INVALID_HANDLE;
@@ -124,7 +124,7 @@ Qnn_ErrorHandle_t contextCreateFromBinaryWithCallback(Qnn_BackendHandle_t backen
                                                       const Qnn_ContextBinaryCallback_t* callback, const void* buffer,
                                                       Qnn_ContextBinarySize_t size, Qnn_ContextHandle_t* context,
                                                       Qnn_ProfileHandle_t profile, Qnn_SignalHandle_t signal) {
-  return recorded(callId("contextCreateFromBinaryWithCallback"), [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded(trace::Call::contextCreateFromBinaryWithCallback, [&](Value& a) -> Qnn_ErrorHandle_t {
     void *rb = nullptr, *rd = nullptr, *rp = nullptr, *rs = nullptr;
     if (!useHandle(a, "backend", backend, Kind::Backend, false, &rb)) return QNN_BACKEND_ERROR_INVALID_HANDLE;
     if (!useHandle(a, "device", device, Kind::Device, true, &rd)) return QNN_DEVICE_ERROR_INVALID_HANDLE;
@@ -146,7 +146,7 @@ Qnn_ErrorHandle_t contextCreateFromBinaryWithCallback(Qnn_BackendHandle_t backen
 Qnn_ErrorHandle_t contextValidateBinary(Qnn_BackendHandle_t backend, Qnn_DeviceHandle_t device,
                                         const QnnContext_Config_t** config, const void* buffer,
                                         Qnn_ContextBinarySize_t size) {
-  return recorded(callId("contextValidateBinary"), [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded(trace::Call::contextValidateBinary, [&](Value& a) -> Qnn_ErrorHandle_t {
     void *rb = nullptr, *rd = nullptr;
     if (!useHandle(a, "backend", backend, Kind::Backend, false, &rb)) return QNN_BACKEND_ERROR_INVALID_HANDLE;
     if (!useHandle(a, "device", device, Kind::Device, true, &rd)) return QNN_DEVICE_ERROR_INVALID_HANDLE;
@@ -158,7 +158,7 @@ Qnn_ErrorHandle_t contextValidateBinary(Qnn_BackendHandle_t backend, Qnn_DeviceH
 }
 
 Qnn_ErrorHandle_t contextFree(Qnn_ContextHandle_t context, Qnn_ProfileHandle_t profile) {
-  return recorded(callId("contextFree"), [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded(trace::Call::contextFree, [&](Value& a) -> Qnn_ErrorHandle_t {
     void *real = nullptr, *rp = nullptr;
     if (!useHandle(a, "context", context, Kind::Context, false, &real)) return QNN_CONTEXT_ERROR_INVALID_HANDLE;
     if (!useHandle(a, "profile", profile, Kind::Profile, true, &rp)) return QNN_PROFILE_ERROR_INVALID_HANDLE;
@@ -170,7 +170,7 @@ Qnn_ErrorHandle_t contextFree(Qnn_ContextHandle_t context, Qnn_ProfileHandle_t p
 
 Qnn_ErrorHandle_t memRegister(Qnn_ContextHandle_t context, const Qnn_MemDescriptor_t* descriptors, uint32_t num,
                               Qnn_MemHandle_t* memHandles) {
-  return recorded(callId("memRegister"), [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded(trace::Call::memRegister, [&](Value& a) -> Qnn_ErrorHandle_t {
     void* real = nullptr;
     if (!useHandle(a, "context", context, Kind::Context, false, &real)) return QNN_CONTEXT_ERROR_INVALID_HANDLE;
     if (!descriptors || !memHandles || !num) return QNN_MEM_ERROR_INVALID_ARGUMENT;
@@ -203,7 +203,7 @@ Qnn_ErrorHandle_t memRegister(Qnn_ContextHandle_t context, const Qnn_MemDescript
 }
 
 Qnn_ErrorHandle_t memDeRegister(const Qnn_MemHandle_t* memHandles, uint32_t num) {
-  return recorded(callId("memDeRegister"), [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded(trace::Call::memDeRegister, [&](Value& a) -> Qnn_ErrorHandle_t {
     if (!memHandles || !num) return QNN_MEM_ERROR_INVALID_ARGUMENT;
     Value list = Value::list();
     std::vector<Qnn_MemHandle_t> reals(num, nullptr);

@@ -45,8 +45,6 @@ QnnHtpDevice_PerfInfrastructure_t realPerf() {
   return perf().fns;
 }
 
-uint32_t perfCallId(uint32_t k) { return trace::kCallHtpPerfFirst + k; }
-
 Value dcvsValue(const QnnHtpPerfInfrastructure_DcvsV3_t& d) {
   Value v = Value::record();
   v.add("contextId", Value::uint(d.contextId));
@@ -112,7 +110,7 @@ Value nullTerminated(const T* const* list, Fn&& each) {
 }
 
 Qnn_ErrorHandle_t createPowerConfigId(uint32_t deviceId, uint32_t coreId, uint32_t* powerConfigId) {
-  return recorded(perfCallId(0), [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded(trace::Call::htpPerfCreatePowerConfigId, [&](Value& a) -> Qnn_ErrorHandle_t {
     a.add("deviceId", Value::uint(deviceId));
     a.add("coreId", Value::uint(coreId));
     Qnn_ErrorHandle_t rc = forward(realPerf().createPowerConfigId, deviceId, coreId, powerConfigId);
@@ -122,14 +120,14 @@ Qnn_ErrorHandle_t createPowerConfigId(uint32_t deviceId, uint32_t coreId, uint32
 }
 
 Qnn_ErrorHandle_t destroyPowerConfigId(uint32_t powerConfigId) {
-  return recorded(perfCallId(1), [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded(trace::Call::htpPerfDestroyPowerConfigId, [&](Value& a) -> Qnn_ErrorHandle_t {
     a.add("powerConfigId", Value::uint(powerConfigId));
     return forward(realPerf().destroyPowerConfigId, powerConfigId);
   });
 }
 
 Qnn_ErrorHandle_t setPowerConfig(uint32_t powerConfigId, const QnnHtpPerfInfrastructure_PowerConfig_t** config) {
-  return recorded(perfCallId(2), [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded(trace::Call::htpPerfSetPowerConfig, [&](Value& a) -> Qnn_ErrorHandle_t {
     a.add("powerConfigId", Value::uint(powerConfigId));
     a.add("config", nullTerminated(config, powerConfigValue));
     return forward(realPerf().setPowerConfig, powerConfigId, config);
@@ -138,7 +136,7 @@ Qnn_ErrorHandle_t setPowerConfig(uint32_t powerConfigId, const QnnHtpPerfInfrast
 
 Qnn_ErrorHandle_t setMemoryConfig(uint32_t deviceId, uint32_t coreId,
                                   const QnnHtpPerfInfrastructure_MemoryConfig_t** config) {
-  return recorded(perfCallId(3), [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded(trace::Call::htpPerfSetMemoryConfig, [&](Value& a) -> Qnn_ErrorHandle_t {
     a.add("deviceId", Value::uint(deviceId));
     a.add("coreId", Value::uint(coreId));
     a.add("config", nullTerminated(config, [](const QnnHtpPerfInfrastructure_MemoryConfig_t& c) {
@@ -198,7 +196,7 @@ QnnDevice_Infrastructure_t wrapInfrastructure(QnnDevice_Infrastructure_t got, Va
 }  // namespace
 
 Qnn_ErrorHandle_t deviceGetInfrastructure(const QnnDevice_Infrastructure_t* infra) {
-  return recorded(callId("deviceGetInfrastructure"), [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded(trace::Call::deviceGetInfrastructure, [&](Value& a) -> Qnn_ErrorHandle_t {
     if (!infra) return QNN_DEVICE_ERROR_INVALID_ARGUMENT;
     if (!pass()) return QNN_SAVER_ERROR_DUMMY_RETVALUE;
     QnnDevice_Infrastructure_t got = nullptr;

@@ -12,11 +12,11 @@
 namespace qnn::saver {
 
 template <typename Body>
-Qnn_ErrorHandle_t recorded(uint32_t callId, Body&& body) {
+Qnn_ErrorHandle_t recorded(trace::Call callId, Body&& body) {
   Qnn_ErrorHandle_t rc = QNN_COMMON_ERROR_GENERAL;
   try {
     trace::CallRecord call;
-    call.callId = callId;
+    call.callId = uint32_t(callId);
     try {
       rc = body(call.args);
     } catch (...) {
@@ -32,7 +32,5 @@ Qnn_ErrorHandle_t recorded(uint32_t callId, Body&& body) {
 // Looks up a client handle of `kind` and records it under `name`. Null is
 // accepted when `optional`; *real is the pass-through backend's handle.
 bool useHandle(trace::Value& args, const char* name, void* handle, Kind kind, bool optional, void** real);
-
-inline uint32_t callId(const char* member) { return trace::callIdOf(member); }
 
 }  // namespace qnn::saver

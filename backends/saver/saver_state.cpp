@@ -174,8 +174,7 @@ void SaverState::record(trace::CallRecord& call) {
   writer_.writeCall(call);
   ++callsSinceProgram_;
   // A freed backend or context is a resting point: the replay program follows.
-  static const uint32_t contextFree = trace::callIdOf("contextFree"), backendFree = trace::callIdOf("backendFree");
-  if (call.callId == contextFree || call.callId == backendFree)
+  if (call.call() == trace::Call::contextFree || call.call() == trace::Call::backendFree)
     writeReplayProgram(true);
 }
 

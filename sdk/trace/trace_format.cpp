@@ -20,10 +20,9 @@ static_assert(sizeof(kCalls) / sizeof(kCalls[0]) == kNumTableCalls, "call ids ar
 
 // Ids from kCallHtpPerfFirst: the members of QnnHtpDevice_PerfInfrastructure_t.
 constexpr CallInfo kHtpPerfCalls[] = {
-    {"htpPerfCreatePowerConfigId", "QnnHtpPerfInfrastructure_createPowerConfigId"},
-    {"htpPerfDestroyPowerConfigId", "QnnHtpPerfInfrastructure_destroyPowerConfigId"},
-    {"htpPerfSetPowerConfig", "QnnHtpPerfInfrastructure_setPowerConfig"},
-    {"htpPerfSetMemoryConfig", "QnnHtpPerfInfrastructure_setMemoryConfig"},
+#define QNN_TRACE_CALL_(id, member, name) {#member, name},
+    QNN_TRACE_FOR_EACH_HTP_PERF_CALL(QNN_TRACE_CALL_)
+#undef QNN_TRACE_CALL_
 };
 static_assert(sizeof(kHtpPerfCalls) / sizeof(kHtpPerfCalls[0]) == kNumHtpPerfCalls, "one id per perf member");
 
@@ -45,14 +44,6 @@ const char* callMember(uint32_t id) {
   if (id == kCallSaverInitialize) return "saverInitialize";
   const CallInfo* c = info(id);
   return c ? c->member : "unknown";
-}
-
-uint32_t callIdOf(const std::string& member) {
-  for (uint32_t k = 0; k < kNumTableCalls; ++k)
-    if (member == kCalls[k].member) return k + 1;
-  for (uint32_t k = 0; k < kNumHtpPerfCalls; ++k)
-    if (member == kHtpPerfCalls[k].member) return kCallHtpPerfFirst + k;
-  return 0;
 }
 
 }  // namespace qnn::trace

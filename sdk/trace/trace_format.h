@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 
+#include "core/api_members.h"
 #include "trace_value.h"
 
 namespace qnn::trace {
@@ -23,29 +24,48 @@ constexpr uint32_t kMaxBlockSize = 1u << 30; // refuse larger sizes from hostile
 // built against, as far as the Saver can tell).
 enum class BlockType : uint8_t { Call = 1, Blob = 2, Info = 3 };
 
-constexpr uint32_t kNumTableCalls = 71;
-constexpr uint32_t kCallSaverInitialize = 1000;
-// The HTP perf infrastructure (QnnHtpDevice_PerfInfrastructure_t) a pass-through
-// HTP backend hands out through QnnDevice_getInfrastructure, in struct order.
-constexpr uint32_t kCallHtpPerfFirst = 1001;
+// The calls of the HTP perf infrastructure (QnnHtpDevice_PerfInfrastructure_t)
+// a pass-through HTP backend hands out through QnnDevice_getInfrastructure, in
+// struct order: X(id, member, apiName).
+#define QNN_TRACE_FOR_EACH_HTP_PERF_CALL(X)                                             \
+  X(1001, htpPerfCreatePowerConfigId, "QnnHtpPerfInfrastructure_createPowerConfigId")   \
+  X(1002, htpPerfDestroyPowerConfigId, "QnnHtpPerfInfrastructure_destroyPowerConfigId") \
+  X(1003, htpPerfSetPowerConfig, "QnnHtpPerfInfrastructure_setPowerConfig")             \
+  X(1004, htpPerfSetMemoryConfig, "QnnHtpPerfInfrastructure_setMemoryConfig")
+
+// Every call id of the format, typed: the table members of core/api_members.h
+// (id = table position), the Saver's own entry and the HTP perf calls.
+enum class Call : uint32_t {
+#define QNN_TRACE_CALL_ENUM_(id, member, name) member = id,
+  QNN_FOR_EACH_INTERFACE_MEMBER(QNN_TRACE_CALL_ENUM_)
+  saverInitialize = 1000,
+  QNN_TRACE_FOR_EACH_HTP_PERF_CALL(QNN_TRACE_CALL_ENUM_)
+#undef QNN_TRACE_CALL_ENUM_
+};
+
+constexpr uint32_t kNumTableCalls = uint32_t(sdk::kNumInterfaceMembers);
+constexpr uint32_t kCallSaverInitialize = uint32_t(Call::saverInitialize);
+constexpr uint32_t kCallHtpPerfFirst = uint32_t(Call::htpPerfCreatePowerConfigId);
 constexpr uint32_t kNumHtpPerfCalls = 4;
+static_assert(uint32_t(Call::htpPerfSetMemoryConfig) == kCallHtpPerfFirst + kNumHtpPerfCalls - 1, "perf ids are dense");
 
 // Name of a call id ("QnnBackend_create"); "unknown" for an unassigned id.
 const char* callName(uint32_t callId);
+inline const char* callName(Call call) { return callName(uint32_t(call)); }
 // Table member name of a call id ("backendCreate").
 const char* callMember(uint32_t callId);
-// Call id of a table member name; 0 if none.
-uint32_t callIdOf(const std::string& member);
 
 // One recorded call: written after the call returned, so `result` and the
 // outputs inside `args` are the real ones.
 struct CallRecord {
-  uint32_t callId = 0;
+  uint32_t callId = 0;    // a Call; a newer trace may hold ids this build does not know
   uint64_t seq = 0;       // position in the trace, from 0
   uint64_t threadId = 0;  // small per-process thread number
   uint64_t timeNs = 0;    // steady clock, ns since the trace was opened
   uint64_t result = 0;    // Qnn_ErrorHandle_t returned to the client
   Value args = Value::record();
+
+  Call call() const { return Call(callId); }
 };
 
 }  // namespace qnn::trace

@@ -305,7 +305,7 @@ TEST_F(Saver, InfoBlocksMergeAndMalformedOnesAreRefused) {
     ASSERT_TRUE(w.open(path.string(), nullptr));
     w.writeInfo(api(7));
     CallRecord call;
-    call.callId = qnn::trace::callIdOf("backendFree");
+    call.callId = uint32_t(qnn::trace::Call::backendFree);
     w.writeCall(call);
     Value other = Value::record();
     other.add("note", Value::str("kept"));

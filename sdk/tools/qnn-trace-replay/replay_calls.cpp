@@ -78,7 +78,7 @@ Qnn_ErrorHandle_t Replayer::execute(const trace::CallRecord& c) {
     outs.push_back(out[k].tensor);
   }
   Qnn_ErrorHandle_t rc;
-  if (c.callId == trace::callIdOf("graphExecuteAsync")) {
+  if (c.call() == trace::Call::graphExecuteAsync) {
     // Awaited here: the next call may use the outputs.
     std::promise<Qnn_ErrorHandle_t> notified;
     auto notify = [](void* param, Qnn_NotifyStatus_t status) {
