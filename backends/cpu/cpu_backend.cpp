@@ -7,7 +7,6 @@
 #include "cpu_op_package_kernel.h"
 #include "compat/legacy_interface.h"
 #include "runtime/api_table.h"
-#include "runtime/newer_members.h"
 #include "QnnSdkBuildId.h"
 
 namespace {

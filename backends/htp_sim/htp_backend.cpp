@@ -7,7 +7,6 @@
 #include "htp_hooks.h"
 #include "compat/legacy_interface.h"
 #include "runtime/api_table.h"
-#include "runtime/newer_members.h"
 #include "QnnSdkBuildId.h"
 
 namespace {
