@@ -1,6 +1,6 @@
 """The package's ctypes layouts against the ABI facts of include/QNN (tests/abi/abi-2.32.json: every
 record's size and every field's offset and size, as the compiler lays them out) and its function-table
-member lists against the headers."""
+member lists against the headers and against the project's one list of members (sdk/core/api_members.h)."""
 import ctypes as C
 import json
 import os
@@ -140,3 +140,18 @@ def members_of(header, struct_re):
 def test_function_tables_match_headers():
     assert A.INTERFACE_MEMBERS == members_of("QnnInterface.h", r"QnnInterface_ImplementationV2_32_t")
     assert A.SYSTEM_MEMBERS == members_of("System/QnnSystemInterface.h", r"QnnSystemInterface_ImplementationV1_7_t")
+
+
+def listed_members(macro):
+    """(id, member, API name) of one X-macro list of sdk/core/api_members.h."""
+    text = open(os.path.join(ROOT, "sdk", "core", "api_members.h")).read()
+    body = re.search(r"#define " + macro + r"\(X\)((?:[^\n]*\\\n)*[^\n]*)", text).group(1)
+    return re.findall(r"X\((\d+), (\w+), \"(\w+)\"\)", body)
+
+
+@pytest.mark.parametrize("macro,members", [("QNN_FOR_EACH_INTERFACE_MEMBER", A.INTERFACE_MEMBERS),
+                                           ("QNN_FOR_EACH_SYSTEM_INTERFACE_MEMBER", A.SYSTEM_MEMBERS)])
+def test_function_tables_match_member_list(macro, members):
+    listed = listed_members(macro)
+    assert [int(i) for i, _, _ in listed] == list(range(1, len(listed) + 1)), "ids are the table positions"
+    assert tuple(m for _, m, _ in listed) == members
