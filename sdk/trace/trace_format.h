@@ -54,6 +54,7 @@ const char* callName(uint32_t callId);
 inline const char* callName(Call call) { return callName(uint32_t(call)); }
 // Table member name of a call id ("backendCreate").
 const char* callMember(uint32_t callId);
+inline const char* callMember(Call call) { return callMember(uint32_t(call)); }
 
 // One recorded call: written after the call returned, so `result` and the
 // outputs inside `args` are the real ones.

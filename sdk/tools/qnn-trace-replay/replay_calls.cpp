@@ -10,6 +10,7 @@
 namespace qnn::replay {
 
 using tools::ToolError;
+using trace::Call;
 using trace::Value;
 
 namespace {
@@ -106,10 +107,11 @@ Qnn_ErrorHandle_t Replayer::execute(const trace::CallRecord& c) {
   return rc;
 }
 
-bool Replayer::replayGraph(const trace::CallRecord& c, const std::string& m, Qnn_ErrorHandle_t* rc) {
+bool Replayer::replayGraph(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+  const Call m = c.call();
   const Value& a = c.args;
   LiveHandle liveOf = resolver(this, &Replayer::live);
-  if (m == "graphCreate") {
+  if (m == Call::graphCreate) {
     OwnedConfigs<QnnGraph_Config_t> cfg;
     cfg.backendId = options_.backendId;
     buildConfigs(field(a, "config"), trace_, liveOf, cfg);
@@ -117,34 +119,34 @@ bool Replayer::replayGraph(const trace::CallRecord& c, const std::string& m, Qnn
     void* g = nullptr;
     *rc = api_.graphCreate(live(field(a, "context")), field(a, "graphName").s.c_str(), cfg.get(), &g);
     if (*rc == QNN_SUCCESS && a.field("graph")) bind(field(a, "graph"), g);
-  } else if (m == "graphSetConfig") {
+  } else if (m == Call::graphSetConfig) {
     OwnedConfigs<QnnGraph_Config_t> cfg;
     cfg.backendId = options_.backendId;
     buildConfigs(field(a, "config"), trace_, liveOf, cfg);
     noteLeftOut(cfg.leftOut);
     *rc = api_.graphSetConfig(live(field(a, "graph")), cfg.get());
-  } else if (m == "graphRetrieve") {
+  } else if (m == Call::graphRetrieve) {
     void* g = nullptr;
     *rc = api_.graphRetrieve(live(field(a, "context")), field(a, "graphName").s.c_str(), &g);
     if (*rc == QNN_SUCCESS && a.field("graph")) bind(field(a, "graph"), g);
-  } else if (m == "tensorCreateGraphTensor" || m == "tensorCreateContextTensor") {
+  } else if (m == Call::tensorCreateGraphTensor || m == Call::tensorCreateContextTensor) {
     OwnedTensor t;
     buildTensor(field(a, "tensor"), trace_, true, false, t);
     attachMemory(t, true);
-    *rc = m == "tensorCreateGraphTensor" ? api_.tensorCreateGraphTensor(live(field(a, "graph")), &t.tensor)
+    *rc = m == Call::tensorCreateGraphTensor ? api_.tensorCreateGraphTensor(live(field(a, "graph")), &t.tensor)
                                          : api_.tensorCreateContextTensor(live(field(a, "context")), &t.tensor);
     // Later calls name tensors by their recorded ids: the backend must assign the same.
     if (*rc == QNN_SUCCESS && a.field("id") && t.tensor.v1.id != field(a, "id").u)
       throw ToolError("call #" + std::to_string(c.seq) + ": backend assigned tensor id " +
                       std::to_string(t.tensor.v1.id) + ", recorded " + std::to_string(field(a, "id").u));
-  } else if (m == "graphAddNode" || m == "backendValidateOpConfig") {
+  } else if (m == Call::graphAddNode || m == Call::backendValidateOpConfig) {
     OwnedOp op;
     buildOp(field(a, "opConfig"), trace_, op);
-    *rc = m == "graphAddNode" ? api_.graphAddNode(live(field(a, "graph")), op.op)
+    *rc = m == Call::graphAddNode ? api_.graphAddNode(live(field(a, "graph")), op.op)
                               : api_.backendValidateOpConfig(live(field(a, "backend")), op.op);
-  } else if (m == "graphFinalize") {
+  } else if (m == Call::graphFinalize) {
     *rc = api_.graphFinalize(live(field(a, "graph")), live(field(a, "profile")), live(field(a, "signal")));
-  } else if (m == "graphExecute" || m == "graphExecuteAsync") {
+  } else if (m == Call::graphExecute || m == Call::graphExecuteAsync) {
     *rc = execute(c);
   } else {
     return false;
@@ -152,10 +154,11 @@ bool Replayer::replayGraph(const trace::CallRecord& c, const std::string& m, Qnn
   return true;
 }
 
-bool Replayer::replayContext(const trace::CallRecord& c, const std::string& m, Qnn_ErrorHandle_t* rc) {
+bool Replayer::replayContext(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+  const Call m = c.call();
   const Value& a = c.args;
   LiveHandle liveOf = resolver(this, &Replayer::live);
-  if (m == "contextCreate") {
+  if (m == Call::contextCreate) {
     OwnedConfigs<QnnContext_Config_t> cfg;
     cfg.backendId = options_.backendId;
     buildConfigs(field(a, "config"), trace_, liveOf, cfg);
@@ -163,16 +166,16 @@ bool Replayer::replayContext(const trace::CallRecord& c, const std::string& m, Q
     void* x = nullptr;
     *rc = api_.contextCreate(live(field(a, "backend")), live(field(a, "device")), cfg.get(), &x);
     if (*rc == QNN_SUCCESS && a.field("context")) bind(field(a, "context"), x);
-  } else if (m == "contextSetConfig") {
+  } else if (m == Call::contextSetConfig) {
     OwnedConfigs<QnnContext_Config_t> cfg;
     cfg.backendId = options_.backendId;
     buildConfigs(field(a, "config"), trace_, liveOf, cfg);
     noteLeftOut(cfg.leftOut);
     *rc = api_.contextSetConfig(live(field(a, "context")), cfg.get());
-  } else if (m == "contextGetBinarySize") {
+  } else if (m == Call::contextGetBinarySize) {
     Qnn_ContextBinarySize_t size = 0;
     *rc = api_.contextGetBinarySize(live(field(a, "context")), &size);
-  } else if (m == "contextGetBinary") {
+  } else if (m == Call::contextGetBinary) {
     Qnn_ContextBinarySize_t size = 0, written = 0;
     void* ctx = live(field(a, "context"));
     *rc = api_.contextGetBinarySize(ctx, &size);
@@ -180,7 +183,7 @@ bool Replayer::replayContext(const trace::CallRecord& c, const std::string& m, Q
     if (*rc == QNN_SUCCESS) *rc = api_.contextGetBinary(ctx, bin.data(), size, &written);
     bin.resize(written);
     if (*rc == QNN_SUCCESS && a.field("binary")) liveBinaries_[field(a, "binary").u] = std::move(bin);
-  } else if (m == "contextCreateFromBinary" || m == "contextCreateFromBinaryWithCallback") {
+  } else if (m == Call::contextCreateFromBinary || m == Call::contextCreateFromBinaryWithCallback) {
     const std::vector<uint8_t>* bin = binaryOf(field(a, "binary"));
     if (!bin) throw ToolError("call #" + std::to_string(c.seq) + ": context binary blob missing");
     OwnedConfigs<QnnContext_Config_t> cfg;
@@ -188,7 +191,7 @@ bool Replayer::replayContext(const trace::CallRecord& c, const std::string& m, Q
     buildConfigs(field(a, "config"), trace_, liveOf, cfg);
     noteLeftOut(cfg.leftOut);
     void* x = nullptr;
-    if (m == "contextCreateFromBinary") {
+    if (m == Call::contextCreateFromBinary) {
       *rc = api_.contextCreateFromBinary(live(field(a, "backend")), live(field(a, "device")), cfg.get(), bin->data(),
                                          bin->size(), &x, live(field(a, "profile")));
     } else {
@@ -199,11 +202,11 @@ bool Replayer::replayContext(const trace::CallRecord& c, const std::string& m, Q
                                                      live(field(a, "signal")));
     }
     if (*rc == QNN_SUCCESS && a.field("context")) bind(field(a, "context"), x);
-  } else if (m == "contextCreateFromBinaryListAsync") {
+  } else if (m == Call::contextCreateFromBinaryListAsync) {
     *rc = listAsync(c);
-  } else if (m == "contextFree") {
+  } else if (m == Call::contextFree) {
     *rc = api_.contextFree(live(field(a, "context")), live(field(a, "profile")));
-  } else if (m == "memRegister") {
+  } else if (m == Call::memRegister) {
     const Value& descriptors = field(a, "memDescriptors");
     std::vector<Qnn_MemDescriptor_t> desc(descriptors.items.size(), Qnn_MemDescriptor_t QNN_MEM_DESCRIPTOR_INIT);
     std::vector<std::vector<uint32_t>> dims(desc.size());
@@ -226,7 +229,7 @@ bool Replayer::replayContext(const trace::CallRecord& c, const std::string& m, Q
         memory_.bind(handles[k], desc[k].ionInfo.fd);
         bind(field(a, "memHandles").items.at(k), handles[k]);
       }
-  } else if (m == "memDeRegister") {
+  } else if (m == Call::memDeRegister) {
     std::vector<Qnn_MemHandle_t> handles;
     for (const Value& h : field(a, "memHandles").items) handles.push_back(live(h));
     *rc = api_.memDeRegister(handles.data(), uint32_t(handles.size()));
@@ -238,40 +241,41 @@ bool Replayer::replayContext(const trace::CallRecord& c, const std::string& m, Q
   return true;
 }
 
-bool Replayer::replayObjects(const trace::CallRecord& c, const std::string& m, Qnn_ErrorHandle_t* rc) {
+bool Replayer::replayObjects(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+  const Call m = c.call();
   const Value& a = c.args;
   LiveHandle liveOf = resolver(this, &Replayer::live);
   void* created = nullptr;
   const char* createdName = nullptr;
-  if (m == "backendCreate") {
+  if (m == Call::backendCreate) {
     OwnedConfigs<QnnBackend_Config_t> cfg;
     cfg.backendId = options_.backendId;
     buildConfigs(field(a, "config"), trace_, liveOf, cfg);
     noteLeftOut(cfg.leftOut);
     *rc = api_.backendCreate(live(field(a, "logger")), cfg.get(), &created);
     createdName = "backend";
-  } else if (m == "backendFree") {
+  } else if (m == Call::backendFree) {
     *rc = api_.backendFree(live(field(a, "backend")));
-  } else if (m == "logCreate") {
+  } else if (m == Call::logCreate) {
     // Recorded messages are not replayed: the backend's own go to a sink.
     static const QnnLog_Callback_t sink = [](const char*, QnnLog_Level_t, uint64_t, va_list) {};
     *rc = api_.logCreate(field(a, "hasCallback").u ? sink : nullptr, QnnLog_Level_t(field(a, "maxLogLevel").u),
                          &created);
     createdName = "logger";
-  } else if (m == "logSetLogLevel") {
+  } else if (m == Call::logSetLogLevel) {
     *rc = api_.logSetLogLevel(live(field(a, "logger")), QnnLog_Level_t(field(a, "maxLogLevel").u));
-  } else if (m == "logFree") {
+  } else if (m == Call::logFree) {
     *rc = api_.logFree(live(field(a, "logger")));
-  } else if (m == "profileCreate") {
+  } else if (m == Call::profileCreate) {
     *rc = api_.profileCreate(live(field(a, "backend")), QnnProfile_Level_t(field(a, "level").u), &created);
     createdName = "profile";
-  } else if (m == "profileGetEvents") {
+  } else if (m == Call::profileGetEvents) {
     const QnnProfile_EventId_t* events = nullptr;
     uint32_t n = 0;
     *rc = api_.profileGetEvents(live(field(a, "profile")), &events, &n);
-  } else if (m == "profileFree") {
+  } else if (m == Call::profileFree) {
     *rc = api_.profileFree(live(field(a, "profile")));
-  } else if (m == "profileSetConfig") {
+  } else if (m == Call::profileSetConfig) {
     std::vector<QnnProfile_Config_t> cfgs;
     for (const trace::Value& c : field(a, "config").items) {
       QnnProfile_Config_t cfg = QNN_PROFILE_CONFIG_INIT;
@@ -284,7 +288,7 @@ bool Replayer::replayObjects(const trace::CallRecord& c, const std::string& m, Q
     for (const QnnProfile_Config_t& c : cfgs) list.push_back(&c);
     list.push_back(nullptr);
     *rc = api_.profileSetConfig(live(field(a, "profile")), cfgs.empty() ? nullptr : list.data());
-  } else if (m == "globalConfigSet") {
+  } else if (m == Call::globalConfigSet) {
     std::vector<QnnGlobalConfig_t> cfgs;
     for (const trace::Value& c : field(a, "config").items) {
       QnnGlobalConfig_t cfg = QNN_GLOBAL_CONFIG_INIT;
@@ -296,35 +300,35 @@ bool Replayer::replayObjects(const trace::CallRecord& c, const std::string& m, Q
     for (const QnnGlobalConfig_t& c : cfgs) list.push_back(&c);
     list.push_back(nullptr);
     *rc = api_.globalConfigSet(cfgs.empty() ? nullptr : list.data());
-  } else if (m == "signalCreate") {
+  } else if (m == Call::signalCreate) {
     OwnedConfigs<QnnSignal_Config_t> cfg;
     cfg.backendId = options_.backendId;
     buildConfigs(field(a, "config"), trace_, liveOf, cfg);
     noteLeftOut(cfg.leftOut);
     *rc = api_.signalCreate(live(field(a, "backend")), cfg.get(), &created);
     createdName = "signal";
-  } else if (m == "signalSetConfig") {
+  } else if (m == Call::signalSetConfig) {
     OwnedConfigs<QnnSignal_Config_t> cfg;
     cfg.backendId = options_.backendId;
     buildConfigs(field(a, "config"), trace_, liveOf, cfg);
     noteLeftOut(cfg.leftOut);
     *rc = api_.signalSetConfig(live(field(a, "signal")), cfg.get());
-  } else if (m == "signalTrigger") {
+  } else if (m == Call::signalTrigger) {
     *rc = api_.signalTrigger(live(field(a, "signal")));
-  } else if (m == "signalFree") {
+  } else if (m == Call::signalFree) {
     *rc = api_.signalFree(live(field(a, "signal")));
-  } else if (m == "deviceCreate") {
+  } else if (m == Call::deviceCreate) {
     OwnedConfigs<QnnDevice_Config_t> cfg;
     cfg.backendId = options_.backendId;
     buildConfigs(field(a, "config"), trace_, liveOf, cfg);
     noteLeftOut(cfg.leftOut);
     *rc = api_.deviceCreate(live(field(a, "logger")), cfg.get(), &created);
     createdName = "device";
-  } else if (m == "deviceFree") {
+  } else if (m == Call::deviceFree) {
     *rc = api_.deviceFree(live(field(a, "device")));
-  } else if (m == "deviceGetPlatformInfo") {
+  } else if (m == Call::deviceGetPlatformInfo) {
     *rc = api_.deviceGetPlatformInfo(live(field(a, "logger")), &platformInfo_);
-  } else if (m == "deviceFreePlatformInfo") {
+  } else if (m == Call::deviceFreePlatformInfo) {
     if (!platformInfo_) return false;  // nothing of this replay's to free
     *rc = api_.deviceFreePlatformInfo(live(field(a, "logger")), platformInfo_);
     platformInfo_ = nullptr;

@@ -9,6 +9,7 @@
 
 namespace qnn::replay {
 
+using trace::Call;
 using trace::Value;
 
 namespace {
@@ -22,9 +23,10 @@ uint32_t Replayer::livePowerConfigId(uint64_t recorded) const {
   return it != powerConfigIds_.end() ? it->second : uint32_t(recorded);  // id 0, or one never created here
 }
 
-bool Replayer::replayPerf(const trace::CallRecord& c, const std::string& m, Qnn_ErrorHandle_t* rc) {
+bool Replayer::replayPerf(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+  const Call m = c.call();
   const Value& a = c.args;
-  if (m == "deviceGetInfrastructure") {
+  if (m == Call::deviceGetInfrastructure) {
     if (options_.backendId != QNN_BACKEND_ID_HTP) return false;
     QnnDevice_Infrastructure_t infra = nullptr;
     *rc = api_.deviceGetInfrastructure(&infra);
@@ -33,19 +35,20 @@ bool Replayer::replayPerf(const trace::CallRecord& c, const std::string& m, Qnn_
       perf_ = &htp->perfInfra;
     return true;
   }
-  if (m.rfind("htpPerf", 0) != 0) return false;
+  if (uint32_t(m) < trace::kCallHtpPerfFirst || uint32_t(m) >= trace::kCallHtpPerfFirst + trace::kNumHtpPerfCalls)
+    return false;
   if (!perf_) return false;  // no HTP perf infrastructure in this replay
-  if (m == "htpPerfCreatePowerConfigId") {
+  if (m == Call::htpPerfCreatePowerConfigId) {
     if (!perf_->createPowerConfigId) return false;
     uint32_t id = 0;
     *rc = perf_->createPowerConfigId(u32(a, "deviceId"), u32(a, "coreId"), &id);
     if (*rc == QNN_SUCCESS && a.field("powerConfigId")) powerConfigIds_[field(a, "powerConfigId").u] = id;
-  } else if (m == "htpPerfDestroyPowerConfigId") {
+  } else if (m == Call::htpPerfDestroyPowerConfigId) {
     if (!perf_->destroyPowerConfigId) return false;
     uint64_t recorded = field(a, "powerConfigId").u;
     *rc = perf_->destroyPowerConfigId(livePowerConfigId(recorded));
     if (*rc == QNN_SUCCESS) powerConfigIds_.erase(recorded);
-  } else if (m == "htpPerfSetPowerConfig") {
+  } else if (m == Call::htpPerfSetPowerConfig) {
     if (!perf_->setPowerConfig) return false;
     std::vector<QnnHtpPerfInfrastructure_PowerConfig_t> cfgs;
     for (const Value& v : field(a, "config").items) {
@@ -94,7 +97,7 @@ bool Replayer::replayPerf(const trace::CallRecord& c, const std::string& m, Qnn_
     list.push_back(nullptr);
     bool none = field(a, "config").kind == Value::Kind::Null;
     *rc = perf_->setPowerConfig(livePowerConfigId(field(a, "powerConfigId").u), none ? nullptr : list.data());
-  } else if (m == "htpPerfSetMemoryConfig") {
+  } else if (m == Call::htpPerfSetMemoryConfig) {
     if (!perf_->setMemoryConfig) return false;
     std::vector<QnnHtpPerfInfrastructure_MemoryConfig_t> cfgs;
     for (const Value& v : field(a, "config").items) {

@@ -12,6 +12,7 @@
 namespace qnn::replay {
 
 using tools::ToolError;
+using trace::Call;
 using trace::Value;
 
 namespace {
@@ -95,10 +96,12 @@ Qnn_ErrorHandle_t Replayer::environments(const trace::CallRecord& c, bool prepar
   return r;
 }
 
-bool Replayer::replaySections(const trace::CallRecord& c, const std::string& m, Qnn_ErrorHandle_t* rc) {
+bool Replayer::replaySections(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+  const Call m = c.call();
   const Value& a = c.args;
   auto section = [&] { return QnnContext_SectionType_t(field(a, "section").u); };
-  if (m == "tensorUpdateGraphTensors" || m == "tensorUpdateContextTensors" || m == "contextGetBinarySectionUpdate") {
+  if (m == Call::tensorUpdateGraphTensors || m == Call::tensorUpdateContextTensors ||
+      m == Call::contextGetBinarySectionUpdate) {
     const Value& list = field(a, "tensors");
     std::vector<OwnedTensor> owned(list.items.size());
     std::vector<const Qnn_Tensor_t*> ptrs;
@@ -106,9 +109,9 @@ bool Replayer::replaySections(const trace::CallRecord& c, const std::string& m, 
       buildTensor(list.items[k], trace_, true, false, owned[k]);
       ptrs.push_back(&owned[k].tensor);
     }
-    if (m == "tensorUpdateGraphTensors") {
+    if (m == Call::tensorUpdateGraphTensors) {
       *rc = api_.tensorUpdateGraphTensors(live(field(a, "graph")), ptrs.data(), ptrs.size());
-    } else if (m == "tensorUpdateContextTensors") {
+    } else if (m == Call::tensorUpdateContextTensors) {
       *rc = api_.tensorUpdateContextTensors(live(field(a, "context")), ptrs.data(), ptrs.size());
     } else {
       QnnContext_Buffer_t in = rawBuffer(sectionBytes(c, field(a, "binarySection"))), out{};
@@ -117,10 +120,10 @@ bool Replayer::replaySections(const trace::CallRecord& c, const std::string& m, 
                                                live(field(a, "profile")), live(field(a, "signal")), &out);
       if (*rc == QNN_SUCCESS && a.field("update")) liveUpdates_[field(a, "update").u] = out;
     }
-  } else if (m == "contextGetBinarySectionSize") {
+  } else if (m == Call::contextGetBinarySectionSize) {
     Qnn_ContextBinarySize_t size = 0;
     *rc = api_.contextGetBinarySectionSize(live(field(a, "context")), live(field(a, "graph")), section(), &size);
-  } else if (m == "contextGetBinarySection") {
+  } else if (m == Call::contextGetBinarySection) {
     void *ctx = live(field(a, "context")), *graph = live(field(a, "graph"));
     Qnn_ContextBinarySize_t size = 0, written = 0;
     *rc = api_.contextGetBinarySectionSize(ctx, graph, section(), &size);
@@ -131,25 +134,25 @@ bool Replayer::replaySections(const trace::CallRecord& c, const std::string& m, 
                                          live(field(a, "signal")));
     bytes.resize(written);
     if (*rc == QNN_SUCCESS && a.field("binarySection")) liveBinaries_[field(a, "binarySection").u] = std::move(bytes);
-  } else if (m == "contextApplyBinarySection") {
+  } else if (m == Call::contextApplyBinarySection) {
     QnnContext_Buffer_t in = rawBuffer(sectionBytes(c, field(a, "binarySection")));
     *rc = api_.contextApplyBinarySection(live(field(a, "context")), live(field(a, "graph")), section(), &in,
                                          live(field(a, "profile")), live(field(a, "signal")));
-  } else if (m == "contextFreeBinarySectionUpdate") {
+  } else if (m == Call::contextFreeBinarySectionUpdate) {
     auto it = liveUpdates_.find(field(a, "update").u);
     if (it == liveUpdates_.end()) return false;  // its update was not replayed
     *rc = api_.contextFreeBinarySectionUpdate(it->second, live(field(a, "logger")));
     liveUpdates_.erase(it);
-  } else if (m == "graphPrepareExecutionEnvironment" || m == "graphReleaseExecutionEnvironment") {
-    *rc = environments(c, m == "graphPrepareExecutionEnvironment");
-  } else if (m == "contextFinalize") {
+  } else if (m == Call::graphPrepareExecutionEnvironment || m == Call::graphReleaseExecutionEnvironment) {
+    *rc = environments(c, m == Call::graphPrepareExecutionEnvironment);
+  } else if (m == Call::contextFinalize) {
     *rc = api_.contextFinalize(live(field(a, "context")), live(field(a, "profile")));
-  } else if (m == "contextGetIncrementalBinary") {
+  } else if (m == Call::contextGetIncrementalBinary) {
     const void* piece = nullptr;
     Qnn_ContextBinarySize_t offset = 0, written = 0;
     *rc = api_.contextGetIncrementalBinary(live(field(a, "context")), &piece, &offset, &written);
     if (*rc == QNN_SUCCESS && piece) livePieces_[offset] = piece;
-  } else if (m == "contextReleaseIncrementalBinary") {
+  } else if (m == Call::contextReleaseIncrementalBinary) {
     auto it = livePieces_.find(field(a, "startOffset").u);
     if (it == livePieces_.end()) return false;  // its piece was not replayed
     *rc = api_.contextReleaseIncrementalBinary(live(field(a, "context")), it->second, it->first);

@@ -72,10 +72,9 @@ bool Replayer::replay(const trace::CallRecord& c) {
   // The table is the members in call-id order: one the backend leaves NULL is not called.
   const void* const* members = reinterpret_cast<const void* const*>(&api_);
   if (c.callId >= 1 && c.callId <= trace::kNumTableCalls && !members[c.callId - 1]) return false;
-  const std::string member = trace::callMember(c.callId);
   Qnn_ErrorHandle_t rc = QNN_SUCCESS;
-  if (!replayGraph(c, member, &rc) && !replayContext(c, member, &rc) && !replayObjects(c, member, &rc) &&
-      !replaySections(c, member, &rc) && !replayPerf(c, member, &rc))
+  if (!replayGraph(c, &rc) && !replayContext(c, &rc) && !replayObjects(c, &rc) && !replaySections(c, &rc) &&
+      !replayPerf(c, &rc))
     return false;
   expectResult(c, rc);
   return true;

@@ -45,13 +45,13 @@ class Replayer {
  private:
   bool replay(const trace::CallRecord& call);
   // replay_calls.cpp, by API group; false when the call is not replayed.
-  bool replayGraph(const trace::CallRecord& call, const std::string& member, Qnn_ErrorHandle_t* rc);
-  bool replayContext(const trace::CallRecord& call, const std::string& member, Qnn_ErrorHandle_t* rc);
-  bool replayObjects(const trace::CallRecord& call, const std::string& member, Qnn_ErrorHandle_t* rc);
+  bool replayGraph(const trace::CallRecord& call, Qnn_ErrorHandle_t* rc);
+  bool replayContext(const trace::CallRecord& call, Qnn_ErrorHandle_t* rc);
+  bool replayObjects(const trace::CallRecord& call, Qnn_ErrorHandle_t* rc);
   // replay_sections.cpp: tensor updates and binary sections.
-  bool replaySections(const trace::CallRecord& call, const std::string& member, Qnn_ErrorHandle_t* rc);
+  bool replaySections(const trace::CallRecord& call, Qnn_ErrorHandle_t* rc);
   // replay_perf.cpp: QnnDevice_getInfrastructure and the HTP perf infrastructure calls.
-  bool replayPerf(const trace::CallRecord& call, const std::string& member, Qnn_ErrorHandle_t* rc);
+  bool replayPerf(const trace::CallRecord& call, Qnn_ErrorHandle_t* rc);
   uint32_t livePowerConfigId(uint64_t recorded) const;
   Qnn_ErrorHandle_t environments(const trace::CallRecord& call, bool prepare);
   // replay_list_async.cpp: contextCreateFromBinaryListAsync, binding each

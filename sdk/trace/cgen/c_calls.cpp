@@ -39,9 +39,9 @@ void CGenerator::emitCall(const CallRecord& c) {
   std::ostringstream block;
   std::swap(block, body_);
   ++indent_;
-  const std::string member = callMember(c.callId);
-  bool done = emitGraphCall(member, c.args) || emitContextCall(member, c.args) || emitBackendCall(member, c.args) ||
-              emitObjectCall(member, c.args) || emitSectionCall(member, c.args) || emitPerfCall(member, c.args);
+  const Call call = c.call();
+  bool done = emitGraphCall(call, c.args) || emitContextCall(call, c.args) || emitBackendCall(call, c.args) ||
+              emitObjectCall(call, c.args) || emitSectionCall(call, c.args) || emitPerfCall(call, c.args);
   --indent_;
   std::swap(block, body_);
   if (!done) {
@@ -54,24 +54,24 @@ void CGenerator::emitCall(const CallRecord& c) {
   line("}");
 }
 
-bool CGenerator::emitGraphCall(const std::string& m, const Value& a) {
-  if (m == "graphCreate") {
+bool CGenerator::emitGraphCall(trace::Call m, const Value& a) {
+  if (m == Call::graphCreate) {
     std::string cfg = emitConfig(arg(a, "config"), "QnnGraph_Config_t");
     line("CHECK(API(graphCreate, " + handle(arg(a, "context"), "context") + ", " + str(arg(a, "graphName")) + ", " + cfg +
          ", &" + handle(arg(a, "graph"), "graph") + "));");
-  } else if (m == "graphRetrieve") {
+  } else if (m == Call::graphRetrieve) {
     line("CHECK(API(graphRetrieve, " + handle(arg(a, "context"), "context") + ", " + str(arg(a, "graphName")) + ", &" +
          handle(arg(a, "graph"), "graph") + "));");
-  } else if (m == "graphSetConfig") {
+  } else if (m == Call::graphSetConfig) {
     std::string cfg = emitConfig(arg(a, "config"), "QnnGraph_Config_t");
     line("CHECK(API(graphSetConfig, " + handle(arg(a, "graph"), "graph") + ", " + cfg + "));");
-  } else if (m == "graphAddNode") {
+  } else if (m == Call::graphAddNode) {
     emitOp(arg(a, "opConfig"));
     line("CHECK(API(graphAddNode, " + handle(arg(a, "graph"), "graph") + ", op));");
-  } else if (m == "graphFinalize") {
+  } else if (m == Call::graphFinalize) {
     line("CHECK(API(graphFinalize, " + handle(arg(a, "graph"), "graph") + ", " + handle(arg(a, "profile"), "profile") +
          ", " + handle(arg(a, "signal"), "signal") + "));");
-  } else if (m == "graphExecute" || m == "graphExecuteAsync") {
+  } else if (m == Call::graphExecute || m == Call::graphExecuteAsync) {
     const Value& in = arg(a, "inputs");
     const Value& out = arg(a, "outputs");
     emitTensorArray("in", in, TensorUse::Input);
@@ -81,40 +81,41 @@ bool CGenerator::emitGraphCall(const std::string& m, const Value& a) {
                        (out.items.empty() ? "NULL" : "out") + ", " + k + ", " + handle(arg(a, "profile"), "profile") +
                        ", " + handle(arg(a, "signal"), "signal");
     std::string save = out.items.empty() ? "" : " saveOutputs(" + std::to_string(executes_) + "u, out, " + k + ");";
-    if (m == "graphExecute")
+    if (m == Call::graphExecute)
       line("if (CHECK(API(graphExecute, " + args + ")))" + (save.empty() ? " {}" : save));
     else
       line("if (waitAsync(__LINE__, API(graphExecuteAsync, " + args + ", notifyDone, NULL)))" +
            (save.empty() ? " {}" : save));
     if (!out.items.empty()) line("freeOutputs(out, " + k + ");");
     ++executes_;
-  } else if (m == "tensorCreateGraphTensor" || m == "tensorCreateContextTensor") {
-    bool graph = m == "tensorCreateGraphTensor";
+  } else if (m == Call::tensorCreateGraphTensor || m == Call::tensorCreateContextTensor) {
+    bool graph = m == Call::tensorCreateGraphTensor;
     line("Qnn_Tensor_t t;");
     emitTensor("t", arg(a, "tensor"), TensorUse::Create);
     std::string parent = graph ? handle(arg(a, "graph"), "graph") : handle(arg(a, "context"), "context");
     // Later calls name the tensor by its recorded id.
-    line("if (CHECK(API(" + m + ", " + parent + ", &t))) bindTensorId(" + field(a, "id") + ", t.v1.id);");
+    line("if (CHECK(API(" + std::string(callMember(m)) + ", " + parent + ", &t))) bindTensorId(" + field(a, "id") +
+         ", t.v1.id);");
   } else {
     return false;
   }
   return true;
 }
 
-bool CGenerator::emitContextCall(const std::string& m, const Value& a) {
+bool CGenerator::emitContextCall(trace::Call m, const Value& a) {
   const std::string backend = handle(arg(a, "backend"), "backend"), device = handle(arg(a, "device"), "device");
   auto binary = [&](const Value& ref) { return binaryArgs(ref); };
-  if (m == "contextCreate") {
+  if (m == Call::contextCreate) {
     std::string cfg = emitConfig(arg(a, "config"), "QnnContext_Config_t");
     line("CHECK(API(contextCreate, " + backend + ", " + device + ", " + cfg + ", &" + handle(arg(a, "context"), "context") +
          "));");
-  } else if (m == "contextSetConfig") {
+  } else if (m == Call::contextSetConfig) {
     std::string cfg = emitConfig(arg(a, "config"), "QnnContext_Config_t");
     line("CHECK(API(contextSetConfig, " + handle(arg(a, "context"), "context") + ", " + cfg + "));");
-  } else if (m == "contextGetBinarySize") {
+  } else if (m == Call::contextGetBinarySize) {
     line("Qnn_ContextBinarySize_t size = 0;");
     line("CHECK(API(contextGetBinarySize, " + handle(arg(a, "context"), "context") + ", &size));");
-  } else if (m == "contextGetBinary") {
+  } else if (m == Call::contextGetBinary) {
     // The program keeps the binary it gets: a later createFromBinary of the
     // recorded bytes uses this one, made by the replaying backend.
     std::string id = std::to_string(arg(a, "binary").u), ctx = handle(arg(a, "context"), "context");
@@ -127,28 +128,29 @@ bool CGenerator::emitContextCall(const std::string& m, const Value& a) {
     line("free(binary_" + id + ");");
     line("binary_" + id + " = outputBuffer((uint32_t)size);");
     line("CHECK(API(contextGetBinary, " + ctx + ", binary_" + id + ", size, &binarySize_" + id + "));");
-  } else if (m == "contextCreateFromBinaryWithCallback") {
+  } else if (m == Call::contextCreateFromBinaryWithCallback) {
     // The recorded client's callback is not in the trace: the program's own serves the buffer.
     std::string cfg = emitConfig(arg(a, "config"), "QnnContext_Config_t");
     line("Qnn_ContextBinaryCallback_t callback = bufferCallback(" + binary(arg(a, "binary")) + ");");
     line("CHECK(API(contextCreateFromBinaryWithCallback, " + backend + ", " + device + ", " + cfg + ", &callback, " +
          binary(arg(a, "binary")) + ", &" + handle(arg(a, "context"), "context") + ", " +
          handle(arg(a, "profile"), "profile") + ", " + handle(arg(a, "signal"), "signal") + "));");
-  } else if (m == "contextCreateFromBinary" || m == "contextCreateFromBinaryWithSignal") {
+  } else if (m == Call::contextCreateFromBinary || m == Call::contextCreateFromBinaryWithSignal) {
     std::string cfg = emitConfig(arg(a, "config"), "QnnContext_Config_t");
-    std::string tail = m == "contextCreateFromBinaryWithSignal" ? ", " + handle(arg(a, "signal"), "signal") : "";
-    line("CHECK(API(" + m + ", " + backend + ", " + device + ", " + cfg + ", " + binary(arg(a, "binary")) + ", &" +
-         handle(arg(a, "context"), "context") + ", " + handle(arg(a, "profile"), "profile") + tail + "));");
-  } else if (m == "contextCreateFromBinaryListAsync") {
+    std::string tail = m == Call::contextCreateFromBinaryWithSignal ? ", " + handle(arg(a, "signal"), "signal") : "";
+    line("CHECK(API(" + std::string(callMember(m)) + ", " + backend + ", " + device + ", " + cfg + ", " +
+         binary(arg(a, "binary")) + ", &" + handle(arg(a, "context"), "context") + ", " +
+         handle(arg(a, "profile"), "profile") + tail + "));");
+  } else if (m == Call::contextCreateFromBinaryListAsync) {
     return emitListAsync(a);
-  } else if (m == "contextValidateBinary") {
+  } else if (m == Call::contextValidateBinary) {
     std::string cfg = emitConfig(arg(a, "config"), "QnnContext_Config_t");
     line("CHECK(API(contextValidateBinary, " + backend + ", " + device + ", " + cfg + ", " + binary(arg(a, "binary")) +
          "));");
-  } else if (m == "contextFree") {
+  } else if (m == Call::contextFree) {
     line("CHECK(API(contextFree, " + handle(arg(a, "context"), "context") + ", " + handle(arg(a, "profile"), "profile") +
          "));");
-  } else if (m == "memRegister") {
+  } else if (m == Call::memRegister) {
     const Value& descriptors = arg(a, "memDescriptors");
     const Value& handles = arg(a, "memHandles");
     size_t n = descriptors.items.size();
@@ -183,7 +185,7 @@ bool CGenerator::emitContextCall(const std::string& m, const Value& a) {
            "u, fds[" + ks + "]);");
     }
     line("}");
-  } else if (m == "memDeRegister") {
+  } else if (m == Call::memDeRegister) {
     const Value& handles = arg(a, "memHandles");
     if (handles.items.empty()) return false;
     std::string list;
@@ -196,51 +198,51 @@ bool CGenerator::emitContextCall(const std::string& m, const Value& a) {
   return true;
 }
 
-bool CGenerator::emitBackendCall(const std::string& m, const Value& a) {
+bool CGenerator::emitBackendCall(trace::Call m, const Value& a) {
   const std::string backend = handle(arg(a, "backend"), "backend");
-  if (m == "propertyHasCapability") {
+  if (m == Call::propertyHasCapability) {
     line("(void)API(propertyHasCapability, (QnnProperty_Key_t)" + field(a, "key") + ");");
-  } else if (m == "backendCreate") {
+  } else if (m == Call::backendCreate) {
     std::string cfg = emitConfig(arg(a, "config"), "QnnBackend_Config_t");
     std::string logger = arg(a, "logger").kind == Value::Kind::Handle ? handle(arg(a, "logger"), "logger")
                                                                         : "commandLineLogger";
     line("CHECK(API(backendCreate, " + logger + ", " + cfg + ", &" + handle(arg(a, "backend"), "backend") + "));");
-  } else if (m == "backendSetConfig") {
+  } else if (m == Call::backendSetConfig) {
     std::string cfg = emitConfig(arg(a, "config"), "QnnBackend_Config_t");
     line("CHECK(API(backendSetConfig, " + backend + ", " + cfg + "));");
-  } else if (m == "backendGetApiVersion") {
+  } else if (m == Call::backendGetApiVersion) {
     line("Qnn_ApiVersion_t version;");
     line("CHECK(API(backendGetApiVersion, &version));");
-  } else if (m == "backendGetBuildId") {
+  } else if (m == Call::backendGetBuildId) {
     line("const char* id = NULL;");
     line("CHECK(API(backendGetBuildId, &id));");
-  } else if (m == "backendRegisterOpPackage") {
+  } else if (m == Call::backendRegisterOpPackage) {
     line("CHECK(API(backendRegisterOpPackage, " + backend + ", " + str(arg(a, "packagePath")) + ", " +
          str(arg(a, "interfaceProvider")) + ", " + str(arg(a, "target")) + "));");
-  } else if (m == "backendGetSupportedOperations") {
+  } else if (m == Call::backendGetSupportedOperations) {
     line("uint32_t n = 0;");
     line("const QnnBackend_OperationName_t* ops = NULL;");
     line("CHECK(API(backendGetSupportedOperations, " + backend + ", &n, &ops));");
-  } else if (m == "backendValidateOpConfig") {
+  } else if (m == Call::backendValidateOpConfig) {
     emitOp(arg(a, "opConfig"));
     line("CHECK(API(backendValidateOpConfig, " + backend + ", op));");
-  } else if (m == "backendFree") {
+  } else if (m == Call::backendFree) {
     line("CHECK(API(backendFree, " + backend + "));");
-  } else if (m == "logCreate") {
+  } else if (m == Call::logCreate) {
     std::string callback = field(a, "hasCallback") == "0u" ? "NULL" : "logToStderr";
     line("CHECK(API(logCreate, " + callback + ", logLevel(" + field(a, "maxLogLevel") + "), &" +
          handle(arg(a, "logger"), "logger") + "));");
-  } else if (m == "logSetLogLevel") {
+  } else if (m == Call::logSetLogLevel) {
     line("CHECK(API(logSetLogLevel, " + handle(arg(a, "logger"), "logger") + ", logLevel(" + field(a, "maxLogLevel") +
          ")));");
-  } else if (m == "logFree") {
+  } else if (m == Call::logFree) {
     line("CHECK(API(logFree, " + handle(arg(a, "logger"), "logger") + "));");
-  } else if (m == "errorGetMessage") {
+  } else if (m == Call::errorGetMessage) {
     line("const char* message = NULL;");
     line("CHECK(API(errorGetMessage, (Qnn_ErrorHandle_t)" + field(a, "errorHandle") + ", &message));");
-  } else if (m == "errorGetVerboseMessage") {
+  } else if (m == Call::errorGetVerboseMessage) {
     line("CHECK(API(errorGetVerboseMessage, (Qnn_ErrorHandle_t)" + field(a, "errorHandle") + ", &verboseMessage));");
-  } else if (m == "errorFreeVerboseMessage") {
+  } else if (m == Call::errorFreeVerboseMessage) {
     line("if (verboseMessage) CHECK(API(errorFreeVerboseMessage, verboseMessage));");
     line("verboseMessage = NULL;");
   } else {
@@ -249,20 +251,20 @@ bool CGenerator::emitBackendCall(const std::string& m, const Value& a) {
   return true;
 }
 
-bool CGenerator::emitObjectCall(const std::string& m, const Value& a) {
+bool CGenerator::emitObjectCall(trace::Call m, const Value& a) {
   const std::string logger = handle(arg(a, "logger"), "logger");
-  if (m == "profileCreate") {
+  if (m == Call::profileCreate) {
     line("CHECK(API(profileCreate, " + handle(arg(a, "backend"), "backend") + ", (QnnProfile_Level_t)" +
          field(a, "level") + ", &" + handle(arg(a, "profile"), "profile") + "));");
-  } else if (m == "profileGetEvents") {
+  } else if (m == Call::profileGetEvents) {
     line("const QnnProfile_EventId_t* events = NULL;");
     line("uint32_t n = 0;");
     line("CHECK(API(profileGetEvents, " + handle(arg(a, "profile"), "profile") + ", &events, &n));");
-  } else if (m == "profileFree") {
+  } else if (m == Call::profileFree) {
     line("CHECK(API(profileFree, " + handle(arg(a, "profile"), "profile") + "));");
-  } else if (m == "profileSetConfig" || m == "globalConfigSet") {
+  } else if (m == Call::profileSetConfig || m == Call::globalConfigSet) {
     // One NULL-terminated array of the recorded options, named after the call.
-    const bool profile = m == "profileSetConfig";
+    const bool profile = m == Call::profileSetConfig;
     const char* type = profile ? "QnnProfile_Config_t" : "QnnGlobalConfig_t";
     const Value& list = arg(a, "config");
     std::string array = "NULL";
@@ -287,39 +289,39 @@ bool CGenerator::emitObjectCall(const std::string& m, const Value& a) {
       line("CHECK(API(profileSetConfig, " + handle(arg(a, "profile"), "profile") + ", " + array + "));");
     else
       line("CHECK(API(globalConfigSet, " + array + "));");
-  } else if (m == "deviceGetPlatformInfo") {
+  } else if (m == Call::deviceGetPlatformInfo) {
     line("CHECK(API(deviceGetPlatformInfo, " + logger + ", &platformInfo));");
-  } else if (m == "deviceFreePlatformInfo") {
+  } else if (m == Call::deviceFreePlatformInfo) {
     line("if (platformInfo) CHECK(API(deviceFreePlatformInfo, " + logger + ", platformInfo));");
     line("platformInfo = NULL;");
-  } else if (m == "deviceGetInfrastructure") {
+  } else if (m == Call::deviceGetInfrastructure) {
     line("QnnDevice_Infrastructure_t infrastructure = NULL;");
     // An HTP perf infrastructure the Saver recorded the calls of is kept for them.
     if (const Value* rec = a.field("recorded"); rec && rec->u == 1)
       line("if (CHECK(API(deviceGetInfrastructure, &infrastructure))) perfInfra = perfOf(infrastructure);");
     else
       line("CHECK(API(deviceGetInfrastructure, &infrastructure));");
-  } else if (m == "deviceCreate") {
+  } else if (m == Call::deviceCreate) {
     std::string cfg = emitConfig(arg(a, "config"), "QnnDevice_Config_t");
     line("CHECK(API(deviceCreate, " + logger + ", " + cfg + ", &" + handle(arg(a, "device"), "device") + "));");
-  } else if (m == "deviceSetConfig") {
+  } else if (m == Call::deviceSetConfig) {
     std::string cfg = emitConfig(arg(a, "config"), "QnnDevice_Config_t");
     line("CHECK(API(deviceSetConfig, " + handle(arg(a, "device"), "device") + ", " + cfg + "));");
-  } else if (m == "deviceGetInfo") {
+  } else if (m == Call::deviceGetInfo) {
     line("const QnnDevice_PlatformInfo_t* info = NULL;");
     line("CHECK(API(deviceGetInfo, " + handle(arg(a, "device"), "device") + ", &info));");
-  } else if (m == "deviceFree") {
+  } else if (m == Call::deviceFree) {
     line("CHECK(API(deviceFree, " + handle(arg(a, "device"), "device") + "));");
-  } else if (m == "signalCreate") {
+  } else if (m == Call::signalCreate) {
     std::string cfg = emitConfig(arg(a, "config"), "QnnSignal_Config_t");
     line("CHECK(API(signalCreate, " + handle(arg(a, "backend"), "backend") + ", " + cfg + ", &" +
          handle(arg(a, "signal"), "signal") + "));");
-  } else if (m == "signalSetConfig") {
+  } else if (m == Call::signalSetConfig) {
     std::string cfg = emitConfig(arg(a, "config"), "QnnSignal_Config_t");
     line("CHECK(API(signalSetConfig, " + handle(arg(a, "signal"), "signal") + ", " + cfg + "));");
-  } else if (m == "signalTrigger") {
+  } else if (m == Call::signalTrigger) {
     line("CHECK(API(signalTrigger, " + handle(arg(a, "signal"), "signal") + "));");
-  } else if (m == "signalFree") {
+  } else if (m == Call::signalFree) {
     line("CHECK(API(signalFree, " + handle(arg(a, "signal"), "signal") + "));");
   } else {
     return false;

@@ -27,14 +27,14 @@ class CGenerator {
  private:
   // c_calls.cpp: one recorded call -> its C block (or a comment saying why not).
   void emitCall(const CallRecord& call);
-  bool emitGraphCall(const std::string& member, const Value& a);
-  bool emitContextCall(const std::string& member, const Value& a);
-  bool emitBackendCall(const std::string& member, const Value& a);
-  bool emitObjectCall(const std::string& member, const Value& a);
+  bool emitGraphCall(trace::Call call, const Value& a);
+  bool emitContextCall(trace::Call call, const Value& a);
+  bool emitBackendCall(trace::Call call, const Value& a);
+  bool emitObjectCall(trace::Call call, const Value& a);
   // c_sections.cpp: tensor updates and binary sections.
-  bool emitSectionCall(const std::string& member, const Value& a);
+  bool emitSectionCall(trace::Call call, const Value& a);
   // c_perf.cpp: the HTP perf infrastructure calls (call ids 1001-1004).
-  bool emitPerfCall(const std::string& member, const Value& a);
+  bool emitPerfCall(trace::Call call, const Value& a);
   bool emitEnvironments(const Value& a, bool prepare);
   // c_list_async.cpp: contextCreateFromBinaryListAsync, each entry's context
   // and graphs taken from what the backend notified.

@@ -26,8 +26,8 @@ constexpr std::pair<const char*, const char*> kScalars[] = {
 
 }  // namespace
 
-bool CGenerator::emitPerfCall(const std::string& m, const Value& a) {
-  if (m.rfind("htpPerf", 0) != 0) return false;
+bool CGenerator::emitPerfCall(trace::Call m, const Value& a) {
+  if (uint32_t(m) < kCallHtpPerfFirst || uint32_t(m) >= kCallHtpPerfFirst + kNumHtpPerfCalls) return false;
   const std::string id = "mapId(&powerIds, " + field(a, "powerConfigId") + ")";
   // A recorded null list stays null; otherwise a NULL-terminated array of the entries.
   auto list = [&](const char* type, const std::function<void(const std::string&, const Value&)>& fill) {
@@ -46,13 +46,13 @@ bool CGenerator::emitPerfCall(const std::string& m, const Value& a) {
   };
   line("if (perfInfra) {");
   ++indent_;
-  if (m == "htpPerfCreatePowerConfigId") {
+  if (m == Call::htpPerfCreatePowerConfigId) {
     line("uint32_t id = 0;");
     line("if (CHECK(PERF(createPowerConfigId, " + field(a, "deviceId") + ", " + field(a, "coreId") +
          ", &id))) bindId(&powerIds, " + field(a, "powerConfigId") + ", id);");
-  } else if (m == "htpPerfDestroyPowerConfigId") {
+  } else if (m == Call::htpPerfDestroyPowerConfigId) {
     line("CHECK(PERF(destroyPowerConfigId, " + id + "));");
-  } else if (m == "htpPerfSetPowerConfig") {
+  } else if (m == Call::htpPerfSetPowerConfig) {
     std::string array = list("QnnHtpPerfInfrastructure_PowerConfig_t", [&](const std::string& v, const Value& c) {
       line(v + ".option = (QnnHtpPerfInfrastructure_PowerConfigOption_t)" + field(c, "option") + ";");
       if (const Value* d = c.field("dcvsV3")) {
@@ -65,7 +65,7 @@ bool CGenerator::emitPerfCall(const std::string& m, const Value& a) {
         if (c.field(rec)) line(v + "." + member + " = " + field(c, rec) + ";");
     });
     line("CHECK(PERF(setPowerConfig, " + id + ", " + array + "));");
-  } else if (m == "htpPerfSetMemoryConfig") {
+  } else if (m == Call::htpPerfSetMemoryConfig) {
     std::string array = list("QnnHtpPerfInfrastructure_MemoryConfig_t", [&](const std::string& v, const Value& c) {
       line(v + ".option = (QnnHtpPerfInfrastructure_MemoryConfigOption_t)" + field(c, "option") + ";");
       if (c.field("memGrowSize")) line(v + ".memGrowSizeConfig = " + field(c, "memGrowSize") + ";");

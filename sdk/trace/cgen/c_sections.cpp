@@ -83,9 +83,10 @@ bool CGenerator::emitEnvironments(const Value& a, bool prepare) {
   return true;
 }
 
-bool CGenerator::emitSectionCall(const std::string& m, const Value& a) {
+bool CGenerator::emitSectionCall(trace::Call m, const Value& a) {
   const std::string section = "(QnnContext_SectionType_t)" + field(a, "section");
-  if (m == "tensorUpdateGraphTensors" || m == "tensorUpdateContextTensors" || m == "contextGetBinarySectionUpdate") {
+  if (m == Call::tensorUpdateGraphTensors || m == Call::tensorUpdateContextTensors ||
+      m == Call::contextGetBinarySectionUpdate) {
     const Value& list = arg(a, "tensors");
     if (list.items.empty()) return false;
     emitTensorArray("upd", list, TensorUse::Input);
@@ -93,9 +94,9 @@ bool CGenerator::emitSectionCall(const std::string& m, const Value& a) {
     std::string ptrs;
     for (size_t k = 0; k < list.items.size(); ++k) ptrs += "&upd[" + std::to_string(k) + "], ";
     line("const Qnn_Tensor_t* updList[" + n + "] = {" + ptrs + "};");
-    if (m == "tensorUpdateGraphTensors") {
+    if (m == Call::tensorUpdateGraphTensors) {
       line("CHECK(API(tensorUpdateGraphTensors, " + handle(arg(a, "graph"), "graph") + ", updList, " + n + "u));");
-    } else if (m == "tensorUpdateContextTensors") {
+    } else if (m == Call::tensorUpdateContextTensors) {
       line("CHECK(API(tensorUpdateContextTensors, " + handle(arg(a, "context"), "context") + ", updList, " + n + "u));");
     } else {
       auto [bytes, size] = sectionBytes(arg(a, "binarySection"));
@@ -106,15 +107,15 @@ bool CGenerator::emitSectionCall(const std::string& m, const Value& a) {
            ", " + handle(arg(a, "logger"), "logger") + ", " + handle(arg(a, "profile"), "profile") + ", " +
            handle(arg(a, "signal"), "signal") + ", &" + out + "));");
     }
-  } else if (m == "contextFreeBinarySectionUpdate") {
+  } else if (m == Call::contextFreeBinarySectionUpdate) {
     if (!updateBuffers_.count(arg(a, "update").u)) return false;
     line("CHECK(API(contextFreeBinarySectionUpdate, update_" + std::to_string(arg(a, "update").u) + ", " +
          handle(arg(a, "logger"), "logger") + "));");
-  } else if (m == "contextGetBinarySectionSize") {
+  } else if (m == Call::contextGetBinarySectionSize) {
     line("Qnn_ContextBinarySize_t size = 0;");
     line("CHECK(API(contextGetBinarySectionSize, " + handle(arg(a, "context"), "context") + ", " +
          handle(arg(a, "graph"), "graph") + ", " + section + ", &size));");
-  } else if (m == "contextGetBinarySection") {
+  } else if (m == Call::contextGetBinarySection) {
     std::string id = std::to_string(arg(a, "binarySection").u);
     std::string ctx = handle(arg(a, "context"), "context"), graph = handle(arg(a, "graph"), "graph");
     if (liveSections_.insert(arg(a, "binarySection").u).second) {
@@ -128,25 +129,25 @@ bool CGenerator::emitSectionCall(const std::string& m, const Value& a) {
     emitContextBuffer("out", "section_" + id, "size");
     line("CHECK(API(contextGetBinarySection, " + ctx + ", " + graph + ", " + section + ", &out, &sectionSize_" + id +
          ", " + handle(arg(a, "profile"), "profile") + ", " + handle(arg(a, "signal"), "signal") + "));");
-  } else if (m == "contextApplyBinarySection") {
+  } else if (m == Call::contextApplyBinarySection) {
     auto [bytes, size] = sectionBytes(arg(a, "binarySection"));
     emitContextBuffer("in", bytes, size);
     line("CHECK(API(contextApplyBinarySection, " + handle(arg(a, "context"), "context") + ", " +
          handle(arg(a, "graph"), "graph") + ", " + section + ", &in, " + handle(arg(a, "profile"), "profile") + ", " +
          handle(arg(a, "signal"), "signal") + "));");
-  } else if (m == "graphPrepareExecutionEnvironment" || m == "graphReleaseExecutionEnvironment") {
-    return emitEnvironments(a, m == "graphPrepareExecutionEnvironment");
-  } else if (m == "contextFinalize") {
+  } else if (m == Call::graphPrepareExecutionEnvironment || m == Call::graphReleaseExecutionEnvironment) {
+    return emitEnvironments(a, m == Call::graphPrepareExecutionEnvironment);
+  } else if (m == Call::contextFinalize) {
     line("CHECK(API(contextFinalize, " + handle(arg(a, "context"), "context") + ", " +
          handle(arg(a, "profile"), "profile") + "));");
-  } else if (m == "contextGetIncrementalBinary") {
+  } else if (m == Call::contextGetIncrementalBinary) {
     // The piece is released by the recorded call naming its offset.
     std::string piece = "piece_" + std::to_string(arg(a, "startOffset").u);
     if (pieces_.insert(arg(a, "startOffset").u).second) globals_.push_back("static const void* " + piece + ";");
     line("Qnn_ContextBinarySize_t offset = 0, written = 0;");
     line("CHECK(API(contextGetIncrementalBinary, " + handle(arg(a, "context"), "context") + ", &" + piece +
          ", &offset, &written));");
-  } else if (m == "contextReleaseIncrementalBinary") {
+  } else if (m == Call::contextReleaseIncrementalBinary) {
     if (!pieces_.count(arg(a, "startOffset").u)) return false;
     line("CHECK(API(contextReleaseIncrementalBinary, " + handle(arg(a, "context"), "context") + ", piece_" +
          std::to_string(arg(a, "startOffset").u) + ", " + field(a, "startOffset") + "));");
