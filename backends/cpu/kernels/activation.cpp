@@ -93,6 +93,14 @@ struct Elu {
   float operator()(float x) const { return x > 0.f ? x : alpha * std::expm1(x); }
   float alpha;
 };
+// Op set 2.13 (API 2.39): Erf element-wise (libm's erf, correctly rounded to a
+// few ulps) and ThresholdedRelu (x where x > alpha, else 0; alpha default 1).
+struct Erf { float operator()(float x) const { return std::erf(x); } };
+struct ThresholdedRelu {
+  explicit ThresholdedRelu(const MapParams& p) : alpha(p.alpha) {}
+  float operator()(float x) const { return x > alpha ? x : 0.f; }
+  float alpha;
+};
 
 Status readReluMinMaxParams(const OpParams& params, MapParams* p) {
   if (!params.has("min_value") || !params.has("max_value"))
@@ -105,6 +113,7 @@ Status readReluMinMaxParams(const OpParams& params, MapParams* p) {
   return Status::ok();
 }
 
+// Elu's and ThresholdedRelu's alpha (both default 1).
 Status readEluParams(const OpParams& params, MapParams* p) {
   p->alpha = params.f32("alpha", 1.f);
   return Status::ok();
@@ -122,6 +131,8 @@ const MapOpSpec kActivations[] = {
     {"Tanh", pickMapRunner<Tanh, kF32>},
     {"HardSwish", pickMapRunner<HardSwish, kF32>},
     {"Elu", pickMapRunner<Elu, kF32>, DType::kUndefined, readEluParams},
+    {"Erf", pickMapRunner<Erf, kF32>},
+    {"ThresholdedRelu", pickMapRunner<ThresholdedRelu, kF32>, DType::kUndefined, readEluParams},
 };
 
 // out = x >= 0 ? x : slope * x, with the slope broadcast onto in[0]'s shape

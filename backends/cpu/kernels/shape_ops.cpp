@@ -1,4 +1,4 @@
-// Ops that change the shape, not the values: Reshape/Squeeze/ExpandDims (a
+// Ops that change the shape, not the values: Reshape/Squeeze/ExpandDims/Identity (a
 // byte copy), Transpose and Tile.
 #include <algorithm>
 #include <cstdint>
@@ -53,7 +53,7 @@ QNN_CPU_TARGET_AVX512 void transpose16x16(const float* src, size_t lds, float* d
 }
 #endif
 
-// Reshape, Squeeze, ExpandDims: the data is unchanged, only the declared dims
+// Reshape, Squeeze, ExpandDims, Identity (op set 2.13, dims unchanged): the data is unchanged, only the declared dims
 // differ, so each checks its own rule for the output dims and copies bytes.
 class ReshapeLikeKernel final : public Kernel {
  public:
@@ -81,6 +81,7 @@ class ReshapeLikeKernel final : public Kernel {
     // A rank-0 input (one value) reshapes or gains dims; it has none to squeeze.
     if (in[0].rank() == 0 && op_ == "Squeeze") return sdk::invalidTensor(op_ + ": in[0] must have rank > 0");
     if (op_ == "ExpandDims") return checkOutputDims(op, out[0], expandedDims(in[0].dims));
+    if (op_ == "Identity") return checkOutputDims(op, out[0], in[0].dims);
     if (op_ == "Squeeze" && !isSqueezeOf(in[0].dims, out[0].dims))
       return sdk::invalidTensor(op_ + ": out[0] dims " + dimsToString(out[0].dims) +
                                 " are not in[0]'s dims " + dimsToString(in[0].dims) + " without some size-1 dims");
@@ -334,7 +335,7 @@ class TileKernel final : public Kernel {
 }  // namespace
 
 std::unique_ptr<Kernel> makeReshapeLike(const std::string& opType) {
-  if (opType == "Reshape" || opType == "Squeeze" || opType == "ExpandDims")
+  if (opType == "Reshape" || opType == "Squeeze" || opType == "ExpandDims" || opType == "Identity")
     return std::make_unique<ReshapeLikeKernel>(opType);
   return nullptr;
 }
