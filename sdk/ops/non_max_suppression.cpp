@@ -3,7 +3,9 @@
 // (ties by lower box index); a box is kept when its IoU with every box kept
 // before it is <= iou_threshold, up to max_boxes_selected per class.
 //  * Boxes are (y1, x1, y2, x2) with either corner first (min/max taken); a box
-//    of zero area has IoU 0 with everything.
+//    of zero area has IoU 0 with everything. center_point_box (op set 2.13,
+//    UINT_32, default 0 DIAG_CORNERS) 1 CENTER_POINT reads them as ONNX's
+//    (x_center, y_center, width, height) instead.
 //  * out[0] [batch * num_classes * max_boxes_selected, 3] gets (batch, class, box)
 //    rows in batch, class, score order; rows past the selected count are zero.
 //    max_boxes_selected = 0 means no limit (num_boxes per class).
@@ -11,6 +13,7 @@
 #include <algorithm>
 #include <cstring>
 #include <numeric>
+#include <string>
 
 #include "ops/op_common.h"
 #include "ops/shared_ops.h"
@@ -27,6 +30,11 @@ class NonMaxSuppressionKernel final : public Kernel {
       return sdk::invalidParam("NonMaxSuppression: iou_threshold must be in [0, 1]");
     scoreThreshold_ = params.f32("score_threshold", 0.f);
     maxBoxes_ = params.u32("max_boxes_selected", 0);
+    const uint32_t centerPointBox = params.u32("center_point_box", 0);
+    if (centerPointBox > 1)
+      return sdk::invalidParam("NonMaxSuppression: center_point_box must be 0 (DIAG_CORNERS) or 1 (CENTER_POINT), got " +
+                               std::to_string(centerPointBox));
+    centerPoint_ = centerPointBox == 1;
     return Status::ok();
   }
 
@@ -58,6 +66,14 @@ class NonMaxSuppressionKernel final : public Kernel {
 
   Status execute(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) override {
     const float* boxes = inputs[0].as<const float>();
+    if (centerPoint_) {  // (xc, yc, w, h) -> (y1, x1, y2, x2)
+      corners_.resize(inputs[0].numElements());
+      for (size_t i = 0; i < corners_.size(); i += 4) {
+        const float xc = boxes[i], yc = boxes[i + 1], hw = boxes[i + 2] / 2.f, hh = boxes[i + 3] / 2.f;
+        corners_[i] = yc - hh, corners_[i + 1] = xc - hw, corners_[i + 2] = yc + hh, corners_[i + 3] = xc + hw;
+      }
+      boxes = corners_.data();
+    }
     const float* scores = inputs[1].as<const float>();
     int32_t* out = outputs[0].as<int32_t>();  // int32 and uint32 rows hold the same small non-negative values
     std::memset(out, 0, rows_ * 3 * sizeof(int32_t));
@@ -101,6 +117,8 @@ class NonMaxSuppressionKernel final : public Kernel {
   }
 
   float iouThreshold_ = 0.f, scoreThreshold_ = 0.f;
+  bool centerPoint_ = false;
+  std::vector<float> corners_;
   uint32_t maxBoxes_ = 0, perClass_ = 0, batch_ = 0, numBoxes_ = 0, numClasses_ = 0;
   size_t rows_ = 0;
   std::vector<uint32_t> order_, kept_;

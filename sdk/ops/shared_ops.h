@@ -4,7 +4,8 @@
 // image transforms, GridSample, Lrn, L2Norm and Moments, the normalizations,
 // the 1-D / 3-D convolutions and pools, Resize, and the transformer ops of later
 // op sets (RmsNorm, HadamardTransform, Logit, MaskedSoftmax, RotaryEmbedding, Stft,
-// RandomUniformLike, Buffer). Each factory takes the op type (several ops share a family)
+// RandomUniformLike, Buffer; op set 2.13's RandomNormalLike, ElementWiseMux,
+// Inverse). Each factory takes the op type (several ops share a family)
 // and returns nullptr for a type it does not know.
 #pragma once
 
@@ -38,6 +39,10 @@ QNN_DECLARE_SHARED_OP(makeRotaryEmbedding);          // rotary_embedding.cpp: Ro
 QNN_DECLARE_SHARED_OP(makeStft);                     // stft.cpp: Stft
 QNN_DECLARE_SHARED_OP(makeRandomUniformLike);        // random_uniform_like.cpp: RandomUniformLike
 QNN_DECLARE_SHARED_OP(makeBuffer);                   // buffer.cpp: Buffer (stateful sliding window, any datatype)
+// Op set 2.13 (API 2.39).
+QNN_DECLARE_SHARED_OP(makeRandomNormalLike);         // random_normal_like.cpp: RandomNormalLike
+QNN_DECLARE_SHARED_OP(makeElementWiseMux);           // element_wise_mux.cpp: ElementWiseMux (any datatype, copied)
+QNN_DECLARE_SHARED_OP(makeInverse);                  // inverse.cpp: Inverse
 
 #undef QNN_DECLARE_SHARED_OP
 

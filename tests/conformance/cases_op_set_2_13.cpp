@@ -1,6 +1,11 @@
 // Conformance cases of the ops op set 2.13 (API 2.39) added (definitions in
-// sdk/opdefs/opdefs_post_2_7.json): Erf, Identity, ThresholdedRelu.
+// sdk/opdefs/opdefs_post_2_7.json): Erf, Identity, ThresholdedRelu, Inverse
+// (against the adjugate over Laplace cofactors, not elimination), ElementWiseMux,
+// RandomNormalLike (mean exact at scale 0; a seeded node follows the documented
+// generator) and NonMaxSuppression's center_point_box.
 #include <cmath>
+#include <cstring>
+#include <random>
 
 #include "op_case.h"
 
@@ -30,9 +35,132 @@ void elementwiseCases(std::vector<OpCase>& c) {
                        {makeTensor(DType::kInt32, {3, 2}, ints)}));
 }
 
+// det by Laplace expansion along the first row (double).
+double det(const std::vector<double>& a, size_t n) {
+  if (n == 1) return a[0];
+  double d = 0;
+  for (size_t j = 0; j < n; ++j) {
+    std::vector<double> minor;
+    for (size_t r = 1; r < n; ++r)
+      for (size_t col = 0; col < n; ++col)
+        if (col != j) minor.push_back(a[r * n + col]);
+    d += ((j % 2) ? -1.0 : 1.0) * a[j] * det(minor, n - 1);
+  }
+  return d;
+}
+
+// inverse = adjugate / det: inv[j][i] = (-1)^(i+j) det(minor_ij) / det.
+std::vector<float> inverseByAdjugate(const std::vector<float>& m, size_t n) {
+  std::vector<double> a(m.begin(), m.end());
+  const double d = det(a, n);
+  std::vector<float> inv(n * n);
+  for (size_t i = 0; i < n; ++i)
+    for (size_t j = 0; j < n; ++j) {
+      std::vector<double> minor;
+      for (size_t r = 0; r < n; ++r)
+        for (size_t col = 0; col < n; ++col)
+          if (r != i && col != j) minor.push_back(a[r * n + col]);
+      inv[j * n + i] = float((((i + j) % 2) ? -1.0 : 1.0) * (n == 1 ? 1.0 : det(minor, n - 1)) / d);
+    }
+  return inv;
+}
+
+void inverseCases(std::vector<OpCase>& c) {
+  CaseRng rng(2132);
+  struct I { const char* tag; Dims dims; };
+  for (const I& t : {I{"2x2", {2, 2}}, I{"batch2_3x3", {2, 3, 3}}, I{"4x4", {4, 4}}, I{"batch2x2_3x3", {2, 2, 3, 3}}}) {
+    const size_t n = t.dims.back();
+    size_t count = 1;
+    for (uint32_t d : t.dims) count *= d;
+    auto m = rng.floats(count, -1.f, 1.f);
+    for (size_t b = 0; b < count / (n * n); ++b)
+      for (size_t i = 0; i < n; ++i) m[b * n * n + i * n + i] += (i % 2 ? -2.5f : 2.5f);  // well conditioned
+    std::vector<float> want;
+    for (size_t b = 0; b < count / (n * n); ++b) {
+      auto inv = inverseByAdjugate(std::vector<float>(m.begin() + long(b * n * n), m.begin() + long((b + 1) * n * n)), n);
+      want.insert(want.end(), inv.begin(), inv.end());
+    }
+    c.push_back(makeCase(std::string("Inverse_") + t.tag, "Inverse", {f32Tensor(t.dims, m)}, {f32Tensor(t.dims, want)},
+                         {}, 1e-5, 1e-5));
+  }
+  // A permutation matrix needs a row exchange (zero first pivot); its inverse is its transpose.
+  c.push_back(makeCase("Inverse_permutation_pivot", "Inverse", {f32Tensor({3, 3}, {0, 1, 0, 0, 0, 1, 1, 0, 0})},
+                       {f32Tensor({3, 3}, {0, 0, 1, 1, 0, 0, 0, 1, 0})}, {}, 1e-6, 1e-6));
+}
+
+void muxCases(std::vector<OpCase>& c) {
+  CaseRng rng(2133);
+  auto a = rng.floats(12), b = rng.floats(12), d = rng.floats(12);
+  // Element-wise selector, one out of range (gives 0) and one negative (gives 0).
+  const std::vector<int32_t> sel = {0, 1, 2, 1, 0, 2, 3, 1, -1, 0, 2, 1};
+  std::vector<float> want(12);
+  for (size_t i = 0; i < 12; ++i) want[i] = sel[i] == 0 ? a[i] : sel[i] == 1 ? b[i] : sel[i] == 2 ? d[i] : 0.f;
+  c.push_back(makeCase("ElementWiseMux_elementwise_int32", "ElementWiseMux",
+                       {makeTensor(DType::kInt32, {3, 4}, sel), f32Tensor({3, 4}, a), f32Tensor({3, 4}, b), f32Tensor({3, 4}, d)},
+                       {f32Tensor({3, 4}, want)}));
+  // One selector ([1], uint32) picks a whole candidate (the MoE expert switch).
+  c.push_back(makeCase("ElementWiseMux_scalar_selector_uint32", "ElementWiseMux",
+                       {makeTensor(DType::kUInt32, {1}, std::vector<uint32_t>{1}), f32Tensor({3, 4}, a), f32Tensor({3, 4}, b)},
+                       {f32Tensor({3, 4}, b)}));
+  // Broadcasting: selector [3, 1], candidates [4] and [3, 4] -> [3, 4].
+  const std::vector<int32_t> rowSel = {1, 0, 1};
+  std::vector<float> bw(12);
+  for (size_t r = 0; r < 3; ++r)
+    for (size_t k = 0; k < 4; ++k) bw[r * 4 + k] = rowSel[r] == 0 ? a[k] : b[r * 4 + k];
+  c.push_back(makeCase("ElementWiseMux_broadcast", "ElementWiseMux",
+                       {makeTensor(DType::kInt32, {3, 1}, rowSel), f32Tensor({4}, {a[0], a[1], a[2], a[3]}), f32Tensor({3, 4}, b)},
+                       {f32Tensor({3, 4}, bw)}));
+}
+
+// The documented generator: std::mt19937 seeded with the seed's bits; per value two
+// draws a, b: mean + scale * sqrt(-2 ln(1 - (a >> 8) / 2^24)) * cos(2 pi (b >> 8) / 2^24).
+void randomNormalCases(std::vector<OpCase>& c) {
+  const auto shape = makeTensor(DType::kUInt32, {2}, std::vector<uint32_t>{2, 3}, true);
+  c.push_back(makeCase("RandomNormalLike_zero_scale_is_mean", "RandomNormalLike", {shape},
+                       {f32Tensor({2, 3}, std::vector<float>(6, -1.25f))},
+                       {{"mean", sdk::scalarF32(-1.25f)}, {"scale", sdk::scalarF32(0.f)}}));
+  const float seed = 11.f, mean = 0.5f, scale = 2.f;
+  uint32_t bits;
+  std::memcpy(&bits, &seed, sizeof(bits));
+  std::mt19937 gen(bits);
+  std::vector<float> want;
+  for (int i = 0; i < 6; ++i) {
+    const double u = 1.0 - double(gen() >> 8) / 16777216.0, v = double(gen() >> 8) / 16777216.0;
+    want.push_back(float(mean + scale * std::sqrt(-2.0 * std::log(u)) * std::cos(2.0 * M_PI * v)));
+  }
+  c.push_back(makeCase("RandomNormalLike_seeded_documented_generator", "RandomNormalLike",
+                       {shape, f32Tensor({1}, {seed}, true)}, {f32Tensor({2, 3}, want)},
+                       {{"mean", sdk::scalarF32(mean)}, {"scale", sdk::scalarF32(scale)}}, 1e-6, 1e-6));
+}
+
+// ---- NonMaxSuppression center_point_box: the same six boxes as centers and as
+// corners select the same (batch, class, box) rows: scores 0.9 0.75 0.6 0.95 0.5
+// 0.3, boxes 0-2 overlapping (IoU > 0.5), 3-4 overlapping, 5 alone: 3, 0, 5.
+void nmsCenterPointCases(std::vector<OpCase>& c) {
+  const std::vector<float> centers = {0.5f, 0.5f, 1, 1, 0.5f, 0.6f, 1, 1, 0.5f, 0.4f, 1, 1,
+                                      0.5f, 10.5f, 1, 1, 0.5f, 10.6f, 1, 1, 0.5f, 100.5f, 1, 1};
+  std::vector<float> corners;  // (y1, x1, y2, x2)
+  for (size_t i = 0; i < centers.size(); i += 4)
+    for (float f : {centers[i + 1] - centers[i + 3] / 2, centers[i] - centers[i + 2] / 2,
+                    centers[i + 1] + centers[i + 3] / 2, centers[i] + centers[i + 2] / 2})
+      corners.push_back(f);
+  const auto scores = f32Tensor({1, 1, 6}, {0.9f, 0.75f, 0.6f, 0.95f, 0.5f, 0.3f});
+  const auto want = makeTensor(DType::kInt32, {3, 3}, std::vector<int32_t>{0, 0, 3, 0, 0, 0, 0, 0, 5});
+  const auto count = makeTensor(DType::kUInt32, {1}, std::vector<uint32_t>{3});
+  for (uint32_t mode : {0u, 1u})
+    c.push_back(makeCase(mode ? "NonMaxSuppression_center_point_box" : "NonMaxSuppression_diag_corners_explicit",
+                         "NonMaxSuppression", {f32Tensor({1, 6, 4}, mode ? centers : corners), scores}, {want, count},
+                         {{"iou_threshold", sdk::scalarF32(0.5f)}, {"max_boxes_selected", sdk::scalarU32(3)},
+                          {"center_point_box", sdk::scalarU32(mode)}}));
+}
+
 std::vector<OpCase> opSet213Cases() {
   std::vector<OpCase> c;
   elementwiseCases(c);
+  inverseCases(c);
+  muxCases(c);
+  randomNormalCases(c);
+  nmsCenterPointCases(c);
   return c;
 }
 

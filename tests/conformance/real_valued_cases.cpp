@@ -22,13 +22,16 @@ const std::set<std::string> kRealValued = {"NonMaxSuppression", "MultiClassNms",
                                            // later ops whose quantized HTP configurations are recorded
                                            // (sdk/opdefs/opdefs_post_2_7.json htp_datatypes)
                                            "Logit",             "MaskedSoftmax",     "HadamardTransform",
-                                           "RandomUniformLike", "RotaryEmbedding",   "RmsNorm"};
+                                           "RandomUniformLike", "RotaryEmbedding",   "RmsNorm",
+                                           // op set 2.13: the QNN EP's HTP RandomNormalLike writes UFIXED_POINT_8
+                                           "RandomNormalLike"};
 
 // Ops the HTP column takes in UFIXED_POINT_8 only: their cases quantize to 8 bits.
-const std::set<std::string> kEightBit = {"Lrn", "Nv12ToRgb", "Nv21ToRgb", "RandomUniformLike"};
+const std::set<std::string> kEightBit = {"Lrn", "Nv12ToRgb", "Nv21ToRgb", "RandomUniformLike", "RandomNormalLike"};
 
-// Inputs whose op definition is FLOAT_32 in every configuration: they stay float (Logit's epsilon).
-const std::map<std::string, std::set<size_t>> kFloatInputs = {{"Logit", {1}}};
+// Inputs whose op definition is FLOAT_32 in every configuration: they stay float (Logit's epsilon,
+// RandomNormalLike's seed, which the QNN EP sends as a static FLOAT_32 tensor).
+const std::map<std::string, std::set<size_t>> kFloatInputs = {{"Logit", {1}}, {"RandomNormalLike", {1}}};
 
 // A UFIXED_POINT_8 / _16 encoding covering [lo, hi] (and 0).
 QuantInfo covering(float lo, float hi, DType t) {

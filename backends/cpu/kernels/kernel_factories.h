@@ -13,6 +13,9 @@ namespace qnn::cpu {
 using ops::makeBoxOps;
 using ops::makeBuffer;
 using ops::makeRandomUniformLike;
+using ops::makeRandomNormalLike;
+using ops::makeElementWiseMux;
+using ops::makeInverse;
 using ops::makeStft;
 using ops::makeHadamardLogit;
 using ops::makeMaskedSoftmax;

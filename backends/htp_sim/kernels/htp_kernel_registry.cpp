@@ -249,6 +249,8 @@ constexpr KernelEntry kFp16Table[] = {
     {"RotaryEmbedding", makeRealValued},
     {"Stft", makeRealValued},
     {"RandomUniformLike", makeRealValued},
+    {"RandomNormalLike", makeRealValued},
+    {"ElementWiseMux", makeRealValued},
     {"IsInf", makeFp16FloatClass},
     {"IsNan", makeFp16FloatClass},
 };
