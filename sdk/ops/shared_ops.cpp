@@ -34,6 +34,7 @@ constexpr Entry kSharedOps[] = {
     {"RandomNormalLike", makeRandomNormalLike},
     {"ElementWiseMux", makeElementWiseMux},
     {"Inverse", makeInverse},
+    {"GroupQueryAttention", makeGroupQueryAttention},
     {"ImageProjectionTransform", makeImageProjectionTransform},
     {"Gru", makeRecurrent},
     {"Lstm", makeRecurrent},

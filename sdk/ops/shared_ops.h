@@ -4,8 +4,8 @@
 // image transforms, GridSample, Lrn, L2Norm and Moments, the normalizations,
 // the 1-D / 3-D convolutions and pools, Resize, and the transformer ops of later
 // op sets (RmsNorm, HadamardTransform, Logit, MaskedSoftmax, RotaryEmbedding, Stft,
-// RandomUniformLike, Buffer; op set 2.13's RandomNormalLike, ElementWiseMux,
-// Inverse). Each factory takes the op type (several ops share a family)
+// RandomUniformLike, Buffer; op set 2.13's RandomNormalLike, ElementWiseMux, Inverse,
+// GroupQueryAttention). Each factory takes the op type (several ops share a family)
 // and returns nullptr for a type it does not know.
 #pragma once
 
@@ -43,6 +43,7 @@ QNN_DECLARE_SHARED_OP(makeBuffer);                   // buffer.cpp: Buffer (stat
 QNN_DECLARE_SHARED_OP(makeRandomNormalLike);         // random_normal_like.cpp: RandomNormalLike
 QNN_DECLARE_SHARED_OP(makeElementWiseMux);           // element_wise_mux.cpp: ElementWiseMux (any datatype, copied)
 QNN_DECLARE_SHARED_OP(makeInverse);                  // inverse.cpp: Inverse
+QNN_DECLARE_SHARED_OP(makeGroupQueryAttention);      // group_query_attention.cpp: GroupQueryAttention
 
 #undef QNN_DECLARE_SHARED_OP
 

@@ -2,7 +2,8 @@
 // sdk/opdefs/opdefs_post_2_7.json): Erf, Identity, ThresholdedRelu, Inverse
 // (against the adjugate over Laplace cofactors, not elimination), ElementWiseMux,
 // RandomNormalLike (mean exact at scale 0; a seeded node follows the documented
-// generator) and NonMaxSuppression's center_point_box.
+// generator), GroupQueryAttention (against an explicit per-head cache, masked
+// softmax reference in double) and NonMaxSuppression's center_point_box.
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -133,6 +134,134 @@ void randomNormalCases(std::vector<OpCase>& c) {
                        {{"mean", sdk::scalarF32(mean)}, {"scale", sdk::scalarF32(scale)}}, 1e-6, 1e-6));
 }
 
+// ---- GroupQueryAttention reference: per batch, an explicit cache per kv head
+// (past rows then the new rows), rotation as complex multiplication of the
+// (first-half, second-half) pairs, scores masked past the query's position to
+// -inf, softmax, weighted sum of values. All in double.
+struct Gqa {
+  uint32_t B, S, N, KV, H, L, R = 0;  // R: rotary dims (0 = no rotary)
+  bool packed = false, withPast = false, withIds = false;
+  float scale = 0.f;
+  std::vector<int32_t> seqlens;
+  int32_t total;
+};
+
+void gqaCase(std::vector<OpCase>& c, const std::string& tag, const Gqa& g, uint64_t seed) {
+  CaseRng rng(seed);
+  const size_t qw = size_t(g.N) * g.H, kw = size_t(g.KV) * g.H;
+  auto q = rng.floats(size_t(g.B) * g.S * qw), k = rng.floats(size_t(g.B) * g.S * kw), v = rng.floats(size_t(g.B) * g.S * kw);
+  const size_t cache = size_t(g.B) * g.KV * g.L * g.H;
+  std::vector<float> pastK(cache, 0.f), pastV(cache, 0.f);
+  if (g.withPast) pastK = rng.floats(cache), pastV = rng.floats(cache);
+  const uint32_t maxPos = g.L + 2;
+  std::vector<float> cosC, sinC;
+  for (uint32_t p = 0; p < maxPos; ++p)
+    for (uint32_t i = 0; i < g.R / 2; ++i) {
+      const double theta = p * std::pow(10000.0, -2.0 * i / g.R);
+      cosC.push_back(float(std::cos(theta))), sinC.push_back(float(std::sin(theta)));
+    }
+  std::vector<int32_t> ids;
+  const bool first = int32_t(g.S) == g.total;
+  for (uint32_t b = 0; b < g.B; ++b)
+    for (uint32_t s = 0; s < g.S; ++s) ids.push_back(int32_t((first ? 0 : g.seqlens[b] + 1 - int32_t(g.S)) + s + (g.withIds ? 1 : 0)));
+  auto rot = [&](double* x, int32_t pos) {
+    for (uint32_t i = 0; i < g.R / 2; ++i) {
+      const double cr = cosC[size_t(pos) * (g.R / 2) + i], si = sinC[size_t(pos) * (g.R / 2) + i];
+      const double re = x[i], im = x[g.R / 2 + i];  // (re + i im) * (cos + i sin)
+      x[i] = re * cr - im * si, x[g.R / 2 + i] = re * si + im * cr;
+    }
+  };
+  std::vector<float> out(size_t(g.B) * g.S * qw), presK(cache, 0.f), presV(cache, 0.f);
+  for (uint32_t b = 0; b < g.B; ++b) {
+    const int32_t past = first ? 0 : g.seqlens[b] + 1 - int32_t(g.S);
+    for (uint32_t kv = 0; kv < g.KV; ++kv) {
+      std::vector<std::vector<double>> keys, vals;  // the cache rows of this kv head
+      for (int32_t t = 0; t < past; ++t) {
+        const size_t at = ((size_t(b) * g.KV + kv) * g.L + size_t(t)) * g.H;
+        keys.emplace_back(pastK.begin() + long(at), pastK.begin() + long(at + g.H));
+        vals.emplace_back(pastV.begin() + long(at), pastV.begin() + long(at + g.H));
+      }
+      for (uint32_t s = 0; s < g.S; ++s) {
+        std::vector<double> kr(g.H), vr(g.H);
+        for (uint32_t i = 0; i < g.H; ++i)
+          kr[i] = k[(size_t(b) * g.S + s) * kw + kv * g.H + i], vr[i] = v[(size_t(b) * g.S + s) * kw + kv * g.H + i];
+        if (g.R) rot(kr.data(), g.withIds ? ids[b * g.S + s] : past + int32_t(s));
+        keys.push_back(kr), vals.push_back(vr);
+      }
+      for (size_t t = 0; t < keys.size(); ++t)
+        for (uint32_t i = 0; i < g.H; ++i) {
+          const size_t at = ((size_t(b) * g.KV + kv) * g.L + t) * g.H + i;
+          presK[at] = float(keys[t][i]), presV[at] = float(vals[t][i]);
+        }
+      for (uint32_t n = kv * (g.N / g.KV); n < (kv + 1) * (g.N / g.KV); ++n)
+        for (uint32_t s = 0; s < g.S; ++s) {
+          std::vector<double> qr(g.H);
+          for (uint32_t i = 0; i < g.H; ++i) qr[i] = q[(size_t(b) * g.S + s) * qw + n * g.H + i];
+          if (g.R) rot(qr.data(), g.withIds ? ids[b * g.S + s] : past + int32_t(s));
+          const double sc = g.scale != 0.f ? g.scale : 1.0 / std::sqrt(double(g.H));
+          std::vector<double> score(keys.size());
+          double mx = -INFINITY, sum = 0;
+          for (size_t t = 0; t < keys.size(); ++t) {
+            double dot = 0;
+            for (uint32_t i = 0; i < g.H; ++i) dot += qr[i] * double(float(keys[t][i]));
+            score[t] = int64_t(t) <= past + int64_t(s) ? sc * dot : -INFINITY;
+            mx = std::max(mx, score[t]);
+          }
+          for (double& e : score) sum += (e = std::exp(e - mx));
+          for (uint32_t i = 0; i < g.H; ++i) {
+            double acc = 0;
+            for (size_t t = 0; t < keys.size(); ++t) acc += score[t] / sum * vals[t][i];
+            out[(size_t(b) * g.S + s) * qw + n * g.H + i] = float(acc);
+          }
+        }
+    }
+  }
+  std::vector<CaseTensor> in;
+  if (g.packed) {
+    std::vector<float> qkv;
+    for (size_t r = 0; r < size_t(g.B) * g.S; ++r) {
+      qkv.insert(qkv.end(), q.begin() + long(r * qw), q.begin() + long((r + 1) * qw));
+      qkv.insert(qkv.end(), k.begin() + long(r * kw), k.begin() + long((r + 1) * kw));
+      qkv.insert(qkv.end(), v.begin() + long(r * kw), v.begin() + long((r + 1) * kw));
+    }
+    in.push_back(f32Tensor({g.B, g.S, uint32_t(qw + 2 * kw)}, qkv));
+  } else {
+    in.push_back(f32Tensor({g.B, g.S, uint32_t(qw)}, q));
+  }
+  in.push_back(makeTensor(DType::kInt32, {g.B}, g.seqlens));
+  in.push_back(makeTensor(DType::kInt32, {1}, std::vector<int32_t>{g.total}));
+  if (g.packed) {
+    in.push_back(nullTensor()), in.push_back(nullTensor());
+  } else {
+    in.push_back(f32Tensor({g.B, g.S, uint32_t(kw)}, k)), in.push_back(f32Tensor({g.B, g.S, uint32_t(kw)}, v));
+  }
+  const Dims kvDims{g.B, g.KV, g.L, g.H};
+  if (g.withPast) in.push_back(f32Tensor(kvDims, pastK)), in.push_back(f32Tensor(kvDims, pastV));
+  else if (g.R) in.push_back(nullTensor()), in.push_back(nullTensor());
+  if (g.R) {
+    in.push_back(f32Tensor({maxPos, g.R / 2}, cosC, true)), in.push_back(f32Tensor({maxPos, g.R / 2}, sinC, true));
+    if (g.withIds) in.push_back(makeTensor(DType::kInt32, {g.B, g.S}, ids));
+  }
+  std::vector<std::pair<std::string, ParamValue>> p = {{"num_heads", sdk::scalarU32(g.N)}, {"kv_num_heads", sdk::scalarU32(g.KV)}};
+  if (g.R) p.push_back({"do_rotary", sdk::scalarU32(1)});
+  if (g.scale != 0.f) p.push_back({"scale", sdk::scalarF32(g.scale)});
+  c.push_back(makeCase("GroupQueryAttention_" + tag, "GroupQueryAttention", in,
+                       {f32Tensor({g.B, g.S, uint32_t(qw)}, out), f32Tensor(kvDims, presK), f32Tensor(kvDims, presV)}, p,
+                       2e-6, 2e-5));
+}
+
+void gqaCases(std::vector<OpCase>& c) {
+  // Prompt: 3 tokens, 4 query heads on 2 kv heads, cache length 5.
+  gqaCase(c, "prompt_gqa", {2, 3, 4, 2, 4, 5, 0, false, false, false, 0.f, {2, 2}, 3}, 2141);
+  // Decode: one token after a past of 3 (batch 0) and 1 (batch 1), multi-query (1 kv head), custom scale.
+  gqaCase(c, "decode_past_mqa_scale", {2, 1, 2, 1, 4, 6, 0, false, true, false, 0.3f, {3, 1}, 4}, 2142);
+  // Rotary on 4 of 8 head features, two new tokens after a past of 2, and a prompt with packed QKV.
+  gqaCase(c, "rotary_continuation", {1, 2, 2, 2, 8, 6, 4, false, true, false, 0.f, {3}, 4}, 2143);
+  gqaCase(c, "rotary_packed_prompt", {1, 3, 4, 2, 4, 4, 4, true, false, false, 0.f, {2}, 3}, 2144);
+  // position_ids given: the rotation follows them (shifted by one from the default).
+  gqaCase(c, "rotary_position_ids", {1, 2, 2, 1, 4, 5, 4, false, true, true, 0.f, {3}, 4}, 2145);
+}
+
 // ---- NonMaxSuppression center_point_box: the same six boxes as centers and as
 // corners select the same (batch, class, box) rows: scores 0.9 0.75 0.6 0.95 0.5
 // 0.3, boxes 0-2 overlapping (IoU > 0.5), 3-4 overlapping, 5 alone: 3, 0, 5.
@@ -160,6 +289,7 @@ std::vector<OpCase> opSet213Cases() {
   inverseCases(c);
   muxCases(c);
   randomNormalCases(c);
+  gqaCases(c);
   nmsCenterPointCases(c);
   return c;
 }

@@ -3,7 +3,8 @@
 // 40000 draws within 2 %, a seed repeating its values, two seeds differing, an
 // unseeded node advancing), its shape tensor checked against the output; and the
 // refusals: a singular Inverse, a center_point_box outside {0, 1},
-// ElementWiseMux's mismatched candidates.
+// GroupQueryAttention's heads, caches and key/value pairing, ElementWiseMux's
+// mismatched candidates.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -85,6 +86,42 @@ TEST(NonMaxSuppression, CenterPointBoxOutsideTheEnumIsRefused) {
   p.set("iou_threshold", sdk::scalarF32(0.5f));
   p.set("center_point_box", sdk::scalarU32(2));
   EXPECT_FALSE(k->init(p).isOk());
+}
+
+TEST(GroupQueryAttention, RefusesBadHeadsAndShapes) {
+  auto k = kernelFor("GroupQueryAttention");
+  sdk::OpParams p;
+  p.set("num_heads", sdk::scalarU32(3));
+  p.set("kv_num_heads", sdk::scalarU32(2));
+  EXPECT_FALSE(k->init(p).isOk()) << "3 query heads on 2 kv heads";
+  p.set("num_heads", sdk::scalarU32(4));
+  ASSERT_TRUE(k->init(p).isOk());
+  std::vector<float> q(1 * 2 * 16), kv(1 * 2 * 8), o(32), pk(1 * 2 * 4 * 4), pv(pk.size());
+  int32_t seqlens = 1, total = 2;
+  std::vector<TensorView> in = {TensorView{q.data(), DType::kFloat32, {1, 2, 16}, {}},
+                                TensorView{&seqlens, DType::kInt32, {1}, {}},
+                                TensorView{&total, DType::kInt32, {1}, {}},
+                                TensorView{kv.data(), DType::kFloat32, {1, 2, 8}, {}},
+                                TensorView{kv.data(), DType::kFloat32, {1, 2, 8}, {}}};
+  std::vector<TensorView> out = {TensorView{o.data(), DType::kFloat32, {1, 2, 16}, {}},
+                                 TensorView{pk.data(), DType::kFloat32, {1, 2, 4, 4}, {}},
+                                 TensorView{pv.data(), DType::kFloat32, {1, 2, 4, 4}, {}}};
+  ASSERT_TRUE(k->prepare(in, out).isOk());
+  ASSERT_TRUE(k->execute(in, out).isOk());
+  in[4].dims = {};  // key without value
+  EXPECT_FALSE(k->prepare(in, out).isOk());
+  in[4].dims = {1, 2, 8};
+  out[1].dims = {1, 2, 4, 5};  // head size differs
+  EXPECT_FALSE(k->prepare(in, out).isOk());
+  out[1].dims = {1, 2, 1, 4};  // two new rows do not fit a present of length 1
+  out[2].dims = {1, 2, 1, 4};
+  ASSERT_TRUE(k->prepare(in, out).isOk());
+  EXPECT_FALSE(k->execute(in, out).isOk());
+  sdk::OpParams rotary = p;
+  rotary.set("do_rotary", sdk::scalarU32(1));
+  ASSERT_TRUE(k->init(rotary).isOk());
+  out[1].dims = out[2].dims = {1, 2, 4, 4};
+  EXPECT_FALSE(k->prepare(in, out).isOk()) << "do_rotary without cos/sin caches";
 }
 
 TEST(ElementWiseMux, RefusesMismatchedCandidates) {

@@ -16,6 +16,7 @@ using ops::makeRandomUniformLike;
 using ops::makeRandomNormalLike;
 using ops::makeElementWiseMux;
 using ops::makeInverse;
+using ops::makeGroupQueryAttention;
 using ops::makeStft;
 using ops::makeHadamardLogit;
 using ops::makeMaskedSoftmax;

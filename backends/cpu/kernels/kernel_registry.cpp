@@ -57,6 +57,7 @@ constexpr KernelEntry kKernelTable[] = {
     {"RandomNormalLike", makeRandomNormalLike},
     {"ElementWiseMux", makeElementWiseMux},
     {"Inverse", makeInverse},
+    {"GroupQueryAttention", makeGroupQueryAttention},
     {"CombinedNms", makeDetectionNms},
     {"ImageProjectionTransform", makeImageProjectionTransform},
     {"Nv12ToRgb", makeYuvToRgb},
