@@ -393,6 +393,79 @@ def case_if(work):
                    {"x": x, "cond": np.array(flag)}, {"y": np.maximum(x, 0) if flag else x * 2})
 
 
+def _net_op_types(work, name):
+    return {n["type"] for n in json.load(open(f"{work}/{name}/{name}_net.json"))["graph"]["nodes"].values()}
+
+
+def case_op_set_2_13(work):
+    """--target_op_set 2.13 emits that op set's own Erf, ThresholdedRelu and Identity (checked in the net JSON and
+    against math.erf / the ONNX definitions); the default keeps Erf and ThresholdedRelu decomposed and folds
+    Identity away (API 2.32-era backends have none of them)."""
+    x = f32(2, 3, 5, scale=1.5)
+    erf = np.vectorize(math.erf)(x.astype(np.float64))
+    nodes = [N("Erf", ["x"], ["e"]), N("ThresholdedRelu", ["x"], ["t"], alpha=0.4), N("Identity", ["e"], ["i"]),
+             N("Add", ["i", "t"], ["y"])]
+    want = {"e": erf, "t": np.where(x > 0.4, x, 0), "y": erf + np.where(x > 0.4, x, 0)}
+    io = ([("x", [2, 3, 5])], [("e", [2, 3, 5]), ("t", [2, 3, 5]), ("y", [2, 3, 5])])
+    model_case(work, "native", nodes, *io, {}, {"x": x}, want, extra=("--target_op_set", "2.13"), tol=1e-6)
+    native = _net_op_types(work, "native")
+    assert {"Erf", "ThresholdedRelu", "Identity"} <= native, native
+    model_case(work, "legacy", nodes, *io, {}, {"x": x}, want)
+    legacy = _net_op_types(work, "legacy")
+    assert not {"Erf", "ThresholdedRelu", "Identity"} & legacy, legacy
+
+
+def _gqa_ref(q, k, v, past_k, past_v, seqlens, n, kv):
+    """com.microsoft.GroupQueryAttention (no rotary), written from its definition: per batch the cache is the past
+    rows then the new ones; query row s sees the cache rows up to its own position."""
+    b, s, _ = q.shape
+    h = q.shape[2] // n
+    pk, pv = past_k.astype(np.float64).copy(), past_v.astype(np.float64).copy()
+    out = np.zeros((b, s, n * h))
+    for bi in range(b):
+        past = int(seqlens[bi]) + 1 - s
+        pk[bi, :, past + s:] = pv[bi, :, past + s:] = 0
+        for g in range(kv):
+            pk[bi, g, past:past + s] = k[bi, :, g * h:(g + 1) * h]
+            pv[bi, g, past:past + s] = v[bi, :, g * h:(g + 1) * h]
+        for head in range(n):
+            g = head // (n // kv)
+            for si in range(s):
+                keys = pk[bi, g, :past + si + 1]
+                sc = keys @ q[bi, si, head * h:(head + 1) * h].astype(np.float64) / math.sqrt(h)
+                p = np.exp(sc - sc.max())
+                out[bi, si, head * h:(head + 1) * h] = (p / p.sum()) @ pv[bi, g, :past + si + 1]
+    return out, pk, pv
+
+
+def case_group_query_attention(work):
+    """com.microsoft.GroupQueryAttention (4 query heads on 2 kv heads, two new tokens after a past of 3 and of 1,
+    a kv cache of 6) as the native op with --target_op_set 2.13; refused without it."""
+    b, s, n, kv, h, L = 2, 2, 4, 2, 4, 6
+    q, k, v = f32(b, s, n * h), f32(b, s, kv * h), f32(b, s, kv * h)
+    past_k, past_v = f32(b, kv, L, h), f32(b, kv, L, h)
+    seqlens = np.array([4, 2], np.int32)   # totals 5 and 3: pasts 3 and 1
+    out, pk, pv = _gqa_ref(q, k, v, past_k, past_v, seqlens, n, kv)
+    node = N("GroupQueryAttention", ["q", "k", "v", "past_k", "past_v", "seqlens", "total"], ["o", "pres_k", "pres_v"],
+             domain="com.microsoft", num_heads=n, kv_num_heads=kv)
+    g = helper.make_graph([node], "g", [vi("q", [b, s, n * h]), vi("k", [b, s, kv * h]), vi("v", [b, s, kv * h]),
+                                        vi("past_k", [b, kv, L, h]), vi("past_v", [b, kv, L, h]),
+                                        vi("seqlens", [b], TensorProto.INT32)],
+                          [vi("o", [b, s, n * h]), vi("pres_k", [b, kv, L, h]), vi("pres_v", [b, kv, L, h])],
+                          [helper.make_tensor("total", TensorProto.INT32, [], [5])])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13), helper.make_opsetid("com.microsoft", 1)])
+    m.ir_version = 8
+    path = f"{work}/gqa.onnx"
+    import onnx
+    onnx.save(m, path)
+    feeds = [("q", q), ("k", k), ("v", v), ("past_k", past_k), ("past_v", past_v), ("seqlens", seqlens)]
+    got = testlib.convert_and_run(TOOLS, path, feeds, f"{work}/gqa", ("--target_op_set", "2.13"))
+    for name, ref in (("o", out), ("pres_k", pk), ("pres_v", pv)):
+        testlib.check(got[name], ref.astype(np.float32), f"gqa: {name}", 1e-5)
+    p = testlib.run([TOOLS.conv, "-i", path, "-o", f"{work}/gqa_legacy.cpp"], ok=False)
+    assert p.returncode != 0 and "--target_op_set 2.13" in p.stdout + p.stderr, p.stdout + p.stderr
+
+
 CASES = {k[5:]: v for k, v in globals().items() if k.startswith("case_")}
 
 if __name__ == "__main__":

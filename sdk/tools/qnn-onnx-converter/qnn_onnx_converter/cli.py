@@ -44,6 +44,10 @@ def parse(argv):
                    help="keep the ONNX layout of the named (default: all) inputs and outputs")
     p.add_argument("--custom_io", help="YAML list of {IOName, Layout: {Model, Custom}, Datatype: float32}")
     p.add_argument("--float_bitwidth", "--float_bw", type=int, choices=[32, 16], default=32)
+    p.add_argument("--target_op_set", type=parse_op_set, default=None, metavar="MAJOR.MINOR",
+                   help="the QNN op set the target backends run; 2.13 (API 2.39, QAIRT 2.50) emits its native Erf, "
+                        "Identity, ThresholdedRelu and com.microsoft.GroupQueryAttention. Default: only ops API "
+                        "2.32-era backends run (Erf and ThresholdedRelu decomposed, Identity folded away)")
     p.add_argument("--keep_disconnected_nodes", action="store_true", help="keep ops not connected to the outputs")
     p.add_argument("--disable_batchnorm_folding", action="store_true")
     p.add_argument("--overwrite_model_prefix", action="store_true", help="name functions <ModelName>_composeGraphs")
@@ -63,6 +67,15 @@ def _dims(name, text):
     if any(d <= 0 for d in dims):
         raise ConverterError(f"--input_dim {name}: dims must be positive")
     return dims
+
+
+def parse_op_set(text):
+    """--target_op_set MAJOR.MINOR as a tuple (2, 13)."""
+    try:
+        major, minor = (int(v) for v in text.split("."))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not an op set MAJOR.MINOR (e.g. 2.13)")
+    return major, minor
 
 
 def build_graph(args, graph_name):
@@ -92,7 +105,7 @@ def build_graph(args, graph_name):
         return None
     from .io_layout import IoLayout
     io = IoLayout(args.input_layout, args.preserve_io, args.custom_io)
-    graph = convert.convert(model, graph_name, io, custom_ops, packages)
+    graph = convert.convert(model, graph_name, io, custom_ops, packages, getattr(args, "target_op_set", None))
     graph.model_inputs, graph.model_consts, graph.model_nodes = model.inputs, model.consts, model.nodes
     if args.float_bitwidth == 16:
         if quant.active(plan):

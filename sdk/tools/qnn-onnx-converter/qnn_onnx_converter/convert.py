@@ -8,21 +8,29 @@ from .layout import Ctx, _Exact
 from .ops import load_all
 
 
+def _converter_of(conv, node):
+    """The converter of an ONNX node: ONNX's own ops by type, other domains' ops (com.microsoft) as domain.type."""
+    if node.domain in ("", "ai.onnx"):
+        return conv.get(node.op_type)
+    return conv.get(f"{node.domain}.{node.op_type}")
+
+
 def unsupported(model, custom_ops=None):
     conv = load_all()
     custom_ops = custom_ops or {}
-    return [n for n in model.nodes if n.op_type not in custom_ops
-            and (n.op_type not in conv or (n.domain not in ("", "ai.onnx")))]
+    return [n for n in model.nodes if n.op_type not in custom_ops and _converter_of(conv, n) is None]
 
 
-def convert(model, graph_name, io=None, custom_ops=None, packages=None):
+def convert(model, graph_name, io=None, custom_ops=None, packages=None, op_set=None):
     """io: IoLayout choosing graph input/output layouts (default: the vendor's, NHWC for rank-4).
-    custom_ops: {op type: custom_ops.OpDef} of --op_package_config (their packages in `packages`)."""
+    custom_ops: {op type: custom_ops.OpDef} of --op_package_config (their packages in `packages`).
+    op_set: (major, minor) of --target_op_set; None keeps to the ops API 2.32-era backends run."""
     conv = load_all()
     io = io or IoLayout()
     io.check_names(model.inputs, model.outputs)
     g = Graph(graph_name)
     ctx = Ctx(model, g, io)
+    ctx.op_set = tuple(op_set) if op_set else (0, 0)
     from .ir import sanitize
     g.reserved = {sanitize(o) for o in model.outputs}
     g.reserved_for = set(model.outputs)
@@ -55,7 +63,7 @@ def convert(model, graph_name, io=None, custom_ops=None, packages=None):
             convert_node(ctx, n, {a.name: _attr(a) for a in n.attribute}, op)
             g.op_packages[op.package] = (packages or {})[op.package]
             continue
-        fn = conv.get(n.op_type) if n.domain in ("", "ai.onnx") else None
+        fn = _converter_of(conv, n)
         if fn is None:
             raise ConverterError(f"unsupported op {n.op_type} (node '{n.name}', domain '{n.domain or 'ai.onnx'}', opset {model.opset})")
         fn(ctx, n, {a.name: _attr(a) for a in n.attribute})

@@ -26,10 +26,15 @@ class _Exact(str):
 class Ctx:
     def __init__(self, model, graph, io=None):
         self.m, self.g, self.io = model, graph, io
+        self.op_set = (0, 0)  # --target_op_set: (2, 13) lets converters emit that op set's native ops
         self.map = {}     # onnx name -> {'plain': qnn name, 'nhwc': qnn name}
         self.cache = {}   # (onnx const name, layout) -> qnn name
 
     # ---- queries ----
+    def has_op_set(self, major, minor):
+        """Whether the target backends run op set major.minor (--target_op_set), so its new ops may be emitted."""
+        return self.op_set >= (major, minor)
+
     def shape(self, name):
         if name in self.m.dynamic_inputs:
             raise ConverterError(self.m.dynamic_inputs[name])

@@ -18,6 +18,7 @@ input given channel-last. Names: {NAME_RULE}
 and cached in the float DLC; qairt-quantizer applies it.
 --float_bitwidth 16 writes a float16 graph (FLOAT_16 tensors and weights; inputs/outputs stay float32).
 --op_package_config XML...: custom ops of op-package configs (the DLC lists the packages it needs).
+--target_op_set 2.13: emit op set 2.13's native ops (as qnn-onnx-converter's flag; default: API 2.32-era ops).
 Not supported yet: TensorFlow, TFLite and PyTorch sources, --io_config, --converter_op_package_lib."""
 
 
@@ -41,6 +42,9 @@ def parse(argv):
     p.add_argument("--quantization_overrides", help="AIMET-format encodings JSON, cached in the DLC for qairt-quantizer")
     p.add_argument("--op_package_config", nargs="+", action="extend", default=[], metavar="XML",
                    help="op package XML config(s): model nodes of their ops become custom-op nodes")
+    p.add_argument("--target_op_set", default=None, metavar="MAJOR.MINOR",
+                   help="the QNN op set the target backends run (2.13: native Erf, Identity, ThresholdedRelu, "
+                        "com.microsoft.GroupQueryAttention); default: API 2.32-era ops only")
     for flag in ("--io_config", "--converter_op_package_lib"):
         p.add_argument(flag, help="not supported yet")
     return p.parse_args(argv)
@@ -64,6 +68,8 @@ def _legacy_args(args):
         argv += ["--debug"]
     if args.op_package_config:
         argv += ["--op_package_config", *args.op_package_config]
+    if args.target_op_set:
+        argv += ["--target_op_set", args.target_op_set]
     return cli.parse(argv)
 
 

@@ -114,6 +114,9 @@ def celu(ctx, node, a):
 @converter("ThresholdedRelu")
 def thresholded_relu(ctx, node, a):
     d = Decompose(ctx, node)
+    if ctx.has_op_set(2, 13):   # op set 2.13's own op
+        d.op("ThresholdedRelu", [d.input(0)], params=[scalar("alpha", F, a.get("alpha", 1.0))], final=True)
+        return
     x = d.input(0)
     above = d.op("ElementWiseGreater", [x, d.const(a.get("alpha", 1.0))], dtype=np.bool_)
     d.op("ElementWiseSelect", [above, x, d.const(0.0)], final=True)
@@ -336,6 +339,9 @@ _ERF_A = (0.254829592, -0.284496736, 1.421413741, -1.453152027, 1.061405429)
 def erf(ctx, node, a):
     _float_only(ctx, node)
     d = Decompose(ctx, node)
+    if ctx.has_op_set(2, 13):   # op set 2.13's own op
+        d.op("Erf", [d.input(0)], final=True)
+        return
     x = d.input(0)
     ax = d.op("ElementWiseAbs", [x])
     t = d.op("ElementWiseDivide", [d.const(1.0), d.op("ElementWiseAdd", [d.const(1.0),

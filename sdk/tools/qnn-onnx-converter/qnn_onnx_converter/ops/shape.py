@@ -33,6 +33,11 @@ def identity(ctx, node, a):
     if ctx.is_const(node.input[0]):
         ctx.m.consts[node.output[0]] = ctx.const_value(node.input[0])
         return
+    if node.op_type == "Identity" and ctx.has_op_set(2, 13):   # op set 2.13's own op, in the input's layout
+        layout = next(iter(ctx.map.get(node.input[0], {})), "plain")
+        x = ctx.get(node.input[0], layout)
+        ctx.g.add_op(node.name or node.output[0], "Identity", [x], [ctx.out(node.output[0], layout)])
+        return
     ctx.alias(node.output[0], node.input[0])
 
 

@@ -18,7 +18,7 @@ from ..errors import ConverterError
 from ..ir import sanitize
 from . import encodings as E
 
-BYTE_COPY_OPS = {"Reshape", "Transpose", "Squeeze", "ExpandDims", "StridedSlice", "Split", "Concat", "Gather",
+BYTE_COPY_OPS = {"Reshape", "Identity", "Transpose", "Squeeze", "ExpandDims", "StridedSlice", "Split", "Concat", "Gather",
                  "Tile", "Pad"}
 FLOAT_ONLY_OPS = {"Cast", "Quantize", "Dequantize"}   # they read/write raw values on their float side
 WEIGHTED_OPS = {"Conv2d": 3, "DepthWiseConv2d": 3, "TransposeConv2d": 3, "FullyConnected": 0}  # -> out-channel axis

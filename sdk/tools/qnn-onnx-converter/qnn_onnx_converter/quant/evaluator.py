@@ -137,6 +137,11 @@ def run_op(op, ins, tensors):
         return [np.where(ins[0] > 0, ins[0], a * (np.exp(np.minimum(ins[0], 0)) - 1))]
     if t == "Gelu":
         return [_gelu(ins[0])]
+    if t == "Erf":   # op set 2.13 (--target_op_set 2.13)
+        from math import erf
+        return [np.vectorize(erf, otypes=[np.float32])(ins[0])]
+    if t == "ThresholdedRelu":
+        return [np.where(ins[0] > _p(op, "alpha", 1.0), ins[0], 0).astype(ins[0].dtype)]
     if t == "Prelu":
         return [np.where(ins[0] >= 0, ins[0], ins[0] * ins[1])]
     if t in ("PoolMax2d", "PoolAvg2d"):
@@ -145,7 +150,7 @@ def run_op(op, ins, tensors):
         fn = {"ReduceMean": np.mean, "ReduceMax": np.max, "ReduceMin": np.min, "ReduceSum": np.sum, "ReduceProd": np.prod}[t]
         axes = tuple(int(a) for a in np.atleast_1d(_p(op, "axes")))
         return [fn(ins[0], axis=axes, keepdims=True).reshape(tensors[op.outputs[0]].shape)]
-    if t in ("Reshape", "Squeeze", "ExpandDims"):
+    if t in ("Reshape", "Squeeze", "ExpandDims", "Identity"):
         return [ins[0].reshape(tensors[op.outputs[0]].shape)]
     if t == "Transpose":
         return [np.transpose(ins[0], [int(v) for v in _p(op, "perm")])]
