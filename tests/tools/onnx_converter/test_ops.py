@@ -283,7 +283,8 @@ def case_io_layout(work):
 
 def case_non_max_suppression(work):
     """ONNX's center_point_box example (answer from the ONNX operator tests), and the corner-format example
-    with a score threshold keeping 2 of the 3 rows QNN writes (the model's output declares 2)."""
+    with a score threshold keeping 2 of the 3 rows QNN writes (the model's output declares 2); again with
+    --target_op_set 2.13, the center boxes through op set 2.13's center_point_box param (no decomposition)."""
     centers = np.array([[[0.5, 0.5, 1.0, 1.0], [0.5, 0.6, 1.0, 1.0], [0.5, 0.4, 1.0, 1.0], [0.5, 10.5, 1.0, 1.0],
                          [0.5, 10.6, 1.0, 1.0], [0.5, 100.5, 1.0, 1.0]]], np.float32)
     corners = np.array([[[0.0, 0.0, 1.0, 1.0], [0.0, 0.1, 1.0, 1.1], [0.0, -0.1, 1.0, 0.9], [0.0, 10.0, 1.0, 11.0],
@@ -291,12 +292,14 @@ def case_non_max_suppression(work):
     scores = np.array([[[0.9, 0.75, 0.6, 0.95, 0.5, 0.3]]], np.float32)
     consts = {"max": np.array([3], np.int64), "iou": np.array([0.5], np.float32), "s0": np.array([0.0], np.float32),
               "s4": np.array([0.4], np.float32)}
-    model_case(work, "nms", [N("NonMaxSuppression", ["centers", "scores", "max", "iou", "s0"], ["sel_c"], center_point_box=1),
-                             N("NonMaxSuppression", ["corners", "scores", "max", "iou", "s4"], ["sel_s"])],
-               [("centers", [1, 6, 4]), ("corners", [1, 6, 4]), ("scores", [1, 1, 6])],
-               [("sel_c", [3, 3], I64), ("sel_s", [2, 3], I64)], consts,
-               {"centers": centers, "corners": corners, "scores": scores},
-               {"sel_c": [[0, 0, 3], [0, 0, 0], [0, 0, 5]], "sel_s": [[0, 0, 3], [0, 0, 0]]})
+    for name, extra in (("nms", ()), ("nms_2_13", ("--target_op_set", "2.13"))):
+        model_case(work, name, [N("NonMaxSuppression", ["centers", "scores", "max", "iou", "s0"], ["sel_c"], center_point_box=1),
+                                N("NonMaxSuppression", ["corners", "scores", "max", "iou", "s4"], ["sel_s"])],
+                   [("centers", [1, 6, 4]), ("corners", [1, 6, 4]), ("scores", [1, 1, 6])],
+                   [("sel_c", [3, 3], I64), ("sel_s", [2, 3], I64)], consts,
+                   {"centers": centers, "corners": corners, "scores": scores},
+                   {"sel_c": [[0, 0, 3], [0, 0, 0], [0, 0, 5]], "sel_s": [[0, 0, 3], [0, 0, 0]]}, extra=extra)
+    assert "Concat" in _net_op_types(work, "nms") and "Concat" not in _net_op_types(work, "nms_2_13")
 
 
 def case_runtime_params(work):

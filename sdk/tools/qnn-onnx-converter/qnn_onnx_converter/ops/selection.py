@@ -64,7 +64,8 @@ def _const_scalar(ctx, node, idx, what, default):
 @converter("NonMaxSuppression")
 def non_max_suppression(ctx, node, a):
     """QNN NonMaxSuppression on (y1, x1, y2, x2) boxes; center_point_box = 1 boxes (xc, yc, w, h) are turned
-    into corners first. QNN writes batch * classes * max rows; the model's output keeps its first M."""
+    into corners first, or, with --target_op_set 2.13, passed as they are with op set 2.13's center_point_box
+    param (CENTER_POINT 1). QNN writes batch * classes * max rows; the model's output keeps its first M."""
     max_boxes = int(_const_scalar(ctx, node, 2, "max_output_boxes_per_class", 0))
     iou = float(_const_scalar(ctx, node, 3, "iou_threshold", 0.0))
     score = _const_scalar(ctx, node, 4, "score_threshold", None)
@@ -75,7 +76,8 @@ def non_max_suppression(ctx, node, a):
     classes = ctx.shape(node.input[1])[1]
     base = node.name or node.output[0]
     boxes = node.input[0]
-    if a.get("center_point_box", 0):
+    native_center = bool(a.get("center_point_box", 0)) and ctx.has_op_set(2, 13)
+    if a.get("center_point_box", 0) and not native_center:
         e = Expansion(ctx, node)
         i64 = lambda v: e.const(np.array(v, np.int64), np.int64)
         part = lambda k: e.add("Slice", [boxes, i64([k]), i64([k + 1]), i64([2])], [b, n, 1], np.float32)
@@ -94,6 +96,8 @@ def non_max_suppression(ctx, node, a):
     params = [scalar("iou_threshold", np.float32, iou), scalar("max_boxes_selected", np.uint32, max_boxes)]
     if score is not None:
         params.append(scalar("score_threshold", np.float32, float(score)))
+    if native_center:
+        params.append(scalar("center_point_box", np.uint32, 1))
     ins = [ctx.get(boxes, "plain"), ctx.get(node.input[1], "plain")]
     if m == rows:
         ctx.g.add_op(base, "NonMaxSuppression", ins, [ctx.out(node.output[0], "plain", dtype=np.int32)], params)
