@@ -108,6 +108,16 @@ void muxCases(std::vector<OpCase>& c) {
   std::vector<float> bw(12);
   for (size_t r = 0; r < 3; ++r)
     for (size_t k = 0; k < 4; ++k) bw[r * 4 + k] = rowSel[r] == 0 ? a[k] : b[r * 4 + k];
+  // UFIXED_POINT_8 candidates of one encoding (offset -10): bytes copied; out of range gives the real 0,
+  // stored as 10 (real = (q + offset) * scale).
+  auto u8 = [](std::vector<uint8_t> q) {
+    CaseTensor t = makeTensor(DType::kUFixed8, {4}, q);
+    t.quant.kind = QuantInfo::Kind::kScaleOffset, t.quant.scale = 0.1f, t.quant.offset = -10;
+    return t;
+  };
+  c.push_back(makeCase("ElementWiseMux_ufixed8_bytes", "ElementWiseMux",
+                       {makeTensor(DType::kInt32, {4}, std::vector<int32_t>{0, 1, 7, 1}), u8({1, 2, 3, 4}), u8({200, 201, 202, 203})},
+                       {u8({1, 201, 10, 203})}));
   c.push_back(makeCase("ElementWiseMux_broadcast", "ElementWiseMux",
                        {makeTensor(DType::kInt32, {3, 1}, rowSel), f32Tensor({4}, {a[0], a[1], a[2], a[3]}), f32Tensor({3, 4}, b)},
                        {f32Tensor({3, 4}, bw)}));
