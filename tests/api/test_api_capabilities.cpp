@@ -158,6 +158,9 @@ TEST(Capabilities, AnswersMatchWhatTheBackendsDo) {
     // (tests/concurrency/async_client.c).
     EXPECT_EQ(api.propertyHasCapability(QNN_PROPERTY_GRAPH_SUPPORT_ASYNC_EXECUTION), QNN_PROPERTY_NOT_SUPPORTED);
     EXPECT_EQ(api.propertyHasCapability(QNN_PROPERTY_GRAPH_SUPPORT_EXECUTE_ASYNC_SIGNAL), QNN_PROPERTY_NOT_SUPPORTED);
+    // Continuous profiling: not supported on any backend in the same table, so a client
+    // profiles per call; a bound profile handle still works (test_api_continuous_profiling.cpp).
+    EXPECT_EQ(api.propertyHasCapability(QNN_PROPERTY_GRAPH_SUPPORT_CONTINUOUS_PROFILING), QNN_PROPERTY_NOT_SUPPORTED);
   }
   // Only the HTP records op trace (the vendor's CPU backend has none either).
   EXPECT_EQ(htp.api().propertyHasCapability(QNN_PROPERTY_PROFILE_SUPPORT_OPTRACE_CONFIG), QNN_PROPERTY_SUPPORTED);
