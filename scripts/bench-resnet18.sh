@@ -59,7 +59,7 @@ median_ms() {  # profiling log -> median execute ms
   "$py" -c "
 import json, sys, statistics
 ev = json.load(open(sys.argv[1])); ev = ev['traceEvents'] if isinstance(ev, dict) else ev
-print('%.2f' % statistics.median(e['dur'] / 1000.0 for e in ev if e.get('name', '').startswith('graph execute')))" "$1.json"
+print('%.2f' % statistics.median(e['dur'] / 1000.0 for e in ev if e.get('name', '') == 'QNN (execute) time'))" "$1.json"
 }
 
 echo "== convert: float and 8-bit"

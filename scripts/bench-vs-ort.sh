@@ -87,7 +87,7 @@ ours_ms() {  # model threads -> median graph-execute ms over $runs inferences
   "$py" -c "
 import json, sys, statistics
 ev = json.load(open(sys.argv[1])); ev = ev['traceEvents'] if isinstance(ev, dict) else ev
-print('%.3f' % statistics.median(e['dur'] / 1000.0 for e in ev if e.get('name', '').startswith('graph execute')))" \
+print('%.3f' % statistics.median(e['dur'] / 1000.0 for e in ev if e.get('name', '') == 'QNN (execute) time'))" \
     "$d/out/p.json"
 }
 ort_ms() {  # model threads -> median ms over $runs runs

@@ -85,7 +85,7 @@ for k in np.argsort(-logits)[:5]:
     print(f"  {k:4d}  logit {logits[k]: .4e}  softmax {p[k]:.6f}{label}")
 ev = json.load(open(f"{work}/trace.json"))
 ev = ev["traceEvents"] if isinstance(ev, dict) else ev
-ms = sorted(e["dur"] / 1000.0 for e in ev if e.get("cat") == "execute")
+ms = sorted(e["dur"] / 1000.0 for e in ev if e.get("name") == "QNN (execute) time")
 print(f"median latency: {np.median(ms):.2f} ms over {len(ms)} inferences (graph execute, min {ms[0]:.2f} ms, "
       f"max {ms[-1]:.2f} ms)")
 PY

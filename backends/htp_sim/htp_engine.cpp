@@ -220,11 +220,17 @@ class HtpPreparedGraph : public sdk::PreparedGraph {
     return Status::ok();
   }
 
+  // Finalize: the host time of the preparation as the vendor's "RPC (finalize) time", a
+  // top-level event before the finalize event; the passes' changes as its sub-events. Of a
+  // graph loaded from a context binary: a sub-event of the load saying so.
   void finalizeEvents(std::vector<sdk::ProfileExtraEvent>* events) const override {
-    events->push_back({QNN_HTP_PROFILE_EVENTTYPE_GRAPH_FINALIZE_HOST_RPC_TIME_MICROSEC, QNN_PROFILE_EVENTUNIT_MICROSEC,
-                       prepareMicros_,
-                       restored_ ? plan_.graph.name + ": prepared graph loaded from the context binary (passes not re-run)"
-                                 : plan_.graph.name + ": graph prepared for HTP V" + std::to_string(options_.arch)});
+    sdk::ProfileExtraEvent prepared{QNN_HTP_PROFILE_EVENTTYPE_GRAPH_FINALIZE_HOST_RPC_TIME_MICROSEC,
+                                    QNN_PROFILE_EVENTUNIT_MICROSEC, prepareMicros_, "RPC (finalize) time"};
+    if (restored_)
+      prepared.identifier = plan_.graph.name + ": prepared graph loaded from the context binary (passes not re-run)";
+    else
+      prepared.topLevel = true;
+    events->push_back(prepared);
     for (const PassRecord& p : plan_.passes)
       events->push_back({QNN_PROFILE_EVENTTYPE_BACKEND, QNN_PROFILE_EVENTUNIT_COUNT, p.changes,
                          "pass " + p.pass + (p.detail.empty() ? std::string() : ": " + p.detail)});
@@ -240,24 +246,30 @@ class HtpPreparedGraph : public sdk::PreparedGraph {
   }
 
  private:
+  // Execute: top-level events before the execute event, in the vendor HTP's order and with its
+  // identifiers (docs/profiling-log-format.md): HVX threads, the host's RPC time (measured: the
+  // whole simulated execution), the HTP-side RPC and accelerator times (estimated from the
+  // cycles at the voted clock), then the estimated cycles, whose identifier states the setup.
   void addExecuteEvents(uint64_t cycles, uint64_t hostMicros, std::vector<sdk::ProfileExtraEvent>* ev) const {
     PowerState power = currentPowerState();
     uint64_t accelMicros = cycles / std::max<uint32_t>(1, power.clockMHz);
     std::string setup = "HTP V" + std::to_string(options_.arch) + ", " + std::to_string(options_.hvxThreads) +
                         " HVX threads, " + std::to_string(options_.vtcmMB) + " MB VTCM, power mode " + power.mode +
-                        " (" + std::to_string(power.clockMHz) + " MHz)";
-    ev->push_back({QNN_HTP_PROFILE_EVENTTYPE_GRAPH_EXECUTE_HOST_RPC_TIME_MICROSEC, QNN_PROFILE_EVENTUNIT_MICROSEC,
-                   hostMicros, "host time (measured)"});
-    ev->push_back({QNN_HTP_PROFILE_EVENTTYPE_GRAPH_EXECUTE_HTP_RPC_TIME_MICROSEC, QNN_PROFILE_EVENTUNIT_MICROSEC,
-                   accelMicros + power.rpcControlLatencyUs,
-                   "HTP RPC time (estimated, RPC control latency " + std::to_string(power.rpcControlLatencyUs) +
-                       " us, polling " + std::to_string(power.rpcPollingTimeUs) + " us)"});
-    ev->push_back({QNN_HTP_PROFILE_EVENTTYPE_GRAPH_EXECUTE_ACCEL_TIME_CYCLE, QNN_PROFILE_EVENTUNIT_CYCLES, cycles,
-                   "accelerator cycles (estimated): " + setup});
-    ev->push_back({QNN_HTP_PROFILE_EVENTTYPE_GRAPH_EXECUTE_ACCEL_TIME_MICROSEC, QNN_PROFILE_EVENTUNIT_MICROSEC,
-                   accelMicros, "accelerator time (estimated): " + setup});
+                        " (" + std::to_string(power.clockMHz) + " MHz), RPC control latency " +
+                        std::to_string(power.rpcControlLatencyUs) + " us, polling " +
+                        std::to_string(power.rpcPollingTimeUs) + " us";
+    const size_t first = ev->size();
     ev->push_back({QNN_HTP_PROFILE_EVENTTYPE_GRAPH_NUMBER_OF_HVX_THREADS, QNN_PROFILE_EVENTUNIT_COUNT,
-                   options_.hvxThreads, "number of HVX threads"});
+                   options_.hvxThreads, "Number of HVX threads used"});
+    ev->push_back({QNN_HTP_PROFILE_EVENTTYPE_GRAPH_EXECUTE_HOST_RPC_TIME_MICROSEC, QNN_PROFILE_EVENTUNIT_MICROSEC,
+                   hostMicros, "RPC (execute) time"});
+    ev->push_back({QNN_HTP_PROFILE_EVENTTYPE_GRAPH_EXECUTE_HTP_RPC_TIME_MICROSEC, QNN_PROFILE_EVENTUNIT_MICROSEC,
+                   accelMicros + power.rpcControlLatencyUs, "QNN accelerator (execute) time"});
+    ev->push_back({QNN_HTP_PROFILE_EVENTTYPE_GRAPH_EXECUTE_ACCEL_TIME_MICROSEC, QNN_PROFILE_EVENTUNIT_MICROSEC,
+                   accelMicros, "Accelerator (execute) time"});
+    ev->push_back({QNN_HTP_PROFILE_EVENTTYPE_GRAPH_EXECUTE_ACCEL_TIME_CYCLE, QNN_PROFILE_EVENTUNIT_CYCLES, cycles,
+                   "Accelerator (execute) time (cycles), estimated: " + setup});
+    for (size_t i = first; i < ev->size(); ++i) (*ev)[i].topLevel = true;
   }
 
   PreparedPlan plan_;

@@ -38,6 +38,12 @@ struct ProfileExtraEvent {
   std::string identifier;
   // When the event began, microseconds of the steady clock (0: when it was recorded).
   uint64_t startMicros = 0;
+  // Reported as a top-level event of its own, listed before the call's event
+  // (finalize, execute), not as its sub-event: the vendor's HTP backend reports
+  // its RPC and accelerator times so, and its qnn-profile-viewer prints each
+  // top-level event as a "Backend (...)" line. Where the call has no such list
+  // (context load), the event stays a sub-event.
+  bool topLevel = false;
 };
 
 // Per-node timing reported to the profiler at the detailed level.

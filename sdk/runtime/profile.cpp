@@ -60,6 +60,12 @@ void ProfileObject::publish(QnnProfile_EventId_t topLevel) {
   topLevel_.push_back(topLevel);
 }
 
+void ProfileObject::publish(const std::vector<QnnProfile_EventId_t>& topLevel) {
+  std::lock_guard<std::mutex> own(mutex_);
+  for (QnnProfile_EventId_t id : topLevel)
+    if (id != kDroppedEvent) topLevel_.push_back(id);
+}
+
 void ProfileObject::setMaxEvents(uint64_t max) {
   std::lock_guard<std::mutex> own(mutex_);
   maxEvents_ = max;

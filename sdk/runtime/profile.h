@@ -17,6 +17,15 @@
 
 namespace qnn::sdk {
 
+// Identifiers of the events of the QNN calls, named as the vendor's backends
+// name theirs (its qnn-profile-viewer prints "Backend (QNN (execute) time)" for
+// the execute event); docs/profiling-log-format.md lists every shape.
+inline constexpr const char kLoadBinaryEventIdentifier[] = "QNN (load binary) time";
+inline constexpr const char kFinalizeEventIdentifier[] = "QNN (finalize) time";
+inline constexpr const char kExecuteEventIdentifier[] = "QNN (execute) time";
+inline constexpr const char kQueueWaitEventIdentifier[] = "Queue wait (execute) time";
+inline constexpr const char kDeinitEventIdentifier[] = "QNN (deinit) time";
+
 struct ProfileEvent {
   QnnProfile_EventType_t type = 0;
   QnnProfile_EventUnit_t unit = QNN_PROFILE_EVENTUNIT_MICROSEC;
@@ -51,6 +60,8 @@ class ProfileObject : public HandleObject {
                                 QnnProfile_EventUnit_t unit, uint64_t value, const std::string& identifier,
                                 uint64_t beganMicros = 0, bool publish = true);
   void publish(QnnProfile_EventId_t topLevel);
+  // Publishes several top-level events at once, in order: a reader sees all of them or none.
+  void publish(const std::vector<QnnProfile_EventId_t>& topLevel);
   // The ids of the top-level events published since the previous call on this
   // handle (each event is reported once, as the vendor's backends do: a client
   // reading after finalize and again after execute gets the execute events

@@ -157,6 +157,10 @@ class Runtime {
   static const char* knownErrorMessage(Qnn_ErrorHandle_t error);
 
  private:
+  // QnnGraph_execute; `queuedMicros` (steady clock, 0: now) is when QnnGraph_executeAsync queued it.
+  Qnn_ErrorHandle_t executeGraph(Qnn_GraphHandle_t graph, const Qnn_Tensor_t* inputs, uint32_t numInputs,
+                                 Qnn_Tensor_t* outputs, uint32_t numOutputs, Qnn_ProfileHandle_t profile,
+                                 Qnn_SignalHandle_t signal, uint64_t queuedMicros);
   // The load behind createFromBinary{,WithSignal,ListAsync}: `sig` (may be null,
   // its in-use flag managed by the caller) is checked between the steps;
   // `loadedGraphs` (may be null) receives the graphs' names and handles.

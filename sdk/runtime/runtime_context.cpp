@@ -416,7 +416,7 @@ Qnn_ErrorHandle_t Runtime::loadContextBinary(Qnn_BackendHandle_t backend, Qnn_De
     }
     if (prof) {
       auto top = prof->addEvent(0, QNN_PROFILE_EVENTTYPE_INIT, QNN_PROFILE_EVENTUNIT_MICROSEC, nowMicros() - start,
-                                "context create from binary", 0, /*publish=*/false);
+                                kLoadBinaryEventIdentifier, 0, /*publish=*/false);
       for (auto& g : graphs) {
         if (!g->prepared) continue;  // deferred: its events come with its initialization
         std::vector<ProfileExtraEvent> extra;
@@ -434,8 +434,9 @@ Qnn_ErrorHandle_t Runtime::loadContextBinary(Qnn_BackendHandle_t backend, Qnn_De
 
 Qnn_ErrorHandle_t Runtime::contextFree(Qnn_ContextHandle_t context, Qnn_ProfileHandle_t profile) {
   return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
-    if (profile && !handles().get<ProfileObject>(profile, HandleKind::kProfile))
-      return QNN_PROFILE_ERROR_INVALID_HANDLE;
+    std::shared_ptr<ProfileObject> prof;
+    if (!lookupOptional(profile, HandleKind::kProfile, &prof)) return QNN_PROFILE_ERROR_INVALID_HANDLE;
+    const uint64_t start = nowMicros();
     auto obj = handles().remove(context, HandleKind::kContext);
     if (!obj) return QNN_CONTEXT_ERROR_INVALID_HANDLE;
     auto ctx = std::static_pointer_cast<ContextObject>(obj);
@@ -444,6 +445,10 @@ Qnn_ErrorHandle_t Runtime::contextFree(Qnn_ContextHandle_t context, Qnn_ProfileH
       ctx->backend->contexts.erase(context);
     }
     freeContextObject(ctx);
+    // The vendor's backends report the free of a context as the deinit event.
+    if (prof)
+      prof->addEvent(0, QNN_PROFILE_EVENTTYPE_DEINIT, QNN_PROFILE_EVENTUNIT_MICROSEC, nowMicros() - start,
+                     kDeinitEventIdentifier, start);
     return QNN_SUCCESS;
   });
 }

@@ -323,12 +323,15 @@ Qnn_ErrorHandle_t Runtime::graphFinalize(Qnn_GraphHandle_t graph, Qnn_ProfileHan
     }
     g->state = GraphObject::State::kFinalized;
     if (prof) {
+      // The backend's own top-level events first, the finalize event last (as the vendor's HTP lists them).
       auto top = prof->addEvent(0, QNN_PROFILE_EVENTTYPE_FINALIZE, QNN_PROFILE_EVENTUNIT_MICROSEC,
-                                nowMicros() - start, "graph finalize: " + g->ir.name, 0, /*publish=*/false);
+                                nowMicros() - start, kFinalizeEventIdentifier, start, /*publish=*/false);
       std::vector<ProfileExtraEvent> extra;
       g->prepared->finalizeEvents(&extra);
-      addExtraEvents(*prof, top, extra);
-      prof->publish(top);
+      std::vector<QnnProfile_EventId_t> published;
+      addExtraEvents(*prof, top, extra, &published);
+      published.push_back(top);
+      prof->publish(published);
     }
     return QNN_SUCCESS;
   });
@@ -474,7 +477,19 @@ static Qnn_ErrorHandle_t checkExecute(const std::shared_ptr<GraphObject>& g, con
 Qnn_ErrorHandle_t Runtime::graphExecute(Qnn_GraphHandle_t graph, const Qnn_Tensor_t* inputs, uint32_t numInputs,
                                         Qnn_Tensor_t* outputs, uint32_t numOutputs, Qnn_ProfileHandle_t profile,
                                         Qnn_SignalHandle_t signal) {
-  return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
+  return executeGraph(graph, inputs, numInputs, outputs, numOutputs, profile, signal, 0);
+}
+
+// The profile of one execution: the backend's own top-level events (the HTP's RPC and accelerator
+// times), then the execute event, which spans the call (an asynchronous one from when it was queued)
+// and holds one queue-wait sub-event (the time until the execution began: in the asynchronous
+// queue and waiting for another execution of the graph), the op trace and, at the detailed level,
+// one event per node. docs/profiling-log-format.md lists the shapes.
+Qnn_ErrorHandle_t Runtime::executeGraph(Qnn_GraphHandle_t graph, const Qnn_Tensor_t* inputs, uint32_t numInputs,
+                                        Qnn_Tensor_t* outputs, uint32_t numOutputs, Qnn_ProfileHandle_t profile,
+                                        Qnn_SignalHandle_t signal, uint64_t queuedMicros) {
+  const uint64_t called = queuedMicros ? queuedMicros : nowMicros();
+  return guarded("graphExecute", [&]() -> Qnn_ErrorHandle_t {
     auto g = handles().get<GraphObject>(graph, HandleKind::kGraph);
     if (!g) return QNN_GRAPH_ERROR_INVALID_HANDLE;
     const Logger* log = loggerOf(g->backend);
@@ -519,23 +534,30 @@ Qnn_ErrorHandle_t Runtime::graphExecute(Qnn_GraphHandle_t graph, const Qnn_Tenso
     std::vector<NodeTiming> timings;
     std::vector<ProfileExtraEvent> graphEvents;
     if (prof) options.graphEvents = &graphEvents;
+    const uint64_t waitFrom = queuedMicros ? queuedMicros : nowMicros();
+    uint64_t began = 0;
     {
       std::lock_guard<std::mutex> exec(g->execMutex);
+      began = nowMicros();
       g->executed = true;
       st = g->prepared->execute(in, out, options, &timings);
     }
     if (!st.isOk()) return fail(log, ApiGroup::kGraph, "QnnGraph_execute", st);
     if (prof) {
-      uint64_t total = nowMicros() - start;
-      auto top = prof->addEvent(0, QNN_PROFILE_EVENTTYPE_EXECUTE, QNN_PROFILE_EVENTUNIT_MICROSEC, total,
-                                "graph execute: " + g->ir.name, start, /*publish=*/false);
-      addExtraEvents(*prof, top, graphEvents);
+      const uint64_t ended = nowMicros();
+      auto top = prof->addEvent(0, QNN_PROFILE_EVENTTYPE_EXECUTE, QNN_PROFILE_EVENTUNIT_MICROSEC, ended - called,
+                                kExecuteEventIdentifier, called, /*publish=*/false);
+      prof->addEvent(top, QNN_PROFILE_EVENTTYPE_EXECUTE_QUEUE_WAIT, QNN_PROFILE_EVENTUNIT_MICROSEC,
+                     began >= waitFrom ? began - waitFrom : 0, kQueueWaitEventIdentifier, waitFrom);
+      std::vector<QnnProfile_EventId_t> published;
+      addExtraEvents(*prof, top, graphEvents, &published);
       for (auto& t : timings) {
         auto node = prof->addEvent(top, QNN_PROFILE_EVENTTYPE_NODE, QNN_PROFILE_EVENTUNIT_MICROSEC, t.micros,
                                    t.nodeName + " (" + t.opType + ")", t.startMicros);
         addExtraEvents(*prof, node, t.extra);
       }
-      prof->publish(top);
+      published.push_back(top);
+      prof->publish(published);
     }
     // A debug line per execute (from whichever thread ran it: the client's, or the worker of an
     // asynchronous execute), built only when the client asked for that level.
@@ -681,11 +703,12 @@ Qnn_ErrorHandle_t Runtime::graphExecuteAsync(Qnn_GraphHandle_t graph, const Qnn_
       ctx->asyncSpace.notify_all();
     };
     try {
+      const uint64_t queued = nowMicros();
       asyncQueue().push([this, graph, in = std::move(in), out = std::move(out), profile, signal, notifyFn,
-                         notifyParam, freeSlot, gate]() mutable {
+                         notifyParam, freeSlot, gate, queued]() mutable {
         Qnn_NotifyStatus_t status;
-        status.error = graphExecute(graph, in.data(), static_cast<uint32_t>(in.size()), out.data(),
-                                    static_cast<uint32_t>(out.size()), profile, signal);
+        status.error = executeGraph(graph, in.data(), static_cast<uint32_t>(in.size()), out.data(),
+                                    static_cast<uint32_t>(out.size()), profile, signal, queued);
         gate->wait();
         if (notifyFn) notifyFn(notifyParam, status);
         freeSlot();

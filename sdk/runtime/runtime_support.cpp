@@ -54,8 +54,14 @@ std::shared_ptr<Logger> anyLogger() {
   return gLastLogger.lock();
 }
 
-void addExtraEvents(ProfileObject& prof, QnnProfile_EventId_t parent, const std::vector<ProfileExtraEvent>& events) {
-  for (const ProfileExtraEvent& e : events) prof.addEvent(parent, e.type, e.unit, e.value, e.identifier, e.startMicros);
+void addExtraEvents(ProfileObject& prof, QnnProfile_EventId_t parent, const std::vector<ProfileExtraEvent>& events,
+                    std::vector<QnnProfile_EventId_t>* topLevel) {
+  for (const ProfileExtraEvent& e : events) {
+    if (e.topLevel && topLevel)
+      topLevel->push_back(prof.addEvent(0, e.type, e.unit, e.value, e.identifier, e.startMicros, /*publish=*/false));
+    else
+      prof.addEvent(parent, e.type, e.unit, e.value, e.identifier, e.startMicros);
+  }
 }
 
 BackendSettings deviceSettings(Qnn_DeviceHandle_t device) {

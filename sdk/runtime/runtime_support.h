@@ -90,7 +90,10 @@ Status checkPropertyList(Property** properties, Option customOption) {
 void rememberLastLogger(const std::shared_ptr<Logger>& logger);
 std::shared_ptr<Logger> anyLogger();
 
-void addExtraEvents(ProfileObject& prof, QnnProfile_EventId_t parent, const std::vector<ProfileExtraEvent>& events);
+// Adds `events` as sub-events of `parent`; those marked topLevel go to
+// `topLevel` instead (when given) as unpublished top-level events, in order.
+void addExtraEvents(ProfileObject& prof, QnnProfile_EventId_t parent, const std::vector<ProfileExtraEvent>& events,
+                    std::vector<QnnProfile_EventId_t>* topLevel = nullptr);
 
 // The custom settings of a device handle (validated by the caller).
 BackendSettings deviceSettings(Qnn_DeviceHandle_t device);

@@ -36,7 +36,7 @@ inline std::vector<std::string> profiledNodes(const QNN_INTERFACE_VER_TYPE& api,
     for (uint32_t s = 0; s < numSubs; ++s) {
       QnnProfile_EventData_t data;
       EXPECT_EQ(api.profileGetEventData(subs[s], &data), QNN_SUCCESS);
-      if (data.identifier) names.push_back(data.identifier);
+      if (data.type == QNN_PROFILE_EVENTTYPE_NODE && data.identifier) names.push_back(data.identifier);
     }
   }
   return names;

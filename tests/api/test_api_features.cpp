@@ -61,8 +61,10 @@ TEST_F(Features, DetailedProfileHasOneSubEventPerNode) {
   const QnnProfile_EventId_t* subs = nullptr;
   uint32_t numSubs = 0;
   ASSERT_EQ(api().profileGetSubEvents(events[0], &subs, &numSubs), QNN_SUCCESS);
-  ASSERT_EQ(numSubs, 5u);
-  ASSERT_EQ(api().profileGetEventData(subs[2], &data), QNN_SUCCESS);
+  ASSERT_EQ(numSubs, 6u);  // the queue wait, then one per node
+  ASSERT_EQ(api().profileGetEventData(subs[0], &data), QNN_SUCCESS);
+  EXPECT_EQ(data.type, QNN_PROFILE_EVENTTYPE_EXECUTE_QUEUE_WAIT);
+  ASSERT_EQ(api().profileGetEventData(subs[3], &data), QNN_SUCCESS);
   EXPECT_EQ(data.type, QNN_PROFILE_EVENTTYPE_NODE);
   EXPECT_STREQ(data.identifier, "relu2 (Relu)");
   QnnProfile_EventId_t first = events[0];  // the array dies with the profile
@@ -82,7 +84,10 @@ TEST_F(Features, BasicProfileHasNoNodeEvents) {
   EXPECT_EQ(num, 2u);
   const QnnProfile_EventId_t* subs = nullptr;
   ASSERT_EQ(api().profileGetSubEvents(events[0], &subs, &numSubs), QNN_SUCCESS);
-  EXPECT_EQ(numSubs, 0u);
+  ASSERT_EQ(numSubs, 1u);  // only the queue wait
+  QnnProfile_EventData_t data;
+  ASSERT_EQ(api().profileGetEventData(subs[0], &data), QNN_SUCCESS);
+  EXPECT_EQ(data.type, QNN_PROFILE_EVENTTYPE_EXECUTE_QUEUE_WAIT);
   EXPECT_EQ(api().profileFree(profile), QNN_SUCCESS);
 }
 
@@ -400,7 +405,7 @@ TEST_F(Features, ProfileMaxEventsStopsStoringAndTheLastSettingWins) {
   QnnProfile_Config_t one = maxEventsConfig(1), three = maxEventsConfig(3);
   const QnnProfile_Config_t* configs[] = {&one, &three, nullptr};
   ASSERT_EQ(api().profileSetConfig(profile, configs), QNN_SUCCESS);
-  ASSERT_EQ(chain.execute(profile), QNN_SUCCESS);  // 1 execute event + 5 node events, 3 kept
+  ASSERT_EQ(chain.execute(profile), QNN_SUCCESS);  // execute, queue wait, 5 nodes: 3 kept
   ASSERT_EQ(chain.execute(profile), QNN_SUCCESS);  // nothing more
   EXPECT_TRUE(chain.outputCorrect());
   EXPECT_EQ(subEventsOfTheOnlyEvent(profile), 2u);
@@ -436,7 +441,7 @@ TEST_F(Features, ProfileSetConfigRefusalsChangeNothing) {
   EXPECT_EQ(api().profileSetConfig(reinterpret_cast<Qnn_ProfileHandle_t>(0x1234), off),
             QNN_PROFILE_ERROR_INVALID_HANDLE);
   ASSERT_EQ(chain.execute(profile), QNN_SUCCESS);  // no limit took effect: all events kept
-  EXPECT_EQ(subEventsOfTheOnlyEvent(profile), 3u);
+  EXPECT_EQ(subEventsOfTheOnlyEvent(profile), 4u);  // the queue wait and 3 nodes
   EXPECT_EQ(api().profileFree(profile), QNN_SUCCESS);
 }
 

@@ -366,12 +366,15 @@ TEST_F(HtpGraphTest, OpTraceEventsFollowTheEstimatedCycles) {
     const QnnProfile_EventId_t* ids = nullptr;
     uint32_t n = 0;
     ASSERT_EQ(api().profileGetEvents(prof, &ids, &n), QNN_SUCCESS);
-    ASSERT_EQ(n, 1u);
-    *execute = extended(ids[0]);
-    for (QnnProfile_EventId_t sub : subEvents(ids[0])) {
+    // The HTP's own measurements as top-level events, the execute event last.
+    ASSERT_EQ(n, 6u);
+    for (uint32_t i = 0; i + 1 < n; ++i)
+      if (Ext e = extended(ids[i]); e.type == QNN_HTP_PROFILE_EVENTTYPE_GRAPH_EXECUTE_ACCEL_TIME_CYCLE) *accel = e;
+    *execute = extended(ids[n - 1]);
+    ASSERT_EQ(execute->type, QNN_PROFILE_EVENTTYPE_EXECUTE);
+    for (QnnProfile_EventId_t sub : subEvents(ids[n - 1])) {
       Ext e = extended(sub);
       if (e.type == QNN_PROFILE_EVENTTYPE_TRACE) traces->push_back(e);
-      if (e.type == QNN_HTP_PROFILE_EVENTTYPE_GRAPH_EXECUTE_ACCEL_TIME_CYCLE) *accel = e;
       if (e.type == QNN_PROFILE_EVENTTYPE_NODE)
         for (QnnProfile_EventId_t s : subEvents(sub))
           if (Ext c = extended(s); c.unit == QNN_PROFILE_EVENTUNIT_CYCLES) nodeCycles->push_back(c);

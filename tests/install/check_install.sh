@@ -11,7 +11,7 @@ done
 cmake -S "$source_dir/tests/install/consumer" -B "$tmp/consumer" -DCMAKE_PREFIX_PATH="$tmp/prefix" \
   -DDEMO_SOURCE="$source_dir/examples/demo_graph.c" >/dev/null
 cmake --build "$tmp/consumer" >/dev/null
-"$tmp/consumer/consumer_demo" "$tmp/prefix/lib/libQnnCpu.so" | grep -q "profile: graph execute"
+"$tmp/consumer/consumer_demo" "$tmp/prefix/lib/libQnnCpu.so" | grep -q "profile: QNN (execute) time"
 # The Python package, importable from the prefix's dist-packages, loads the installed backend.
 PYTHONPATH="$tmp/prefix/lib/python3/dist-packages" /usr/bin/python3 -c "
 import qnn, sys

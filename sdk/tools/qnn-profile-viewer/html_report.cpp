@@ -65,13 +65,14 @@ Report analyse(const ProfileLog& log) {
   std::map<std::string, size_t> index;
   bool timelineDone = false;
   for (const auto& e : log.events) {
-    if (e.phase != "execute" || !e.isTime()) continue;
+    if (e.phase != "execute" || !e.isTime() || !e.isCallEvent()) continue;
     r.fastest = r.executes ? std::min(r.fastest, e.value) : e.value;
     r.slowest = r.executes ? std::max(r.slowest, e.value) : e.value;
     ++r.executes, r.executeUs += e.value;
     double cursor = 0;
     const uint64_t parentStart = e.startUs.value_or(0);
     for (const auto& s : e.subEvents) {
+      if (s.type == 405) continue;  // the queue wait, not an op
       std::string node, type;
       splitIdentifier(s.identifier, &node, &type);
       auto [it, fresh] = index.emplace(s.identifier, r.ops.size());
@@ -154,7 +155,7 @@ std::string htmlReport(const ProfileLog& log, const std::string& source) {
   };
   std::map<std::string, uint64_t> phaseUs;
   for (const auto& e : log.events)
-    if (e.isTime()) phaseUs[e.phase] += e.value;
+    if (e.isTime() && e.isCallEvent()) phaseUs[e.phase] += e.value;
   card("executes", std::to_string(r.executes));
   card("avg execute (us)", r.executes ? num(double(r.executeUs) / double(r.executes)) : "-");
   card("fastest / slowest (us)", r.executes ? std::to_string(r.fastest) + " / " + std::to_string(r.slowest) : "-");

@@ -21,6 +21,11 @@ struct ProfileLogEvent {
   std::vector<ProfileLogEvent> subEvents;
 
   bool isTime() const { return unit == "us"; }
+  // The event of the QNN call itself (INIT 100, FINALIZE 300, EXECUTE 400, DEINIT 500) or one a
+  // tool measured (0). A backend may list further measurements of the call as top-level events
+  // beside it (the HTP's RPC and accelerator times): those are not counted as calls.
+  bool isCallEvent() const { return type == 0 || type == 100 || type == 300 || type == 400 || type == 500; }
+  bool isNode() const { return type == 404; }
 };
 
 struct ProfileLog {

@@ -51,7 +51,7 @@ std::string phaseTable(const ProfileLog& log) {
   std::vector<std::string> order = {"init", "finalize", "execute", "deinit", "client"};
   std::map<std::string, Stats> stats;
   for (const auto& e : log.events) {
-    if (!e.isTime()) continue;
+    if (!e.isTime() || !e.isCallEvent()) continue;
     stats[e.phase].add(e.value);
     if (std::find(order.begin(), order.end(), e.phase) == order.end()) order.push_back(e.phase);
   }
@@ -79,7 +79,7 @@ std::string inferenceLine(const ProfileLog& log) {
   std::map<uint64_t, uint64_t> byIndex;
   std::vector<uint64_t> unindexed;
   for (const auto& e : log.events) {
-    if (e.phase != "execute" || !e.isTime()) continue;
+    if (e.phase != "execute" || !e.isTime() || !e.isCallEvent()) continue;
     if (e.inference) byIndex[*e.inference] += e.value;
     else unindexed.push_back(e.value);
   }
@@ -104,10 +104,10 @@ std::string perOpTable(const ProfileLog& log) {
   std::vector<OpTotals> ops;
   std::map<std::pair<std::string, std::string>, size_t> index;
   for (const auto& e : log.events) {
-    if (e.phase != "execute" || !e.isTime()) continue;
+    if (e.phase != "execute" || !e.isTime() || !e.isCallEvent()) continue;
     executeByGraph[e.graph].add(e.value);
     for (const auto& sub : e.subEvents) {
-      if (!sub.isTime()) continue;
+      if (!sub.isTime() || !sub.isNode()) continue;
       auto key = std::make_pair(e.graph, sub.identifier);
       auto [it, inserted] = index.emplace(key, ops.size());
       if (inserted) {
@@ -132,14 +132,28 @@ std::string perOpTable(const ProfileLog& log) {
   return out;
 }
 
-// Events in other units (bytes, cycles, ...) are listed, not summed as time.
+// The backend's further top-level events (e.g. the HTP's "RPC (execute) time"), and events in
+// other units (bytes, cycles, ...): averaged per phase and identifier, not summed into the calls.
 std::string otherEvents(const ProfileLog& log) {
-  std::string out;
-  for (const auto& e : log.events)
-    if (!e.isTime())
-      out += format("  %s %s: %llu %s\n", e.phase.c_str(), e.identifier.c_str(),
-                    static_cast<unsigned long long>(e.value), e.unit.c_str());
-  return out.empty() ? "" : "\nevents in other units:\n" + out;
+  std::vector<std::pair<std::string, std::string>> order;  // (phase, identifier) in first-seen order
+  std::map<std::pair<std::string, std::string>, std::pair<Stats, std::string>> byKey;
+  for (const auto& e : log.events) {
+    if (e.isTime() && e.isCallEvent()) continue;
+    auto key = std::make_pair(e.phase, e.identifier);
+    auto [it, fresh] = byKey.emplace(key, std::make_pair(Stats{}, e.unit));
+    if (fresh) order.push_back(key);
+    it->second.first.add(e.value);
+  }
+  if (order.empty()) return "";
+  std::string out = "\nbackend events (phase, event: average over its events):\n";
+  for (const auto& key : order) {
+    const auto& [s, unit] = byKey[key];
+    const std::string avg = s.total % s.count ? format("%.1f", s.avg())
+                                              : std::to_string(static_cast<unsigned long long>(s.total / s.count));
+    out += format("  %-10s %s: %s %s (%llu event%s)\n", key.first.c_str(), key.second.c_str(), avg.c_str(),
+                  unit.c_str(), static_cast<unsigned long long>(s.count), s.count == 1 ? "" : "s");
+  }
+  return out;
 }
 
 }  // namespace

@@ -58,7 +58,7 @@ def build_and_run(d, stem):
             "--backend", HTP, "--input_list", d / "list.txt", "--output_dir", out, "--profiling_level", "basic", "--quiet")
     assert p.returncode == 0, p.stderr
     view = run(os.path.join(BIN, "qnn-profile-viewer"), "--input_log", out / "qnn-profiling-data_0.log")
-    us = float(re.search(r"accelerator time \(estimated\).*?\s([0-9.]+)\s+[0-9.]+%", view.stdout).group(1))
+    us = float(re.search(r"execute +Accelerator \(execute\) time: ([0-9.]+) us", view.stdout).group(1))
     return np.fromfile(out / "Result_0" / "y.raw", np.float32), us
 
 

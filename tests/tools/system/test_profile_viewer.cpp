@@ -58,6 +58,39 @@ TEST_F(ProfileViewer, BasicLogSummary) {
   EXPECT_EQ(countLinesContaining(r.out, "input bytes: 4096 bytes"), 1u) << r.out;
 }
 
+// A log in the shape the HTP reports per execute (docs/profiling-log-format.md): its RPC and
+// accelerator times as top-level events beside the execute event, a queue-wait sub-event before
+// the nodes. Only the execute events are executes; the others are averaged apart; the queue wait
+// is no op.
+TEST_F(ProfileViewer, BackendEventsBesideTheExecuteAreNotCountedAsExecutes) {
+  std::string events;
+  const uint64_t exec[] = {300, 500}, rpc[] = {280, 470}, wait[] = {4, 6}, node[] = {200, 400};
+  for (int i = 0; i < 2; ++i) {
+    const std::string inf = std::to_string(i);
+    events += (i ? "," : "") +
+              std::string(R"j({"phase": "execute", "type": 8001, "unit": "count", "value": 4, )j") +
+              R"j("identifier": "Number of HVX threads used", "inference": )j" + inf + "}," +
+              R"j({"phase": "execute", "type": 3001, "unit": "us", "value": )j" + std::to_string(rpc[i]) +
+              R"j(, "identifier": "RPC (execute) time", "inference": )j" + inf + "}," +
+              R"j({"phase": "execute", "type": 400, "unit": "us", "value": )j" + std::to_string(exec[i]) +
+              R"j(, "identifier": "QNN (execute) time", "inference": )j" + inf + R"j(, "subEvents": [)j" +
+              R"j({"phase": "execute", "type": 405, "unit": "us", "value": )j" + std::to_string(wait[i]) +
+              R"j(, "identifier": "Queue wait (execute) time"},)j" +
+              R"j({"phase": "execute", "type": 404, "unit": "us", "value": )j" + std::to_string(node[i]) +
+              R"j(, "identifier": "conv0 (Conv2d)"}]})j";
+  }
+  writeText("htp.log", R"j({"format": "openqnn-profile", "version": 1, "events": [)j" + events + "]}");
+  ToolResult r = run({"--input_log", dir.file("htp.log")});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_EQ(countLinesContaining(r.out, "execute           2            800        400.0          300          500"), 1u)
+      << r.out;
+  EXPECT_EQ(countLinesContaining(r.out, "2 inferences, average 400.0 us"), 1u) << r.out;
+  EXPECT_EQ(countLinesContaining(r.out, "Conv2d                          300.0    75.0%"), 1u) << r.out;
+  EXPECT_EQ(r.out.find("Queue wait"), std::string::npos) << r.out;  // not an op
+  EXPECT_EQ(countLinesContaining(r.out, "execute    RPC (execute) time: 375 us (2 events)"), 1u) << r.out;
+  EXPECT_EQ(countLinesContaining(r.out, "execute    Number of HVX threads used: 4 count (2 events)"), 1u) << r.out;
+}
+
 TEST_F(ProfileViewer, DetailedLogHasOneLinePerOp) {
   ToolResult r = run({"--input_log", kFixtures + "/profile_detailed.log"});
   ASSERT_EQ(r.exitCode, 0) << r.err;
