@@ -1,17 +1,21 @@
-// Fixture: libQnnCpu.so loaded through dlopen, one backend and one context in
-// it, freed after the test. For tests that build and run graphs in that context.
+// Fixture: a backend library loaded through dlopen (libQnnCpu.so for
+// CpuContextTest), one backend and one context in it, freed after the test. For
+// tests that build and run graphs in that context.
 #pragma once
 
 #include <gtest/gtest.h>
 
+#include <string>
 #include <vector>
 
 #include "backend_loader.h"
 
 namespace qnn::test {
 
-class CpuContextTest : public ::testing::Test {
+template <class Base>
+class ContextFixture : public Base {
  protected:
+  explicit ContextFixture(const std::string& path) : lib(path) {}
   void SetUp() override {
     ASSERT_TRUE(lib.ok()) << lib.error();
     ASSERT_EQ(api().backendCreate(nullptr, nullptr, &backend), QNN_SUCCESS);
@@ -37,9 +41,14 @@ class CpuContextTest : public ::testing::Test {
     ASSERT_EQ(api().graphAddNode(g, op), QNN_SUCCESS) << name;
   }
 
-  LoadedBackend lib{cpuBackendPath()};
+  LoadedBackend lib;
   Qnn_BackendHandle_t backend = nullptr;
   Qnn_ContextHandle_t ctx = nullptr;
+};
+
+class CpuContextTest : public ContextFixture<::testing::Test> {
+ protected:
+  CpuContextTest() : ContextFixture(cpuBackendPath()) {}
 };
 
 }  // namespace qnn::test
