@@ -27,6 +27,7 @@ typedef enum {
   QNN_BACKEND_ERROR_INCONSISTENT_CONFIG = 4010,
   QNN_BACKEND_ERROR_INVALID_HANDLE = 4011,
   QNN_BACKEND_ERROR_INVALID_CONFIG = 4012,
+  QNN_BACKEND_ERROR_OP_PACKAGE_LOAD_FROM_BUFFER_FAILED = 4013,
   QNN_BACKEND_MAX_ERROR = 4999,
   QNN_BACKEND_ERROR_UNDEFINED = 2147483647,
 } QnnBackend_Error_t;
@@ -86,6 +87,9 @@ Qnn_ErrorHandle_t QnnBackend_getBuildId(const char **id);
 
 QNN_API
 Qnn_ErrorHandle_t QnnBackend_registerOpPackage(Qnn_BackendHandle_t backend, const char *packagePath, const char *interfaceProvider, const char *target);
+
+QNN_API
+Qnn_ErrorHandle_t QnnBackend_registerOpPackageFromBinary(Qnn_BackendHandle_t backend, const void *opPackageBuffer, uint64_t opPackageBufferSize, const char *interfaceProvider, const char *target);
 
 QNN_API
 Qnn_ErrorHandle_t QnnBackend_getSupportedOperations(Qnn_BackendHandle_t backend, uint32_t *numOperations, const QnnBackend_OperationName_t **operations);

@@ -115,6 +115,8 @@ typedef Qnn_Handle_t Qnn_MemHandle_t;
 typedef Qnn_Handle_t Qnn_ProfileHandle_t;
 
 typedef Qnn_Handle_t Qnn_SignalHandle_t;
+/* A System DLC (QnnSystemDlc.h); here so that core calls can name it. */
+typedef Qnn_Handle_t QnnSystemDlc_Handle_t;
 
 
 #ifdef __cplusplus

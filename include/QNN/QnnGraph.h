@@ -40,6 +40,7 @@ typedef enum {
   QNN_GRAPH_ERROR_TENSOR_SPARSITY = 6037,
   QNN_GRAPH_ERROR_EARLY_TERMINATION = 6038,
   QNN_GRAPH_ERROR_INVALID_CONTEXT = 6039,
+  QNN_GRAPH_ERROR_CYCLE_DETECTED = 6040,
   QNN_GRAPH_MAX_ERROR = 6999,
   QNN_GRAPH_ERROR_UNDEFINED = 2147483647,
 } QnnGraph_Error_t;
@@ -103,6 +104,42 @@ typedef struct {
   };
 } QnnGraph_ExecuteEnvironment_t;
 
+/* QnnGraph_validate: options, and the per-node and whole-graph results it returns
+ * (owned by the backend until QnnGraph_freeValidationResult). */
+typedef enum {
+  QNN_GRAPH_VALIDATE_OPTION_CUSTOM = 0,
+  QNN_GRAPH_VALIDATE_OPTION_UNDEFINED = 2147483647,
+} QnnGraph_ValidateOption_t;
+
+typedef void *QnnGraph_CustomValidateConfig_t;
+
+typedef struct {
+  QnnGraph_ValidateOption_t option;
+  union {
+    QnnGraph_CustomValidateConfig_t customConfig;
+  };
+} QnnGraph_ValidateConfig_t;
+
+#define QNN_GRAPH_VALIDATE_CONFIG_INIT { QNN_GRAPH_VALIDATE_OPTION_UNDEFINED , { NULL } }
+typedef enum {
+  QNN_GRAPH_NODE_VALIDATION_STATUS_SUPPORTED = 0,
+  QNN_GRAPH_NODE_VALIDATION_STATUS_UNSUPPORTED = 1,
+  QNN_GRAPH_NODE_VALIDATION_STATUS_UNDEFINED = 2147483647,
+} QnnGraph_NodeValidationStatus_t;
+
+typedef struct {
+  const char *nodeName;
+  QnnGraph_NodeValidationStatus_t status;
+  Qnn_ErrorHandle_t errorCode;
+  const char *errorMessage;
+} QnnGraph_NodeValidationResult_t;
+
+typedef struct {
+  uint32_t numResults;
+  const QnnGraph_NodeValidationResult_t *results;
+  Qnn_ErrorHandle_t overallStatus;
+} QnnGraph_ValidationResult_t;
+
 typedef struct {
   Qnn_ErrorHandle_t error;
 } Qnn_NotifyStatus_t;
@@ -142,6 +179,12 @@ Qnn_ErrorHandle_t QnnGraph_executeAsync(Qnn_GraphHandle_t graphHandle, const Qnn
 
 QNN_API
 Qnn_ErrorHandle_t QnnGraph_releaseExecutionEnvironment(Qnn_GraphHandle_t graphHandle, const QnnGraph_ExecuteEnvironment_t **envs, uint32_t envSize);
+
+QNN_API
+Qnn_ErrorHandle_t QnnGraph_validate(Qnn_GraphHandle_t graphHandle, const QnnGraph_ValidateConfig_t **config, QnnGraph_ValidationResult_t **validationResult);
+
+QNN_API
+Qnn_ErrorHandle_t QnnGraph_freeValidationResult(QnnGraph_ValidationResult_t *validationResult);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -180,6 +180,12 @@ typedef Qnn_ErrorHandle_t (*QnnError_GetVerboseMessageFn_t)(Qnn_ErrorHandle_t er
 
 typedef Qnn_ErrorHandle_t (*QnnError_FreeVerboseMessageFn_t)(const char *errorMessage);
 
+/* The four calls API 2.39 appends to the table (not in this 2.32 table yet). */
+typedef Qnn_ErrorHandle_t (*QnnContext_AddToDlcFn_t)(Qnn_ContextHandle_t context, QnnSystemDlc_Handle_t dlcHandle);
+typedef Qnn_ErrorHandle_t (*QnnGraph_ValidateFn_t)(Qnn_GraphHandle_t graphHandle, const QnnGraph_ValidateConfig_t **config, QnnGraph_ValidationResult_t **validationResult);
+typedef Qnn_ErrorHandle_t (*QnnGraph_FreeValidationResultFn_t)(QnnGraph_ValidationResult_t *validationResult);
+typedef Qnn_ErrorHandle_t (*QnnBackend_RegisterOpPackageFromBinaryFn_t)(Qnn_BackendHandle_t backend, const void *opPackageBuffer, uint64_t opPackageBufferSize, const char *interfaceProvider, const char *target);
+
 typedef struct {
   QnnProperty_HasCapabilityFn_t propertyHasCapability;
   QnnBackend_CreateFn_t backendCreate;

@@ -188,6 +188,7 @@ extern "C" {
 #define QNN_OP_ELEMENT_WISE_MINIMUM "ElementWiseMinimum"
 #define QNN_OP_ELEMENT_WISE_MOD "ElementWiseMod"
 #define QNN_OP_ELEMENT_WISE_MULTIPLY "ElementWiseMultiply"
+#define QNN_OP_ELEMENT_WISE_MUX "ElementWiseMux"
 #define QNN_OP_ELEMENT_WISE_NEG "ElementWiseNeg"
 #define QNN_OP_ELEMENT_WISE_NEURON "ElementWiseNeuron"
 #define QNN_OP_ELEMENT_WISE_NEURON_PARAM_OPERATION "operation"
@@ -241,6 +242,7 @@ extern "C" {
 #define QNN_OP_ELEMENT_WISE_XOR "ElementWiseXor"
 #define QNN_OP_ELU "Elu"
 #define QNN_OP_ELU_PARAM_ALPHA "alpha"
+#define QNN_OP_ERF "Erf"
 #define QNN_OP_EXPAND_DIMS "ExpandDims"
 #define QNN_OP_EXPAND_DIMS_PARAM_AXIS "axis"
 #define QNN_OP_EXPAND_DIMS_PARAM_AXES "axes"
@@ -289,6 +291,11 @@ extern "C" {
 #define QNN_OP_GROUP_NORM "GroupNorm"
 #define QNN_OP_GROUP_NORM_PARAM_EPSILON "epsilon"
 #define QNN_OP_GROUP_NORM_PARAM_GROUP "group"
+#define QNN_OP_GROUP_QUERY_ATTENTION "GroupQueryAttention"
+#define QNN_OP_GROUP_QUERY_ATTENTION_PARAM_NUM_HEADS "num_heads"
+#define QNN_OP_GROUP_QUERY_ATTENTION_PARAM_KV_NUM_HEADS "kv_num_heads"
+#define QNN_OP_GROUP_QUERY_ATTENTION_PARAM_DO_ROTARY "do_rotary"
+#define QNN_OP_GROUP_QUERY_ATTENTION_PARAM_SCALE "scale"
 #define QNN_OP_GRU "Gru"
 #define QNN_OP_GRU_PARAM_DIRECTION "direction"
 #define QNN_OP_GRU_DIRECTION_FORWARD 0
@@ -299,6 +306,7 @@ extern "C" {
 #define QNN_OP_HADAMARD_TRANSFORM_PARAM_SCALE "scale"
 #define QNN_OP_HARD_SWISH "HardSwish"
 #define QNN_OP_HEAT_MAP_MAX_KEY_POINT "HeatMapMaxKeyPoint"
+#define QNN_OP_IDENTITY "Identity"
 #define QNN_OP_IM2_COL "Im2Col"
 #define QNN_OP_IM2_COL_PARAM_KERNEL_SIZE "kernel_size"
 #define QNN_OP_IM2_COL_PARAM_STRIDE "stride"
@@ -321,6 +329,7 @@ extern "C" {
 #define QNN_OP_INSTANCE_NORM_REGION_ACROSS_SPATIAL 0
 #define QNN_OP_INSTANCE_NORM_REGION_ACROSS_CHANNEL 1
 #define QNN_OP_INSTANCE_NORM_REGION_ACROSS_ALL 2
+#define QNN_OP_INVERSE "Inverse"
 #define QNN_OP_IS_INF "IsInf"
 #define QNN_OP_IS_INF_PARAM_DETECT_NEGATIVE "detect_negative"
 #define QNN_OP_IS_INF_PARAM_DETECT_POSITIVE "detect_positive"
@@ -376,6 +385,9 @@ extern "C" {
 #define QNN_OP_NON_MAX_SUPPRESSION_PARAM_IOU_THRESHOLD "iou_threshold"
 #define QNN_OP_NON_MAX_SUPPRESSION_PARAM_SCORE_THRESHOLD "score_threshold"
 #define QNN_OP_NON_MAX_SUPPRESSION_PARAM_MAX_BOXES_SELECTED "max_boxes_selected"
+#define QNN_OP_NON_MAX_SUPPRESSION_PARAM_CENTER_POINT_BOX "center_point_box"
+#define QNN_OP_NON_MAX_SUPPRESSION_CENTER_POINT_BOX_DIAG_CORNERS 0
+#define QNN_OP_NON_MAX_SUPPRESSION_CENTER_POINT_BOX_CENTER_POINT 1
 #define QNN_OP_NON_ZERO "NonZero"
 #define QNN_OP_NV12_TO_RGB "Nv12ToRgb"
 #define QNN_OP_NV12_TO_RGB_PARAM_OUTPUT_ORDER "output_order"
@@ -435,6 +447,9 @@ extern "C" {
 #define QNN_OP_POOL_MAX_3D_ROUNDING_MODE_CEIL 1
 #define QNN_OP_PRELU "Prelu"
 #define QNN_OP_QUANTIZE "Quantize"
+#define QNN_OP_RANDOM_NORMAL_LIKE "RandomNormalLike"
+#define QNN_OP_RANDOM_NORMAL_LIKE_PARAM_MEAN "mean"
+#define QNN_OP_RANDOM_NORMAL_LIKE_PARAM_SCALE "scale"
 #define QNN_OP_RANDOM_UNIFORM_LIKE "RandomUniformLike"
 #define QNN_OP_RANDOM_UNIFORM_LIKE_PARAM_LOW "low"
 #define QNN_OP_RANDOM_UNIFORM_LIKE_PARAM_HIGH "high"
@@ -545,6 +560,8 @@ extern "C" {
 #define QNN_OP_STRIDED_SLICE_PARAM_SHRINK_AXES "shrink_axes"
 #define QNN_OP_STRIDED_SLICE_PARAM_NEW_AXES_MASK "new_axes_mask"
 #define QNN_OP_TANH "Tanh"
+#define QNN_OP_THRESHOLDED_RELU "ThresholdedRelu"
+#define QNN_OP_THRESHOLDED_RELU_PARAM_ALPHA "alpha"
 #define QNN_OP_TILE "Tile"
 #define QNN_OP_TILE_PARAM_MULTIPLES "multiples"
 #define QNN_OP_TOP_K "TopK"

@@ -49,23 +49,33 @@ typedef struct {
 
 #define QNN_OP_MAPPING_INIT { QNN_OP_MAPPING_VERSION_1 , { NULL } }
 #define QNN_OP_MAPPING_V1_INIT { NULL , NULL , 0 , NULL , 0 , }
+/* 2- and 4-bit types are packed, least significant bits first: a byte holds four
+ * 2-bit elements (element 0 in bits 0-1) or two 4-bit elements (element 0 in bits 0-3). */
 typedef enum {
+  QNN_DATATYPE_INT_2 = 2,
+  QNN_DATATYPE_INT_4 = 4,
   QNN_DATATYPE_INT_8 = 8,
   QNN_DATATYPE_INT_16 = 22,
   QNN_DATATYPE_INT_32 = 50,
   QNN_DATATYPE_INT_64 = 100,
+  QNN_DATATYPE_UINT_2 = 258,
+  QNN_DATATYPE_UINT_4 = 260,
   QNN_DATATYPE_UINT_8 = 264,
   QNN_DATATYPE_UINT_16 = 278,
   QNN_DATATYPE_UINT_32 = 306,
   QNN_DATATYPE_UINT_64 = 356,
+  QNN_DATATYPE_FLOAT_4 = 516,
+  QNN_DATATYPE_FLOAT_8 = 520,
   QNN_DATATYPE_FLOAT_16 = 534,
   QNN_DATATYPE_BFLOAT_16 = 550,
   QNN_DATATYPE_FLOAT_32 = 562,
   QNN_DATATYPE_FLOAT_64 = 612,
+  QNN_DATATYPE_SFIXED_POINT_2 = 770,
   QNN_DATATYPE_SFIXED_POINT_4 = 772,
   QNN_DATATYPE_SFIXED_POINT_8 = 776,
   QNN_DATATYPE_SFIXED_POINT_16 = 790,
   QNN_DATATYPE_SFIXED_POINT_32 = 818,
+  QNN_DATATYPE_UFIXED_POINT_2 = 1026,
   QNN_DATATYPE_UFIXED_POINT_4 = 1028,
   QNN_DATATYPE_UFIXED_POINT_8 = 1032,
   QNN_DATATYPE_UFIXED_POINT_16 = 1046,
@@ -74,6 +84,16 @@ typedef enum {
   QNN_DATATYPE_STRING = 1544,
   QNN_DATATYPE_UNDEFINED = 2147483647,
 } Qnn_DataType_t;
+
+/* Element encodings of microscaled (MX) floating-point data. */
+typedef enum {
+  QNN_FLOAT_ENCODING_MXFP8_E5M2 = 0,
+  QNN_FLOAT_ENCODING_MXFP8_E4M3 = 1,
+  QNN_FLOAT_ENCODING_MXFP6_E3M2 = 2,
+  QNN_FLOAT_ENCODING_MXFP6_E2M3 = 3,
+  QNN_FLOAT_ENCODING_MXFP4_E2M1 = 4,
+  QNN_FLOAT_ENCODING_UNDEFINED = 2147483647,
+} Qnn_FloatEncoding_t;
 
 typedef enum {
   QNN_PRECISION_FLOAT32 = 0,
@@ -115,11 +135,17 @@ typedef enum {
 } Qnn_Definition_t;
 
 typedef enum {
-  QNN_PRIORITY_LOW = 0,
+  QNN_PRIORITY_LOWEST = 0,
+  QNN_PRIORITY_LOW = QNN_PRIORITY_LOWEST,
+  QNN_PRIORITY_NORMAL_LOW = 50,
   QNN_PRIORITY_NORMAL = 100,
   QNN_PRIORITY_DEFAULT = 100,
   QNN_PRIORITY_NORMAL_HIGH = 150,
   QNN_PRIORITY_HIGH = 200,
+  QNN_PRIORITY_HIGH_PLUS = 300,
+  QNN_PRIORITY_CRITICAL = 400,
+  QNN_PRIORITY_CRITICAL_PLUS = 500,
+  QNN_PRIORITY_HIGHEST = QNN_PRIORITY_CRITICAL_PLUS,
   QNN_PRIORITY_UNDEFINED = 2147483647,
 } Qnn_Priority_t;
 
@@ -183,6 +209,8 @@ typedef enum {
   QNN_QUANTIZATION_ENCODING_BW_BLOCK_MAPPED = 9,
   QNN_QUANTIZATION_ENCODING_BW_BLOCKWISE_EXPANSION_MAPPED = 10,
   QNN_QUANTIZATION_ENCODING_BW_FLOAT_BLOCK = 11,
+  QNN_QUANTIZATION_ENCODING_MICROSCALING = 12,
+  QNN_QUANTIZATION_ENCODING_ARRAY_OF = 13,
   QNN_QUANTIZATION_ENCODING_UNDEFINED = 2147483647,
 } Qnn_QuantizationEncoding_t;
 
@@ -309,6 +337,22 @@ typedef struct {
 } Qnn_BwFloatBlockEncoding_t;
 
 #define QNN_BW_FLOAT_BLOCK_ENCODING_INIT { 0u , 0u , NULL }
+/* Microscaling: blockCount blocks of blockDimensions[blockRank] elements, one scale per block
+ * (blockScales8[i] means 2^(blockScales8[i] - 127) when scaleDataType is FLOAT_8). */
+typedef struct {
+  Qnn_FloatEncoding_t valueEncoding;
+  uint32_t blockRank;
+  uint32_t *blockDimensions;
+  uint32_t blockCount;
+  Qnn_DataType_t scaleDataType;
+  union {
+    uint8_t *blockScales8;
+    float *blockScalesFloat;
+  };
+} Qnn_MicroscalingEncoding_t;
+#define QNN_MICROSCALING_ENCODING_INIT { QNN_FLOAT_ENCODING_UNDEFINED , 0u , NULL , 0u , QNN_DATATYPE_UNDEFINED , { NULL } }
+/* Defined after Qnn_Tensor_t: a set of encodings chosen by an index tensor. */
+typedef struct Qnn_ArrayOf_t Qnn_ArrayOf_t;
 typedef struct {
   Qnn_Definition_t encodingDefinition;
   Qnn_QuantizationEncoding_t quantizationEncoding;
@@ -325,6 +369,8 @@ typedef struct {
     Qnn_BwBlockMapped_t *bwBlockMappedEncoding;
     Qnn_BwBlockwiseExpansionMapped_t *bwBlockwiseExpansionMappedEncoding;
     Qnn_BwFloatBlockEncoding_t bwFloatBlockEncoding;
+    Qnn_MicroscalingEncoding_t *microScalingEncoding;
+    Qnn_ArrayOf_t *arrayOfEncoding;
   };
 } Qnn_QuantizeParams_t;
 
@@ -342,6 +388,32 @@ typedef struct {
 #define QNN_TENSOR_DATA_FORMAT_UBWC_NV124R 9
 #define QNN_TENSOR_DATA_FORMAT_UBWC_NV124R_Y 10
 #define QNN_TENSOR_DATA_FORMAT_UBWC_NV124R_UV 11
+#define QNN_TENSOR_DATA_FORMAT_UBWC_P010 12
+#define QNN_TENSOR_DATA_FORMAT_UBWC_P010_Y 13
+#define QNN_TENSOR_DATA_FORMAT_UBWC_P010_UV 14
+#define QNN_TENSOR_DATA_FORMAT_UBWC_P016 15
+#define QNN_TENSOR_DATA_FORMAT_UBWC_P016_Y 16
+#define QNN_TENSOR_DATA_FORMAT_UBWC_P016_UV 17
+#define QNN_TENSOR_DATA_FORMAT_UBWC_TP10 18
+#define QNN_TENSOR_DATA_FORMAT_UBWC_TP10_Y 19
+#define QNN_TENSOR_DATA_FORMAT_UBWC_TP10_UV 20
+#define QNN_TENSOR_DATA_FORMAT_UBWC_TBAYER10_1X1 21
+#define QNN_TENSOR_DATA_FORMAT_UBWC_TBAYER10_2X2 22
+#define QNN_TENSOR_DATA_FORMAT_UBWC_TBAYER10_3X3 23
+#define QNN_TENSOR_DATA_FORMAT_UBWC_TBAYER10_4X4 24
+#define QNN_TENSOR_DATA_FORMAT_UBWC_BAYER16_10BPS_1X1 25
+#define QNN_TENSOR_DATA_FORMAT_UBWC_BAYER16_10BPS_2X2 26
+#define QNN_TENSOR_DATA_FORMAT_UBWC_BAYER16_10BPS_4X4 27
+#define QNN_TENSOR_DATA_FORMAT_UBWC_BAYER16_12BPS_1X1 28
+#define QNN_TENSOR_DATA_FORMAT_UBWC_BAYER16_12BPS_2X2 29
+#define QNN_TENSOR_DATA_FORMAT_UBWC_BAYER16_12BPS_4X4 30
+#define QNN_TENSOR_DATA_FORMAT_UBWC_BAYER16_14BPS_1X1 31
+#define QNN_TENSOR_DATA_FORMAT_UBWC_BAYER16_14BPS_2X2 32
+#define QNN_TENSOR_DATA_FORMAT_UBWC_BAYER16_14BPS_4X4 33
+#define QNN_TENSOR_DATA_FORMAT_UBWC_BAYER16_16BPS_1X1 34
+#define QNN_TENSOR_DATA_FORMAT_UBWC_BAYER16_16BPS_2X2 35
+#define QNN_TENSOR_DATA_FORMAT_UBWC_BAYER16_16BPS_4X4 36
+#define QNN_TENSOR_DATA_FORMAT_BATCH_ALIGNED_256 37
 typedef uint32_t Qnn_TensorDataFormat_t;
 
 typedef enum {
@@ -466,6 +538,15 @@ typedef struct {
 } Qnn_TensorSet_t;
 
 #define QNN_TENSOR_SET_INIT { QNN_TENSOR_SET_VERSION_1 , { QNN_TENSOR_SET_V1_INIT } }
+/* ARRAY_OF encoding: numElements candidate quantizations of one encoding type; the value of
+ * indexTensor (any tensor of the graph) selects the active one. */
+struct Qnn_ArrayOf_t {
+  Qnn_QuantizationEncoding_t quantizationEncoding;
+  uint32_t numElements;
+  Qnn_Tensor_t *indexTensor;
+  Qnn_QuantizeParams_t **vectorElements;
+};
+#define QNN_ARRAYOF_INIT { QNN_QUANTIZATION_ENCODING_UNDEFINED , 0u , NULL , NULL }
 typedef struct {
   Qnn_ParamType_t paramType;
   const char *name;

@@ -9,6 +9,12 @@ namespace {
 // Values of the public Qnn_DataType_t (docs/api-facts-post-2.7.md); the core keeps
 // no copy of the header, so they are spelled out here once.
 constexpr uint32_t kBFloat16 = 0x0226, kFloat64 = 0x0264, kSFixed4 = 0x0304, kUFixed4 = 0x0404, kString = 0x0608;
+// Named by API 2.39's QnnTypes.h; no backend computes on them yet.
+constexpr struct {
+  uint32_t raw;
+  const char* name;
+} kNamedOnly[] = {{0x0002, "INT_2"},   {0x0004, "INT_4"},   {0x0102, "UINT_2"},         {0x0104, "UINT_4"},
+                  {0x0204, "FLOAT_4"}, {0x0208, "FLOAT_8"}, {0x0302, "SFIXED_POINT_2"}, {0x0402, "UFIXED_POINT_2"}};
 
 }  // namespace
 
@@ -29,6 +35,8 @@ std::string qnnDatatypeName(uint32_t raw) {
     case kString: return "STRING";
     default: break;
   }
+  for (const auto& n : kNamedOnly)
+    if (n.raw == raw) return n.name;
   if (dtypeIsKnown(raw) || raw == static_cast<uint32_t>(DType::kUndefined)) return dtypeName(static_cast<DType>(raw));
   char hex[16];
   std::snprintf(hex, sizeof hex, "0x%04x", raw);

@@ -27,6 +27,11 @@ TEST(Packed4Bit, DatatypeNames) {
   EXPECT_EQ(qnnDatatypeName(QNN_DATATYPE_BFLOAT_16), "BFLOAT_16");
   EXPECT_EQ(qnnDatatypeName(QNN_DATATYPE_FLOAT_64), "FLOAT_64");
   EXPECT_EQ(qnnDatatypeName(QNN_DATATYPE_STRING), "STRING");
+  // API 2.39 names (QnnTypes.h values 0x0002 ... 0x0402).
+  EXPECT_EQ(qnnDatatypeName(0x0002), "INT_2");
+  EXPECT_EQ(qnnDatatypeName(QNN_DATATYPE_UINT_4), "UINT_4");
+  EXPECT_EQ(qnnDatatypeName(QNN_DATATYPE_FLOAT_8), "FLOAT_8");
+  EXPECT_EQ(qnnDatatypeName(0x0402), "UFIXED_POINT_2");
   EXPECT_EQ(qnnDatatypeName(QNN_DATATYPE_FLOAT_32), "FLOAT_32");
   EXPECT_EQ(qnnDatatypeName(0x0abc), "0x0abc");
   EXPECT_EQ(storageDType(QNN_DATATYPE_SFIXED_POINT_4), DType::kSFixed8);

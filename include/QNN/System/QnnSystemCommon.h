@@ -26,6 +26,8 @@ typedef enum {
 #define QNN_SYSTEM_API_VERSION_PATCH 0
 #define QNN_SYSTEM_CONTEXT_MIN_ERROR QNN_MIN_ERROR_SYSTEM
 #define QNN_SYSTEM_CONTEXT_MAX_ERROR ( QNN_SYSTEM_CONTEXT_MIN_ERROR + 999 )
+/* Size in bytes of a DLC held in memory (system API 1.14's DLC binary calls). */
+typedef uint64_t Qnn_SystemDlcBinarySize_t;
 #ifdef __cplusplus
 }  // extern "C"
 #endif

@@ -42,7 +42,6 @@ typedef struct {
   };
 } QnnSystemDlc_GraphConfigInfo_t;
 
-typedef void *QnnSystemDlc_Handle_t;
 
 QNN_API
 Qnn_ErrorHandle_t QnnSystemDlc_createFromFile(Qnn_LogHandle_t logger, const char *dlcPath, QnnSystemDlc_Handle_t *dlcHandle);
