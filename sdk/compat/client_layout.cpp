@@ -109,7 +109,17 @@ void storeTensor(const ClientLayout& layout, const Qnn_Tensor_t& tensor, void* c
 void writeBackTensors(const ClientLayout& layout, const Qnn_Tensor_t* converted, void* clientArray,
                       uint32_t count) {
   if (!converted || !clientArray) return;
-  for (uint32_t i = 0; i < count; ++i) storeTensor(layout, converted[i], at(clientArray, i, layout.tensorStride));
+  // Field by field: the rest of the converted copy is a snapshot from the start of the call,
+  // and after an asynchronous execute the client may already have changed its struct.
+  constexpr size_t kId = kTensorV1Offset + offsetof(Qnn_TensorV1_t, id);
+  constexpr size_t kDataSize =
+      kTensorV1Offset + offsetof(Qnn_TensorV1_t, clientBuf) + offsetof(Qnn_ClientBuffer_t, dataSize);
+  for (uint32_t i = 0; i < count; ++i) {
+    unsigned char* slot = at(clientArray, i, layout.tensorStride);
+    const Qnn_TensorV1_t& t = converted[i].v1;
+    std::memcpy(slot + kId, &t.id, sizeof t.id);
+    if (t.memType == QNN_TENSORMEMTYPE_RAW) std::memcpy(slot + kDataSize, &t.clientBuf.dataSize, sizeof t.clientBuf.dataSize);
+  }
 }
 
 }  // namespace qnn::compat

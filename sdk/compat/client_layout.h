@@ -56,8 +56,10 @@ class Converted {
   std::deque<std::vector<Qnn_MemDescriptor_t>> memArrays_;
 };
 
-// Writes what a backend fills in a tensor (id, dimensions pointer contents are shared,
-// client buffer size, tensor version fields) back into the client's copy.
+// Writes what a backend fills in a tensor back into the client's: its id and, for a client
+// buffer, the buffer's data size (dimension values reach the client through the shared
+// dimensions pointer). Nothing else is written: pointers, types and quantization stay the
+// client's own, as they are at the time of the write.
 void writeBackTensors(const ClientLayout& layout, const Qnn_Tensor_t* converted, void* clientArray,
                       uint32_t count);
 
