@@ -3,6 +3,7 @@
 #include "Saver/QnnSaverCommon.h"
 #include "saver_api.h"
 #include "saver_forward.h"
+#include "saver_notify.h"
 #include "QnnSdkBuildId.h"
 
 namespace qnn::saver {
@@ -115,6 +116,7 @@ Qnn_ErrorHandle_t backendFree(Qnn_BackendHandle_t backend) {
   return recorded(trace::Call::backendFree, [&](Value& a) -> Qnn_ErrorHandle_t {
     void* real = nullptr;
     if (!useHandle(a, "backend", backend, Kind::Backend, false, &real)) return QNN_BACKEND_ERROR_INVALID_HANDLE;
+    if (!pass()) asyncNotifier().drain();
     Qnn_ErrorHandle_t rc = pass() ? forward(pass()->backendFree, real) : QNN_SUCCESS;
     if (rc == QNN_SUCCESS) forget(backend);
     return rc;

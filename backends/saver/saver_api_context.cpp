@@ -5,6 +5,7 @@
 
 #include "saver_api.h"
 #include "saver_forward.h"
+#include "saver_notify.h"
 
 namespace qnn::saver {
 
@@ -162,6 +163,7 @@ Qnn_ErrorHandle_t contextFree(Qnn_ContextHandle_t context, Qnn_ProfileHandle_t p
     void *real = nullptr, *rp = nullptr;
     if (!useHandle(a, "context", context, Kind::Context, false, &real)) return QNN_CONTEXT_ERROR_INVALID_HANDLE;
     if (!useHandle(a, "profile", profile, Kind::Profile, true, &rp)) return QNN_PROFILE_ERROR_INVALID_HANDLE;
+    if (!pass()) asyncNotifier().drain();  // its graphs' executions are finished first, as on a backend
     Qnn_ErrorHandle_t rc = pass() ? forward(pass()->contextFree, real, rp) : QNN_SUCCESS;
     if (rc == QNN_SUCCESS) forget(context);
     return rc;

@@ -5,6 +5,7 @@
 #include "compat/legacy_interface.h"
 #include "saver_api.h"
 #include "saver_forward.h"
+#include "saver_notify.h"
 
 namespace qnn::saver {
 
@@ -164,7 +165,8 @@ Qnn_ErrorHandle_t graphExecute(Qnn_GraphHandle_t graph, const Qnn_Tensor_t* inpu
 Qnn_ErrorHandle_t graphExecuteAsync(Qnn_GraphHandle_t graph, const Qnn_Tensor_t* inputs, uint32_t numInputs,
                                     Qnn_Tensor_t* outputs, uint32_t numOutputs, Qnn_ProfileHandle_t profile,
                                     Qnn_SignalHandle_t signal, Qnn_NotifyFn_t notifyFn, void* notifyParam) {
-  return recorded(trace::Call::graphExecuteAsync, [&](Value& a) -> Qnn_ErrorHandle_t {
+  bool notifyLater = false;  // record-only: the Saver's thread notifies once the call is recorded
+  Qnn_ErrorHandle_t rc = recorded(trace::Call::graphExecuteAsync, [&](Value& a) -> Qnn_ErrorHandle_t {
     void *real = nullptr, *rp = nullptr, *rs = nullptr;
     if (!useHandle(a, "graph", graph, Kind::Graph, false, &real)) return QNN_GRAPH_ERROR_INVALID_HANDLE;
     a.add("inputs", tensorListValue(inputs, numInputs, true));
@@ -175,7 +177,7 @@ Qnn_ErrorHandle_t graphExecuteAsync(Qnn_GraphHandle_t graph, const Qnn_Tensor_t*
     a.add("outputs", tensorListValue(outputs, numOutputs, false));
     if ((numInputs && !inputs) || (numOutputs && !outputs)) return QNN_GRAPH_ERROR_INVALID_ARGUMENT;
     if (!pass()) {
-      if (notifyFn) notifyFn(notifyParam, Qnn_NotifyStatus_t{QNN_SUCCESS});
+      notifyLater = notifyFn != nullptr;
       return QNN_SUCCESS;
     }
     std::vector<Qnn_Tensor_t> in, out;
@@ -183,6 +185,8 @@ Qnn_ErrorHandle_t graphExecuteAsync(Qnn_GraphHandle_t graph, const Qnn_Tensor_t*
     return forward(pass()->graphExecuteAsync, real, in.data(), numInputs, out.data(), numOutputs, rp, rs, notifyFn,
                    notifyParam);
   });
+  if (notifyLater && rc == QNN_SUCCESS) asyncNotifier().post(notifyFn, notifyParam, Qnn_NotifyStatus_t{QNN_SUCCESS});
+  return rc;
 }
 
 Qnn_ErrorHandle_t tensorCreateContextTensor(Qnn_ContextHandle_t context, Qnn_Tensor_t* tensor) {

@@ -21,6 +21,7 @@
 #include "QnnInterface.h"
 #include "System/QnnSystemInterface.h"
 #include "../c_common/float_tensor.h"
+#include "../c_common/qnn_check.h"
 
 #ifndef CLIENT_MINOR /* a client may demand a newer minor than its headers (refusal test) */
 #define CLIENT_MINOR QNN_API_VERSION_MINOR
@@ -30,14 +31,6 @@ static const QNN_INTERFACE_VER_TYPE* qnn;
 static Qnn_BackendHandle_t backend;
 static uint32_t idA, idB, idOut; /* ids the backend gave the graph tensors */
 
-#define CHECK(call)                                                            \
-  do {                                                                         \
-    Qnn_ErrorHandle_t err_ = (call);                                           \
-    if (err_ != QNN_SUCCESS) {                                                 \
-      fprintf(stderr, "%s failed: %lu\n", #call, (unsigned long)err_);         \
-      exit(1);                                                                 \
-    }                                                                          \
-  } while (0)
 
 typedef Qnn_ErrorHandle_t (*GetProvidersFn)(const QnnInterface_t***, uint32_t*);
 typedef Qnn_ErrorHandle_t (*GetSystemProvidersFn)(const QnnSystemInterface_t***, uint32_t*);
