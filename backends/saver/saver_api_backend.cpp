@@ -1,5 +1,6 @@
 // Property, backend, log and error entries.
 #include "QnnProperty.h"
+#include "Saver/QnnSaver.h"
 #include "Saver/QnnSaverCommon.h"
 #include "saver_api.h"
 #include "saver_forward.h"
@@ -13,8 +14,11 @@ using trace::Value;
 Qnn_ErrorHandle_t propertyHasCapability(QnnProperty_Key_t key) {
   return recorded(trace::Call::propertyHasCapability, [&](Value& a) -> Qnn_ErrorHandle_t {
     a.add("key", Value::uint(uint32_t(key)));
-    // Recording alone supports every capability: nothing is executed.
-    return pass() ? forward(pass()->propertyHasCapability, key) : Qnn_ErrorHandle_t(QNN_PROPERTY_SUPPORTED);
+    // Recording alone answers as the vendor's Saver: QnnSaver.h lists QnnProperty_hasCapability
+    // among the calls answering QNN_SAVER_ERROR_DUMMY_RETVALUE, and the SDK 2.13 library does
+    // so for every key. Answering SUPPORTED sent the vendor's qnn-net-run 2.13 into its
+    // asynchronous mode, which frees its graphs while its loader threads still read them.
+    return pass() ? forward(pass()->propertyHasCapability, key) : Qnn_ErrorHandle_t(QNN_SAVER_ERROR_DUMMY_RETVALUE);
   });
 }
 

@@ -1,5 +1,8 @@
 /* An API 2.7 client (built against tests/compat/include-2.7) on compat/api-2.7/libQnnSaver.so
  * with no pass-through backend, as the vendor's qnn-net-run 2.13 runs it by default. Checks:
+ *   - QnnProperty_hasCapability answers QNN_SAVER_ERROR_DUMMY_RETVALUE, as QnnSaver.h says the
+ *     vendor's Saver does (answering SUPPORTED sent qnn-net-run 2.13 into its asynchronous mode,
+ *     which frees its graphs while its loader threads still read them: SIGSEGV about 1 in 1000);
  *   - the client's 120-byte tensors are untouched except the documented fields: the id
  *     (QnnTensor_createGraphTensor), nothing at all at execute (record-only outputs are left
  *     alone), and nothing past the array;
@@ -17,6 +20,7 @@
 #include <string.h>
 
 #include "QnnInterface.h"
+#include "Saver/QnnSaver.h"
 #include "../c_common/float_tensor.h"
 #include "../c_common/qnn_check.h"
 
@@ -101,6 +105,15 @@ int main(int argc, char** argv) {
   qnn = &list[0]->QNN_INTERFACE_VER_NAME;
 
   EXPECT(sizeof(Qnn_Tensor_t) == 120, "the 2.7 tensor is %zu bytes", sizeof(Qnn_Tensor_t));
+  {
+    const QnnProperty_Key_t keys[] = {QNN_PROPERTY_GRAPH_SUPPORT_ASYNC_EXECUTION, QNN_PROPERTY_GROUP_DEVICE,
+                                      QNN_PROPERTY_GRAPH_SUPPORT_EXECUTE_ASYNC_SIGNAL};
+    for (k = 0; k < sizeof keys / sizeof keys[0]; ++k) {
+      Qnn_ErrorHandle_t rc = qnn->propertyHasCapability(keys[k]);
+      EXPECT(rc == QNN_SAVER_ERROR_DUMMY_RETVALUE, "hasCapability(%u) answered %lu, not %d", (unsigned)keys[k],
+             (unsigned long)rc, QNN_SAVER_ERROR_DUMMY_RETVALUE);
+    }
+  }
   CHECK(qnn->backendCreate(NULL, NULL, &backend));
   CHECK(qnn->contextCreate(backend, NULL, NULL, &ctx));
   CHECK(qnn->graphCreate(ctx, "record_only", NULL, &g));
