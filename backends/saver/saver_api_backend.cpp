@@ -12,7 +12,7 @@ namespace qnn::saver {
 using trace::Value;
 
 Qnn_ErrorHandle_t propertyHasCapability(QnnProperty_Key_t key) {
-  return recorded(trace::Call::propertyHasCapability, [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
     a.add("key", Value::uint(uint32_t(key)));
     // Recording alone answers as the vendor's Saver: QnnSaver.h lists QnnProperty_hasCapability
     // among the calls answering QNN_SAVER_ERROR_DUMMY_RETVALUE, and the SDK 2.13 library does
@@ -24,7 +24,7 @@ Qnn_ErrorHandle_t propertyHasCapability(QnnProperty_Key_t key) {
 
 Qnn_ErrorHandle_t backendCreate(Qnn_LogHandle_t logger, const QnnBackend_Config_t** config,
                                 Qnn_BackendHandle_t* backend) {
-  return recorded(trace::Call::backendCreate, [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
     void* realLog = nullptr;
     if (!useHandle(a, "logger", logger, Kind::Log, true, &realLog)) return QNN_LOG_ERROR_INVALID_HANDLE;
     a.add("config", configListValue(config));
@@ -37,7 +37,7 @@ Qnn_ErrorHandle_t backendCreate(Qnn_LogHandle_t logger, const QnnBackend_Config_
 }
 
 Qnn_ErrorHandle_t backendSetConfig(Qnn_BackendHandle_t backend, const QnnBackend_Config_t** config) {
-  return recorded(trace::Call::backendSetConfig, [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
     void* real = nullptr;
     if (!useHandle(a, "backend", backend, Kind::Backend, false, &real)) return QNN_BACKEND_ERROR_INVALID_HANDLE;
     a.add("config", configListValue(config));
@@ -46,7 +46,7 @@ Qnn_ErrorHandle_t backendSetConfig(Qnn_BackendHandle_t backend, const QnnBackend
 }
 
 Qnn_ErrorHandle_t backendGetApiVersion(Qnn_ApiVersion_t* version) {
-  return recorded(trace::Call::backendGetApiVersion, [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
     if (!version) return QNN_BACKEND_ERROR_INVALID_ARGUMENT;
     Qnn_ErrorHandle_t rc = QNN_SUCCESS;
     if (pass()) {
@@ -67,7 +67,7 @@ Qnn_ErrorHandle_t backendGetApiVersion(Qnn_ApiVersion_t* version) {
 }
 
 Qnn_ErrorHandle_t backendGetBuildId(const char** id) {
-  return recorded(trace::Call::backendGetBuildId, [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
     if (!id) return QNN_BACKEND_ERROR_INVALID_ARGUMENT;
     Qnn_ErrorHandle_t rc = QNN_SUCCESS;
     if (pass()) rc = forward(pass()->backendGetBuildId, id);
@@ -79,7 +79,7 @@ Qnn_ErrorHandle_t backendGetBuildId(const char** id) {
 
 Qnn_ErrorHandle_t backendRegisterOpPackage(Qnn_BackendHandle_t backend, const char* path, const char* provider,
                                            const char* target) {
-  return recorded(trace::Call::backendRegisterOpPackage, [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
     void* real = nullptr;
     if (!useHandle(a, "backend", backend, Kind::Backend, false, &real)) return QNN_BACKEND_ERROR_INVALID_HANDLE;
     a.add("packagePath", Value::str(path));
@@ -91,7 +91,7 @@ Qnn_ErrorHandle_t backendRegisterOpPackage(Qnn_BackendHandle_t backend, const ch
 
 Qnn_ErrorHandle_t backendGetSupportedOperations(Qnn_BackendHandle_t backend, uint32_t* num,
                                                 const QnnBackend_OperationName_t** ops) {
-  return recorded(trace::Call::backendGetSupportedOperations, [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
     void* real = nullptr;
     if (!useHandle(a, "backend", backend, Kind::Backend, false, &real)) return QNN_BACKEND_ERROR_INVALID_HANDLE;
     if (!num || !ops) return QNN_BACKEND_ERROR_INVALID_ARGUMENT;
@@ -108,7 +108,7 @@ Qnn_ErrorHandle_t backendGetSupportedOperations(Qnn_BackendHandle_t backend, uin
 }
 
 Qnn_ErrorHandle_t backendValidateOpConfig(Qnn_BackendHandle_t backend, Qnn_OpConfig_t op) {
-  return recorded(trace::Call::backendValidateOpConfig, [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
     void* real = nullptr;
     if (!useHandle(a, "backend", backend, Kind::Backend, false, &real)) return QNN_BACKEND_ERROR_INVALID_HANDLE;
     a.add("opConfig", opConfigValue(op));
@@ -117,7 +117,7 @@ Qnn_ErrorHandle_t backendValidateOpConfig(Qnn_BackendHandle_t backend, Qnn_OpCon
 }
 
 Qnn_ErrorHandle_t backendFree(Qnn_BackendHandle_t backend) {
-  return recorded(trace::Call::backendFree, [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
     void* real = nullptr;
     if (!useHandle(a, "backend", backend, Kind::Backend, false, &real)) return QNN_BACKEND_ERROR_INVALID_HANDLE;
     if (!pass()) asyncNotifier().drain();
@@ -128,7 +128,7 @@ Qnn_ErrorHandle_t backendFree(Qnn_BackendHandle_t backend) {
 }
 
 Qnn_ErrorHandle_t logCreate(QnnLog_Callback_t callback, QnnLog_Level_t level, Qnn_LogHandle_t* logger) {
-  return recorded(trace::Call::logCreate, [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
     a.add("hasCallback", Value::uint(callback != nullptr));
     a.add("maxLogLevel", Value::uint(uint32_t(level)));
     if (!logger) return QNN_LOG_ERROR_INVALID_ARGUMENT;
@@ -141,7 +141,7 @@ Qnn_ErrorHandle_t logCreate(QnnLog_Callback_t callback, QnnLog_Level_t level, Qn
 }
 
 Qnn_ErrorHandle_t logSetLogLevel(Qnn_LogHandle_t logger, QnnLog_Level_t level) {
-  return recorded(trace::Call::logSetLogLevel, [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
     void* real = nullptr;
     if (!useHandle(a, "logger", logger, Kind::Log, false, &real)) return QNN_LOG_ERROR_INVALID_HANDLE;
     a.add("maxLogLevel", Value::uint(uint32_t(level)));
@@ -150,7 +150,7 @@ Qnn_ErrorHandle_t logSetLogLevel(Qnn_LogHandle_t logger, QnnLog_Level_t level) {
 }
 
 Qnn_ErrorHandle_t logFree(Qnn_LogHandle_t logger) {
-  return recorded(trace::Call::logFree, [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
     void* real = nullptr;
     if (!useHandle(a, "logger", logger, Kind::Log, false, &real)) return QNN_LOG_ERROR_INVALID_HANDLE;
     Qnn_ErrorHandle_t rc = pass() ? forward(pass()->logFree, real) : QNN_SUCCESS;
@@ -160,7 +160,7 @@ Qnn_ErrorHandle_t logFree(Qnn_LogHandle_t logger) {
 }
 
 Qnn_ErrorHandle_t errorGetMessage(Qnn_ErrorHandle_t error, const char** message) {
-  return recorded(trace::Call::errorGetMessage, [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
     a.add("errorHandle", Value::uint(error));
     if (!message) return QNN_COMMON_ERROR_INVALID_ARGUMENT;
     Qnn_ErrorHandle_t rc = QNN_SUCCESS;
@@ -172,7 +172,7 @@ Qnn_ErrorHandle_t errorGetMessage(Qnn_ErrorHandle_t error, const char** message)
 }
 
 Qnn_ErrorHandle_t errorGetVerboseMessage(Qnn_ErrorHandle_t error, const char** message) {
-  return recorded(trace::Call::errorGetVerboseMessage, [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
     a.add("errorHandle", Value::uint(error));
     if (!message) return QNN_COMMON_ERROR_INVALID_ARGUMENT;
     Qnn_ErrorHandle_t rc = QNN_SUCCESS;
@@ -184,7 +184,7 @@ Qnn_ErrorHandle_t errorGetVerboseMessage(Qnn_ErrorHandle_t error, const char** m
 }
 
 Qnn_ErrorHandle_t errorFreeVerboseMessage(const char* message) {
-  return recorded(trace::Call::errorFreeVerboseMessage, [&](Value&) -> Qnn_ErrorHandle_t {
+  return recorded([&](Value&) -> Qnn_ErrorHandle_t {
     if (!message) return QNN_COMMON_ERROR_INVALID_ARGUMENT;
     return pass() ? forward(pass()->errorFreeVerboseMessage, message) : QNN_SUCCESS;
   });

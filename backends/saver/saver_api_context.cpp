@@ -17,7 +17,7 @@ constexpr char kPlaceholderBinary[] = "QNN-SAVER-PLACEHOLDER-BINARY";
 
 Qnn_ErrorHandle_t contextCreate(Qnn_BackendHandle_t backend, Qnn_DeviceHandle_t device,
                                 const QnnContext_Config_t** config, Qnn_ContextHandle_t* context) {
-  return recorded(trace::Call::contextCreate, [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
     void *rb = nullptr, *rd = nullptr;
     if (!useHandle(a, "backend", backend, Kind::Backend, false, &rb)) return QNN_BACKEND_ERROR_INVALID_HANDLE;
     if (!useHandle(a, "device", device, Kind::Device, true, &rd)) return QNN_DEVICE_ERROR_INVALID_HANDLE;
@@ -31,7 +31,7 @@ Qnn_ErrorHandle_t contextCreate(Qnn_BackendHandle_t backend, Qnn_DeviceHandle_t 
 }
 
 Qnn_ErrorHandle_t contextSetConfig(Qnn_ContextHandle_t context, const QnnContext_Config_t** config) {
-  return recorded(trace::Call::contextSetConfig, [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
     void* real = nullptr;
     if (!useHandle(a, "context", context, Kind::Context, false, &real)) return QNN_CONTEXT_ERROR_INVALID_HANDLE;
     a.add("config", configListValue(config));
@@ -40,7 +40,7 @@ Qnn_ErrorHandle_t contextSetConfig(Qnn_ContextHandle_t context, const QnnContext
 }
 
 Qnn_ErrorHandle_t contextGetBinarySize(Qnn_ContextHandle_t context, Qnn_ContextBinarySize_t* size) {
-  return recorded(trace::Call::contextGetBinarySize, [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
     void* real = nullptr;
     if (!useHandle(a, "context", context, Kind::Context, false, &real)) return QNN_CONTEXT_ERROR_INVALID_HANDLE;
     if (!size) return QNN_CONTEXT_ERROR_INVALID_ARGUMENT;
@@ -54,7 +54,7 @@ Qnn_ErrorHandle_t contextGetBinarySize(Qnn_ContextHandle_t context, Qnn_ContextB
 
 Qnn_ErrorHandle_t contextGetBinary(Qnn_ContextHandle_t context, void* buffer, Qnn_ContextBinarySize_t bufferSize,
                                    Qnn_ContextBinarySize_t* written) {
-  return recorded(trace::Call::contextGetBinary, [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
     void* real = nullptr;
     if (!useHandle(a, "context", context, Kind::Context, false, &real)) return QNN_CONTEXT_ERROR_INVALID_HANDLE;
     a.add("binaryBufferSize", Value::uint(bufferSize));
@@ -79,7 +79,7 @@ Qnn_ErrorHandle_t contextCreateFromBinary(Qnn_BackendHandle_t backend, Qnn_Devic
                                           const QnnContext_Config_t** config, const void* buffer,
                                           Qnn_ContextBinarySize_t size, Qnn_ContextHandle_t* context,
                                           Qnn_ProfileHandle_t profile) {
-  return recorded(trace::Call::contextCreateFromBinary, [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
     void *rb = nullptr, *rd = nullptr, *rp = nullptr;
     if (!useHandle(a, "backend", backend, Kind::Backend, false, &rb)) return QNN_BACKEND_ERROR_INVALID_HANDLE;
     if (!useHandle(a, "device", device, Kind::Device, true, &rd)) return QNN_DEVICE_ERROR_INVALID_HANDLE;
@@ -99,7 +99,7 @@ Qnn_ErrorHandle_t contextCreateFromBinaryWithSignal(Qnn_BackendHandle_t backend,
                                                     const QnnContext_Config_t** config, const void* buffer,
                                                     Qnn_ContextBinarySize_t size, Qnn_ContextHandle_t* context,
                                                     Qnn_ProfileHandle_t profile, Qnn_SignalHandle_t signal) {
-  return recorded(trace::Call::contextCreateFromBinaryWithSignal, [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
     void *rb = nullptr, *rd = nullptr, *rp = nullptr, *rs = nullptr;
     if (!useHandle(a, "backend", backend, Kind::Backend, false, &rb)) return QNN_BACKEND_ERROR_INVALID_HANDLE;
     if (!useHandle(a, "device", device, Kind::Device, true, &rd)) return QNN_DEVICE_ERROR_INVALID_HANDLE;
@@ -125,7 +125,7 @@ Qnn_ErrorHandle_t contextCreateFromBinaryWithCallback(Qnn_BackendHandle_t backen
                                                       const Qnn_ContextBinaryCallback_t* callback, const void* buffer,
                                                       Qnn_ContextBinarySize_t size, Qnn_ContextHandle_t* context,
                                                       Qnn_ProfileHandle_t profile, Qnn_SignalHandle_t signal) {
-  return recorded(trace::Call::contextCreateFromBinaryWithCallback, [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
     void *rb = nullptr, *rd = nullptr, *rp = nullptr, *rs = nullptr;
     if (!useHandle(a, "backend", backend, Kind::Backend, false, &rb)) return QNN_BACKEND_ERROR_INVALID_HANDLE;
     if (!useHandle(a, "device", device, Kind::Device, true, &rd)) return QNN_DEVICE_ERROR_INVALID_HANDLE;
@@ -147,7 +147,7 @@ Qnn_ErrorHandle_t contextCreateFromBinaryWithCallback(Qnn_BackendHandle_t backen
 Qnn_ErrorHandle_t contextValidateBinary(Qnn_BackendHandle_t backend, Qnn_DeviceHandle_t device,
                                         const QnnContext_Config_t** config, const void* buffer,
                                         Qnn_ContextBinarySize_t size) {
-  return recorded(trace::Call::contextValidateBinary, [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
     void *rb = nullptr, *rd = nullptr;
     if (!useHandle(a, "backend", backend, Kind::Backend, false, &rb)) return QNN_BACKEND_ERROR_INVALID_HANDLE;
     if (!useHandle(a, "device", device, Kind::Device, true, &rd)) return QNN_DEVICE_ERROR_INVALID_HANDLE;
@@ -159,7 +159,7 @@ Qnn_ErrorHandle_t contextValidateBinary(Qnn_BackendHandle_t backend, Qnn_DeviceH
 }
 
 Qnn_ErrorHandle_t contextFree(Qnn_ContextHandle_t context, Qnn_ProfileHandle_t profile) {
-  return recorded(trace::Call::contextFree, [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
     void *real = nullptr, *rp = nullptr;
     if (!useHandle(a, "context", context, Kind::Context, false, &real)) return QNN_CONTEXT_ERROR_INVALID_HANDLE;
     if (!useHandle(a, "profile", profile, Kind::Profile, true, &rp)) return QNN_PROFILE_ERROR_INVALID_HANDLE;
@@ -172,7 +172,7 @@ Qnn_ErrorHandle_t contextFree(Qnn_ContextHandle_t context, Qnn_ProfileHandle_t p
 
 Qnn_ErrorHandle_t memRegister(Qnn_ContextHandle_t context, const Qnn_MemDescriptor_t* descriptors, uint32_t num,
                               Qnn_MemHandle_t* memHandles) {
-  return recorded(trace::Call::memRegister, [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
     void* real = nullptr;
     if (!useHandle(a, "context", context, Kind::Context, false, &real)) return QNN_CONTEXT_ERROR_INVALID_HANDLE;
     if (!descriptors || !memHandles || !num) return QNN_MEM_ERROR_INVALID_ARGUMENT;
@@ -205,7 +205,7 @@ Qnn_ErrorHandle_t memRegister(Qnn_ContextHandle_t context, const Qnn_MemDescript
 }
 
 Qnn_ErrorHandle_t memDeRegister(const Qnn_MemHandle_t* memHandles, uint32_t num) {
-  return recorded(trace::Call::memDeRegister, [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
     if (!memHandles || !num) return QNN_MEM_ERROR_INVALID_ARGUMENT;
     Value list = Value::list();
     std::vector<Qnn_MemHandle_t> reals(num, nullptr);

@@ -64,7 +64,7 @@ Qnn_ErrorHandle_t createTensor(Value& a, CreateFn fn, void* realParent, Qnn_Tens
 
 Qnn_ErrorHandle_t graphCreate(Qnn_ContextHandle_t context, const char* name, const QnnGraph_Config_t** config,
                               Qnn_GraphHandle_t* graph) {
-  return recorded(trace::Call::graphCreate, [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
     void* real = nullptr;
     if (!useHandle(a, "context", context, Kind::Context, false, &real)) return QNN_CONTEXT_ERROR_INVALID_HANDLE;
     a.add("graphName", Value::str(name));
@@ -81,7 +81,7 @@ Qnn_ErrorHandle_t graphCreate(Qnn_ContextHandle_t context, const char* name, con
 }
 
 Qnn_ErrorHandle_t graphCreateSubgraph(Qnn_GraphHandle_t graph, const char* name, Qnn_GraphHandle_t* subgraph) {
-  return recorded(trace::Call::graphCreateSubgraph, [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
     void* real = nullptr;
     if (!useHandle(a, "graph", graph, Kind::Graph, false, &real)) return QNN_GRAPH_ERROR_INVALID_HANDLE;
     a.add("graphName", Value::str(name));
@@ -96,7 +96,7 @@ Qnn_ErrorHandle_t graphCreateSubgraph(Qnn_GraphHandle_t graph, const char* name,
 }
 
 Qnn_ErrorHandle_t graphSetConfig(Qnn_GraphHandle_t graph, const QnnGraph_Config_t** config) {
-  return recorded(trace::Call::graphSetConfig, [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
     void* real = nullptr;
     if (!useHandle(a, "graph", graph, Kind::Graph, false, &real)) return QNN_GRAPH_ERROR_INVALID_HANDLE;
     a.add("config", configListValue(config));
@@ -108,7 +108,7 @@ Qnn_ErrorHandle_t graphSetConfig(Qnn_GraphHandle_t graph, const QnnGraph_Config_
 }
 
 Qnn_ErrorHandle_t graphAddNode(Qnn_GraphHandle_t graph, Qnn_OpConfig_t op) {
-  return recorded(trace::Call::graphAddNode, [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
     void* real = nullptr;
     if (!useHandle(a, "graph", graph, Kind::Graph, false, &real)) return QNN_GRAPH_ERROR_INVALID_HANDLE;
     a.add("opConfig", opConfigValue(op));
@@ -117,7 +117,7 @@ Qnn_ErrorHandle_t graphAddNode(Qnn_GraphHandle_t graph, Qnn_OpConfig_t op) {
 }
 
 Qnn_ErrorHandle_t graphFinalize(Qnn_GraphHandle_t graph, Qnn_ProfileHandle_t profile, Qnn_SignalHandle_t signal) {
-  return recorded(trace::Call::graphFinalize, [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
     void *real = nullptr, *rp = nullptr, *rs = nullptr;
     if (!useHandle(a, "graph", graph, Kind::Graph, false, &real)) return QNN_GRAPH_ERROR_INVALID_HANDLE;
     if (!useHandle(a, "profile", profile, Kind::Profile, true, &rp)) return QNN_PROFILE_ERROR_INVALID_HANDLE;
@@ -127,7 +127,7 @@ Qnn_ErrorHandle_t graphFinalize(Qnn_GraphHandle_t graph, Qnn_ProfileHandle_t pro
 }
 
 Qnn_ErrorHandle_t graphRetrieve(Qnn_ContextHandle_t context, const char* name, Qnn_GraphHandle_t* graph) {
-  return recorded(trace::Call::graphRetrieve, [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
     void* real = nullptr;
     if (!useHandle(a, "context", context, Kind::Context, false, &real)) return QNN_CONTEXT_ERROR_INVALID_HANDLE;
     a.add("graphName", Value::str(name));
@@ -142,7 +142,7 @@ Qnn_ErrorHandle_t graphRetrieve(Qnn_ContextHandle_t context, const char* name, Q
 Qnn_ErrorHandle_t graphExecute(Qnn_GraphHandle_t graph, const Qnn_Tensor_t* inputs, uint32_t numInputs,
                                Qnn_Tensor_t* outputs, uint32_t numOutputs, Qnn_ProfileHandle_t profile,
                                Qnn_SignalHandle_t signal) {
-  return recorded(trace::Call::graphExecute, [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
     void *real = nullptr, *rp = nullptr, *rs = nullptr;
     if (!useHandle(a, "graph", graph, Kind::Graph, false, &real)) return QNN_GRAPH_ERROR_INVALID_HANDLE;
     a.add("inputs", tensorListValue(inputs, numInputs, true));
@@ -166,7 +166,7 @@ Qnn_ErrorHandle_t graphExecuteAsync(Qnn_GraphHandle_t graph, const Qnn_Tensor_t*
                                     Qnn_Tensor_t* outputs, uint32_t numOutputs, Qnn_ProfileHandle_t profile,
                                     Qnn_SignalHandle_t signal, Qnn_NotifyFn_t notifyFn, void* notifyParam) {
   bool notifyLater = false;  // record-only: the Saver's thread notifies once the call is recorded
-  Qnn_ErrorHandle_t rc = recorded(trace::Call::graphExecuteAsync, [&](Value& a) -> Qnn_ErrorHandle_t {
+  Qnn_ErrorHandle_t rc = recorded([&](Value& a) -> Qnn_ErrorHandle_t {
     void *real = nullptr, *rp = nullptr, *rs = nullptr;
     if (!useHandle(a, "graph", graph, Kind::Graph, false, &real)) return QNN_GRAPH_ERROR_INVALID_HANDLE;
     a.add("inputs", tensorListValue(inputs, numInputs, true));
@@ -190,7 +190,7 @@ Qnn_ErrorHandle_t graphExecuteAsync(Qnn_GraphHandle_t graph, const Qnn_Tensor_t*
 }
 
 Qnn_ErrorHandle_t tensorCreateContextTensor(Qnn_ContextHandle_t context, Qnn_Tensor_t* tensor) {
-  return recorded(trace::Call::tensorCreateContextTensor, [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
     void* real = nullptr;
     bool olderClient = compat::olderClientCalledLogCreate(tensor);  // says which Saver serves it
     if (!useHandle(a, "context", context, Kind::Context, false, &real)) return QNN_CONTEXT_ERROR_INVALID_HANDLE;
@@ -200,7 +200,7 @@ Qnn_ErrorHandle_t tensorCreateContextTensor(Qnn_ContextHandle_t context, Qnn_Ten
 }
 
 Qnn_ErrorHandle_t tensorCreateGraphTensor(Qnn_GraphHandle_t graph, Qnn_Tensor_t* tensor) {
-  return recorded(trace::Call::tensorCreateGraphTensor, [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
     void* real = nullptr;
     if (!useHandle(a, "graph", graph, Kind::Graph, false, &real)) return QNN_GRAPH_ERROR_INVALID_HANDLE;
     return createTensor(a, pass() ? pass()->tensorCreateGraphTensor : nullptr, real, tensor);
@@ -256,7 +256,7 @@ bool envValue(Value& a, const QnnGraph_ExecuteEnvironment_t* const* envs, uint32
 
 Qnn_ErrorHandle_t graphPrepareExecutionEnvironment(Qnn_GraphHandle_t graph, QnnGraph_ExecuteEnvironment_t** envs,
                                                    uint32_t n) {
-  return recorded(trace::Call::graphPrepareExecutionEnvironment, [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
     void* real = nullptr;
     if (!useHandle(a, "graph", graph, Kind::Graph, false, &real)) return QNN_GRAPH_ERROR_INVALID_HANDLE;
     EnvCopy copy;
@@ -276,7 +276,7 @@ Qnn_ErrorHandle_t graphPrepareExecutionEnvironment(Qnn_GraphHandle_t graph, QnnG
 
 Qnn_ErrorHandle_t graphReleaseExecutionEnvironment(Qnn_GraphHandle_t graph, const QnnGraph_ExecuteEnvironment_t** envs,
                                                    uint32_t n) {
-  return recorded(trace::Call::graphReleaseExecutionEnvironment, [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
     void* real = nullptr;
     if (!useHandle(a, "graph", graph, Kind::Graph, false, &real)) return QNN_GRAPH_ERROR_INVALID_HANDLE;
     EnvCopy copy;

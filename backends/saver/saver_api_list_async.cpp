@@ -72,7 +72,7 @@ void notifyThroughSaver(Qnn_ContextHandle_t realContext, Qnn_GraphHandle_t realG
 Qnn_ErrorHandle_t contextCreateFromBinaryListAsync(Qnn_BackendHandle_t backend, Qnn_DeviceHandle_t device,
                                                    const QnnContext_Params_t** contextParams,
                                                    const QnnContext_Config_t** listConfig, Qnn_SignalHandle_t signal) {
-  return recorded(trace::Call::contextCreateFromBinaryListAsync, [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
     void *rb = nullptr, *rd = nullptr, *rs = nullptr;
     if (!useHandle(a, "backend", backend, Kind::Backend, false, &rb)) return QNN_BACKEND_ERROR_INVALID_HANDLE;
     if (!useHandle(a, "device", device, Kind::Device, true, &rd)) return QNN_DEVICE_ERROR_INVALID_HANDLE;

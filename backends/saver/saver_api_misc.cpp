@@ -18,7 +18,7 @@ Value eventList(const QnnProfile_EventId_t* events, uint32_t n) {
 }  // namespace
 
 Qnn_ErrorHandle_t profileCreate(Qnn_BackendHandle_t backend, QnnProfile_Level_t level, Qnn_ProfileHandle_t* profile) {
-  return recorded(trace::Call::profileCreate, [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
     void* rb = nullptr;
     if (!useHandle(a, "backend", backend, Kind::Backend, false, &rb)) return QNN_BACKEND_ERROR_INVALID_HANDLE;
     a.add("level", Value::uint(uint32_t(level)));
@@ -31,7 +31,7 @@ Qnn_ErrorHandle_t profileCreate(Qnn_BackendHandle_t backend, QnnProfile_Level_t 
 }
 
 Qnn_ErrorHandle_t profileGetEvents(Qnn_ProfileHandle_t profile, const QnnProfile_EventId_t** events, uint32_t* num) {
-  return recorded(trace::Call::profileGetEvents, [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
     void* real = nullptr;
     if (!useHandle(a, "profile", profile, Kind::Profile, false, &real)) return QNN_PROFILE_ERROR_INVALID_HANDLE;
     if (!events || !num) return QNN_PROFILE_ERROR_INVALID_ARGUMENT;
@@ -45,7 +45,7 @@ Qnn_ErrorHandle_t profileGetEvents(Qnn_ProfileHandle_t profile, const QnnProfile
 
 Qnn_ErrorHandle_t profileGetSubEvents(QnnProfile_EventId_t event, const QnnProfile_EventId_t** subEvents,
                                       uint32_t* num) {
-  return recorded(trace::Call::profileGetSubEvents, [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
     a.add("eventId", Value::uint(event));
     if (!subEvents || !num) return QNN_PROFILE_ERROR_INVALID_ARGUMENT;
     // Event ids are the backend's own numbers, passed through unmapped.
@@ -58,7 +58,7 @@ Qnn_ErrorHandle_t profileGetSubEvents(QnnProfile_EventId_t event, const QnnProfi
 }
 
 Qnn_ErrorHandle_t profileGetEventData(QnnProfile_EventId_t event, QnnProfile_EventData_t* data) {
-  return recorded(trace::Call::profileGetEventData, [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
     a.add("eventId", Value::uint(event));
     if (!data) return QNN_PROFILE_ERROR_INVALID_ARGUMENT;
     if (!pass()) return QNN_PROFILE_ERROR_INVALID_HANDLE;  // no events exist when only recording
@@ -74,7 +74,7 @@ Qnn_ErrorHandle_t profileGetEventData(QnnProfile_EventId_t event, QnnProfile_Eve
 }
 
 Qnn_ErrorHandle_t profileFree(Qnn_ProfileHandle_t profile) {
-  return recorded(trace::Call::profileFree, [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
     void* real = nullptr;
     if (!useHandle(a, "profile", profile, Kind::Profile, false, &real)) return QNN_PROFILE_ERROR_INVALID_HANDLE;
     Qnn_ErrorHandle_t rc = pass() ? forward(pass()->profileFree, real) : QNN_SUCCESS;
@@ -84,7 +84,7 @@ Qnn_ErrorHandle_t profileFree(Qnn_ProfileHandle_t profile) {
 }
 
 Qnn_ErrorHandle_t deviceGetPlatformInfo(Qnn_LogHandle_t logger, const QnnDevice_PlatformInfo_t** info) {
-  return recorded(trace::Call::deviceGetPlatformInfo, [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
     void* rl = nullptr;
     if (!useHandle(a, "logger", logger, Kind::Log, true, &rl)) return QNN_LOG_ERROR_INVALID_HANDLE;
     if (!info) return QNN_DEVICE_ERROR_INVALID_ARGUMENT;
@@ -98,7 +98,7 @@ Qnn_ErrorHandle_t deviceGetPlatformInfo(Qnn_LogHandle_t logger, const QnnDevice_
 }
 
 Qnn_ErrorHandle_t deviceFreePlatformInfo(Qnn_LogHandle_t logger, const QnnDevice_PlatformInfo_t* info) {
-  return recorded(trace::Call::deviceFreePlatformInfo, [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
     void* rl = nullptr;
     if (!useHandle(a, "logger", logger, Kind::Log, true, &rl)) return QNN_LOG_ERROR_INVALID_HANDLE;
     if (!info) return QNN_DEVICE_ERROR_INVALID_ARGUMENT;
@@ -107,7 +107,7 @@ Qnn_ErrorHandle_t deviceFreePlatformInfo(Qnn_LogHandle_t logger, const QnnDevice
 }
 
 Qnn_ErrorHandle_t deviceCreate(Qnn_LogHandle_t logger, const QnnDevice_Config_t** config, Qnn_DeviceHandle_t* device) {
-  return recorded(trace::Call::deviceCreate, [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
     void* rl = nullptr;
     if (!useHandle(a, "logger", logger, Kind::Log, true, &rl)) return QNN_LOG_ERROR_INVALID_HANDLE;
     a.add("config", configListValue(config));
@@ -120,7 +120,7 @@ Qnn_ErrorHandle_t deviceCreate(Qnn_LogHandle_t logger, const QnnDevice_Config_t*
 }
 
 Qnn_ErrorHandle_t deviceSetConfig(Qnn_DeviceHandle_t device, const QnnDevice_Config_t** config) {
-  return recorded(trace::Call::deviceSetConfig, [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
     void* real = nullptr;
     if (!useHandle(a, "device", device, Kind::Device, false, &real)) return QNN_DEVICE_ERROR_INVALID_HANDLE;
     a.add("config", configListValue(config));
@@ -129,7 +129,7 @@ Qnn_ErrorHandle_t deviceSetConfig(Qnn_DeviceHandle_t device, const QnnDevice_Con
 }
 
 Qnn_ErrorHandle_t deviceGetInfo(Qnn_DeviceHandle_t device, const QnnDevice_PlatformInfo_t** info) {
-  return recorded(trace::Call::deviceGetInfo, [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
     void* real = nullptr;
     if (!useHandle(a, "device", device, Kind::Device, false, &real)) return QNN_DEVICE_ERROR_INVALID_HANDLE;
     if (!info) return QNN_DEVICE_ERROR_INVALID_ARGUMENT;
@@ -143,7 +143,7 @@ Qnn_ErrorHandle_t deviceGetInfo(Qnn_DeviceHandle_t device, const QnnDevice_Platf
 }
 
 Qnn_ErrorHandle_t deviceFree(Qnn_DeviceHandle_t device) {
-  return recorded(trace::Call::deviceFree, [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
     void* real = nullptr;
     if (!useHandle(a, "device", device, Kind::Device, false, &real)) return QNN_DEVICE_ERROR_INVALID_HANDLE;
     Qnn_ErrorHandle_t rc = pass() ? forward(pass()->deviceFree, real) : QNN_SUCCESS;
@@ -154,7 +154,7 @@ Qnn_ErrorHandle_t deviceFree(Qnn_DeviceHandle_t device) {
 
 Qnn_ErrorHandle_t signalCreate(Qnn_BackendHandle_t backend, const QnnSignal_Config_t** config,
                                Qnn_SignalHandle_t* signal) {
-  return recorded(trace::Call::signalCreate, [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
     void* rb = nullptr;
     if (!useHandle(a, "backend", backend, Kind::Backend, false, &rb)) return QNN_BACKEND_ERROR_INVALID_HANDLE;
     a.add("config", configListValue(config));
@@ -167,7 +167,7 @@ Qnn_ErrorHandle_t signalCreate(Qnn_BackendHandle_t backend, const QnnSignal_Conf
 }
 
 Qnn_ErrorHandle_t signalSetConfig(Qnn_SignalHandle_t signal, const QnnSignal_Config_t** config) {
-  return recorded(trace::Call::signalSetConfig, [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
     void* real = nullptr;
     if (!useHandle(a, "signal", signal, Kind::Signal, false, &real)) return QNN_SIGNAL_ERROR_INVALID_HANDLE;
     a.add("config", configListValue(config));
@@ -176,7 +176,7 @@ Qnn_ErrorHandle_t signalSetConfig(Qnn_SignalHandle_t signal, const QnnSignal_Con
 }
 
 Qnn_ErrorHandle_t signalTrigger(Qnn_SignalHandle_t signal) {
-  return recorded(trace::Call::signalTrigger, [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
     void* real = nullptr;
     if (!useHandle(a, "signal", signal, Kind::Signal, false, &real)) return QNN_SIGNAL_ERROR_INVALID_HANDLE;
     return pass() ? forward(pass()->signalTrigger, real) : QNN_SUCCESS;
@@ -184,7 +184,7 @@ Qnn_ErrorHandle_t signalTrigger(Qnn_SignalHandle_t signal) {
 }
 
 Qnn_ErrorHandle_t signalFree(Qnn_SignalHandle_t signal) {
-  return recorded(trace::Call::signalFree, [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
     void* real = nullptr;
     if (!useHandle(a, "signal", signal, Kind::Signal, false, &real)) return QNN_SIGNAL_ERROR_INVALID_HANDLE;
     Qnn_ErrorHandle_t rc = pass() ? forward(pass()->signalFree, real) : QNN_SUCCESS;

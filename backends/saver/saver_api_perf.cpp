@@ -110,7 +110,7 @@ Value nullTerminated(const T* const* list, Fn&& each) {
 }
 
 Qnn_ErrorHandle_t createPowerConfigId(uint32_t deviceId, uint32_t coreId, uint32_t* powerConfigId) {
-  return recorded(trace::Call::htpPerfCreatePowerConfigId, [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
     a.add("deviceId", Value::uint(deviceId));
     a.add("coreId", Value::uint(coreId));
     Qnn_ErrorHandle_t rc = forward(realPerf().createPowerConfigId, deviceId, coreId, powerConfigId);
@@ -120,14 +120,14 @@ Qnn_ErrorHandle_t createPowerConfigId(uint32_t deviceId, uint32_t coreId, uint32
 }
 
 Qnn_ErrorHandle_t destroyPowerConfigId(uint32_t powerConfigId) {
-  return recorded(trace::Call::htpPerfDestroyPowerConfigId, [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
     a.add("powerConfigId", Value::uint(powerConfigId));
     return forward(realPerf().destroyPowerConfigId, powerConfigId);
   });
 }
 
 Qnn_ErrorHandle_t setPowerConfig(uint32_t powerConfigId, const QnnHtpPerfInfrastructure_PowerConfig_t** config) {
-  return recorded(trace::Call::htpPerfSetPowerConfig, [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
     a.add("powerConfigId", Value::uint(powerConfigId));
     a.add("config", nullTerminated(config, powerConfigValue));
     return forward(realPerf().setPowerConfig, powerConfigId, config);
@@ -136,7 +136,7 @@ Qnn_ErrorHandle_t setPowerConfig(uint32_t powerConfigId, const QnnHtpPerfInfrast
 
 Qnn_ErrorHandle_t setMemoryConfig(uint32_t deviceId, uint32_t coreId,
                                   const QnnHtpPerfInfrastructure_MemoryConfig_t** config) {
-  return recorded(trace::Call::htpPerfSetMemoryConfig, [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
     a.add("deviceId", Value::uint(deviceId));
     a.add("coreId", Value::uint(coreId));
     a.add("config", nullTerminated(config, [](const QnnHtpPerfInfrastructure_MemoryConfig_t& c) {
@@ -185,10 +185,10 @@ QnnDevice_Infrastructure_t wrapInfrastructure(QnnDevice_Infrastructure_t got, Va
     w.fns = real->perfInfra;
     w.wrapped.infraType = QNN_HTP_DEVICE_INFRASTRUCTURE_TYPE_PERF;
     QnnHtpDevice_PerfInfrastructure_t& p = w.wrapped.perfInfra;
-    p.createPowerConfigId = wrapIfPresent(w.fns.createPowerConfigId, &createPowerConfigId);
-    p.destroyPowerConfigId = wrapIfPresent(w.fns.destroyPowerConfigId, &destroyPowerConfigId);
-    p.setPowerConfig = wrapIfPresent(w.fns.setPowerConfig, &setPowerConfig);
-    p.setMemoryConfig = wrapIfPresent(w.fns.setMemoryConfig, &setMemoryConfig);
+    p.createPowerConfigId = wrapIfPresent(w.fns.createPowerConfigId, &Entry<trace::Call::htpPerfCreatePowerConfigId, &createPowerConfigId>::call);
+    p.destroyPowerConfigId = wrapIfPresent(w.fns.destroyPowerConfigId, &Entry<trace::Call::htpPerfDestroyPowerConfigId, &destroyPowerConfigId>::call);
+    p.setPowerConfig = wrapIfPresent(w.fns.setPowerConfig, &Entry<trace::Call::htpPerfSetPowerConfig, &setPowerConfig>::call);
+    p.setMemoryConfig = wrapIfPresent(w.fns.setMemoryConfig, &Entry<trace::Call::htpPerfSetMemoryConfig, &setMemoryConfig>::call);
   }
   return reinterpret_cast<QnnDevice_Infrastructure_t>(&w.wrapped);
 }
@@ -196,7 +196,7 @@ QnnDevice_Infrastructure_t wrapInfrastructure(QnnDevice_Infrastructure_t got, Va
 }  // namespace
 
 Qnn_ErrorHandle_t deviceGetInfrastructure(const QnnDevice_Infrastructure_t* infra) {
-  return recorded(trace::Call::deviceGetInfrastructure, [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
     if (!infra) return QNN_DEVICE_ERROR_INVALID_ARGUMENT;
     if (!pass()) return QNN_SAVER_ERROR_DUMMY_RETVALUE;
     QnnDevice_Infrastructure_t got = nullptr;

@@ -42,7 +42,7 @@ const void* rawSection(const QnnContext_Buffer_t* b, uint64_t* size) {
 }  // namespace
 
 Qnn_ErrorHandle_t tensorUpdateGraphTensors(Qnn_GraphHandle_t graph, const Qnn_Tensor_t** tensors, uint64_t n) {
-  return recorded(trace::Call::tensorUpdateGraphTensors, [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
     void* real = nullptr;
     if (!useHandle(a, "graph", graph, Kind::Graph, false, &real)) return QNN_TENSOR_ERROR_INVALID_HANDLE;
     if (!updatesValue(a, tensors, n)) return QNN_TENSOR_ERROR_INVALID_TENSOR_PARAM;
@@ -51,7 +51,7 @@ Qnn_ErrorHandle_t tensorUpdateGraphTensors(Qnn_GraphHandle_t graph, const Qnn_Te
 }
 
 Qnn_ErrorHandle_t tensorUpdateContextTensors(Qnn_ContextHandle_t context, const Qnn_Tensor_t** tensors, uint64_t n) {
-  return recorded(trace::Call::tensorUpdateContextTensors, [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
     void* real = nullptr;
     if (!useHandle(a, "context", context, Kind::Context, false, &real)) return QNN_TENSOR_ERROR_INVALID_HANDLE;
     if (!updatesValue(a, tensors, n)) return QNN_TENSOR_ERROR_INVALID_TENSOR_PARAM;
@@ -61,7 +61,7 @@ Qnn_ErrorHandle_t tensorUpdateContextTensors(Qnn_ContextHandle_t context, const 
 
 Qnn_ErrorHandle_t contextGetBinarySectionSize(Qnn_ContextHandle_t context, Qnn_GraphHandle_t graph,
                                               QnnContext_SectionType_t section, Qnn_ContextBinarySize_t* size) {
-  return recorded(trace::Call::contextGetBinarySectionSize, [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
     void *rc = nullptr, *rg = nullptr;
     if (!useHandle(a, "context", context, Kind::Context, false, &rc)) return QNN_CONTEXT_ERROR_INVALID_HANDLE;
     if (!useHandle(a, "graph", graph, Kind::Graph, true, &rg)) return QNN_CONTEXT_ERROR_INVALID_ARGUMENT;
@@ -78,7 +78,7 @@ Qnn_ErrorHandle_t contextGetBinarySection(Qnn_ContextHandle_t context, Qnn_Graph
                                           QnnContext_SectionType_t section, const QnnContext_Buffer_t* buffer,
                                           Qnn_ContextBinarySize_t* written, Qnn_ProfileHandle_t profile,
                                           Qnn_SignalHandle_t signal) {
-  return recorded(trace::Call::contextGetBinarySection, [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
     void *rc = nullptr, *rg = nullptr, *rp = nullptr, *rs = nullptr;
     if (!useHandle(a, "context", context, Kind::Context, false, &rc)) return QNN_CONTEXT_ERROR_INVALID_HANDLE;
     if (!useHandle(a, "graph", graph, Kind::Graph, true, &rg)) return QNN_CONTEXT_ERROR_INVALID_ARGUMENT;
@@ -101,7 +101,7 @@ Qnn_ErrorHandle_t contextGetBinarySection(Qnn_ContextHandle_t context, Qnn_Graph
 Qnn_ErrorHandle_t contextApplyBinarySection(Qnn_ContextHandle_t context, Qnn_GraphHandle_t graph,
                                             QnnContext_SectionType_t section, const QnnContext_Buffer_t* buffer,
                                             Qnn_ProfileHandle_t profile, Qnn_SignalHandle_t signal) {
-  return recorded(trace::Call::contextApplyBinarySection, [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
     void *rc = nullptr, *rg = nullptr, *rp = nullptr, *rs = nullptr;
     if (!useHandle(a, "context", context, Kind::Context, false, &rc)) return QNN_CONTEXT_ERROR_INVALID_HANDLE;
     if (!useHandle(a, "graph", graph, Kind::Graph, true, &rg)) return QNN_CONTEXT_ERROR_INVALID_ARGUMENT;
@@ -120,7 +120,7 @@ Qnn_ErrorHandle_t contextGetBinarySectionUpdate(const QnnContext_Buffer_t* buffe
                                                 const Qnn_Tensor_t** tensors, uint64_t n, uint8_t keepUpdatable,
                                                 Qnn_LogHandle_t logger, Qnn_ProfileHandle_t profile,
                                                 Qnn_SignalHandle_t signal, QnnContext_Buffer_t* update) {
-  return recorded(trace::Call::contextGetBinarySectionUpdate, [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
     void *rl = nullptr, *rp = nullptr, *rs = nullptr;
     if (!useHandle(a, "logger", logger, Kind::Log, true, &rl)) return QNN_CONTEXT_ERROR_INVALID_HANDLE;
     if (!useHandle(a, "profile", profile, Kind::Profile, true, &rp)) return QNN_CONTEXT_ERROR_INVALID_HANDLE;
@@ -140,7 +140,7 @@ Qnn_ErrorHandle_t contextGetBinarySectionUpdate(const QnnContext_Buffer_t* buffe
 }
 
 Qnn_ErrorHandle_t contextFreeBinarySectionUpdate(QnnContext_Buffer_t update, Qnn_LogHandle_t logger) {
-  return recorded(trace::Call::contextFreeBinarySectionUpdate, [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
     void* rl = nullptr;
     if (!useHandle(a, "logger", logger, Kind::Log, true, &rl)) return QNN_CONTEXT_ERROR_INVALID_HANDLE;
     a.add("update", Value::uint(update.version == QNN_CONTEXT_BUFFER_VERSION_1
@@ -151,7 +151,7 @@ Qnn_ErrorHandle_t contextFreeBinarySectionUpdate(QnnContext_Buffer_t update, Qnn
 }
 
 Qnn_ErrorHandle_t contextFinalize(Qnn_ContextHandle_t context, Qnn_ProfileHandle_t profile) {
-  return recorded(trace::Call::contextFinalize, [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
     void *rc = nullptr, *rp = nullptr;
     if (!useHandle(a, "context", context, Kind::Context, false, &rc)) return QNN_CONTEXT_ERROR_INVALID_HANDLE;
     if (!useHandle(a, "profile", profile, Kind::Profile, true, &rp)) return QNN_CONTEXT_ERROR_INVALID_HANDLE;
@@ -163,7 +163,7 @@ Qnn_ErrorHandle_t contextFinalize(Qnn_ContextHandle_t context, Qnn_ProfileHandle
 // bytes are those of the context binary, which contextGetBinary records).
 Qnn_ErrorHandle_t contextGetIncrementalBinary(Qnn_ContextHandle_t context, const void** buffer,
                                               Qnn_ContextBinarySize_t* startOffset, Qnn_ContextBinarySize_t* written) {
-  return recorded(trace::Call::contextGetIncrementalBinary, [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
     void* rc = nullptr;
     if (!useHandle(a, "context", context, Kind::Context, false, &rc)) return QNN_CONTEXT_ERROR_INVALID_HANDLE;
     if (!buffer || !startOffset || !written) return QNN_CONTEXT_ERROR_INVALID_ARGUMENT;
@@ -179,7 +179,7 @@ Qnn_ErrorHandle_t contextGetIncrementalBinary(Qnn_ContextHandle_t context, const
 
 Qnn_ErrorHandle_t contextReleaseIncrementalBinary(Qnn_ContextHandle_t context, const void* buffer,
                                                   Qnn_ContextBinarySize_t startOffset) {
-  return recorded(trace::Call::contextReleaseIncrementalBinary, [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
     void* rc = nullptr;
     if (!useHandle(a, "context", context, Kind::Context, false, &rc)) return QNN_CONTEXT_ERROR_INVALID_HANDLE;
     a.add("startOffset", Value::uint(startOffset));

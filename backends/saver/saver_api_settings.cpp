@@ -26,7 +26,7 @@ bool propertyOptions(Value& a, Property** properties) {
 }  // namespace
 
 Qnn_ErrorHandle_t profileSetConfig(Qnn_ProfileHandle_t profile, const QnnProfile_Config_t** config) {
-  return recorded(trace::Call::profileSetConfig, [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
     void* real = nullptr;
     if (!useHandle(a, "profile", profile, Kind::Profile, false, &real)) return QNN_PROFILE_ERROR_INVALID_HANDLE;
     Value list = Value::list();
@@ -45,7 +45,7 @@ Qnn_ErrorHandle_t profileSetConfig(Qnn_ProfileHandle_t profile, const QnnProfile
 }
 
 Qnn_ErrorHandle_t profileGetExtendedEventData(QnnProfile_EventId_t event, QnnProfile_ExtendedEventData_t* data) {
-  return recorded(trace::Call::profileGetExtendedEventData, [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
     a.add("eventId", Value::uint(event));
     if (!data) return QNN_PROFILE_ERROR_INVALID_ARGUMENT;
     if (!pass()) return QNN_PROFILE_ERROR_INVALID_HANDLE;  // no events exist when only recording
@@ -63,7 +63,7 @@ Qnn_ErrorHandle_t profileGetExtendedEventData(QnnProfile_EventId_t event, QnnPro
 }
 
 Qnn_ErrorHandle_t globalConfigSet(const QnnGlobalConfig_t** config) {
-  return recorded(trace::Call::globalConfigSet, [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
     Value list = Value::list();
     for (size_t i = 0; config && config[i]; ++i) {
       Value c = Value::record();
@@ -78,7 +78,7 @@ Qnn_ErrorHandle_t globalConfigSet(const QnnGlobalConfig_t** config) {
 }
 
 Qnn_ErrorHandle_t backendGetProperty(Qnn_BackendHandle_t backend, QnnBackend_Property_t** properties) {
-  return recorded(trace::Call::backendGetProperty, [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
     void* real = nullptr;
     if (!useHandle(a, "backend", backend, Kind::Backend, false, &real)) return QNN_BACKEND_ERROR_INVALID_HANDLE;
     if (!propertyOptions(a, properties)) return QNN_BACKEND_ERROR_INVALID_ARGUMENT;
@@ -87,7 +87,7 @@ Qnn_ErrorHandle_t backendGetProperty(Qnn_BackendHandle_t backend, QnnBackend_Pro
 }
 
 Qnn_ErrorHandle_t contextGetProperty(Qnn_ContextHandle_t context, QnnContext_Property_t** properties) {
-  return recorded(trace::Call::contextGetProperty, [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
     void* real = nullptr;
     if (!useHandle(a, "context", context, Kind::Context, false, &real)) return QNN_CONTEXT_ERROR_INVALID_HANDLE;
     if (!propertyOptions(a, properties)) return QNN_CONTEXT_ERROR_INVALID_ARGUMENT;
@@ -96,7 +96,7 @@ Qnn_ErrorHandle_t contextGetProperty(Qnn_ContextHandle_t context, QnnContext_Pro
 }
 
 Qnn_ErrorHandle_t graphGetProperty(Qnn_GraphHandle_t graph, QnnGraph_Property_t** properties) {
-  return recorded(trace::Call::graphGetProperty, [&](Value& a) -> Qnn_ErrorHandle_t {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
     void* real = nullptr;
     if (!useHandle(a, "graph", graph, Kind::Graph, false, &real)) return QNN_GRAPH_ERROR_INVALID_HANDLE;
     if (!propertyOptions(a, properties)) return QNN_GRAPH_ERROR_INVALID_ARGUMENT;

@@ -4,6 +4,8 @@
 // QNN_COMMON_ERROR_GENERAL, and a failing trace write never fails the call.
 #pragma once
 
+#include <utility>
+
 #include "QnnCommon.h"
 #include "saver_encode.h"
 #include "saver_state.h"
@@ -11,8 +13,36 @@
 
 namespace qnn::saver {
 
+// The call id of the entry running on this thread. Only the trampolines that
+// fill the tables (`Entry` below) set it, from the member they are generated
+// for, so a recorder cannot record under another call's id.
+trace::Call currentCall();
+class CallScope {
+ public:
+  explicit CallScope(trace::Call call);
+  ~CallScope();
+  CallScope(const CallScope&) = delete;
+  CallScope& operator=(const CallScope&) = delete;
+
+ private:
+  trace::Call outer_;
+};
+
+// Table entry for `Fn`, the recorder of call `C`: runs it with `C` current.
+template <trace::Call C, auto Fn>
+struct Entry;
+template <trace::Call C, typename R, typename... A, R (*Fn)(A...)>
+struct Entry<C, Fn> {
+  static R call(A... args) {
+    CallScope scope(C);
+    return Fn(args...);
+  }
+};
+
+// Records one call under `callId`: for the calls outside the function tables
+// (QnnSaver_initialize). Recorders reached through a table use `recorded`.
 template <typename Body>
-Qnn_ErrorHandle_t recorded(trace::Call callId, Body&& body) {
+Qnn_ErrorHandle_t recordedAs(trace::Call callId, Body&& body) {
   Qnn_ErrorHandle_t rc = QNN_COMMON_ERROR_GENERAL;
   try {
     trace::CallRecord call;
@@ -27,6 +57,18 @@ Qnn_ErrorHandle_t recorded(trace::Call callId, Body&& body) {
   } catch (...) {
   }
   return rc;
+}
+
+// Records the call of the table entry running (its id comes from the member).
+template <typename Body>
+Qnn_ErrorHandle_t recorded(Body&& body) {
+  return recordedAs(currentCall(), std::forward<Body>(body));
+}
+// Older recorders name their id: it must be the entry's, and the entry's is used.
+template <typename Body>
+[[deprecated("the id comes from the table entry: call recorded(body)")]] Qnn_ErrorHandle_t recorded(trace::Call,
+                                                                                                   Body&& body) {
+  return recorded(std::forward<Body>(body));
 }
 
 // Looks up a client handle of `kind` and records it under `name`. Null is

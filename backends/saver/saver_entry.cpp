@@ -40,7 +40,7 @@ extern "C" QNN_API Qnn_ErrorHandle_t QnnInterface_getProviders(const QnnInterfac
 }
 
 extern "C" QNN_API Qnn_ErrorHandle_t QnnSaver_initialize(const QnnSaver_Config_t** config) {
-  return qnn::saver::recorded(qnn::trace::Call::saverInitialize, [&](qnn::trace::Value& a) {
+  return qnn::saver::recordedAs(qnn::trace::Call::saverInitialize, [&](qnn::trace::Value& a) {
     return qnn::saver::SaverState::get().initialize(config, a);
   });
 }
