@@ -33,14 +33,40 @@ enum class BlockType : uint8_t { Call = 1, Blob = 2, Info = 3 };
   X(1003, htpPerfSetPowerConfig, "QnnHtpPerfInfrastructure_setPowerConfig")             \
   X(1004, htpPerfSetMemoryConfig, "QnnHtpPerfInfrastructure_setMemoryConfig")
 
-// Every call id of the format, typed: the table members of core/api_members.h
-// (id = table position), the Saver's own entry and the HTP perf calls.
+// Every call of the format: the table members of core/api_members.h (id = table
+// position), the Saver's own entry and the HTP perf calls. X(id, member, apiName).
+#define QNN_TRACE_SAVER_CALL_(X) X(1000, saverInitialize, "QnnSaver_initialize")
+#define QNN_TRACE_FOR_EACH_CALL(X)     \
+  QNN_FOR_EACH_INTERFACE_MEMBER(X)     \
+  QNN_TRACE_SAVER_CALL_(X)             \
+  QNN_TRACE_FOR_EACH_HTP_PERF_CALL(X)
+
+// Every call id of the format, typed.
 enum class Call : uint32_t {
 #define QNN_TRACE_CALL_ENUM_(id, member, name) member = id,
-  QNN_FOR_EACH_INTERFACE_MEMBER(QNN_TRACE_CALL_ENUM_)
-  saverInitialize = 1000,
-  QNN_TRACE_FOR_EACH_HTP_PERF_CALL(QNN_TRACE_CALL_ENUM_)
+  QNN_TRACE_FOR_EACH_CALL(QNN_TRACE_CALL_ENUM_)
 #undef QNN_TRACE_CALL_ENUM_
+};
+
+// One slot of type H per call, named after the member: a consumer's handler
+// table (replay, C generation). Slots start value-initialized (null); a consumer
+// assigns those it has work for and treats the others with its default.
+template <typename H>
+struct PerCall {
+#define QNN_TRACE_PER_CALL_SLOT_(id, member, name) H member{};
+  QNN_TRACE_FOR_EACH_CALL(QNN_TRACE_PER_CALL_SLOT_)
+#undef QNN_TRACE_PER_CALL_SLOT_
+
+  // The slot of a call id; nullptr for an id this build does not know.
+  const H* of(uint32_t callId) const {
+    switch (callId) {
+#define QNN_TRACE_PER_CALL_CASE_(id, member, name) \
+  case id: return &member;
+      QNN_TRACE_FOR_EACH_CALL(QNN_TRACE_PER_CALL_CASE_)
+#undef QNN_TRACE_PER_CALL_CASE_
+      default: return nullptr;
+    }
+  }
 };
 
 constexpr uint32_t kNumTableCalls = uint32_t(sdk::kNumInterfaceMembers);

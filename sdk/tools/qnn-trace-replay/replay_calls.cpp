@@ -15,10 +15,6 @@ using trace::Value;
 
 namespace {
 
-LiveHandle resolver(const Replayer* r, void* (Replayer::*live)(const Value&) const) {
-  return [r, live](const Value& v) { return (r->*live)(v); };
-}
-
 size_t bufferBytes(const Value& d) {
   size_t elements = 1;
   for (const Value& x : field(d, "dims").items) elements *= x.u;
@@ -107,236 +103,374 @@ Qnn_ErrorHandle_t Replayer::execute(const trace::CallRecord& c) {
   return rc;
 }
 
-bool Replayer::replayGraph(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
-  const Call m = c.call();
+bool Replayer::onGraphCreate(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
   const Value& a = c.args;
-  LiveHandle liveOf = resolver(this, &Replayer::live);
-  if (m == Call::graphCreate) {
-    OwnedConfigs<QnnGraph_Config_t> cfg;
-    cfg.backendId = options_.backendId;
-    buildConfigs(field(a, "config"), trace_, liveOf, cfg);
-    noteLeftOut(cfg.leftOut);
-    void* g = nullptr;
-    *rc = api_.graphCreate(live(field(a, "context")), field(a, "graphName").s.c_str(), cfg.get(), &g);
-    if (*rc == QNN_SUCCESS && a.field("graph")) bind(field(a, "graph"), g);
-  } else if (m == Call::graphSetConfig) {
-    OwnedConfigs<QnnGraph_Config_t> cfg;
-    cfg.backendId = options_.backendId;
-    buildConfigs(field(a, "config"), trace_, liveOf, cfg);
-    noteLeftOut(cfg.leftOut);
-    *rc = api_.graphSetConfig(live(field(a, "graph")), cfg.get());
-  } else if (m == Call::graphRetrieve) {
-    void* g = nullptr;
-    *rc = api_.graphRetrieve(live(field(a, "context")), field(a, "graphName").s.c_str(), &g);
-    if (*rc == QNN_SUCCESS && a.field("graph")) bind(field(a, "graph"), g);
-  } else if (m == Call::tensorCreateGraphTensor || m == Call::tensorCreateContextTensor) {
-    OwnedTensor t;
-    buildTensor(field(a, "tensor"), trace_, true, false, t);
-    attachMemory(t, true);
-    *rc = m == Call::tensorCreateGraphTensor ? api_.tensorCreateGraphTensor(live(field(a, "graph")), &t.tensor)
-                                         : api_.tensorCreateContextTensor(live(field(a, "context")), &t.tensor);
-    // Later calls name tensors by their recorded ids: the backend must assign the same.
-    if (*rc == QNN_SUCCESS && a.field("id") && t.tensor.v1.id != field(a, "id").u)
-      throw ToolError("call #" + std::to_string(c.seq) + ": backend assigned tensor id " +
-                      std::to_string(t.tensor.v1.id) + ", recorded " + std::to_string(field(a, "id").u));
-  } else if (m == Call::graphAddNode || m == Call::backendValidateOpConfig) {
-    OwnedOp op;
-    buildOp(field(a, "opConfig"), trace_, op);
-    *rc = m == Call::graphAddNode ? api_.graphAddNode(live(field(a, "graph")), op.op)
-                              : api_.backendValidateOpConfig(live(field(a, "backend")), op.op);
-  } else if (m == Call::graphFinalize) {
-    *rc = api_.graphFinalize(live(field(a, "graph")), live(field(a, "profile")), live(field(a, "signal")));
-  } else if (m == Call::graphExecute || m == Call::graphExecuteAsync) {
-    *rc = execute(c);
-  } else {
-    return false;
-  }
+  OwnedConfigs<QnnGraph_Config_t> cfg;
+  configs(field(a, "config"), cfg);
+  void* g = nullptr;
+  *rc = api_.graphCreate(live(field(a, "context")), field(a, "graphName").s.c_str(), cfg.get(), &g);
+  if (*rc == QNN_SUCCESS && a.field("graph")) bind(field(a, "graph"), g);
   return true;
 }
 
-bool Replayer::replayContext(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+bool Replayer::onGraphSetConfig(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+  const Value& a = c.args;
+  OwnedConfigs<QnnGraph_Config_t> cfg;
+  configs(field(a, "config"), cfg);
+  *rc = api_.graphSetConfig(live(field(a, "graph")), cfg.get());
+  return true;
+}
+
+bool Replayer::onGraphRetrieve(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+  const Value& a = c.args;
+  void* g = nullptr;
+  *rc = api_.graphRetrieve(live(field(a, "context")), field(a, "graphName").s.c_str(), &g);
+  if (*rc == QNN_SUCCESS && a.field("graph")) bind(field(a, "graph"), g);
+  return true;
+}
+
+bool Replayer::onTensorCreateGraphTensor(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
   const Call m = c.call();
   const Value& a = c.args;
-  LiveHandle liveOf = resolver(this, &Replayer::live);
-  if (m == Call::contextCreate) {
-    OwnedConfigs<QnnContext_Config_t> cfg;
-    cfg.backendId = options_.backendId;
-    buildConfigs(field(a, "config"), trace_, liveOf, cfg);
-    noteLeftOut(cfg.leftOut);
-    void* x = nullptr;
-    *rc = api_.contextCreate(live(field(a, "backend")), live(field(a, "device")), cfg.get(), &x);
-    if (*rc == QNN_SUCCESS && a.field("context")) bind(field(a, "context"), x);
-  } else if (m == Call::contextSetConfig) {
-    OwnedConfigs<QnnContext_Config_t> cfg;
-    cfg.backendId = options_.backendId;
-    buildConfigs(field(a, "config"), trace_, liveOf, cfg);
-    noteLeftOut(cfg.leftOut);
-    *rc = api_.contextSetConfig(live(field(a, "context")), cfg.get());
-  } else if (m == Call::contextGetBinarySize) {
-    Qnn_ContextBinarySize_t size = 0;
-    *rc = api_.contextGetBinarySize(live(field(a, "context")), &size);
-  } else if (m == Call::contextGetBinary) {
-    Qnn_ContextBinarySize_t size = 0, written = 0;
-    void* ctx = live(field(a, "context"));
-    *rc = api_.contextGetBinarySize(ctx, &size);
-    std::vector<uint8_t> bin(size);
-    if (*rc == QNN_SUCCESS) *rc = api_.contextGetBinary(ctx, bin.data(), size, &written);
-    bin.resize(written);
-    if (*rc == QNN_SUCCESS && a.field("binary")) liveBinaries_[field(a, "binary").u] = std::move(bin);
-  } else if (m == Call::contextCreateFromBinary || m == Call::contextCreateFromBinaryWithCallback) {
-    const std::vector<uint8_t>* bin = binaryOf(field(a, "binary"));
-    if (!bin) throw ToolError("call #" + std::to_string(c.seq) + ": context binary blob missing");
-    OwnedConfigs<QnnContext_Config_t> cfg;
-    cfg.backendId = options_.backendId;
-    buildConfigs(field(a, "config"), trace_, liveOf, cfg);
-    noteLeftOut(cfg.leftOut);
-    void* x = nullptr;
-    if (m == Call::contextCreateFromBinary) {
-      *rc = api_.contextCreateFromBinary(live(field(a, "backend")), live(field(a, "device")), cfg.get(), bin->data(),
-                                         bin->size(), &x, live(field(a, "profile")));
-    } else {
-      // The recorded client's callback is gone: one that serves ranges of the binary stands in.
-      Qnn_ContextBinaryCallback_t cb = binaryRangeCallback(bin);
-      *rc = api_.contextCreateFromBinaryWithCallback(live(field(a, "backend")), live(field(a, "device")), cfg.get(),
-                                                     &cb, bin->data(), bin->size(), &x, live(field(a, "profile")),
-                                                     live(field(a, "signal")));
-    }
-    if (*rc == QNN_SUCCESS && a.field("context")) bind(field(a, "context"), x);
-  } else if (m == Call::contextCreateFromBinaryListAsync) {
-    *rc = listAsync(c);
-  } else if (m == Call::contextFree) {
-    *rc = api_.contextFree(live(field(a, "context")), live(field(a, "profile")));
-  } else if (m == Call::memRegister) {
-    const Value& descriptors = field(a, "memDescriptors");
-    std::vector<Qnn_MemDescriptor_t> desc(descriptors.items.size(), Qnn_MemDescriptor_t QNN_MEM_DESCRIPTOR_INIT);
-    std::vector<std::vector<uint32_t>> dims(desc.size());
+  OwnedTensor t;
+  buildTensor(field(a, "tensor"), trace_, true, false, t);
+  attachMemory(t, true);
+  *rc = m == Call::tensorCreateGraphTensor ? api_.tensorCreateGraphTensor(live(field(a, "graph")), &t.tensor)
+                                       : api_.tensorCreateContextTensor(live(field(a, "context")), &t.tensor);
+  // Later calls name tensors by their recorded ids: the backend must assign the same.
+  if (*rc == QNN_SUCCESS && a.field("id") && t.tensor.v1.id != field(a, "id").u)
+    throw ToolError("call #" + std::to_string(c.seq) + ": backend assigned tensor id " +
+                    std::to_string(t.tensor.v1.id) + ", recorded " + std::to_string(field(a, "id").u));
+  return true;
+}
+
+bool Replayer::onGraphAddNode(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+  const Call m = c.call();
+  const Value& a = c.args;
+  OwnedOp op;
+  buildOp(field(a, "opConfig"), trace_, op);
+  *rc = m == Call::graphAddNode ? api_.graphAddNode(live(field(a, "graph")), op.op)
+                            : api_.backendValidateOpConfig(live(field(a, "backend")), op.op);
+  return true;
+}
+
+bool Replayer::onGraphFinalize(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+  const Value& a = c.args;
+  *rc = api_.graphFinalize(live(field(a, "graph")), live(field(a, "profile")), live(field(a, "signal")));
+  return true;
+}
+
+bool Replayer::onGraphExecute(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+  *rc = execute(c);
+  return true;
+}
+
+void Replayer::addGraphHandlers(trace::PerCall<Handler>& h) {
+  h.graphCreate = &Replayer::onGraphCreate;
+  h.graphSetConfig = &Replayer::onGraphSetConfig;
+  h.graphRetrieve = &Replayer::onGraphRetrieve;
+  h.tensorCreateGraphTensor = &Replayer::onTensorCreateGraphTensor;
+  h.tensorCreateContextTensor = &Replayer::onTensorCreateGraphTensor;
+  h.graphAddNode = &Replayer::onGraphAddNode;
+  h.backendValidateOpConfig = &Replayer::onGraphAddNode;
+  h.graphFinalize = &Replayer::onGraphFinalize;
+  h.graphExecute = &Replayer::onGraphExecute;
+  h.graphExecuteAsync = &Replayer::onGraphExecute;
+}
+
+bool Replayer::onContextCreate(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+  const Value& a = c.args;
+  OwnedConfigs<QnnContext_Config_t> cfg;
+  configs(field(a, "config"), cfg);
+  void* x = nullptr;
+  *rc = api_.contextCreate(live(field(a, "backend")), live(field(a, "device")), cfg.get(), &x);
+  if (*rc == QNN_SUCCESS && a.field("context")) bind(field(a, "context"), x);
+  return true;
+}
+
+bool Replayer::onContextSetConfig(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+  const Value& a = c.args;
+  OwnedConfigs<QnnContext_Config_t> cfg;
+  configs(field(a, "config"), cfg);
+  *rc = api_.contextSetConfig(live(field(a, "context")), cfg.get());
+  return true;
+}
+
+bool Replayer::onContextGetBinarySize(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+  const Value& a = c.args;
+  Qnn_ContextBinarySize_t size = 0;
+  *rc = api_.contextGetBinarySize(live(field(a, "context")), &size);
+  return true;
+}
+
+bool Replayer::onContextGetBinary(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+  const Value& a = c.args;
+  Qnn_ContextBinarySize_t size = 0, written = 0;
+  void* ctx = live(field(a, "context"));
+  *rc = api_.contextGetBinarySize(ctx, &size);
+  std::vector<uint8_t> bin(size);
+  if (*rc == QNN_SUCCESS) *rc = api_.contextGetBinary(ctx, bin.data(), size, &written);
+  bin.resize(written);
+  if (*rc == QNN_SUCCESS && a.field("binary")) liveBinaries_[field(a, "binary").u] = std::move(bin);
+  return true;
+}
+
+bool Replayer::onContextCreateFromBinary(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+  const Call m = c.call();
+  const Value& a = c.args;
+  const std::vector<uint8_t>* bin = binaryOf(field(a, "binary"));
+  if (!bin) throw ToolError("call #" + std::to_string(c.seq) + ": context binary blob missing");
+  OwnedConfigs<QnnContext_Config_t> cfg;
+  configs(field(a, "config"), cfg);
+  void* x = nullptr;
+  if (m == Call::contextCreateFromBinary) {
+    *rc = api_.contextCreateFromBinary(live(field(a, "backend")), live(field(a, "device")), cfg.get(), bin->data(),
+                                       bin->size(), &x, live(field(a, "profile")));
+  } else {
+    // The recorded client's callback is gone: one that serves ranges of the binary stands in.
+    Qnn_ContextBinaryCallback_t cb = binaryRangeCallback(bin);
+    *rc = api_.contextCreateFromBinaryWithCallback(live(field(a, "backend")), live(field(a, "device")), cfg.get(),
+                                                   &cb, bin->data(), bin->size(), &x, live(field(a, "profile")),
+                                                   live(field(a, "signal")));
+  }
+  if (*rc == QNN_SUCCESS && a.field("context")) bind(field(a, "context"), x);
+  return true;
+}
+
+bool Replayer::onContextCreateFromBinaryListAsync(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+  *rc = listAsync(c);
+  return true;
+}
+
+bool Replayer::onContextFree(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+  const Value& a = c.args;
+  *rc = api_.contextFree(live(field(a, "context")), live(field(a, "profile")));
+  return true;
+}
+
+bool Replayer::onMemRegister(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+  const Value& a = c.args;
+  const Value& descriptors = field(a, "memDescriptors");
+  std::vector<Qnn_MemDescriptor_t> desc(descriptors.items.size(), Qnn_MemDescriptor_t QNN_MEM_DESCRIPTOR_INIT);
+  std::vector<std::vector<uint32_t>> dims(desc.size());
+  for (size_t k = 0; k < desc.size(); ++k) {
+    const Value& d = descriptors.items[k];
+    // ION and dma-buf memory are fds the replay stands in for with its own; a
+    // backend's custom memory was recorded without its descriptor.
+    const uint64_t type = field(d, "memType").u;
+    if (type != QNN_MEM_TYPE_ION && type != QNN_MEM_TYPE_DMA_BUF) return false;
+    for (const Value& x : field(d, "dims").items) dims[k].push_back(uint32_t(x.u));
+    desc[k].memShape = {uint32_t(dims[k].size()), dims[k].data(), nullptr};
+    desc[k].dataType = Qnn_DataType_t(field(d, "dataType").u);
+    desc[k].memType = QNN_MEM_TYPE_ION;
+    desc[k].ionInfo.fd = memory_.create(bufferBytes(d));
+  }
+  std::vector<Qnn_MemHandle_t> handles(desc.size(), nullptr);
+  *rc = api_.memRegister(live(field(a, "context")), desc.data(), uint32_t(desc.size()), handles.data());
+  if (*rc == QNN_SUCCESS)
     for (size_t k = 0; k < desc.size(); ++k) {
-      const Value& d = descriptors.items[k];
-      // ION and dma-buf memory are fds the replay stands in for with its own; a
-      // backend's custom memory was recorded without its descriptor.
-      const uint64_t type = field(d, "memType").u;
-      if (type != QNN_MEM_TYPE_ION && type != QNN_MEM_TYPE_DMA_BUF) return false;
-      for (const Value& x : field(d, "dims").items) dims[k].push_back(uint32_t(x.u));
-      desc[k].memShape = {uint32_t(dims[k].size()), dims[k].data(), nullptr};
-      desc[k].dataType = Qnn_DataType_t(field(d, "dataType").u);
-      desc[k].memType = QNN_MEM_TYPE_ION;
-      desc[k].ionInfo.fd = memory_.create(bufferBytes(d));
+      memory_.bind(handles[k], desc[k].ionInfo.fd);
+      bind(field(a, "memHandles").items.at(k), handles[k]);
     }
-    std::vector<Qnn_MemHandle_t> handles(desc.size(), nullptr);
-    *rc = api_.memRegister(live(field(a, "context")), desc.data(), uint32_t(desc.size()), handles.data());
-    if (*rc == QNN_SUCCESS)
-      for (size_t k = 0; k < desc.size(); ++k) {
-        memory_.bind(handles[k], desc[k].ionInfo.fd);
-        bind(field(a, "memHandles").items.at(k), handles[k]);
-      }
-  } else if (m == Call::memDeRegister) {
-    std::vector<Qnn_MemHandle_t> handles;
-    for (const Value& h : field(a, "memHandles").items) handles.push_back(live(h));
-    *rc = api_.memDeRegister(handles.data(), uint32_t(handles.size()));
-    if (*rc == QNN_SUCCESS)
-      for (void* h : handles) memory_.release(h);
-  } else {
-    return false;
-  }
   return true;
 }
 
-bool Replayer::replayObjects(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
-  const Call m = c.call();
+bool Replayer::onMemDeRegister(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
   const Value& a = c.args;
-  LiveHandle liveOf = resolver(this, &Replayer::live);
-  void* created = nullptr;
-  const char* createdName = nullptr;
-  if (m == Call::backendCreate) {
-    OwnedConfigs<QnnBackend_Config_t> cfg;
-    cfg.backendId = options_.backendId;
-    buildConfigs(field(a, "config"), trace_, liveOf, cfg);
-    noteLeftOut(cfg.leftOut);
-    *rc = api_.backendCreate(live(field(a, "logger")), cfg.get(), &created);
-    createdName = "backend";
-  } else if (m == Call::backendFree) {
-    *rc = api_.backendFree(live(field(a, "backend")));
-  } else if (m == Call::logCreate) {
-    // Recorded messages are not replayed: the backend's own go to a sink.
-    static const QnnLog_Callback_t sink = [](const char*, QnnLog_Level_t, uint64_t, va_list) {};
-    *rc = api_.logCreate(field(a, "hasCallback").u ? sink : nullptr, QnnLog_Level_t(field(a, "maxLogLevel").u),
-                         &created);
-    createdName = "logger";
-  } else if (m == Call::logSetLogLevel) {
-    *rc = api_.logSetLogLevel(live(field(a, "logger")), QnnLog_Level_t(field(a, "maxLogLevel").u));
-  } else if (m == Call::logFree) {
-    *rc = api_.logFree(live(field(a, "logger")));
-  } else if (m == Call::profileCreate) {
-    *rc = api_.profileCreate(live(field(a, "backend")), QnnProfile_Level_t(field(a, "level").u), &created);
-    createdName = "profile";
-  } else if (m == Call::profileGetEvents) {
-    const QnnProfile_EventId_t* events = nullptr;
-    uint32_t n = 0;
-    *rc = api_.profileGetEvents(live(field(a, "profile")), &events, &n);
-  } else if (m == Call::profileFree) {
-    *rc = api_.profileFree(live(field(a, "profile")));
-  } else if (m == Call::profileSetConfig) {
-    std::vector<QnnProfile_Config_t> cfgs;
-    for (const trace::Value& c : field(a, "config").items) {
-      QnnProfile_Config_t cfg = QNN_PROFILE_CONFIG_INIT;
-      cfg.option = QnnProfile_ConfigOption_t(field(c, "option").u);
-      if (const trace::Value* n = c.field("numMaxEvents")) cfg.numMaxEvents = n->u;
-      if (const trace::Value* o = c.field("enableOptrace")) cfg.enableOptrace = uint8_t(o->u);
-      cfgs.push_back(cfg);
-    }
-    std::vector<const QnnProfile_Config_t*> list;
-    for (const QnnProfile_Config_t& c : cfgs) list.push_back(&c);
-    list.push_back(nullptr);
-    *rc = api_.profileSetConfig(live(field(a, "profile")), cfgs.empty() ? nullptr : list.data());
-  } else if (m == Call::globalConfigSet) {
-    std::vector<QnnGlobalConfig_t> cfgs;
-    for (const trace::Value& c : field(a, "config").items) {
-      QnnGlobalConfig_t cfg = QNN_GLOBAL_CONFIG_INIT;
-      cfg.option = QnnGlobalConfig_ConfigOption_t(field(c, "option").u);
-      if (const trace::Value* soc = c.field("socModel")) cfg.socModel = Qnn_SocModel_t(soc->u);
-      cfgs.push_back(cfg);
-    }
-    std::vector<const QnnGlobalConfig_t*> list;
-    for (const QnnGlobalConfig_t& c : cfgs) list.push_back(&c);
-    list.push_back(nullptr);
-    *rc = api_.globalConfigSet(cfgs.empty() ? nullptr : list.data());
-  } else if (m == Call::signalCreate) {
-    OwnedConfigs<QnnSignal_Config_t> cfg;
-    cfg.backendId = options_.backendId;
-    buildConfigs(field(a, "config"), trace_, liveOf, cfg);
-    noteLeftOut(cfg.leftOut);
-    *rc = api_.signalCreate(live(field(a, "backend")), cfg.get(), &created);
-    createdName = "signal";
-  } else if (m == Call::signalSetConfig) {
-    OwnedConfigs<QnnSignal_Config_t> cfg;
-    cfg.backendId = options_.backendId;
-    buildConfigs(field(a, "config"), trace_, liveOf, cfg);
-    noteLeftOut(cfg.leftOut);
-    *rc = api_.signalSetConfig(live(field(a, "signal")), cfg.get());
-  } else if (m == Call::signalTrigger) {
-    *rc = api_.signalTrigger(live(field(a, "signal")));
-  } else if (m == Call::signalFree) {
-    *rc = api_.signalFree(live(field(a, "signal")));
-  } else if (m == Call::deviceCreate) {
-    OwnedConfigs<QnnDevice_Config_t> cfg;
-    cfg.backendId = options_.backendId;
-    buildConfigs(field(a, "config"), trace_, liveOf, cfg);
-    noteLeftOut(cfg.leftOut);
-    *rc = api_.deviceCreate(live(field(a, "logger")), cfg.get(), &created);
-    createdName = "device";
-  } else if (m == Call::deviceFree) {
-    *rc = api_.deviceFree(live(field(a, "device")));
-  } else if (m == Call::deviceGetPlatformInfo) {
-    *rc = api_.deviceGetPlatformInfo(live(field(a, "logger")), &platformInfo_);
-  } else if (m == Call::deviceFreePlatformInfo) {
-    if (!platformInfo_) return false;  // nothing of this replay's to free
-    *rc = api_.deviceFreePlatformInfo(live(field(a, "logger")), platformInfo_);
-    platformInfo_ = nullptr;
-  } else {
-    return false;
-  }
-  if (*rc == QNN_SUCCESS && createdName && a.field(createdName)) bind(field(a, createdName), created);
+  std::vector<Qnn_MemHandle_t> handles;
+  for (const Value& h : field(a, "memHandles").items) handles.push_back(live(h));
+  *rc = api_.memDeRegister(handles.data(), uint32_t(handles.size()));
+  if (*rc == QNN_SUCCESS)
+    for (void* h : handles) memory_.release(h);
   return true;
+}
+
+void Replayer::addContextHandlers(trace::PerCall<Handler>& h) {
+  h.contextCreate = &Replayer::onContextCreate;
+  h.contextSetConfig = &Replayer::onContextSetConfig;
+  h.contextGetBinarySize = &Replayer::onContextGetBinarySize;
+  h.contextGetBinary = &Replayer::onContextGetBinary;
+  h.contextCreateFromBinary = &Replayer::onContextCreateFromBinary;
+  h.contextCreateFromBinaryWithCallback = &Replayer::onContextCreateFromBinary;
+  h.contextCreateFromBinaryListAsync = &Replayer::onContextCreateFromBinaryListAsync;
+  h.contextFree = &Replayer::onContextFree;
+  h.memRegister = &Replayer::onMemRegister;
+  h.memDeRegister = &Replayer::onMemDeRegister;
+}
+
+bool Replayer::onBackendCreate(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+  const Value& a = c.args;
+  void* created = nullptr;
+  OwnedConfigs<QnnBackend_Config_t> cfg;
+  configs(field(a, "config"), cfg);
+  *rc = api_.backendCreate(live(field(a, "logger")), cfg.get(), &created);
+  if (*rc == QNN_SUCCESS && a.field("backend")) bind(field(a, "backend"), created);
+  return true;
+}
+
+bool Replayer::onBackendFree(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+  const Value& a = c.args;
+  *rc = api_.backendFree(live(field(a, "backend")));
+  return true;
+}
+
+bool Replayer::onLogCreate(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+  const Value& a = c.args;
+  void* created = nullptr;
+  // Recorded messages are not replayed: the backend's own go to a sink.
+  static const QnnLog_Callback_t sink = [](const char*, QnnLog_Level_t, uint64_t, va_list) {};
+  *rc = api_.logCreate(field(a, "hasCallback").u ? sink : nullptr, QnnLog_Level_t(field(a, "maxLogLevel").u),
+                       &created);
+  if (*rc == QNN_SUCCESS && a.field("logger")) bind(field(a, "logger"), created);
+  return true;
+}
+
+bool Replayer::onLogSetLogLevel(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+  const Value& a = c.args;
+  *rc = api_.logSetLogLevel(live(field(a, "logger")), QnnLog_Level_t(field(a, "maxLogLevel").u));
+  return true;
+}
+
+bool Replayer::onLogFree(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+  const Value& a = c.args;
+  *rc = api_.logFree(live(field(a, "logger")));
+  return true;
+}
+
+bool Replayer::onProfileCreate(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+  const Value& a = c.args;
+  void* created = nullptr;
+  *rc = api_.profileCreate(live(field(a, "backend")), QnnProfile_Level_t(field(a, "level").u), &created);
+  if (*rc == QNN_SUCCESS && a.field("profile")) bind(field(a, "profile"), created);
+  return true;
+}
+
+bool Replayer::onProfileGetEvents(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+  const Value& a = c.args;
+  const QnnProfile_EventId_t* events = nullptr;
+  uint32_t n = 0;
+  *rc = api_.profileGetEvents(live(field(a, "profile")), &events, &n);
+  return true;
+}
+
+bool Replayer::onProfileFree(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+  const Value& a = c.args;
+  *rc = api_.profileFree(live(field(a, "profile")));
+  return true;
+}
+
+bool Replayer::onProfileSetConfig(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+  const Value& a = c.args;
+  std::vector<QnnProfile_Config_t> cfgs;
+  for (const trace::Value& c : field(a, "config").items) {
+    QnnProfile_Config_t cfg = QNN_PROFILE_CONFIG_INIT;
+    cfg.option = QnnProfile_ConfigOption_t(field(c, "option").u);
+    if (const trace::Value* n = c.field("numMaxEvents")) cfg.numMaxEvents = n->u;
+    if (const trace::Value* o = c.field("enableOptrace")) cfg.enableOptrace = uint8_t(o->u);
+    cfgs.push_back(cfg);
+  }
+  std::vector<const QnnProfile_Config_t*> list;
+  for (const QnnProfile_Config_t& c : cfgs) list.push_back(&c);
+  list.push_back(nullptr);
+  *rc = api_.profileSetConfig(live(field(a, "profile")), cfgs.empty() ? nullptr : list.data());
+  return true;
+}
+
+bool Replayer::onGlobalConfigSet(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+  const Value& a = c.args;
+  std::vector<QnnGlobalConfig_t> cfgs;
+  for (const trace::Value& c : field(a, "config").items) {
+    QnnGlobalConfig_t cfg = QNN_GLOBAL_CONFIG_INIT;
+    cfg.option = QnnGlobalConfig_ConfigOption_t(field(c, "option").u);
+    if (const trace::Value* soc = c.field("socModel")) cfg.socModel = Qnn_SocModel_t(soc->u);
+    cfgs.push_back(cfg);
+  }
+  std::vector<const QnnGlobalConfig_t*> list;
+  for (const QnnGlobalConfig_t& c : cfgs) list.push_back(&c);
+  list.push_back(nullptr);
+  *rc = api_.globalConfigSet(cfgs.empty() ? nullptr : list.data());
+  return true;
+}
+
+bool Replayer::onSignalCreate(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+  const Value& a = c.args;
+  void* created = nullptr;
+  OwnedConfigs<QnnSignal_Config_t> cfg;
+  configs(field(a, "config"), cfg);
+  *rc = api_.signalCreate(live(field(a, "backend")), cfg.get(), &created);
+  if (*rc == QNN_SUCCESS && a.field("signal")) bind(field(a, "signal"), created);
+  return true;
+}
+
+bool Replayer::onSignalSetConfig(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+  const Value& a = c.args;
+  OwnedConfigs<QnnSignal_Config_t> cfg;
+  configs(field(a, "config"), cfg);
+  *rc = api_.signalSetConfig(live(field(a, "signal")), cfg.get());
+  return true;
+}
+
+bool Replayer::onSignalTrigger(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+  const Value& a = c.args;
+  *rc = api_.signalTrigger(live(field(a, "signal")));
+  return true;
+}
+
+bool Replayer::onSignalFree(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+  const Value& a = c.args;
+  *rc = api_.signalFree(live(field(a, "signal")));
+  return true;
+}
+
+bool Replayer::onDeviceCreate(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+  const Value& a = c.args;
+  void* created = nullptr;
+  OwnedConfigs<QnnDevice_Config_t> cfg;
+  configs(field(a, "config"), cfg);
+  *rc = api_.deviceCreate(live(field(a, "logger")), cfg.get(), &created);
+  if (*rc == QNN_SUCCESS && a.field("device")) bind(field(a, "device"), created);
+  return true;
+}
+
+bool Replayer::onDeviceFree(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+  const Value& a = c.args;
+  *rc = api_.deviceFree(live(field(a, "device")));
+  return true;
+}
+
+bool Replayer::onDeviceGetPlatformInfo(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+  const Value& a = c.args;
+  *rc = api_.deviceGetPlatformInfo(live(field(a, "logger")), &platformInfo_);
+  return true;
+}
+
+bool Replayer::onDeviceFreePlatformInfo(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+  const Value& a = c.args;
+  if (!platformInfo_) return false;  // nothing of this replay's to free
+  *rc = api_.deviceFreePlatformInfo(live(field(a, "logger")), platformInfo_);
+  platformInfo_ = nullptr;
+  return true;
+}
+
+void Replayer::addObjectHandlers(trace::PerCall<Handler>& h) {
+  h.backendCreate = &Replayer::onBackendCreate;
+  h.backendFree = &Replayer::onBackendFree;
+  h.logCreate = &Replayer::onLogCreate;
+  h.logSetLogLevel = &Replayer::onLogSetLogLevel;
+  h.logFree = &Replayer::onLogFree;
+  h.profileCreate = &Replayer::onProfileCreate;
+  h.profileGetEvents = &Replayer::onProfileGetEvents;
+  h.profileFree = &Replayer::onProfileFree;
+  h.profileSetConfig = &Replayer::onProfileSetConfig;
+  h.globalConfigSet = &Replayer::onGlobalConfigSet;
+  h.signalCreate = &Replayer::onSignalCreate;
+  h.signalSetConfig = &Replayer::onSignalSetConfig;
+  h.signalTrigger = &Replayer::onSignalTrigger;
+  h.signalFree = &Replayer::onSignalFree;
+  h.deviceCreate = &Replayer::onDeviceCreate;
+  h.deviceFree = &Replayer::onDeviceFree;
+  h.deviceGetPlatformInfo = &Replayer::onDeviceGetPlatformInfo;
+  h.deviceFreePlatformInfo = &Replayer::onDeviceFreePlatformInfo;
 }
 
 }  // namespace qnn::replay

@@ -38,10 +38,9 @@ void noteLoad(Qnn_ContextHandle_t context, Qnn_GraphHandle_t graph, const char* 
 
 Qnn_ErrorHandle_t Replayer::listAsync(const trace::CallRecord& c) {
   const Value& a = c.args;
-  LiveHandle liveOf = [this](const Value& v) { return live(v); };
   const Value& recorded = field(a, "contextParams");
   std::deque<LiveEntry> entries;
-  std::deque<OwnedConfigs<QnnContext_Config_t>> configs;
+  std::deque<OwnedConfigs<QnnContext_Config_t>> entryConfigs;
   std::deque<Qnn_ContextBinaryCallback_t> callbacks;
   std::deque<QnnContext_ParamsV2_t> v2s;
   std::deque<QnnContext_Params_t> params;
@@ -49,10 +48,8 @@ Qnn_ErrorHandle_t Replayer::listAsync(const trace::CallRecord& c) {
   for (const Value& r : recorded.items) {
     const std::vector<uint8_t>* bin = binaryOf(field(r, "binary"));
     if (!bin) throw ToolError("call #" + std::to_string(c.seq) + ": context binary blob missing");
-    OwnedConfigs<QnnContext_Config_t>& cfg = configs.emplace_back();
-    cfg.backendId = options_.backendId;
-    buildConfigs(field(r, "config"), trace_, liveOf, cfg);
-    noteLeftOut(cfg.leftOut);
+    OwnedConfigs<QnnContext_Config_t>& cfg = entryConfigs.emplace_back();
+    configs(field(r, "config"), cfg);
     LiveEntry& e = entries.emplace_back();
     Qnn_ProfileHandle_t profile = live(field(r, "profile"));
     if (r.field("callbackType")) {
@@ -71,9 +68,7 @@ Qnn_ErrorHandle_t Replayer::listAsync(const trace::CallRecord& c) {
   }
   list.push_back(nullptr);
   OwnedConfigs<QnnContext_Config_t> listConfig;
-  listConfig.backendId = options_.backendId;
-  buildConfigs(field(a, "config"), trace_, liveOf, listConfig);
-  noteLeftOut(listConfig.leftOut);
+  configs(field(a, "config"), listConfig);
   Qnn_ErrorHandle_t rc = api_.contextCreateFromBinaryListAsync(live(field(a, "backend")), live(field(a, "device")),
                                                                list.data(), listConfig.get(), live(field(a, "signal")));
   if (rc != QNN_SUCCESS) return rc;

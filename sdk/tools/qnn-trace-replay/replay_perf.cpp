@@ -23,98 +23,111 @@ uint32_t Replayer::livePowerConfigId(uint64_t recorded) const {
   return it != powerConfigIds_.end() ? it->second : uint32_t(recorded);  // id 0, or one never created here
 }
 
-bool Replayer::replayPerf(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
-  const Call m = c.call();
-  const Value& a = c.args;
-  if (m == Call::deviceGetInfrastructure) {
-    if (options_.backendId != QNN_BACKEND_ID_HTP) return false;
-    QnnDevice_Infrastructure_t infra = nullptr;
-    *rc = api_.deviceGetInfrastructure(&infra);
-    auto* htp = reinterpret_cast<const QnnHtpDevice_Infrastructure_t*>(infra);
-    if (*rc == QNN_SUCCESS && htp && htp->infraType == QNN_HTP_DEVICE_INFRASTRUCTURE_TYPE_PERF)
-      perf_ = &htp->perfInfra;
-    return true;
-  }
-  if (uint32_t(m) < trace::kCallHtpPerfFirst || uint32_t(m) >= trace::kCallHtpPerfFirst + trace::kNumHtpPerfCalls)
-    return false;
-  if (!perf_) return false;  // no HTP perf infrastructure in this replay
-  if (m == Call::htpPerfCreatePowerConfigId) {
-    if (!perf_->createPowerConfigId) return false;
-    uint32_t id = 0;
-    *rc = perf_->createPowerConfigId(u32(a, "deviceId"), u32(a, "coreId"), &id);
-    if (*rc == QNN_SUCCESS && a.field("powerConfigId")) powerConfigIds_[field(a, "powerConfigId").u] = id;
-  } else if (m == Call::htpPerfDestroyPowerConfigId) {
-    if (!perf_->destroyPowerConfigId) return false;
-    uint64_t recorded = field(a, "powerConfigId").u;
-    *rc = perf_->destroyPowerConfigId(livePowerConfigId(recorded));
-    if (*rc == QNN_SUCCESS) powerConfigIds_.erase(recorded);
-  } else if (m == Call::htpPerfSetPowerConfig) {
-    if (!perf_->setPowerConfig) return false;
-    std::vector<QnnHtpPerfInfrastructure_PowerConfig_t> cfgs;
-    for (const Value& v : field(a, "config").items) {
-      QnnHtpPerfInfrastructure_PowerConfig_t p{};
-      p.option = QnnHtpPerfInfrastructure_PowerConfigOption_t(u32(v, "option"));
-      if (const Value* d = v.field("dcvsV3")) {
-        QnnHtpPerfInfrastructure_DcvsV3_t& o = p.dcvsV3Config;
-        o.contextId = livePowerConfigId(field(*d, "contextId").u);
-        o.setDcvsEnable = u32(*d, "setDcvsEnable");
-        o.dcvsEnable = u32(*d, "dcvsEnable");
-        o.powerMode = QnnHtpPerfInfrastructure_PowerMode_t(u32(*d, "powerMode"));
-        o.setSleepLatency = u32(*d, "setSleepLatency");
-        o.sleepLatency = u32(*d, "sleepLatency");
-        o.setSleepDisable = u32(*d, "setSleepDisable");
-        o.sleepDisable = u32(*d, "sleepDisable");
-        o.setBusParams = u32(*d, "setBusParams");
-        o.busVoltageCornerMin = QnnHtpPerfInfrastructure_VoltageCorner_t(u32(*d, "busVoltageCornerMin"));
-        o.busVoltageCornerTarget = QnnHtpPerfInfrastructure_VoltageCorner_t(u32(*d, "busVoltageCornerTarget"));
-        o.busVoltageCornerMax = QnnHtpPerfInfrastructure_VoltageCorner_t(u32(*d, "busVoltageCornerMax"));
-        o.setCoreParams = u32(*d, "setCoreParams");
-        o.coreVoltageCornerMin = QnnHtpPerfInfrastructure_VoltageCorner_t(u32(*d, "coreVoltageCornerMin"));
-        o.coreVoltageCornerTarget = QnnHtpPerfInfrastructure_VoltageCorner_t(u32(*d, "coreVoltageCornerTarget"));
-        o.coreVoltageCornerMax = QnnHtpPerfInfrastructure_VoltageCorner_t(u32(*d, "coreVoltageCornerMax"));
-      } else if (const Value* h = v.field("hmxV2")) {
-        QnnHtpPerfInfrastructure_HmxV2_t& o = p.hmxV2Config;
-        o.hmxPickDefault = u32(*h, "hmxPickDefault");
-        o.hmxVoltageCornerMin = QnnHtpPerfInfrastructure_ExpVoltageCorner_t(u32(*h, "hmxVoltageCornerMin"));
-        o.hmxVoltageCornerTarget = QnnHtpPerfInfrastructure_ExpVoltageCorner_t(u32(*h, "hmxVoltageCornerTarget"));
-        o.hmxVoltageCornerMax = QnnHtpPerfInfrastructure_ExpVoltageCorner_t(u32(*h, "hmxVoltageCornerMax"));
-        o.hmxPerfMode = QnnHtpPerfInfrastructure_ClkPerfMode_t(u32(*h, "hmxPerfMode"));
-      } else if (const Value* x = v.field("rpcControlLatency")) {
-        p.rpcControlLatencyConfig = uint32_t(x->u);
-      } else if (const Value* x = v.field("rpcPollingTime")) {
-        p.rpcPollingTimeConfig = uint32_t(x->u);
-      } else if (const Value* x = v.field("hmxTimeoutIntervalUs")) {
-        p.hmxTimeoutIntervalUsConfig = uint32_t(x->u);
-      } else if (const Value* x = v.field("adaptivePollingTime")) {
-        p.adaptivePollingTimeConfig = uint32_t(x->u);
-      } else if (const Value* x = v.field("ddrPerfMode")) {
-        p.ddrPerfModeConfig = uint32_t(x->u);
-      }
-      cfgs.push_back(p);
-    }
-    std::vector<const QnnHtpPerfInfrastructure_PowerConfig_t*> list;
-    for (const auto& p : cfgs) list.push_back(&p);
-    list.push_back(nullptr);
-    bool none = field(a, "config").kind == Value::Kind::Null;
-    *rc = perf_->setPowerConfig(livePowerConfigId(field(a, "powerConfigId").u), none ? nullptr : list.data());
-  } else if (m == Call::htpPerfSetMemoryConfig) {
-    if (!perf_->setMemoryConfig) return false;
-    std::vector<QnnHtpPerfInfrastructure_MemoryConfig_t> cfgs;
-    for (const Value& v : field(a, "config").items) {
-      QnnHtpPerfInfrastructure_MemoryConfig_t p{};
-      p.option = QnnHtpPerfInfrastructure_MemoryConfigOption_t(u32(v, "option"));
-      if (const Value* x = v.field("memGrowSize")) p.memGrowSizeConfig = uint32_t(x->u);
-      cfgs.push_back(p);
-    }
-    std::vector<const QnnHtpPerfInfrastructure_MemoryConfig_t*> list;
-    for (const auto& p : cfgs) list.push_back(&p);
-    list.push_back(nullptr);
-    bool none = field(a, "config").kind == Value::Kind::Null;
-    *rc = perf_->setMemoryConfig(u32(a, "deviceId"), u32(a, "coreId"), none ? nullptr : list.data());
-  } else {
-    return false;
-  }
+bool Replayer::onDeviceGetInfrastructure(const trace::CallRecord&, Qnn_ErrorHandle_t* rc) {
+  if (options_.backendId != QNN_BACKEND_ID_HTP) return false;
+  QnnDevice_Infrastructure_t infra = nullptr;
+  *rc = api_.deviceGetInfrastructure(&infra);
+  auto* htp = reinterpret_cast<const QnnHtpDevice_Infrastructure_t*>(infra);
+  if (*rc == QNN_SUCCESS && htp && htp->infraType == QNN_HTP_DEVICE_INFRASTRUCTURE_TYPE_PERF)
+    perf_ = &htp->perfInfra;
   return true;
+}
+
+bool Replayer::onHtpPerfCreatePowerConfigId(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+  const Value& a = c.args;
+  if (!perf_ || !perf_->createPowerConfigId) return false;  // no HTP perf infrastructure in this replay
+  uint32_t id = 0;
+  *rc = perf_->createPowerConfigId(u32(a, "deviceId"), u32(a, "coreId"), &id);
+  if (*rc == QNN_SUCCESS && a.field("powerConfigId")) powerConfigIds_[field(a, "powerConfigId").u] = id;
+  return true;
+}
+
+bool Replayer::onHtpPerfDestroyPowerConfigId(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+  const Value& a = c.args;
+  if (!perf_ || !perf_->destroyPowerConfigId) return false;  // no HTP perf infrastructure in this replay
+  uint64_t recorded = field(a, "powerConfigId").u;
+  *rc = perf_->destroyPowerConfigId(livePowerConfigId(recorded));
+  if (*rc == QNN_SUCCESS) powerConfigIds_.erase(recorded);
+  return true;
+}
+
+bool Replayer::onHtpPerfSetPowerConfig(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+  const Value& a = c.args;
+  if (!perf_ || !perf_->setPowerConfig) return false;  // no HTP perf infrastructure in this replay
+  std::vector<QnnHtpPerfInfrastructure_PowerConfig_t> cfgs;
+  for (const Value& v : field(a, "config").items) {
+    QnnHtpPerfInfrastructure_PowerConfig_t p{};
+    p.option = QnnHtpPerfInfrastructure_PowerConfigOption_t(u32(v, "option"));
+    if (const Value* d = v.field("dcvsV3")) {
+      QnnHtpPerfInfrastructure_DcvsV3_t& o = p.dcvsV3Config;
+      o.contextId = livePowerConfigId(field(*d, "contextId").u);
+      o.setDcvsEnable = u32(*d, "setDcvsEnable");
+      o.dcvsEnable = u32(*d, "dcvsEnable");
+      o.powerMode = QnnHtpPerfInfrastructure_PowerMode_t(u32(*d, "powerMode"));
+      o.setSleepLatency = u32(*d, "setSleepLatency");
+      o.sleepLatency = u32(*d, "sleepLatency");
+      o.setSleepDisable = u32(*d, "setSleepDisable");
+      o.sleepDisable = u32(*d, "sleepDisable");
+      o.setBusParams = u32(*d, "setBusParams");
+      o.busVoltageCornerMin = QnnHtpPerfInfrastructure_VoltageCorner_t(u32(*d, "busVoltageCornerMin"));
+      o.busVoltageCornerTarget = QnnHtpPerfInfrastructure_VoltageCorner_t(u32(*d, "busVoltageCornerTarget"));
+      o.busVoltageCornerMax = QnnHtpPerfInfrastructure_VoltageCorner_t(u32(*d, "busVoltageCornerMax"));
+      o.setCoreParams = u32(*d, "setCoreParams");
+      o.coreVoltageCornerMin = QnnHtpPerfInfrastructure_VoltageCorner_t(u32(*d, "coreVoltageCornerMin"));
+      o.coreVoltageCornerTarget = QnnHtpPerfInfrastructure_VoltageCorner_t(u32(*d, "coreVoltageCornerTarget"));
+      o.coreVoltageCornerMax = QnnHtpPerfInfrastructure_VoltageCorner_t(u32(*d, "coreVoltageCornerMax"));
+    } else if (const Value* h = v.field("hmxV2")) {
+      QnnHtpPerfInfrastructure_HmxV2_t& o = p.hmxV2Config;
+      o.hmxPickDefault = u32(*h, "hmxPickDefault");
+      o.hmxVoltageCornerMin = QnnHtpPerfInfrastructure_ExpVoltageCorner_t(u32(*h, "hmxVoltageCornerMin"));
+      o.hmxVoltageCornerTarget = QnnHtpPerfInfrastructure_ExpVoltageCorner_t(u32(*h, "hmxVoltageCornerTarget"));
+      o.hmxVoltageCornerMax = QnnHtpPerfInfrastructure_ExpVoltageCorner_t(u32(*h, "hmxVoltageCornerMax"));
+      o.hmxPerfMode = QnnHtpPerfInfrastructure_ClkPerfMode_t(u32(*h, "hmxPerfMode"));
+    } else if (const Value* x = v.field("rpcControlLatency")) {
+      p.rpcControlLatencyConfig = uint32_t(x->u);
+    } else if (const Value* x = v.field("rpcPollingTime")) {
+      p.rpcPollingTimeConfig = uint32_t(x->u);
+    } else if (const Value* x = v.field("hmxTimeoutIntervalUs")) {
+      p.hmxTimeoutIntervalUsConfig = uint32_t(x->u);
+    } else if (const Value* x = v.field("adaptivePollingTime")) {
+      p.adaptivePollingTimeConfig = uint32_t(x->u);
+    } else if (const Value* x = v.field("ddrPerfMode")) {
+      p.ddrPerfModeConfig = uint32_t(x->u);
+    }
+    cfgs.push_back(p);
+  }
+  std::vector<const QnnHtpPerfInfrastructure_PowerConfig_t*> list;
+  for (const auto& p : cfgs) list.push_back(&p);
+  list.push_back(nullptr);
+  bool none = field(a, "config").kind == Value::Kind::Null;
+  *rc = perf_->setPowerConfig(livePowerConfigId(field(a, "powerConfigId").u), none ? nullptr : list.data());
+  return true;
+}
+
+bool Replayer::onHtpPerfSetMemoryConfig(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+  const Value& a = c.args;
+  if (!perf_ || !perf_->setMemoryConfig) return false;  // no HTP perf infrastructure in this replay
+  std::vector<QnnHtpPerfInfrastructure_MemoryConfig_t> cfgs;
+  for (const Value& v : field(a, "config").items) {
+    QnnHtpPerfInfrastructure_MemoryConfig_t p{};
+    p.option = QnnHtpPerfInfrastructure_MemoryConfigOption_t(u32(v, "option"));
+    if (const Value* x = v.field("memGrowSize")) p.memGrowSizeConfig = uint32_t(x->u);
+    cfgs.push_back(p);
+  }
+  std::vector<const QnnHtpPerfInfrastructure_MemoryConfig_t*> list;
+  for (const auto& p : cfgs) list.push_back(&p);
+  list.push_back(nullptr);
+  bool none = field(a, "config").kind == Value::Kind::Null;
+  *rc = perf_->setMemoryConfig(u32(a, "deviceId"), u32(a, "coreId"), none ? nullptr : list.data());
+  return true;
+}
+
+void Replayer::addPerfHandlers(trace::PerCall<Handler>& h) {
+  h.deviceGetInfrastructure = &Replayer::onDeviceGetInfrastructure;
+  h.htpPerfCreatePowerConfigId = &Replayer::onHtpPerfCreatePowerConfigId;
+  h.htpPerfDestroyPowerConfigId = &Replayer::onHtpPerfDestroyPowerConfigId;
+  h.htpPerfSetPowerConfig = &Replayer::onHtpPerfSetPowerConfig;
+  h.htpPerfSetMemoryConfig = &Replayer::onHtpPerfSetMemoryConfig;
 }
 
 }  // namespace qnn::replay

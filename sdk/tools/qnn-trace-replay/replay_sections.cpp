@@ -96,71 +96,115 @@ Qnn_ErrorHandle_t Replayer::environments(const trace::CallRecord& c, bool prepar
   return r;
 }
 
-bool Replayer::replaySections(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+bool Replayer::onTensorUpdateGraphTensors(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
   const Call m = c.call();
   const Value& a = c.args;
-  auto section = [&] { return QnnContext_SectionType_t(field(a, "section").u); };
-  if (m == Call::tensorUpdateGraphTensors || m == Call::tensorUpdateContextTensors ||
-      m == Call::contextGetBinarySectionUpdate) {
-    const Value& list = field(a, "tensors");
-    std::vector<OwnedTensor> owned(list.items.size());
-    std::vector<const Qnn_Tensor_t*> ptrs;
-    for (size_t k = 0; k < owned.size(); ++k) {
-      buildTensor(list.items[k], trace_, true, false, owned[k]);
-      ptrs.push_back(&owned[k].tensor);
-    }
-    if (m == Call::tensorUpdateGraphTensors) {
-      *rc = api_.tensorUpdateGraphTensors(live(field(a, "graph")), ptrs.data(), ptrs.size());
-    } else if (m == Call::tensorUpdateContextTensors) {
-      *rc = api_.tensorUpdateContextTensors(live(field(a, "context")), ptrs.data(), ptrs.size());
-    } else {
-      QnnContext_Buffer_t in = rawBuffer(sectionBytes(c, field(a, "binarySection"))), out{};
-      *rc = api_.contextGetBinarySectionUpdate(&in, nullptr, ptrs.data(), ptrs.size(),
-                                               uint8_t(field(a, "keepUpdatable").u), live(field(a, "logger")),
-                                               live(field(a, "profile")), live(field(a, "signal")), &out);
-      if (*rc == QNN_SUCCESS && a.field("update")) liveUpdates_[field(a, "update").u] = out;
-    }
-  } else if (m == Call::contextGetBinarySectionSize) {
-    Qnn_ContextBinarySize_t size = 0;
-    *rc = api_.contextGetBinarySectionSize(live(field(a, "context")), live(field(a, "graph")), section(), &size);
-  } else if (m == Call::contextGetBinarySection) {
-    void *ctx = live(field(a, "context")), *graph = live(field(a, "graph"));
-    Qnn_ContextBinarySize_t size = 0, written = 0;
-    *rc = api_.contextGetBinarySectionSize(ctx, graph, section(), &size);
-    std::vector<uint8_t> bytes(size);
-    QnnContext_Buffer_t out = rawBuffer(bytes);
-    if (*rc == QNN_SUCCESS)
-      *rc = api_.contextGetBinarySection(ctx, graph, section(), &out, &written, live(field(a, "profile")),
-                                         live(field(a, "signal")));
-    bytes.resize(written);
-    if (*rc == QNN_SUCCESS && a.field("binarySection")) liveBinaries_[field(a, "binarySection").u] = std::move(bytes);
-  } else if (m == Call::contextApplyBinarySection) {
-    QnnContext_Buffer_t in = rawBuffer(sectionBytes(c, field(a, "binarySection")));
-    *rc = api_.contextApplyBinarySection(live(field(a, "context")), live(field(a, "graph")), section(), &in,
-                                         live(field(a, "profile")), live(field(a, "signal")));
-  } else if (m == Call::contextFreeBinarySectionUpdate) {
-    auto it = liveUpdates_.find(field(a, "update").u);
-    if (it == liveUpdates_.end()) return false;  // its update was not replayed
-    *rc = api_.contextFreeBinarySectionUpdate(it->second, live(field(a, "logger")));
-    liveUpdates_.erase(it);
-  } else if (m == Call::graphPrepareExecutionEnvironment || m == Call::graphReleaseExecutionEnvironment) {
-    *rc = environments(c, m == Call::graphPrepareExecutionEnvironment);
-  } else if (m == Call::contextFinalize) {
-    *rc = api_.contextFinalize(live(field(a, "context")), live(field(a, "profile")));
-  } else if (m == Call::contextGetIncrementalBinary) {
-    const void* piece = nullptr;
-    Qnn_ContextBinarySize_t offset = 0, written = 0;
-    *rc = api_.contextGetIncrementalBinary(live(field(a, "context")), &piece, &offset, &written);
-    if (*rc == QNN_SUCCESS && piece) livePieces_[offset] = piece;
-  } else if (m == Call::contextReleaseIncrementalBinary) {
-    auto it = livePieces_.find(field(a, "startOffset").u);
-    if (it == livePieces_.end()) return false;  // its piece was not replayed
-    *rc = api_.contextReleaseIncrementalBinary(live(field(a, "context")), it->second, it->first);
-    livePieces_.erase(it);
+  const Value& list = field(a, "tensors");
+  std::vector<OwnedTensor> owned(list.items.size());
+  std::vector<const Qnn_Tensor_t*> ptrs;
+  for (size_t k = 0; k < owned.size(); ++k) {
+    buildTensor(list.items[k], trace_, true, false, owned[k]);
+    ptrs.push_back(&owned[k].tensor);
+  }
+  if (m == Call::tensorUpdateGraphTensors) {
+    *rc = api_.tensorUpdateGraphTensors(live(field(a, "graph")), ptrs.data(), ptrs.size());
+  } else if (m == Call::tensorUpdateContextTensors) {
+    *rc = api_.tensorUpdateContextTensors(live(field(a, "context")), ptrs.data(), ptrs.size());
   } else {
-    return false;
+    QnnContext_Buffer_t in = rawBuffer(sectionBytes(c, field(a, "binarySection"))), out{};
+    *rc = api_.contextGetBinarySectionUpdate(&in, nullptr, ptrs.data(), ptrs.size(),
+                                             uint8_t(field(a, "keepUpdatable").u), live(field(a, "logger")),
+                                             live(field(a, "profile")), live(field(a, "signal")), &out);
+    if (*rc == QNN_SUCCESS && a.field("update")) liveUpdates_[field(a, "update").u] = out;
   }
   return true;
+}
+
+bool Replayer::onContextGetBinarySectionSize(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+  const Value& a = c.args;
+  auto section = [&] { return QnnContext_SectionType_t(field(a, "section").u); };
+  Qnn_ContextBinarySize_t size = 0;
+  *rc = api_.contextGetBinarySectionSize(live(field(a, "context")), live(field(a, "graph")), section(), &size);
+  return true;
+}
+
+bool Replayer::onContextGetBinarySection(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+  const Value& a = c.args;
+  auto section = [&] { return QnnContext_SectionType_t(field(a, "section").u); };
+  void *ctx = live(field(a, "context")), *graph = live(field(a, "graph"));
+  Qnn_ContextBinarySize_t size = 0, written = 0;
+  *rc = api_.contextGetBinarySectionSize(ctx, graph, section(), &size);
+  std::vector<uint8_t> bytes(size);
+  QnnContext_Buffer_t out = rawBuffer(bytes);
+  if (*rc == QNN_SUCCESS)
+    *rc = api_.contextGetBinarySection(ctx, graph, section(), &out, &written, live(field(a, "profile")),
+                                       live(field(a, "signal")));
+  bytes.resize(written);
+  if (*rc == QNN_SUCCESS && a.field("binarySection")) liveBinaries_[field(a, "binarySection").u] = std::move(bytes);
+  return true;
+}
+
+bool Replayer::onContextApplyBinarySection(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+  const Value& a = c.args;
+  auto section = [&] { return QnnContext_SectionType_t(field(a, "section").u); };
+  QnnContext_Buffer_t in = rawBuffer(sectionBytes(c, field(a, "binarySection")));
+  *rc = api_.contextApplyBinarySection(live(field(a, "context")), live(field(a, "graph")), section(), &in,
+                                       live(field(a, "profile")), live(field(a, "signal")));
+  return true;
+}
+
+bool Replayer::onContextFreeBinarySectionUpdate(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+  const Value& a = c.args;
+  auto it = liveUpdates_.find(field(a, "update").u);
+  if (it == liveUpdates_.end()) return false;  // its update was not replayed
+  *rc = api_.contextFreeBinarySectionUpdate(it->second, live(field(a, "logger")));
+  liveUpdates_.erase(it);
+  return true;
+}
+
+bool Replayer::onGraphPrepareExecutionEnvironment(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+  const Call m = c.call();
+  *rc = environments(c, m == Call::graphPrepareExecutionEnvironment);
+  return true;
+}
+
+bool Replayer::onContextFinalize(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+  const Value& a = c.args;
+  *rc = api_.contextFinalize(live(field(a, "context")), live(field(a, "profile")));
+  return true;
+}
+
+bool Replayer::onContextGetIncrementalBinary(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+  const Value& a = c.args;
+  const void* piece = nullptr;
+  Qnn_ContextBinarySize_t offset = 0, written = 0;
+  *rc = api_.contextGetIncrementalBinary(live(field(a, "context")), &piece, &offset, &written);
+  if (*rc == QNN_SUCCESS && piece) livePieces_[offset] = piece;
+  return true;
+}
+
+bool Replayer::onContextReleaseIncrementalBinary(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+  const Value& a = c.args;
+  auto it = livePieces_.find(field(a, "startOffset").u);
+  if (it == livePieces_.end()) return false;  // its piece was not replayed
+  *rc = api_.contextReleaseIncrementalBinary(live(field(a, "context")), it->second, it->first);
+  livePieces_.erase(it);
+  return true;
+}
+
+void Replayer::addSectionHandlers(trace::PerCall<Handler>& h) {
+  h.tensorUpdateGraphTensors = &Replayer::onTensorUpdateGraphTensors;
+  h.tensorUpdateContextTensors = &Replayer::onTensorUpdateGraphTensors;
+  h.contextGetBinarySectionUpdate = &Replayer::onTensorUpdateGraphTensors;
+  h.contextGetBinarySectionSize = &Replayer::onContextGetBinarySectionSize;
+  h.contextGetBinarySection = &Replayer::onContextGetBinarySection;
+  h.contextApplyBinarySection = &Replayer::onContextApplyBinarySection;
+  h.contextFreeBinarySectionUpdate = &Replayer::onContextFreeBinarySectionUpdate;
+  h.graphPrepareExecutionEnvironment = &Replayer::onGraphPrepareExecutionEnvironment;
+  h.graphReleaseExecutionEnvironment = &Replayer::onGraphPrepareExecutionEnvironment;
+  h.contextFinalize = &Replayer::onContextFinalize;
+  h.contextGetIncrementalBinary = &Replayer::onContextGetIncrementalBinary;
+  h.contextReleaseIncrementalBinary = &Replayer::onContextReleaseIncrementalBinary;
 }
 
 }  // namespace qnn::replay

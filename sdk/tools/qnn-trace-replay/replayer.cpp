@@ -68,14 +68,26 @@ void Replayer::compareOutputs(const trace::CallRecord& c, const Value& outputs,
   }
 }
 
+const trace::PerCall<Replayer::Handler>& Replayer::handlers() {
+  static const trace::PerCall<Handler> table = [] {
+    trace::PerCall<Handler> h;
+    addGraphHandlers(h);
+    addContextHandlers(h);
+    addObjectHandlers(h);
+    addSectionHandlers(h);
+    addPerfHandlers(h);
+    return h;
+  }();
+  return table;
+}
+
 bool Replayer::replay(const trace::CallRecord& c) {
   // The table is the members in call-id order: one the backend leaves NULL is not called.
   const void* const* members = reinterpret_cast<const void* const*>(&api_);
   if (c.callId >= 1 && c.callId <= trace::kNumTableCalls && !members[c.callId - 1]) return false;
+  const Handler* handler = handlers().of(c.callId);
   Qnn_ErrorHandle_t rc = QNN_SUCCESS;
-  if (!replayGraph(c, &rc) && !replayContext(c, &rc) && !replayObjects(c, &rc) && !replaySections(c, &rc) &&
-      !replayPerf(c, &rc))
-    return false;
+  if (!handler || !*handler || !(this->**handler)(c, &rc)) return false;
   expectResult(c, rc);
   return true;
 }

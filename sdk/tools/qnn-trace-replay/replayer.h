@@ -14,6 +14,7 @@
 #include "HTP/QnnHtpDevice.h"
 #include "QnnInterface.h"
 #include "replay_memory.h"
+#include "trace_configs.h"
 #include "trace_tensors.h"
 #include "trace_reader.h"
 
@@ -43,15 +44,74 @@ class Replayer {
   ReplayReport run();
 
  private:
+  // One handler per call id (trace::PerCall), false when the call is not
+  // replayed; a call without one is skipped. Each group's file assigns its own.
+  using Handler = bool (Replayer::*)(const trace::CallRecord&, Qnn_ErrorHandle_t*);
+  static const trace::PerCall<Handler>& handlers();
   bool replay(const trace::CallRecord& call);
-  // replay_calls.cpp, by API group; false when the call is not replayed.
-  bool replayGraph(const trace::CallRecord& call, Qnn_ErrorHandle_t* rc);
-  bool replayContext(const trace::CallRecord& call, Qnn_ErrorHandle_t* rc);
-  bool replayObjects(const trace::CallRecord& call, Qnn_ErrorHandle_t* rc);
-  // replay_sections.cpp: tensor updates and binary sections.
-  bool replaySections(const trace::CallRecord& call, Qnn_ErrorHandle_t* rc);
+  // replay_calls.cpp: graphs, contexts, memory, and the other objects.
+  bool onGraphCreate(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // graphCreate
+  bool onGraphSetConfig(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // graphSetConfig
+  bool onGraphRetrieve(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // graphRetrieve
+  bool onTensorCreateGraphTensor(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // tensorCreateGraphTensor, tensorCreateContextTensor
+  bool onGraphAddNode(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // graphAddNode, backendValidateOpConfig
+  bool onGraphFinalize(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // graphFinalize
+  bool onGraphExecute(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // graphExecute, graphExecuteAsync
+  static void addGraphHandlers(trace::PerCall<Handler>& h);
+  bool onContextCreate(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // contextCreate
+  bool onContextSetConfig(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // contextSetConfig
+  bool onContextGetBinarySize(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // contextGetBinarySize
+  bool onContextGetBinary(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // contextGetBinary
+  bool onContextCreateFromBinary(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // contextCreateFromBinary, contextCreateFromBinaryWithCallback
+  bool onContextCreateFromBinaryListAsync(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // contextCreateFromBinaryListAsync
+  bool onContextFree(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // contextFree
+  bool onMemRegister(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // memRegister
+  bool onMemDeRegister(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // memDeRegister
+  static void addContextHandlers(trace::PerCall<Handler>& h);
+  bool onBackendCreate(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // backendCreate
+  bool onBackendFree(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // backendFree
+  bool onLogCreate(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // logCreate
+  bool onLogSetLogLevel(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // logSetLogLevel
+  bool onLogFree(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // logFree
+  bool onProfileCreate(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // profileCreate
+  bool onProfileGetEvents(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // profileGetEvents
+  bool onProfileFree(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // profileFree
+  bool onProfileSetConfig(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // profileSetConfig
+  bool onGlobalConfigSet(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // globalConfigSet
+  bool onSignalCreate(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // signalCreate
+  bool onSignalSetConfig(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // signalSetConfig
+  bool onSignalTrigger(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // signalTrigger
+  bool onSignalFree(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // signalFree
+  bool onDeviceCreate(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // deviceCreate
+  bool onDeviceFree(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // deviceFree
+  bool onDeviceGetPlatformInfo(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // deviceGetPlatformInfo
+  bool onDeviceFreePlatformInfo(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // deviceFreePlatformInfo
+  static void addObjectHandlers(trace::PerCall<Handler>& h);
+  // replay_sections.cpp: tensor updates, binary sections, execution environments.
+  bool onTensorUpdateGraphTensors(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // tensorUpdateGraphTensors, tensorUpdateContextTensors, contextGetBinarySectionUpdate
+  bool onContextGetBinarySectionSize(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // contextGetBinarySectionSize
+  bool onContextGetBinarySection(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // contextGetBinarySection
+  bool onContextApplyBinarySection(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // contextApplyBinarySection
+  bool onContextFreeBinarySectionUpdate(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // contextFreeBinarySectionUpdate
+  bool onGraphPrepareExecutionEnvironment(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // graphPrepareExecutionEnvironment, graphReleaseExecutionEnvironment
+  bool onContextFinalize(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // contextFinalize
+  bool onContextGetIncrementalBinary(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // contextGetIncrementalBinary
+  bool onContextReleaseIncrementalBinary(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // contextReleaseIncrementalBinary
+  static void addSectionHandlers(trace::PerCall<Handler>& h);
   // replay_perf.cpp: QnnDevice_getInfrastructure and the HTP perf infrastructure calls.
-  bool replayPerf(const trace::CallRecord& call, Qnn_ErrorHandle_t* rc);
+  bool onDeviceGetInfrastructure(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // deviceGetInfrastructure
+  bool onHtpPerfCreatePowerConfigId(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // htpPerfCreatePowerConfigId
+  bool onHtpPerfDestroyPowerConfigId(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // htpPerfDestroyPowerConfigId
+  bool onHtpPerfSetPowerConfig(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // htpPerfSetPowerConfig
+  bool onHtpPerfSetMemoryConfig(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // htpPerfSetMemoryConfig
+  static void addPerfHandlers(trace::PerCall<Handler>& h);
+  // Rebuilds a recorded config list for the live backend, noting left-out custom configs.
+  template <typename Config>
+  void configs(const trace::Value& recorded, OwnedConfigs<Config>& cfg) {
+    cfg.backendId = options_.backendId;
+    buildConfigs(recorded, trace_, [this](const trace::Value& v) { return live(v); }, cfg);
+    noteLeftOut(cfg.leftOut);
+  }
   uint32_t livePowerConfigId(uint64_t recorded) const;
   Qnn_ErrorHandle_t environments(const trace::CallRecord& call, bool prepare);
   // replay_list_async.cpp: contextCreateFromBinaryListAsync, binding each
