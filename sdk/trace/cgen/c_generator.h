@@ -5,6 +5,7 @@
 // assigns, all data in params.bin referenced by offset.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <set>
 #include <sstream>
@@ -27,14 +28,84 @@ class CGenerator {
  private:
   // c_calls.cpp: one recorded call -> its C block (or a comment saying why not).
   void emitCall(const CallRecord& call);
-  bool emitGraphCall(trace::Call call, const Value& a);
-  bool emitContextCall(trace::Call call, const Value& a);
-  bool emitBackendCall(trace::Call call, const Value& a);
-  bool emitObjectCall(trace::Call call, const Value& a);
-  // c_sections.cpp: tensor updates and binary sections.
-  bool emitSectionCall(trace::Call call, const Value& a);
-  // c_perf.cpp: the HTP perf infrastructure calls (call ids 1001-1004).
-  bool emitPerfCall(trace::Call call, const Value& a);
+  // One handler per call id (trace::PerCall): writes the call's statements, or
+  // returns false when the call is not replayed (it is left as a comment, as is
+  // a call without a handler). Each group's file assigns its own.
+  using Handler = bool (CGenerator::*)(trace::Call m, const Value& a);
+  static const PerCall<Handler>& handlers();
+  // c_calls.cpp: graphs, contexts, backends and the other objects.
+  bool onGraphCreate(trace::Call m, const Value& a);  // graphCreate
+  bool onGraphRetrieve(trace::Call m, const Value& a);  // graphRetrieve
+  bool onGraphSetConfig(trace::Call m, const Value& a);  // graphSetConfig
+  bool onGraphAddNode(trace::Call m, const Value& a);  // graphAddNode
+  bool onGraphFinalize(trace::Call m, const Value& a);  // graphFinalize
+  bool onGraphExecute(trace::Call m, const Value& a);  // graphExecute, graphExecuteAsync
+  bool onTensorCreateGraphTensor(trace::Call m, const Value& a);  // tensorCreateGraphTensor, tensorCreateContextTensor
+  static void addGraphHandlers(PerCall<Handler>& h);
+  bool onContextCreate(trace::Call m, const Value& a);  // contextCreate
+  bool onContextSetConfig(trace::Call m, const Value& a);  // contextSetConfig
+  bool onContextGetBinarySize(trace::Call m, const Value& a);  // contextGetBinarySize
+  bool onContextGetBinary(trace::Call m, const Value& a);  // contextGetBinary
+  bool onContextCreateFromBinaryWithCallback(trace::Call m, const Value& a);  // contextCreateFromBinaryWithCallback
+  bool onContextCreateFromBinary(trace::Call m, const Value& a);  // contextCreateFromBinary, contextCreateFromBinaryWithSignal
+  bool onContextCreateFromBinaryListAsync(trace::Call m, const Value& a);  // contextCreateFromBinaryListAsync
+  bool onContextValidateBinary(trace::Call m, const Value& a);  // contextValidateBinary
+  bool onContextFree(trace::Call m, const Value& a);  // contextFree
+  bool onMemRegister(trace::Call m, const Value& a);  // memRegister
+  bool onMemDeRegister(trace::Call m, const Value& a);  // memDeRegister
+  static void addContextHandlers(PerCall<Handler>& h);
+  bool onPropertyHasCapability(trace::Call m, const Value& a);  // propertyHasCapability
+  bool onBackendCreate(trace::Call m, const Value& a);  // backendCreate
+  bool onBackendSetConfig(trace::Call m, const Value& a);  // backendSetConfig
+  bool onBackendGetApiVersion(trace::Call m, const Value& a);  // backendGetApiVersion
+  bool onBackendGetBuildId(trace::Call m, const Value& a);  // backendGetBuildId
+  bool onBackendRegisterOpPackage(trace::Call m, const Value& a);  // backendRegisterOpPackage
+  bool onBackendGetSupportedOperations(trace::Call m, const Value& a);  // backendGetSupportedOperations
+  bool onBackendValidateOpConfig(trace::Call m, const Value& a);  // backendValidateOpConfig
+  bool onBackendFree(trace::Call m, const Value& a);  // backendFree
+  bool onLogCreate(trace::Call m, const Value& a);  // logCreate
+  bool onLogSetLogLevel(trace::Call m, const Value& a);  // logSetLogLevel
+  bool onLogFree(trace::Call m, const Value& a);  // logFree
+  bool onErrorGetMessage(trace::Call m, const Value& a);  // errorGetMessage
+  bool onErrorGetVerboseMessage(trace::Call m, const Value& a);  // errorGetVerboseMessage
+  bool onErrorFreeVerboseMessage(trace::Call m, const Value& a);  // errorFreeVerboseMessage
+  static void addBackendHandlers(PerCall<Handler>& h);
+  bool onProfileCreate(trace::Call m, const Value& a);  // profileCreate
+  bool onProfileGetEvents(trace::Call m, const Value& a);  // profileGetEvents
+  bool onProfileFree(trace::Call m, const Value& a);  // profileFree
+  bool onProfileSetConfig(trace::Call m, const Value& a);  // profileSetConfig, globalConfigSet
+  bool onDeviceGetPlatformInfo(trace::Call m, const Value& a);  // deviceGetPlatformInfo
+  bool onDeviceFreePlatformInfo(trace::Call m, const Value& a);  // deviceFreePlatformInfo
+  bool onDeviceGetInfrastructure(trace::Call m, const Value& a);  // deviceGetInfrastructure
+  bool onDeviceCreate(trace::Call m, const Value& a);  // deviceCreate
+  bool onDeviceSetConfig(trace::Call m, const Value& a);  // deviceSetConfig
+  bool onDeviceGetInfo(trace::Call m, const Value& a);  // deviceGetInfo
+  bool onDeviceFree(trace::Call m, const Value& a);  // deviceFree
+  bool onSignalCreate(trace::Call m, const Value& a);  // signalCreate
+  bool onSignalSetConfig(trace::Call m, const Value& a);  // signalSetConfig
+  bool onSignalTrigger(trace::Call m, const Value& a);  // signalTrigger
+  bool onSignalFree(trace::Call m, const Value& a);  // signalFree
+  static void addObjectHandlers(PerCall<Handler>& h);
+  // c_sections.cpp: tensor updates, binary sections, execution environments.
+  bool onTensorUpdateGraphTensors(trace::Call m, const Value& a);  // tensorUpdateGraphTensors, tensorUpdateContextTensors, contextGetBinarySectionUpdate
+  bool onContextFreeBinarySectionUpdate(trace::Call m, const Value& a);  // contextFreeBinarySectionUpdate
+  bool onContextGetBinarySectionSize(trace::Call m, const Value& a);  // contextGetBinarySectionSize
+  bool onContextGetBinarySection(trace::Call m, const Value& a);  // contextGetBinarySection
+  bool onContextApplyBinarySection(trace::Call m, const Value& a);  // contextApplyBinarySection
+  bool onGraphPrepareExecutionEnvironment(trace::Call m, const Value& a);  // graphPrepareExecutionEnvironment, graphReleaseExecutionEnvironment
+  bool onContextFinalize(trace::Call m, const Value& a);  // contextFinalize
+  bool onContextGetIncrementalBinary(trace::Call m, const Value& a);  // contextGetIncrementalBinary
+  bool onContextReleaseIncrementalBinary(trace::Call m, const Value& a);  // contextReleaseIncrementalBinary
+  static void addSectionHandlers(PerCall<Handler>& h);
+  // c_perf.cpp: the HTP perf infrastructure calls, each made only on an infrastructure the program got.
+  bool onHtpPerfCreatePowerConfigId(trace::Call m, const Value& a);
+  bool onHtpPerfDestroyPowerConfigId(trace::Call m, const Value& a);
+  bool onHtpPerfSetPowerConfig(trace::Call m, const Value& a);
+  bool onHtpPerfSetMemoryConfig(trace::Call m, const Value& a);
+  static void addPerfHandlers(PerCall<Handler>& h);
+  bool perfBlock(const std::function<void()>& statements);
+  // Declares a recorded perf config list ("NULL" when none was recorded); its name.
+  std::string perfList(const Value& a, const char* type, const std::function<void(const std::string&, const Value&)>& fill);
   bool emitEnvironments(const Value& a, bool prepare);
   // c_list_async.cpp: contextCreateFromBinaryListAsync, each entry's context
   // and graphs taken from what the backend notified.

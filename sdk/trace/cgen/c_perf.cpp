@@ -26,37 +26,53 @@ constexpr std::pair<const char*, const char*> kScalars[] = {
 
 }  // namespace
 
-bool CGenerator::emitPerfCall(trace::Call m, const Value& a) {
-  if (uint32_t(m) < kCallHtpPerfFirst || uint32_t(m) >= kCallHtpPerfFirst + kNumHtpPerfCalls) return false;
-  const std::string id = "mapId(&powerIds, " + field(a, "powerConfigId") + ")";
-  // A recorded null list stays null; otherwise a NULL-terminated array of the entries.
-  auto list = [&](const char* type, const std::function<void(const std::string&, const Value&)>& fill) {
-    const Value* cfg = a.field("config");
-    if (!cfg || cfg->kind != Value::Kind::List) return std::string("NULL");
-    std::string array = fresh("perfConfig"), items;
-    for (size_t k = 0; k < cfg->items.size(); ++k) {
-      std::string v = array + "_" + std::to_string(k);
-      line(std::string(type) + " " + v + ";");
-      line("memset(&" + v + ", 0, sizeof " + v + ");");
-      fill(v, cfg->items[k]);
-      items += "&" + v + ", ";
-    }
-    line("const " + std::string(type) + "* " + array + "[] = {" + items + "NULL};");
-    return array;
-  };
+std::string CGenerator::perfList(const Value& a, const char* type,
+                                 const std::function<void(const std::string&, const Value&)>& fill) {
+  const Value* cfg = a.field("config");
+  if (!cfg || cfg->kind != Value::Kind::List) return std::string("NULL");
+  std::string array = fresh("perfConfig"), items;
+  for (size_t k = 0; k < cfg->items.size(); ++k) {
+    std::string v = array + "_" + std::to_string(k);
+    line(std::string(type) + " " + v + ";");
+    line("memset(&" + v + ", 0, sizeof " + v + ");");
+    fill(v, cfg->items[k]);
+    items += "&" + v + ", ";
+  }
+  line("const " + std::string(type) + "* " + array + "[] = {" + items + "NULL};");
+  return array;
+}
+
+bool CGenerator::perfBlock(const std::function<void()>& statements) {
   line("if (perfInfra) {");
   ++indent_;
-  if (m == Call::htpPerfCreatePowerConfigId) {
+  statements();
+  --indent_;
+  line("}");
+  return true;
+}
+
+namespace {
+std::string livePowerId(const std::string& recorded) { return "mapId(&powerIds, " + recorded + ")"; }
+}  // namespace
+
+bool CGenerator::onHtpPerfCreatePowerConfigId(trace::Call, const Value& a) {
+  return perfBlock([&] {
     line("uint32_t id = 0;");
     line("if (CHECK(PERF(createPowerConfigId, " + field(a, "deviceId") + ", " + field(a, "coreId") +
          ", &id))) bindId(&powerIds, " + field(a, "powerConfigId") + ", id);");
-  } else if (m == Call::htpPerfDestroyPowerConfigId) {
-    line("CHECK(PERF(destroyPowerConfigId, " + id + "));");
-  } else if (m == Call::htpPerfSetPowerConfig) {
-    std::string array = list("QnnHtpPerfInfrastructure_PowerConfig_t", [&](const std::string& v, const Value& c) {
+  });
+}
+
+bool CGenerator::onHtpPerfDestroyPowerConfigId(trace::Call, const Value& a) {
+  return perfBlock([&] { line("CHECK(PERF(destroyPowerConfigId, " + livePowerId(field(a, "powerConfigId")) + "));"); });
+}
+
+bool CGenerator::onHtpPerfSetPowerConfig(trace::Call, const Value& a) {
+  return perfBlock([&] {
+    std::string array = perfList(a, "QnnHtpPerfInfrastructure_PowerConfig_t", [&](const std::string& v, const Value& c) {
       line(v + ".option = (QnnHtpPerfInfrastructure_PowerConfigOption_t)" + field(c, "option") + ";");
       if (const Value* d = c.field("dcvsV3")) {
-        line(v + ".dcvsV3Config.contextId = mapId(&powerIds, " + field(*d, "contextId") + ");");
+        line(v + ".dcvsV3Config.contextId = " + livePowerId(field(*d, "contextId")) + ";");
         for (const char* f : kDcvsFields) line(v + ".dcvsV3Config." + f + " = " + field(*d, f) + ";");
       } else if (const Value* h = c.field("hmxV2")) {
         for (const char* f : kHmxFields) line(v + ".hmxV2Config." + f + " = " + field(*h, f) + ";");
@@ -64,17 +80,25 @@ bool CGenerator::emitPerfCall(trace::Call m, const Value& a) {
       for (const auto& [rec, member] : kScalars)
         if (c.field(rec)) line(v + "." + member + " = " + field(c, rec) + ";");
     });
-    line("CHECK(PERF(setPowerConfig, " + id + ", " + array + "));");
-  } else if (m == Call::htpPerfSetMemoryConfig) {
-    std::string array = list("QnnHtpPerfInfrastructure_MemoryConfig_t", [&](const std::string& v, const Value& c) {
+    line("CHECK(PERF(setPowerConfig, " + livePowerId(field(a, "powerConfigId")) + ", " + array + "));");
+  });
+}
+
+bool CGenerator::onHtpPerfSetMemoryConfig(trace::Call, const Value& a) {
+  return perfBlock([&] {
+    std::string array = perfList(a, "QnnHtpPerfInfrastructure_MemoryConfig_t", [&](const std::string& v, const Value& c) {
       line(v + ".option = (QnnHtpPerfInfrastructure_MemoryConfigOption_t)" + field(c, "option") + ";");
       if (c.field("memGrowSize")) line(v + ".memGrowSizeConfig = " + field(c, "memGrowSize") + ";");
     });
     line("CHECK(PERF(setMemoryConfig, " + field(a, "deviceId") + ", " + field(a, "coreId") + ", " + array + "));");
-  }
-  --indent_;
-  line("}");
-  return true;
+  });
+}
+
+void CGenerator::addPerfHandlers(PerCall<Handler>& h) {
+  h.htpPerfCreatePowerConfigId = &CGenerator::onHtpPerfCreatePowerConfigId;
+  h.htpPerfDestroyPowerConfigId = &CGenerator::onHtpPerfDestroyPowerConfigId;
+  h.htpPerfSetPowerConfig = &CGenerator::onHtpPerfSetPowerConfig;
+  h.htpPerfSetMemoryConfig = &CGenerator::onHtpPerfSetMemoryConfig;
 }
 
 }  // namespace qnn::trace::cgen

@@ -83,78 +83,114 @@ bool CGenerator::emitEnvironments(const Value& a, bool prepare) {
   return true;
 }
 
-bool CGenerator::emitSectionCall(trace::Call m, const Value& a) {
-  const std::string section = "(QnnContext_SectionType_t)" + field(a, "section");
-  if (m == Call::tensorUpdateGraphTensors || m == Call::tensorUpdateContextTensors ||
-      m == Call::contextGetBinarySectionUpdate) {
-    const Value& list = arg(a, "tensors");
-    if (list.items.empty()) return false;
-    emitTensorArray("upd", list, TensorUse::Input);
-    std::string n = std::to_string(list.items.size());
-    std::string ptrs;
-    for (size_t k = 0; k < list.items.size(); ++k) ptrs += "&upd[" + std::to_string(k) + "], ";
-    line("const Qnn_Tensor_t* updList[" + n + "] = {" + ptrs + "};");
-    if (m == Call::tensorUpdateGraphTensors) {
-      line("CHECK(API(tensorUpdateGraphTensors, " + handle(arg(a, "graph"), "graph") + ", updList, " + n + "u));");
-    } else if (m == Call::tensorUpdateContextTensors) {
-      line("CHECK(API(tensorUpdateContextTensors, " + handle(arg(a, "context"), "context") + ", updList, " + n + "u));");
-    } else {
-      auto [bytes, size] = sectionBytes(arg(a, "binarySection"));
-      std::string out = "update_" + std::to_string(arg(a, "update").u);
-      if (updateBuffers_.insert(arg(a, "update").u).second) globals_.push_back("static QnnContext_Buffer_t " + out + ";");
-      emitContextBuffer("in", bytes, size);
-      line("CHECK(API(contextGetBinarySectionUpdate, &in, NULL, updList, " + n + "u, " + field(a, "keepUpdatable") +
-           ", " + handle(arg(a, "logger"), "logger") + ", " + handle(arg(a, "profile"), "profile") + ", " +
-           handle(arg(a, "signal"), "signal") + ", &" + out + "));");
-    }
-  } else if (m == Call::contextFreeBinarySectionUpdate) {
-    if (!updateBuffers_.count(arg(a, "update").u)) return false;
-    line("CHECK(API(contextFreeBinarySectionUpdate, update_" + std::to_string(arg(a, "update").u) + ", " +
-         handle(arg(a, "logger"), "logger") + "));");
-  } else if (m == Call::contextGetBinarySectionSize) {
-    line("Qnn_ContextBinarySize_t size = 0;");
-    line("CHECK(API(contextGetBinarySectionSize, " + handle(arg(a, "context"), "context") + ", " +
-         handle(arg(a, "graph"), "graph") + ", " + section + ", &size));");
-  } else if (m == Call::contextGetBinarySection) {
-    std::string id = std::to_string(arg(a, "binarySection").u);
-    std::string ctx = handle(arg(a, "context"), "context"), graph = handle(arg(a, "graph"), "graph");
-    if (liveSections_.insert(arg(a, "binarySection").u).second) {
-      globals_.push_back("static void* section_" + id + ";");
-      globals_.push_back("static Qnn_ContextBinarySize_t sectionSize_" + id + ";");
-    }
-    line("Qnn_ContextBinarySize_t size = 0;");
-    line("CHECK(API(contextGetBinarySectionSize, " + ctx + ", " + graph + ", " + section + ", &size));");
-    line("free(section_" + id + ");");
-    line("section_" + id + " = outputBuffer((uint32_t)size);");
-    emitContextBuffer("out", "section_" + id, "size");
-    line("CHECK(API(contextGetBinarySection, " + ctx + ", " + graph + ", " + section + ", &out, &sectionSize_" + id +
-         ", " + handle(arg(a, "profile"), "profile") + ", " + handle(arg(a, "signal"), "signal") + "));");
-  } else if (m == Call::contextApplyBinarySection) {
-    auto [bytes, size] = sectionBytes(arg(a, "binarySection"));
-    emitContextBuffer("in", bytes, size);
-    line("CHECK(API(contextApplyBinarySection, " + handle(arg(a, "context"), "context") + ", " +
-         handle(arg(a, "graph"), "graph") + ", " + section + ", &in, " + handle(arg(a, "profile"), "profile") + ", " +
-         handle(arg(a, "signal"), "signal") + "));");
-  } else if (m == Call::graphPrepareExecutionEnvironment || m == Call::graphReleaseExecutionEnvironment) {
-    return emitEnvironments(a, m == Call::graphPrepareExecutionEnvironment);
-  } else if (m == Call::contextFinalize) {
-    line("CHECK(API(contextFinalize, " + handle(arg(a, "context"), "context") + ", " +
-         handle(arg(a, "profile"), "profile") + "));");
-  } else if (m == Call::contextGetIncrementalBinary) {
-    // The piece is released by the recorded call naming its offset.
-    std::string piece = "piece_" + std::to_string(arg(a, "startOffset").u);
-    if (pieces_.insert(arg(a, "startOffset").u).second) globals_.push_back("static const void* " + piece + ";");
-    line("Qnn_ContextBinarySize_t offset = 0, written = 0;");
-    line("CHECK(API(contextGetIncrementalBinary, " + handle(arg(a, "context"), "context") + ", &" + piece +
-         ", &offset, &written));");
-  } else if (m == Call::contextReleaseIncrementalBinary) {
-    if (!pieces_.count(arg(a, "startOffset").u)) return false;
-    line("CHECK(API(contextReleaseIncrementalBinary, " + handle(arg(a, "context"), "context") + ", piece_" +
-         std::to_string(arg(a, "startOffset").u) + ", " + field(a, "startOffset") + "));");
+bool CGenerator::onTensorUpdateGraphTensors(trace::Call m, const Value& a) {
+  const Value& list = arg(a, "tensors");
+  if (list.items.empty()) return false;
+  emitTensorArray("upd", list, TensorUse::Input);
+  std::string n = std::to_string(list.items.size());
+  std::string ptrs;
+  for (size_t k = 0; k < list.items.size(); ++k) ptrs += "&upd[" + std::to_string(k) + "], ";
+  line("const Qnn_Tensor_t* updList[" + n + "] = {" + ptrs + "};");
+  if (m == Call::tensorUpdateGraphTensors) {
+    line("CHECK(API(tensorUpdateGraphTensors, " + handle(arg(a, "graph"), "graph") + ", updList, " + n + "u));");
+  } else if (m == Call::tensorUpdateContextTensors) {
+    line("CHECK(API(tensorUpdateContextTensors, " + handle(arg(a, "context"), "context") + ", updList, " + n + "u));");
   } else {
-    return false;
+    auto [bytes, size] = sectionBytes(arg(a, "binarySection"));
+    std::string out = "update_" + std::to_string(arg(a, "update").u);
+    if (updateBuffers_.insert(arg(a, "update").u).second) globals_.push_back("static QnnContext_Buffer_t " + out + ";");
+    emitContextBuffer("in", bytes, size);
+    line("CHECK(API(contextGetBinarySectionUpdate, &in, NULL, updList, " + n + "u, " + field(a, "keepUpdatable") +
+         ", " + handle(arg(a, "logger"), "logger") + ", " + handle(arg(a, "profile"), "profile") + ", " +
+         handle(arg(a, "signal"), "signal") + ", &" + out + "));");
   }
   return true;
+}
+
+bool CGenerator::onContextFreeBinarySectionUpdate(trace::Call, const Value& a) {
+  if (!updateBuffers_.count(arg(a, "update").u)) return false;
+  line("CHECK(API(contextFreeBinarySectionUpdate, update_" + std::to_string(arg(a, "update").u) + ", " +
+       handle(arg(a, "logger"), "logger") + "));");
+  return true;
+}
+
+bool CGenerator::onContextGetBinarySectionSize(trace::Call, const Value& a) {
+  const std::string section = "(QnnContext_SectionType_t)" + field(a, "section");
+  line("Qnn_ContextBinarySize_t size = 0;");
+  line("CHECK(API(contextGetBinarySectionSize, " + handle(arg(a, "context"), "context") + ", " +
+       handle(arg(a, "graph"), "graph") + ", " + section + ", &size));");
+  return true;
+}
+
+bool CGenerator::onContextGetBinarySection(trace::Call, const Value& a) {
+  const std::string section = "(QnnContext_SectionType_t)" + field(a, "section");
+  std::string id = std::to_string(arg(a, "binarySection").u);
+  std::string ctx = handle(arg(a, "context"), "context"), graph = handle(arg(a, "graph"), "graph");
+  if (liveSections_.insert(arg(a, "binarySection").u).second) {
+    globals_.push_back("static void* section_" + id + ";");
+    globals_.push_back("static Qnn_ContextBinarySize_t sectionSize_" + id + ";");
+  }
+  line("Qnn_ContextBinarySize_t size = 0;");
+  line("CHECK(API(contextGetBinarySectionSize, " + ctx + ", " + graph + ", " + section + ", &size));");
+  line("free(section_" + id + ");");
+  line("section_" + id + " = outputBuffer((uint32_t)size);");
+  emitContextBuffer("out", "section_" + id, "size");
+  line("CHECK(API(contextGetBinarySection, " + ctx + ", " + graph + ", " + section + ", &out, &sectionSize_" + id +
+       ", " + handle(arg(a, "profile"), "profile") + ", " + handle(arg(a, "signal"), "signal") + "));");
+  return true;
+}
+
+bool CGenerator::onContextApplyBinarySection(trace::Call, const Value& a) {
+  const std::string section = "(QnnContext_SectionType_t)" + field(a, "section");
+  auto [bytes, size] = sectionBytes(arg(a, "binarySection"));
+  emitContextBuffer("in", bytes, size);
+  line("CHECK(API(contextApplyBinarySection, " + handle(arg(a, "context"), "context") + ", " +
+       handle(arg(a, "graph"), "graph") + ", " + section + ", &in, " + handle(arg(a, "profile"), "profile") + ", " +
+       handle(arg(a, "signal"), "signal") + "));");
+  return true;
+}
+
+bool CGenerator::onGraphPrepareExecutionEnvironment(trace::Call m, const Value& a) {
+  return emitEnvironments(a, m == Call::graphPrepareExecutionEnvironment);
+  return true;
+}
+
+bool CGenerator::onContextFinalize(trace::Call, const Value& a) {
+  line("CHECK(API(contextFinalize, " + handle(arg(a, "context"), "context") + ", " +
+       handle(arg(a, "profile"), "profile") + "));");
+  return true;
+}
+
+bool CGenerator::onContextGetIncrementalBinary(trace::Call, const Value& a) {
+  // The piece is released by the recorded call naming its offset.
+  std::string piece = "piece_" + std::to_string(arg(a, "startOffset").u);
+  if (pieces_.insert(arg(a, "startOffset").u).second) globals_.push_back("static const void* " + piece + ";");
+  line("Qnn_ContextBinarySize_t offset = 0, written = 0;");
+  line("CHECK(API(contextGetIncrementalBinary, " + handle(arg(a, "context"), "context") + ", &" + piece +
+       ", &offset, &written));");
+  return true;
+}
+
+bool CGenerator::onContextReleaseIncrementalBinary(trace::Call, const Value& a) {
+  if (!pieces_.count(arg(a, "startOffset").u)) return false;
+  line("CHECK(API(contextReleaseIncrementalBinary, " + handle(arg(a, "context"), "context") + ", piece_" +
+       std::to_string(arg(a, "startOffset").u) + ", " + field(a, "startOffset") + "));");
+  return true;
+}
+
+void CGenerator::addSectionHandlers(PerCall<Handler>& h) {
+  h.tensorUpdateGraphTensors = &CGenerator::onTensorUpdateGraphTensors;
+  h.tensorUpdateContextTensors = &CGenerator::onTensorUpdateGraphTensors;
+  h.contextGetBinarySectionUpdate = &CGenerator::onTensorUpdateGraphTensors;
+  h.contextFreeBinarySectionUpdate = &CGenerator::onContextFreeBinarySectionUpdate;
+  h.contextGetBinarySectionSize = &CGenerator::onContextGetBinarySectionSize;
+  h.contextGetBinarySection = &CGenerator::onContextGetBinarySection;
+  h.contextApplyBinarySection = &CGenerator::onContextApplyBinarySection;
+  h.graphPrepareExecutionEnvironment = &CGenerator::onGraphPrepareExecutionEnvironment;
+  h.graphReleaseExecutionEnvironment = &CGenerator::onGraphPrepareExecutionEnvironment;
+  h.contextFinalize = &CGenerator::onContextFinalize;
+  h.contextGetIncrementalBinary = &CGenerator::onContextGetIncrementalBinary;
+  h.contextReleaseIncrementalBinary = &CGenerator::onContextReleaseIncrementalBinary;
 }
 
 }  // namespace qnn::trace::cgen
