@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "trace_args.h"
+#include "trace_reader.h"
 #include "trace_value.h"
 
 namespace qnn::saver_test {
@@ -46,6 +48,32 @@ inline const trace::Value& at(const trace::Value& v, const std::string& name) {
   static const trace::Value missing;
   EXPECT_NE(f, nullptr) << name;
   return f ? *f : missing;
+}
+
+// Every argument the Saver recorded for a call with an argument list
+// (trace_args.h) is listed for that call, with the listed kind or null: what
+// the recorders write is what replay and the C generator read. Returns how many
+// calls were checked.
+inline size_t expectArgsAsListed(const trace::Trace& t) {
+  size_t checked = 0;
+  for (const trace::CallRecord& c : t.calls) {
+    const trace::ArgSpec* specs = nullptr;
+    size_t n = 0;
+    if (!trace::listedArgs(c.callId, &specs, &n)) continue;
+    ++checked;
+    for (size_t k = 0; k < c.args.names.size(); ++k) {
+      const trace::Value& v = c.args.items[k];
+      const trace::ArgSpec* spec = nullptr;
+      for (size_t i = 0; i < n && !spec; ++i) {
+        if (c.args.names[k] == specs[i].name) spec = &specs[i];
+      }
+      EXPECT_NE(spec, nullptr) << trace::callName(c.callId) << " records '" << c.args.names[k] << "', not listed";
+      if (spec && spec->kind >= 0 && v.kind != trace::Value::Kind::Null) {
+        EXPECT_EQ(int(v.kind), spec->kind) << trace::callName(c.callId) << " argument " << spec->name;
+      }
+    }
+  }
+  return checked;
 }
 
 }  // namespace qnn::saver_test

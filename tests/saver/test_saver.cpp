@@ -427,4 +427,12 @@ TEST_F(Saver, ReplayOnCpuMatchesRecordingAndFindsAnEditedWeight) {
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
 }
 
+TEST_F(Saver, RecordedArgumentsAreTheListedOnes) {
+  for (const char* run : {"rec", "pass"}) {
+    Trace t;
+    ASSERT_TRUE(qnn::trace::readTrace(tracePath(run).string(), t)) << t.error;
+    EXPECT_GT(expectArgsAsListed(t), 20u) << run;
+  }
+}
+
 }  // namespace

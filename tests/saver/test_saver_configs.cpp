@@ -186,4 +186,12 @@ TEST_F(SaverConfigs, GeneratedProgramNamedByFileConfigReplaysLikeDirectRun) {
   EXPECT_NE(r.err.find("[INFO] CPU_QTI_AISW backend created"), std::string::npos) << r.err;
 }
 
+TEST_F(SaverConfigs, RecordedArgumentsAreTheListedOnes) {
+  for (const char* run : {"pass", "htp"}) {
+    Trace t;
+    ASSERT_TRUE(qnn::trace::readTrace((dir_ / run / "saver_output.qnntrace").string(), t)) << t.error;
+    EXPECT_GT(expectArgsAsListed(t), 20u) << run;
+  }
+}
+
 }  // namespace

@@ -177,4 +177,8 @@ TEST_F(SaverPerf, RecordOnlyAnswersTheVendorsDummyValueWithoutInfrastructure) {
   expectRefused(record_, traceOf("record"), QNN_SAVER_ERROR_DUMMY_RETVALUE);
 }
 
+TEST_F(SaverPerf, RecordedArgumentsAreTheListedOnes) {
+  for (const char* run : {"htp", "cpu", "record"}) EXPECT_GT(expectArgsAsListed(traceOf(run)), 1u) << run;
+}
+
 }  // namespace

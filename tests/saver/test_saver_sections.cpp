@@ -133,4 +133,10 @@ TEST_F(SaverSections, GeneratedProgramReplaysLikeTheDirectRun) {
   EXPECT_EQ(outputs, readText(dir_ / "direct.bin"));
 }
 
+TEST_F(SaverSections, RecordedArgumentsAreTheListedOnes) {
+  Trace t;
+  ASSERT_TRUE(qnn::trace::readTrace((dir_ / "pass" / "saver_output.qnntrace").string(), t)) << t.error;
+  EXPECT_GT(expectArgsAsListed(t), 30u);
+}
+
 }  // namespace

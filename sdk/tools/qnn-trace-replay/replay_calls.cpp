@@ -60,34 +60,35 @@ void Replayer::attachMemory(OwnedTensor& t, bool input) {
   if (input && !t.data.empty()) std::memcpy(data, t.data.data(), std::min(bytes, t.data.size()));
 }
 
+template <trace::Call C>
 Qnn_ErrorHandle_t Replayer::execute(const trace::CallRecord& c) {
-  const Value& a = c.args;
-  std::vector<OwnedTensor> in(field(a, "inputs").items.size()), out(field(a, "outputs").items.size());
+  const trace::Args<C> a(c);
+  std::vector<OwnedTensor> in(a.inputs.items.size()), out(a.outputs.items.size());
   std::vector<Qnn_Tensor_t> ins, outs;
   for (size_t k = 0; k < in.size(); ++k) {
-    buildTensor(field(a, "inputs").items[k], trace_, true, false, in[k]);
+    buildTensor(a.inputs.items[k], trace_, true, false, in[k]);
     attachMemory(in[k], true);
     ins.push_back(in[k].tensor);
   }
   for (size_t k = 0; k < out.size(); ++k) {
-    buildTensor(field(a, "outputs").items[k], trace_, false, true, out[k]);
+    buildTensor(a.outputs.items[k], trace_, false, true, out[k]);
     attachMemory(out[k], false);
     outs.push_back(out[k].tensor);
   }
   Qnn_ErrorHandle_t rc;
-  if (c.call() == trace::Call::graphExecuteAsync) {
+  if constexpr (C == Call::graphExecuteAsync) {
     // Awaited here: the next call may use the outputs.
     std::promise<Qnn_ErrorHandle_t> notified;
     auto notify = [](void* param, Qnn_NotifyStatus_t status) {
       static_cast<std::promise<Qnn_ErrorHandle_t>*>(param)->set_value(status.error);
     };
-    rc = api_.graphExecuteAsync(live(field(a, "graph")), ins.data(), uint32_t(ins.size()), outs.data(),
-                                uint32_t(outs.size()), live(field(a, "profile")), live(field(a, "signal")), notify,
+    rc = api_.graphExecuteAsync(live(a.graph), ins.data(), uint32_t(ins.size()), outs.data(),
+                                uint32_t(outs.size()), live(a.profile), live(a.signal), notify,
                                 &notified);
     if (rc == QNN_SUCCESS) rc = notified.get_future().get();
   } else {
-    rc = api_.graphExecute(live(field(a, "graph")), ins.data(), uint32_t(ins.size()), outs.data(),
-                           uint32_t(outs.size()), live(field(a, "profile")), live(field(a, "signal")));
+    rc = api_.graphExecute(live(a.graph), ins.data(), uint32_t(ins.size()), outs.data(),
+                           uint32_t(outs.size()), live(a.profile), live(a.signal));
   }
   if (rc == QNN_SUCCESS && options_.compare) {
     std::vector<std::vector<uint8_t>> got;
@@ -98,70 +99,75 @@ Qnn_ErrorHandle_t Replayer::execute(const trace::CallRecord& c) {
       got.push_back(mem ? std::vector<uint8_t>(mem, mem + bytes) : out[k].data);
       types.push_back(out[k].tensor.v1.dataType);
     }
-    compareOutputs(c, field(a, "outputs"), got, types);
+    compareOutputs(c, a.outputs, got, types);
   }
   return rc;
 }
 
 bool Replayer::onGraphCreate(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
-  const Value& a = c.args;
+  const trace::Args<Call::graphCreate> a(c);
   OwnedConfigs<QnnGraph_Config_t> cfg;
-  configs(field(a, "config"), cfg);
+  configs(a.config, cfg);
   void* g = nullptr;
-  *rc = api_.graphCreate(live(field(a, "context")), field(a, "graphName").s.c_str(), cfg.get(), &g);
-  if (*rc == QNN_SUCCESS && a.field("graph")) bind(field(a, "graph"), g);
+  *rc = api_.graphCreate(live(a.context), a.graphName.s.c_str(), cfg.get(), &g);
+  if (*rc == QNN_SUCCESS && present(a.graph)) bind(a.graph, g);
   return true;
 }
 
 bool Replayer::onGraphSetConfig(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
-  const Value& a = c.args;
+  const trace::Args<Call::graphSetConfig> a(c);
   OwnedConfigs<QnnGraph_Config_t> cfg;
-  configs(field(a, "config"), cfg);
-  *rc = api_.graphSetConfig(live(field(a, "graph")), cfg.get());
+  configs(a.config, cfg);
+  *rc = api_.graphSetConfig(live(a.graph), cfg.get());
   return true;
 }
 
 bool Replayer::onGraphRetrieve(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
-  const Value& a = c.args;
+  const trace::Args<Call::graphRetrieve> a(c);
   void* g = nullptr;
-  *rc = api_.graphRetrieve(live(field(a, "context")), field(a, "graphName").s.c_str(), &g);
-  if (*rc == QNN_SUCCESS && a.field("graph")) bind(field(a, "graph"), g);
+  *rc = api_.graphRetrieve(live(a.context), a.graphName.s.c_str(), &g);
+  if (*rc == QNN_SUCCESS && present(a.graph)) bind(a.graph, g);
   return true;
 }
 
+template <trace::Call C>
 bool Replayer::onTensorCreateGraphTensor(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
-  const Call m = c.call();
-  const Value& a = c.args;
+  const trace::Args<C> a(c);
   OwnedTensor t;
-  buildTensor(field(a, "tensor"), trace_, true, false, t);
+  buildTensor(a.tensor, trace_, true, false, t);
   attachMemory(t, true);
-  *rc = m == Call::tensorCreateGraphTensor ? api_.tensorCreateGraphTensor(live(field(a, "graph")), &t.tensor)
-                                       : api_.tensorCreateContextTensor(live(field(a, "context")), &t.tensor);
+  if constexpr (C == Call::tensorCreateGraphTensor)
+    *rc = api_.tensorCreateGraphTensor(live(a.graph), &t.tensor);
+  else
+    *rc = api_.tensorCreateContextTensor(live(a.context), &t.tensor);
   // Later calls name tensors by their recorded ids: the backend must assign the same.
-  if (*rc == QNN_SUCCESS && a.field("id") && t.tensor.v1.id != field(a, "id").u)
+  if (*rc == QNN_SUCCESS && present(a.id) && t.tensor.v1.id != a.id.u)
     throw ToolError("call #" + std::to_string(c.seq) + ": backend assigned tensor id " +
-                    std::to_string(t.tensor.v1.id) + ", recorded " + std::to_string(field(a, "id").u));
+                    std::to_string(t.tensor.v1.id) + ", recorded " + std::to_string(a.id.u));
   return true;
 }
 
+template <trace::Call C>
 bool Replayer::onGraphAddNode(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
-  const Call m = c.call();
-  const Value& a = c.args;
+  const trace::Args<C> a(c);
   OwnedOp op;
-  buildOp(field(a, "opConfig"), trace_, op);
-  *rc = m == Call::graphAddNode ? api_.graphAddNode(live(field(a, "graph")), op.op)
-                            : api_.backendValidateOpConfig(live(field(a, "backend")), op.op);
+  buildOp(a.opConfig, trace_, op);
+  if constexpr (C == Call::graphAddNode)
+    *rc = api_.graphAddNode(live(a.graph), op.op);
+  else
+    *rc = api_.backendValidateOpConfig(live(a.backend), op.op);
   return true;
 }
 
 bool Replayer::onGraphFinalize(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
-  const Value& a = c.args;
-  *rc = api_.graphFinalize(live(field(a, "graph")), live(field(a, "profile")), live(field(a, "signal")));
+  const trace::Args<Call::graphFinalize> a(c);
+  *rc = api_.graphFinalize(live(a.graph), live(a.profile), live(a.signal));
   return true;
 }
 
+template <trace::Call C>
 bool Replayer::onGraphExecute(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
-  *rc = execute(c);
+  *rc = execute<C>(c);
   return true;
 }
 
@@ -169,71 +175,71 @@ void Replayer::addGraphHandlers(trace::PerCall<Handler>& h) {
   h.graphCreate = &Replayer::onGraphCreate;
   h.graphSetConfig = &Replayer::onGraphSetConfig;
   h.graphRetrieve = &Replayer::onGraphRetrieve;
-  h.tensorCreateGraphTensor = &Replayer::onTensorCreateGraphTensor;
-  h.tensorCreateContextTensor = &Replayer::onTensorCreateGraphTensor;
-  h.graphAddNode = &Replayer::onGraphAddNode;
-  h.backendValidateOpConfig = &Replayer::onGraphAddNode;
+  h.tensorCreateGraphTensor = &Replayer::onTensorCreateGraphTensor<Call::tensorCreateGraphTensor>;
+  h.tensorCreateContextTensor = &Replayer::onTensorCreateGraphTensor<Call::tensorCreateContextTensor>;
+  h.graphAddNode = &Replayer::onGraphAddNode<Call::graphAddNode>;
+  h.backendValidateOpConfig = &Replayer::onGraphAddNode<Call::backendValidateOpConfig>;
   h.graphFinalize = &Replayer::onGraphFinalize;
-  h.graphExecute = &Replayer::onGraphExecute;
-  h.graphExecuteAsync = &Replayer::onGraphExecute;
+  h.graphExecute = &Replayer::onGraphExecute<Call::graphExecute>;
+  h.graphExecuteAsync = &Replayer::onGraphExecute<Call::graphExecuteAsync>;
 }
 
 bool Replayer::onContextCreate(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
-  const Value& a = c.args;
+  const trace::Args<Call::contextCreate> a(c);
   OwnedConfigs<QnnContext_Config_t> cfg;
-  configs(field(a, "config"), cfg);
+  configs(a.config, cfg);
   void* x = nullptr;
-  *rc = api_.contextCreate(live(field(a, "backend")), live(field(a, "device")), cfg.get(), &x);
-  if (*rc == QNN_SUCCESS && a.field("context")) bind(field(a, "context"), x);
+  *rc = api_.contextCreate(live(a.backend), live(a.device), cfg.get(), &x);
+  if (*rc == QNN_SUCCESS && present(a.context)) bind(a.context, x);
   return true;
 }
 
 bool Replayer::onContextSetConfig(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
-  const Value& a = c.args;
+  const trace::Args<Call::contextSetConfig> a(c);
   OwnedConfigs<QnnContext_Config_t> cfg;
-  configs(field(a, "config"), cfg);
-  *rc = api_.contextSetConfig(live(field(a, "context")), cfg.get());
+  configs(a.config, cfg);
+  *rc = api_.contextSetConfig(live(a.context), cfg.get());
   return true;
 }
 
 bool Replayer::onContextGetBinarySize(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
-  const Value& a = c.args;
+  const trace::Args<Call::contextGetBinarySize> a(c);
   Qnn_ContextBinarySize_t size = 0;
-  *rc = api_.contextGetBinarySize(live(field(a, "context")), &size);
+  *rc = api_.contextGetBinarySize(live(a.context), &size);
   return true;
 }
 
 bool Replayer::onContextGetBinary(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
-  const Value& a = c.args;
+  const trace::Args<Call::contextGetBinary> a(c);
   Qnn_ContextBinarySize_t size = 0, written = 0;
-  void* ctx = live(field(a, "context"));
+  void* ctx = live(a.context);
   *rc = api_.contextGetBinarySize(ctx, &size);
   std::vector<uint8_t> bin(size);
   if (*rc == QNN_SUCCESS) *rc = api_.contextGetBinary(ctx, bin.data(), size, &written);
   bin.resize(written);
-  if (*rc == QNN_SUCCESS && a.field("binary")) liveBinaries_[field(a, "binary").u] = std::move(bin);
+  if (*rc == QNN_SUCCESS && present(a.binary)) liveBinaries_[a.binary.u] = std::move(bin);
   return true;
 }
 
+template <trace::Call C>
 bool Replayer::onContextCreateFromBinary(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
-  const Call m = c.call();
-  const Value& a = c.args;
-  const std::vector<uint8_t>* bin = binaryOf(field(a, "binary"));
+  const trace::Args<C> a(c);
+  const std::vector<uint8_t>* bin = binaryOf(a.binary);
   if (!bin) throw ToolError("call #" + std::to_string(c.seq) + ": context binary blob missing");
   OwnedConfigs<QnnContext_Config_t> cfg;
-  configs(field(a, "config"), cfg);
+  configs(a.config, cfg);
   void* x = nullptr;
-  if (m == Call::contextCreateFromBinary) {
-    *rc = api_.contextCreateFromBinary(live(field(a, "backend")), live(field(a, "device")), cfg.get(), bin->data(),
-                                       bin->size(), &x, live(field(a, "profile")));
+  if constexpr (C == Call::contextCreateFromBinary) {
+    *rc = api_.contextCreateFromBinary(live(a.backend), live(a.device), cfg.get(), bin->data(),
+                                       bin->size(), &x, live(a.profile));
   } else {
     // The recorded client's callback is gone: one that serves ranges of the binary stands in.
     Qnn_ContextBinaryCallback_t cb = binaryRangeCallback(bin);
-    *rc = api_.contextCreateFromBinaryWithCallback(live(field(a, "backend")), live(field(a, "device")), cfg.get(),
-                                                   &cb, bin->data(), bin->size(), &x, live(field(a, "profile")),
-                                                   live(field(a, "signal")));
+    *rc = api_.contextCreateFromBinaryWithCallback(live(a.backend), live(a.device), cfg.get(),
+                                                   &cb, bin->data(), bin->size(), &x, live(a.profile),
+                                                   live(a.signal));
   }
-  if (*rc == QNN_SUCCESS && a.field("context")) bind(field(a, "context"), x);
+  if (*rc == QNN_SUCCESS && present(a.context)) bind(a.context, x);
   return true;
 }
 
@@ -243,14 +249,14 @@ bool Replayer::onContextCreateFromBinaryListAsync(const trace::CallRecord& c, Qn
 }
 
 bool Replayer::onContextFree(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
-  const Value& a = c.args;
-  *rc = api_.contextFree(live(field(a, "context")), live(field(a, "profile")));
+  const trace::Args<Call::contextFree> a(c);
+  *rc = api_.contextFree(live(a.context), live(a.profile));
   return true;
 }
 
 bool Replayer::onMemRegister(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
-  const Value& a = c.args;
-  const Value& descriptors = field(a, "memDescriptors");
+  const trace::Args<Call::memRegister> a(c);
+  const Value& descriptors = a.memDescriptors;
   std::vector<Qnn_MemDescriptor_t> desc(descriptors.items.size(), Qnn_MemDescriptor_t QNN_MEM_DESCRIPTOR_INIT);
   std::vector<std::vector<uint32_t>> dims(desc.size());
   for (size_t k = 0; k < desc.size(); ++k) {
@@ -266,19 +272,19 @@ bool Replayer::onMemRegister(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) 
     desc[k].ionInfo.fd = memory_.create(bufferBytes(d));
   }
   std::vector<Qnn_MemHandle_t> handles(desc.size(), nullptr);
-  *rc = api_.memRegister(live(field(a, "context")), desc.data(), uint32_t(desc.size()), handles.data());
+  *rc = api_.memRegister(live(a.context), desc.data(), uint32_t(desc.size()), handles.data());
   if (*rc == QNN_SUCCESS)
     for (size_t k = 0; k < desc.size(); ++k) {
       memory_.bind(handles[k], desc[k].ionInfo.fd);
-      bind(field(a, "memHandles").items.at(k), handles[k]);
+      bind(a.memHandles.items.at(k), handles[k]);
     }
   return true;
 }
 
 bool Replayer::onMemDeRegister(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
-  const Value& a = c.args;
+  const trace::Args<Call::memDeRegister> a(c);
   std::vector<Qnn_MemHandle_t> handles;
-  for (const Value& h : field(a, "memHandles").items) handles.push_back(live(h));
+  for (const Value& h : a.memHandles.items) handles.push_back(live(h));
   *rc = api_.memDeRegister(handles.data(), uint32_t(handles.size()));
   if (*rc == QNN_SUCCESS)
     for (void* h : handles) memory_.release(h);
@@ -290,8 +296,8 @@ void Replayer::addContextHandlers(trace::PerCall<Handler>& h) {
   h.contextSetConfig = &Replayer::onContextSetConfig;
   h.contextGetBinarySize = &Replayer::onContextGetBinarySize;
   h.contextGetBinary = &Replayer::onContextGetBinary;
-  h.contextCreateFromBinary = &Replayer::onContextCreateFromBinary;
-  h.contextCreateFromBinaryWithCallback = &Replayer::onContextCreateFromBinary;
+  h.contextCreateFromBinary = &Replayer::onContextCreateFromBinary<Call::contextCreateFromBinary>;
+  h.contextCreateFromBinaryWithCallback = &Replayer::onContextCreateFromBinary<Call::contextCreateFromBinaryWithCallback>;
   h.contextCreateFromBinaryListAsync = &Replayer::onContextCreateFromBinaryListAsync;
   h.contextFree = &Replayer::onContextFree;
   h.memRegister = &Replayer::onMemRegister;
@@ -299,70 +305,70 @@ void Replayer::addContextHandlers(trace::PerCall<Handler>& h) {
 }
 
 bool Replayer::onBackendCreate(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
-  const Value& a = c.args;
+  const trace::Args<Call::backendCreate> a(c);
   void* created = nullptr;
   OwnedConfigs<QnnBackend_Config_t> cfg;
-  configs(field(a, "config"), cfg);
-  *rc = api_.backendCreate(live(field(a, "logger")), cfg.get(), &created);
-  if (*rc == QNN_SUCCESS && a.field("backend")) bind(field(a, "backend"), created);
+  configs(a.config, cfg);
+  *rc = api_.backendCreate(live(a.logger), cfg.get(), &created);
+  if (*rc == QNN_SUCCESS && present(a.backend)) bind(a.backend, created);
   return true;
 }
 
 bool Replayer::onBackendFree(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
-  const Value& a = c.args;
-  *rc = api_.backendFree(live(field(a, "backend")));
+  const trace::Args<Call::backendFree> a(c);
+  *rc = api_.backendFree(live(a.backend));
   return true;
 }
 
 bool Replayer::onLogCreate(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
-  const Value& a = c.args;
+  const trace::Args<Call::logCreate> a(c);
   void* created = nullptr;
   // Recorded messages are not replayed: the backend's own go to a sink.
   static const QnnLog_Callback_t sink = [](const char*, QnnLog_Level_t, uint64_t, va_list) {};
-  *rc = api_.logCreate(field(a, "hasCallback").u ? sink : nullptr, QnnLog_Level_t(field(a, "maxLogLevel").u),
+  *rc = api_.logCreate(a.hasCallback.u ? sink : nullptr, QnnLog_Level_t(a.maxLogLevel.u),
                        &created);
-  if (*rc == QNN_SUCCESS && a.field("logger")) bind(field(a, "logger"), created);
+  if (*rc == QNN_SUCCESS && present(a.logger)) bind(a.logger, created);
   return true;
 }
 
 bool Replayer::onLogSetLogLevel(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
-  const Value& a = c.args;
-  *rc = api_.logSetLogLevel(live(field(a, "logger")), QnnLog_Level_t(field(a, "maxLogLevel").u));
+  const trace::Args<Call::logSetLogLevel> a(c);
+  *rc = api_.logSetLogLevel(live(a.logger), QnnLog_Level_t(a.maxLogLevel.u));
   return true;
 }
 
 bool Replayer::onLogFree(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
-  const Value& a = c.args;
-  *rc = api_.logFree(live(field(a, "logger")));
+  const trace::Args<Call::logFree> a(c);
+  *rc = api_.logFree(live(a.logger));
   return true;
 }
 
 bool Replayer::onProfileCreate(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
-  const Value& a = c.args;
+  const trace::Args<Call::profileCreate> a(c);
   void* created = nullptr;
-  *rc = api_.profileCreate(live(field(a, "backend")), QnnProfile_Level_t(field(a, "level").u), &created);
-  if (*rc == QNN_SUCCESS && a.field("profile")) bind(field(a, "profile"), created);
+  *rc = api_.profileCreate(live(a.backend), QnnProfile_Level_t(a.level.u), &created);
+  if (*rc == QNN_SUCCESS && present(a.profile)) bind(a.profile, created);
   return true;
 }
 
 bool Replayer::onProfileGetEvents(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
-  const Value& a = c.args;
+  const trace::Args<Call::profileGetEvents> a(c);
   const QnnProfile_EventId_t* events = nullptr;
   uint32_t n = 0;
-  *rc = api_.profileGetEvents(live(field(a, "profile")), &events, &n);
+  *rc = api_.profileGetEvents(live(a.profile), &events, &n);
   return true;
 }
 
 bool Replayer::onProfileFree(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
-  const Value& a = c.args;
-  *rc = api_.profileFree(live(field(a, "profile")));
+  const trace::Args<Call::profileFree> a(c);
+  *rc = api_.profileFree(live(a.profile));
   return true;
 }
 
 bool Replayer::onProfileSetConfig(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
-  const Value& a = c.args;
+  const trace::Args<Call::profileSetConfig> a(c);
   std::vector<QnnProfile_Config_t> cfgs;
-  for (const trace::Value& c : field(a, "config").items) {
+  for (const trace::Value& c : a.config.items) {
     QnnProfile_Config_t cfg = QNN_PROFILE_CONFIG_INIT;
     cfg.option = QnnProfile_ConfigOption_t(field(c, "option").u);
     if (const trace::Value* n = c.field("numMaxEvents")) cfg.numMaxEvents = n->u;
@@ -372,14 +378,14 @@ bool Replayer::onProfileSetConfig(const trace::CallRecord& c, Qnn_ErrorHandle_t*
   std::vector<const QnnProfile_Config_t*> list;
   for (const QnnProfile_Config_t& c : cfgs) list.push_back(&c);
   list.push_back(nullptr);
-  *rc = api_.profileSetConfig(live(field(a, "profile")), cfgs.empty() ? nullptr : list.data());
+  *rc = api_.profileSetConfig(live(a.profile), cfgs.empty() ? nullptr : list.data());
   return true;
 }
 
 bool Replayer::onGlobalConfigSet(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
-  const Value& a = c.args;
+  const trace::Args<Call::globalConfigSet> a(c);
   std::vector<QnnGlobalConfig_t> cfgs;
-  for (const trace::Value& c : field(a, "config").items) {
+  for (const trace::Value& c : a.config.items) {
     QnnGlobalConfig_t cfg = QNN_GLOBAL_CONFIG_INIT;
     cfg.option = QnnGlobalConfig_ConfigOption_t(field(c, "option").u);
     if (const trace::Value* soc = c.field("socModel")) cfg.socModel = Qnn_SocModel_t(soc->u);
@@ -393,61 +399,61 @@ bool Replayer::onGlobalConfigSet(const trace::CallRecord& c, Qnn_ErrorHandle_t* 
 }
 
 bool Replayer::onSignalCreate(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
-  const Value& a = c.args;
+  const trace::Args<Call::signalCreate> a(c);
   void* created = nullptr;
   OwnedConfigs<QnnSignal_Config_t> cfg;
-  configs(field(a, "config"), cfg);
-  *rc = api_.signalCreate(live(field(a, "backend")), cfg.get(), &created);
-  if (*rc == QNN_SUCCESS && a.field("signal")) bind(field(a, "signal"), created);
+  configs(a.config, cfg);
+  *rc = api_.signalCreate(live(a.backend), cfg.get(), &created);
+  if (*rc == QNN_SUCCESS && present(a.signal)) bind(a.signal, created);
   return true;
 }
 
 bool Replayer::onSignalSetConfig(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
-  const Value& a = c.args;
+  const trace::Args<Call::signalSetConfig> a(c);
   OwnedConfigs<QnnSignal_Config_t> cfg;
-  configs(field(a, "config"), cfg);
-  *rc = api_.signalSetConfig(live(field(a, "signal")), cfg.get());
+  configs(a.config, cfg);
+  *rc = api_.signalSetConfig(live(a.signal), cfg.get());
   return true;
 }
 
 bool Replayer::onSignalTrigger(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
-  const Value& a = c.args;
-  *rc = api_.signalTrigger(live(field(a, "signal")));
+  const trace::Args<Call::signalTrigger> a(c);
+  *rc = api_.signalTrigger(live(a.signal));
   return true;
 }
 
 bool Replayer::onSignalFree(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
-  const Value& a = c.args;
-  *rc = api_.signalFree(live(field(a, "signal")));
+  const trace::Args<Call::signalFree> a(c);
+  *rc = api_.signalFree(live(a.signal));
   return true;
 }
 
 bool Replayer::onDeviceCreate(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
-  const Value& a = c.args;
+  const trace::Args<Call::deviceCreate> a(c);
   void* created = nullptr;
   OwnedConfigs<QnnDevice_Config_t> cfg;
-  configs(field(a, "config"), cfg);
-  *rc = api_.deviceCreate(live(field(a, "logger")), cfg.get(), &created);
-  if (*rc == QNN_SUCCESS && a.field("device")) bind(field(a, "device"), created);
+  configs(a.config, cfg);
+  *rc = api_.deviceCreate(live(a.logger), cfg.get(), &created);
+  if (*rc == QNN_SUCCESS && present(a.device)) bind(a.device, created);
   return true;
 }
 
 bool Replayer::onDeviceFree(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
-  const Value& a = c.args;
-  *rc = api_.deviceFree(live(field(a, "device")));
+  const trace::Args<Call::deviceFree> a(c);
+  *rc = api_.deviceFree(live(a.device));
   return true;
 }
 
 bool Replayer::onDeviceGetPlatformInfo(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
-  const Value& a = c.args;
-  *rc = api_.deviceGetPlatformInfo(live(field(a, "logger")), &platformInfo_);
+  const trace::Args<Call::deviceGetPlatformInfo> a(c);
+  *rc = api_.deviceGetPlatformInfo(live(a.logger), &platformInfo_);
   return true;
 }
 
 bool Replayer::onDeviceFreePlatformInfo(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
-  const Value& a = c.args;
+  const trace::Args<Call::deviceFreePlatformInfo> a(c);
   if (!platformInfo_) return false;  // nothing of this replay's to free
-  *rc = api_.deviceFreePlatformInfo(live(field(a, "logger")), platformInfo_);
+  *rc = api_.deviceFreePlatformInfo(live(a.logger), platformInfo_);
   platformInfo_ = nullptr;
   return true;
 }

@@ -37,8 +37,8 @@ void noteLoad(Qnn_ContextHandle_t context, Qnn_GraphHandle_t graph, const char* 
 }  // namespace
 
 Qnn_ErrorHandle_t Replayer::listAsync(const trace::CallRecord& c) {
-  const Value& a = c.args;
-  const Value& recorded = field(a, "contextParams");
+  const trace::Args<trace::Call::contextCreateFromBinaryListAsync> a(c);
+  const Value& recorded = a.contextParams;
   std::deque<LiveEntry> entries;
   std::deque<OwnedConfigs<QnnContext_Config_t>> entryConfigs;
   std::deque<Qnn_ContextBinaryCallback_t> callbacks;
@@ -68,9 +68,9 @@ Qnn_ErrorHandle_t Replayer::listAsync(const trace::CallRecord& c) {
   }
   list.push_back(nullptr);
   OwnedConfigs<QnnContext_Config_t> listConfig;
-  configs(field(a, "config"), listConfig);
-  Qnn_ErrorHandle_t rc = api_.contextCreateFromBinaryListAsync(live(field(a, "backend")), live(field(a, "device")),
-                                                               list.data(), listConfig.get(), live(field(a, "signal")));
+  configs(a.config, listConfig);
+  Qnn_ErrorHandle_t rc = api_.contextCreateFromBinaryListAsync(live(a.backend), live(a.device),
+                                                               list.data(), listConfig.get(), live(a.signal));
   if (rc != QNN_SUCCESS) return rc;
   // The call returns when every entry has been notified.
   for (size_t i = 0; i < recorded.items.size(); ++i) {

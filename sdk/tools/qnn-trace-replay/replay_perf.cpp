@@ -34,28 +34,28 @@ bool Replayer::onDeviceGetInfrastructure(const trace::CallRecord&, Qnn_ErrorHand
 }
 
 bool Replayer::onHtpPerfCreatePowerConfigId(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
-  const Value& a = c.args;
+  const trace::Args<Call::htpPerfCreatePowerConfigId> a(c);
   if (!perf_ || !perf_->createPowerConfigId) return false;  // no HTP perf infrastructure in this replay
   uint32_t id = 0;
-  *rc = perf_->createPowerConfigId(u32(a, "deviceId"), u32(a, "coreId"), &id);
-  if (*rc == QNN_SUCCESS && a.field("powerConfigId")) powerConfigIds_[field(a, "powerConfigId").u] = id;
+  *rc = perf_->createPowerConfigId(uint32_t(a.deviceId.u), uint32_t(a.coreId.u), &id);
+  if (*rc == QNN_SUCCESS && present(a.powerConfigId)) powerConfigIds_[a.powerConfigId.u] = id;
   return true;
 }
 
 bool Replayer::onHtpPerfDestroyPowerConfigId(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
-  const Value& a = c.args;
+  const trace::Args<Call::htpPerfDestroyPowerConfigId> a(c);
   if (!perf_ || !perf_->destroyPowerConfigId) return false;  // no HTP perf infrastructure in this replay
-  uint64_t recorded = field(a, "powerConfigId").u;
+  uint64_t recorded = a.powerConfigId.u;
   *rc = perf_->destroyPowerConfigId(livePowerConfigId(recorded));
   if (*rc == QNN_SUCCESS) powerConfigIds_.erase(recorded);
   return true;
 }
 
 bool Replayer::onHtpPerfSetPowerConfig(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
-  const Value& a = c.args;
+  const trace::Args<Call::htpPerfSetPowerConfig> a(c);
   if (!perf_ || !perf_->setPowerConfig) return false;  // no HTP perf infrastructure in this replay
   std::vector<QnnHtpPerfInfrastructure_PowerConfig_t> cfgs;
-  for (const Value& v : field(a, "config").items) {
+  for (const Value& v : a.config.items) {
     QnnHtpPerfInfrastructure_PowerConfig_t p{};
     p.option = QnnHtpPerfInfrastructure_PowerConfigOption_t(u32(v, "option"));
     if (const Value* d = v.field("dcvsV3")) {
@@ -99,16 +99,16 @@ bool Replayer::onHtpPerfSetPowerConfig(const trace::CallRecord& c, Qnn_ErrorHand
   std::vector<const QnnHtpPerfInfrastructure_PowerConfig_t*> list;
   for (const auto& p : cfgs) list.push_back(&p);
   list.push_back(nullptr);
-  bool none = field(a, "config").kind == Value::Kind::Null;
-  *rc = perf_->setPowerConfig(livePowerConfigId(field(a, "powerConfigId").u), none ? nullptr : list.data());
+  bool none = a.config.kind == Value::Kind::Null;
+  *rc = perf_->setPowerConfig(livePowerConfigId(a.powerConfigId.u), none ? nullptr : list.data());
   return true;
 }
 
 bool Replayer::onHtpPerfSetMemoryConfig(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
-  const Value& a = c.args;
+  const trace::Args<Call::htpPerfSetMemoryConfig> a(c);
   if (!perf_ || !perf_->setMemoryConfig) return false;  // no HTP perf infrastructure in this replay
   std::vector<QnnHtpPerfInfrastructure_MemoryConfig_t> cfgs;
-  for (const Value& v : field(a, "config").items) {
+  for (const Value& v : a.config.items) {
     QnnHtpPerfInfrastructure_MemoryConfig_t p{};
     p.option = QnnHtpPerfInfrastructure_MemoryConfigOption_t(u32(v, "option"));
     if (const Value* x = v.field("memGrowSize")) p.memGrowSizeConfig = uint32_t(x->u);
@@ -117,8 +117,8 @@ bool Replayer::onHtpPerfSetMemoryConfig(const trace::CallRecord& c, Qnn_ErrorHan
   std::vector<const QnnHtpPerfInfrastructure_MemoryConfig_t*> list;
   for (const auto& p : cfgs) list.push_back(&p);
   list.push_back(nullptr);
-  bool none = field(a, "config").kind == Value::Kind::Null;
-  *rc = perf_->setMemoryConfig(u32(a, "deviceId"), u32(a, "coreId"), none ? nullptr : list.data());
+  bool none = a.config.kind == Value::Kind::Null;
+  *rc = perf_->setMemoryConfig(uint32_t(a.deviceId.u), uint32_t(a.coreId.u), none ? nullptr : list.data());
   return true;
 }
 

@@ -38,11 +38,13 @@ const std::vector<uint8_t>& Replayer::sectionBytes(const trace::CallRecord& c, c
 
 // Prepared environments are kept with the tensors the backend filled in; a
 // release hands back the environment prepared with the same option and tensors.
-Qnn_ErrorHandle_t Replayer::environments(const trace::CallRecord& c, bool prepare) {
-  const Value& a = c.args;
-  void* graph = live(field(a, "graph"));
+template <trace::Call C>
+Qnn_ErrorHandle_t Replayer::environments(const trace::CallRecord& c) {
+  const trace::Args<C> a(c);
+  constexpr bool prepare = C == Call::graphPrepareExecutionEnvironment;
+  void* graph = live(a.graph);
   std::vector<LiveEnvironment> built;
-  for (const Value& e : field(a, "environments").items) {
+  for (const Value& e : a.environments.items) {
     LiveEnvironment env;
     env.option = uint32_t(field(e, "option").u);
     env.storage = std::make_shared<std::deque<OwnedTensor>>();
@@ -96,112 +98,112 @@ Qnn_ErrorHandle_t Replayer::environments(const trace::CallRecord& c, bool prepar
   return r;
 }
 
+template <trace::Call C>
 bool Replayer::onTensorUpdateGraphTensors(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
-  const Call m = c.call();
-  const Value& a = c.args;
-  const Value& list = field(a, "tensors");
+  const trace::Args<C> a(c);
+  const Value& list = a.tensors;
   std::vector<OwnedTensor> owned(list.items.size());
   std::vector<const Qnn_Tensor_t*> ptrs;
   for (size_t k = 0; k < owned.size(); ++k) {
     buildTensor(list.items[k], trace_, true, false, owned[k]);
     ptrs.push_back(&owned[k].tensor);
   }
-  if (m == Call::tensorUpdateGraphTensors) {
-    *rc = api_.tensorUpdateGraphTensors(live(field(a, "graph")), ptrs.data(), ptrs.size());
-  } else if (m == Call::tensorUpdateContextTensors) {
-    *rc = api_.tensorUpdateContextTensors(live(field(a, "context")), ptrs.data(), ptrs.size());
+  if constexpr (C == Call::tensorUpdateGraphTensors) {
+    *rc = api_.tensorUpdateGraphTensors(live(a.graph), ptrs.data(), ptrs.size());
+  } else if constexpr (C == Call::tensorUpdateContextTensors) {
+    *rc = api_.tensorUpdateContextTensors(live(a.context), ptrs.data(), ptrs.size());
   } else {
-    QnnContext_Buffer_t in = rawBuffer(sectionBytes(c, field(a, "binarySection"))), out{};
+    QnnContext_Buffer_t in = rawBuffer(sectionBytes(c, a.binarySection)), out{};
     *rc = api_.contextGetBinarySectionUpdate(&in, nullptr, ptrs.data(), ptrs.size(),
-                                             uint8_t(field(a, "keepUpdatable").u), live(field(a, "logger")),
-                                             live(field(a, "profile")), live(field(a, "signal")), &out);
-    if (*rc == QNN_SUCCESS && a.field("update")) liveUpdates_[field(a, "update").u] = out;
+                                             uint8_t(a.keepUpdatable.u), live(a.logger),
+                                             live(a.profile), live(a.signal), &out);
+    if (*rc == QNN_SUCCESS && present(a.update)) liveUpdates_[a.update.u] = out;
   }
   return true;
 }
 
 bool Replayer::onContextGetBinarySectionSize(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
-  const Value& a = c.args;
-  auto section = [&] { return QnnContext_SectionType_t(field(a, "section").u); };
+  const trace::Args<Call::contextGetBinarySectionSize> a(c);
+  auto section = [&] { return QnnContext_SectionType_t(a.section.u); };
   Qnn_ContextBinarySize_t size = 0;
-  *rc = api_.contextGetBinarySectionSize(live(field(a, "context")), live(field(a, "graph")), section(), &size);
+  *rc = api_.contextGetBinarySectionSize(live(a.context), live(a.graph), section(), &size);
   return true;
 }
 
 bool Replayer::onContextGetBinarySection(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
-  const Value& a = c.args;
-  auto section = [&] { return QnnContext_SectionType_t(field(a, "section").u); };
-  void *ctx = live(field(a, "context")), *graph = live(field(a, "graph"));
+  const trace::Args<Call::contextGetBinarySection> a(c);
+  auto section = [&] { return QnnContext_SectionType_t(a.section.u); };
+  void *ctx = live(a.context), *graph = live(a.graph);
   Qnn_ContextBinarySize_t size = 0, written = 0;
   *rc = api_.contextGetBinarySectionSize(ctx, graph, section(), &size);
   std::vector<uint8_t> bytes(size);
   QnnContext_Buffer_t out = rawBuffer(bytes);
   if (*rc == QNN_SUCCESS)
-    *rc = api_.contextGetBinarySection(ctx, graph, section(), &out, &written, live(field(a, "profile")),
-                                       live(field(a, "signal")));
+    *rc = api_.contextGetBinarySection(ctx, graph, section(), &out, &written, live(a.profile),
+                                       live(a.signal));
   bytes.resize(written);
-  if (*rc == QNN_SUCCESS && a.field("binarySection")) liveBinaries_[field(a, "binarySection").u] = std::move(bytes);
+  if (*rc == QNN_SUCCESS && present(a.binarySection)) liveBinaries_[a.binarySection.u] = std::move(bytes);
   return true;
 }
 
 bool Replayer::onContextApplyBinarySection(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
-  const Value& a = c.args;
-  auto section = [&] { return QnnContext_SectionType_t(field(a, "section").u); };
-  QnnContext_Buffer_t in = rawBuffer(sectionBytes(c, field(a, "binarySection")));
-  *rc = api_.contextApplyBinarySection(live(field(a, "context")), live(field(a, "graph")), section(), &in,
-                                       live(field(a, "profile")), live(field(a, "signal")));
+  const trace::Args<Call::contextApplyBinarySection> a(c);
+  auto section = [&] { return QnnContext_SectionType_t(a.section.u); };
+  QnnContext_Buffer_t in = rawBuffer(sectionBytes(c, a.binarySection));
+  *rc = api_.contextApplyBinarySection(live(a.context), live(a.graph), section(), &in,
+                                       live(a.profile), live(a.signal));
   return true;
 }
 
 bool Replayer::onContextFreeBinarySectionUpdate(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
-  const Value& a = c.args;
-  auto it = liveUpdates_.find(field(a, "update").u);
+  const trace::Args<Call::contextFreeBinarySectionUpdate> a(c);
+  auto it = liveUpdates_.find(a.update.u);
   if (it == liveUpdates_.end()) return false;  // its update was not replayed
-  *rc = api_.contextFreeBinarySectionUpdate(it->second, live(field(a, "logger")));
+  *rc = api_.contextFreeBinarySectionUpdate(it->second, live(a.logger));
   liveUpdates_.erase(it);
   return true;
 }
 
+template <trace::Call C>
 bool Replayer::onGraphPrepareExecutionEnvironment(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
-  const Call m = c.call();
-  *rc = environments(c, m == Call::graphPrepareExecutionEnvironment);
+  *rc = environments<C>(c);
   return true;
 }
 
 bool Replayer::onContextFinalize(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
-  const Value& a = c.args;
-  *rc = api_.contextFinalize(live(field(a, "context")), live(field(a, "profile")));
+  const trace::Args<Call::contextFinalize> a(c);
+  *rc = api_.contextFinalize(live(a.context), live(a.profile));
   return true;
 }
 
 bool Replayer::onContextGetIncrementalBinary(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
-  const Value& a = c.args;
+  const trace::Args<Call::contextGetIncrementalBinary> a(c);
   const void* piece = nullptr;
   Qnn_ContextBinarySize_t offset = 0, written = 0;
-  *rc = api_.contextGetIncrementalBinary(live(field(a, "context")), &piece, &offset, &written);
+  *rc = api_.contextGetIncrementalBinary(live(a.context), &piece, &offset, &written);
   if (*rc == QNN_SUCCESS && piece) livePieces_[offset] = piece;
   return true;
 }
 
 bool Replayer::onContextReleaseIncrementalBinary(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
-  const Value& a = c.args;
-  auto it = livePieces_.find(field(a, "startOffset").u);
+  const trace::Args<Call::contextReleaseIncrementalBinary> a(c);
+  auto it = livePieces_.find(a.startOffset.u);
   if (it == livePieces_.end()) return false;  // its piece was not replayed
-  *rc = api_.contextReleaseIncrementalBinary(live(field(a, "context")), it->second, it->first);
+  *rc = api_.contextReleaseIncrementalBinary(live(a.context), it->second, it->first);
   livePieces_.erase(it);
   return true;
 }
 
 void Replayer::addSectionHandlers(trace::PerCall<Handler>& h) {
-  h.tensorUpdateGraphTensors = &Replayer::onTensorUpdateGraphTensors;
-  h.tensorUpdateContextTensors = &Replayer::onTensorUpdateGraphTensors;
-  h.contextGetBinarySectionUpdate = &Replayer::onTensorUpdateGraphTensors;
+  h.tensorUpdateGraphTensors = &Replayer::onTensorUpdateGraphTensors<Call::tensorUpdateGraphTensors>;
+  h.tensorUpdateContextTensors = &Replayer::onTensorUpdateGraphTensors<Call::tensorUpdateContextTensors>;
+  h.contextGetBinarySectionUpdate = &Replayer::onTensorUpdateGraphTensors<Call::contextGetBinarySectionUpdate>;
   h.contextGetBinarySectionSize = &Replayer::onContextGetBinarySectionSize;
   h.contextGetBinarySection = &Replayer::onContextGetBinarySection;
   h.contextApplyBinarySection = &Replayer::onContextApplyBinarySection;
   h.contextFreeBinarySectionUpdate = &Replayer::onContextFreeBinarySectionUpdate;
-  h.graphPrepareExecutionEnvironment = &Replayer::onGraphPrepareExecutionEnvironment;
-  h.graphReleaseExecutionEnvironment = &Replayer::onGraphPrepareExecutionEnvironment;
+  h.graphPrepareExecutionEnvironment = &Replayer::onGraphPrepareExecutionEnvironment<Call::graphPrepareExecutionEnvironment>;
+  h.graphReleaseExecutionEnvironment = &Replayer::onGraphPrepareExecutionEnvironment<Call::graphReleaseExecutionEnvironment>;
   h.contextFinalize = &Replayer::onContextFinalize;
   h.contextGetIncrementalBinary = &Replayer::onContextGetIncrementalBinary;
   h.contextReleaseIncrementalBinary = &Replayer::onContextReleaseIncrementalBinary;

@@ -14,6 +14,7 @@
 #include "HTP/QnnHtpDevice.h"
 #include "QnnInterface.h"
 #include "replay_memory.h"
+#include "trace_args.h"
 #include "trace_configs.h"
 #include "trace_tensors.h"
 #include "trace_reader.h"
@@ -53,15 +54,19 @@ class Replayer {
   bool onGraphCreate(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // graphCreate
   bool onGraphSetConfig(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // graphSetConfig
   bool onGraphRetrieve(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // graphRetrieve
+  template <trace::Call C>
   bool onTensorCreateGraphTensor(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // tensorCreateGraphTensor, tensorCreateContextTensor
+  template <trace::Call C>
   bool onGraphAddNode(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // graphAddNode, backendValidateOpConfig
   bool onGraphFinalize(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // graphFinalize
+  template <trace::Call C>
   bool onGraphExecute(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // graphExecute, graphExecuteAsync
   static void addGraphHandlers(trace::PerCall<Handler>& h);
   bool onContextCreate(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // contextCreate
   bool onContextSetConfig(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // contextSetConfig
   bool onContextGetBinarySize(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // contextGetBinarySize
   bool onContextGetBinary(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // contextGetBinary
+  template <trace::Call C>
   bool onContextCreateFromBinary(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // contextCreateFromBinary, contextCreateFromBinaryWithCallback
   bool onContextCreateFromBinaryListAsync(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // contextCreateFromBinaryListAsync
   bool onContextFree(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // contextFree
@@ -88,11 +93,13 @@ class Replayer {
   bool onDeviceFreePlatformInfo(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // deviceFreePlatformInfo
   static void addObjectHandlers(trace::PerCall<Handler>& h);
   // replay_sections.cpp: tensor updates, binary sections, execution environments.
+  template <trace::Call C>
   bool onTensorUpdateGraphTensors(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // tensorUpdateGraphTensors, tensorUpdateContextTensors, contextGetBinarySectionUpdate
   bool onContextGetBinarySectionSize(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // contextGetBinarySectionSize
   bool onContextGetBinarySection(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // contextGetBinarySection
   bool onContextApplyBinarySection(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // contextApplyBinarySection
   bool onContextFreeBinarySectionUpdate(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // contextFreeBinarySectionUpdate
+  template <trace::Call C>
   bool onGraphPrepareExecutionEnvironment(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // graphPrepareExecutionEnvironment, graphReleaseExecutionEnvironment
   bool onContextFinalize(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // contextFinalize
   bool onContextGetIncrementalBinary(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // contextGetIncrementalBinary
@@ -113,13 +120,15 @@ class Replayer {
     noteLeftOut(cfg.leftOut);
   }
   uint32_t livePowerConfigId(uint64_t recorded) const;
-  Qnn_ErrorHandle_t environments(const trace::CallRecord& call, bool prepare);
+  template <trace::Call C>
+  Qnn_ErrorHandle_t environments(const trace::CallRecord& call);
   // replay_list_async.cpp: contextCreateFromBinaryListAsync, binding each
   // entry's context and graphs to what the live backend notified.
   Qnn_ErrorHandle_t listAsync(const trace::CallRecord& call);
   // A recorded context binary, or the one this replay made in its place.
   const std::vector<uint8_t>* binaryOf(const trace::Value& ref) const;
   const std::vector<uint8_t>& sectionBytes(const trace::CallRecord& call, const trace::Value& ref) const;
+  template <trace::Call C>
   Qnn_ErrorHandle_t execute(const trace::CallRecord& call);
   void noteLeftOut(const std::vector<std::string>& types) { report_.leftOutCustomTypes.insert(types.begin(), types.end()); }
   // Points mem-handle tensors at the live buffers (copying recorded input bytes in).

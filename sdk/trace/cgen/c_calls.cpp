@@ -7,12 +7,6 @@
 namespace qnn::trace::cgen {
 namespace {
 
-const Value& arg(const Value& a, const char* name) {
-  static const Value& null = *new Value();  // never destroyed: used from exit-time generation
-  const Value* f = a.field(name);
-  return f ? *f : null;
-}
-
 std::string str(const Value& v) { return v.kind == Value::Kind::String ? cString(v.s) : "NULL"; }
 
 // Bytes of a registered buffer, from its recorded descriptor.
@@ -54,7 +48,7 @@ void CGenerator::emitCall(const CallRecord& c) {
   std::swap(block, body_);
   ++indent_;
   const Handler* handler = handlers().of(c.callId);
-  bool done = handler && *handler && (this->**handler)(c.call(), c.args);
+  bool done = handler && *handler && (this->**handler)(c);
   --indent_;
   std::swap(block, body_);
   if (!done) {
@@ -67,48 +61,55 @@ void CGenerator::emitCall(const CallRecord& c) {
   line("}");
 }
 
-bool CGenerator::onGraphCreate(trace::Call, const Value& a) {
-  std::string cfg = emitConfig(arg(a, "config"), "QnnGraph_Config_t");
-  line("CHECK(API(graphCreate, " + handle(arg(a, "context"), "context") + ", " + str(arg(a, "graphName")) + ", " + cfg +
-       ", &" + handle(arg(a, "graph"), "graph") + "));");
+bool CGenerator::onGraphCreate(const CallRecord& c) {
+  const Args<Call::graphCreate> a(c);
+  std::string cfg = emitConfig(a.config, "QnnGraph_Config_t");
+  line("CHECK(API(graphCreate, " + handle(a.context, "context") + ", " + str(a.graphName) + ", " + cfg +
+       ", &" + handle(a.graph, "graph") + "));");
   return true;
 }
 
-bool CGenerator::onGraphRetrieve(trace::Call, const Value& a) {
-  line("CHECK(API(graphRetrieve, " + handle(arg(a, "context"), "context") + ", " + str(arg(a, "graphName")) + ", &" +
-       handle(arg(a, "graph"), "graph") + "));");
+bool CGenerator::onGraphRetrieve(const CallRecord& c) {
+  const Args<Call::graphRetrieve> a(c);
+  line("CHECK(API(graphRetrieve, " + handle(a.context, "context") + ", " + str(a.graphName) + ", &" +
+       handle(a.graph, "graph") + "));");
   return true;
 }
 
-bool CGenerator::onGraphSetConfig(trace::Call, const Value& a) {
-  std::string cfg = emitConfig(arg(a, "config"), "QnnGraph_Config_t");
-  line("CHECK(API(graphSetConfig, " + handle(arg(a, "graph"), "graph") + ", " + cfg + "));");
+bool CGenerator::onGraphSetConfig(const CallRecord& c) {
+  const Args<Call::graphSetConfig> a(c);
+  std::string cfg = emitConfig(a.config, "QnnGraph_Config_t");
+  line("CHECK(API(graphSetConfig, " + handle(a.graph, "graph") + ", " + cfg + "));");
   return true;
 }
 
-bool CGenerator::onGraphAddNode(trace::Call, const Value& a) {
-  emitOp(arg(a, "opConfig"));
-  line("CHECK(API(graphAddNode, " + handle(arg(a, "graph"), "graph") + ", op));");
+bool CGenerator::onGraphAddNode(const CallRecord& c) {
+  const Args<Call::graphAddNode> a(c);
+  emitOp(a.opConfig);
+  line("CHECK(API(graphAddNode, " + handle(a.graph, "graph") + ", op));");
   return true;
 }
 
-bool CGenerator::onGraphFinalize(trace::Call, const Value& a) {
-  line("CHECK(API(graphFinalize, " + handle(arg(a, "graph"), "graph") + ", " + handle(arg(a, "profile"), "profile") +
-       ", " + handle(arg(a, "signal"), "signal") + "));");
+bool CGenerator::onGraphFinalize(const CallRecord& c) {
+  const Args<Call::graphFinalize> a(c);
+  line("CHECK(API(graphFinalize, " + handle(a.graph, "graph") + ", " + handle(a.profile, "profile") +
+       ", " + handle(a.signal, "signal") + "));");
   return true;
 }
 
-bool CGenerator::onGraphExecute(trace::Call m, const Value& a) {
-  const Value& in = arg(a, "inputs");
-  const Value& out = arg(a, "outputs");
+template <Call C>
+bool CGenerator::onGraphExecute(const CallRecord& c) {
+  const Args<C> a(c);
+  const Value& in = a.inputs;
+  const Value& out = a.outputs;
   emitTensorArray("in", in, TensorUse::Input);
   emitTensorArray("out", out, TensorUse::Output);
   std::string n = std::to_string(in.items.size()) + "u", k = std::to_string(out.items.size()) + "u";
-  std::string args = handle(arg(a, "graph"), "graph") + ", " + (in.items.empty() ? "NULL" : "in") + ", " + n + ", " +
-                     (out.items.empty() ? "NULL" : "out") + ", " + k + ", " + handle(arg(a, "profile"), "profile") +
-                     ", " + handle(arg(a, "signal"), "signal");
+  std::string args = handle(a.graph, "graph") + ", " + (in.items.empty() ? "NULL" : "in") + ", " + n + ", " +
+                     (out.items.empty() ? "NULL" : "out") + ", " + k + ", " + handle(a.profile, "profile") +
+                     ", " + handle(a.signal, "signal");
   std::string save = out.items.empty() ? "" : " saveOutputs(" + std::to_string(executes_) + "u, out, " + k + ");";
-  if (m == Call::graphExecute)
+  if constexpr (C == Call::graphExecute)
     line("if (CHECK(API(graphExecute, " + args + ")))" + (save.empty() ? " {}" : save));
   else
     line("if (waitAsync(__LINE__, API(graphExecuteAsync, " + args + ", notifyDone, NULL)))" +
@@ -118,13 +119,18 @@ bool CGenerator::onGraphExecute(trace::Call m, const Value& a) {
   return true;
 }
 
-bool CGenerator::onTensorCreateGraphTensor(trace::Call m, const Value& a) {
-  bool graph = m == Call::tensorCreateGraphTensor;
+template <Call C>
+bool CGenerator::onTensorCreateGraphTensor(const CallRecord& c) {
+  const Args<C> a(c);
   line("Qnn_Tensor_t t;");
-  emitTensor("t", arg(a, "tensor"), TensorUse::Create);
-  std::string parent = graph ? handle(arg(a, "graph"), "graph") : handle(arg(a, "context"), "context");
+  emitTensor("t", a.tensor, TensorUse::Create);
+  std::string parent;
+  if constexpr (C == Call::tensorCreateGraphTensor)
+    parent = handle(a.graph, "graph");
+  else
+    parent = handle(a.context, "context");
   // Later calls name the tensor by its recorded id.
-  line("if (CHECK(API(" + std::string(callMember(m)) + ", " + parent + ", &t))) bindTensorId(" + field(a, "id") +
+  line("if (CHECK(API(" + std::string(callMember(C)) + ", " + parent + ", &t))) bindTensorId(" + literal(a.id) +
        ", t.v1.id);");
   return true;
 }
@@ -135,39 +141,42 @@ void CGenerator::addGraphHandlers(PerCall<Handler>& h) {
   h.graphSetConfig = &CGenerator::onGraphSetConfig;
   h.graphAddNode = &CGenerator::onGraphAddNode;
   h.graphFinalize = &CGenerator::onGraphFinalize;
-  h.graphExecute = &CGenerator::onGraphExecute;
-  h.graphExecuteAsync = &CGenerator::onGraphExecute;
-  h.tensorCreateGraphTensor = &CGenerator::onTensorCreateGraphTensor;
-  h.tensorCreateContextTensor = &CGenerator::onTensorCreateGraphTensor;
+  h.graphExecute = &CGenerator::onGraphExecute<Call::graphExecute>;
+  h.graphExecuteAsync = &CGenerator::onGraphExecute<Call::graphExecuteAsync>;
+  h.tensorCreateGraphTensor = &CGenerator::onTensorCreateGraphTensor<Call::tensorCreateGraphTensor>;
+  h.tensorCreateContextTensor = &CGenerator::onTensorCreateGraphTensor<Call::tensorCreateContextTensor>;
 }
 
-bool CGenerator::onContextCreate(trace::Call, const Value& a) {
-  const std::string backend = handle(arg(a, "backend"), "backend");
-  const std::string device = handle(arg(a, "device"), "device");
-  std::string cfg = emitConfig(arg(a, "config"), "QnnContext_Config_t");
-  line("CHECK(API(contextCreate, " + backend + ", " + device + ", " + cfg + ", &" + handle(arg(a, "context"), "context") +
+bool CGenerator::onContextCreate(const CallRecord& c) {
+  const Args<Call::contextCreate> a(c);
+  const std::string backend = handle(a.backend, "backend");
+  const std::string device = handle(a.device, "device");
+  std::string cfg = emitConfig(a.config, "QnnContext_Config_t");
+  line("CHECK(API(contextCreate, " + backend + ", " + device + ", " + cfg + ", &" + handle(a.context, "context") +
        "));");
   return true;
 }
 
-bool CGenerator::onContextSetConfig(trace::Call, const Value& a) {
-  std::string cfg = emitConfig(arg(a, "config"), "QnnContext_Config_t");
-  line("CHECK(API(contextSetConfig, " + handle(arg(a, "context"), "context") + ", " + cfg + "));");
+bool CGenerator::onContextSetConfig(const CallRecord& c) {
+  const Args<Call::contextSetConfig> a(c);
+  std::string cfg = emitConfig(a.config, "QnnContext_Config_t");
+  line("CHECK(API(contextSetConfig, " + handle(a.context, "context") + ", " + cfg + "));");
   return true;
 }
 
-bool CGenerator::onContextGetBinarySize(trace::Call, const Value& a) {
+bool CGenerator::onContextGetBinarySize(const CallRecord& c) {
+  const Args<Call::contextGetBinarySize> a(c);
   line("Qnn_ContextBinarySize_t size = 0;");
-  line("CHECK(API(contextGetBinarySize, " + handle(arg(a, "context"), "context") + ", &size));");
+  line("CHECK(API(contextGetBinarySize, " + handle(a.context, "context") + ", &size));");
   return true;
 }
 
-bool CGenerator::onContextGetBinary(trace::Call, const Value& a) {
-  const std::string backend = handle(arg(a, "backend"), "backend");
+bool CGenerator::onContextGetBinary(const CallRecord& c) {
+  const Args<Call::contextGetBinary> a(c);
   // The program keeps the binary it gets: a later createFromBinary of the
   // recorded bytes uses this one, made by the replaying backend.
-  std::string id = std::to_string(arg(a, "binary").u), ctx = handle(arg(a, "context"), "context");
-  if (liveBinaries_.insert(arg(a, "binary").u).second) {
+  std::string id = std::to_string(a.binary.u), ctx = handle(a.context, "context");
+  if (liveBinaries_.insert(a.binary.u).second) {
     globals_.push_back("static void* binary_" + id + ";");
     globals_.push_back("static Qnn_ContextBinarySize_t binarySize_" + id + ";");
   }
@@ -179,52 +188,60 @@ bool CGenerator::onContextGetBinary(trace::Call, const Value& a) {
   return true;
 }
 
-bool CGenerator::onContextCreateFromBinaryWithCallback(trace::Call, const Value& a) {
-  const std::string backend = handle(arg(a, "backend"), "backend");
-  const std::string device = handle(arg(a, "device"), "device");
+bool CGenerator::onContextCreateFromBinaryWithCallback(const CallRecord& c) {
+  const Args<Call::contextCreateFromBinaryWithCallback> a(c);
+  const std::string backend = handle(a.backend, "backend");
+  const std::string device = handle(a.device, "device");
   // The recorded client's callback is not in the trace: the program's own serves the buffer.
-  std::string cfg = emitConfig(arg(a, "config"), "QnnContext_Config_t");
-  line("Qnn_ContextBinaryCallback_t callback = bufferCallback(" + binaryArgs(arg(a, "binary")) + ");");
+  std::string cfg = emitConfig(a.config, "QnnContext_Config_t");
+  line("Qnn_ContextBinaryCallback_t callback = bufferCallback(" + binaryArgs(a.binary) + ");");
   line("CHECK(API(contextCreateFromBinaryWithCallback, " + backend + ", " + device + ", " + cfg + ", &callback, " +
-       binaryArgs(arg(a, "binary")) + ", &" + handle(arg(a, "context"), "context") + ", " +
-       handle(arg(a, "profile"), "profile") + ", " + handle(arg(a, "signal"), "signal") + "));");
+       binaryArgs(a.binary) + ", &" + handle(a.context, "context") + ", " +
+       handle(a.profile, "profile") + ", " + handle(a.signal, "signal") + "));");
   return true;
 }
 
-bool CGenerator::onContextCreateFromBinary(trace::Call m, const Value& a) {
-  const std::string backend = handle(arg(a, "backend"), "backend");
-  const std::string device = handle(arg(a, "device"), "device");
-  std::string cfg = emitConfig(arg(a, "config"), "QnnContext_Config_t");
-  std::string tail = m == Call::contextCreateFromBinaryWithSignal ? ", " + handle(arg(a, "signal"), "signal") : "";
-  line("CHECK(API(" + std::string(callMember(m)) + ", " + backend + ", " + device + ", " + cfg + ", " +
-       binaryArgs(arg(a, "binary")) + ", &" + handle(arg(a, "context"), "context") + ", " +
-       handle(arg(a, "profile"), "profile") + tail + "));");
+template <Call C>
+bool CGenerator::onContextCreateFromBinary(const CallRecord& c) {
+  const Args<C> a(c);
+  const std::string backend = handle(a.backend, "backend");
+  const std::string device = handle(a.device, "device");
+  std::string cfg = emitConfig(a.config, "QnnContext_Config_t");
+  std::string tail;
+  if constexpr (C == Call::contextCreateFromBinaryWithSignal) tail = ", " + handle(a.signal, "signal");
+  line("CHECK(API(" + std::string(callMember(C)) + ", " + backend + ", " + device + ", " + cfg + ", " +
+       binaryArgs(a.binary) + ", &" + handle(a.context, "context") + ", " +
+       handle(a.profile, "profile") + tail + "));");
   return true;
 }
 
-bool CGenerator::onContextCreateFromBinaryListAsync(trace::Call, const Value& a) {
+bool CGenerator::onContextCreateFromBinaryListAsync(const CallRecord& c) {
+  const Args<Call::contextCreateFromBinaryListAsync> a(c);
   return emitListAsync(a);
   return true;
 }
 
-bool CGenerator::onContextValidateBinary(trace::Call, const Value& a) {
-  const std::string backend = handle(arg(a, "backend"), "backend");
-  const std::string device = handle(arg(a, "device"), "device");
-  std::string cfg = emitConfig(arg(a, "config"), "QnnContext_Config_t");
-  line("CHECK(API(contextValidateBinary, " + backend + ", " + device + ", " + cfg + ", " + binaryArgs(arg(a, "binary")) +
+bool CGenerator::onContextValidateBinary(const CallRecord& c) {
+  const Args<Call::contextValidateBinary> a(c);
+  const std::string backend = handle(a.backend, "backend");
+  const std::string device = handle(a.device, "device");
+  std::string cfg = emitConfig(a.config, "QnnContext_Config_t");
+  line("CHECK(API(contextValidateBinary, " + backend + ", " + device + ", " + cfg + ", " + binaryArgs(a.binary) +
        "));");
   return true;
 }
 
-bool CGenerator::onContextFree(trace::Call, const Value& a) {
-  line("CHECK(API(contextFree, " + handle(arg(a, "context"), "context") + ", " + handle(arg(a, "profile"), "profile") +
+bool CGenerator::onContextFree(const CallRecord& c) {
+  const Args<Call::contextFree> a(c);
+  line("CHECK(API(contextFree, " + handle(a.context, "context") + ", " + handle(a.profile, "profile") +
        "));");
   return true;
 }
 
-bool CGenerator::onMemRegister(trace::Call, const Value& a) {
-  const Value& descriptors = arg(a, "memDescriptors");
-  const Value& handles = arg(a, "memHandles");
+bool CGenerator::onMemRegister(const CallRecord& c) {
+  const Args<Call::memRegister> a(c);
+  const Value& descriptors = a.memDescriptors;
+  const Value& handles = a.memHandles;
   size_t n = descriptors.items.size();
   for (const Value& d : descriptors.items)  // custom memory (no fd) is not replayable
     if (!d.field("fd") || !d.field("dims") || handles.items.size() != n) return false;
@@ -249,7 +266,7 @@ bool CGenerator::onMemRegister(trace::Call, const Value& a) {
     line("fds[" + ks + "] = sharedBuffer(" + std::to_string(bufferBytes(d)) + "u, &mapped[" + ks + "]);");
     line(dk + ".ionInfo.fd = fds[" + ks + "];");
   }
-  line("if (CHECK(API(memRegister, " + handle(arg(a, "context"), "context") + ", desc, " + ns + "u, handles))) {");
+  line("if (CHECK(API(memRegister, " + handle(a.context, "context") + ", desc, " + ns + "u, handles))) {");
   for (size_t k = 0; k < n; ++k) {
     std::string ks = std::to_string(k), mem = handle(handles.items[k], "mem");
     line("  " + mem + " = handles[" + ks + "];");
@@ -260,8 +277,9 @@ bool CGenerator::onMemRegister(trace::Call, const Value& a) {
   return true;
 }
 
-bool CGenerator::onMemDeRegister(trace::Call, const Value& a) {
-  const Value& handles = arg(a, "memHandles");
+bool CGenerator::onMemDeRegister(const CallRecord& c) {
+  const Args<Call::memDeRegister> a(c);
+  const Value& handles = a.memHandles;
   if (handles.items.empty()) return false;
   std::string list;
   for (const Value& h : handles.items) list += (list.empty() ? "" : ", ") + handle(h, "mem");
@@ -276,8 +294,8 @@ void CGenerator::addContextHandlers(PerCall<Handler>& h) {
   h.contextGetBinarySize = &CGenerator::onContextGetBinarySize;
   h.contextGetBinary = &CGenerator::onContextGetBinary;
   h.contextCreateFromBinaryWithCallback = &CGenerator::onContextCreateFromBinaryWithCallback;
-  h.contextCreateFromBinary = &CGenerator::onContextCreateFromBinary;
-  h.contextCreateFromBinaryWithSignal = &CGenerator::onContextCreateFromBinary;
+  h.contextCreateFromBinary = &CGenerator::onContextCreateFromBinary<Call::contextCreateFromBinary>;
+  h.contextCreateFromBinaryWithSignal = &CGenerator::onContextCreateFromBinary<Call::contextCreateFromBinaryWithSignal>;
   h.contextCreateFromBinaryListAsync = &CGenerator::onContextCreateFromBinaryListAsync;
   h.contextValidateBinary = &CGenerator::onContextValidateBinary;
   h.contextFree = &CGenerator::onContextFree;
@@ -285,96 +303,108 @@ void CGenerator::addContextHandlers(PerCall<Handler>& h) {
   h.memDeRegister = &CGenerator::onMemDeRegister;
 }
 
-bool CGenerator::onPropertyHasCapability(trace::Call, const Value& a) {
-  line("(void)API(propertyHasCapability, (QnnProperty_Key_t)" + field(a, "key") + ");");
+bool CGenerator::onPropertyHasCapability(const CallRecord& c) {
+  const Args<Call::propertyHasCapability> a(c);
+  line("(void)API(propertyHasCapability, (QnnProperty_Key_t)" + literal(a.key) + ");");
   return true;
 }
 
-bool CGenerator::onBackendCreate(trace::Call, const Value& a) {
-  std::string cfg = emitConfig(arg(a, "config"), "QnnBackend_Config_t");
-  std::string logger = arg(a, "logger").kind == Value::Kind::Handle ? handle(arg(a, "logger"), "logger")
+bool CGenerator::onBackendCreate(const CallRecord& c) {
+  const Args<Call::backendCreate> a(c);
+  std::string cfg = emitConfig(a.config, "QnnBackend_Config_t");
+  std::string logger = a.logger.kind == Value::Kind::Handle ? handle(a.logger, "logger")
                                                                       : "commandLineLogger";
-  line("CHECK(API(backendCreate, " + logger + ", " + cfg + ", &" + handle(arg(a, "backend"), "backend") + "));");
+  line("CHECK(API(backendCreate, " + logger + ", " + cfg + ", &" + handle(a.backend, "backend") + "));");
   return true;
 }
 
-bool CGenerator::onBackendSetConfig(trace::Call, const Value& a) {
-  const std::string backend = handle(arg(a, "backend"), "backend");
-  std::string cfg = emitConfig(arg(a, "config"), "QnnBackend_Config_t");
+bool CGenerator::onBackendSetConfig(const CallRecord& c) {
+  const Args<Call::backendSetConfig> a(c);
+  const std::string backend = handle(a.backend, "backend");
+  std::string cfg = emitConfig(a.config, "QnnBackend_Config_t");
   line("CHECK(API(backendSetConfig, " + backend + ", " + cfg + "));");
   return true;
 }
 
-bool CGenerator::onBackendGetApiVersion(trace::Call, const Value&) {
+bool CGenerator::onBackendGetApiVersion(const CallRecord&) {
   line("Qnn_ApiVersion_t version;");
   line("CHECK(API(backendGetApiVersion, &version));");
   return true;
 }
 
-bool CGenerator::onBackendGetBuildId(trace::Call, const Value&) {
+bool CGenerator::onBackendGetBuildId(const CallRecord&) {
   line("const char* id = NULL;");
   line("CHECK(API(backendGetBuildId, &id));");
   return true;
 }
 
-bool CGenerator::onBackendRegisterOpPackage(trace::Call, const Value& a) {
-  const std::string backend = handle(arg(a, "backend"), "backend");
-  line("CHECK(API(backendRegisterOpPackage, " + backend + ", " + str(arg(a, "packagePath")) + ", " +
-       str(arg(a, "interfaceProvider")) + ", " + str(arg(a, "target")) + "));");
+bool CGenerator::onBackendRegisterOpPackage(const CallRecord& c) {
+  const Args<Call::backendRegisterOpPackage> a(c);
+  const std::string backend = handle(a.backend, "backend");
+  line("CHECK(API(backendRegisterOpPackage, " + backend + ", " + str(a.packagePath) + ", " +
+       str(a.interfaceProvider) + ", " + str(a.target) + "));");
   return true;
 }
 
-bool CGenerator::onBackendGetSupportedOperations(trace::Call, const Value& a) {
-  const std::string backend = handle(arg(a, "backend"), "backend");
+bool CGenerator::onBackendGetSupportedOperations(const CallRecord& c) {
+  const Args<Call::backendGetSupportedOperations> a(c);
+  const std::string backend = handle(a.backend, "backend");
   line("uint32_t n = 0;");
   line("const QnnBackend_OperationName_t* ops = NULL;");
   line("CHECK(API(backendGetSupportedOperations, " + backend + ", &n, &ops));");
   return true;
 }
 
-bool CGenerator::onBackendValidateOpConfig(trace::Call, const Value& a) {
-  const std::string backend = handle(arg(a, "backend"), "backend");
-  emitOp(arg(a, "opConfig"));
+bool CGenerator::onBackendValidateOpConfig(const CallRecord& c) {
+  const Args<Call::backendValidateOpConfig> a(c);
+  const std::string backend = handle(a.backend, "backend");
+  emitOp(a.opConfig);
   line("CHECK(API(backendValidateOpConfig, " + backend + ", op));");
   return true;
 }
 
-bool CGenerator::onBackendFree(trace::Call, const Value& a) {
-  const std::string backend = handle(arg(a, "backend"), "backend");
+bool CGenerator::onBackendFree(const CallRecord& c) {
+  const Args<Call::backendFree> a(c);
+  const std::string backend = handle(a.backend, "backend");
   line("CHECK(API(backendFree, " + backend + "));");
   return true;
 }
 
-bool CGenerator::onLogCreate(trace::Call, const Value& a) {
-  std::string callback = field(a, "hasCallback") == "0u" ? "NULL" : "logToStderr";
-  line("CHECK(API(logCreate, " + callback + ", logLevel(" + field(a, "maxLogLevel") + "), &" +
-       handle(arg(a, "logger"), "logger") + "));");
+bool CGenerator::onLogCreate(const CallRecord& c) {
+  const Args<Call::logCreate> a(c);
+  std::string callback = literal(a.hasCallback) == "0u" ? "NULL" : "logToStderr";
+  line("CHECK(API(logCreate, " + callback + ", logLevel(" + literal(a.maxLogLevel) + "), &" +
+       handle(a.logger, "logger") + "));");
   return true;
 }
 
-bool CGenerator::onLogSetLogLevel(trace::Call, const Value& a) {
-  line("CHECK(API(logSetLogLevel, " + handle(arg(a, "logger"), "logger") + ", logLevel(" + field(a, "maxLogLevel") +
+bool CGenerator::onLogSetLogLevel(const CallRecord& c) {
+  const Args<Call::logSetLogLevel> a(c);
+  line("CHECK(API(logSetLogLevel, " + handle(a.logger, "logger") + ", logLevel(" + literal(a.maxLogLevel) +
        ")));");
   return true;
 }
 
-bool CGenerator::onLogFree(trace::Call, const Value& a) {
-  line("CHECK(API(logFree, " + handle(arg(a, "logger"), "logger") + "));");
+bool CGenerator::onLogFree(const CallRecord& c) {
+  const Args<Call::logFree> a(c);
+  line("CHECK(API(logFree, " + handle(a.logger, "logger") + "));");
   return true;
 }
 
-bool CGenerator::onErrorGetMessage(trace::Call, const Value& a) {
+bool CGenerator::onErrorGetMessage(const CallRecord& c) {
+  const Args<Call::errorGetMessage> a(c);
   line("const char* message = NULL;");
-  line("CHECK(API(errorGetMessage, (Qnn_ErrorHandle_t)" + field(a, "errorHandle") + ", &message));");
+  line("CHECK(API(errorGetMessage, (Qnn_ErrorHandle_t)" + literal(a.errorHandle) + ", &message));");
   return true;
 }
 
-bool CGenerator::onErrorGetVerboseMessage(trace::Call, const Value& a) {
-  line("CHECK(API(errorGetVerboseMessage, (Qnn_ErrorHandle_t)" + field(a, "errorHandle") + ", &verboseMessage));");
+bool CGenerator::onErrorGetVerboseMessage(const CallRecord& c) {
+  const Args<Call::errorGetVerboseMessage> a(c);
+  line("CHECK(API(errorGetVerboseMessage, (Qnn_ErrorHandle_t)" + literal(a.errorHandle) + ", &verboseMessage));");
   return true;
 }
 
-bool CGenerator::onErrorFreeVerboseMessage(trace::Call, const Value&) {
+bool CGenerator::onErrorFreeVerboseMessage(const CallRecord&) {
   line("if (verboseMessage) CHECK(API(errorFreeVerboseMessage, verboseMessage));");
   line("verboseMessage = NULL;");
   return true;
@@ -398,29 +428,34 @@ void CGenerator::addBackendHandlers(PerCall<Handler>& h) {
   h.errorFreeVerboseMessage = &CGenerator::onErrorFreeVerboseMessage;
 }
 
-bool CGenerator::onProfileCreate(trace::Call, const Value& a) {
-  line("CHECK(API(profileCreate, " + handle(arg(a, "backend"), "backend") + ", (QnnProfile_Level_t)" +
-       field(a, "level") + ", &" + handle(arg(a, "profile"), "profile") + "));");
+bool CGenerator::onProfileCreate(const CallRecord& c) {
+  const Args<Call::profileCreate> a(c);
+  line("CHECK(API(profileCreate, " + handle(a.backend, "backend") + ", (QnnProfile_Level_t)" +
+       literal(a.level) + ", &" + handle(a.profile, "profile") + "));");
   return true;
 }
 
-bool CGenerator::onProfileGetEvents(trace::Call, const Value& a) {
+bool CGenerator::onProfileGetEvents(const CallRecord& c) {
+  const Args<Call::profileGetEvents> a(c);
   line("const QnnProfile_EventId_t* events = NULL;");
   line("uint32_t n = 0;");
-  line("CHECK(API(profileGetEvents, " + handle(arg(a, "profile"), "profile") + ", &events, &n));");
+  line("CHECK(API(profileGetEvents, " + handle(a.profile, "profile") + ", &events, &n));");
   return true;
 }
 
-bool CGenerator::onProfileFree(trace::Call, const Value& a) {
-  line("CHECK(API(profileFree, " + handle(arg(a, "profile"), "profile") + "));");
+bool CGenerator::onProfileFree(const CallRecord& c) {
+  const Args<Call::profileFree> a(c);
+  line("CHECK(API(profileFree, " + handle(a.profile, "profile") + "));");
   return true;
 }
 
-bool CGenerator::onProfileSetConfig(trace::Call m, const Value& a) {
+template <Call C>
+bool CGenerator::onProfileSetConfig(const CallRecord& c) {
+  const Args<C> a(c);
   // One NULL-terminated array of the recorded options, named after the call.
-  const bool profile = m == Call::profileSetConfig;
+  const bool profile = C == Call::profileSetConfig;
   const char* type = profile ? "QnnProfile_Config_t" : "QnnGlobalConfig_t";
-  const Value& list = arg(a, "config");
+  const Value& list = a.config;
   std::string array = "NULL";
   if (!list.items.empty()) {
     array = fresh(profile ? "profileConfig" : "globalConfig");
@@ -439,80 +474,91 @@ bool CGenerator::onProfileSetConfig(trace::Call m, const Value& a) {
     for (size_t k = 0; k < list.items.size(); ++k) items += "&" + array + "_" + std::to_string(k) + ", ";
     line("const " + std::string(type) + "* " + array + "[] = {" + items + "NULL};");
   }
-  if (profile)
-    line("CHECK(API(profileSetConfig, " + handle(arg(a, "profile"), "profile") + ", " + array + "));");
+  if constexpr (C == Call::profileSetConfig)
+    line("CHECK(API(profileSetConfig, " + handle(a.profile, "profile") + ", " + array + "));");
   else
     line("CHECK(API(globalConfigSet, " + array + "));");
   return true;
 }
 
-bool CGenerator::onDeviceGetPlatformInfo(trace::Call, const Value& a) {
-  const std::string logger = handle(arg(a, "logger"), "logger");
+bool CGenerator::onDeviceGetPlatformInfo(const CallRecord& c) {
+  const Args<Call::deviceGetPlatformInfo> a(c);
+  const std::string logger = handle(a.logger, "logger");
   line("CHECK(API(deviceGetPlatformInfo, " + logger + ", &platformInfo));");
   return true;
 }
 
-bool CGenerator::onDeviceFreePlatformInfo(trace::Call, const Value& a) {
-  const std::string logger = handle(arg(a, "logger"), "logger");
+bool CGenerator::onDeviceFreePlatformInfo(const CallRecord& c) {
+  const Args<Call::deviceFreePlatformInfo> a(c);
+  const std::string logger = handle(a.logger, "logger");
   line("if (platformInfo) CHECK(API(deviceFreePlatformInfo, " + logger + ", platformInfo));");
   line("platformInfo = NULL;");
   return true;
 }
 
-bool CGenerator::onDeviceGetInfrastructure(trace::Call, const Value& a) {
+bool CGenerator::onDeviceGetInfrastructure(const CallRecord& c) {
+  const Args<Call::deviceGetInfrastructure> a(c);
   line("QnnDevice_Infrastructure_t infrastructure = NULL;");
   // An HTP perf infrastructure the Saver recorded the calls of is kept for them.
-  if (const Value* rec = a.field("recorded"); rec && rec->u == 1)
+  if (a.recorded.u == 1)
     line("if (CHECK(API(deviceGetInfrastructure, &infrastructure))) perfInfra = perfOf(infrastructure);");
   else
     line("CHECK(API(deviceGetInfrastructure, &infrastructure));");
   return true;
 }
 
-bool CGenerator::onDeviceCreate(trace::Call, const Value& a) {
-  const std::string logger = handle(arg(a, "logger"), "logger");
-  std::string cfg = emitConfig(arg(a, "config"), "QnnDevice_Config_t");
-  line("CHECK(API(deviceCreate, " + logger + ", " + cfg + ", &" + handle(arg(a, "device"), "device") + "));");
+bool CGenerator::onDeviceCreate(const CallRecord& c) {
+  const Args<Call::deviceCreate> a(c);
+  const std::string logger = handle(a.logger, "logger");
+  std::string cfg = emitConfig(a.config, "QnnDevice_Config_t");
+  line("CHECK(API(deviceCreate, " + logger + ", " + cfg + ", &" + handle(a.device, "device") + "));");
   return true;
 }
 
-bool CGenerator::onDeviceSetConfig(trace::Call, const Value& a) {
-  std::string cfg = emitConfig(arg(a, "config"), "QnnDevice_Config_t");
-  line("CHECK(API(deviceSetConfig, " + handle(arg(a, "device"), "device") + ", " + cfg + "));");
+bool CGenerator::onDeviceSetConfig(const CallRecord& c) {
+  const Args<Call::deviceSetConfig> a(c);
+  std::string cfg = emitConfig(a.config, "QnnDevice_Config_t");
+  line("CHECK(API(deviceSetConfig, " + handle(a.device, "device") + ", " + cfg + "));");
   return true;
 }
 
-bool CGenerator::onDeviceGetInfo(trace::Call, const Value& a) {
+bool CGenerator::onDeviceGetInfo(const CallRecord& c) {
+  const Args<Call::deviceGetInfo> a(c);
   line("const QnnDevice_PlatformInfo_t* info = NULL;");
-  line("CHECK(API(deviceGetInfo, " + handle(arg(a, "device"), "device") + ", &info));");
+  line("CHECK(API(deviceGetInfo, " + handle(a.device, "device") + ", &info));");
   return true;
 }
 
-bool CGenerator::onDeviceFree(trace::Call, const Value& a) {
-  line("CHECK(API(deviceFree, " + handle(arg(a, "device"), "device") + "));");
+bool CGenerator::onDeviceFree(const CallRecord& c) {
+  const Args<Call::deviceFree> a(c);
+  line("CHECK(API(deviceFree, " + handle(a.device, "device") + "));");
   return true;
 }
 
-bool CGenerator::onSignalCreate(trace::Call, const Value& a) {
-  std::string cfg = emitConfig(arg(a, "config"), "QnnSignal_Config_t");
-  line("CHECK(API(signalCreate, " + handle(arg(a, "backend"), "backend") + ", " + cfg + ", &" +
-       handle(arg(a, "signal"), "signal") + "));");
+bool CGenerator::onSignalCreate(const CallRecord& c) {
+  const Args<Call::signalCreate> a(c);
+  std::string cfg = emitConfig(a.config, "QnnSignal_Config_t");
+  line("CHECK(API(signalCreate, " + handle(a.backend, "backend") + ", " + cfg + ", &" +
+       handle(a.signal, "signal") + "));");
   return true;
 }
 
-bool CGenerator::onSignalSetConfig(trace::Call, const Value& a) {
-  std::string cfg = emitConfig(arg(a, "config"), "QnnSignal_Config_t");
-  line("CHECK(API(signalSetConfig, " + handle(arg(a, "signal"), "signal") + ", " + cfg + "));");
+bool CGenerator::onSignalSetConfig(const CallRecord& c) {
+  const Args<Call::signalSetConfig> a(c);
+  std::string cfg = emitConfig(a.config, "QnnSignal_Config_t");
+  line("CHECK(API(signalSetConfig, " + handle(a.signal, "signal") + ", " + cfg + "));");
   return true;
 }
 
-bool CGenerator::onSignalTrigger(trace::Call, const Value& a) {
-  line("CHECK(API(signalTrigger, " + handle(arg(a, "signal"), "signal") + "));");
+bool CGenerator::onSignalTrigger(const CallRecord& c) {
+  const Args<Call::signalTrigger> a(c);
+  line("CHECK(API(signalTrigger, " + handle(a.signal, "signal") + "));");
   return true;
 }
 
-bool CGenerator::onSignalFree(trace::Call, const Value& a) {
-  line("CHECK(API(signalFree, " + handle(arg(a, "signal"), "signal") + "));");
+bool CGenerator::onSignalFree(const CallRecord& c) {
+  const Args<Call::signalFree> a(c);
+  line("CHECK(API(signalFree, " + handle(a.signal, "signal") + "));");
   return true;
 }
 
@@ -520,8 +566,8 @@ void CGenerator::addObjectHandlers(PerCall<Handler>& h) {
   h.profileCreate = &CGenerator::onProfileCreate;
   h.profileGetEvents = &CGenerator::onProfileGetEvents;
   h.profileFree = &CGenerator::onProfileFree;
-  h.profileSetConfig = &CGenerator::onProfileSetConfig;
-  h.globalConfigSet = &CGenerator::onProfileSetConfig;
+  h.profileSetConfig = &CGenerator::onProfileSetConfig<Call::profileSetConfig>;
+  h.globalConfigSet = &CGenerator::onProfileSetConfig<Call::globalConfigSet>;
   h.deviceGetPlatformInfo = &CGenerator::onDeviceGetPlatformInfo;
   h.deviceFreePlatformInfo = &CGenerator::onDeviceFreePlatformInfo;
   h.deviceGetInfrastructure = &CGenerator::onDeviceGetInfrastructure;

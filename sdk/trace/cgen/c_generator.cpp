@@ -41,14 +41,17 @@ std::string CGenerator::fresh(const char* stem) { return stem + std::to_string(n
 
 void CGenerator::line(const std::string& text) { body_ << std::string(2 * indent_, ' ') << text << '\n'; }
 
-std::string CGenerator::field(const Value& v, const char* name, const char* fallback) {
-  const Value* f = v.field(name);
-  if (!f) return fallback;
-  switch (f->kind) {
-    case Value::Kind::UInt: return std::to_string(f->u) + "u";
-    case Value::Kind::Int: return f->i == INT64_MIN ? "INT64_MIN" : std::to_string(f->i);
+std::string CGenerator::literal(const Value& f, const char* fallback) {
+  switch (f.kind) {
+    case Value::Kind::UInt: return std::to_string(f.u) + "u";
+    case Value::Kind::Int: return f.i == INT64_MIN ? "INT64_MIN" : std::to_string(f.i);
     default: return fallback;
   }
+}
+
+std::string CGenerator::field(const Value& v, const char* name, const char* fallback) {
+  const Value* f = v.field(name);
+  return f ? literal(*f, fallback) : fallback;
 }
 
 std::string CGenerator::generate() {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "params_file.h"
+#include "trace_args.h"
 #include "trace_reader.h"
 
 namespace qnn::trace::cgen {
@@ -31,85 +32,91 @@ class CGenerator {
   // One handler per call id (trace::PerCall): writes the call's statements, or
   // returns false when the call is not replayed (it is left as a comment, as is
   // a call without a handler). Each group's file assigns its own.
-  using Handler = bool (CGenerator::*)(trace::Call m, const Value& a);
+  using Handler = bool (CGenerator::*)(const CallRecord& c);
   static const PerCall<Handler>& handlers();
   // c_calls.cpp: graphs, contexts, backends and the other objects.
-  bool onGraphCreate(trace::Call m, const Value& a);  // graphCreate
-  bool onGraphRetrieve(trace::Call m, const Value& a);  // graphRetrieve
-  bool onGraphSetConfig(trace::Call m, const Value& a);  // graphSetConfig
-  bool onGraphAddNode(trace::Call m, const Value& a);  // graphAddNode
-  bool onGraphFinalize(trace::Call m, const Value& a);  // graphFinalize
-  bool onGraphExecute(trace::Call m, const Value& a);  // graphExecute, graphExecuteAsync
-  bool onTensorCreateGraphTensor(trace::Call m, const Value& a);  // tensorCreateGraphTensor, tensorCreateContextTensor
+  bool onGraphCreate(const CallRecord& c);  // graphCreate
+  bool onGraphRetrieve(const CallRecord& c);  // graphRetrieve
+  bool onGraphSetConfig(const CallRecord& c);  // graphSetConfig
+  bool onGraphAddNode(const CallRecord& c);  // graphAddNode
+  bool onGraphFinalize(const CallRecord& c);  // graphFinalize
+  template <Call C>
+  bool onGraphExecute(const CallRecord& c);  // graphExecute, graphExecuteAsync
+  template <Call C>
+  bool onTensorCreateGraphTensor(const CallRecord& c);  // tensorCreateGraphTensor, tensorCreateContextTensor
   static void addGraphHandlers(PerCall<Handler>& h);
-  bool onContextCreate(trace::Call m, const Value& a);  // contextCreate
-  bool onContextSetConfig(trace::Call m, const Value& a);  // contextSetConfig
-  bool onContextGetBinarySize(trace::Call m, const Value& a);  // contextGetBinarySize
-  bool onContextGetBinary(trace::Call m, const Value& a);  // contextGetBinary
-  bool onContextCreateFromBinaryWithCallback(trace::Call m, const Value& a);  // contextCreateFromBinaryWithCallback
-  bool onContextCreateFromBinary(trace::Call m, const Value& a);  // contextCreateFromBinary, contextCreateFromBinaryWithSignal
-  bool onContextCreateFromBinaryListAsync(trace::Call m, const Value& a);  // contextCreateFromBinaryListAsync
-  bool onContextValidateBinary(trace::Call m, const Value& a);  // contextValidateBinary
-  bool onContextFree(trace::Call m, const Value& a);  // contextFree
-  bool onMemRegister(trace::Call m, const Value& a);  // memRegister
-  bool onMemDeRegister(trace::Call m, const Value& a);  // memDeRegister
+  bool onContextCreate(const CallRecord& c);  // contextCreate
+  bool onContextSetConfig(const CallRecord& c);  // contextSetConfig
+  bool onContextGetBinarySize(const CallRecord& c);  // contextGetBinarySize
+  bool onContextGetBinary(const CallRecord& c);  // contextGetBinary
+  bool onContextCreateFromBinaryWithCallback(const CallRecord& c);  // contextCreateFromBinaryWithCallback
+  template <Call C>
+  bool onContextCreateFromBinary(const CallRecord& c);  // contextCreateFromBinary, contextCreateFromBinaryWithSignal
+  bool onContextCreateFromBinaryListAsync(const CallRecord& c);  // contextCreateFromBinaryListAsync
+  bool onContextValidateBinary(const CallRecord& c);  // contextValidateBinary
+  bool onContextFree(const CallRecord& c);  // contextFree
+  bool onMemRegister(const CallRecord& c);  // memRegister
+  bool onMemDeRegister(const CallRecord& c);  // memDeRegister
   static void addContextHandlers(PerCall<Handler>& h);
-  bool onPropertyHasCapability(trace::Call m, const Value& a);  // propertyHasCapability
-  bool onBackendCreate(trace::Call m, const Value& a);  // backendCreate
-  bool onBackendSetConfig(trace::Call m, const Value& a);  // backendSetConfig
-  bool onBackendGetApiVersion(trace::Call m, const Value& a);  // backendGetApiVersion
-  bool onBackendGetBuildId(trace::Call m, const Value& a);  // backendGetBuildId
-  bool onBackendRegisterOpPackage(trace::Call m, const Value& a);  // backendRegisterOpPackage
-  bool onBackendGetSupportedOperations(trace::Call m, const Value& a);  // backendGetSupportedOperations
-  bool onBackendValidateOpConfig(trace::Call m, const Value& a);  // backendValidateOpConfig
-  bool onBackendFree(trace::Call m, const Value& a);  // backendFree
-  bool onLogCreate(trace::Call m, const Value& a);  // logCreate
-  bool onLogSetLogLevel(trace::Call m, const Value& a);  // logSetLogLevel
-  bool onLogFree(trace::Call m, const Value& a);  // logFree
-  bool onErrorGetMessage(trace::Call m, const Value& a);  // errorGetMessage
-  bool onErrorGetVerboseMessage(trace::Call m, const Value& a);  // errorGetVerboseMessage
-  bool onErrorFreeVerboseMessage(trace::Call m, const Value& a);  // errorFreeVerboseMessage
+  bool onPropertyHasCapability(const CallRecord& c);  // propertyHasCapability
+  bool onBackendCreate(const CallRecord& c);  // backendCreate
+  bool onBackendSetConfig(const CallRecord& c);  // backendSetConfig
+  bool onBackendGetApiVersion(const CallRecord& c);  // backendGetApiVersion
+  bool onBackendGetBuildId(const CallRecord& c);  // backendGetBuildId
+  bool onBackendRegisterOpPackage(const CallRecord& c);  // backendRegisterOpPackage
+  bool onBackendGetSupportedOperations(const CallRecord& c);  // backendGetSupportedOperations
+  bool onBackendValidateOpConfig(const CallRecord& c);  // backendValidateOpConfig
+  bool onBackendFree(const CallRecord& c);  // backendFree
+  bool onLogCreate(const CallRecord& c);  // logCreate
+  bool onLogSetLogLevel(const CallRecord& c);  // logSetLogLevel
+  bool onLogFree(const CallRecord& c);  // logFree
+  bool onErrorGetMessage(const CallRecord& c);  // errorGetMessage
+  bool onErrorGetVerboseMessage(const CallRecord& c);  // errorGetVerboseMessage
+  bool onErrorFreeVerboseMessage(const CallRecord& c);  // errorFreeVerboseMessage
   static void addBackendHandlers(PerCall<Handler>& h);
-  bool onProfileCreate(trace::Call m, const Value& a);  // profileCreate
-  bool onProfileGetEvents(trace::Call m, const Value& a);  // profileGetEvents
-  bool onProfileFree(trace::Call m, const Value& a);  // profileFree
-  bool onProfileSetConfig(trace::Call m, const Value& a);  // profileSetConfig, globalConfigSet
-  bool onDeviceGetPlatformInfo(trace::Call m, const Value& a);  // deviceGetPlatformInfo
-  bool onDeviceFreePlatformInfo(trace::Call m, const Value& a);  // deviceFreePlatformInfo
-  bool onDeviceGetInfrastructure(trace::Call m, const Value& a);  // deviceGetInfrastructure
-  bool onDeviceCreate(trace::Call m, const Value& a);  // deviceCreate
-  bool onDeviceSetConfig(trace::Call m, const Value& a);  // deviceSetConfig
-  bool onDeviceGetInfo(trace::Call m, const Value& a);  // deviceGetInfo
-  bool onDeviceFree(trace::Call m, const Value& a);  // deviceFree
-  bool onSignalCreate(trace::Call m, const Value& a);  // signalCreate
-  bool onSignalSetConfig(trace::Call m, const Value& a);  // signalSetConfig
-  bool onSignalTrigger(trace::Call m, const Value& a);  // signalTrigger
-  bool onSignalFree(trace::Call m, const Value& a);  // signalFree
+  bool onProfileCreate(const CallRecord& c);  // profileCreate
+  bool onProfileGetEvents(const CallRecord& c);  // profileGetEvents
+  bool onProfileFree(const CallRecord& c);  // profileFree
+  template <Call C>
+  bool onProfileSetConfig(const CallRecord& c);  // profileSetConfig, globalConfigSet
+  bool onDeviceGetPlatformInfo(const CallRecord& c);  // deviceGetPlatformInfo
+  bool onDeviceFreePlatformInfo(const CallRecord& c);  // deviceFreePlatformInfo
+  bool onDeviceGetInfrastructure(const CallRecord& c);  // deviceGetInfrastructure
+  bool onDeviceCreate(const CallRecord& c);  // deviceCreate
+  bool onDeviceSetConfig(const CallRecord& c);  // deviceSetConfig
+  bool onDeviceGetInfo(const CallRecord& c);  // deviceGetInfo
+  bool onDeviceFree(const CallRecord& c);  // deviceFree
+  bool onSignalCreate(const CallRecord& c);  // signalCreate
+  bool onSignalSetConfig(const CallRecord& c);  // signalSetConfig
+  bool onSignalTrigger(const CallRecord& c);  // signalTrigger
+  bool onSignalFree(const CallRecord& c);  // signalFree
   static void addObjectHandlers(PerCall<Handler>& h);
   // c_sections.cpp: tensor updates, binary sections, execution environments.
-  bool onTensorUpdateGraphTensors(trace::Call m, const Value& a);  // tensorUpdateGraphTensors, tensorUpdateContextTensors, contextGetBinarySectionUpdate
-  bool onContextFreeBinarySectionUpdate(trace::Call m, const Value& a);  // contextFreeBinarySectionUpdate
-  bool onContextGetBinarySectionSize(trace::Call m, const Value& a);  // contextGetBinarySectionSize
-  bool onContextGetBinarySection(trace::Call m, const Value& a);  // contextGetBinarySection
-  bool onContextApplyBinarySection(trace::Call m, const Value& a);  // contextApplyBinarySection
-  bool onGraphPrepareExecutionEnvironment(trace::Call m, const Value& a);  // graphPrepareExecutionEnvironment, graphReleaseExecutionEnvironment
-  bool onContextFinalize(trace::Call m, const Value& a);  // contextFinalize
-  bool onContextGetIncrementalBinary(trace::Call m, const Value& a);  // contextGetIncrementalBinary
-  bool onContextReleaseIncrementalBinary(trace::Call m, const Value& a);  // contextReleaseIncrementalBinary
+  template <Call C>
+  bool onTensorUpdateGraphTensors(const CallRecord& c);  // tensorUpdateGraphTensors, tensorUpdateContextTensors, contextGetBinarySectionUpdate
+  bool onContextFreeBinarySectionUpdate(const CallRecord& c);  // contextFreeBinarySectionUpdate
+  bool onContextGetBinarySectionSize(const CallRecord& c);  // contextGetBinarySectionSize
+  bool onContextGetBinarySection(const CallRecord& c);  // contextGetBinarySection
+  bool onContextApplyBinarySection(const CallRecord& c);  // contextApplyBinarySection
+  template <Call C>
+  bool onGraphPrepareExecutionEnvironment(const CallRecord& c);  // graphPrepareExecutionEnvironment, graphReleaseExecutionEnvironment
+  bool onContextFinalize(const CallRecord& c);  // contextFinalize
+  bool onContextGetIncrementalBinary(const CallRecord& c);  // contextGetIncrementalBinary
+  bool onContextReleaseIncrementalBinary(const CallRecord& c);  // contextReleaseIncrementalBinary
   static void addSectionHandlers(PerCall<Handler>& h);
   // c_perf.cpp: the HTP perf infrastructure calls, each made only on an infrastructure the program got.
-  bool onHtpPerfCreatePowerConfigId(trace::Call m, const Value& a);
-  bool onHtpPerfDestroyPowerConfigId(trace::Call m, const Value& a);
-  bool onHtpPerfSetPowerConfig(trace::Call m, const Value& a);
-  bool onHtpPerfSetMemoryConfig(trace::Call m, const Value& a);
+  bool onHtpPerfCreatePowerConfigId(const CallRecord& c);
+  bool onHtpPerfDestroyPowerConfigId(const CallRecord& c);
+  bool onHtpPerfSetPowerConfig(const CallRecord& c);
+  bool onHtpPerfSetMemoryConfig(const CallRecord& c);
   static void addPerfHandlers(PerCall<Handler>& h);
   bool perfBlock(const std::function<void()>& statements);
   // Declares a recorded perf config list ("NULL" when none was recorded); its name.
-  std::string perfList(const Value& a, const char* type, const std::function<void(const std::string&, const Value&)>& fill);
-  bool emitEnvironments(const Value& a, bool prepare);
+  std::string perfList(const Value& config, const char* type, const std::function<void(const std::string&, const Value&)>& fill);
+  bool emitEnvironments(const Value& graph, const Value& environments, bool prepare);
   // c_list_async.cpp: contextCreateFromBinaryListAsync, each entry's context
   // and graphs taken from what the backend notified.
-  bool emitListAsync(const Value& a);
+  bool emitListAsync(const Args<Call::contextCreateFromBinaryListAsync>& a);
   // "data, size" of a context binary: the recorded bytes, or the program's own
   // binary where it got one for those bytes (contextGetBinary).
   std::string binaryArgs(const Value& ref);
@@ -134,6 +141,8 @@ class CGenerator {
   // A Qnn_ScaleOffset_t array of recorded [scale, offset] pairs declared; its name, or "NULL" if empty.
   std::string scaleOffsetArray(const Value& pairs);
   void line(const std::string& text);
+  // A recorded number as a C literal ("5u", "-3"); `fallback` for anything else.
+  std::string literal(const Value& v, const char* fallback = "0");
   std::string field(const Value& v, const char* name, const char* fallback = "0");
 
   const Trace& trace_;

@@ -8,9 +8,9 @@
 
 namespace qnn::trace::cgen {
 
-bool CGenerator::emitListAsync(const Value& a) {
-  const Value* entries = a.field("contextParams");
-  if (!entries || entries->items.empty()) return false;
+bool CGenerator::emitListAsync(const Args<Call::contextCreateFromBinaryListAsync>& a) {
+  const Value* entries = &a.contextParams;
+  if (entries->items.empty()) return false;
   auto handleOf = [&](const Value& v, const char* name, const char* kind) {
     const Value* f = v.field(name);
     return f ? handle(*f, kind) : std::string("NULL");
@@ -49,10 +49,9 @@ bool CGenerator::emitListAsync(const Value& a) {
   }
   const std::string array = fresh("list");
   line("const QnnContext_Params_t* " + array + "[] = {" + list + "NULL};");
-  const std::string listConfig = a.field("config") ? emitConfig(*a.field("config"), "QnnContext_Config_t") : "NULL";
-  line("if (CHECK(API(contextCreateFromBinaryListAsync, " + handleOf(a, "backend", "backend") + ", " +
-       handleOf(a, "device", "device") + ", " + array + ", " + listConfig + ", " + handleOf(a, "signal", "signal") +
-       "))) {");
+  const std::string listConfig = emitConfig(a.config, "QnnContext_Config_t");
+  line("if (CHECK(API(contextCreateFromBinaryListAsync, " + handle(a.backend, "backend") + ", " +
+       handle(a.device, "device") + ", " + array + ", " + listConfig + ", " + handle(a.signal, "signal") + "))) {");
   for (size_t k = 0; k < entries->items.size(); ++k) {
     const Value& e = entries->items[k];
     const Value* context = e.field("context");

@@ -26,10 +26,10 @@ constexpr std::pair<const char*, const char*> kScalars[] = {
 
 }  // namespace
 
-std::string CGenerator::perfList(const Value& a, const char* type,
+std::string CGenerator::perfList(const Value& config, const char* type,
                                  const std::function<void(const std::string&, const Value&)>& fill) {
-  const Value* cfg = a.field("config");
-  if (!cfg || cfg->kind != Value::Kind::List) return std::string("NULL");
+  const Value* cfg = &config;
+  if (cfg->kind != Value::Kind::List) return std::string("NULL");
   std::string array = fresh("perfConfig"), items;
   for (size_t k = 0; k < cfg->items.size(); ++k) {
     std::string v = array + "_" + std::to_string(k);
@@ -55,21 +55,24 @@ namespace {
 std::string livePowerId(const std::string& recorded) { return "mapId(&powerIds, " + recorded + ")"; }
 }  // namespace
 
-bool CGenerator::onHtpPerfCreatePowerConfigId(trace::Call, const Value& a) {
+bool CGenerator::onHtpPerfCreatePowerConfigId(const CallRecord& c) {
+  const Args<Call::htpPerfCreatePowerConfigId> a(c);
   return perfBlock([&] {
     line("uint32_t id = 0;");
-    line("if (CHECK(PERF(createPowerConfigId, " + field(a, "deviceId") + ", " + field(a, "coreId") +
-         ", &id))) bindId(&powerIds, " + field(a, "powerConfigId") + ", id);");
+    line("if (CHECK(PERF(createPowerConfigId, " + literal(a.deviceId) + ", " + literal(a.coreId) +
+         ", &id))) bindId(&powerIds, " + literal(a.powerConfigId) + ", id);");
   });
 }
 
-bool CGenerator::onHtpPerfDestroyPowerConfigId(trace::Call, const Value& a) {
-  return perfBlock([&] { line("CHECK(PERF(destroyPowerConfigId, " + livePowerId(field(a, "powerConfigId")) + "));"); });
+bool CGenerator::onHtpPerfDestroyPowerConfigId(const CallRecord& c) {
+  const Args<Call::htpPerfDestroyPowerConfigId> a(c);
+  return perfBlock([&] { line("CHECK(PERF(destroyPowerConfigId, " + livePowerId(literal(a.powerConfigId)) + "));"); });
 }
 
-bool CGenerator::onHtpPerfSetPowerConfig(trace::Call, const Value& a) {
+bool CGenerator::onHtpPerfSetPowerConfig(const CallRecord& c) {
+  const Args<Call::htpPerfSetPowerConfig> a(c);
   return perfBlock([&] {
-    std::string array = perfList(a, "QnnHtpPerfInfrastructure_PowerConfig_t", [&](const std::string& v, const Value& c) {
+    std::string array = perfList(a.config, "QnnHtpPerfInfrastructure_PowerConfig_t", [&](const std::string& v, const Value& c) {
       line(v + ".option = (QnnHtpPerfInfrastructure_PowerConfigOption_t)" + field(c, "option") + ";");
       if (const Value* d = c.field("dcvsV3")) {
         line(v + ".dcvsV3Config.contextId = " + livePowerId(field(*d, "contextId")) + ";");
@@ -80,17 +83,18 @@ bool CGenerator::onHtpPerfSetPowerConfig(trace::Call, const Value& a) {
       for (const auto& [rec, member] : kScalars)
         if (c.field(rec)) line(v + "." + member + " = " + field(c, rec) + ";");
     });
-    line("CHECK(PERF(setPowerConfig, " + livePowerId(field(a, "powerConfigId")) + ", " + array + "));");
+    line("CHECK(PERF(setPowerConfig, " + livePowerId(literal(a.powerConfigId)) + ", " + array + "));");
   });
 }
 
-bool CGenerator::onHtpPerfSetMemoryConfig(trace::Call, const Value& a) {
+bool CGenerator::onHtpPerfSetMemoryConfig(const CallRecord& c) {
+  const Args<Call::htpPerfSetMemoryConfig> a(c);
   return perfBlock([&] {
-    std::string array = perfList(a, "QnnHtpPerfInfrastructure_MemoryConfig_t", [&](const std::string& v, const Value& c) {
+    std::string array = perfList(a.config, "QnnHtpPerfInfrastructure_MemoryConfig_t", [&](const std::string& v, const Value& c) {
       line(v + ".option = (QnnHtpPerfInfrastructure_MemoryConfigOption_t)" + field(c, "option") + ";");
       if (c.field("memGrowSize")) line(v + ".memGrowSizeConfig = " + field(c, "memGrowSize") + ";");
     });
-    line("CHECK(PERF(setMemoryConfig, " + field(a, "deviceId") + ", " + field(a, "coreId") + ", " + array + "));");
+    line("CHECK(PERF(setMemoryConfig, " + literal(a.deviceId) + ", " + literal(a.coreId) + ", " + array + "));");
   });
 }
 

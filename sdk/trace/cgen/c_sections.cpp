@@ -36,10 +36,9 @@ std::pair<std::string, std::string> CGenerator::sectionBytes(const Value& ref) {
 // Prepared environments live in file-scope tensor arrays, so the release (and
 // the backend's buffers a POPULATE_CLIENT_BUFS environment wrote into them)
 // can be found again: by graph, option and tensor ids.
-bool CGenerator::emitEnvironments(const Value& a, bool prepare) {
-  const Value& list = arg(a, "environments");
+bool CGenerator::emitEnvironments(const Value& recordedGraph, const Value& list, bool prepare) {
   if (list.items.empty()) return false;
-  const std::string graph = handle(arg(a, "graph"), "graph");
+  const std::string graph = handle(recordedGraph, "graph");
   std::vector<std::string> envNames;
   for (const Value& e : list.items) {
     std::string key = graph + "/" + field(e, "option");
@@ -83,50 +82,55 @@ bool CGenerator::emitEnvironments(const Value& a, bool prepare) {
   return true;
 }
 
-bool CGenerator::onTensorUpdateGraphTensors(trace::Call m, const Value& a) {
-  const Value& list = arg(a, "tensors");
+template <Call C>
+bool CGenerator::onTensorUpdateGraphTensors(const CallRecord& c) {
+  const Args<C> a(c);
+  const Value& list = a.tensors;
   if (list.items.empty()) return false;
   emitTensorArray("upd", list, TensorUse::Input);
   std::string n = std::to_string(list.items.size());
   std::string ptrs;
   for (size_t k = 0; k < list.items.size(); ++k) ptrs += "&upd[" + std::to_string(k) + "], ";
   line("const Qnn_Tensor_t* updList[" + n + "] = {" + ptrs + "};");
-  if (m == Call::tensorUpdateGraphTensors) {
-    line("CHECK(API(tensorUpdateGraphTensors, " + handle(arg(a, "graph"), "graph") + ", updList, " + n + "u));");
-  } else if (m == Call::tensorUpdateContextTensors) {
-    line("CHECK(API(tensorUpdateContextTensors, " + handle(arg(a, "context"), "context") + ", updList, " + n + "u));");
+  if constexpr (C == Call::tensorUpdateGraphTensors) {
+    line("CHECK(API(tensorUpdateGraphTensors, " + handle(a.graph, "graph") + ", updList, " + n + "u));");
+  } else if constexpr (C == Call::tensorUpdateContextTensors) {
+    line("CHECK(API(tensorUpdateContextTensors, " + handle(a.context, "context") + ", updList, " + n + "u));");
   } else {
-    auto [bytes, size] = sectionBytes(arg(a, "binarySection"));
-    std::string out = "update_" + std::to_string(arg(a, "update").u);
-    if (updateBuffers_.insert(arg(a, "update").u).second) globals_.push_back("static QnnContext_Buffer_t " + out + ";");
+    auto [bytes, size] = sectionBytes(a.binarySection);
+    std::string out = "update_" + std::to_string(a.update.u);
+    if (updateBuffers_.insert(a.update.u).second) globals_.push_back("static QnnContext_Buffer_t " + out + ";");
     emitContextBuffer("in", bytes, size);
-    line("CHECK(API(contextGetBinarySectionUpdate, &in, NULL, updList, " + n + "u, " + field(a, "keepUpdatable") +
-         ", " + handle(arg(a, "logger"), "logger") + ", " + handle(arg(a, "profile"), "profile") + ", " +
-         handle(arg(a, "signal"), "signal") + ", &" + out + "));");
+    line("CHECK(API(contextGetBinarySectionUpdate, &in, NULL, updList, " + n + "u, " + literal(a.keepUpdatable) +
+         ", " + handle(a.logger, "logger") + ", " + handle(a.profile, "profile") + ", " +
+         handle(a.signal, "signal") + ", &" + out + "));");
   }
   return true;
 }
 
-bool CGenerator::onContextFreeBinarySectionUpdate(trace::Call, const Value& a) {
-  if (!updateBuffers_.count(arg(a, "update").u)) return false;
-  line("CHECK(API(contextFreeBinarySectionUpdate, update_" + std::to_string(arg(a, "update").u) + ", " +
-       handle(arg(a, "logger"), "logger") + "));");
+bool CGenerator::onContextFreeBinarySectionUpdate(const CallRecord& c) {
+  const Args<Call::contextFreeBinarySectionUpdate> a(c);
+  if (!updateBuffers_.count(a.update.u)) return false;
+  line("CHECK(API(contextFreeBinarySectionUpdate, update_" + std::to_string(a.update.u) + ", " +
+       handle(a.logger, "logger") + "));");
   return true;
 }
 
-bool CGenerator::onContextGetBinarySectionSize(trace::Call, const Value& a) {
-  const std::string section = "(QnnContext_SectionType_t)" + field(a, "section");
+bool CGenerator::onContextGetBinarySectionSize(const CallRecord& c) {
+  const Args<Call::contextGetBinarySectionSize> a(c);
+  const std::string section = "(QnnContext_SectionType_t)" + literal(a.section);
   line("Qnn_ContextBinarySize_t size = 0;");
-  line("CHECK(API(contextGetBinarySectionSize, " + handle(arg(a, "context"), "context") + ", " +
-       handle(arg(a, "graph"), "graph") + ", " + section + ", &size));");
+  line("CHECK(API(contextGetBinarySectionSize, " + handle(a.context, "context") + ", " +
+       handle(a.graph, "graph") + ", " + section + ", &size));");
   return true;
 }
 
-bool CGenerator::onContextGetBinarySection(trace::Call, const Value& a) {
-  const std::string section = "(QnnContext_SectionType_t)" + field(a, "section");
-  std::string id = std::to_string(arg(a, "binarySection").u);
-  std::string ctx = handle(arg(a, "context"), "context"), graph = handle(arg(a, "graph"), "graph");
-  if (liveSections_.insert(arg(a, "binarySection").u).second) {
+bool CGenerator::onContextGetBinarySection(const CallRecord& c) {
+  const Args<Call::contextGetBinarySection> a(c);
+  const std::string section = "(QnnContext_SectionType_t)" + literal(a.section);
+  std::string id = std::to_string(a.binarySection.u);
+  std::string ctx = handle(a.context, "context"), graph = handle(a.graph, "graph");
+  if (liveSections_.insert(a.binarySection.u).second) {
     globals_.push_back("static void* section_" + id + ";");
     globals_.push_back("static Qnn_ContextBinarySize_t sectionSize_" + id + ";");
   }
@@ -136,58 +140,64 @@ bool CGenerator::onContextGetBinarySection(trace::Call, const Value& a) {
   line("section_" + id + " = outputBuffer((uint32_t)size);");
   emitContextBuffer("out", "section_" + id, "size");
   line("CHECK(API(contextGetBinarySection, " + ctx + ", " + graph + ", " + section + ", &out, &sectionSize_" + id +
-       ", " + handle(arg(a, "profile"), "profile") + ", " + handle(arg(a, "signal"), "signal") + "));");
+       ", " + handle(a.profile, "profile") + ", " + handle(a.signal, "signal") + "));");
   return true;
 }
 
-bool CGenerator::onContextApplyBinarySection(trace::Call, const Value& a) {
-  const std::string section = "(QnnContext_SectionType_t)" + field(a, "section");
-  auto [bytes, size] = sectionBytes(arg(a, "binarySection"));
+bool CGenerator::onContextApplyBinarySection(const CallRecord& c) {
+  const Args<Call::contextApplyBinarySection> a(c);
+  const std::string section = "(QnnContext_SectionType_t)" + literal(a.section);
+  auto [bytes, size] = sectionBytes(a.binarySection);
   emitContextBuffer("in", bytes, size);
-  line("CHECK(API(contextApplyBinarySection, " + handle(arg(a, "context"), "context") + ", " +
-       handle(arg(a, "graph"), "graph") + ", " + section + ", &in, " + handle(arg(a, "profile"), "profile") + ", " +
-       handle(arg(a, "signal"), "signal") + "));");
+  line("CHECK(API(contextApplyBinarySection, " + handle(a.context, "context") + ", " +
+       handle(a.graph, "graph") + ", " + section + ", &in, " + handle(a.profile, "profile") + ", " +
+       handle(a.signal, "signal") + "));");
   return true;
 }
 
-bool CGenerator::onGraphPrepareExecutionEnvironment(trace::Call m, const Value& a) {
-  return emitEnvironments(a, m == Call::graphPrepareExecutionEnvironment);
+template <Call C>
+bool CGenerator::onGraphPrepareExecutionEnvironment(const CallRecord& c) {
+  const Args<C> a(c);
+  return emitEnvironments(a.graph, a.environments, C == Call::graphPrepareExecutionEnvironment);
   return true;
 }
 
-bool CGenerator::onContextFinalize(trace::Call, const Value& a) {
-  line("CHECK(API(contextFinalize, " + handle(arg(a, "context"), "context") + ", " +
-       handle(arg(a, "profile"), "profile") + "));");
+bool CGenerator::onContextFinalize(const CallRecord& c) {
+  const Args<Call::contextFinalize> a(c);
+  line("CHECK(API(contextFinalize, " + handle(a.context, "context") + ", " +
+       handle(a.profile, "profile") + "));");
   return true;
 }
 
-bool CGenerator::onContextGetIncrementalBinary(trace::Call, const Value& a) {
+bool CGenerator::onContextGetIncrementalBinary(const CallRecord& c) {
+  const Args<Call::contextGetIncrementalBinary> a(c);
   // The piece is released by the recorded call naming its offset.
-  std::string piece = "piece_" + std::to_string(arg(a, "startOffset").u);
-  if (pieces_.insert(arg(a, "startOffset").u).second) globals_.push_back("static const void* " + piece + ";");
+  std::string piece = "piece_" + std::to_string(a.startOffset.u);
+  if (pieces_.insert(a.startOffset.u).second) globals_.push_back("static const void* " + piece + ";");
   line("Qnn_ContextBinarySize_t offset = 0, written = 0;");
-  line("CHECK(API(contextGetIncrementalBinary, " + handle(arg(a, "context"), "context") + ", &" + piece +
+  line("CHECK(API(contextGetIncrementalBinary, " + handle(a.context, "context") + ", &" + piece +
        ", &offset, &written));");
   return true;
 }
 
-bool CGenerator::onContextReleaseIncrementalBinary(trace::Call, const Value& a) {
-  if (!pieces_.count(arg(a, "startOffset").u)) return false;
-  line("CHECK(API(contextReleaseIncrementalBinary, " + handle(arg(a, "context"), "context") + ", piece_" +
-       std::to_string(arg(a, "startOffset").u) + ", " + field(a, "startOffset") + "));");
+bool CGenerator::onContextReleaseIncrementalBinary(const CallRecord& c) {
+  const Args<Call::contextReleaseIncrementalBinary> a(c);
+  if (!pieces_.count(a.startOffset.u)) return false;
+  line("CHECK(API(contextReleaseIncrementalBinary, " + handle(a.context, "context") + ", piece_" +
+       std::to_string(a.startOffset.u) + ", " + literal(a.startOffset) + "));");
   return true;
 }
 
 void CGenerator::addSectionHandlers(PerCall<Handler>& h) {
-  h.tensorUpdateGraphTensors = &CGenerator::onTensorUpdateGraphTensors;
-  h.tensorUpdateContextTensors = &CGenerator::onTensorUpdateGraphTensors;
-  h.contextGetBinarySectionUpdate = &CGenerator::onTensorUpdateGraphTensors;
+  h.tensorUpdateGraphTensors = &CGenerator::onTensorUpdateGraphTensors<Call::tensorUpdateGraphTensors>;
+  h.tensorUpdateContextTensors = &CGenerator::onTensorUpdateGraphTensors<Call::tensorUpdateContextTensors>;
+  h.contextGetBinarySectionUpdate = &CGenerator::onTensorUpdateGraphTensors<Call::contextGetBinarySectionUpdate>;
   h.contextFreeBinarySectionUpdate = &CGenerator::onContextFreeBinarySectionUpdate;
   h.contextGetBinarySectionSize = &CGenerator::onContextGetBinarySectionSize;
   h.contextGetBinarySection = &CGenerator::onContextGetBinarySection;
   h.contextApplyBinarySection = &CGenerator::onContextApplyBinarySection;
-  h.graphPrepareExecutionEnvironment = &CGenerator::onGraphPrepareExecutionEnvironment;
-  h.graphReleaseExecutionEnvironment = &CGenerator::onGraphPrepareExecutionEnvironment;
+  h.graphPrepareExecutionEnvironment = &CGenerator::onGraphPrepareExecutionEnvironment<Call::graphPrepareExecutionEnvironment>;
+  h.graphReleaseExecutionEnvironment = &CGenerator::onGraphPrepareExecutionEnvironment<Call::graphReleaseExecutionEnvironment>;
   h.contextFinalize = &CGenerator::onContextFinalize;
   h.contextGetIncrementalBinary = &CGenerator::onContextGetIncrementalBinary;
   h.contextReleaseIncrementalBinary = &CGenerator::onContextReleaseIncrementalBinary;

@@ -12,10 +12,10 @@ ReplayProgramFiles replayProgramFilesOf(const Trace& trace) {
   ReplayProgramFiles files;
   for (const CallRecord& c : trace.calls) {
     if (c.callId != kCallSaverInitialize || c.result != 0) continue;
-    const Value* config = c.args.field("config");
-    for (size_t k = 0; config && k < config->items.size(); ++k) {
-      const Value* model = config->items[k].field("modelFileName");
-      const Value* data = config->items[k].field("dataFileName");
+    const Args<Call::saverInitialize> a(c);
+    for (const Value& option : a.config.items) {
+      const Value* model = option.field("modelFileName");
+      const Value* data = option.field("dataFileName");
       if (model && model->kind == Value::Kind::String && !model->s.empty()) files.source = model->s;
       if (data && data->kind == Value::Kind::String && !data->s.empty()) files.params = data->s;
     }
