@@ -50,7 +50,8 @@ class Replayer {
   using Handler = bool (Replayer::*)(const trace::CallRecord&, Qnn_ErrorHandle_t*);
   static const trace::PerCall<Handler>& handlers();
   bool replay(const trace::CallRecord& call);
-  // replay_calls.cpp: graphs, contexts, memory, and the other objects.
+  // replay_calls.cpp: graphs and tensors; replay_context.cpp: contexts and memory;
+  // replay_objects.cpp: backends, logs, profiles, signals, devices.
   bool onGraphCreate(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // graphCreate
   bool onGraphSetConfig(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // graphSetConfig
   bool onGraphRetrieve(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // graphRetrieve

@@ -34,7 +34,8 @@ class CGenerator {
   // a call without a handler). Each group's file assigns its own.
   using Handler = bool (CGenerator::*)(const CallRecord& c);
   static const PerCall<Handler>& handlers();
-  // c_calls.cpp: graphs, contexts, backends and the other objects.
+  // c_calls.cpp: graphs and tensors; c_context.cpp: contexts and memory;
+  // c_objects.cpp: backends, logs, errors, profiles, devices, signals.
   bool onGraphCreate(const CallRecord& c);  // graphCreate
   bool onGraphRetrieve(const CallRecord& c);  // graphRetrieve
   bool onGraphSetConfig(const CallRecord& c);  // graphSetConfig
