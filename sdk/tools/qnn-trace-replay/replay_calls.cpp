@@ -95,7 +95,8 @@ Qnn_ErrorHandle_t Replayer::execute(const trace::CallRecord& c) {
   return rc;
 }
 
-bool Replayer::onGraphCreate(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+template <>
+bool Replayer::on<Call::graphCreate>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
   const trace::Args<Call::graphCreate> a(c);
   OwnedConfigs<QnnGraph_Config_t> cfg;
   configs(a.config, cfg);
@@ -105,7 +106,8 @@ bool Replayer::onGraphCreate(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) 
   return true;
 }
 
-bool Replayer::onGraphSetConfig(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+template <>
+bool Replayer::on<Call::graphSetConfig>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
   const trace::Args<Call::graphSetConfig> a(c);
   OwnedConfigs<QnnGraph_Config_t> cfg;
   configs(a.config, cfg);
@@ -113,7 +115,8 @@ bool Replayer::onGraphSetConfig(const trace::CallRecord& c, Qnn_ErrorHandle_t* r
   return true;
 }
 
-bool Replayer::onGraphRetrieve(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+template <>
+bool Replayer::on<Call::graphRetrieve>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
   const trace::Args<Call::graphRetrieve> a(c);
   void* g = nullptr;
   *rc = api_.graphRetrieve(live(a.context), a.graphName.s.c_str(), &g);
@@ -122,7 +125,7 @@ bool Replayer::onGraphRetrieve(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc
 }
 
 template <trace::Call C>
-bool Replayer::onTensorCreateGraphTensor(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+bool Replayer::createTensor(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
   const trace::Args<C> a(c);
   OwnedTensor t;
   buildTensor(a.tensor, trace_, true, false, t);
@@ -139,7 +142,7 @@ bool Replayer::onTensorCreateGraphTensor(const trace::CallRecord& c, Qnn_ErrorHa
 }
 
 template <trace::Call C>
-bool Replayer::onGraphAddNode(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+bool Replayer::addOrValidateOp(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
   const trace::Args<C> a(c);
   OwnedOp op;
   buildOp(a.opConfig, trace_, op);
@@ -150,29 +153,25 @@ bool Replayer::onGraphAddNode(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc)
   return true;
 }
 
-bool Replayer::onGraphFinalize(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+template <>
+bool Replayer::on<Call::graphFinalize>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
   const trace::Args<Call::graphFinalize> a(c);
   *rc = api_.graphFinalize(live(a.graph), live(a.profile), live(a.signal));
   return true;
 }
 
 template <trace::Call C>
-bool Replayer::onGraphExecute(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+bool Replayer::executeGraph(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
   *rc = execute<C>(c);
   return true;
 }
 
-void Replayer::addGraphHandlers(trace::PerCall<Handler>& h) {
-  h.graphCreate = &Replayer::onGraphCreate;
-  h.graphSetConfig = &Replayer::onGraphSetConfig;
-  h.graphRetrieve = &Replayer::onGraphRetrieve;
-  h.tensorCreateGraphTensor = &Replayer::onTensorCreateGraphTensor<Call::tensorCreateGraphTensor>;
-  h.tensorCreateContextTensor = &Replayer::onTensorCreateGraphTensor<Call::tensorCreateContextTensor>;
-  h.graphAddNode = &Replayer::onGraphAddNode<Call::graphAddNode>;
-  h.backendValidateOpConfig = &Replayer::onGraphAddNode<Call::backendValidateOpConfig>;
-  h.graphFinalize = &Replayer::onGraphFinalize;
-  h.graphExecute = &Replayer::onGraphExecute<Call::graphExecute>;
-  h.graphExecuteAsync = &Replayer::onGraphExecute<Call::graphExecuteAsync>;
-}
+// Calls sharing a handler.
+QNN_REPLAY_SHARED_HANDLER(tensorCreateGraphTensor, createTensor)
+QNN_REPLAY_SHARED_HANDLER(tensorCreateContextTensor, createTensor)
+QNN_REPLAY_SHARED_HANDLER(graphAddNode, addOrValidateOp)
+QNN_REPLAY_SHARED_HANDLER(backendValidateOpConfig, addOrValidateOp)
+QNN_REPLAY_SHARED_HANDLER(graphExecute, executeGraph)
+QNN_REPLAY_SHARED_HANDLER(graphExecuteAsync, executeGraph)
 
 }  // namespace qnn::replay

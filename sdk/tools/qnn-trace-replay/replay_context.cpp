@@ -20,7 +20,8 @@ size_t bufferBytes(const Value& d) {
 
 }  // namespace
 
-bool Replayer::onContextCreate(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+template <>
+bool Replayer::on<Call::contextCreate>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
   const trace::Args<Call::contextCreate> a(c);
   OwnedConfigs<QnnContext_Config_t> cfg;
   configs(a.config, cfg);
@@ -30,7 +31,8 @@ bool Replayer::onContextCreate(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc
   return true;
 }
 
-bool Replayer::onContextSetConfig(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+template <>
+bool Replayer::on<Call::contextSetConfig>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
   const trace::Args<Call::contextSetConfig> a(c);
   OwnedConfigs<QnnContext_Config_t> cfg;
   configs(a.config, cfg);
@@ -38,14 +40,16 @@ bool Replayer::onContextSetConfig(const trace::CallRecord& c, Qnn_ErrorHandle_t*
   return true;
 }
 
-bool Replayer::onContextGetBinarySize(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+template <>
+bool Replayer::on<Call::contextGetBinarySize>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
   const trace::Args<Call::contextGetBinarySize> a(c);
   Qnn_ContextBinarySize_t size = 0;
   *rc = api_.contextGetBinarySize(live(a.context), &size);
   return true;
 }
 
-bool Replayer::onContextGetBinary(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+template <>
+bool Replayer::on<Call::contextGetBinary>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
   const trace::Args<Call::contextGetBinary> a(c);
   Qnn_ContextBinarySize_t size = 0, written = 0;
   void* ctx = live(a.context);
@@ -58,7 +62,7 @@ bool Replayer::onContextGetBinary(const trace::CallRecord& c, Qnn_ErrorHandle_t*
 }
 
 template <trace::Call C>
-bool Replayer::onContextCreateFromBinary(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+bool Replayer::createContextFromBinary(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
   const trace::Args<C> a(c);
   const std::vector<uint8_t>* bin = binaryOf(a.binary);
   if (!bin) throw ToolError("call #" + std::to_string(c.seq) + ": context binary blob missing");
@@ -79,18 +83,21 @@ bool Replayer::onContextCreateFromBinary(const trace::CallRecord& c, Qnn_ErrorHa
   return true;
 }
 
-bool Replayer::onContextCreateFromBinaryListAsync(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+template <>
+bool Replayer::on<Call::contextCreateFromBinaryListAsync>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
   *rc = listAsync(c);
   return true;
 }
 
-bool Replayer::onContextFree(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+template <>
+bool Replayer::on<Call::contextFree>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
   const trace::Args<Call::contextFree> a(c);
   *rc = api_.contextFree(live(a.context), live(a.profile));
   return true;
 }
 
-bool Replayer::onMemRegister(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+template <>
+bool Replayer::on<Call::memRegister>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
   const trace::Args<Call::memRegister> a(c);
   const Value& descriptors = a.memDescriptors;
   std::vector<Qnn_MemDescriptor_t> desc(descriptors.items.size(), Qnn_MemDescriptor_t QNN_MEM_DESCRIPTOR_INIT);
@@ -117,7 +124,8 @@ bool Replayer::onMemRegister(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) 
   return true;
 }
 
-bool Replayer::onMemDeRegister(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+template <>
+bool Replayer::on<Call::memDeRegister>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
   const trace::Args<Call::memDeRegister> a(c);
   std::vector<Qnn_MemHandle_t> handles;
   for (const Value& h : a.memHandles.items) handles.push_back(live(h));
@@ -127,17 +135,8 @@ bool Replayer::onMemDeRegister(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc
   return true;
 }
 
-void Replayer::addContextHandlers(trace::PerCall<Handler>& h) {
-  h.contextCreate = &Replayer::onContextCreate;
-  h.contextSetConfig = &Replayer::onContextSetConfig;
-  h.contextGetBinarySize = &Replayer::onContextGetBinarySize;
-  h.contextGetBinary = &Replayer::onContextGetBinary;
-  h.contextCreateFromBinary = &Replayer::onContextCreateFromBinary<Call::contextCreateFromBinary>;
-  h.contextCreateFromBinaryWithCallback = &Replayer::onContextCreateFromBinary<Call::contextCreateFromBinaryWithCallback>;
-  h.contextCreateFromBinaryListAsync = &Replayer::onContextCreateFromBinaryListAsync;
-  h.contextFree = &Replayer::onContextFree;
-  h.memRegister = &Replayer::onMemRegister;
-  h.memDeRegister = &Replayer::onMemDeRegister;
-}
+// Calls sharing a handler.
+QNN_REPLAY_SHARED_HANDLER(contextCreateFromBinary, createContextFromBinary)
+QNN_REPLAY_SHARED_HANDLER(contextCreateFromBinaryWithCallback, createContextFromBinary)
 
 }  // namespace qnn::replay

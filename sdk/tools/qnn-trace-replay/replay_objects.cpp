@@ -6,7 +6,8 @@ namespace qnn::replay {
 using trace::Call;
 using trace::Value;
 
-bool Replayer::onBackendCreate(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+template <>
+bool Replayer::on<Call::backendCreate>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
   const trace::Args<Call::backendCreate> a(c);
   void* created = nullptr;
   OwnedConfigs<QnnBackend_Config_t> cfg;
@@ -16,13 +17,15 @@ bool Replayer::onBackendCreate(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc
   return true;
 }
 
-bool Replayer::onBackendFree(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+template <>
+bool Replayer::on<Call::backendFree>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
   const trace::Args<Call::backendFree> a(c);
   *rc = api_.backendFree(live(a.backend));
   return true;
 }
 
-bool Replayer::onLogCreate(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+template <>
+bool Replayer::on<Call::logCreate>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
   const trace::Args<Call::logCreate> a(c);
   void* created = nullptr;
   // Recorded messages are not replayed: the backend's own go to a sink.
@@ -33,19 +36,22 @@ bool Replayer::onLogCreate(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
   return true;
 }
 
-bool Replayer::onLogSetLogLevel(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+template <>
+bool Replayer::on<Call::logSetLogLevel>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
   const trace::Args<Call::logSetLogLevel> a(c);
   *rc = api_.logSetLogLevel(live(a.logger), QnnLog_Level_t(a.maxLogLevel.u));
   return true;
 }
 
-bool Replayer::onLogFree(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+template <>
+bool Replayer::on<Call::logFree>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
   const trace::Args<Call::logFree> a(c);
   *rc = api_.logFree(live(a.logger));
   return true;
 }
 
-bool Replayer::onProfileCreate(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+template <>
+bool Replayer::on<Call::profileCreate>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
   const trace::Args<Call::profileCreate> a(c);
   void* created = nullptr;
   *rc = api_.profileCreate(live(a.backend), QnnProfile_Level_t(a.level.u), &created);
@@ -53,7 +59,8 @@ bool Replayer::onProfileCreate(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc
   return true;
 }
 
-bool Replayer::onProfileGetEvents(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+template <>
+bool Replayer::on<Call::profileGetEvents>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
   const trace::Args<Call::profileGetEvents> a(c);
   const QnnProfile_EventId_t* events = nullptr;
   uint32_t n = 0;
@@ -61,13 +68,15 @@ bool Replayer::onProfileGetEvents(const trace::CallRecord& c, Qnn_ErrorHandle_t*
   return true;
 }
 
-bool Replayer::onProfileFree(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+template <>
+bool Replayer::on<Call::profileFree>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
   const trace::Args<Call::profileFree> a(c);
   *rc = api_.profileFree(live(a.profile));
   return true;
 }
 
-bool Replayer::onProfileSetConfig(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+template <>
+bool Replayer::on<Call::profileSetConfig>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
   const trace::Args<Call::profileSetConfig> a(c);
   std::vector<QnnProfile_Config_t> cfgs;
   for (const trace::Value& c : a.config.items) {
@@ -84,7 +93,8 @@ bool Replayer::onProfileSetConfig(const trace::CallRecord& c, Qnn_ErrorHandle_t*
   return true;
 }
 
-bool Replayer::onGlobalConfigSet(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+template <>
+bool Replayer::on<Call::globalConfigSet>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
   const trace::Args<Call::globalConfigSet> a(c);
   std::vector<QnnGlobalConfig_t> cfgs;
   for (const trace::Value& c : a.config.items) {
@@ -100,7 +110,8 @@ bool Replayer::onGlobalConfigSet(const trace::CallRecord& c, Qnn_ErrorHandle_t* 
   return true;
 }
 
-bool Replayer::onSignalCreate(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+template <>
+bool Replayer::on<Call::signalCreate>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
   const trace::Args<Call::signalCreate> a(c);
   void* created = nullptr;
   OwnedConfigs<QnnSignal_Config_t> cfg;
@@ -110,7 +121,8 @@ bool Replayer::onSignalCreate(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc)
   return true;
 }
 
-bool Replayer::onSignalSetConfig(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+template <>
+bool Replayer::on<Call::signalSetConfig>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
   const trace::Args<Call::signalSetConfig> a(c);
   OwnedConfigs<QnnSignal_Config_t> cfg;
   configs(a.config, cfg);
@@ -118,19 +130,22 @@ bool Replayer::onSignalSetConfig(const trace::CallRecord& c, Qnn_ErrorHandle_t* 
   return true;
 }
 
-bool Replayer::onSignalTrigger(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+template <>
+bool Replayer::on<Call::signalTrigger>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
   const trace::Args<Call::signalTrigger> a(c);
   *rc = api_.signalTrigger(live(a.signal));
   return true;
 }
 
-bool Replayer::onSignalFree(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+template <>
+bool Replayer::on<Call::signalFree>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
   const trace::Args<Call::signalFree> a(c);
   *rc = api_.signalFree(live(a.signal));
   return true;
 }
 
-bool Replayer::onDeviceCreate(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+template <>
+bool Replayer::on<Call::deviceCreate>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
   const trace::Args<Call::deviceCreate> a(c);
   void* created = nullptr;
   OwnedConfigs<QnnDevice_Config_t> cfg;
@@ -140,45 +155,27 @@ bool Replayer::onDeviceCreate(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc)
   return true;
 }
 
-bool Replayer::onDeviceFree(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+template <>
+bool Replayer::on<Call::deviceFree>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
   const trace::Args<Call::deviceFree> a(c);
   *rc = api_.deviceFree(live(a.device));
   return true;
 }
 
-bool Replayer::onDeviceGetPlatformInfo(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+template <>
+bool Replayer::on<Call::deviceGetPlatformInfo>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
   const trace::Args<Call::deviceGetPlatformInfo> a(c);
   *rc = api_.deviceGetPlatformInfo(live(a.logger), &platformInfo_);
   return true;
 }
 
-bool Replayer::onDeviceFreePlatformInfo(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+template <>
+bool Replayer::on<Call::deviceFreePlatformInfo>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
   const trace::Args<Call::deviceFreePlatformInfo> a(c);
   if (!platformInfo_) return false;  // nothing of this replay's to free
   *rc = api_.deviceFreePlatformInfo(live(a.logger), platformInfo_);
   platformInfo_ = nullptr;
   return true;
-}
-
-void Replayer::addObjectHandlers(trace::PerCall<Handler>& h) {
-  h.backendCreate = &Replayer::onBackendCreate;
-  h.backendFree = &Replayer::onBackendFree;
-  h.logCreate = &Replayer::onLogCreate;
-  h.logSetLogLevel = &Replayer::onLogSetLogLevel;
-  h.logFree = &Replayer::onLogFree;
-  h.profileCreate = &Replayer::onProfileCreate;
-  h.profileGetEvents = &Replayer::onProfileGetEvents;
-  h.profileFree = &Replayer::onProfileFree;
-  h.profileSetConfig = &Replayer::onProfileSetConfig;
-  h.globalConfigSet = &Replayer::onGlobalConfigSet;
-  h.signalCreate = &Replayer::onSignalCreate;
-  h.signalSetConfig = &Replayer::onSignalSetConfig;
-  h.signalTrigger = &Replayer::onSignalTrigger;
-  h.signalFree = &Replayer::onSignalFree;
-  h.deviceCreate = &Replayer::onDeviceCreate;
-  h.deviceFree = &Replayer::onDeviceFree;
-  h.deviceGetPlatformInfo = &Replayer::onDeviceGetPlatformInfo;
-  h.deviceFreePlatformInfo = &Replayer::onDeviceFreePlatformInfo;
 }
 
 }  // namespace qnn::replay

@@ -23,7 +23,8 @@ uint32_t Replayer::livePowerConfigId(uint64_t recorded) const {
   return it != powerConfigIds_.end() ? it->second : uint32_t(recorded);  // id 0, or one never created here
 }
 
-bool Replayer::onDeviceGetInfrastructure(const trace::CallRecord&, Qnn_ErrorHandle_t* rc) {
+template <>
+bool Replayer::on<Call::deviceGetInfrastructure>(const trace::CallRecord&, Qnn_ErrorHandle_t* rc) {
   if (options_.backendId != QNN_BACKEND_ID_HTP) return false;
   QnnDevice_Infrastructure_t infra = nullptr;
   *rc = api_.deviceGetInfrastructure(&infra);
@@ -33,7 +34,8 @@ bool Replayer::onDeviceGetInfrastructure(const trace::CallRecord&, Qnn_ErrorHand
   return true;
 }
 
-bool Replayer::onHtpPerfCreatePowerConfigId(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+template <>
+bool Replayer::on<Call::htpPerfCreatePowerConfigId>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
   const trace::Args<Call::htpPerfCreatePowerConfigId> a(c);
   if (!perf_ || !perf_->createPowerConfigId) return false;  // no HTP perf infrastructure in this replay
   uint32_t id = 0;
@@ -42,7 +44,8 @@ bool Replayer::onHtpPerfCreatePowerConfigId(const trace::CallRecord& c, Qnn_Erro
   return true;
 }
 
-bool Replayer::onHtpPerfDestroyPowerConfigId(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+template <>
+bool Replayer::on<Call::htpPerfDestroyPowerConfigId>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
   const trace::Args<Call::htpPerfDestroyPowerConfigId> a(c);
   if (!perf_ || !perf_->destroyPowerConfigId) return false;  // no HTP perf infrastructure in this replay
   uint64_t recorded = a.powerConfigId.u;
@@ -51,7 +54,8 @@ bool Replayer::onHtpPerfDestroyPowerConfigId(const trace::CallRecord& c, Qnn_Err
   return true;
 }
 
-bool Replayer::onHtpPerfSetPowerConfig(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+template <>
+bool Replayer::on<Call::htpPerfSetPowerConfig>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
   const trace::Args<Call::htpPerfSetPowerConfig> a(c);
   if (!perf_ || !perf_->setPowerConfig) return false;  // no HTP perf infrastructure in this replay
   std::vector<QnnHtpPerfInfrastructure_PowerConfig_t> cfgs;
@@ -104,7 +108,8 @@ bool Replayer::onHtpPerfSetPowerConfig(const trace::CallRecord& c, Qnn_ErrorHand
   return true;
 }
 
-bool Replayer::onHtpPerfSetMemoryConfig(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+template <>
+bool Replayer::on<Call::htpPerfSetMemoryConfig>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
   const trace::Args<Call::htpPerfSetMemoryConfig> a(c);
   if (!perf_ || !perf_->setMemoryConfig) return false;  // no HTP perf infrastructure in this replay
   std::vector<QnnHtpPerfInfrastructure_MemoryConfig_t> cfgs;
@@ -120,14 +125,6 @@ bool Replayer::onHtpPerfSetMemoryConfig(const trace::CallRecord& c, Qnn_ErrorHan
   bool none = a.config.kind == Value::Kind::Null;
   *rc = perf_->setMemoryConfig(uint32_t(a.deviceId.u), uint32_t(a.coreId.u), none ? nullptr : list.data());
   return true;
-}
-
-void Replayer::addPerfHandlers(trace::PerCall<Handler>& h) {
-  h.deviceGetInfrastructure = &Replayer::onDeviceGetInfrastructure;
-  h.htpPerfCreatePowerConfigId = &Replayer::onHtpPerfCreatePowerConfigId;
-  h.htpPerfDestroyPowerConfigId = &Replayer::onHtpPerfDestroyPowerConfigId;
-  h.htpPerfSetPowerConfig = &Replayer::onHtpPerfSetPowerConfig;
-  h.htpPerfSetMemoryConfig = &Replayer::onHtpPerfSetMemoryConfig;
 }
 
 }  // namespace qnn::replay

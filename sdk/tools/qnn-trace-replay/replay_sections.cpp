@@ -99,7 +99,7 @@ Qnn_ErrorHandle_t Replayer::environments(const trace::CallRecord& c) {
 }
 
 template <trace::Call C>
-bool Replayer::onTensorUpdateGraphTensors(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+bool Replayer::updateTensors(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
   const trace::Args<C> a(c);
   const Value& list = a.tensors;
   std::vector<OwnedTensor> owned(list.items.size());
@@ -122,7 +122,8 @@ bool Replayer::onTensorUpdateGraphTensors(const trace::CallRecord& c, Qnn_ErrorH
   return true;
 }
 
-bool Replayer::onContextGetBinarySectionSize(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+template <>
+bool Replayer::on<Call::contextGetBinarySectionSize>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
   const trace::Args<Call::contextGetBinarySectionSize> a(c);
   auto section = [&] { return QnnContext_SectionType_t(a.section.u); };
   Qnn_ContextBinarySize_t size = 0;
@@ -130,7 +131,8 @@ bool Replayer::onContextGetBinarySectionSize(const trace::CallRecord& c, Qnn_Err
   return true;
 }
 
-bool Replayer::onContextGetBinarySection(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+template <>
+bool Replayer::on<Call::contextGetBinarySection>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
   const trace::Args<Call::contextGetBinarySection> a(c);
   auto section = [&] { return QnnContext_SectionType_t(a.section.u); };
   void *ctx = live(a.context), *graph = live(a.graph);
@@ -146,7 +148,8 @@ bool Replayer::onContextGetBinarySection(const trace::CallRecord& c, Qnn_ErrorHa
   return true;
 }
 
-bool Replayer::onContextApplyBinarySection(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+template <>
+bool Replayer::on<Call::contextApplyBinarySection>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
   const trace::Args<Call::contextApplyBinarySection> a(c);
   auto section = [&] { return QnnContext_SectionType_t(a.section.u); };
   QnnContext_Buffer_t in = rawBuffer(sectionBytes(c, a.binarySection));
@@ -155,7 +158,8 @@ bool Replayer::onContextApplyBinarySection(const trace::CallRecord& c, Qnn_Error
   return true;
 }
 
-bool Replayer::onContextFreeBinarySectionUpdate(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+template <>
+bool Replayer::on<Call::contextFreeBinarySectionUpdate>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
   const trace::Args<Call::contextFreeBinarySectionUpdate> a(c);
   auto it = liveUpdates_.find(a.update.u);
   if (it == liveUpdates_.end()) return false;  // its update was not replayed
@@ -165,18 +169,20 @@ bool Replayer::onContextFreeBinarySectionUpdate(const trace::CallRecord& c, Qnn_
 }
 
 template <trace::Call C>
-bool Replayer::onGraphPrepareExecutionEnvironment(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+bool Replayer::prepareOrReleaseEnvironments(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
   *rc = environments<C>(c);
   return true;
 }
 
-bool Replayer::onContextFinalize(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+template <>
+bool Replayer::on<Call::contextFinalize>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
   const trace::Args<Call::contextFinalize> a(c);
   *rc = api_.contextFinalize(live(a.context), live(a.profile));
   return true;
 }
 
-bool Replayer::onContextGetIncrementalBinary(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+template <>
+bool Replayer::on<Call::contextGetIncrementalBinary>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
   const trace::Args<Call::contextGetIncrementalBinary> a(c);
   const void* piece = nullptr;
   Qnn_ContextBinarySize_t offset = 0, written = 0;
@@ -185,7 +191,8 @@ bool Replayer::onContextGetIncrementalBinary(const trace::CallRecord& c, Qnn_Err
   return true;
 }
 
-bool Replayer::onContextReleaseIncrementalBinary(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+template <>
+bool Replayer::on<Call::contextReleaseIncrementalBinary>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
   const trace::Args<Call::contextReleaseIncrementalBinary> a(c);
   auto it = livePieces_.find(a.startOffset.u);
   if (it == livePieces_.end()) return false;  // its piece was not replayed
@@ -194,19 +201,11 @@ bool Replayer::onContextReleaseIncrementalBinary(const trace::CallRecord& c, Qnn
   return true;
 }
 
-void Replayer::addSectionHandlers(trace::PerCall<Handler>& h) {
-  h.tensorUpdateGraphTensors = &Replayer::onTensorUpdateGraphTensors<Call::tensorUpdateGraphTensors>;
-  h.tensorUpdateContextTensors = &Replayer::onTensorUpdateGraphTensors<Call::tensorUpdateContextTensors>;
-  h.contextGetBinarySectionUpdate = &Replayer::onTensorUpdateGraphTensors<Call::contextGetBinarySectionUpdate>;
-  h.contextGetBinarySectionSize = &Replayer::onContextGetBinarySectionSize;
-  h.contextGetBinarySection = &Replayer::onContextGetBinarySection;
-  h.contextApplyBinarySection = &Replayer::onContextApplyBinarySection;
-  h.contextFreeBinarySectionUpdate = &Replayer::onContextFreeBinarySectionUpdate;
-  h.graphPrepareExecutionEnvironment = &Replayer::onGraphPrepareExecutionEnvironment<Call::graphPrepareExecutionEnvironment>;
-  h.graphReleaseExecutionEnvironment = &Replayer::onGraphPrepareExecutionEnvironment<Call::graphReleaseExecutionEnvironment>;
-  h.contextFinalize = &Replayer::onContextFinalize;
-  h.contextGetIncrementalBinary = &Replayer::onContextGetIncrementalBinary;
-  h.contextReleaseIncrementalBinary = &Replayer::onContextReleaseIncrementalBinary;
-}
+// Calls sharing a handler.
+QNN_REPLAY_SHARED_HANDLER(tensorUpdateGraphTensors, updateTensors)
+QNN_REPLAY_SHARED_HANDLER(tensorUpdateContextTensors, updateTensors)
+QNN_REPLAY_SHARED_HANDLER(contextGetBinarySectionUpdate, updateTensors)
+QNN_REPLAY_SHARED_HANDLER(graphPrepareExecutionEnvironment, prepareOrReleaseEnvironments)
+QNN_REPLAY_SHARED_HANDLER(graphReleaseExecutionEnvironment, prepareOrReleaseEnvironments)
 
 }  // namespace qnn::replay

@@ -71,11 +71,9 @@ void Replayer::compareOutputs(const trace::CallRecord& c, const Value& outputs,
 const trace::PerCall<Replayer::Handler>& Replayer::handlers() {
   static const trace::PerCall<Handler> table = [] {
     trace::PerCall<Handler> h;
-    addGraphHandlers(h);
-    addContextHandlers(h);
-    addObjectHandlers(h);
-    addSectionHandlers(h);
-    addPerfHandlers(h);
+#define QNN_REPLAY_HANDLER_SLOT_(member) h.member = &Replayer::on<trace::Call::member>;
+    QNN_REPLAY_HANDLED_CALLS(QNN_REPLAY_HANDLER_SLOT_)
+#undef QNN_REPLAY_HANDLER_SLOT_
     return h;
   }();
   return table;

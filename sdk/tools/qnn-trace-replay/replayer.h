@@ -19,6 +19,22 @@
 #include "trace_tensors.h"
 #include "trace_reader.h"
 
+// The calls qnn-trace-replay replays (one handler each, Replayer::on<Call::x>); any other is skipped.
+#define QNN_REPLAY_HANDLED_CALLS(X) \
+  X(graphCreate) X(graphSetConfig) X(graphRetrieve) X(tensorCreateGraphTensor) X(tensorCreateContextTensor)    \
+  X(graphAddNode) X(backendValidateOpConfig) X(graphFinalize) X(graphExecute) X(graphExecuteAsync)             \
+  X(contextCreate) X(contextSetConfig) X(contextGetBinarySize) X(contextGetBinary) X(contextCreateFromBinary)  \
+  X(contextCreateFromBinaryWithCallback) X(contextCreateFromBinaryListAsync) X(contextFree) X(memRegister)     \
+  X(memDeRegister) X(backendCreate) X(backendFree) X(logCreate) X(logSetLogLevel) X(logFree) X(profileCreate)  \
+  X(profileGetEvents) X(profileFree) X(profileSetConfig) X(globalConfigSet) X(signalCreate) X(signalSetConfig) \
+  X(signalTrigger) X(signalFree) X(deviceCreate) X(deviceFree) X(deviceGetPlatformInfo)                        \
+  X(deviceFreePlatformInfo) X(tensorUpdateGraphTensors) X(tensorUpdateContextTensors)                          \
+  X(contextGetBinarySectionUpdate) X(contextGetBinarySectionSize) X(contextGetBinarySection)                   \
+  X(contextApplyBinarySection) X(contextFreeBinarySectionUpdate) X(graphPrepareExecutionEnvironment)           \
+  X(graphReleaseExecutionEnvironment) X(contextFinalize) X(contextGetIncrementalBinary)                        \
+  X(contextReleaseIncrementalBinary) X(deviceGetInfrastructure) X(htpPerfCreatePowerConfigId)                  \
+  X(htpPerfDestroyPowerConfigId) X(htpPerfSetPowerConfig) X(htpPerfSetMemoryConfig)
+
 namespace qnn::replay {
 
 struct ReplayOptions {
@@ -46,73 +62,29 @@ class Replayer {
 
  private:
   // One handler per call id (trace::PerCall), false when the call is not
-  // replayed; a call without one is skipped. Each group's file assigns its own.
+  // replayed; a call without one is skipped.
   using Handler = bool (Replayer::*)(const trace::CallRecord&, Qnn_ErrorHandle_t*);
   static const trace::PerCall<Handler>& handlers();
+  // The handler of call C: specialized for each of QNN_REPLAY_HANDLED_CALLS in
+  // its group's file (replay_calls: graphs and tensors; replay_context: contexts
+  // and memory; replay_objects: backends, logs, profiles, signals, devices;
+  // replay_sections; replay_perf).
+  template <trace::Call C>
+  bool on(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);
   bool replay(const trace::CallRecord& call);
-  // replay_calls.cpp: graphs and tensors; replay_context.cpp: contexts and memory;
-  // replay_objects.cpp: backends, logs, profiles, signals, devices.
-  bool onGraphCreate(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // graphCreate
-  bool onGraphSetConfig(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // graphSetConfig
-  bool onGraphRetrieve(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // graphRetrieve
+  // Handlers shared by calls with the same work (QNN_REPLAY_SHARED_HANDLER).
   template <trace::Call C>
-  bool onTensorCreateGraphTensor(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // tensorCreateGraphTensor, tensorCreateContextTensor
+  bool createTensor(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // tensorCreateGraphTensor, tensorCreateContextTensor
   template <trace::Call C>
-  bool onGraphAddNode(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // graphAddNode, backendValidateOpConfig
-  bool onGraphFinalize(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // graphFinalize
+  bool addOrValidateOp(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // graphAddNode, backendValidateOpConfig
   template <trace::Call C>
-  bool onGraphExecute(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // graphExecute, graphExecuteAsync
-  static void addGraphHandlers(trace::PerCall<Handler>& h);
-  bool onContextCreate(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // contextCreate
-  bool onContextSetConfig(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // contextSetConfig
-  bool onContextGetBinarySize(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // contextGetBinarySize
-  bool onContextGetBinary(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // contextGetBinary
+  bool executeGraph(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // graphExecute, graphExecuteAsync
   template <trace::Call C>
-  bool onContextCreateFromBinary(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // contextCreateFromBinary, contextCreateFromBinaryWithCallback
-  bool onContextCreateFromBinaryListAsync(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // contextCreateFromBinaryListAsync
-  bool onContextFree(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // contextFree
-  bool onMemRegister(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // memRegister
-  bool onMemDeRegister(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // memDeRegister
-  static void addContextHandlers(trace::PerCall<Handler>& h);
-  bool onBackendCreate(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // backendCreate
-  bool onBackendFree(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // backendFree
-  bool onLogCreate(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // logCreate
-  bool onLogSetLogLevel(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // logSetLogLevel
-  bool onLogFree(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // logFree
-  bool onProfileCreate(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // profileCreate
-  bool onProfileGetEvents(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // profileGetEvents
-  bool onProfileFree(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // profileFree
-  bool onProfileSetConfig(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // profileSetConfig
-  bool onGlobalConfigSet(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // globalConfigSet
-  bool onSignalCreate(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // signalCreate
-  bool onSignalSetConfig(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // signalSetConfig
-  bool onSignalTrigger(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // signalTrigger
-  bool onSignalFree(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // signalFree
-  bool onDeviceCreate(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // deviceCreate
-  bool onDeviceFree(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // deviceFree
-  bool onDeviceGetPlatformInfo(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // deviceGetPlatformInfo
-  bool onDeviceFreePlatformInfo(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // deviceFreePlatformInfo
-  static void addObjectHandlers(trace::PerCall<Handler>& h);
-  // replay_sections.cpp: tensor updates, binary sections, execution environments.
+  bool createContextFromBinary(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // contextCreateFromBinary, contextCreateFromBinaryWithCallback
   template <trace::Call C>
-  bool onTensorUpdateGraphTensors(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // tensorUpdateGraphTensors, tensorUpdateContextTensors, contextGetBinarySectionUpdate
-  bool onContextGetBinarySectionSize(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // contextGetBinarySectionSize
-  bool onContextGetBinarySection(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // contextGetBinarySection
-  bool onContextApplyBinarySection(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // contextApplyBinarySection
-  bool onContextFreeBinarySectionUpdate(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // contextFreeBinarySectionUpdate
+  bool updateTensors(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // tensorUpdateGraphTensors, tensorUpdateContextTensors, contextGetBinarySectionUpdate
   template <trace::Call C>
-  bool onGraphPrepareExecutionEnvironment(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // graphPrepareExecutionEnvironment, graphReleaseExecutionEnvironment
-  bool onContextFinalize(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // contextFinalize
-  bool onContextGetIncrementalBinary(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // contextGetIncrementalBinary
-  bool onContextReleaseIncrementalBinary(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // contextReleaseIncrementalBinary
-  static void addSectionHandlers(trace::PerCall<Handler>& h);
-  // replay_perf.cpp: QnnDevice_getInfrastructure and the HTP perf infrastructure calls.
-  bool onDeviceGetInfrastructure(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // deviceGetInfrastructure
-  bool onHtpPerfCreatePowerConfigId(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // htpPerfCreatePowerConfigId
-  bool onHtpPerfDestroyPowerConfigId(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // htpPerfDestroyPowerConfigId
-  bool onHtpPerfSetPowerConfig(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // htpPerfSetPowerConfig
-  bool onHtpPerfSetMemoryConfig(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // htpPerfSetMemoryConfig
-  static void addPerfHandlers(trace::PerCall<Handler>& h);
+  bool prepareOrReleaseEnvironments(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // graphPrepareExecutionEnvironment, graphReleaseExecutionEnvironment
   // Rebuilds a recorded config list for the live backend, noting left-out custom configs.
   template <typename Config>
   void configs(const trace::Value& recorded, OwnedConfigs<Config>& cfg) {
@@ -160,5 +132,18 @@ class Replayer {
   const QnnHtpDevice_PerfInfrastructure_t* perf_ = nullptr;  // the live HTP backend's, once asked for
   std::map<uint64_t, uint32_t> powerConfigIds_;             // recorded -> live power config id
 };
+
+#define QNN_REPLAY_DECLARE_HANDLER_(member) \
+  template <>                                \
+  bool Replayer::on<trace::Call::member>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);
+QNN_REPLAY_HANDLED_CALLS(QNN_REPLAY_DECLARE_HANDLER_)
+#undef QNN_REPLAY_DECLARE_HANDLER_
+
+// A call whose work `helper<Call::member>` shares with others.
+#define QNN_REPLAY_SHARED_HANDLER(member, helper)                                                   \
+  template <>                                                                                       \
+  bool Replayer::on<trace::Call::member>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) { \
+    return helper<trace::Call::member>(c, rc);                                                      \
+  }
 
 }  // namespace qnn::replay

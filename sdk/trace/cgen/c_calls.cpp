@@ -9,12 +9,9 @@ namespace qnn::trace::cgen {
 const PerCall<CGenerator::Handler>& CGenerator::handlers() {
   static const PerCall<Handler> table = [] {
     PerCall<Handler> h;
-    addGraphHandlers(h);
-    addContextHandlers(h);
-    addBackendHandlers(h);
-    addObjectHandlers(h);
-    addSectionHandlers(h);
-    addPerfHandlers(h);
+#define QNN_CGEN_HANDLER_SLOT_(member) h.member = &CGenerator::on<Call::member>;
+    QNN_CGEN_HANDLED_CALLS(QNN_CGEN_HANDLER_SLOT_)
+#undef QNN_CGEN_HANDLER_SLOT_
     return h;
   }();
   return table;
@@ -47,7 +44,8 @@ void CGenerator::emitCall(const CallRecord& c) {
   line("}");
 }
 
-bool CGenerator::onGraphCreate(const CallRecord& c) {
+template <>
+bool CGenerator::on<Call::graphCreate>(const CallRecord& c) {
   const Args<Call::graphCreate> a(c);
   std::string cfg = emitConfig(a.config, "QnnGraph_Config_t");
   line("CHECK(API(graphCreate, " + handle(a.context, "context") + ", " + cStringOrNull(a.graphName) + ", " + cfg +
@@ -55,28 +53,32 @@ bool CGenerator::onGraphCreate(const CallRecord& c) {
   return true;
 }
 
-bool CGenerator::onGraphRetrieve(const CallRecord& c) {
+template <>
+bool CGenerator::on<Call::graphRetrieve>(const CallRecord& c) {
   const Args<Call::graphRetrieve> a(c);
   line("CHECK(API(graphRetrieve, " + handle(a.context, "context") + ", " + cStringOrNull(a.graphName) + ", &" +
        handle(a.graph, "graph") + "));");
   return true;
 }
 
-bool CGenerator::onGraphSetConfig(const CallRecord& c) {
+template <>
+bool CGenerator::on<Call::graphSetConfig>(const CallRecord& c) {
   const Args<Call::graphSetConfig> a(c);
   std::string cfg = emitConfig(a.config, "QnnGraph_Config_t");
   line("CHECK(API(graphSetConfig, " + handle(a.graph, "graph") + ", " + cfg + "));");
   return true;
 }
 
-bool CGenerator::onGraphAddNode(const CallRecord& c) {
+template <>
+bool CGenerator::on<Call::graphAddNode>(const CallRecord& c) {
   const Args<Call::graphAddNode> a(c);
   emitOp(a.opConfig);
   line("CHECK(API(graphAddNode, " + handle(a.graph, "graph") + ", op));");
   return true;
 }
 
-bool CGenerator::onGraphFinalize(const CallRecord& c) {
+template <>
+bool CGenerator::on<Call::graphFinalize>(const CallRecord& c) {
   const Args<Call::graphFinalize> a(c);
   line("CHECK(API(graphFinalize, " + handle(a.graph, "graph") + ", " + handle(a.profile, "profile") +
        ", " + handle(a.signal, "signal") + "));");
@@ -84,7 +86,7 @@ bool CGenerator::onGraphFinalize(const CallRecord& c) {
 }
 
 template <Call C>
-bool CGenerator::onGraphExecute(const CallRecord& c) {
+bool CGenerator::executeGraph(const CallRecord& c) {
   const Args<C> a(c);
   const Value& in = a.inputs;
   const Value& out = a.outputs;
@@ -106,7 +108,7 @@ bool CGenerator::onGraphExecute(const CallRecord& c) {
 }
 
 template <Call C>
-bool CGenerator::onTensorCreateGraphTensor(const CallRecord& c) {
+bool CGenerator::createTensor(const CallRecord& c) {
   const Args<C> a(c);
   line("Qnn_Tensor_t t;");
   emitTensor("t", a.tensor, TensorUse::Create);
@@ -121,16 +123,10 @@ bool CGenerator::onTensorCreateGraphTensor(const CallRecord& c) {
   return true;
 }
 
-void CGenerator::addGraphHandlers(PerCall<Handler>& h) {
-  h.graphCreate = &CGenerator::onGraphCreate;
-  h.graphRetrieve = &CGenerator::onGraphRetrieve;
-  h.graphSetConfig = &CGenerator::onGraphSetConfig;
-  h.graphAddNode = &CGenerator::onGraphAddNode;
-  h.graphFinalize = &CGenerator::onGraphFinalize;
-  h.graphExecute = &CGenerator::onGraphExecute<Call::graphExecute>;
-  h.graphExecuteAsync = &CGenerator::onGraphExecute<Call::graphExecuteAsync>;
-  h.tensorCreateGraphTensor = &CGenerator::onTensorCreateGraphTensor<Call::tensorCreateGraphTensor>;
-  h.tensorCreateContextTensor = &CGenerator::onTensorCreateGraphTensor<Call::tensorCreateContextTensor>;
-}
+// Calls sharing a handler.
+QNN_CGEN_SHARED_HANDLER(graphExecute, executeGraph)
+QNN_CGEN_SHARED_HANDLER(graphExecuteAsync, executeGraph)
+QNN_CGEN_SHARED_HANDLER(tensorCreateGraphTensor, createTensor)
+QNN_CGEN_SHARED_HANDLER(tensorCreateContextTensor, createTensor)
 
 }  // namespace qnn::trace::cgen

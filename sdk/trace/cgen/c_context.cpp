@@ -18,7 +18,8 @@ uint64_t bufferBytes(const Value& descriptor) {
 
 }  // namespace
 
-bool CGenerator::onContextCreate(const CallRecord& c) {
+template <>
+bool CGenerator::on<Call::contextCreate>(const CallRecord& c) {
   const Args<Call::contextCreate> a(c);
   const std::string backend = handle(a.backend, "backend");
   const std::string device = handle(a.device, "device");
@@ -28,21 +29,24 @@ bool CGenerator::onContextCreate(const CallRecord& c) {
   return true;
 }
 
-bool CGenerator::onContextSetConfig(const CallRecord& c) {
+template <>
+bool CGenerator::on<Call::contextSetConfig>(const CallRecord& c) {
   const Args<Call::contextSetConfig> a(c);
   std::string cfg = emitConfig(a.config, "QnnContext_Config_t");
   line("CHECK(API(contextSetConfig, " + handle(a.context, "context") + ", " + cfg + "));");
   return true;
 }
 
-bool CGenerator::onContextGetBinarySize(const CallRecord& c) {
+template <>
+bool CGenerator::on<Call::contextGetBinarySize>(const CallRecord& c) {
   const Args<Call::contextGetBinarySize> a(c);
   line("Qnn_ContextBinarySize_t size = 0;");
   line("CHECK(API(contextGetBinarySize, " + handle(a.context, "context") + ", &size));");
   return true;
 }
 
-bool CGenerator::onContextGetBinary(const CallRecord& c) {
+template <>
+bool CGenerator::on<Call::contextGetBinary>(const CallRecord& c) {
   const Args<Call::contextGetBinary> a(c);
   // The program keeps the binary it gets: a later createFromBinary of the
   // recorded bytes uses this one, made by the replaying backend.
@@ -59,7 +63,8 @@ bool CGenerator::onContextGetBinary(const CallRecord& c) {
   return true;
 }
 
-bool CGenerator::onContextCreateFromBinaryWithCallback(const CallRecord& c) {
+template <>
+bool CGenerator::on<Call::contextCreateFromBinaryWithCallback>(const CallRecord& c) {
   const Args<Call::contextCreateFromBinaryWithCallback> a(c);
   const std::string backend = handle(a.backend, "backend");
   const std::string device = handle(a.device, "device");
@@ -73,7 +78,7 @@ bool CGenerator::onContextCreateFromBinaryWithCallback(const CallRecord& c) {
 }
 
 template <Call C>
-bool CGenerator::onContextCreateFromBinary(const CallRecord& c) {
+bool CGenerator::createContextFromBinary(const CallRecord& c) {
   const Args<C> a(c);
   const std::string backend = handle(a.backend, "backend");
   const std::string device = handle(a.device, "device");
@@ -86,13 +91,15 @@ bool CGenerator::onContextCreateFromBinary(const CallRecord& c) {
   return true;
 }
 
-bool CGenerator::onContextCreateFromBinaryListAsync(const CallRecord& c) {
+template <>
+bool CGenerator::on<Call::contextCreateFromBinaryListAsync>(const CallRecord& c) {
   const Args<Call::contextCreateFromBinaryListAsync> a(c);
   return emitListAsync(a);
   return true;
 }
 
-bool CGenerator::onContextValidateBinary(const CallRecord& c) {
+template <>
+bool CGenerator::on<Call::contextValidateBinary>(const CallRecord& c) {
   const Args<Call::contextValidateBinary> a(c);
   const std::string backend = handle(a.backend, "backend");
   const std::string device = handle(a.device, "device");
@@ -102,14 +109,16 @@ bool CGenerator::onContextValidateBinary(const CallRecord& c) {
   return true;
 }
 
-bool CGenerator::onContextFree(const CallRecord& c) {
+template <>
+bool CGenerator::on<Call::contextFree>(const CallRecord& c) {
   const Args<Call::contextFree> a(c);
   line("CHECK(API(contextFree, " + handle(a.context, "context") + ", " + handle(a.profile, "profile") +
        "));");
   return true;
 }
 
-bool CGenerator::onMemRegister(const CallRecord& c) {
+template <>
+bool CGenerator::on<Call::memRegister>(const CallRecord& c) {
   const Args<Call::memRegister> a(c);
   const Value& descriptors = a.memDescriptors;
   const Value& handles = a.memHandles;
@@ -148,7 +157,8 @@ bool CGenerator::onMemRegister(const CallRecord& c) {
   return true;
 }
 
-bool CGenerator::onMemDeRegister(const CallRecord& c) {
+template <>
+bool CGenerator::on<Call::memDeRegister>(const CallRecord& c) {
   const Args<Call::memDeRegister> a(c);
   const Value& handles = a.memHandles;
   if (handles.items.empty()) return false;
@@ -159,19 +169,8 @@ bool CGenerator::onMemDeRegister(const CallRecord& c) {
   return true;
 }
 
-void CGenerator::addContextHandlers(PerCall<Handler>& h) {
-  h.contextCreate = &CGenerator::onContextCreate;
-  h.contextSetConfig = &CGenerator::onContextSetConfig;
-  h.contextGetBinarySize = &CGenerator::onContextGetBinarySize;
-  h.contextGetBinary = &CGenerator::onContextGetBinary;
-  h.contextCreateFromBinaryWithCallback = &CGenerator::onContextCreateFromBinaryWithCallback;
-  h.contextCreateFromBinary = &CGenerator::onContextCreateFromBinary<Call::contextCreateFromBinary>;
-  h.contextCreateFromBinaryWithSignal = &CGenerator::onContextCreateFromBinary<Call::contextCreateFromBinaryWithSignal>;
-  h.contextCreateFromBinaryListAsync = &CGenerator::onContextCreateFromBinaryListAsync;
-  h.contextValidateBinary = &CGenerator::onContextValidateBinary;
-  h.contextFree = &CGenerator::onContextFree;
-  h.memRegister = &CGenerator::onMemRegister;
-  h.memDeRegister = &CGenerator::onMemDeRegister;
-}
+// Calls sharing a handler.
+QNN_CGEN_SHARED_HANDLER(contextCreateFromBinary, createContextFromBinary)
+QNN_CGEN_SHARED_HANDLER(contextCreateFromBinaryWithSignal, createContextFromBinary)
 
 }  // namespace qnn::trace::cgen

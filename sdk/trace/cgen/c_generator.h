@@ -16,6 +16,26 @@
 #include "trace_args.h"
 #include "trace_reader.h"
 
+// The calls the C generator writes (one handler each, CGenerator::on<Call::x>); any
+// other is left as a comment.
+#define QNN_CGEN_HANDLED_CALLS(X) \
+  X(graphCreate) X(graphRetrieve) X(graphSetConfig) X(graphAddNode) X(graphFinalize) X(graphExecute)            \
+  X(graphExecuteAsync) X(tensorCreateGraphTensor) X(tensorCreateContextTensor) X(contextCreate)                 \
+  X(contextSetConfig) X(contextGetBinarySize) X(contextGetBinary) X(contextCreateFromBinaryWithCallback)        \
+  X(contextCreateFromBinary) X(contextCreateFromBinaryWithSignal) X(contextCreateFromBinaryListAsync)           \
+  X(contextValidateBinary) X(contextFree) X(memRegister) X(memDeRegister) X(propertyHasCapability)              \
+  X(backendCreate) X(backendSetConfig) X(backendGetApiVersion) X(backendGetBuildId) X(backendRegisterOpPackage) \
+  X(backendGetSupportedOperations) X(backendValidateOpConfig) X(backendFree) X(logCreate) X(logSetLogLevel)     \
+  X(logFree) X(errorGetMessage) X(errorGetVerboseMessage) X(errorFreeVerboseMessage) X(profileCreate)           \
+  X(profileGetEvents) X(profileFree) X(profileSetConfig) X(globalConfigSet) X(deviceGetPlatformInfo)            \
+  X(deviceFreePlatformInfo) X(deviceGetInfrastructure) X(deviceCreate) X(deviceSetConfig) X(deviceGetInfo)      \
+  X(deviceFree) X(signalCreate) X(signalSetConfig) X(signalTrigger) X(signalFree) X(tensorUpdateGraphTensors)   \
+  X(tensorUpdateContextTensors) X(contextGetBinarySectionUpdate) X(contextFreeBinarySectionUpdate)              \
+  X(contextGetBinarySectionSize) X(contextGetBinarySection) X(contextApplyBinarySection)                        \
+  X(graphPrepareExecutionEnvironment) X(graphReleaseExecutionEnvironment) X(contextFinalize)                    \
+  X(contextGetIncrementalBinary) X(contextReleaseIncrementalBinary) X(htpPerfCreatePowerConfigId)               \
+  X(htpPerfDestroyPowerConfigId) X(htpPerfSetPowerConfig) X(htpPerfSetMemoryConfig)
+
 namespace qnn::trace::cgen {
 
 class CGenerator {
@@ -31,86 +51,30 @@ class CGenerator {
   void emitCall(const CallRecord& call);
   // One handler per call id (trace::PerCall): writes the call's statements, or
   // returns false when the call is not replayed (it is left as a comment, as is
-  // a call without a handler). Each group's file assigns its own.
+  // a call without a handler).
   using Handler = bool (CGenerator::*)(const CallRecord& c);
   static const PerCall<Handler>& handlers();
-  // c_calls.cpp: graphs and tensors; c_context.cpp: contexts and memory;
-  // c_objects.cpp: backends, logs, errors, profiles, devices, signals.
-  bool onGraphCreate(const CallRecord& c);  // graphCreate
-  bool onGraphRetrieve(const CallRecord& c);  // graphRetrieve
-  bool onGraphSetConfig(const CallRecord& c);  // graphSetConfig
-  bool onGraphAddNode(const CallRecord& c);  // graphAddNode
-  bool onGraphFinalize(const CallRecord& c);  // graphFinalize
+  // The handler of call C: specialized for each of QNN_CGEN_HANDLED_CALLS in its
+  // group's file (c_calls: graphs and tensors; c_context: contexts and memory;
+  // c_objects: backends, logs, errors, profiles, devices, signals; c_sections:
+  // tensor updates, binary sections, execution environments; c_perf: the HTP perf
+  // infrastructure calls).
   template <Call C>
-  bool onGraphExecute(const CallRecord& c);  // graphExecute, graphExecuteAsync
+  bool on(const CallRecord& c);
+  // Handlers shared by calls with the same work (QNN_CGEN_SHARED_HANDLER).
   template <Call C>
-  bool onTensorCreateGraphTensor(const CallRecord& c);  // tensorCreateGraphTensor, tensorCreateContextTensor
-  static void addGraphHandlers(PerCall<Handler>& h);
-  bool onContextCreate(const CallRecord& c);  // contextCreate
-  bool onContextSetConfig(const CallRecord& c);  // contextSetConfig
-  bool onContextGetBinarySize(const CallRecord& c);  // contextGetBinarySize
-  bool onContextGetBinary(const CallRecord& c);  // contextGetBinary
-  bool onContextCreateFromBinaryWithCallback(const CallRecord& c);  // contextCreateFromBinaryWithCallback
+  bool executeGraph(const CallRecord& c);
   template <Call C>
-  bool onContextCreateFromBinary(const CallRecord& c);  // contextCreateFromBinary, contextCreateFromBinaryWithSignal
-  bool onContextCreateFromBinaryListAsync(const CallRecord& c);  // contextCreateFromBinaryListAsync
-  bool onContextValidateBinary(const CallRecord& c);  // contextValidateBinary
-  bool onContextFree(const CallRecord& c);  // contextFree
-  bool onMemRegister(const CallRecord& c);  // memRegister
-  bool onMemDeRegister(const CallRecord& c);  // memDeRegister
-  static void addContextHandlers(PerCall<Handler>& h);
-  bool onPropertyHasCapability(const CallRecord& c);  // propertyHasCapability
-  bool onBackendCreate(const CallRecord& c);  // backendCreate
-  bool onBackendSetConfig(const CallRecord& c);  // backendSetConfig
-  bool onBackendGetApiVersion(const CallRecord& c);  // backendGetApiVersion
-  bool onBackendGetBuildId(const CallRecord& c);  // backendGetBuildId
-  bool onBackendRegisterOpPackage(const CallRecord& c);  // backendRegisterOpPackage
-  bool onBackendGetSupportedOperations(const CallRecord& c);  // backendGetSupportedOperations
-  bool onBackendValidateOpConfig(const CallRecord& c);  // backendValidateOpConfig
-  bool onBackendFree(const CallRecord& c);  // backendFree
-  bool onLogCreate(const CallRecord& c);  // logCreate
-  bool onLogSetLogLevel(const CallRecord& c);  // logSetLogLevel
-  bool onLogFree(const CallRecord& c);  // logFree
-  bool onErrorGetMessage(const CallRecord& c);  // errorGetMessage
-  bool onErrorGetVerboseMessage(const CallRecord& c);  // errorGetVerboseMessage
-  bool onErrorFreeVerboseMessage(const CallRecord& c);  // errorFreeVerboseMessage
-  static void addBackendHandlers(PerCall<Handler>& h);
-  bool onProfileCreate(const CallRecord& c);  // profileCreate
-  bool onProfileGetEvents(const CallRecord& c);  // profileGetEvents
-  bool onProfileFree(const CallRecord& c);  // profileFree
+  bool createTensor(const CallRecord& c);
   template <Call C>
-  bool onProfileSetConfig(const CallRecord& c);  // profileSetConfig, globalConfigSet
-  bool onDeviceGetPlatformInfo(const CallRecord& c);  // deviceGetPlatformInfo
-  bool onDeviceFreePlatformInfo(const CallRecord& c);  // deviceFreePlatformInfo
-  bool onDeviceGetInfrastructure(const CallRecord& c);  // deviceGetInfrastructure
-  bool onDeviceCreate(const CallRecord& c);  // deviceCreate
-  bool onDeviceSetConfig(const CallRecord& c);  // deviceSetConfig
-  bool onDeviceGetInfo(const CallRecord& c);  // deviceGetInfo
-  bool onDeviceFree(const CallRecord& c);  // deviceFree
-  bool onSignalCreate(const CallRecord& c);  // signalCreate
-  bool onSignalSetConfig(const CallRecord& c);  // signalSetConfig
-  bool onSignalTrigger(const CallRecord& c);  // signalTrigger
-  bool onSignalFree(const CallRecord& c);  // signalFree
-  static void addObjectHandlers(PerCall<Handler>& h);
-  // c_sections.cpp: tensor updates, binary sections, execution environments.
+  bool createContextFromBinary(const CallRecord& c);
   template <Call C>
-  bool onTensorUpdateGraphTensors(const CallRecord& c);  // tensorUpdateGraphTensors, tensorUpdateContextTensors, contextGetBinarySectionUpdate
-  bool onContextFreeBinarySectionUpdate(const CallRecord& c);  // contextFreeBinarySectionUpdate
-  bool onContextGetBinarySectionSize(const CallRecord& c);  // contextGetBinarySectionSize
-  bool onContextGetBinarySection(const CallRecord& c);  // contextGetBinarySection
-  bool onContextApplyBinarySection(const CallRecord& c);  // contextApplyBinarySection
+  bool setProfileOrGlobalConfig(const CallRecord& c);
   template <Call C>
-  bool onGraphPrepareExecutionEnvironment(const CallRecord& c);  // graphPrepareExecutionEnvironment, graphReleaseExecutionEnvironment
-  bool onContextFinalize(const CallRecord& c);  // contextFinalize
-  bool onContextGetIncrementalBinary(const CallRecord& c);  // contextGetIncrementalBinary
-  bool onContextReleaseIncrementalBinary(const CallRecord& c);  // contextReleaseIncrementalBinary
-  static void addSectionHandlers(PerCall<Handler>& h);
-  // c_perf.cpp: the HTP perf infrastructure calls, each made only on an infrastructure the program got.
-  bool onHtpPerfCreatePowerConfigId(const CallRecord& c);
-  bool onHtpPerfDestroyPowerConfigId(const CallRecord& c);
-  bool onHtpPerfSetPowerConfig(const CallRecord& c);
-  bool onHtpPerfSetMemoryConfig(const CallRecord& c);
-  static void addPerfHandlers(PerCall<Handler>& h);
+  bool updateTensors(const CallRecord& c);
+  template <Call C>
+  bool prepareOrReleaseEnvironments(const CallRecord& c);
+  // c_perf.cpp: the statements of a perf call, made only on an infrastructure the program got.
   bool perfBlock(const std::function<void()>& statements);
   // Declares a recorded perf config list ("NULL" when none was recorded); its name.
   std::string perfList(const Value& config, const char* type, const std::function<void(const std::string&, const Value&)>& fill);
@@ -160,5 +124,18 @@ class CGenerator {
   unsigned executes_ = 0, names_ = 0, indent_ = 1;
   std::string currentCall_;
 };
+
+#define QNN_CGEN_DECLARE_HANDLER_(member) \
+  template <>                              \
+  bool CGenerator::on<Call::member>(const CallRecord& c);
+QNN_CGEN_HANDLED_CALLS(QNN_CGEN_DECLARE_HANDLER_)
+#undef QNN_CGEN_DECLARE_HANDLER_
+
+// A call whose statements `helper<Call::member>` shares with others.
+#define QNN_CGEN_SHARED_HANDLER(member, helper)             \
+  template <>                                              \
+  bool CGenerator::on<Call::member>(const CallRecord& c) { \
+    return helper<Call::member>(c);                        \
+  }
 
 }  // namespace qnn::trace::cgen

@@ -4,13 +4,15 @@
 
 namespace qnn::trace::cgen {
 
-bool CGenerator::onPropertyHasCapability(const CallRecord& c) {
+template <>
+bool CGenerator::on<Call::propertyHasCapability>(const CallRecord& c) {
   const Args<Call::propertyHasCapability> a(c);
   line("(void)API(propertyHasCapability, (QnnProperty_Key_t)" + literal(a.key) + ");");
   return true;
 }
 
-bool CGenerator::onBackendCreate(const CallRecord& c) {
+template <>
+bool CGenerator::on<Call::backendCreate>(const CallRecord& c) {
   const Args<Call::backendCreate> a(c);
   std::string cfg = emitConfig(a.config, "QnnBackend_Config_t");
   std::string logger = a.logger.kind == Value::Kind::Handle ? handle(a.logger, "logger")
@@ -19,7 +21,8 @@ bool CGenerator::onBackendCreate(const CallRecord& c) {
   return true;
 }
 
-bool CGenerator::onBackendSetConfig(const CallRecord& c) {
+template <>
+bool CGenerator::on<Call::backendSetConfig>(const CallRecord& c) {
   const Args<Call::backendSetConfig> a(c);
   const std::string backend = handle(a.backend, "backend");
   std::string cfg = emitConfig(a.config, "QnnBackend_Config_t");
@@ -27,19 +30,22 @@ bool CGenerator::onBackendSetConfig(const CallRecord& c) {
   return true;
 }
 
-bool CGenerator::onBackendGetApiVersion(const CallRecord&) {
+template <>
+bool CGenerator::on<Call::backendGetApiVersion>(const CallRecord&) {
   line("Qnn_ApiVersion_t version;");
   line("CHECK(API(backendGetApiVersion, &version));");
   return true;
 }
 
-bool CGenerator::onBackendGetBuildId(const CallRecord&) {
+template <>
+bool CGenerator::on<Call::backendGetBuildId>(const CallRecord&) {
   line("const char* id = NULL;");
   line("CHECK(API(backendGetBuildId, &id));");
   return true;
 }
 
-bool CGenerator::onBackendRegisterOpPackage(const CallRecord& c) {
+template <>
+bool CGenerator::on<Call::backendRegisterOpPackage>(const CallRecord& c) {
   const Args<Call::backendRegisterOpPackage> a(c);
   const std::string backend = handle(a.backend, "backend");
   line("CHECK(API(backendRegisterOpPackage, " + backend + ", " + cStringOrNull(a.packagePath) + ", " +
@@ -47,7 +53,8 @@ bool CGenerator::onBackendRegisterOpPackage(const CallRecord& c) {
   return true;
 }
 
-bool CGenerator::onBackendGetSupportedOperations(const CallRecord& c) {
+template <>
+bool CGenerator::on<Call::backendGetSupportedOperations>(const CallRecord& c) {
   const Args<Call::backendGetSupportedOperations> a(c);
   const std::string backend = handle(a.backend, "backend");
   line("uint32_t n = 0;");
@@ -56,7 +63,8 @@ bool CGenerator::onBackendGetSupportedOperations(const CallRecord& c) {
   return true;
 }
 
-bool CGenerator::onBackendValidateOpConfig(const CallRecord& c) {
+template <>
+bool CGenerator::on<Call::backendValidateOpConfig>(const CallRecord& c) {
   const Args<Call::backendValidateOpConfig> a(c);
   const std::string backend = handle(a.backend, "backend");
   emitOp(a.opConfig);
@@ -64,14 +72,16 @@ bool CGenerator::onBackendValidateOpConfig(const CallRecord& c) {
   return true;
 }
 
-bool CGenerator::onBackendFree(const CallRecord& c) {
+template <>
+bool CGenerator::on<Call::backendFree>(const CallRecord& c) {
   const Args<Call::backendFree> a(c);
   const std::string backend = handle(a.backend, "backend");
   line("CHECK(API(backendFree, " + backend + "));");
   return true;
 }
 
-bool CGenerator::onLogCreate(const CallRecord& c) {
+template <>
+bool CGenerator::on<Call::logCreate>(const CallRecord& c) {
   const Args<Call::logCreate> a(c);
   std::string callback = literal(a.hasCallback) == "0u" ? "NULL" : "logToStderr";
   line("CHECK(API(logCreate, " + callback + ", logLevel(" + literal(a.maxLogLevel) + "), &" +
@@ -79,64 +89,57 @@ bool CGenerator::onLogCreate(const CallRecord& c) {
   return true;
 }
 
-bool CGenerator::onLogSetLogLevel(const CallRecord& c) {
+template <>
+bool CGenerator::on<Call::logSetLogLevel>(const CallRecord& c) {
   const Args<Call::logSetLogLevel> a(c);
   line("CHECK(API(logSetLogLevel, " + handle(a.logger, "logger") + ", logLevel(" + literal(a.maxLogLevel) +
        ")));");
   return true;
 }
 
-bool CGenerator::onLogFree(const CallRecord& c) {
+template <>
+bool CGenerator::on<Call::logFree>(const CallRecord& c) {
   const Args<Call::logFree> a(c);
   line("CHECK(API(logFree, " + handle(a.logger, "logger") + "));");
   return true;
 }
 
-bool CGenerator::onErrorGetMessage(const CallRecord& c) {
+template <>
+bool CGenerator::on<Call::errorGetMessage>(const CallRecord& c) {
   const Args<Call::errorGetMessage> a(c);
   line("const char* message = NULL;");
   line("CHECK(API(errorGetMessage, (Qnn_ErrorHandle_t)" + literal(a.errorHandle) + ", &message));");
   return true;
 }
 
-bool CGenerator::onErrorGetVerboseMessage(const CallRecord& c) {
+template <>
+bool CGenerator::on<Call::errorGetVerboseMessage>(const CallRecord& c) {
   const Args<Call::errorGetVerboseMessage> a(c);
   line("CHECK(API(errorGetVerboseMessage, (Qnn_ErrorHandle_t)" + literal(a.errorHandle) + ", &verboseMessage));");
   return true;
 }
 
-bool CGenerator::onErrorFreeVerboseMessage(const CallRecord&) {
+template <>
+bool CGenerator::on<Call::errorFreeVerboseMessage>(const CallRecord&) {
   line("if (verboseMessage) CHECK(API(errorFreeVerboseMessage, verboseMessage));");
   line("verboseMessage = NULL;");
   return true;
 }
 
-void CGenerator::addBackendHandlers(PerCall<Handler>& h) {
-  h.propertyHasCapability = &CGenerator::onPropertyHasCapability;
-  h.backendCreate = &CGenerator::onBackendCreate;
-  h.backendSetConfig = &CGenerator::onBackendSetConfig;
-  h.backendGetApiVersion = &CGenerator::onBackendGetApiVersion;
-  h.backendGetBuildId = &CGenerator::onBackendGetBuildId;
-  h.backendRegisterOpPackage = &CGenerator::onBackendRegisterOpPackage;
-  h.backendGetSupportedOperations = &CGenerator::onBackendGetSupportedOperations;
-  h.backendValidateOpConfig = &CGenerator::onBackendValidateOpConfig;
-  h.backendFree = &CGenerator::onBackendFree;
-  h.logCreate = &CGenerator::onLogCreate;
-  h.logSetLogLevel = &CGenerator::onLogSetLogLevel;
-  h.logFree = &CGenerator::onLogFree;
-  h.errorGetMessage = &CGenerator::onErrorGetMessage;
-  h.errorGetVerboseMessage = &CGenerator::onErrorGetVerboseMessage;
-  h.errorFreeVerboseMessage = &CGenerator::onErrorFreeVerboseMessage;
-}
+// Calls sharing a handler.
+QNN_CGEN_SHARED_HANDLER(profileSetConfig, setProfileOrGlobalConfig)
+QNN_CGEN_SHARED_HANDLER(globalConfigSet, setProfileOrGlobalConfig)
 
-bool CGenerator::onProfileCreate(const CallRecord& c) {
+template <>
+bool CGenerator::on<Call::profileCreate>(const CallRecord& c) {
   const Args<Call::profileCreate> a(c);
   line("CHECK(API(profileCreate, " + handle(a.backend, "backend") + ", (QnnProfile_Level_t)" +
        literal(a.level) + ", &" + handle(a.profile, "profile") + "));");
   return true;
 }
 
-bool CGenerator::onProfileGetEvents(const CallRecord& c) {
+template <>
+bool CGenerator::on<Call::profileGetEvents>(const CallRecord& c) {
   const Args<Call::profileGetEvents> a(c);
   line("const QnnProfile_EventId_t* events = NULL;");
   line("uint32_t n = 0;");
@@ -144,14 +147,15 @@ bool CGenerator::onProfileGetEvents(const CallRecord& c) {
   return true;
 }
 
-bool CGenerator::onProfileFree(const CallRecord& c) {
+template <>
+bool CGenerator::on<Call::profileFree>(const CallRecord& c) {
   const Args<Call::profileFree> a(c);
   line("CHECK(API(profileFree, " + handle(a.profile, "profile") + "));");
   return true;
 }
 
 template <Call C>
-bool CGenerator::onProfileSetConfig(const CallRecord& c) {
+bool CGenerator::setProfileOrGlobalConfig(const CallRecord& c) {
   const Args<C> a(c);
   // One NULL-terminated array of the recorded options, named after the call.
   const bool profile = C == Call::profileSetConfig;
@@ -182,14 +186,16 @@ bool CGenerator::onProfileSetConfig(const CallRecord& c) {
   return true;
 }
 
-bool CGenerator::onDeviceGetPlatformInfo(const CallRecord& c) {
+template <>
+bool CGenerator::on<Call::deviceGetPlatformInfo>(const CallRecord& c) {
   const Args<Call::deviceGetPlatformInfo> a(c);
   const std::string logger = handle(a.logger, "logger");
   line("CHECK(API(deviceGetPlatformInfo, " + logger + ", &platformInfo));");
   return true;
 }
 
-bool CGenerator::onDeviceFreePlatformInfo(const CallRecord& c) {
+template <>
+bool CGenerator::on<Call::deviceFreePlatformInfo>(const CallRecord& c) {
   const Args<Call::deviceFreePlatformInfo> a(c);
   const std::string logger = handle(a.logger, "logger");
   line("if (platformInfo) CHECK(API(deviceFreePlatformInfo, " + logger + ", platformInfo));");
@@ -197,7 +203,8 @@ bool CGenerator::onDeviceFreePlatformInfo(const CallRecord& c) {
   return true;
 }
 
-bool CGenerator::onDeviceGetInfrastructure(const CallRecord& c) {
+template <>
+bool CGenerator::on<Call::deviceGetInfrastructure>(const CallRecord& c) {
   const Args<Call::deviceGetInfrastructure> a(c);
   line("QnnDevice_Infrastructure_t infrastructure = NULL;");
   // An HTP perf infrastructure the Saver recorded the calls of is kept for them.
@@ -208,7 +215,8 @@ bool CGenerator::onDeviceGetInfrastructure(const CallRecord& c) {
   return true;
 }
 
-bool CGenerator::onDeviceCreate(const CallRecord& c) {
+template <>
+bool CGenerator::on<Call::deviceCreate>(const CallRecord& c) {
   const Args<Call::deviceCreate> a(c);
   const std::string logger = handle(a.logger, "logger");
   std::string cfg = emitConfig(a.config, "QnnDevice_Config_t");
@@ -216,27 +224,31 @@ bool CGenerator::onDeviceCreate(const CallRecord& c) {
   return true;
 }
 
-bool CGenerator::onDeviceSetConfig(const CallRecord& c) {
+template <>
+bool CGenerator::on<Call::deviceSetConfig>(const CallRecord& c) {
   const Args<Call::deviceSetConfig> a(c);
   std::string cfg = emitConfig(a.config, "QnnDevice_Config_t");
   line("CHECK(API(deviceSetConfig, " + handle(a.device, "device") + ", " + cfg + "));");
   return true;
 }
 
-bool CGenerator::onDeviceGetInfo(const CallRecord& c) {
+template <>
+bool CGenerator::on<Call::deviceGetInfo>(const CallRecord& c) {
   const Args<Call::deviceGetInfo> a(c);
   line("const QnnDevice_PlatformInfo_t* info = NULL;");
   line("CHECK(API(deviceGetInfo, " + handle(a.device, "device") + ", &info));");
   return true;
 }
 
-bool CGenerator::onDeviceFree(const CallRecord& c) {
+template <>
+bool CGenerator::on<Call::deviceFree>(const CallRecord& c) {
   const Args<Call::deviceFree> a(c);
   line("CHECK(API(deviceFree, " + handle(a.device, "device") + "));");
   return true;
 }
 
-bool CGenerator::onSignalCreate(const CallRecord& c) {
+template <>
+bool CGenerator::on<Call::signalCreate>(const CallRecord& c) {
   const Args<Call::signalCreate> a(c);
   std::string cfg = emitConfig(a.config, "QnnSignal_Config_t");
   line("CHECK(API(signalCreate, " + handle(a.backend, "backend") + ", " + cfg + ", &" +
@@ -244,42 +256,26 @@ bool CGenerator::onSignalCreate(const CallRecord& c) {
   return true;
 }
 
-bool CGenerator::onSignalSetConfig(const CallRecord& c) {
+template <>
+bool CGenerator::on<Call::signalSetConfig>(const CallRecord& c) {
   const Args<Call::signalSetConfig> a(c);
   std::string cfg = emitConfig(a.config, "QnnSignal_Config_t");
   line("CHECK(API(signalSetConfig, " + handle(a.signal, "signal") + ", " + cfg + "));");
   return true;
 }
 
-bool CGenerator::onSignalTrigger(const CallRecord& c) {
+template <>
+bool CGenerator::on<Call::signalTrigger>(const CallRecord& c) {
   const Args<Call::signalTrigger> a(c);
   line("CHECK(API(signalTrigger, " + handle(a.signal, "signal") + "));");
   return true;
 }
 
-bool CGenerator::onSignalFree(const CallRecord& c) {
+template <>
+bool CGenerator::on<Call::signalFree>(const CallRecord& c) {
   const Args<Call::signalFree> a(c);
   line("CHECK(API(signalFree, " + handle(a.signal, "signal") + "));");
   return true;
-}
-
-void CGenerator::addObjectHandlers(PerCall<Handler>& h) {
-  h.profileCreate = &CGenerator::onProfileCreate;
-  h.profileGetEvents = &CGenerator::onProfileGetEvents;
-  h.profileFree = &CGenerator::onProfileFree;
-  h.profileSetConfig = &CGenerator::onProfileSetConfig<Call::profileSetConfig>;
-  h.globalConfigSet = &CGenerator::onProfileSetConfig<Call::globalConfigSet>;
-  h.deviceGetPlatformInfo = &CGenerator::onDeviceGetPlatformInfo;
-  h.deviceFreePlatformInfo = &CGenerator::onDeviceFreePlatformInfo;
-  h.deviceGetInfrastructure = &CGenerator::onDeviceGetInfrastructure;
-  h.deviceCreate = &CGenerator::onDeviceCreate;
-  h.deviceSetConfig = &CGenerator::onDeviceSetConfig;
-  h.deviceGetInfo = &CGenerator::onDeviceGetInfo;
-  h.deviceFree = &CGenerator::onDeviceFree;
-  h.signalCreate = &CGenerator::onSignalCreate;
-  h.signalSetConfig = &CGenerator::onSignalSetConfig;
-  h.signalTrigger = &CGenerator::onSignalTrigger;
-  h.signalFree = &CGenerator::onSignalFree;
 }
 
 }  // namespace qnn::trace::cgen

@@ -55,7 +55,8 @@ namespace {
 std::string livePowerId(const std::string& recorded) { return "mapId(&powerIds, " + recorded + ")"; }
 }  // namespace
 
-bool CGenerator::onHtpPerfCreatePowerConfigId(const CallRecord& c) {
+template <>
+bool CGenerator::on<Call::htpPerfCreatePowerConfigId>(const CallRecord& c) {
   const Args<Call::htpPerfCreatePowerConfigId> a(c);
   return perfBlock([&] {
     line("uint32_t id = 0;");
@@ -64,12 +65,14 @@ bool CGenerator::onHtpPerfCreatePowerConfigId(const CallRecord& c) {
   });
 }
 
-bool CGenerator::onHtpPerfDestroyPowerConfigId(const CallRecord& c) {
+template <>
+bool CGenerator::on<Call::htpPerfDestroyPowerConfigId>(const CallRecord& c) {
   const Args<Call::htpPerfDestroyPowerConfigId> a(c);
   return perfBlock([&] { line("CHECK(PERF(destroyPowerConfigId, " + livePowerId(literal(a.powerConfigId)) + "));"); });
 }
 
-bool CGenerator::onHtpPerfSetPowerConfig(const CallRecord& c) {
+template <>
+bool CGenerator::on<Call::htpPerfSetPowerConfig>(const CallRecord& c) {
   const Args<Call::htpPerfSetPowerConfig> a(c);
   return perfBlock([&] {
     std::string array = perfList(a.config, "QnnHtpPerfInfrastructure_PowerConfig_t", [&](const std::string& v, const Value& c) {
@@ -87,7 +90,8 @@ bool CGenerator::onHtpPerfSetPowerConfig(const CallRecord& c) {
   });
 }
 
-bool CGenerator::onHtpPerfSetMemoryConfig(const CallRecord& c) {
+template <>
+bool CGenerator::on<Call::htpPerfSetMemoryConfig>(const CallRecord& c) {
   const Args<Call::htpPerfSetMemoryConfig> a(c);
   return perfBlock([&] {
     std::string array = perfList(a.config, "QnnHtpPerfInfrastructure_MemoryConfig_t", [&](const std::string& v, const Value& c) {
@@ -96,13 +100,6 @@ bool CGenerator::onHtpPerfSetMemoryConfig(const CallRecord& c) {
     });
     line("CHECK(PERF(setMemoryConfig, " + literal(a.deviceId) + ", " + literal(a.coreId) + ", " + array + "));");
   });
-}
-
-void CGenerator::addPerfHandlers(PerCall<Handler>& h) {
-  h.htpPerfCreatePowerConfigId = &CGenerator::onHtpPerfCreatePowerConfigId;
-  h.htpPerfDestroyPowerConfigId = &CGenerator::onHtpPerfDestroyPowerConfigId;
-  h.htpPerfSetPowerConfig = &CGenerator::onHtpPerfSetPowerConfig;
-  h.htpPerfSetMemoryConfig = &CGenerator::onHtpPerfSetMemoryConfig;
 }
 
 }  // namespace qnn::trace::cgen

@@ -83,7 +83,7 @@ bool CGenerator::emitEnvironments(const Value& recordedGraph, const Value& list,
 }
 
 template <Call C>
-bool CGenerator::onTensorUpdateGraphTensors(const CallRecord& c) {
+bool CGenerator::updateTensors(const CallRecord& c) {
   const Args<C> a(c);
   const Value& list = a.tensors;
   if (list.items.empty()) return false;
@@ -108,7 +108,8 @@ bool CGenerator::onTensorUpdateGraphTensors(const CallRecord& c) {
   return true;
 }
 
-bool CGenerator::onContextFreeBinarySectionUpdate(const CallRecord& c) {
+template <>
+bool CGenerator::on<Call::contextFreeBinarySectionUpdate>(const CallRecord& c) {
   const Args<Call::contextFreeBinarySectionUpdate> a(c);
   if (!updateBuffers_.count(a.update.u)) return false;
   line("CHECK(API(contextFreeBinarySectionUpdate, update_" + std::to_string(a.update.u) + ", " +
@@ -116,7 +117,8 @@ bool CGenerator::onContextFreeBinarySectionUpdate(const CallRecord& c) {
   return true;
 }
 
-bool CGenerator::onContextGetBinarySectionSize(const CallRecord& c) {
+template <>
+bool CGenerator::on<Call::contextGetBinarySectionSize>(const CallRecord& c) {
   const Args<Call::contextGetBinarySectionSize> a(c);
   const std::string section = "(QnnContext_SectionType_t)" + literal(a.section);
   line("Qnn_ContextBinarySize_t size = 0;");
@@ -125,7 +127,8 @@ bool CGenerator::onContextGetBinarySectionSize(const CallRecord& c) {
   return true;
 }
 
-bool CGenerator::onContextGetBinarySection(const CallRecord& c) {
+template <>
+bool CGenerator::on<Call::contextGetBinarySection>(const CallRecord& c) {
   const Args<Call::contextGetBinarySection> a(c);
   const std::string section = "(QnnContext_SectionType_t)" + literal(a.section);
   std::string id = std::to_string(a.binarySection.u);
@@ -144,7 +147,8 @@ bool CGenerator::onContextGetBinarySection(const CallRecord& c) {
   return true;
 }
 
-bool CGenerator::onContextApplyBinarySection(const CallRecord& c) {
+template <>
+bool CGenerator::on<Call::contextApplyBinarySection>(const CallRecord& c) {
   const Args<Call::contextApplyBinarySection> a(c);
   const std::string section = "(QnnContext_SectionType_t)" + literal(a.section);
   auto [bytes, size] = sectionBytes(a.binarySection);
@@ -156,20 +160,22 @@ bool CGenerator::onContextApplyBinarySection(const CallRecord& c) {
 }
 
 template <Call C>
-bool CGenerator::onGraphPrepareExecutionEnvironment(const CallRecord& c) {
+bool CGenerator::prepareOrReleaseEnvironments(const CallRecord& c) {
   const Args<C> a(c);
   return emitEnvironments(a.graph, a.environments, C == Call::graphPrepareExecutionEnvironment);
   return true;
 }
 
-bool CGenerator::onContextFinalize(const CallRecord& c) {
+template <>
+bool CGenerator::on<Call::contextFinalize>(const CallRecord& c) {
   const Args<Call::contextFinalize> a(c);
   line("CHECK(API(contextFinalize, " + handle(a.context, "context") + ", " +
        handle(a.profile, "profile") + "));");
   return true;
 }
 
-bool CGenerator::onContextGetIncrementalBinary(const CallRecord& c) {
+template <>
+bool CGenerator::on<Call::contextGetIncrementalBinary>(const CallRecord& c) {
   const Args<Call::contextGetIncrementalBinary> a(c);
   // The piece is released by the recorded call naming its offset.
   std::string piece = "piece_" + std::to_string(a.startOffset.u);
@@ -180,7 +186,8 @@ bool CGenerator::onContextGetIncrementalBinary(const CallRecord& c) {
   return true;
 }
 
-bool CGenerator::onContextReleaseIncrementalBinary(const CallRecord& c) {
+template <>
+bool CGenerator::on<Call::contextReleaseIncrementalBinary>(const CallRecord& c) {
   const Args<Call::contextReleaseIncrementalBinary> a(c);
   if (!pieces_.count(a.startOffset.u)) return false;
   line("CHECK(API(contextReleaseIncrementalBinary, " + handle(a.context, "context") + ", piece_" +
@@ -188,19 +195,11 @@ bool CGenerator::onContextReleaseIncrementalBinary(const CallRecord& c) {
   return true;
 }
 
-void CGenerator::addSectionHandlers(PerCall<Handler>& h) {
-  h.tensorUpdateGraphTensors = &CGenerator::onTensorUpdateGraphTensors<Call::tensorUpdateGraphTensors>;
-  h.tensorUpdateContextTensors = &CGenerator::onTensorUpdateGraphTensors<Call::tensorUpdateContextTensors>;
-  h.contextGetBinarySectionUpdate = &CGenerator::onTensorUpdateGraphTensors<Call::contextGetBinarySectionUpdate>;
-  h.contextFreeBinarySectionUpdate = &CGenerator::onContextFreeBinarySectionUpdate;
-  h.contextGetBinarySectionSize = &CGenerator::onContextGetBinarySectionSize;
-  h.contextGetBinarySection = &CGenerator::onContextGetBinarySection;
-  h.contextApplyBinarySection = &CGenerator::onContextApplyBinarySection;
-  h.graphPrepareExecutionEnvironment = &CGenerator::onGraphPrepareExecutionEnvironment<Call::graphPrepareExecutionEnvironment>;
-  h.graphReleaseExecutionEnvironment = &CGenerator::onGraphPrepareExecutionEnvironment<Call::graphReleaseExecutionEnvironment>;
-  h.contextFinalize = &CGenerator::onContextFinalize;
-  h.contextGetIncrementalBinary = &CGenerator::onContextGetIncrementalBinary;
-  h.contextReleaseIncrementalBinary = &CGenerator::onContextReleaseIncrementalBinary;
-}
+// Calls sharing a handler.
+QNN_CGEN_SHARED_HANDLER(tensorUpdateGraphTensors, updateTensors)
+QNN_CGEN_SHARED_HANDLER(tensorUpdateContextTensors, updateTensors)
+QNN_CGEN_SHARED_HANDLER(contextGetBinarySectionUpdate, updateTensors)
+QNN_CGEN_SHARED_HANDLER(graphPrepareExecutionEnvironment, prepareOrReleaseEnvironments)
+QNN_CGEN_SHARED_HANDLER(graphReleaseExecutionEnvironment, prepareOrReleaseEnvironments)
 
 }  // namespace qnn::trace::cgen
