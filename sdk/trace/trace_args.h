@@ -12,6 +12,7 @@
 // no argument outside a call's list and each of the listed kind.
 #pragma once
 
+#include <array>
 #include <cstddef>
 
 #include "trace_format.h"
@@ -199,22 +200,36 @@ constexpr int kHandle = int(Value::Kind::Handle), kUInt = int(Value::Kind::UInt)
               kBlob = int(Value::Kind::Blob), kList = int(Value::Kind::List), kStruct = int(Value::Kind::Struct);
 }  // namespace args_detail
 
+// An argument with its name, for handlers that treat every argument alike.
+struct NamedArg {
+  const char* name;
+  const Value& value;
+};
+
 #define QNN_TRACE_ARG_MEMBER_(name, kind) const Value& name = argOf(recorded_, #name, args_detail::k##kind);
-#define QNN_TRACE_ARGS(member)                                       \
-  template <>                                                         \
-  struct Args<Call::member> {                                         \
-    explicit Args(const CallRecord& c) : recorded_(c.args) {}         \
-                                                                      \
-   private:                                                           \
-    const Value& recorded_;                                           \
-                                                                      \
-   public:                                                            \
-    QNN_TRACE_ARGS_##member(QNN_TRACE_ARG_MEMBER_)                     \
+#define QNN_TRACE_ARG_NAMED_(name, kind) NamedArg{#name, name},
+#define QNN_TRACE_ARG_COUNT_(name, kind) +1
+#define QNN_TRACE_ARGS(member)                                                    \
+  template <>                                                                     \
+  struct Args<Call::member> {                                                     \
+    explicit Args(const CallRecord& c) : recorded_(c.args) {}                     \
+                                                                                  \
+   private:                                                                       \
+    const Value& recorded_;                                                       \
+                                                                                  \
+   public:                                                                        \
+    QNN_TRACE_ARGS_##member(QNN_TRACE_ARG_MEMBER_)                                 \
+    /* The arguments in list order. */                                            \
+    std::array<NamedArg, 0 QNN_TRACE_ARGS_##member(QNN_TRACE_ARG_COUNT_)> named() const { \
+      return {{QNN_TRACE_ARGS_##member(QNN_TRACE_ARG_NAMED_)}};                   \
+    }                                                                             \
   };
 
 QNN_TRACE_FOR_EACH_CALL_WITH_ARGS(QNN_TRACE_ARGS)
 
 #undef QNN_TRACE_ARGS
 #undef QNN_TRACE_ARG_MEMBER_
+#undef QNN_TRACE_ARG_NAMED_
+#undef QNN_TRACE_ARG_COUNT_
 
 }  // namespace qnn::trace

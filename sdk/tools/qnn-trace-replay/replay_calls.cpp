@@ -107,15 +107,6 @@ bool Replayer::on<Call::graphCreate>(const trace::CallRecord& c, Qnn_ErrorHandle
 }
 
 template <>
-bool Replayer::on<Call::graphSetConfig>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
-  const trace::Args<Call::graphSetConfig> a(c);
-  OwnedConfigs<QnnGraph_Config_t> cfg;
-  configs(a.config, cfg);
-  *rc = api_.graphSetConfig(live(a.graph), cfg.get());
-  return true;
-}
-
-template <>
 bool Replayer::on<Call::graphRetrieve>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
   const trace::Args<Call::graphRetrieve> a(c);
   void* g = nullptr;
@@ -150,13 +141,6 @@ bool Replayer::addOrValidateOp(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc
     *rc = api_.graphAddNode(live(a.graph), op.op);
   else
     *rc = api_.backendValidateOpConfig(live(a.backend), op.op);
-  return true;
-}
-
-template <>
-bool Replayer::on<Call::graphFinalize>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
-  const trace::Args<Call::graphFinalize> a(c);
-  *rc = api_.graphFinalize(live(a.graph), live(a.profile), live(a.signal));
   return true;
 }
 

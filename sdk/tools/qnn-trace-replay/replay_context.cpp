@@ -32,15 +32,6 @@ bool Replayer::on<Call::contextCreate>(const trace::CallRecord& c, Qnn_ErrorHand
 }
 
 template <>
-bool Replayer::on<Call::contextSetConfig>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
-  const trace::Args<Call::contextSetConfig> a(c);
-  OwnedConfigs<QnnContext_Config_t> cfg;
-  configs(a.config, cfg);
-  *rc = api_.contextSetConfig(live(a.context), cfg.get());
-  return true;
-}
-
-template <>
 bool Replayer::on<Call::contextGetBinarySize>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
   const trace::Args<Call::contextGetBinarySize> a(c);
   Qnn_ContextBinarySize_t size = 0;
@@ -86,13 +77,6 @@ bool Replayer::createContextFromBinary(const trace::CallRecord& c, Qnn_ErrorHand
 template <>
 bool Replayer::on<Call::contextCreateFromBinaryListAsync>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
   *rc = listAsync(c);
-  return true;
-}
-
-template <>
-bool Replayer::on<Call::contextFree>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
-  const trace::Args<Call::contextFree> a(c);
-  *rc = api_.contextFree(live(a.context), live(a.profile));
   return true;
 }
 

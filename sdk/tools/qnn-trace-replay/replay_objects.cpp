@@ -1,10 +1,64 @@
 // Replay of backends, logs, profiles, signals, devices and global configs.
+#include <tuple>
+#include <type_traits>
+
 #include "replayer.h"
 
 namespace qnn::replay {
 
 using trace::Call;
 using trace::Value;
+
+// The table member of each call, for handlers that need no more than to call it.
+template <trace::Call C>
+struct TableMember;
+#define QNN_REPLAY_TABLE_MEMBER_(id, member, name)                     \
+  template <>                                                          \
+  struct TableMember<trace::Call::member> {                            \
+    static constexpr auto ptr = &QNN_INTERFACE_VER_TYPE::member;       \
+  };
+QNN_FOR_EACH_INTERFACE_MEMBER(QNN_REPLAY_TABLE_MEMBER_)
+#undef QNN_REPLAY_TABLE_MEMBER_
+
+template <trace::Call C>
+bool Replayer::passHandles(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+  const auto args = trace::Args<C>(c).named();
+  *rc = std::apply([&](const auto&... h) { return (api_.*TableMember<C>::ptr)(live(h.value)...); }, args);
+  return true;
+}
+
+// The config type a (handle, const Config**) member takes.
+template <typename MemberPtr>
+struct ConfigParam;
+template <typename R, typename H, typename Config>
+struct ConfigParam<R (*QNN_INTERFACE_VER_TYPE::*)(H, const Config**)> {
+  using type = Config;
+};
+
+template <trace::Call C>
+bool Replayer::passConfig(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+  const auto [object, config] = trace::Args<C>(c).named();
+  OwnedConfigs<typename ConfigParam<std::remove_const_t<decltype(TableMember<C>::ptr)>>::type> cfg;
+  configs(config.value, cfg);
+  *rc = (api_.*TableMember<C>::ptr)(live(object.value), cfg.get());
+  return true;
+}
+
+// Calls (object, config list): QnnGraph_setConfig and the like.
+QNN_REPLAY_SHARED_HANDLER(contextSetConfig, passConfig)
+QNN_REPLAY_SHARED_HANDLER(graphSetConfig, passConfig)
+QNN_REPLAY_SHARED_HANDLER(signalSetConfig, passConfig)
+
+// Calls whose arguments are all handles the client passed in, in the API's order.
+QNN_REPLAY_SHARED_HANDLER(graphFinalize, passHandles)
+QNN_REPLAY_SHARED_HANDLER(contextFree, passHandles)
+QNN_REPLAY_SHARED_HANDLER(contextFinalize, passHandles)
+QNN_REPLAY_SHARED_HANDLER(backendFree, passHandles)
+QNN_REPLAY_SHARED_HANDLER(logFree, passHandles)
+QNN_REPLAY_SHARED_HANDLER(profileFree, passHandles)
+QNN_REPLAY_SHARED_HANDLER(signalTrigger, passHandles)
+QNN_REPLAY_SHARED_HANDLER(signalFree, passHandles)
+QNN_REPLAY_SHARED_HANDLER(deviceFree, passHandles)
 
 template <>
 bool Replayer::on<Call::backendCreate>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
@@ -14,13 +68,6 @@ bool Replayer::on<Call::backendCreate>(const trace::CallRecord& c, Qnn_ErrorHand
   configs(a.config, cfg);
   *rc = api_.backendCreate(live(a.logger), cfg.get(), &created);
   if (*rc == QNN_SUCCESS && present(a.backend)) bind(a.backend, created);
-  return true;
-}
-
-template <>
-bool Replayer::on<Call::backendFree>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
-  const trace::Args<Call::backendFree> a(c);
-  *rc = api_.backendFree(live(a.backend));
   return true;
 }
 
@@ -44,13 +91,6 @@ bool Replayer::on<Call::logSetLogLevel>(const trace::CallRecord& c, Qnn_ErrorHan
 }
 
 template <>
-bool Replayer::on<Call::logFree>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
-  const trace::Args<Call::logFree> a(c);
-  *rc = api_.logFree(live(a.logger));
-  return true;
-}
-
-template <>
 bool Replayer::on<Call::profileCreate>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
   const trace::Args<Call::profileCreate> a(c);
   void* created = nullptr;
@@ -65,13 +105,6 @@ bool Replayer::on<Call::profileGetEvents>(const trace::CallRecord& c, Qnn_ErrorH
   const QnnProfile_EventId_t* events = nullptr;
   uint32_t n = 0;
   *rc = api_.profileGetEvents(live(a.profile), &events, &n);
-  return true;
-}
-
-template <>
-bool Replayer::on<Call::profileFree>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
-  const trace::Args<Call::profileFree> a(c);
-  *rc = api_.profileFree(live(a.profile));
   return true;
 }
 
@@ -122,29 +155,6 @@ bool Replayer::on<Call::signalCreate>(const trace::CallRecord& c, Qnn_ErrorHandl
 }
 
 template <>
-bool Replayer::on<Call::signalSetConfig>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
-  const trace::Args<Call::signalSetConfig> a(c);
-  OwnedConfigs<QnnSignal_Config_t> cfg;
-  configs(a.config, cfg);
-  *rc = api_.signalSetConfig(live(a.signal), cfg.get());
-  return true;
-}
-
-template <>
-bool Replayer::on<Call::signalTrigger>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
-  const trace::Args<Call::signalTrigger> a(c);
-  *rc = api_.signalTrigger(live(a.signal));
-  return true;
-}
-
-template <>
-bool Replayer::on<Call::signalFree>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
-  const trace::Args<Call::signalFree> a(c);
-  *rc = api_.signalFree(live(a.signal));
-  return true;
-}
-
-template <>
 bool Replayer::on<Call::deviceCreate>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
   const trace::Args<Call::deviceCreate> a(c);
   void* created = nullptr;
@@ -152,13 +162,6 @@ bool Replayer::on<Call::deviceCreate>(const trace::CallRecord& c, Qnn_ErrorHandl
   configs(a.config, cfg);
   *rc = api_.deviceCreate(live(a.logger), cfg.get(), &created);
   if (*rc == QNN_SUCCESS && present(a.device)) bind(a.device, created);
-  return true;
-}
-
-template <>
-bool Replayer::on<Call::deviceFree>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
-  const trace::Args<Call::deviceFree> a(c);
-  *rc = api_.deviceFree(live(a.device));
   return true;
 }
 

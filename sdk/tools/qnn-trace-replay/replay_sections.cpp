@@ -175,13 +175,6 @@ bool Replayer::prepareOrReleaseEnvironments(const trace::CallRecord& c, Qnn_Erro
 }
 
 template <>
-bool Replayer::on<Call::contextFinalize>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
-  const trace::Args<Call::contextFinalize> a(c);
-  *rc = api_.contextFinalize(live(a.context), live(a.profile));
-  return true;
-}
-
-template <>
 bool Replayer::on<Call::contextGetIncrementalBinary>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
   const trace::Args<Call::contextGetIncrementalBinary> a(c);
   const void* piece = nullptr;

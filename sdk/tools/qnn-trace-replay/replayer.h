@@ -73,6 +73,12 @@ class Replayer {
   bool on(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);
   bool replay(const trace::CallRecord& call);
   // Handlers shared by calls with the same work (QNN_REPLAY_SHARED_HANDLER).
+  // passHandles (replay_objects.cpp): the member called with the live handles.
+  template <trace::Call C>
+  bool passHandles(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);
+  // passConfig (replay_objects.cpp): (object, config list) calls, the configs rebuilt.
+  template <trace::Call C>
+  bool passConfig(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);
   template <trace::Call C>
   bool createTensor(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // tensorCreateGraphTensor, tensorCreateContextTensor
   template <trace::Call C>

@@ -62,26 +62,10 @@ bool CGenerator::on<Call::graphRetrieve>(const CallRecord& c) {
 }
 
 template <>
-bool CGenerator::on<Call::graphSetConfig>(const CallRecord& c) {
-  const Args<Call::graphSetConfig> a(c);
-  std::string cfg = emitConfig(a.config, "QnnGraph_Config_t");
-  line("CHECK(API(graphSetConfig, " + handle(a.graph, "graph") + ", " + cfg + "));");
-  return true;
-}
-
-template <>
 bool CGenerator::on<Call::graphAddNode>(const CallRecord& c) {
   const Args<Call::graphAddNode> a(c);
   emitOp(a.opConfig);
   line("CHECK(API(graphAddNode, " + handle(a.graph, "graph") + ", op));");
-  return true;
-}
-
-template <>
-bool CGenerator::on<Call::graphFinalize>(const CallRecord& c) {
-  const Args<Call::graphFinalize> a(c);
-  line("CHECK(API(graphFinalize, " + handle(a.graph, "graph") + ", " + handle(a.profile, "profile") +
-       ", " + handle(a.signal, "signal") + "));");
   return true;
 }
 

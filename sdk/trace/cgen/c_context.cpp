@@ -30,14 +30,6 @@ bool CGenerator::on<Call::contextCreate>(const CallRecord& c) {
 }
 
 template <>
-bool CGenerator::on<Call::contextSetConfig>(const CallRecord& c) {
-  const Args<Call::contextSetConfig> a(c);
-  std::string cfg = emitConfig(a.config, "QnnContext_Config_t");
-  line("CHECK(API(contextSetConfig, " + handle(a.context, "context") + ", " + cfg + "));");
-  return true;
-}
-
-template <>
 bool CGenerator::on<Call::contextGetBinarySize>(const CallRecord& c) {
   const Args<Call::contextGetBinarySize> a(c);
   line("Qnn_ContextBinarySize_t size = 0;");
@@ -105,14 +97,6 @@ bool CGenerator::on<Call::contextValidateBinary>(const CallRecord& c) {
   const std::string device = handle(a.device, "device");
   std::string cfg = emitConfig(a.config, "QnnContext_Config_t");
   line("CHECK(API(contextValidateBinary, " + backend + ", " + device + ", " + cfg + ", " + binaryArgs(a.binary) +
-       "));");
-  return true;
-}
-
-template <>
-bool CGenerator::on<Call::contextFree>(const CallRecord& c) {
-  const Args<Call::contextFree> a(c);
-  line("CHECK(API(contextFree, " + handle(a.context, "context") + ", " + handle(a.profile, "profile") +
        "));");
   return true;
 }

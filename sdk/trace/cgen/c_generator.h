@@ -62,6 +62,12 @@ class CGenerator {
   template <Call C>
   bool on(const CallRecord& c);
   // Handlers shared by calls with the same work (QNN_CGEN_SHARED_HANDLER).
+  // passHandles (c_objects.cpp): the member called with the recorded handles.
+  template <Call C>
+  bool passHandles(const CallRecord& c);
+  // passConfig (c_objects.cpp): (object, config list) calls, the configs declared first.
+  template <Call C>
+  bool passConfig(const CallRecord& c);
   template <Call C>
   bool executeGraph(const CallRecord& c);
   template <Call C>

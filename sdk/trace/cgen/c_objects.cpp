@@ -4,6 +4,41 @@
 
 namespace qnn::trace::cgen {
 
+template <Call C>
+bool CGenerator::passHandles(const CallRecord& c) {
+  std::string args;
+  for (const NamedArg& h : Args<C>(c).named()) args += ", " + handle(h.value, h.name);
+  line("CHECK(API(" + std::string(callMember(C)) + args + "));");
+  return true;
+}
+
+template <Call C>
+bool CGenerator::passConfig(const CallRecord& c) {
+  const auto [object, config] = Args<C>(c).named();
+  std::string type = std::string("Qnn") + char(object.name[0] - 'a' + 'A') + (object.name + 1) + "_Config_t";
+  std::string cfg = emitConfig(config.value, type.c_str());
+  line("CHECK(API(" + std::string(callMember(C)) + ", " + handle(object.value, object.name) + ", " + cfg + "));");
+  return true;
+}
+
+// Calls (object, config list): QnnGraph_setConfig and the like.
+QNN_CGEN_SHARED_HANDLER(backendSetConfig, passConfig)
+QNN_CGEN_SHARED_HANDLER(contextSetConfig, passConfig)
+QNN_CGEN_SHARED_HANDLER(graphSetConfig, passConfig)
+QNN_CGEN_SHARED_HANDLER(deviceSetConfig, passConfig)
+QNN_CGEN_SHARED_HANDLER(signalSetConfig, passConfig)
+
+// Calls whose arguments are all handles the client passed in, in the API's order.
+QNN_CGEN_SHARED_HANDLER(graphFinalize, passHandles)
+QNN_CGEN_SHARED_HANDLER(contextFree, passHandles)
+QNN_CGEN_SHARED_HANDLER(contextFinalize, passHandles)
+QNN_CGEN_SHARED_HANDLER(backendFree, passHandles)
+QNN_CGEN_SHARED_HANDLER(logFree, passHandles)
+QNN_CGEN_SHARED_HANDLER(profileFree, passHandles)
+QNN_CGEN_SHARED_HANDLER(signalTrigger, passHandles)
+QNN_CGEN_SHARED_HANDLER(signalFree, passHandles)
+QNN_CGEN_SHARED_HANDLER(deviceFree, passHandles)
+
 template <>
 bool CGenerator::on<Call::propertyHasCapability>(const CallRecord& c) {
   const Args<Call::propertyHasCapability> a(c);
@@ -18,15 +53,6 @@ bool CGenerator::on<Call::backendCreate>(const CallRecord& c) {
   std::string logger = a.logger.kind == Value::Kind::Handle ? handle(a.logger, "logger")
                                                                       : "commandLineLogger";
   line("CHECK(API(backendCreate, " + logger + ", " + cfg + ", &" + handle(a.backend, "backend") + "));");
-  return true;
-}
-
-template <>
-bool CGenerator::on<Call::backendSetConfig>(const CallRecord& c) {
-  const Args<Call::backendSetConfig> a(c);
-  const std::string backend = handle(a.backend, "backend");
-  std::string cfg = emitConfig(a.config, "QnnBackend_Config_t");
-  line("CHECK(API(backendSetConfig, " + backend + ", " + cfg + "));");
   return true;
 }
 
@@ -73,14 +99,6 @@ bool CGenerator::on<Call::backendValidateOpConfig>(const CallRecord& c) {
 }
 
 template <>
-bool CGenerator::on<Call::backendFree>(const CallRecord& c) {
-  const Args<Call::backendFree> a(c);
-  const std::string backend = handle(a.backend, "backend");
-  line("CHECK(API(backendFree, " + backend + "));");
-  return true;
-}
-
-template <>
 bool CGenerator::on<Call::logCreate>(const CallRecord& c) {
   const Args<Call::logCreate> a(c);
   std::string callback = literal(a.hasCallback) == "0u" ? "NULL" : "logToStderr";
@@ -94,13 +112,6 @@ bool CGenerator::on<Call::logSetLogLevel>(const CallRecord& c) {
   const Args<Call::logSetLogLevel> a(c);
   line("CHECK(API(logSetLogLevel, " + handle(a.logger, "logger") + ", logLevel(" + literal(a.maxLogLevel) +
        ")));");
-  return true;
-}
-
-template <>
-bool CGenerator::on<Call::logFree>(const CallRecord& c) {
-  const Args<Call::logFree> a(c);
-  line("CHECK(API(logFree, " + handle(a.logger, "logger") + "));");
   return true;
 }
 
@@ -144,13 +155,6 @@ bool CGenerator::on<Call::profileGetEvents>(const CallRecord& c) {
   line("const QnnProfile_EventId_t* events = NULL;");
   line("uint32_t n = 0;");
   line("CHECK(API(profileGetEvents, " + handle(a.profile, "profile") + ", &events, &n));");
-  return true;
-}
-
-template <>
-bool CGenerator::on<Call::profileFree>(const CallRecord& c) {
-  const Args<Call::profileFree> a(c);
-  line("CHECK(API(profileFree, " + handle(a.profile, "profile") + "));");
   return true;
 }
 
@@ -225,25 +229,10 @@ bool CGenerator::on<Call::deviceCreate>(const CallRecord& c) {
 }
 
 template <>
-bool CGenerator::on<Call::deviceSetConfig>(const CallRecord& c) {
-  const Args<Call::deviceSetConfig> a(c);
-  std::string cfg = emitConfig(a.config, "QnnDevice_Config_t");
-  line("CHECK(API(deviceSetConfig, " + handle(a.device, "device") + ", " + cfg + "));");
-  return true;
-}
-
-template <>
 bool CGenerator::on<Call::deviceGetInfo>(const CallRecord& c) {
   const Args<Call::deviceGetInfo> a(c);
   line("const QnnDevice_PlatformInfo_t* info = NULL;");
   line("CHECK(API(deviceGetInfo, " + handle(a.device, "device") + ", &info));");
-  return true;
-}
-
-template <>
-bool CGenerator::on<Call::deviceFree>(const CallRecord& c) {
-  const Args<Call::deviceFree> a(c);
-  line("CHECK(API(deviceFree, " + handle(a.device, "device") + "));");
   return true;
 }
 
@@ -253,28 +242,6 @@ bool CGenerator::on<Call::signalCreate>(const CallRecord& c) {
   std::string cfg = emitConfig(a.config, "QnnSignal_Config_t");
   line("CHECK(API(signalCreate, " + handle(a.backend, "backend") + ", " + cfg + ", &" +
        handle(a.signal, "signal") + "));");
-  return true;
-}
-
-template <>
-bool CGenerator::on<Call::signalSetConfig>(const CallRecord& c) {
-  const Args<Call::signalSetConfig> a(c);
-  std::string cfg = emitConfig(a.config, "QnnSignal_Config_t");
-  line("CHECK(API(signalSetConfig, " + handle(a.signal, "signal") + ", " + cfg + "));");
-  return true;
-}
-
-template <>
-bool CGenerator::on<Call::signalTrigger>(const CallRecord& c) {
-  const Args<Call::signalTrigger> a(c);
-  line("CHECK(API(signalTrigger, " + handle(a.signal, "signal") + "));");
-  return true;
-}
-
-template <>
-bool CGenerator::on<Call::signalFree>(const CallRecord& c) {
-  const Args<Call::signalFree> a(c);
-  line("CHECK(API(signalFree, " + handle(a.signal, "signal") + "));");
   return true;
 }
 

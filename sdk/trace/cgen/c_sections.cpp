@@ -167,14 +167,6 @@ bool CGenerator::prepareOrReleaseEnvironments(const CallRecord& c) {
 }
 
 template <>
-bool CGenerator::on<Call::contextFinalize>(const CallRecord& c) {
-  const Args<Call::contextFinalize> a(c);
-  line("CHECK(API(contextFinalize, " + handle(a.context, "context") + ", " +
-       handle(a.profile, "profile") + "));");
-  return true;
-}
-
-template <>
 bool CGenerator::on<Call::contextGetIncrementalBinary>(const CallRecord& c) {
   const Args<Call::contextGetIncrementalBinary> a(c);
   // The piece is released by the recorded call naming its offset.
