@@ -1,20 +1,20 @@
 #!/usr/bin/env python3
 """Regenerates backends/htp_sim/htp_support_data.inc from the op-definition facts
-(../shared/opdefs/opdefs.json, op set 2.7) and the project's catalog of later ops
+(sdk/opdefs/opdefs_2_7.json, op set 2.7) and the project's catalog of later ops
 (sdk/opdefs/opdefs_post_2_7.json: those with htp_datatypes recorded): the HTP column, i.e. which ops the HTP runs, the
 datatypes it accepts per input/output slot, whether the op runs in fp16 mode,
-and the rank limits stated in its constraints (raised where the catalog's htp_rank_limits
+and its rank limits (raised where the catalog's htp_rank_limits
 say later SDKs accept more). Same style as gen_op_catalog.py.
-Run from the project root: python3 tools/gen_htp_support.py ../shared/opdefs/opdefs.json [output]"""
+Run from the project root: python3 tools/gen_htp_support.py sdk/opdefs/opdefs_2_7.json [output]"""
 import json, os, re, sys
 
-ops = json.load(open(sys.argv[1]))
+ops = json.load(open(sys.argv[1]))['ops']
 # Later ops: an empty datatype list for a slot means float tensors in fp16 mode only.
 POST_2_7 = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'sdk', 'opdefs', 'opdefs_post_2_7.json')
 later = json.load(open(POST_2_7))
 for o in later['ops']:
     if o.get('htp_supported') and 'htp_datatypes' in o:
-        ops.append(dict(o, backend_support={'htp_fp16': o.get('htp_fp16', False)}))
+        ops.append(o)
 # Rank limits later SDKs raised: {op: (max input rank, max output rank)}.
 RANK_LIMITS = {r['name']: (r['max_input_rank'], r['max_output_rank']) for r in later.get('htp_rank_limits', [])}
 DTYPES = {
@@ -25,16 +25,10 @@ DTYPES = {
     'QNN_DATATYPE_FLOAT_32': 'kFloat32', 'QNN_DATATYPE_FLOAT_16': 'kFloat16', 'QNN_DATATYPE_BOOL_8': 'kBool8',
 }
 MAX_DTYPES = 9
-RANK_RE = re.compile(r'Max supported (input|output) rank is (\d+)\.?$', re.I)
 
 
 def rank_limits(o):
-    lim = {'input': 0, 'output': 0}
-    for c in o.get('htp_constraints') or []:
-        m = RANK_RE.search((c.get('text') or '').strip())
-        if m:
-            lim[m.group(1).lower()] = max(lim[m.group(1).lower()], int(m.group(2)))
-    return lim['input'], lim['output']
+    return o.get('htp_max_input_rank', 0), o.get('htp_max_output_rank', 0)
 
 
 def slots(o, prefix):
@@ -53,7 +47,8 @@ for o in ops:
         continue
     n = o['name']
     dts = {}
-    for e in o.get('htp_datatypes') or []:
+    configs = o.get('htp_datatypes') or []   # per slot, or a list of configurations (later ops)
+    for e in [{'tensors': configs}] if isinstance(configs, dict) else configs:
         for k, v in e['tensors'].items():
             if re.match(r'(in|out)\[\d+\]$', k):
                 dts.setdefault(k, [])
@@ -71,7 +66,7 @@ for o in ops:
         n, ', '.join(rows) if rows else '{0, false, false, 0, {}}'))
     imax, omax = RANK_LIMITS.get(n, rank_limits(o))
     table.append('    {"%s", %s, kHtpSlots_%s, %d, %d, %d},' % (
-        n, 'true' if o['backend_support'].get('htp_fp16') else 'false', n, len(rows), imax, omax))
+        n, 'true' if o.get('htp_fp16') else 'false', n, len(rows), imax, omax))
 table.append('};')
 open(sys.argv[2] if len(sys.argv) > 2 else 'backends/htp_sim/htp_support_data.inc', 'w').write('\n'.join(lines + table) + '\n')
 print(sum(1 for o in ops if o.get('htp_supported')), 'HTP ops')

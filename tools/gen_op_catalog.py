@@ -1,15 +1,15 @@
 #!/usr/bin/env python3
 """Regenerates sdk/opdefs/op_catalog_data.inc from the op-definition facts
-(../shared/opdefs/opdefs.json, API 2.7) and the project's own later facts
+(sdk/opdefs/opdefs_2_7.json, API 2.7) and the project's own later facts
 (sdk/opdefs/opdefs_post_2_7.json: ops added after 2.7 and params added to 2.7 ops,
 each with its public source): per op, input/output counts, which inputs are optional
 and param specs.
 Run from the project root:
-  python3 tools/gen_op_catalog.py ../shared/opdefs/opdefs.json sdk/opdefs/opdefs_post_2_7.json [OUT]
-(OUT defaults to sdk/opdefs/op_catalog_data.inc; ctest op_catalog_current writes it elsewhere and compares)."""
+  python3 tools/gen_op_catalog.py sdk/opdefs/opdefs_2_7.json sdk/opdefs/opdefs_post_2_7.json [OUT]
+(OUT defaults to sdk/opdefs/op_catalog_data.inc; ctest generated_files_current writes it elsewhere and compares)."""
 import json, re, sys
 
-ops = json.load(open(sys.argv[1]))
+ops = json.load(open(sys.argv[1]))['ops']
 if len(sys.argv) > 2:
     later = json.load(open(sys.argv[2]))
     by_name = {o['name']: o for o in ops}

@@ -1,15 +1,15 @@
 #!/usr/bin/env python3
 """Regenerates python/qnn/opdefs.json, the op definitions the Python package checks graph building
 against: per op its params (kind scalar/tensor, QNN datatype, mandatory) and its input count range,
-from the 2.7 facts (../shared/opdefs/opdefs.json) and the project's later ops
+from the 2.7 facts (sdk/opdefs/opdefs_2_7.json) and the project's later ops
 (sdk/opdefs/opdefs_post_2_7.json: 'ops', and 'extends' params). Same style as gen_htp_support.py.
-Run from the project root: python3 tools/gen_python_opdefs.py ../shared/opdefs/opdefs.json [output]"""
+Run from the project root: python3 tools/gen_python_opdefs.py sdk/opdefs/opdefs_2_7.json [output]"""
 import json
 import os
 import sys
 
 here = os.path.dirname(os.path.abspath(__file__))
-ops = json.load(open(sys.argv[1]))
+ops = json.load(open(sys.argv[1]))['ops']
 later = json.load(open(os.path.join(here, "..", "sdk", "opdefs", "opdefs_post_2_7.json")))
 ops = ops + later["ops"]
 extends = later.get("extends", [])
