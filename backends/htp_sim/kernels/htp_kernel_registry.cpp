@@ -1,6 +1,6 @@
 // The one table of op types the HTP simulator executes. Adding an op: write
 // its kernel family file, declare the factory in htp_kernel_registry.h, add
-// rows here and update /work/notes/htp-kernels.md + docs/htp-fixed-point.md.
+// rows here and update docs/htp-fixed-point.md.
 // fp16-mode float kernels have their own table (kFp16Table); an op in both
 // tables gets a kernel that picks one by the tensors' datatype at prepare.
 #include "htp_kernel_registry.h"
