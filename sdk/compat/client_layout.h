@@ -1,8 +1,8 @@
 // Struct layouts of clients built against QNN headers older than the ones in include/QNN,
 // and the conversions between them and the current (API 2.32) structs.
 //
-// Only three layouts changed under old clients (x86_64, from the API facts in
-// ../shared/qnn-api/api-timeline.md):
+// Only three layouts changed under old clients (x86_64; the API facts are summarised in
+// docs/compatibility.md):
 //   - Qnn_Tensor_t was {version, Qnn_TensorV1_t} = 120 bytes before API 2.14 (144 after):
 //     the V1 part sits at offset 8 in both, so only array strides differ.
 //   - Qnn_Scalar_t was 8 bytes with the value at offset 4 in API 2.7 (16 bytes, value at 8,

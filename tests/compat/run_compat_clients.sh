@@ -92,10 +92,12 @@ saver_run saver-current "$bin/compat_client_current" "$lib/libQnnSaver.so" "$lib
   "$here/../../include/QNN" "$lib/libQnnCpu.so"
 for v in 2.7 2.13; do
   want_api=$v
+  inc=$here/include-$v   # the 2.13 set is assembled in the build tree (tests/compat/CMakeLists.txt)
+  [ "$v" = 2.13 ] && inc=${QNN_COMPAT_INCLUDE_2_13:-$bin/include-2.13}
   saver_run "saver-api-$v" "$bin/compat_client_${v/./_}" "$lib/compat/api-$v/libQnnSaver.so" \
-    "$lib/compat/api-$v/libQnnSystem.so" "$here/include-$v" "$lib/compat/api-$v/libQnnCpu.so"
+    "$lib/compat/api-$v/libQnnSystem.so" "$inc" "$lib/compat/api-$v/libQnnCpu.so"
   saver_run "saver-env-$v" "$bin/compat_client_${v/./_}" "$lib/libQnnSaver.so" "$lib/libQnnSystem.so" \
-    "$here/include-$v" "$lib/compat/api-$v/libQnnCpu.so" QNN_OPENQNN_CLIENT_API=$v
+    "$inc" "$lib/compat/api-$v/libQnnCpu.so" QNN_OPENQNN_CLIENT_API=$v
 done
 # No client of a layout the library serves is told about the 2.7 table.
 if grep -q "QNN_OPENQNN_CLIENT_API=2.7" "$out/stderr.txt"; then
