@@ -1,7 +1,7 @@
 // End-to-end cost of one graphExecute through the public API on libQnnCpu.so:
-// the 1024^3 MatMul of ../shared/bench (matmul_1024.onnx: A[1024,1024] x a
+// the 1024^3 MatMul of benchmarks/models (matmul_1024.onnx: A[1024,1024] x a
 // static B), for side-by-side runs with ONNX Runtime's CPU provider
-// (ort_bench.js). Weight values do not change the timing, so B is synthetic.
+// (benchmarks/ort_run.js). Weight values do not change the timing, so B is synthetic.
 #include <benchmark/benchmark.h>
 #include <dlfcn.h>
 

@@ -8,8 +8,8 @@
 #   -> CPU: qnn-model-lib-generator -> qnn-net-run on libQnnCpu.so
 #   -> HTP: qnn-context-binary-generator --backend libQnnHtp.so (offline prepare) -> qnn-net-run
 #      --retrieve_context on libQnnHtp.so
-#   -> ORT: ../shared/bench/ort_bench.js (onnxruntime-node from build/ortnode)
-# Latency = median graph execute time from each tool's basic profiling (qnn) or ort_bench.js (ORT).
+#   -> ORT: benchmarks/ort_run.js (onnxruntime-node from build/ortnode)
+# Latency = median graph execute time from each tool's basic profiling (qnn) or benchmarks/ort_run.js (ORT).
 # usage: scripts/bench-resnet18.sh [RUNS] [THREADS]     (defaults 20 inferences, nproc threads)
 #   MODEL=mobilenet_v2 (or another torchvision.models name) times that model instead of resnet18
 #   BUILD=DIR build dir (default ./build)   KEEP=DIR keep the work files
@@ -21,25 +21,16 @@ model=${MODEL:-resnet18}
 threads=${2:-$(nproc)}
 build=${BUILD:-$root/build}
 py=/usr/bin/python3
-ortbench=${QNN_ORT_BENCH_JS:-$root/../shared/bench/ort_bench.js}
-[ -f "$ortbench" ] || ortbench=/work/shared/bench/ort_bench.js
 [ -x "$build/bin/qnn-net-run" ] || scripts/build.sh
 if [ -n "${KEEP:-}" ]; then work=$KEEP; mkdir -p "$work"; else work=$(mktemp -d); trap 'rm -rf "$work"' EXIT; fi
 export QNN_CPU_NUM_THREADS=$threads QNN_HTP_SIM_THREADS=$threads
 
 echo "== export torchvision $model, calibration and timing inputs"
-"$py" - "$work" "$model" <<'PY'
-import sys, numpy as np, torch, torchvision
-work, name = sys.argv[1], sys.argv[2]
-torch.manual_seed(0)
-net = getattr(torchvision.models, name)(weights=None).eval()
-with torch.no_grad():
-    for m in net.modules():
-        if isinstance(m, torch.nn.BatchNorm2d):
-            m.running_mean.uniform_(-0.1, 0.1); m.running_var.uniform_(0.5, 1.5)
-            m.weight.uniform_(0.5, 1.5); m.bias.uniform_(-0.1, 0.1)
-torch.onnx.export(net, torch.randn(1, 3, 224, 224), f"{work}/model.onnx", opset_version=13,
-                  input_names=["input"], output_names=["output"], do_constant_folding=True)
+"$py" benchmarks/models/make_models.py "$work" "$model" >/dev/null
+mv "$work/$model.onnx" "$work/model.onnx"
+"$py" - "$work" <<'PY'
+import sys, numpy as np
+work = sys.argv[1]
 rs = np.random.RandomState(7)
 with open(f"{work}/calib.txt", "w") as fh:
     for i in range(20):   # NHWC, the converted graph's input layout
@@ -89,8 +80,8 @@ htp_tf_ms=$(median_ms "$work/q8tf_out/qnn-profiling-data_0.log")
 ort_ms=n/a
 modules=${QNN_ORT_NODE_MODULES:-$root/build/ortnode/node_modules}
 if command -v node >/dev/null && [ -d "$modules/onnxruntime-node" ]; then
-  ort_line=$(NODE_PATH=$modules node "$ortbench" "$work/model.onnx" --threads "$threads" --runs "$runs")
-  ort_ms=$(sed -n 's/.* median=\([0-9.]*\) ms.*/\1/p' <<<"$ort_line")
+  ort_line=$(NODE_PATH=$modules node benchmarks/ort_run.js "$work/model.onnx" --threads "$threads" --runs "$runs")
+  ort_ms=$(sed -n 's/.* median_ms=\([0-9.]*\) .*/\1/p' <<<"$ort_line")
 fi
 printf '%-44s %10s\n' "$model, batch 1, $threads threads" "median ms"
 printf '%-44s %10s\n' "HTP simulator int8 (libQnnHtp.so)" "$htp_ms"

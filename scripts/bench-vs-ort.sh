@@ -1,20 +1,20 @@
 #!/usr/bin/env bash
-# libQnnCpu.so beside ONNX Runtime's CPU provider on the benchmark models of ../shared/bench, fp32,
+# libQnnCpu.so beside ONNX Runtime's CPU provider on the benchmark models of benchmarks/models, fp32,
 # in one run on this machine: every model at every thread count, alternating ours / ORT in each
 # round, so drifts of the machine hit both sides alike.
-#   models (../shared/bench/gen_models.py, seeded weights): MobileNetV2 and ResNet-18 (torchvision
+#   models (benchmarks/models/make_models.py, seeded weights): MobileNetV2 and ResNet-18 (torchvision
 #   exports), the 4-layer transformer (hidden 256, seq 128), MatMul 1024^3
 #   ours: qnn-onnx-converter -> qnn-model-lib-generator -> qnn-net-run --profiling_level basic
 #         (median graph-execute time over RUNS inferences, from qnn-profile-viewer's JSON)
-#   ORT:  ../shared/bench/ort_bench.js (median of RUNS runs, outputs pre-allocated)
+#   ORT:  benchmarks/ort_run.js (median of RUNS runs, outputs pre-allocated)
 # Each time cell is the median over ROUNDS rounds of those medians; then ours / ORT of those two
 # medians, and the median over rounds of each round's ours / ORT (both sides of a round run seconds
 # apart under the same host load: on a shared VM the steadier figure).
 # usage: scripts/bench-vs-ort.sh [ROUNDS] [RUNS]          (defaults 3 rounds of 20 inferences)
 #   MODELS="mobilenet_v2 resnet18 transformer matmul_1024"  THREADS="1 2"
 #   BUILD=DIR (default ./build)  KEEP=DIR keeps the work files  OUT=FILE also writes the table there
-#   QNN_ORT_NODE_MODULES=DIR holding onnxruntime-node (default build/ortnode/node_modules; installed
-#   there from ../shared/bench/package.json when absent)
+#   QNN_ORT_NODE_MODULES=DIR holding onnxruntime-node (default build/ortnode/node_modules, where
+#   scripts/install-deps.sh installs it)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -24,17 +24,13 @@ models=${MODELS:-mobilenet_v2 resnet18 transformer matmul_1024}
 threads_list=${THREADS:-1 2}
 build=${BUILD:-$root/build}
 py=/usr/bin/python3
-bench=$root/../shared/bench
-[ -f "$bench/ort_bench.js" ] || bench=/work/shared/bench
 modules=${QNN_ORT_NODE_MODULES:-$root/build/ortnode/node_modules}
 [ -x "$build/bin/qnn-net-run" ] || scripts/build.sh
 if [ -n "${KEEP:-}" ]; then work=$KEEP; mkdir -p "$work"; else work=$(mktemp -d); trap 'rm -rf "$work"' EXIT; fi
 
 if [ ! -d "$modules/onnxruntime-node" ]; then
-  echo "== install onnxruntime-node into $(dirname "$modules")"
-  mkdir -p "$(dirname "$modules")"
-  cp "$bench/package.json" "$(dirname "$modules")/"
-  (cd "$(dirname "$modules")" && npm install --no-audit --no-fund >/dev/null)
+  echo "no onnxruntime-node in $modules: run scripts/install-deps.sh (or set QNN_ORT_NODE_MODULES)" >&2
+  exit 2
 fi
 
 onnx_of() {
@@ -47,8 +43,10 @@ onnx_of() {
   esac
 }
 
-echo "== models (gen_models.py)"
-[ -f "$work/models/matmul_1024.onnx" ] || "$py" "$bench/gen_models.py" "$work/models" >/dev/null
+echo "== models (benchmarks/models/make_models.py)"
+for m in $models; do
+  [ -f "$work/models/$(onnx_of "$m")" ] || "$py" benchmarks/models/make_models.py "$work/models" "$(basename "$(onnx_of "$m")" .onnx)" >/dev/null
+done
 
 echo "== convert and compile"
 for m in $models; do
@@ -91,8 +89,8 @@ print('%.3f' % statistics.median(e['dur'] / 1000.0 for e in ev if e.get('name', 
     "$d/out/p.json"
 }
 ort_ms() {  # model threads -> median ms over $runs runs
-  NODE_PATH=$modules node "$bench/ort_bench.js" "$work/models/$(onnx_of "$1")" --threads "$2" --runs "$runs" |
-    sed -n 's/.* median=\([0-9.]*\) ms.*/\1/p'
+  NODE_PATH=$modules node benchmarks/ort_run.js "$work/models/$(onnx_of "$1")" --threads "$2" --runs "$runs" |
+    sed -n 's/.* median_ms=\([0-9.]*\) .*/\1/p'
 }
 
 results=$work/results.txt

@@ -27,18 +27,10 @@ fi
 if [ -n "${KEEP:-}" ]; then work=$KEEP; mkdir -p "$work"; else work=$(mktemp -d); trap 'rm -rf "$work"' EXIT; fi
 
 echo "== export torchvision mobilenet_v2 to ONNX"
+"$py" benchmarks/models/make_models.py "$work" mobilenet_v2 >/dev/null   # the benchmark model
 "$py" - "$work" <<'PY'
-import sys, numpy as np, torch, torchvision
+import sys, numpy as np
 work = sys.argv[1]
-torch.manual_seed(0)
-net = torchvision.models.mobilenet_v2(weights=None).eval()
-with torch.no_grad():   # BatchNorm statistics away from identity, as in the benchmark models (gen_models.py)
-    for m in net.modules():
-        if isinstance(m, torch.nn.BatchNorm2d):
-            m.running_mean.uniform_(-0.1, 0.1); m.running_var.uniform_(0.5, 1.5)
-            m.weight.uniform_(0.5, 1.5); m.bias.uniform_(-0.1, 0.1)
-torch.onnx.export(net, torch.randn(1, 3, 224, 224), f"{work}/mobilenet_v2.onnx", opset_version=13,
-                  input_names=["input"], output_names=["output"], do_constant_folding=True)
 # synthetic image: smooth colour gradients with a bright disc, in [0, 1], then ImageNet normalisation
 yy, xx = np.mgrid[0:224, 0:224] / 223.0
 img = np.stack([xx, yy, 1 - (xx + yy) / 2], axis=-1)

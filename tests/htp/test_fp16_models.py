@@ -1,4 +1,4 @@
-"""fp16 mode end to end: float ONNX models (the benchmark generator's MobileNetV2-,
+"""fp16 mode end to end: float ONNX models (benchmarks/models/make_models.py's MobileNetV2-,
 ResNet-18-style and transformer graphs, no torch needed) converted by
 qnn-onnx-converter, built by qnn-model-lib-generator, run by htp_fp16_model_check
 on libQnnHtp.so with QNN_PRECISION_FLOAT16 and on libQnnCpu.so: every output
@@ -20,7 +20,7 @@ def main():
         return SKIP
     try:
         import numpy as np
-        spec = importlib.util.spec_from_file_location("gen_models", gen)
+        spec = importlib.util.spec_from_file_location("make_models", gen)
         gm = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(gm)
     except ImportError as e:
@@ -30,12 +30,10 @@ def main():
     libgen = os.path.join(build, "bin", "qnn-model-lib-generator")
     failed = False
     with tempfile.TemporaryDirectory() as work:
-        gm.OUT = work
-        models = {"mobilenet_v2_helper": (gm.mobilenet_v2_helper, (1, 224, 224, 3)),
-                  "resnet18_helper": (gm.resnet18_helper, (1, 224, 224, 3)),
-                  "transformer_l4_h256_s128": (gm.transformer, (1, 128, 256))}
-        for name, (make, shape) in models.items():
-            gm.save(make(), f"{name}.onnx")
+        models = {"mobilenet_v2_helper": (1, 224, 224, 3), "resnet18_helper": (1, 224, 224, 3),
+                  "transformer_l4_h256_s128": (1, 128, 256)}
+        for name, shape in models.items():
+            gm.write(gm.build(name), f"{work}/{name}.onnx")
             d = os.path.join(work, name)
             for cmd in ([conv, "-i", f"{work}/{name}.onnx", "-o", f"{d}/{name}.cpp"],
                         [libgen, "-c", f"{d}/{name}.cpp", "-b", f"{d}/{name}.bin", "-o", f"{d}/lib"]):

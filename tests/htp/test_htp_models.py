@@ -2,7 +2,7 @@
 """Quantized MobileNetV2 / ResNet-18 end to end on the HTP simulator (issue 8 acceptance).
 
 usage: test_htp_models.py BUILD_DIR MODEL GEN_MODELS_PY [HELD_OUT]     exit 77 = skipped
-MODEL mobilenet_v2 | resnet18: gen_models.py's torchvision export (helper variant if torch is missing).
+MODEL mobilenet_v2 | resnet18: make_models.py's torchvision export (helper variant if torch is missing).
 Chain: qnn-onnx-converter --input_list (calibrated on 20 seeded inputs, as tests/tools/quantization) ->
 qnn-model-lib-generator -> qnn-context-binary-generator --backend libQnnHtp.so (offline prepare) ->
 qnn-net-run --retrieve_context on libQnnHtp.so over HELD_OUT (default 10) other inputs. The logits must
@@ -87,7 +87,7 @@ def check_native_io(work, net_json, ctx, float_inputs, float_out):
 
 def main():
     if not os.path.exists(GEN):
-        print(f"SKIP: gen_models.py not found at {GEN!r}")
+        print(f"SKIP: make_models.py not found at {GEN!r}")
         sys.exit(77)
     if not os.path.exists(HTP):
         print("SKIP: libQnnHtp.so not built")

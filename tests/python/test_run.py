@@ -117,7 +117,7 @@ def test_backend_messages_reach_python_logging(model, caplog):
 
 
 @pytest.mark.skipif(not os.path.isfile(os.environ.get("QNN_GEN_MODELS_PY", "")),
-                    reason="QNN_GEN_MODELS_PY (../shared/bench/gen_models.py) not given")
+                    reason="QNN_GEN_MODELS_PY (benchmarks/models/make_models.py) not given")
 def test_mobilenet_v2_equals_net_run(tmp_path):
     """MobileNetV2 (the benchmark's export) converted by the tools into a CPU context binary."""
     subprocess.run([sys.executable, os.environ["QNN_GEN_MODELS_PY"], str(tmp_path / "models")], check=True,

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """qnn-onnx-converter tests: tiny models built here with onnx.helper (numpy reference outputs),
-the bench models of gen_models.py (run, check shape and finiteness), and error cases.
+the bench models of make_models.py (run, check shape and finiteness), and error cases.
 usage: test_converter.py BUILD_DIR CASE [GEN_MODELS_PY]    exit 77 = skipped (no python3-onnx)"""
 import os
 import sys
@@ -139,17 +139,17 @@ def case_mlp(work):
 
 
 def case_bench(work):
-    """gen_models.py models: convert, build, run; check output shape and finite values."""
+    """make_models.py models: convert, build, run; check output shape and finite values."""
     gen = sys.argv[3] if len(sys.argv) > 3 else ""
     if not os.path.exists(gen):
-        print(f"SKIP: gen_models.py not found at {gen!r}")
+        print(f"SKIP: make_models.py not found at {gen!r}")
         sys.exit(77)
     run(["/usr/bin/python3", gen, f"{work}/models"], ok=False)  # torchvision exports may fail
     for name, shape, outshape in [("mobilenet_v2_helper", (1, 3, 224, 224), 1000), ("resnet18_helper", (1, 3, 224, 224), 1000),
                                   ("matmul_1024", (1024, 1024), 1024 * 1024), ("transformer_l4_h256_s128", (1, 128, 256), 128 * 256)]:
         model = f"{work}/models/{name}.onnx"
         if not os.path.exists(model):
-            sys.exit(f"FAIL: gen_models.py did not produce {name}.onnx")
+            sys.exit(f"FAIL: make_models.py did not produce {name}.onnx")
         inp = [i.name for i in onnx.load(model, load_external_data=False).graph.input][0]
         out = convert_and_run(model, [(inp, rs.randn(*shape).astype(np.float32))], f"{work}/{name}")
         y = out["output"]

@@ -6,7 +6,7 @@ compose into one context; qnn-context-binary-generator --dlc_path saves a contex
 qairt-quantizer on the float DLC with the same calibration list as qnn-onnx-converter --input_list: the
 quantized DLC runs bit for bit like the quantized model.cpp on the CPU and HTP backends (MobileNetV2 on the
 HTP too with GEN_MODELS_PY); a quantized, damaged or uncalibrated request ends in `qairt-quantizer: error:`.
-usage: test_dlc.py BUILD_DIR [GEN_MODELS_PY]   (with gen_models.py: MobileNetV2 too)"""
+usage: test_dlc.py BUILD_DIR [GEN_MODELS_PY]   (with make_models.py: MobileNetV2 too)"""
 import json
 import os
 import random

@@ -6,10 +6,10 @@ max |qnn - ort| / max |ort| <= 1e-4 for every output.
 
 usage: test_vs_ort.py BUILD_DIR NODE_MODULES_DIR torchvision|bench GEN_MODELS_PY
        test_vs_ort.py BUILD_DIR NODE_MODULES_DIR files MODEL.onnx...     (manual check of any model)
-  torchvision: mobilenet_v2, resnet18 (torchvision exports of gen_models.py; needs python3-torchvision)
+  torchvision: mobilenet_v2, resnet18 (torchvision exports of make_models.py; needs python3-torchvision)
   bench:       transformer_l4_h256_s128 (+ the LayerNormalization-17 variant), matmul_1024 and the
                helper-built MobileNetV2 / ResNet-18 (BatchNorm pre-folded, Clip with min/max inputs)
-exit 77 (skipped) when python3-onnx, node + onnxruntime-node, gen_models.py or torchvision are missing.
+exit 77 (skipped) when python3-onnx, node + onnxruntime-node, make_models.py or torchvision are missing.
 
 Tolerance: both sides compute in fp32 with different summation orders; the deepest sums here (ResNet's
 3x3x512 = 4608-term convolutions, 1024-term MatMul rows) give relative errors around 1e-6, so 1e-4
@@ -94,14 +94,14 @@ def main():
         else:
             gen = sys.argv[4]
             if not os.path.exists(gen):
-                skip(f"gen_models.py not found at '{gen}'")
+                skip(f"make_models.py not found at '{gen}'")
             p = testlib.run(["/usr/bin/python3", gen, f"{tmp}/models"], ok=False)
             if what == "torchvision" and "torch/torchvision unavailable" in p.stdout:
                 skip("python3-torch / python3-torchvision are not installed (the torchvision exports need them)")
             models = [f"{tmp}/models/{m}.onnx" for m in SETS[what]]
             missing = [m for m in models if not os.path.exists(m)]
             if missing:
-                sys.exit(f"FAIL: gen_models.py did not produce {missing}\n{p.stdout}{p.stderr}")
+                sys.exit(f"FAIL: make_models.py did not produce {missing}\n{p.stdout}{p.stderr}")
         failed = []
         for m in models:
             work = f"{tmp}/{os.path.splitext(os.path.basename(m))[0]}"

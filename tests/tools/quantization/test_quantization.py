@@ -2,7 +2,7 @@
 """qnn-onnx-converter quantization tests.
 
 usage: test_quantization.py BUILD_DIR CASE [GEN_MODELS_PY] [HELD_OUT]     exit 77 = skipped
-CASE mobilenet_v2 | resnet18: gen_models.py's torchvision export (helper variant if torch is missing),
+CASE mobilenet_v2 | resnet18: make_models.py's torchvision export (helper variant if torch is missing),
   calibrated on 20 generated inputs. Encodings in the generated model.cpp are checked against tf
   (min/max) and (MobileNetV2) symmetric/per-channel encodings computed here from an independent numpy evaluation of the ONNX
   model on the same inputs; weights are checked bit-exact in model.bin. The 8- and 16-bit activation
@@ -145,10 +145,10 @@ def results(outdir, n, name="output"):
     return [np.fromfile(f"{outdir}/Result_{k}/{name}.raw", np.float32).astype(np.float64) for k in range(n)]
 
 
-# ---------------- case: a model of gen_models.py ----------------
+# ---------------- case: a model of make_models.py ----------------
 def case_model(work, name):
     if not os.path.exists(GEN):
-        print(f"SKIP: gen_models.py not found at {GEN!r}")
+        print(f"SKIP: make_models.py not found at {GEN!r}")
         sys.exit(77)
     run(["/usr/bin/python3", GEN, f"{work}/models"], ok=False)
     path = f"{work}/models/{name}.onnx"
