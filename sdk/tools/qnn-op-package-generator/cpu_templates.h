@@ -1,4 +1,5 @@
-// The fixed text of a generated CPU op package. Placeholders are @NAME@ and are
+// The fixed text of a generated CPU op package: the files templates/*.in, compiled
+// in by the build (cmake/EmbedText.cmake). Placeholders are @NAME@ and are
 // filled by cpu_package_sources.cpp; everything op-specific comes from there.
 // The generated code includes public QNN headers only (CPU/QnnCpuOpPackage.h,
 // QnnOpPackage.h, ...), so it builds against any installed SDK.
