@@ -23,15 +23,18 @@ using RuntimeAccessor = Runtime& (*)();
 namespace api_table_detail {
 
 // RuntimeMethod_<member><R>::value: &R::member when R has one such public,
-// unique method, else nullptr.
+// unique method, else nullptr; ::found says which. (GCC under -fsanitize does not
+// take `&R::member != nullptr` as a constant expression, hence the separate flag.)
 #define QNN_RUNTIME_METHOD_(id, member, name)                                  \
   template <typename R, typename = void>                                      \
   struct RuntimeMethod_##member {                                             \
     static constexpr std::nullptr_t value = nullptr;                          \
+    static constexpr bool found = false;                                      \
   };                                                                          \
   template <typename R>                                                       \
   struct RuntimeMethod_##member<R, std::void_t<decltype(&R::member)>> {       \
     static constexpr auto value = &R::member;                                 \
+    static constexpr bool found = true;                                       \
   };
 QNN_FOR_EACH_INTERFACE_MEMBER(QNN_RUNTIME_METHOD_)
 #undef QNN_RUNTIME_METHOD_
@@ -96,7 +99,7 @@ struct ApiTable {
   template <typename Table>
   static void fillTable(Table& t) {
 #define QNN_RUNTIME_FORWARD_(id, member, name)                                                    \
-  if constexpr (api_table_detail::RuntimeMethod_##member<Runtime>::value != nullptr &&            \
+  if constexpr (api_table_detail::RuntimeMethod_##member<Runtime>::found &&                       \
                 !api_table_detail::kOverridden<&QNN_INTERFACE_VER_TYPE::member>)                  \
     t.member = &api_table_detail::Forward<rt, api_table_detail::RuntimeMethod_##member<Runtime>::value, \
                                           decltype(t.member)>::call;
