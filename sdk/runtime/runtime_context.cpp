@@ -67,7 +67,10 @@ Status checkContextConfig(const QnnContext_Config_t** config, BackendHooks* hook
       case QNN_CONTEXT_CONFIG_PERSISTENT_BINARY:  // the binary is copied at load: any lifetime is fine
         break;
       case QNN_CONTEXT_CONFIG_OPTION_PRIORITY:
-        if (c.priority > QNN_PRIORITY_HIGH) return invalidArgument("invalid context priority");
+        // API 2.39's scale: LOWEST 0 .. CRITICAL_PLUS 500 = HIGHEST.
+        if (c.priority > QNN_PRIORITY_HIGHEST)
+          return invalidArgument("context priority " + std::to_string(c.priority) + " is above QNN_PRIORITY_HIGHEST (" +
+                                 std::to_string(QNN_PRIORITY_HIGHEST) + ")");
         (*settings)["context.priority"] = std::to_string(c.priority);
         break;
       case QNN_CONTEXT_CONFIG_ENABLE_GRAPHS:

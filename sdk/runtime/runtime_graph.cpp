@@ -66,7 +66,10 @@ static Status applyGraphConfig(GraphObject& g, const QnnGraph_Config_t** config,
               g.backend->engine->applyGraphCustomConfig(config[i]->customConfig, &g.ir, g.executed.load(), warnings));
         break;
       case QNN_GRAPH_CONFIG_OPTION_PRIORITY:
-        if (config[i]->priority > QNN_PRIORITY_HIGH) return invalidArgument("invalid graph priority");
+        // API 2.39's scale: LOWEST 0 .. CRITICAL_PLUS 500 = HIGHEST.
+        if (config[i]->priority > QNN_PRIORITY_HIGHEST)
+          return invalidArgument("graph priority " + std::to_string(config[i]->priority) +
+                                 " is above QNN_PRIORITY_HIGHEST (" + std::to_string(QNN_PRIORITY_HIGHEST) + ")");
         g.ir.priority = config[i]->priority;
         break;
       case QNN_GRAPH_CONFIG_OPTION_PROFILE_HANDLE:

@@ -129,6 +129,36 @@ TEST_F(ContextConfigs, RefusedValues) {
   EXPECT_EQ(ctx, nullptr);
 }
 
+// API 2.39's priority scale (QnnTypes.h): LOWEST 0, NORMAL_LOW 50, NORMAL 100, NORMAL_HIGH 150, HIGH 200,
+// HIGH_PLUS 300, CRITICAL 400, CRITICAL_PLUS 500 = HIGHEST. Each is a valid context and graph priority;
+// above HIGHEST is refused.
+TEST_F(ContextConfigs, EveryPriorityOfApi239) {
+  for (uint32_t p : {0u, 50u, 100u, 150u, 200u, 300u, 400u, 500u}) {
+    QnnContext_Config_t c = config(QNN_CONTEXT_CONFIG_OPTION_PRIORITY);
+    c.priority = static_cast<Qnn_Priority_t>(p);
+    const QnnContext_Config_t* list[] = {&c, nullptr};
+    Qnn_ContextHandle_t ctx = nullptr;
+    ASSERT_EQ(api().contextCreate(backend, nullptr, list, &ctx), QNN_SUCCESS) << p;
+    QnnGraph_Config_t gc = QNN_GRAPH_CONFIG_INIT;
+    gc.option = QNN_GRAPH_CONFIG_OPTION_PRIORITY;
+    gc.priority = static_cast<Qnn_Priority_t>(p);
+    const QnnGraph_Config_t* glist[] = {&gc, nullptr};
+    Qnn_GraphHandle_t g = nullptr;
+    EXPECT_EQ(api().graphCreate(ctx, "g", glist, &g), QNN_SUCCESS) << p;
+    EXPECT_EQ(api().graphSetConfig(g, glist), QNN_SUCCESS) << p;
+    gc.priority = static_cast<Qnn_Priority_t>(QNN_PRIORITY_HIGHEST + 1);
+    EXPECT_EQ(api().graphSetConfig(g, glist), QNN_GRAPH_ERROR_INVALID_ARGUMENT) << p;
+    EXPECT_EQ(api().contextFree(ctx, nullptr), QNN_SUCCESS);
+  }
+  EXPECT_EQ(QNN_PRIORITY_HIGHEST, 500);
+  QnnContext_Config_t c = config(QNN_CONTEXT_CONFIG_OPTION_PRIORITY);
+  c.priority = static_cast<Qnn_Priority_t>(501);
+  const QnnContext_Config_t* list[] = {&c, nullptr};
+  Qnn_ContextHandle_t ctx = nullptr;
+  EXPECT_EQ(api().contextCreate(backend, nullptr, list, &ctx), QNN_CONTEXT_ERROR_INVALID_CONFIG);
+  EXPECT_EQ(ctx, nullptr);
+}
+
 // QnnContext_createFromBinaryWithSignal: an expired timeout stops the load and
 // a trigger during it aborts it, the context handle untouched either way; a
 // quiet signal loads and is free again afterwards.

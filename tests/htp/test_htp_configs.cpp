@@ -92,7 +92,13 @@ TEST_F(HtpTest, ContextPriorityAndCustomConfig) {
   Qnn_ContextHandle_t ctx = nullptr;
   ASSERT_EQ(api().contextCreate(backend, nullptr, list, &ctx), QNN_SUCCESS);
   EXPECT_EQ(api().contextFree(ctx, nullptr), QNN_SUCCESS);
-  prio.priority = static_cast<Qnn_Priority_t>(QNN_PRIORITY_HIGH + 1);
+  // API 2.39's priorities above HIGH: HIGH_PLUS 300, CRITICAL 400, CRITICAL_PLUS 500 = HIGHEST; and below NORMAL.
+  for (uint32_t p : {0u, 50u, 300u, 400u, 500u}) {
+    prio.priority = static_cast<Qnn_Priority_t>(p);
+    ASSERT_EQ(api().contextCreate(backend, nullptr, list, &ctx), QNN_SUCCESS) << p;
+    EXPECT_EQ(api().contextFree(ctx, nullptr), QNN_SUCCESS);
+  }
+  prio.priority = static_cast<Qnn_Priority_t>(QNN_PRIORITY_HIGHEST + 1);
   EXPECT_EQ(api().contextCreate(backend, nullptr, list, &ctx), QNN_CONTEXT_ERROR_INVALID_CONFIG);
 }
 
