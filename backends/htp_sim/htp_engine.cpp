@@ -87,11 +87,11 @@ void clampBounds(const FusedClamp& c, const TensorInfo& t, double* realMin, doub
 
 // clamp (may be null): an activation folded into the node; *kernelClamps tells
 // whether the kernel took it over (else the engine clamps after execute).
-// fp16Floats: the graph computes float tensors in fp16 (else fp32).
+// fp16Floats: the graph computes float tensors in fp16 (else fp32); saturateFp16: FP16_CLAMP_OVERFLOW.
 Status makeKernel(const NodeInfo& node, const std::vector<sdk::TensorView>& ins,
                   const std::vector<sdk::TensorView>& outs, std::unique_ptr<Kernel>* out, bool fp16Floats = true,
                   const FusedClamp* clamp = nullptr, const TensorInfo* clampTensor = nullptr,
-                  bool* kernelClamps = nullptr) {
+                  bool* kernelClamps = nullptr, bool saturateFp16 = false) {
   KernelFactory factory = findKernel(node.typeName);
   std::unique_ptr<Kernel> k = factory ? factory(node.typeName) : nullptr;
   if (!k)
@@ -99,6 +99,7 @@ Status makeKernel(const NodeInfo& node, const std::vector<sdk::TensorView>& ins,
                               " yet");
   Status st = k->init(node.params);
   if (!fp16Floats) k->computeFloatsInFp32();
+  else if (saturateFp16) k->saturateFp16Overflow();
   if (kernelClamps) *kernelClamps = false;
   if (st.isOk() && clamp && clamp->active && clampTensor && kernelClamps &&
       clampTensor->quant.kind == sdk::QuantInfo::Kind::kScaleOffset) {
@@ -169,7 +170,8 @@ class HtpPreparedGraph : public sdk::PreparedGraph {
       }
       const TensorInfo* out0 = s->node->outputIds.empty() ? nullptr : g.findTensor(s->node->outputIds[0]);
       QNN_SDK_RETURN_IF_ERROR(
-          makeKernel(*s->node, s->ins, s->outs, &s->kernel, options_.fp16, &s->plan->clamp, out0, &s->kernelClamps));
+          makeKernel(*s->node, s->ins, s->outs, &s->kernel, options_.fp16, &s->plan->clamp, out0, &s->kernelClamps,
+                     options_.fp16ClampOverflow));
       steps_.push_back(std::move(s));
     }
     return Status::ok();

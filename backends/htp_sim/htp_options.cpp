@@ -52,6 +52,11 @@ void noteFp16Unit(uint32_t arch, Warnings* warnings) {
     warnings->push_back("HTP device config: HTP V" + std::to_string(arch) + kNoFp16Unit);
 }
 
+// Why the on-chip memory options of API 2.39 change nothing off a device.
+constexpr const char* kKeepsOnChip =
+    "it keeps data resident in the device's on-chip memory between executions, which the simulator does not model; "
+    "results are the same";
+
 }  // namespace
 
 sdk::Status checkSocHasHtp(uint32_t socModel, const char* what) {
@@ -79,6 +84,7 @@ GraphOptions resolveGraphOptions(const Settings& s) {
   o.hvxThreads = get(s, "graph.hvx_threads", 0);
   if (o.hvxThreads == 0 && arch) o.hvxThreads = arch->hvxThreads;
   o.foldReluIntoConv = get(s, "graph.fold_relu_off", 0) == 0;
+  o.fp16ClampOverflow = get(s, "graph.fp16_clamp_overflow", 0) != 0;
   o.contextPriority = get(s, "context.priority", 0);
   return o;
 }
@@ -247,6 +253,11 @@ sdk::Status applyGraphCustomConfig(const void* custom, Settings* s, uint32_t* pr
     (*s)[key] = value ? "1" : "0";
     return sdk::Status::ok();
   };
+  // A flag recorded that, enabled, changes nothing off a device: one line naming it and why.
+  auto flagNoEffect = [&](const char* key, bool value, const std::string& what, const std::string& why) {
+    if (value) warnings->push_back("HTP graph config: " + what + " accepted with no effect in the simulator: " + why);
+    return flag(key, value);
+  };
   // VTCM: 0 (QNN_HTP_GRAPH_CONFIG_OPTION_MAX) is the whole VTCM; more than the device has is clamped to it.
   auto vtcm = [&](uint64_t requestedBytes, const std::string& asked) {
     const uint32_t deviceMB = deviceVtcmMB(socOf(*s), archVersion);
@@ -289,6 +300,13 @@ sdk::Status applyGraphCustomConfig(const void* custom, Settings* s, uint32_t* pr
           return flag("graph.sparse_weights_compression", v != 0.f);
         case QNN_HTP_GRAPH_OPTIMIZATION_TYPE_ENABLE_SLC_ALLOCATOR:
           return flag("graph.slc_allocator", v != 0.f);
+        // API 2.39 (QnnHtpGraph.h): on-chip memory residency, results unchanged; recorded and logged.
+        case QNN_HTP_GRAPH_OPTIMIZATION_TYPE_ENABLE_VTCM_RETENTION:
+          if (v != 0.f && v != 1.f)
+            return sdk::invalidArgument("HTP graph config: VTCM retention is enabled with 0 or 1");
+          return flagNoEffect("graph.vtcm_retention", v != 0.f, "optimization ENABLE_VTCM_RETENTION", kKeepsOnChip);
+        case QNN_HTP_GRAPH_OPTIMIZATION_TYPE_ENABLE_CACHED_WEIGHTS:
+          return flagNoEffect("graph.cached_weights", v != 0.f, "optimization ENABLE_CACHED_WEIGHTS", kKeepsOnChip);
         default:
           return sdk::invalidArgument("HTP graph config: unknown optimization type " +
                                       std::to_string(c.optimizationOption.type));
@@ -393,9 +411,22 @@ sdk::Status applyGraphCustomConfig(const void* custom, Settings* s, uint32_t* pr
     case QNN_HTP_GRAPH_CONFIG_OPTION_ADVANCED_ACTIVATION_FUSION:
       return flag("graph.advanced_activation_fusion", c.advancedActivationFusion);
     case QNN_HTP_GRAPH_CONFIG_OPTION_HIGH_PRECISION_SIGMOID:
-      return flag("graph.high_precision_sigmoid", c.highPrecisionSigmoid);
+      return flagNoEffect("graph.high_precision_sigmoid", c.highPrecisionSigmoid, "HIGH_PRECISION_SIGMOID",
+                          "the simulator computes Sigmoid in fp32 and rounds only its result to half, the most "
+                          "precise an fp16 result can be (fixed point: a table exact per input code)");
     case QNN_HTP_GRAPH_CONFIG_OPTION_MONOLITHIC_LSTM:
       return flag("graph.monolithic_lstm", c.monolithicLstm);
+    // API 2.39 options 18-20 (QnnHtpGraph.h: each a bool).
+    case QNN_HTP_GRAPH_CONFIG_OPTION_PRECISION_COMPENSATION:
+      return flagNoEffect("graph.precision_compensation", c.precisionCompensation, "PRECISION_COMPENSATION",
+                          "its arithmetic is not publicly defined, and the simulator's fp16 ops already compute in "
+                          "fp32 with one rounding of each result");
+    case QNN_HTP_GRAPH_CONFIG_OPTION_ENABLE_PREDICATION:
+      return flagNoEffect("graph.enable_predication", c.enablePredication, "ENABLE_PREDICATION",
+                          "predicated execution is a choice of the device's generated code; results are the same");
+    case QNN_HTP_GRAPH_CONFIG_OPTION_FP16_CLAMP_OVERFLOW:
+      // Honoured (GraphOptions::fp16ClampOverflow): fp16 results that overflow saturate to +-65504.
+      return flag("graph.fp16_clamp_overflow", c.fp16ClampOverflow);
     default:
       return sdk::invalidArgument("HTP graph config: unknown option " + std::to_string(c.option));
   }

@@ -28,6 +28,9 @@ struct GraphOptions {
   uint32_t hvxThreads = 0;    // 0 in the config means all of the arch's threads
   bool foldReluIntoConv = true;
   uint32_t contextPriority = 0;  // Qnn_Priority_t
+  // QNN_HTP_GRAPH_CONFIG_OPTION_FP16_CLAMP_OVERFLOW (API 2.39): in fp16 mode a finite result too large for
+  // half is stored as +-65504 (the largest half) instead of +-inf.
+  bool fp16ClampOverflow = false;
 };
 
 // Never fails: settings were validated when they were set.

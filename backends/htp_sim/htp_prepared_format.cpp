@@ -11,7 +11,8 @@ using sdk::binary::ByteReader;
 using sdk::binary::ByteWriter;
 
 constexpr uint32_t kMagic = 0x50505448;  // "HTPP" little-endian
-constexpr uint32_t kVersion = 2;  // 2: static data equal to the source graph's is not stored again
+// 2: static data equal to the source graph's is not stored again; 3: fp16ClampOverflow after the options.
+constexpr uint32_t kVersion = 3;
 constexpr size_t kMaxString = 1 << 20;
 
 sdk::Status corrupt(const std::string& what) { return sdk::corruptData("prepared HTP graph: " + what); }
@@ -42,7 +43,7 @@ sdk::Status encodePreparedGraph(const PreparedPlan& plan, const GraphOptions& o,
   w.u32(kMagic);
   w.u32(kVersion);
   for (uint32_t v : {o.socModel, o.arch, o.vtcmMB, o.optMode, uint32_t(o.fp16), o.hvxThreads,
-                     uint32_t(o.foldReluIntoConv), o.contextPriority})
+                     uint32_t(o.foldReluIntoConv), o.contextPriority, uint32_t(o.fp16ClampOverflow)})
     w.u32(v);
   w.u32(static_cast<uint32_t>(plan.passes.size()));
   for (const PassRecord& p : plan.passes) {
@@ -78,6 +79,9 @@ sdk::Status decodePreparedGraph(const uint8_t* data, size_t size, const sdk::Gra
   for (uint32_t* v : {&o->socModel, &o->arch, &o->vtcmMB, &o->optMode, &fp16, &o->hvxThreads, &fold,
                       &o->contextPriority})
     if (!r.u32(v)) return corrupt("truncated options");
+  uint32_t clampOverflow = 0;
+  if (version >= 3 && !r.u32(&clampOverflow)) return corrupt("truncated options");
+  o->fp16ClampOverflow = clampOverflow != 0;
   o->fp16 = fp16 != 0;
   o->foldReluIntoConv = fold != 0;
   if (!findArch(o->arch)) return corrupt("unknown HTP architecture " + std::to_string(o->arch));

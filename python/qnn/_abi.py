@@ -322,7 +322,9 @@ class _HtpGraphConfigUnion(C.Union):
                 ("shortDepthConvOnHmxOff", C.c_bool), ("numHvxThreads", C.c_uint64), ("numCores", C.c_uint32),
                 ("vtcmSizeInBytes", C.c_uint32), ("weightsPacking", C.c_bool), ("assumeSameQuant", C.c_bool),
                 ("shareIOBuffer", C.c_bool), ("advancedActivationFusion", C.c_bool),
-                ("highPrecisionSigmoid", C.c_bool), ("monolithicLstm", C.c_bool), ("_size", C.c_uint8 * 48)]
+                ("highPrecisionSigmoid", C.c_bool), ("monolithicLstm", C.c_bool),
+                ("precisionCompensation", C.c_bool), ("enablePredication", C.c_bool), ("fp16ClampOverflow", C.c_bool),
+                ("_size", C.c_uint8 * 48)]
 
 
 class HtpGraphCustomConfig(C.Structure):

@@ -8,7 +8,9 @@ from . import _abi as A
 
 BACKEND_ID_HTP = 6  # QNN_BACKEND_ID_HTP
 
-PRIORITIES = {"low": 0, "normal": 100, "default": 100, "normal_high": 150, "high": 200}
+# Qnn_Priority_t (API 2.39's scale: LOWEST 0 .. CRITICAL_PLUS 500 = HIGHEST).
+PRIORITIES = {"lowest": 0, "low": 0, "normal_low": 50, "normal": 100, "default": 100, "normal_high": 150,
+              "high": 200, "high_plus": 300, "critical": 400, "critical_plus": 500, "highest": 500}
 
 # htp={...} of a graph: name -> (QNN_HTP_GRAPH_CONFIG_OPTION_*, union member, Python type). The names follow
 # the HTP backend extension config of qnn-net-run where it has one (vtcm_mb, hvx_threads, O, dlbc).
@@ -25,10 +27,14 @@ _HTP_GRAPH = {
     "advanced_activation_fusion": (15, "advancedActivationFusion", bool),
     "high_precision_sigmoid": (16, "highPrecisionSigmoid", bool),
     "monolithic_lstm": (17, "monolithicLstm", bool),
+    "precision_compensation": (18, "precisionCompensation", bool),
+    "enable_predication": (19, "enablePredication", bool),
+    "fp16_clamp_overflow": (20, "fp16ClampOverflow", bool),
 }
 # QNN_HTP_GRAPH_CONFIG_OPTION_OPTIMIZATION: name -> QnnHtpGraph_OptimizationType_t.
 _HTP_OPTIMIZATION = {"O": 3, "finalize_optimization_flag": 3, "schedule_threshold": 1, "finalize_retries": 2,
-                     "dlbc": 4, "dlbc_weights": 5, "sparse_weights_compression": 6, "slc_allocator": 7}
+                     "dlbc": 4, "dlbc_weights": 5, "sparse_weights_compression": 6, "slc_allocator": 7,
+                     "vtcm_retention": 8, "cached_weights": 9}
 _PRECISION = {"float32": 0, "float16": 1}
 
 # htp={...} of a context: name -> (QNN_HTP_CONTEXT_CONFIG_OPTION_*, union member, Python type).

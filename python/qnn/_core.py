@@ -174,7 +174,7 @@ class Graph:
         return self.context.register(info.dims, info.dtype_name, mem_type=mem_type, buffer=buffer, offset=offset)
 
     def set_config(self, priority=None, htp=None):
-        """QnnGraph_setConfig: priority ("low", "normal", "normal_high", "high") and HTP graph options."""
+        """QnnGraph_setConfig: priority (a name of _config.PRIORITIES, e.g. "normal", "high") and HTP graph options."""
         self.context._check_open()
         backend = self.context.backend
         configs = graph_configs(backend.backend_id, priority=priority, htp=htp)

@@ -3,7 +3,9 @@
 // with a warning, a SoC config overrides a conflicting arch config, the HVX
 // thread count may change until the first execution, and every graph option of
 // the 2.32 headers is accepted. Each test is one row of that table.
+#include <cmath>
 #include <cstring>
+#include <limits>
 
 #include "HTP/QnnHtpPerfInfrastructure.h"
 #include "HTP/QnnHtpProfile.h"
@@ -246,18 +248,45 @@ TEST_F(HtpLenientTest, EveryGraphOptionOfTheNewestHeaders) {
                  QNN_HTP_GRAPH_CONFIG_OPTION_SHORT_DEPTH_CONV_ON_HMX_OFF, QNN_HTP_GRAPH_CONFIG_OPTION_WEIGHTS_PACKING,
                  QNN_HTP_GRAPH_CONFIG_OPTION_ASSUME_SAME_QUANT, QNN_HTP_GRAPH_CONFIG_OPTION_SHARE_IO_BUFFER,
                  QNN_HTP_GRAPH_CONFIG_OPTION_ADVANCED_ACTIVATION_FUSION,
-                 QNN_HTP_GRAPH_CONFIG_OPTION_HIGH_PRECISION_SIGMOID, QNN_HTP_GRAPH_CONFIG_OPTION_MONOLITHIC_LSTM}) {
+                 QNN_HTP_GRAPH_CONFIG_OPTION_HIGH_PRECISION_SIGMOID, QNN_HTP_GRAPH_CONFIG_OPTION_MONOLITHIC_LSTM,
+                 QNN_HTP_GRAPH_CONFIG_OPTION_PRECISION_COMPENSATION, QNN_HTP_GRAPH_CONFIG_OPTION_ENABLE_PREDICATION,
+                 QNN_HTP_GRAPH_CONFIG_OPTION_FP16_CLAMP_OVERFLOW}) {
     QnnHtpGraph_CustomConfig_t c = option(o);
     c.weightsPacking = true;  // every one of these is a bool at the same place
     accepted.push_back(c);
   }
   for (auto t : {QNN_HTP_GRAPH_OPTIMIZATION_TYPE_ENABLE_DLBC_WEIGHTS,
                  QNN_HTP_GRAPH_OPTIMIZATION_TYPE_ENABLE_SPARSE_WEIGHTS_COMPRESSION,
-                 QNN_HTP_GRAPH_OPTIMIZATION_TYPE_ENABLE_SLC_ALLOCATOR})
+                 QNN_HTP_GRAPH_OPTIMIZATION_TYPE_ENABLE_SLC_ALLOCATOR,
+                 QNN_HTP_GRAPH_OPTIMIZATION_TYPE_ENABLE_VTCM_RETENTION,
+                 QNN_HTP_GRAPH_OPTIMIZATION_TYPE_ENABLE_CACHED_WEIGHTS})
     accepted.push_back(optimizationConfig(t, 1.f));
   ASSERT_EQ(buildRelu("all", accepted, &g), QNN_SUCCESS) << LogCapture::take();
   std::string log = LogCapture::take();
   EXPECT_NE(log.find("2 cores requested; the device has 1, using 1"), std::string::npos) << log;
+  // Those with no meaning off a device say so, once each, by name; FP16_CLAMP_OVERFLOW is honoured (below).
+  for (const char* name : {"HIGH_PRECISION_SIGMOID", "PRECISION_COMPENSATION", "ENABLE_PREDICATION",
+                           "optimization ENABLE_VTCM_RETENTION", "optimization ENABLE_CACHED_WEIGHTS"}) {
+    const std::string line = std::string("HTP graph config: ") + name + " accepted with no effect in the simulator: ";
+    const size_t at = log.find(line);
+    EXPECT_NE(at, std::string::npos) << name << ": " << log;
+    EXPECT_EQ(log.find(line, at + 1), std::string::npos) << name << ": " << log;
+  }
+  EXPECT_EQ(log.find("FP16_CLAMP_OVERFLOW"), std::string::npos) << log;
+  // Set to false they are the default: nothing to say.
+  for (auto o : {QNN_HTP_GRAPH_CONFIG_OPTION_PRECISION_COMPENSATION, QNN_HTP_GRAPH_CONFIG_OPTION_ENABLE_PREDICATION,
+                 QNN_HTP_GRAPH_CONFIG_OPTION_FP16_CLAMP_OVERFLOW, QNN_HTP_GRAPH_CONFIG_OPTION_HIGH_PRECISION_SIGMOID}) {
+    Qnn_GraphHandle_t off = nullptr;
+    EXPECT_EQ(makeGraph(ctx, ("off" + std::to_string(o)).c_str(), {option(o)}, &off), QNN_SUCCESS) << o;
+  }
+  EXPECT_EQ(makeGraph(ctx, "offopt",
+                      {optimizationConfig(QNN_HTP_GRAPH_OPTIMIZATION_TYPE_ENABLE_VTCM_RETENTION, 0.f),
+                       optimizationConfig(QNN_HTP_GRAPH_OPTIMIZATION_TYPE_ENABLE_CACHED_WEIGHTS, 0.f)},
+                      &g),
+            QNN_SUCCESS);
+  EXPECT_EQ(LogCapture::take(), "");
+  ASSERT_EQ(buildRelu("all2", accepted, &g), QNN_SUCCESS);
+  LogCapture::take();
   std::string setup;
   runAndReadHvxThreads(g, &setup);
   EXPECT_NE(setup.find("3 MB VTCM"), std::string::npos) << setup;  // the parallel-execution VTCM share
@@ -281,7 +310,13 @@ TEST_F(HtpLenientTest, EveryGraphOptionOfTheNewestHeaders) {
       {"overlap", overlap, "exceeds the addressable"},
       {"concurrency", concurrency, "unknown graph concurrency option 7"},
       {"hmx", option(QNN_HTP_GRAPH_CONFIG_OPTION_HMX_BOUNDING), "HMX bounding needs an HTP V81 or later"},
+      // QnnHtpGraph.h: VTCM retention takes 0 (disabled) or 1 (enabled).
+      {"retention", optimizationConfig(QNN_HTP_GRAPH_OPTIMIZATION_TYPE_ENABLE_VTCM_RETENTION, 2.f),
+       "VTCM retention is enabled with 0 or 1"},
+      {"opt10", optimizationConfig(static_cast<QnnHtpGraph_OptimizationType_t>(10), 1.f),
+       "unknown optimization type 10"},
       {"unknown", option(static_cast<QnnHtpGraph_ConfigOption_t>(99)), "unknown option 99"},
+      {"option21", option(static_cast<QnnHtpGraph_ConfigOption_t>(21)), "unknown option 21"},
   };
   for (const Refused& r : refused) {
     EXPECT_EQ(makeGraph(ctx, r.name, {r.config}, &g), QNN_GRAPH_ERROR_INVALID_ARGUMENT) << r.name;
@@ -322,6 +357,91 @@ TEST_F(HtpLenientTest, FloatPrecisionDecidesTheRounding) {
     EXPECT_EQ(y, c.want) << c.name;
   }
   EXPECT_EQ(LogCapture::take(), "");
+}
+
+// QNN_HTP_GRAPH_CONFIG_OPTION_FP16_CLAMP_OVERFLOW (API 2.39, a bool): in fp16 mode a result too large for
+// half saturates to the largest half, +-65504, instead of becoming +-inf (ONNX Runtime's QNN EP option
+// enable_htp_fp16_clamp_overflow: "saturate such overflow to the fp16 max value"). An input that is already
+// inf is no overflow and stays inf; an fp32 graph has no half overflow to clamp. The setting survives a
+// context binary.
+TEST_F(HtpLenientTest, Fp16ClampOverflowSaturatesInsteadOfInf) {
+  const float inf = std::numeric_limits<float>::infinity();
+  // Products in double: 90000 and -90000 exceed half's range (rounding to inf from 65520 up); 6 and
+  // 65280 = 2040 * 32 are halves.
+  const float a[5] = {300.f, -300.f, 2.f, 256.f, inf}, b[5] = {300.f, 300.f, 3.f, 255.f, 1.f};
+  QnnHtpGraph_CustomConfig_t clamp = option(QNN_HTP_GRAPH_CONFIG_OPTION_FP16_CLAMP_OVERFLOW);
+  clamp.fp16ClampOverflow = true;
+  struct Case {
+    const char* name;
+    std::vector<QnnHtpGraph_CustomConfig_t> configs;
+    Qnn_DataType_t outType;
+    float want[5];
+  };
+  const Case cases[] = {
+      {"fp16", {precisionConfig(QNN_PRECISION_FLOAT16)}, QNN_DATATYPE_FLOAT_32, {inf, -inf, 6.f, 65280.f, inf}},
+      {"fp16clamp", {precisionConfig(QNN_PRECISION_FLOAT16), clamp}, QNN_DATATYPE_FLOAT_32,
+       {65504.f, -65504.f, 6.f, 65280.f, inf}},
+      {"fp16clamp_h", {clamp, precisionConfig(QNN_PRECISION_FLOAT16)}, QNN_DATATYPE_FLOAT_16,
+       {65504.f, -65504.f, 6.f, 65280.f, inf}},
+      {"fp16_h", {precisionConfig(QNN_PRECISION_FLOAT16)}, QNN_DATATYPE_FLOAT_16, {inf, -inf, 6.f, 65280.f, inf}},
+      {"fp32clamp", {precisionConfig(QNN_PRECISION_FLOAT32), clamp}, QNN_DATATYPE_FLOAT_32,
+       {90000.f, -90000.f, 6.f, 65280.f, inf}},
+  };
+  // The bits of the halves above (IEEE binary16: 0x7BFF = 65504, 0x7C00 = inf, sign bit 0x8000).
+  auto halfBits = [](float v) -> uint16_t {
+    if (v == 65504.f) return 0x7BFF;
+    if (v == -65504.f) return 0xFBFF;
+    if (v == 6.f) return 0x4600;       // 1.5 * 2^2
+    if (v == 65280.f) return 0x7BF8;   // (1 + 1016/1024) * 2^15
+    return std::signbit(v) ? 0xFC00 : 0x7C00;
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    Qnn_ContextHandle_t own = nullptr;
+    ASSERT_EQ(api().contextCreate(backend, nullptr, nullptr, &own), QNN_SUCCESS);
+    Qnn_GraphHandle_t g = nullptr;
+    ASSERT_EQ(makeGraph(own, "mul", c.configs, &g), QNN_SUCCESS) << LogCapture::take();
+    TensorSpec x("x", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_FLOAT_32, {1, 5});
+    TensorSpec y("y", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_FLOAT_32, {1, 5});
+    TensorSpec out("out", QNN_TENSOR_TYPE_APP_READ, c.outType, {1, 5});
+    for (TensorSpec* t : {&x, &y, &out}) ASSERT_EQ(api().tensorCreateGraphTensor(g, &t->tensor), QNN_SUCCESS);
+    Qnn_Tensor_t mulIn[] = {x.tensor, y.tensor};
+    Qnn_OpConfig_t op = QNN_OPCONFIG_INIT;
+    op.v1 = {"mul", "qti.aisw", "ElementWiseMultiply", 0, nullptr, 2, mulIn, 1, &out.tensor};
+    ASSERT_EQ(api().graphAddNode(g, op), QNN_SUCCESS) << LogCapture::take();
+    ASSERT_EQ(api().graphFinalize(g, nullptr, nullptr), QNN_SUCCESS) << LogCapture::take();
+    // Run here and once more from the context's binary.
+    std::vector<uint8_t> binary;
+    for (int pass = 0; pass < 2; ++pass) {
+      SCOPED_TRACE(pass ? "from binary" : "created");
+      float xs[5], ys[5], got[5] = {};
+      uint16_t gotHalf[5] = {};
+      std::copy(a, a + 5, xs), std::copy(b, b + 5, ys);
+      Qnn_Tensor_t ins[] = {x.tensor, y.tensor}, outs[] = {out.tensor};
+      ins[0].v1.clientBuf = {xs, sizeof xs}, ins[1].v1.clientBuf = {ys, sizeof ys};
+      if (c.outType == QNN_DATATYPE_FLOAT_16) outs[0].v1.clientBuf = {gotHalf, sizeof gotHalf};
+      else outs[0].v1.clientBuf = {got, sizeof got};
+      ASSERT_EQ(api().graphExecute(g, ins, 2, outs, 1, nullptr, nullptr), QNN_SUCCESS) << LogCapture::take();
+      for (int i = 0; i < 5; ++i) {
+        if (c.outType == QNN_DATATYPE_FLOAT_16)
+          EXPECT_EQ(gotHalf[i], halfBits(c.want[i])) << i;
+        else
+          EXPECT_EQ(got[i], c.want[i]) << i;
+      }
+      if (pass == 1) break;
+      Qnn_ContextBinarySize_t size = 0, written = 0;
+      ASSERT_EQ(api().contextGetBinarySize(own, &size), QNN_SUCCESS);
+      binary.resize(size);
+      ASSERT_EQ(api().contextGetBinary(own, binary.data(), size, &written), QNN_SUCCESS);
+      ASSERT_EQ(api().contextFree(own, nullptr), QNN_SUCCESS);
+      own = nullptr;
+      ASSERT_EQ(api().contextCreateFromBinary(backend, nullptr, nullptr, binary.data(), written, &own, nullptr),
+                QNN_SUCCESS)
+          << LogCapture::take();
+      ASSERT_EQ(api().graphRetrieve(own, "mul", &g), QNN_SUCCESS);
+    }
+    EXPECT_EQ(api().contextFree(own, nullptr), QNN_SUCCESS);
+  }
 }
 
 // A refused QnnGraph_setConfig leaves the graph's configuration as it was.

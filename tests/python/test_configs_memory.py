@@ -121,6 +121,24 @@ def test_htp_graph_configs_change_what_the_backend_does(caplog):
             ctx.graph("g", htp={"precision": "bfloat16"})
 
 
+def test_htp_fp16_clamp_overflow_and_api_2_39_priorities():
+    # 300 * 300 = 90000 exceeds half's range: inf in fp16 mode, 65504 (the largest half) with the option.
+    a = np.array([[300, -300, 2]], np.float32)
+    with qnn.Backend(HTP) as be, be.context(priority="critical_plus") as ctx:
+        got = {}
+        for name, htp in (("plain", {"precision": "float16"}),
+                          ("clamped", {"precision": "float16", "fp16_clamp_overflow": True})):
+            g = ctx.graph(name, htp=htp, priority="high_plus")
+            x = g.input("x", (1, 3))
+            g.op("ElementWiseMultiply", [x, x], [("y", (1, 3), "FLOAT_32")], graph_output=True)
+            got[name] = g.finalize().run({"x": a})["y"]
+        assert got["plain"].tolist() == [[np.inf, np.inf, 4]]
+        assert got["clamped"].tolist() == [[65504, 65504, 4]]
+        ctx.set_config(priority="lowest")
+    with qnn.Backend(CPU) as be, be.context(priority="critical") as ctx:
+        ctx.set_config(priority="normal_low")
+
+
 def test_configs_checked_before_the_backend():
     with qnn.Backend(CPU) as be:
         with pytest.raises(ValueError, match="HTP backend's"):

@@ -27,7 +27,8 @@ constexpr std::initializer_list<DType> kFloatTypes = {DType::kFloat32, DType::kF
 // Every element of float tensor t in float32, FLOAT_32 ones rounded to half when `round`.
 void loadHalfValues(const TensorView& t, std::vector<float>* out, bool round = true);
 // Stores values[0..n) into float tensor t: FLOAT_16 as half, FLOAT_32 rounded to half when `round`.
-void storeHalfValues(const TensorView& t, const float* values, size_t n, bool round = true);
+// `saturate` (FP16_CLAMP_OVERFLOW): a finite value whose half overflows is stored as +-65504 instead of +-inf.
+void storeHalfValues(const TensorView& t, const float* values, size_t n, bool round = true, bool saturate = false);
 
 // Base of the fp16 kernels: checks that the data inputs and every output are
 // float, keeps static inputs loaded (rounded) from prepare, loads the others at
@@ -39,6 +40,7 @@ class Fp16Kernel : public Kernel {
   Status prepare(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) final;
   Status execute(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) final;
   void computeFloatsInFp32() final { roundToHalf_ = false; }
+  void saturateFp16Overflow() final { saturate_ = true; }
 
  protected:
   // Number of leading inputs that carry float data (the rest, e.g. indices, are read by the subclass).
@@ -58,6 +60,7 @@ class Fp16Kernel : public Kernel {
   std::vector<bool> isStatic_;
   std::vector<std::vector<float>> outValues_;
   bool roundToHalf_ = true;
+  bool saturate_ = false;
 };
 
 // Factories (the table is htp_kernel_registry.cpp).

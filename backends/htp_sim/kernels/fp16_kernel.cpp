@@ -1,3 +1,4 @@
+#include <cmath>
 #include <cstring>
 
 #include "fp16.h"
@@ -18,13 +19,22 @@ void loadHalfValues(const TensorView& t, std::vector<float>* out, bool round) {
   }
 }
 
-void storeHalfValues(const TensorView& t, const float* values, size_t n, bool round) {
+namespace {
+constexpr float kHalfMax = 65504.f;
+// v rounded to half, a finite v that overflows half saturated to +-65504 when `saturate`.
+float halfOf(float v, bool saturate) {
+  const float h = roundToHalf(v);
+  return saturate && std::isinf(h) && std::isfinite(v) ? std::copysign(kHalfMax, v) : h;
+}
+}  // namespace
+
+void storeHalfValues(const TensorView& t, const float* values, size_t n, bool round, bool saturate) {
   if (t.dtype == DType::kFloat16) {
     auto* h = static_cast<uint16_t*>(t.data);
-    for (size_t i = 0; i < n; ++i) h[i] = sdk::quant::floatToHalfBits(values[i]);
+    for (size_t i = 0; i < n; ++i) h[i] = sdk::quant::floatToHalfBits(halfOf(values[i], saturate));
   } else {
     auto* f = static_cast<float*>(t.data);
-    for (size_t i = 0; i < n; ++i) f[i] = round ? roundToHalf(values[i]) : values[i];
+    for (size_t i = 0; i < n; ++i) f[i] = round ? halfOf(values[i], saturate) : values[i];
   }
 }
 
@@ -84,7 +94,7 @@ Status Fp16Kernel::execute(const std::vector<TensorView>& inputs, const std::vec
     return {sdk::StatusCode::kOutOfMemory, op_ + ": out of memory"};
   }
   for (size_t o = 0; o < outputs.size(); ++o)
-    storeHalfValues(outputs[o], outValues_[o].data(), outValues_[o].size(), roundToHalf_);
+    storeHalfValues(outputs[o], outValues_[o].data(), outValues_[o].size(), roundToHalf_, saturate_);
   return Status::ok();
 }
 

@@ -174,10 +174,11 @@ class QuantOneHot final : public Kernel {
           if (floatOut_) values_[at] = float(hot ? onReal_ : offReal_);
           else storeInt(outputs[0], at, hot ? on_ : off_);
         }
-    if (floatOut_) storeHalfValues(outputs[0], values_.data(), values_.size(), round_);
+    if (floatOut_) storeHalfValues(outputs[0], values_.data(), values_.size(), round_, saturate_);
     return Status::ok();
   }
   void computeFloatsInFp32() override { round_ = false; }
+  void saturateFp16Overflow() override { saturate_ = true; }
 
  private:
   uint32_t depth_ = 0, axis_ = 0;
@@ -185,7 +186,7 @@ class QuantOneHot final : public Kernel {
   double onReal_ = 1.0, offReal_ = 0.0;
   int64_t on_ = 0, off_ = 0;
   size_t outer_ = 1, inner_ = 1;
-  bool floatOut_ = false, round_ = true;
+  bool floatOut_ = false, round_ = true, saturate_ = false;
   std::vector<float> values_;
 };
 

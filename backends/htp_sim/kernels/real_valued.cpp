@@ -28,6 +28,7 @@ class RealValuedKernel final : public Kernel {
   explicit RealValuedKernel(std::unique_ptr<sdk::OpKernel> inner) : inner_(std::move(inner)) {}
 
   void computeFloatsInFp32() override { fp32_ = true; }
+  void saturateFp16Overflow() override { saturate_ = true; }
   Status init(const OpParams& params) override { return inner_->init(params); }
 
   Status prepare(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) override {
@@ -86,7 +87,7 @@ class RealValuedKernel final : public Kernel {
         for (size_t k = 0; k < out_[i].size(); ++k)
           storeInt(t, k, fx::quantizeValue(out_[i][k], outEnc_[i].scale, outEnc_[i].offset, range));
       } else if (isFloatType(t.dtype)) {
-        storeHalfValues(t, out_[i].data(), out_[i].size(), !fp32_);
+        storeHalfValues(t, out_[i].data(), out_[i].size(), !fp32_, saturate_);
       }
     }
     return Status::ok();
@@ -100,7 +101,7 @@ class RealValuedKernel final : public Kernel {
   }
 
   std::unique_ptr<sdk::OpKernel> inner_;
-  bool fp32_ = false;
+  bool fp32_ = false, saturate_ = false;
   std::vector<std::vector<float>> in_, out_;
   std::vector<Encoding> inEnc_, outEnc_;
   std::vector<size_t> staticIn_;
