@@ -230,8 +230,9 @@ TEST_F(HtpLenientTest, SocConfigOverridesAConflictingArch) {
   }
 }
 
-// Every QnnHtpGraph_ConfigOption_t of the 2.32 headers is accepted or refused
-// for a documented reason; malformed structs are refused with their reason.
+// Every QnnHtpGraph_ConfigOption_t of the 2.32 headers and the 2.39 additions (options 18-20,
+// optimization types 8-9) is accepted or refused for a documented reason; malformed structs are
+// refused with their reason.
 TEST_F(HtpLenientTest, EveryGraphOptionOfTheNewestHeaders) {
   Qnn_GraphHandle_t g = nullptr;
   QnnHtpGraph_CustomConfig_t finalize = option(QNN_HTP_GRAPH_CONFIG_OPTION_FINALIZE_CONFIG);
