@@ -95,26 +95,6 @@ Qnn_ErrorHandle_t Replayer::execute(const trace::CallRecord& c) {
   return rc;
 }
 
-template <>
-bool Replayer::on<Call::graphCreate>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
-  const trace::Args<Call::graphCreate> a(c);
-  OwnedConfigs<QnnGraph_Config_t> cfg;
-  configs(a.config, cfg);
-  void* g = nullptr;
-  *rc = api_.graphCreate(live(a.context), a.graphName.s.c_str(), cfg.get(), &g);
-  if (*rc == QNN_SUCCESS && present(a.graph)) bind(a.graph, g);
-  return true;
-}
-
-template <>
-bool Replayer::on<Call::graphRetrieve>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
-  const trace::Args<Call::graphRetrieve> a(c);
-  void* g = nullptr;
-  *rc = api_.graphRetrieve(live(a.context), a.graphName.s.c_str(), &g);
-  if (*rc == QNN_SUCCESS && present(a.graph)) bind(a.graph, g);
-  return true;
-}
-
 template <trace::Call C>
 bool Replayer::createTensor(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
   const trace::Args<C> a(c);

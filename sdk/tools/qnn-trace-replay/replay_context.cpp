@@ -21,17 +21,6 @@ size_t bufferBytes(const Value& d) {
 }  // namespace
 
 template <>
-bool Replayer::on<Call::contextCreate>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
-  const trace::Args<Call::contextCreate> a(c);
-  OwnedConfigs<QnnContext_Config_t> cfg;
-  configs(a.config, cfg);
-  void* x = nullptr;
-  *rc = api_.contextCreate(live(a.backend), live(a.device), cfg.get(), &x);
-  if (*rc == QNN_SUCCESS && present(a.context)) bind(a.context, x);
-  return true;
-}
-
-template <>
 bool Replayer::on<Call::contextGetBinarySize>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
   const trace::Args<Call::contextGetBinarySize> a(c);
   Qnn_ContextBinarySize_t size = 0;

@@ -3,73 +3,90 @@
 #include <type_traits>
 
 #include "replayer.h"
+#include "table_params.h"
 
 namespace qnn::replay {
 
 using trace::Call;
 using trace::Value;
 
-// The table member of each call, for handlers that need no more than to call it.
-template <trace::Call C>
-struct TableMember;
-#define QNN_REPLAY_TABLE_MEMBER_(id, member, name)                     \
-  template <>                                                          \
-  struct TableMember<trace::Call::member> {                            \
-    static constexpr auto ptr = &QNN_INTERFACE_VER_TYPE::member;       \
-  };
-QNN_FOR_EACH_INTERFACE_MEMBER(QNN_REPLAY_TABLE_MEMBER_)
-#undef QNN_REPLAY_TABLE_MEMBER_
+namespace {
 
-template <trace::Call C>
-bool Replayer::passHandles(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
-  const auto args = trace::Args<C>(c).named();
-  *rc = std::apply([&](const auto&... h) { return (api_.*TableMember<C>::ptr)(live(h.value)...); }, args);
-  return true;
-}
-
-// The config type a (handle, const Config**) member takes.
-template <typename MemberPtr>
-struct ConfigParam;
-template <typename R, typename H, typename Config>
-struct ConfigParam<R (*QNN_INTERFACE_VER_TYPE::*)(H, const Config**)> {
-  using type = Config;
+// One parameter of a table member, made live from its recorded argument and
+// kept alive until the call returns.
+template <typename P>
+struct LiveParam {
+  static constexpr trace::ParamRole role = trace::paramRole<P>();
+  const Value* recorded = nullptr;
+  void* handle = nullptr;  // HandleIn: the live handle; HandleOut: the one the call returns
+  std::conditional_t<role == trace::ParamRole::ConfigList, OwnedConfigs<trace::ConfigOf<P>>, char> cfg{};
+  P get() {
+    if constexpr (role == trace::ParamRole::HandleIn)
+      return handle;
+    else if constexpr (role == trace::ParamRole::HandleOut)
+      return &handle;
+    else if constexpr (role == trace::ParamRole::ConfigList)
+      return cfg.get();
+    else if constexpr (role == trace::ParamRole::String)
+      return recorded->s.c_str();
+    else
+      return P(recorded->u);
+  }
+};
+template <typename Params>
+struct LiveParams;
+template <typename... P>
+struct LiveParams<std::tuple<P...>> {
+  using type = std::tuple<LiveParam<P>...>;
 };
 
+}  // namespace
+
 template <trace::Call C>
-bool Replayer::passConfig(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
-  const auto [object, config] = trace::Args<C>(c).named();
-  OwnedConfigs<typename ConfigParam<std::remove_const_t<decltype(TableMember<C>::ptr)>>::type> cfg;
-  configs(config.value, cfg);
-  *rc = (api_.*TableMember<C>::ptr)(live(object.value), cfg.get());
+bool Replayer::passArgs(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+  const trace::Args<C> a(c);
+  typename LiveParams<trace::ParamsOf<C>>::type params;
+  // Config lists rebuilt first, then the handles passed in looked up.
+  trace::forEachParam<C>(a, [&](auto i, auto*, const trace::NamedArg& arg) {
+    auto& p = std::get<decltype(i)::value>(params);
+    p.recorded = &arg.value;
+    if constexpr (std::decay_t<decltype(p)>::role == trace::ParamRole::ConfigList) configs(arg.value, p.cfg);
+  });
+  trace::forEachParam<C>(a, [&](auto i, auto*, const trace::NamedArg& arg) {
+    auto& p = std::get<decltype(i)::value>(params);
+    if constexpr (std::decay_t<decltype(p)>::role == trace::ParamRole::HandleIn) p.handle = live(arg.value);
+  });
+  *rc = std::apply([&](auto&... p) { return (api_.*trace::TableMember<C>::ptr)(p.get()...); }, params);
+  // The handles the call created stand for the recorded ones from now on.
+  if (*rc == QNN_SUCCESS)
+    std::apply(
+        [&](auto&... p) { ((p.role == trace::ParamRole::HandleOut ? bind(*p.recorded, p.handle) : void()), ...); },
+        params);
   return true;
 }
 
-// Calls (object, config list): QnnGraph_setConfig and the like.
-QNN_REPLAY_SHARED_HANDLER(contextSetConfig, passConfig)
-QNN_REPLAY_SHARED_HANDLER(graphSetConfig, passConfig)
-QNN_REPLAY_SHARED_HANDLER(signalSetConfig, passConfig)
-
-// Calls whose arguments are all handles the client passed in, in the API's order.
-QNN_REPLAY_SHARED_HANDLER(graphFinalize, passHandles)
-QNN_REPLAY_SHARED_HANDLER(contextFree, passHandles)
-QNN_REPLAY_SHARED_HANDLER(contextFinalize, passHandles)
-QNN_REPLAY_SHARED_HANDLER(backendFree, passHandles)
-QNN_REPLAY_SHARED_HANDLER(logFree, passHandles)
-QNN_REPLAY_SHARED_HANDLER(profileFree, passHandles)
-QNN_REPLAY_SHARED_HANDLER(signalTrigger, passHandles)
-QNN_REPLAY_SHARED_HANDLER(signalFree, passHandles)
-QNN_REPLAY_SHARED_HANDLER(deviceFree, passHandles)
-
-template <>
-bool Replayer::on<Call::backendCreate>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
-  const trace::Args<Call::backendCreate> a(c);
-  void* created = nullptr;
-  OwnedConfigs<QnnBackend_Config_t> cfg;
-  configs(a.config, cfg);
-  *rc = api_.backendCreate(live(a.logger), cfg.get(), &created);
-  if (*rc == QNN_SUCCESS && present(a.backend)) bind(a.backend, created);
-  return true;
-}
+// Calls whose work is all in their argument list: handles passed in or
+// created, config lists, names and levels, in the API's order.
+QNN_REPLAY_SHARED_HANDLER(backendCreate, passArgs)
+QNN_REPLAY_SHARED_HANDLER(contextCreate, passArgs)
+QNN_REPLAY_SHARED_HANDLER(graphCreate, passArgs)
+QNN_REPLAY_SHARED_HANDLER(graphRetrieve, passArgs)
+QNN_REPLAY_SHARED_HANDLER(profileCreate, passArgs)
+QNN_REPLAY_SHARED_HANDLER(signalCreate, passArgs)
+QNN_REPLAY_SHARED_HANDLER(deviceCreate, passArgs)
+QNN_REPLAY_SHARED_HANDLER(logSetLogLevel, passArgs)
+QNN_REPLAY_SHARED_HANDLER(contextSetConfig, passArgs)
+QNN_REPLAY_SHARED_HANDLER(graphSetConfig, passArgs)
+QNN_REPLAY_SHARED_HANDLER(signalSetConfig, passArgs)
+QNN_REPLAY_SHARED_HANDLER(graphFinalize, passArgs)
+QNN_REPLAY_SHARED_HANDLER(contextFree, passArgs)
+QNN_REPLAY_SHARED_HANDLER(contextFinalize, passArgs)
+QNN_REPLAY_SHARED_HANDLER(backendFree, passArgs)
+QNN_REPLAY_SHARED_HANDLER(logFree, passArgs)
+QNN_REPLAY_SHARED_HANDLER(profileFree, passArgs)
+QNN_REPLAY_SHARED_HANDLER(signalTrigger, passArgs)
+QNN_REPLAY_SHARED_HANDLER(signalFree, passArgs)
+QNN_REPLAY_SHARED_HANDLER(deviceFree, passArgs)
 
 template <>
 bool Replayer::on<Call::logCreate>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
@@ -80,22 +97,6 @@ bool Replayer::on<Call::logCreate>(const trace::CallRecord& c, Qnn_ErrorHandle_t
   *rc = api_.logCreate(a.hasCallback.u ? sink : nullptr, QnnLog_Level_t(a.maxLogLevel.u),
                        &created);
   if (*rc == QNN_SUCCESS && present(a.logger)) bind(a.logger, created);
-  return true;
-}
-
-template <>
-bool Replayer::on<Call::logSetLogLevel>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
-  const trace::Args<Call::logSetLogLevel> a(c);
-  *rc = api_.logSetLogLevel(live(a.logger), QnnLog_Level_t(a.maxLogLevel.u));
-  return true;
-}
-
-template <>
-bool Replayer::on<Call::profileCreate>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
-  const trace::Args<Call::profileCreate> a(c);
-  void* created = nullptr;
-  *rc = api_.profileCreate(live(a.backend), QnnProfile_Level_t(a.level.u), &created);
-  if (*rc == QNN_SUCCESS && present(a.profile)) bind(a.profile, created);
   return true;
 }
 
@@ -111,57 +112,27 @@ bool Replayer::on<Call::profileGetEvents>(const trace::CallRecord& c, Qnn_ErrorH
 template <>
 bool Replayer::on<Call::profileSetConfig>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
   const trace::Args<Call::profileSetConfig> a(c);
-  std::vector<QnnProfile_Config_t> cfgs;
-  for (const trace::Value& c : a.config.items) {
+  ConfigArray<QnnProfile_Config_t> cfgs(a.config, [](const Value& v) {
     QnnProfile_Config_t cfg = QNN_PROFILE_CONFIG_INIT;
-    cfg.option = QnnProfile_ConfigOption_t(field(c, "option").u);
-    if (const trace::Value* n = c.field("numMaxEvents")) cfg.numMaxEvents = n->u;
-    if (const trace::Value* o = c.field("enableOptrace")) cfg.enableOptrace = uint8_t(o->u);
-    cfgs.push_back(cfg);
-  }
-  std::vector<const QnnProfile_Config_t*> list;
-  for (const QnnProfile_Config_t& c : cfgs) list.push_back(&c);
-  list.push_back(nullptr);
-  *rc = api_.profileSetConfig(live(a.profile), cfgs.empty() ? nullptr : list.data());
+    cfg.option = QnnProfile_ConfigOption_t(field(v, "option").u);
+    if (const Value* n = v.field("numMaxEvents")) cfg.numMaxEvents = n->u;
+    if (const Value* o = v.field("enableOptrace")) cfg.enableOptrace = uint8_t(o->u);
+    return cfg;
+  });
+  *rc = api_.profileSetConfig(live(a.profile), cfgs.entries.empty() ? nullptr : cfgs.list.data());
   return true;
 }
 
 template <>
 bool Replayer::on<Call::globalConfigSet>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
   const trace::Args<Call::globalConfigSet> a(c);
-  std::vector<QnnGlobalConfig_t> cfgs;
-  for (const trace::Value& c : a.config.items) {
+  ConfigArray<QnnGlobalConfig_t> cfgs(a.config, [](const Value& v) {
     QnnGlobalConfig_t cfg = QNN_GLOBAL_CONFIG_INIT;
-    cfg.option = QnnGlobalConfig_ConfigOption_t(field(c, "option").u);
-    if (const trace::Value* soc = c.field("socModel")) cfg.socModel = Qnn_SocModel_t(soc->u);
-    cfgs.push_back(cfg);
-  }
-  std::vector<const QnnGlobalConfig_t*> list;
-  for (const QnnGlobalConfig_t& c : cfgs) list.push_back(&c);
-  list.push_back(nullptr);
-  *rc = api_.globalConfigSet(cfgs.empty() ? nullptr : list.data());
-  return true;
-}
-
-template <>
-bool Replayer::on<Call::signalCreate>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
-  const trace::Args<Call::signalCreate> a(c);
-  void* created = nullptr;
-  OwnedConfigs<QnnSignal_Config_t> cfg;
-  configs(a.config, cfg);
-  *rc = api_.signalCreate(live(a.backend), cfg.get(), &created);
-  if (*rc == QNN_SUCCESS && present(a.signal)) bind(a.signal, created);
-  return true;
-}
-
-template <>
-bool Replayer::on<Call::deviceCreate>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
-  const trace::Args<Call::deviceCreate> a(c);
-  void* created = nullptr;
-  OwnedConfigs<QnnDevice_Config_t> cfg;
-  configs(a.config, cfg);
-  *rc = api_.deviceCreate(live(a.logger), cfg.get(), &created);
-  if (*rc == QNN_SUCCESS && present(a.device)) bind(a.device, created);
+    cfg.option = QnnGlobalConfig_ConfigOption_t(field(v, "option").u);
+    if (const Value* soc = v.field("socModel")) cfg.socModel = Qnn_SocModel_t(soc->u);
+    return cfg;
+  });
+  *rc = api_.globalConfigSet(cfgs.entries.empty() ? nullptr : cfgs.list.data());
   return true;
 }
 

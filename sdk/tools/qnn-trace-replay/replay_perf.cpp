@@ -58,8 +58,7 @@ template <>
 bool Replayer::on<Call::htpPerfSetPowerConfig>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
   const trace::Args<Call::htpPerfSetPowerConfig> a(c);
   if (!perf_ || !perf_->setPowerConfig) return false;  // no HTP perf infrastructure in this replay
-  std::vector<QnnHtpPerfInfrastructure_PowerConfig_t> cfgs;
-  for (const Value& v : a.config.items) {
+  ConfigArray<QnnHtpPerfInfrastructure_PowerConfig_t> cfgs(a.config, [&](const Value& v) {
     QnnHtpPerfInfrastructure_PowerConfig_t p{};
     p.option = QnnHtpPerfInfrastructure_PowerConfigOption_t(u32(v, "option"));
     if (const Value* d = v.field("dcvsV3")) {
@@ -98,13 +97,10 @@ bool Replayer::on<Call::htpPerfSetPowerConfig>(const trace::CallRecord& c, Qnn_E
     } else if (const Value* x = v.field("ddrPerfMode")) {
       p.ddrPerfModeConfig = uint32_t(x->u);
     }
-    cfgs.push_back(p);
-  }
-  std::vector<const QnnHtpPerfInfrastructure_PowerConfig_t*> list;
-  for (const auto& p : cfgs) list.push_back(&p);
-  list.push_back(nullptr);
+    return p;
+  });
   bool none = a.config.kind == Value::Kind::Null;
-  *rc = perf_->setPowerConfig(livePowerConfigId(a.powerConfigId.u), none ? nullptr : list.data());
+  *rc = perf_->setPowerConfig(livePowerConfigId(a.powerConfigId.u), none ? nullptr : cfgs.list.data());
   return true;
 }
 
@@ -112,18 +108,14 @@ template <>
 bool Replayer::on<Call::htpPerfSetMemoryConfig>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
   const trace::Args<Call::htpPerfSetMemoryConfig> a(c);
   if (!perf_ || !perf_->setMemoryConfig) return false;  // no HTP perf infrastructure in this replay
-  std::vector<QnnHtpPerfInfrastructure_MemoryConfig_t> cfgs;
-  for (const Value& v : a.config.items) {
+  ConfigArray<QnnHtpPerfInfrastructure_MemoryConfig_t> cfgs(a.config, [](const Value& v) {
     QnnHtpPerfInfrastructure_MemoryConfig_t p{};
     p.option = QnnHtpPerfInfrastructure_MemoryConfigOption_t(u32(v, "option"));
     if (const Value* x = v.field("memGrowSize")) p.memGrowSizeConfig = uint32_t(x->u);
-    cfgs.push_back(p);
-  }
-  std::vector<const QnnHtpPerfInfrastructure_MemoryConfig_t*> list;
-  for (const auto& p : cfgs) list.push_back(&p);
-  list.push_back(nullptr);
+    return p;
+  });
   bool none = a.config.kind == Value::Kind::Null;
-  *rc = perf_->setMemoryConfig(uint32_t(a.deviceId.u), uint32_t(a.coreId.u), none ? nullptr : list.data());
+  *rc = perf_->setMemoryConfig(uint32_t(a.deviceId.u), uint32_t(a.coreId.u), none ? nullptr : cfgs.list.data());
   return true;
 }
 

@@ -73,12 +73,11 @@ class Replayer {
   bool on(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);
   bool replay(const trace::CallRecord& call);
   // Handlers shared by calls with the same work (QNN_REPLAY_SHARED_HANDLER).
-  // passHandles (replay_objects.cpp): the member called with the live handles.
+  // passArgs (replay_objects.cpp): the member called with each recorded argument
+  // made live by its parameter's role (trace/table_params.h): handles passed in
+  // looked up, config lists rebuilt, created handles bound to the recorded ones.
   template <trace::Call C>
-  bool passHandles(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);
-  // passConfig (replay_objects.cpp): (object, config list) calls, the configs rebuilt.
-  template <trace::Call C>
-  bool passConfig(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);
+  bool passArgs(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);
   template <trace::Call C>
   bool createTensor(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc);  // tensorCreateGraphTensor, tensorCreateContextTensor
   template <trace::Call C>

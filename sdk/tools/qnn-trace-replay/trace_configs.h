@@ -14,6 +14,20 @@
 
 namespace qnn::replay {
 
+// A NULL-terminated list of configs made one from each recorded entry by
+// `make`: the config types with no rebuild of their own (profile, global, HTP perf).
+template <typename Config>
+struct ConfigArray {
+  template <typename Make>
+  ConfigArray(const trace::Value& recorded, Make make) {
+    for (const trace::Value& v : recorded.items) entries.push_back(make(v));
+    for (const Config& c : entries) list.push_back(&c);
+    list.push_back(nullptr);
+  }
+  std::vector<Config> entries;
+  std::vector<const Config*> list;
+};
+
 template <typename Config>
 struct OwnedConfigs {
   // The live backend's id (0: any). A custom payload recorded as another

@@ -45,23 +45,6 @@ void CGenerator::emitCall(const CallRecord& c) {
 }
 
 template <>
-bool CGenerator::on<Call::graphCreate>(const CallRecord& c) {
-  const Args<Call::graphCreate> a(c);
-  std::string cfg = emitConfig(a.config, "QnnGraph_Config_t");
-  line("CHECK(API(graphCreate, " + handle(a.context, "context") + ", " + cStringOrNull(a.graphName) + ", " + cfg +
-       ", &" + handle(a.graph, "graph") + "));");
-  return true;
-}
-
-template <>
-bool CGenerator::on<Call::graphRetrieve>(const CallRecord& c) {
-  const Args<Call::graphRetrieve> a(c);
-  line("CHECK(API(graphRetrieve, " + handle(a.context, "context") + ", " + cStringOrNull(a.graphName) + ", &" +
-       handle(a.graph, "graph") + "));");
-  return true;
-}
-
-template <>
 bool CGenerator::on<Call::graphAddNode>(const CallRecord& c) {
   const Args<Call::graphAddNode> a(c);
   emitOp(a.opConfig);

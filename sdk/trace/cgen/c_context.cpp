@@ -19,17 +19,6 @@ uint64_t bufferBytes(const Value& descriptor) {
 }  // namespace
 
 template <>
-bool CGenerator::on<Call::contextCreate>(const CallRecord& c) {
-  const Args<Call::contextCreate> a(c);
-  const std::string backend = handle(a.backend, "backend");
-  const std::string device = handle(a.device, "device");
-  std::string cfg = emitConfig(a.config, "QnnContext_Config_t");
-  line("CHECK(API(contextCreate, " + backend + ", " + device + ", " + cfg + ", &" + handle(a.context, "context") +
-       "));");
-  return true;
-}
-
-template <>
 bool CGenerator::on<Call::contextGetBinarySize>(const CallRecord& c) {
   const Args<Call::contextGetBinarySize> a(c);
   line("Qnn_ContextBinarySize_t size = 0;");

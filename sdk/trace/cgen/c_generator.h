@@ -38,6 +38,16 @@
 
 namespace qnn::trace::cgen {
 
+// A config array CGenerator::configArray declares: the entries' C type, the
+// stem of its name, the entries' initializer (nullptr: zeroed), and whether an
+// empty recorded list is passed as NULL.
+struct ConfigArraySpec {
+  const char* type;
+  const char* stem;
+  const char* init;
+  bool emptyIsNull;
+};
+
 class CGenerator {
  public:
   // `paramsFileName` is the file the program opens in its working directory.
@@ -62,12 +72,11 @@ class CGenerator {
   template <Call C>
   bool on(const CallRecord& c);
   // Handlers shared by calls with the same work (QNN_CGEN_SHARED_HANDLER).
-  // passHandles (c_objects.cpp): the member called with the recorded handles.
+  // passArgs (c_objects.cpp): the member called with each recorded argument
+  // written by its parameter's role (trace/table_params.h): handle variables
+  // passed in or created, config lists declared first, names as C strings.
   template <Call C>
-  bool passHandles(const CallRecord& c);
-  // passConfig (c_objects.cpp): (object, config list) calls, the configs declared first.
-  template <Call C>
-  bool passConfig(const CallRecord& c);
+  bool passArgs(const CallRecord& c);
   template <Call C>
   bool executeGraph(const CallRecord& c);
   template <Call C>
@@ -82,8 +91,11 @@ class CGenerator {
   bool prepareOrReleaseEnvironments(const CallRecord& c);
   // c_perf.cpp: the statements of a perf call, made only on an infrastructure the program got.
   bool perfBlock(const std::function<void()>& statements);
-  // Declares a recorded perf config list ("NULL" when none was recorded); its name.
-  std::string perfList(const Value& config, const char* type, const std::function<void(const std::string&, const Value&)>& fill);
+  // c_perf.cpp: declares one variable per entry of a recorded config list,
+  // filled by `fill`, then their NULL-terminated array; its name, "NULL" when no
+  // list was recorded (or, with spec.emptyIsNull, an empty one).
+  std::string configArray(const Value& list, const ConfigArraySpec& spec,
+                          const std::function<void(const std::string&, const Value&)>& fill);
   bool emitEnvironments(const Value& graph, const Value& environments, bool prepare);
   // c_list_async.cpp: contextCreateFromBinaryListAsync, each entry's context
   // and graphs taken from what the backend notified.

@@ -1,43 +1,56 @@
 // Backend, log, error, profile, device, signal and global-config calls -> C.
 #include "c_generator.h"
 #include "c_literals.h"
+#include "table_params.h"
 
 namespace qnn::trace::cgen {
 
 template <Call C>
-bool CGenerator::passHandles(const CallRecord& c) {
-  std::string args;
-  for (const NamedArg& h : Args<C>(c).named()) args += ", " + handle(h.value, h.name);
-  line("CHECK(API(" + std::string(callMember(C)) + args + "));");
+bool CGenerator::passArgs(const CallRecord& c) {
+  const Args<C> a(c);
+  // Config lists are declared first (QnnGraph_Config_t for graphCreate, graphSetConfig ...);
+  // the other arguments are expressions in the call.
+  std::string member = callMember(C), object = member.substr(0, member.find_first_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ"));
+  const std::string configType = "Qnn" + std::string(1, char(object[0] - 'a' + 'A')) + object.substr(1) + "_Config_t";
+  std::vector<std::string> text(std::tuple_size_v<ParamsOf<C>>);
+  forEachParam<C>(a, [&](auto i, auto* type, const NamedArg& arg) {
+    if constexpr (paramRole<std::remove_pointer_t<decltype(type)>>() == ParamRole::ConfigList)
+      text[i] = emitConfig(arg.value, configType.c_str());
+  });
+  forEachParam<C>(a, [&](auto i, auto* type, const NamedArg& arg) {
+    constexpr ParamRole role = paramRole<std::remove_pointer_t<decltype(type)>>();
+    static_assert(role != ParamRole::Number, "a number's C type is not known here: the call needs its own handler");
+    if constexpr (role == ParamRole::HandleIn) text[i] = handle(arg.value, arg.name);
+    if constexpr (role == ParamRole::HandleOut) text[i] = "&" + handle(arg.value, arg.name);
+    if constexpr (role == ParamRole::String) text[i] = cStringOrNull(arg.value);
+  });
+  std::string call = "CHECK(API(" + member;
+  for (const std::string& t : text) call += ", " + t;
+  line(call + "));");
   return true;
 }
 
-template <Call C>
-bool CGenerator::passConfig(const CallRecord& c) {
-  const auto [object, config] = Args<C>(c).named();
-  std::string type = std::string("Qnn") + char(object.name[0] - 'a' + 'A') + (object.name + 1) + "_Config_t";
-  std::string cfg = emitConfig(config.value, type.c_str());
-  line("CHECK(API(" + std::string(callMember(C)) + ", " + handle(object.value, object.name) + ", " + cfg + "));");
-  return true;
-}
-
-// Calls (object, config list): QnnGraph_setConfig and the like.
-QNN_CGEN_SHARED_HANDLER(backendSetConfig, passConfig)
-QNN_CGEN_SHARED_HANDLER(contextSetConfig, passConfig)
-QNN_CGEN_SHARED_HANDLER(graphSetConfig, passConfig)
-QNN_CGEN_SHARED_HANDLER(deviceSetConfig, passConfig)
-QNN_CGEN_SHARED_HANDLER(signalSetConfig, passConfig)
-
-// Calls whose arguments are all handles the client passed in, in the API's order.
-QNN_CGEN_SHARED_HANDLER(graphFinalize, passHandles)
-QNN_CGEN_SHARED_HANDLER(contextFree, passHandles)
-QNN_CGEN_SHARED_HANDLER(contextFinalize, passHandles)
-QNN_CGEN_SHARED_HANDLER(backendFree, passHandles)
-QNN_CGEN_SHARED_HANDLER(logFree, passHandles)
-QNN_CGEN_SHARED_HANDLER(profileFree, passHandles)
-QNN_CGEN_SHARED_HANDLER(signalTrigger, passHandles)
-QNN_CGEN_SHARED_HANDLER(signalFree, passHandles)
-QNN_CGEN_SHARED_HANDLER(deviceFree, passHandles)
+// Calls whose work is all in their argument list: handles passed in or
+// created, config lists and names, in the API's order.
+QNN_CGEN_SHARED_HANDLER(contextCreate, passArgs)
+QNN_CGEN_SHARED_HANDLER(graphCreate, passArgs)
+QNN_CGEN_SHARED_HANDLER(graphRetrieve, passArgs)
+QNN_CGEN_SHARED_HANDLER(signalCreate, passArgs)
+QNN_CGEN_SHARED_HANDLER(deviceCreate, passArgs)
+QNN_CGEN_SHARED_HANDLER(backendSetConfig, passArgs)
+QNN_CGEN_SHARED_HANDLER(contextSetConfig, passArgs)
+QNN_CGEN_SHARED_HANDLER(graphSetConfig, passArgs)
+QNN_CGEN_SHARED_HANDLER(deviceSetConfig, passArgs)
+QNN_CGEN_SHARED_HANDLER(signalSetConfig, passArgs)
+QNN_CGEN_SHARED_HANDLER(graphFinalize, passArgs)
+QNN_CGEN_SHARED_HANDLER(contextFree, passArgs)
+QNN_CGEN_SHARED_HANDLER(contextFinalize, passArgs)
+QNN_CGEN_SHARED_HANDLER(backendFree, passArgs)
+QNN_CGEN_SHARED_HANDLER(logFree, passArgs)
+QNN_CGEN_SHARED_HANDLER(profileFree, passArgs)
+QNN_CGEN_SHARED_HANDLER(signalTrigger, passArgs)
+QNN_CGEN_SHARED_HANDLER(signalFree, passArgs)
+QNN_CGEN_SHARED_HANDLER(deviceFree, passArgs)
 
 template <>
 bool CGenerator::on<Call::propertyHasCapability>(const CallRecord& c) {
@@ -163,26 +176,16 @@ bool CGenerator::setProfileOrGlobalConfig(const CallRecord& c) {
   const Args<C> a(c);
   // One NULL-terminated array of the recorded options, named after the call.
   const bool profile = C == Call::profileSetConfig;
-  const char* type = profile ? "QnnProfile_Config_t" : "QnnGlobalConfig_t";
-  const Value& list = a.config;
-  std::string array = "NULL";
-  if (!list.items.empty()) {
-    array = fresh(profile ? "profileConfig" : "globalConfig");
-    for (size_t k = 0; k < list.items.size(); ++k) {
-      const Value& c = list.items[k];
-      std::string v = array + "_" + std::to_string(k);
-      line(std::string(type) + " " + v + " = " + (profile ? "QNN_PROFILE_CONFIG_INIT" : "QNN_GLOBAL_CONFIG_INIT") +
-           ";");
-      line(v + ".option = (" + (profile ? "QnnProfile_ConfigOption_t" : "QnnGlobalConfig_ConfigOption_t") + ")" +
-           field(c, "option") + ";");
-      if (c.field("numMaxEvents")) line(v + ".numMaxEvents = (uint64_t)" + field(c, "numMaxEvents") + ";");
-      if (c.field("enableOptrace")) line(v + ".enableOptrace = " + field(c, "enableOptrace") + ";");
-      if (c.field("socModel")) line(v + ".socModel = (Qnn_SocModel_t)" + field(c, "socModel") + ";");
-    }
-    std::string items;
-    for (size_t k = 0; k < list.items.size(); ++k) items += "&" + array + "_" + std::to_string(k) + ", ";
-    line("const " + std::string(type) + "* " + array + "[] = {" + items + "NULL};");
-  }
+  const ConfigArraySpec spec =
+      profile ? ConfigArraySpec{"QnnProfile_Config_t", "profileConfig", "QNN_PROFILE_CONFIG_INIT", true}
+              : ConfigArraySpec{"QnnGlobalConfig_t", "globalConfig", "QNN_GLOBAL_CONFIG_INIT", true};
+  std::string array = configArray(a.config, spec, [&](const std::string& v, const Value& c) {
+    line(v + ".option = (" + (profile ? "QnnProfile_ConfigOption_t" : "QnnGlobalConfig_ConfigOption_t") + ")" +
+         field(c, "option") + ";");
+    if (c.field("numMaxEvents")) line(v + ".numMaxEvents = (uint64_t)" + field(c, "numMaxEvents") + ";");
+    if (c.field("enableOptrace")) line(v + ".enableOptrace = " + field(c, "enableOptrace") + ";");
+    if (c.field("socModel")) line(v + ".socModel = (Qnn_SocModel_t)" + field(c, "socModel") + ";");
+  });
   if constexpr (C == Call::profileSetConfig)
     line("CHECK(API(profileSetConfig, " + handle(a.profile, "profile") + ", " + array + "));");
   else
@@ -220,28 +223,10 @@ bool CGenerator::on<Call::deviceGetInfrastructure>(const CallRecord& c) {
 }
 
 template <>
-bool CGenerator::on<Call::deviceCreate>(const CallRecord& c) {
-  const Args<Call::deviceCreate> a(c);
-  const std::string logger = handle(a.logger, "logger");
-  std::string cfg = emitConfig(a.config, "QnnDevice_Config_t");
-  line("CHECK(API(deviceCreate, " + logger + ", " + cfg + ", &" + handle(a.device, "device") + "));");
-  return true;
-}
-
-template <>
 bool CGenerator::on<Call::deviceGetInfo>(const CallRecord& c) {
   const Args<Call::deviceGetInfo> a(c);
   line("const QnnDevice_PlatformInfo_t* info = NULL;");
   line("CHECK(API(deviceGetInfo, " + handle(a.device, "device") + ", &info));");
-  return true;
-}
-
-template <>
-bool CGenerator::on<Call::signalCreate>(const CallRecord& c) {
-  const Args<Call::signalCreate> a(c);
-  std::string cfg = emitConfig(a.config, "QnnSignal_Config_t");
-  line("CHECK(API(signalCreate, " + handle(a.backend, "backend") + ", " + cfg + ", &" +
-       handle(a.signal, "signal") + "));");
   return true;
 }
 

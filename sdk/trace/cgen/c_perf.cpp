@@ -23,22 +23,27 @@ constexpr std::pair<const char*, const char*> kScalars[] = {
     {"rpcControlLatency", "rpcControlLatencyConfig"},   {"rpcPollingTime", "rpcPollingTimeConfig"},
     {"hmxTimeoutIntervalUs", "hmxTimeoutIntervalUsConfig"}, {"adaptivePollingTime", "adaptivePollingTimeConfig"},
     {"ddrPerfMode", "ddrPerfModeConfig"}};
+constexpr ConfigArraySpec kPowerConfigs{"QnnHtpPerfInfrastructure_PowerConfig_t", "perfConfig", nullptr, false};
+constexpr ConfigArraySpec kMemoryConfigs{"QnnHtpPerfInfrastructure_MemoryConfig_t", "perfConfig", nullptr, false};
 
 }  // namespace
 
-std::string CGenerator::perfList(const Value& config, const char* type,
-                                 const std::function<void(const std::string&, const Value&)>& fill) {
-  const Value* cfg = &config;
-  if (cfg->kind != Value::Kind::List) return std::string("NULL");
-  std::string array = fresh("perfConfig"), items;
-  for (size_t k = 0; k < cfg->items.size(); ++k) {
+std::string CGenerator::configArray(const Value& list, const ConfigArraySpec& spec,
+                                    const std::function<void(const std::string&, const Value&)>& fill) {
+  if (list.kind != Value::Kind::List || (spec.emptyIsNull && list.items.empty())) return "NULL";
+  std::string array = fresh(spec.stem), items;
+  for (size_t k = 0; k < list.items.size(); ++k) {
     std::string v = array + "_" + std::to_string(k);
-    line(std::string(type) + " " + v + ";");
-    line("memset(&" + v + ", 0, sizeof " + v + ");");
-    fill(v, cfg->items[k]);
+    if (spec.init) {
+      line(std::string(spec.type) + " " + v + " = " + spec.init + ";");
+    } else {
+      line(std::string(spec.type) + " " + v + ";");
+      line("memset(&" + v + ", 0, sizeof " + v + ");");
+    }
+    fill(v, list.items[k]);
     items += "&" + v + ", ";
   }
-  line("const " + std::string(type) + "* " + array + "[] = {" + items + "NULL};");
+  line("const " + std::string(spec.type) + "* " + array + "[] = {" + items + "NULL};");
   return array;
 }
 
@@ -75,7 +80,7 @@ template <>
 bool CGenerator::on<Call::htpPerfSetPowerConfig>(const CallRecord& c) {
   const Args<Call::htpPerfSetPowerConfig> a(c);
   return perfBlock([&] {
-    std::string array = perfList(a.config, "QnnHtpPerfInfrastructure_PowerConfig_t", [&](const std::string& v, const Value& c) {
+    std::string array = configArray(a.config, kPowerConfigs, [&](const std::string& v, const Value& c) {
       line(v + ".option = (QnnHtpPerfInfrastructure_PowerConfigOption_t)" + field(c, "option") + ";");
       if (const Value* d = c.field("dcvsV3")) {
         line(v + ".dcvsV3Config.contextId = " + livePowerId(field(*d, "contextId")) + ";");
@@ -94,7 +99,7 @@ template <>
 bool CGenerator::on<Call::htpPerfSetMemoryConfig>(const CallRecord& c) {
   const Args<Call::htpPerfSetMemoryConfig> a(c);
   return perfBlock([&] {
-    std::string array = perfList(a.config, "QnnHtpPerfInfrastructure_MemoryConfig_t", [&](const std::string& v, const Value& c) {
+    std::string array = configArray(a.config, kMemoryConfigs, [&](const std::string& v, const Value& c) {
       line(v + ".option = (QnnHtpPerfInfrastructure_MemoryConfigOption_t)" + field(c, "option") + ";");
       if (c.field("memGrowSize")) line(v + ".memGrowSizeConfig = " + field(c, "memGrowSize") + ";");
     });
