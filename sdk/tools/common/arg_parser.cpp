@@ -127,16 +127,29 @@ std::string trimString(const std::string& s) {
 
 namespace qnn::tools {
 
-bool ArgParser::answeredHelpOrVersion() const {
+bool ArgParser::answeredHelpOrVersion(VersionText text) const {
   if (has("help")) {
     std::fputs(usage().c_str(), stdout);
     return true;
   }
   if (has("version")) {
-    std::printf("%s (OpenQNN) QNN SDK %s\n", tool_.c_str(), QNN_SDK_BUILD_ID);
+    if (text == VersionText::Sdk)
+      std::printf("QNN SDK %s (OpenQNN)\n", QNN_SDK_BUILD_ID);
+    else
+      std::printf("%s (OpenQNN) QNN SDK %s\n", tool_.c_str(), QNN_SDK_BUILD_ID);
     return true;
   }
   return false;
+}
+
+void ArgParser::require(const std::string& name) const {
+  if (!has(name)) throw UsageError("--" + name + " is required");
+}
+
+std::vector<FlagSpec> withVersionAndHelp(std::vector<FlagSpec> flags) {
+  flags.push_back({"version", false, "", "print the version and exit"});
+  flags.push_back({"help", false, "", "print this help and exit"});
+  return flags;
 }
 
 }  // namespace qnn::tools

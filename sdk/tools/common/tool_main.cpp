@@ -25,4 +25,12 @@ int runToolMain(const std::string& toolName, const std::function<int()>& body) {
   return 1;
 }
 
+int runToolWithArgs(int argc, char** argv, ArgParser parser, const std::function<int(const ArgParser&)>& body) {
+  const std::string tool = parser.toolName();
+  return runToolMain(tool, [&] {
+    parser.parse(argc, argv);
+    return parser.answeredHelpOrVersion() ? 0 : body(parser);
+  });
+}
+
 }  // namespace qnn::tools

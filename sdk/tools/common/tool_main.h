@@ -6,8 +6,14 @@
 #include <functional>
 #include <string>
 
+#include "arg_parser.h"
+
 namespace qnn::tools {
 
 int runToolMain(const std::string& toolName, const std::function<int()>& body);
+
+// The main() of a tool with flags, under runToolMain: parses argv with
+// `parser`, answers --help and --version (exit 0), else returns body(parser).
+int runToolWithArgs(int argc, char** argv, ArgParser parser, const std::function<int(const ArgParser&)>& body);
 
 }  // namespace qnn::tools

@@ -14,7 +14,6 @@
 #include "run_config.h"
 #include "tool_error.h"
 #include "tool_main.h"
-#include "QnnSdkBuildId.h"
 
 namespace qnn::tools {
 namespace {
@@ -50,9 +49,9 @@ std::string binaryFileName(const std::string& name) {
 }
 
 int run(const ArgParser& args) {
-  if (!args.has("backend")) throw UsageError("--backend is required");
-  if (!args.has("model")) throw UsageError("--model is required");
-  if (!args.has("binary_file")) throw UsageError("--binary_file is required");
+  args.require("backend");
+  args.require("model");
+  args.require("binary_file");
   const std::string backendPath = args.value("backend");
   requireFile(backendPath, "backend library");
   auto models = splitString(args.value("model"), ',');
@@ -135,14 +134,7 @@ int main(int argc, char** argv) {
   return qnn::tools::runToolMain("qnn-context-binary-generator", [&]() {
     auto parser = qnn::tools::makeParser();
     parser.parse(argc, argv);
-    if (parser.has("help")) {
-      std::printf("%s", parser.usage().c_str());
-      return 0;
-    }
-    if (parser.has("version")) {
-      std::printf("QNN SDK %s (OpenQNN)\n", QNN_SDK_BUILD_ID);
-      return 0;
-    }
+    if (parser.answeredHelpOrVersion(qnn::tools::ArgParser::VersionText::Sdk)) return 0;
     return qnn::tools::run(parser);
   });
 }

@@ -16,18 +16,20 @@ namespace {
 
 constexpr const char* kTool = "qnn-context-binary-utility";
 
-int run(int argc, char** argv) {
+// The flags it takes.
+qnn::tools::ArgParser parser() {
   using namespace qnn::tools;
-  ArgParser args(kTool, "Writes the graphs, tensors and versions recorded in a context binary as JSON.",
-                 {{"context_binary", true, "FILE", "context binary to read (required)"},
-                  {"json_file", true, "FILE", "JSON file to write; its directory must exist (required)"},
-                  {"system_library", true, "FILE", "libQnnSystem.so to use (default: the one next to this tool)"},
-                  {"version", false, "", "print the version and exit"},
-                  {"help", false, "", "print this help and exit"}});
-  args.parse(argc, argv);
-  if (args.answeredHelpOrVersion()) return 0;
-  if (!args.has("context_binary")) throw UsageError("--context_binary is required");
-  if (!args.has("json_file")) throw UsageError("--json_file is required");
+  return {kTool, "Writes the graphs, tensors and versions recorded in a context binary as JSON.",
+          withVersionAndHelp(
+              {{"context_binary", true, "FILE", "context binary to read (required)"},
+               {"json_file", true, "FILE", "JSON file to write; its directory must exist (required)"},
+               {"system_library", true, "FILE", "libQnnSystem.so to use (default: the one next to this tool)"}})};
+}
+
+int run(const qnn::tools::ArgParser& args) {
+  using namespace qnn::tools;
+  args.require("context_binary");
+  args.require("json_file");
   const std::string binaryPath = args.value("context_binary");
   const std::string jsonPath = args.value("json_file");
 
@@ -44,6 +46,4 @@ int run(int argc, char** argv) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  return qnn::tools::runToolMain(kTool, [&] { return run(argc, argv); });
-}
+int main(int argc, char** argv) { return qnn::tools::runToolWithArgs(argc, argv, parser(), run); }

@@ -168,17 +168,19 @@ std::string toText(const Json& doc) {
   return s.str();
 }
 
-int run(int argc, char** argv) {
+// The flags it takes.
+qnn::tools::ArgParser parser() {
   using namespace qnn::tools;
-  ArgParser args(kTool, "Prints the graphs, nodes, tensors, encodings and weight sizes a DLC holds.",
-                 {{"input_dlc", true, "FILE", "DLC to read (required)", "i"},
-                  {"json", false, "", "write JSON instead of text"},
-                  {"output_file", true, "FILE", "write to FILE instead of stdout; its directory must exist", "o"},
-                  {"version", false, "", "print the version and exit"},
-                  {"help", false, "", "print this help and exit"}});
-  args.parse(argc, argv);
-  if (args.answeredHelpOrVersion()) return 0;
-  if (!args.has("input_dlc")) throw UsageError("--input_dlc is required");
+  return {kTool, "Prints the graphs, nodes, tensors, encodings and weight sizes a DLC holds.",
+          withVersionAndHelp(
+              {{"input_dlc", true, "FILE", "DLC to read (required)", "i"},
+               {"json", false, "", "write JSON instead of text"},
+               {"output_file", true, "FILE", "write to FILE instead of stdout; its directory must exist", "o"}})};
+}
+
+int run(const qnn::tools::ArgParser& args) {
+  using namespace qnn::tools;
+  args.require("input_dlc");
   std::unique_ptr<DlcFile> file;
   const qnn::sdk::Status st = DlcFile::open(args.value("input_dlc"), &file);
   if (!st.isOk()) throw ToolError(st.message());
@@ -196,6 +198,4 @@ int run(int argc, char** argv) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  return qnn::tools::runToolMain(kTool, [&] { return run(argc, argv); });
-}
+int main(int argc, char** argv) { return qnn::tools::runToolWithArgs(argc, argv, parser(), run); }

@@ -75,18 +75,21 @@ void generateCpu(const LoadedConfig& loaded, const std::string& outputDir, bool 
               config.packageName.c_str());
 }
 
-int run(int argc, char** argv) {
-  ArgParser args(kTool,
-                 "Generates op package skeletons (sources and a CMake build) from OpDefCollection XML configs.",
-                 {{"config_path", true, "XML", "op package config; may be repeated (required)", "p", true},
-                  {"output_path", true, "DIR", "where the package directories go (default: current directory)", "o"},
-                  {"force-generation", false, "", "delete an existing package and generate it anew", "f"},
-                  {"debug", false, "", "print every file written and each op's summary"},
-                  {"converter_op_package", false, "", "converter op package skeleton (not supported)", "cop"},
-                  {"version", false, "", "print the version and exit"},
-                  {"help", false, "", "print this help and exit", "h"}});
-  args.parse(argc, argv);
-  if (args.answeredHelpOrVersion()) return 0;
+// The flags it takes.
+qnn::tools::ArgParser parser() {
+  using namespace qnn::tools;
+  return {kTool,
+          "Generates op package skeletons (sources and a CMake build) from OpDefCollection XML configs.",
+          {{"config_path", true, "XML", "op package config; may be repeated (required)", "p", true},
+           {"output_path", true, "DIR", "where the package directories go (default: current directory)", "o"},
+           {"force-generation", false, "", "delete an existing package and generate it anew", "f"},
+           {"debug", false, "", "print every file written and each op's summary"},
+           {"converter_op_package", false, "", "converter op package skeleton (not supported)", "cop"},
+           {"version", false, "", "print the version and exit"},
+           {"help", false, "", "print this help and exit", "h"}}};
+}
+
+int run(const qnn::tools::ArgParser& args) {
   const std::vector<std::string> configPaths = args.values("config_path");
   if (configPaths.empty()) throw UsageError("--config_path is required");
   if (args.has("converter_op_package"))
@@ -123,6 +126,4 @@ int run(int argc, char** argv) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  return qnn::tools::runToolMain(kTool, [&] { return run(argc, argv); });
-}
+int main(int argc, char** argv) { return qnn::tools::runToolWithArgs(argc, argv, parser(), run); }

@@ -39,28 +39,31 @@ uint32_t parseDspType(const std::string& value) {
   return static_cast<uint32_t>(std::stoul(digits));
 }
 
-int run(int argc, char** argv) {
+// The flags it takes.
+qnn::tools::ArgParser parser() {
   using namespace qnn::tools;
-  ArgParser args(kTool,
-                 "Checks which QNN backends of an SDK directory load and run on this machine; writes " +
-                     std::string(kCsvPath) + ".",
-                 {{"backend", true, "BACKEND", "cpu, gpu, htp (dsp is a synonym), saver or all (required)"},
-                  {"directory", true, "DIR", "SDK root holding lib/x86_64-linux-clang (default: $QNN_SDK_ROOT, "
-                                             "else the directory above this tool's bin/)"},
-                  {"dsp_type", true, "VERSION", "HTP architecture to create the device for: v68, v69, v73, v75, "
-                                                "v79, v81 (default: the backend's own, V73)"},
-                  {"testBackend", false, "", "run a small graph on each backend and check its output"},
-                  {"coreVersion", false, "", "print each backend's QNN core API version"},
-                  {"libVersion", false, "", "print each backend's API version and build id"},
-                  {"buildVariant", true, "TOOLCHAIN", "only x86_64-linux-clang exists in this SDK"},
-                  {"deviceId", true, "ID", "ignored: runs on this host, not through adb"},
-                  {"targetPath", true, "DIR", "ignored: runs on this host, not through adb"},
-                  {"remoteHost", true, "HOST", "ignored: runs on this host, not through adb"},
-                  {"debug", false, "", "backend logs at debug level on stderr"},
-                  {"version", false, "", "print the version and exit"},
-                  {"help", false, "", "print this help and exit"}});
-  args.parse(argc, argv);
-  if (args.answeredHelpOrVersion()) return 0;
+  return {kTool,
+          "Checks which QNN backends of an SDK directory load and run on this machine; writes " +
+              std::string(kCsvPath) + ".",
+          withVersionAndHelp({{"backend", true, "BACKEND", "cpu, gpu, htp (dsp is a synonym), saver or all (required)"},
+                              {"directory", true, "DIR",
+                               "SDK root holding lib/x86_64-linux-clang (default: $QNN_SDK_ROOT, "
+                               "else the directory above this tool's bin/)"},
+                              {"dsp_type", true, "VERSION",
+                               "HTP architecture to create the device for: v68, v69, v73, v75, "
+                               "v79, v81 (default: the backend's own, V73)"},
+                              {"testBackend", false, "", "run a small graph on each backend and check its output"},
+                              {"coreVersion", false, "", "print each backend's QNN core API version"},
+                              {"libVersion", false, "", "print each backend's API version and build id"},
+                              {"buildVariant", true, "TOOLCHAIN", "only x86_64-linux-clang exists in this SDK"},
+                              {"deviceId", true, "ID", "ignored: runs on this host, not through adb"},
+                              {"targetPath", true, "DIR", "ignored: runs on this host, not through adb"},
+                              {"remoteHost", true, "HOST", "ignored: runs on this host, not through adb"},
+                              {"debug", false, "", "backend logs at debug level on stderr"}})};
+}
+
+int run(const qnn::tools::ArgParser& args) {
+  using namespace qnn::tools;
   if (!args.has("backend")) throw UsageError("--backend is required (cpu, gpu, htp, dsp, saver or all)");
   const std::string variant = args.value("buildVariant", "x86_64-linux-clang");
   if (variant != "x86_64-linux-clang")
@@ -107,6 +110,4 @@ int run(int argc, char** argv) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  return qnn::tools::runToolMain(kTool, [&] { return run(argc, argv); });
-}
+int main(int argc, char** argv) { return qnn::tools::runToolWithArgs(argc, argv, parser(), run); }

@@ -19,23 +19,25 @@ namespace {
 
 constexpr const char* kTool = "qnn-profile-viewer";
 
-int run(int argc, char** argv) {
+// The flags it takes.
+qnn::tools::ArgParser parser() {
   using namespace qnn::tools;
-  ArgParser args(kTool, "Summarizes a profiling log and converts it to a Chrome trace.",
-                 {{"input_log", true, "FILE", "profiling log to read (required)"},
-                  {"output", true, "FILE", "write a Chrome trace-event JSON here (opens in Perfetto)"},
-                  {"html", true, "FILE", "write a self-contained HTML report here (summary, sortable op table, charts)"},
-                  {"reader", true, "LIB", "custom reader library (not supported by OpenQNN)"},
-                  {"version", false, "", "print the version and exit"},
-                  {"help", false, "", "print this help and exit"}});
-  args.parse(argc, argv);
-  if (args.answeredHelpOrVersion()) return 0;
+  return {kTool, "Summarizes a profiling log and converts it to a Chrome trace.",
+          withVersionAndHelp(
+              {{"input_log", true, "FILE", "profiling log to read (required)"},
+               {"output", true, "FILE", "write a Chrome trace-event JSON here (opens in Perfetto)"},
+               {"html", true, "FILE", "write a self-contained HTML report here (summary, sortable op table, charts)"},
+               {"reader", true, "LIB", "custom reader library (not supported by OpenQNN)"}})};
+}
+
+int run(const qnn::tools::ArgParser& args) {
+  using namespace qnn::tools;
   // A reader plugin's interface is vendor-defined and undocumented: refuse it
   // rather than guess at an ABI.
   if (args.has("reader"))
     throw ToolError("custom readers are not supported (--reader " + args.value("reader") +
                     "); logs are read in the openqnn-profile format");
-  if (!args.has("input_log")) throw UsageError("--input_log is required");
+  args.require("input_log");
   const std::string outputPath = args.value("output");
   if (!outputPath.empty()) requireParentDirectory(outputPath);
   const std::string htmlPath = args.value("html");
@@ -66,6 +68,4 @@ int run(int argc, char** argv) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  return qnn::tools::runToolMain(kTool, [&] { return run(argc, argv); });
-}
+int main(int argc, char** argv) { return qnn::tools::runToolWithArgs(argc, argv, parser(), run); }

@@ -10,7 +10,6 @@
 #include "throughput_runner.h"
 #include "tool_error.h"
 #include "tool_main.h"
-#include "QnnSdkBuildId.h"
 
 namespace {
 
@@ -39,14 +38,7 @@ int main(int argc, char** argv) {
                       {"version", false, "", "print the SDK version"},
                       {"help", false, "", "show this help"}});
     parser.parse(argc, argv);
-    if (parser.has("help")) {
-      std::printf("%s", parser.usage().c_str());
-      return 0;
-    }
-    if (parser.has("version")) {
-      std::printf("QNN SDK %s (OpenQNN)\n", QNN_SDK_BUILD_ID);
-      return 0;
-    }
+    if (parser.answeredHelpOrVersion(qnn::tools::ArgParser::VersionText::Sdk)) return 0;
     if (!parser.has("config")) throw UsageError("--config is required");
     auto config = throughput::readThroughputConfig(parser.value("config"));
     auto report = throughput::runThroughput(config, parser.has("quiet"));

@@ -14,16 +14,17 @@ namespace {
 
 constexpr const char* kTool = "qnn-trace-dump";
 
-int run(int argc, char** argv) {
+// The flags it takes.
+qnn::tools::ArgParser parser() {
   using namespace qnn::tools;
-  ArgParser args(kTool, "Prints the calls recorded in a QNN Saver trace (saver_output.qnntrace).",
-                 {{"trace", true, "FILE", "trace to read (required)"},
-                  {"json", true, "FILE", "also write the calls as JSON here"},
-                  {"version", false, "", "print the version and exit"},
-                  {"help", false, "", "print this help and exit"}});
-  args.parse(argc, argv);
-  if (args.answeredHelpOrVersion()) return 0;
-  if (!args.has("trace")) throw UsageError("--trace is required");
+  return {kTool, "Prints the calls recorded in a QNN Saver trace (saver_output.qnntrace).",
+          withVersionAndHelp({{"trace", true, "FILE", "trace to read (required)"},
+                              {"json", true, "FILE", "also write the calls as JSON here"}})};
+}
+
+int run(const qnn::tools::ArgParser& args) {
+  using namespace qnn::tools;
+  args.require("trace");
   qnn::trace::Trace trace;
   qnn::trace::readTrace(args.value("trace"), trace);
   if (trace.version != 0) std::printf("trace version %u\n", trace.version);
@@ -45,6 +46,4 @@ int run(int argc, char** argv) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  return qnn::tools::runToolMain(kTool, [&] { return run(argc, argv); });
-}
+int main(int argc, char** argv) { return qnn::tools::runToolWithArgs(argc, argv, parser(), run); }

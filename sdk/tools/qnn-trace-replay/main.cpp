@@ -15,19 +15,20 @@ namespace {
 
 constexpr const char* kTool = "qnn-trace-replay";
 
-int run(int argc, char** argv) {
+// The flags it takes.
+qnn::tools::ArgParser parser() {
   using namespace qnn::tools;
-  ArgParser args(kTool, "Replays a QNN Saver trace on a backend.",
-                 {{"trace", true, "FILE", "trace to replay (required)"},
-                  {"backend", true, "LIB", "backend library to replay on (required)"},
-                  {"compare", false, "", "compare execute outputs with the recorded ones"},
-                  {"tolerance", true, "X", "relative tolerance for float outputs (default 1e-5)"},
-                  {"help", false, "", "print this help and exit"}});
-  args.parse(argc, argv);
-  if (args.has("help")) {
-    std::fputs(args.usage().c_str(), stdout);
-    return 0;
-  }
+  return {kTool,
+          "Replays a QNN Saver trace on a backend.",
+          {{"trace", true, "FILE", "trace to replay (required)"},
+           {"backend", true, "LIB", "backend library to replay on (required)"},
+           {"compare", false, "", "compare execute outputs with the recorded ones"},
+           {"tolerance", true, "X", "relative tolerance for float outputs (default 1e-5)"},
+           {"help", false, "", "print this help and exit"}}};
+}
+
+int run(const qnn::tools::ArgParser& args) {
+  using namespace qnn::tools;
   if (!args.has("trace") || !args.has("backend")) throw UsageError("--trace and --backend are required");
   qnn::trace::Trace trace;
   if (!qnn::trace::readTrace(args.value("trace"), trace)) {
@@ -77,6 +78,4 @@ int run(int argc, char** argv) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  return qnn::tools::runToolMain(kTool, [&] { return run(argc, argv); });
-}
+int main(int argc, char** argv) { return qnn::tools::runToolWithArgs(argc, argv, parser(), run); }

@@ -15,18 +15,20 @@ namespace {
 
 constexpr const char* kTool = "qnn-trace-to-c";
 
-int run(int argc, char** argv) {
+// The flags it takes.
+qnn::tools::ArgParser parser() {
   using namespace qnn::tools;
-  ArgParser args(kTool, "Writes saver_output.c and params.bin replaying a QNN Saver trace.",
-                 {{"trace", true, "FILE", "trace to convert (required)"},
-                  {"output_dir", true, "DIR", "where to write the files (default: .)", "o"},
-                  {"source_name", true, "NAME", "name of the C file (default: as recorded, else saver_output.c)"},
-                  {"params_name", true, "NAME", "name of the data file (default: as recorded, else params.bin)"},
-                  {"version", false, "", "print the version and exit"},
-                  {"help", false, "", "print this help and exit"}});
-  args.parse(argc, argv);
-  if (args.answeredHelpOrVersion()) return 0;
-  if (!args.has("trace")) throw UsageError("--trace is required");
+  return {kTool, "Writes saver_output.c and params.bin replaying a QNN Saver trace.",
+          withVersionAndHelp(
+              {{"trace", true, "FILE", "trace to convert (required)"},
+               {"output_dir", true, "DIR", "where to write the files (default: .)", "o"},
+               {"source_name", true, "NAME", "name of the C file (default: as recorded, else saver_output.c)"},
+               {"params_name", true, "NAME", "name of the data file (default: as recorded, else params.bin)"}})};
+}
+
+int run(const qnn::tools::ArgParser& args) {
+  using namespace qnn::tools;
+  args.require("trace");
   qnn::trace::Trace trace;
   if (!qnn::trace::readTrace(args.value("trace"), trace)) {
     if (trace.calls.empty()) throw ToolError(args.value("trace") + ": " + trace.error);
@@ -48,6 +50,4 @@ int run(int argc, char** argv) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  return qnn::tools::runToolMain(kTool, [&] { return run(argc, argv); });
-}
+int main(int argc, char** argv) { return qnn::tools::runToolWithArgs(argc, argv, parser(), run); }
