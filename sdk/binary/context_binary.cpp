@@ -481,8 +481,10 @@ Status parseHeader(const uint8_t* p, size_t size, Header* h) {
   return Status::ok();
 }
 
-Status checkPayloadCrc(const uint8_t* p, const Header& h) {
-  if (!binary::checksumMatches(crc(p + h.headerSize, static_cast<size_t>(h.storedSize)), h.payloadCrc))
+// The header of a binary whose payload CRC holds.
+Status parseCheckedHeader(const uint8_t* p, size_t size, Header* h) {
+  QNN_SDK_RETURN_IF_ERROR(parseHeader(p, size, h));
+  if (!binary::checksumMatches(crc(p + h->headerSize, static_cast<size_t>(h->storedSize)), h->payloadCrc))
     return corrupt("payload CRC mismatch");
   return Status::ok();
 }
@@ -851,8 +853,7 @@ Status validateContextBinary(const void* data, size_t size) {
   return guarded([&]() -> Status {
     const uint8_t* p = static_cast<const uint8_t*>(data);
     Header h;
-    QNN_SDK_RETURN_IF_ERROR(parseHeader(p, size, &h));
-    QNN_SDK_RETURN_IF_ERROR(checkPayloadCrc(p, h));
+    QNN_SDK_RETURN_IF_ERROR(parseCheckedHeader(p, size, &h));
     return checkRegionCrc(p, h);
   });
 }
@@ -875,8 +876,7 @@ Status readContextBinary(const void* data, size_t size, ContextBinaryContents* o
   return guarded([&]() -> Status {
     const uint8_t* p = static_cast<const uint8_t*>(data);
     Header h;
-    QNN_SDK_RETURN_IF_ERROR(parseHeader(p, size, &h));
-    QNN_SDK_RETURN_IF_ERROR(checkPayloadCrc(p, h));
+    QNN_SDK_RETURN_IF_ERROR(parseCheckedHeader(p, size, &h));
     std::vector<uint8_t> payload;
     QNN_SDK_RETURN_IF_ERROR(decodePayload(p + h.headerSize, h, &payload));
     ContextBinaryContents c;
