@@ -48,7 +48,8 @@ if [ $rc = 3 ] && grep -q '^refused' "$out/newer.txt"; then echo "ok   client de
 # backend: both executes' outputs must equal the client's (DIR/execute.raw, DIR/reloaded.raw).
 replay_program() { # name dir include backend...
   local name=$1 dir=$2 include=$3 backend; shift 3
-  if ! "$cc" -Wall -Wextra -Werror -DSAVER_OUTPUT_NO_LINKED_BACKEND -I"$include" "$dir/saver_output/saver_output.c" \
+  # shellcheck disable=SC2086  # COMPAT_REPLAY_CFLAGS: the sanitizer flags of a sanitized build, or empty
+  if ! "$cc" -Wall -Wextra -Werror ${COMPAT_REPLAY_CFLAGS:-} -DSAVER_OUTPUT_NO_LINKED_BACKEND -I"$include" "$dir/saver_output/saver_output.c" \
        -o "$dir/saver_output/replay" -ldl > "$dir/cc.txt" 2>&1; then
     echo "FAIL $name: saver_output.c does not build against $include"; head -20 "$dir/cc.txt"; fail=1; return
   fi
