@@ -10,7 +10,7 @@ import sys
 
 from . import framework_runner, inference_engine, sdk_tools, verification
 from .errors import DebuggerError
-from .tensors import parse_input_tensors
+from .tensors import inputs_from_list, parse_input_tensors
 
 PROG = "qnn-accuracy-debugger"
 MODES = ("framework_diagnosis", "inference_engine", "verification", "compare_encodings", "tensor_inspection")
@@ -38,7 +38,8 @@ def parse(argv):
     f.add_argument("-f", "--framework", nargs="+", metavar="FRAMEWORK", help="onnx [VERSION] (the only framework)")
     f.add_argument("-m", "--model_path", help="the source model (.onnx)")
     f.add_argument("-i", "--input_tensor", nargs="+", action="append", default=[], metavar="ARG",
-                   help="NAME DIMS FILE.raw [DTYPE]; repeat per input")
+                   help="NAME DIMS FILE.raw [DTYPE]; repeat per input (default with -l: the list's first line, "
+                        "dims and dtypes from the model)")
     f.add_argument("-o", "--output_tensor", action="append", default=[],
                    help="graph output name (accepted; every tensor is dumped)")
     f.add_argument("--framework_engine", choices=["auto", "onnxruntime", "qnn_cpu"], default="auto",
@@ -188,6 +189,9 @@ def main(argv=None):
         mode = modes[0] if modes else "wrapper"
         _check_common(a, mode)
         inputs = parse_input_tensors(a.input_tensor)
+        if not inputs and a.input_list and a.model_path and mode in ("wrapper", "framework_diagnosis",
+                                                                     "inference_engine"):
+            inputs = inputs_from_list(a.input_list, a.model_path, os.path.join(a.working_dir, "inputs_from_list"))
         if mode == "framework_diagnosis":
             run_framework(a, inputs)
         elif mode == "inference_engine":

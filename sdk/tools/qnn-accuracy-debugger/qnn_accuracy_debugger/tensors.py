@@ -87,3 +87,64 @@ def write_tensor_dir(path, arrays, order=None):
         index[name] = {"file": f, "dims": list(a.shape), "dtype": str(a.dtype) if str(a.dtype) != "bool" else "bool"}
     with open(os.path.join(path, "tensors.json"), "w") as f:
         json.dump({"tensors": index, "order": order or list(arrays)}, f, indent=1)
+
+
+_ONNX_DTYPES = {1: "float32", 2: "uint8", 3: "int8", 4: "uint16", 5: "int16", 6: "int32", 7: "int64", 9: "bool",
+                11: "float64"}
+
+
+def _first_line(list_path):
+    try:
+        with open(list_path) as f:
+            for ln in f:
+                ln = ln.strip()
+                if ln and ln[0] not in "#%":
+                    return ln.split()
+    except OSError as e:
+        raise DebuggerError(f"--input_list: cannot read '{list_path}': {e.strerror}")
+    raise DebuggerError(f"--input_list {list_path}: no input line")
+
+
+def inputs_from_list(list_path, model_path, work_dir):
+    """The model's inputs from the first line of a qnn-net-run input list (float32 files, name:=file or by
+    position) and the ONNX model (dims, dtypes), as parse_input_tensors gives them for -i. A non-float input
+    gets a copy in its own dtype under work_dir (the framework runs the model with its own dtypes)."""
+    import onnx
+    try:
+        m = onnx.load(model_path, load_external_data=False)
+    except Exception as e:  # onnx raises DecodeError and friends
+        raise DebuggerError(f"cannot read {model_path} as an ONNX model: {e}")
+    inits = {t.name for t in m.graph.initializer}
+    graph_inputs = [vi for vi in m.graph.input if vi.name not in inits]
+    by_name = {vi.name: vi for vi in graph_inputs}
+    parts = _first_line(list_path)
+    if len(parts) != len(graph_inputs):
+        raise DebuggerError(f"--input_list {list_path}: {len(parts)} files for the model's {len(graph_inputs)} inputs")
+    base = os.path.dirname(os.path.abspath(list_path))
+    out = []
+    for k, part in enumerate(parts):
+        name, path = part.split(":=", 1) if ":=" in part else (graph_inputs[k].name, part)
+        vi = by_name.get(name)
+        if vi is None:
+            raise DebuggerError(f"--input_list {list_path}: '{name}' is not an input of {model_path}")
+        dims = [d.dim_value if d.HasField("dim_value") else None for d in vi.type.tensor_type.shape.dim]
+        if any(d is None for d in dims):
+            raise DebuggerError(f"--input_list: input '{name}' has dynamic dims in the model; give it with "
+                                "-i NAME DIMS FILE")
+        dtype = _ONNX_DTYPES.get(vi.type.tensor_type.elem_type)
+        if dtype is None:
+            raise DebuggerError(f"--input_list: input '{name}' has an ONNX data type this tool does not read")
+        path = path if os.path.isabs(path) or os.path.exists(path) else os.path.join(base, path)
+        if not os.path.isfile(path):
+            raise DebuggerError(f"--input_list {list_path}: {path} does not exist")
+        want = int(np.prod(dims)) * 4
+        if os.path.getsize(path) != want:
+            raise DebuggerError(f"--input_list: {path} has {os.path.getsize(path)} bytes, input '{name}' {dims} "
+                                f"needs {want} (float32, qnn-net-run's input format)")
+        if dtype != "float32":
+            os.makedirs(work_dir, exist_ok=True)
+            native = os.path.join(work_dir, file_name(name))
+            np.fromfile(path, np.float32).astype(DTYPES[dtype]).tofile(native)
+            path = native
+        out.append({"name": name, "dims": dims, "file": os.path.abspath(path), "dtype": dtype})
+    return out

@@ -5,7 +5,9 @@ then the quantizers on calibration data (activations) or on the values (params);
 none of these stays float (--float_fallback, or a QDQ model without --input_list).
 Ops that only move bytes (Reshape, Transpose, Concat, Split, StridedSlice, Gather, Pad, ...) must see
 the same encoding on both sides, so their tensors are grouped and share one encoding (the union of
-the members' ranges). An op runs quantized when all its float activations have integer encodings;
+the members' ranges). A static float input of such an op (an embedding table under a Gather, a constant
+joined by a Concat) belongs to the group too: its values widen the group's range and it is stored with
+the group's (activation) encoding. An op runs quantized when all its float activations have integer encodings;
 otherwise it runs in float: Dequantize ops feed it and Quantize ops take its results to encoded
 tensors. A quantized op whose input has another bitwidth than its output gets a Convert op first.
 """
@@ -133,13 +135,13 @@ class Assigner:
                 members = [m for m in members if self.g.tensors[m].dtype == np.float32]
                 for m in members[1:]:
                     groups.union(members[0], m)
-        out = {}
+        out, statics = {}, {}
         for name, t in self.g.tensors.items():
-            if t.kind != "static" and t.dtype == np.float32:
-                out.setdefault(groups.find(name), []).append(name)
-        return out
+            if t.dtype == np.float32:
+                (statics if t.kind == "static" else out).setdefault(groups.find(name), []).append(name)
+        return {root: (members, statics.get(root, [])) for root, members in out.items()}
 
-    def _activation_encoding(self, members):
+    def _activation_encoding(self, members, statics=()):
         found = [kv for kv in (self._lookup(self.act_over, m) for m in members) if kv[1] is not None]
         for key, _ in found:   # members of one group share the first one's encoding
             self.used_overrides.add(("a", key))
@@ -157,11 +159,11 @@ class Assigner:
         seen = [m for m in members if m in self.stats.min]
         if not seen:
             return None
-        mn = min(self.stats.min[m] for m in seen)
-        mx = max(self.stats.max[m] for m in seen)
+        mn = min([self.stats.min[m] for m in seen] + [float(self.g.tensors[q].data.min()) for q in statics])
+        mx = max([self.stats.max[m] for m in seen] + [float(self.g.tensors[q].data.max()) for q in statics])
         values = None
         if self.opts.act_quantizer == "enhanced":
-            parts = [self.stats.values(m) for m in seen]
+            parts = [self.stats.values(m) for m in seen] + [self.g.tensors[q].data.reshape(-1) for q in statics]
             values = np.concatenate([p for p in parts if p is not None])
         return E.compute(self.opts.act_quantizer, mn, mx, self.opts.act_bw, values)
 
@@ -206,8 +208,8 @@ class Assigner:
     def run(self):
         g = self.g
         enc = {}
-        for members in self._groups().values():
-            e = self._activation_encoding(members)
+        for members, statics in self._groups().values():
+            e = self._activation_encoding(members, statics)
             for m in members:
                 enc[m] = e if (e is not None and not e.is_float) else None
         for kind, table in (("a", self.act_over), ("p", self.param_over)):
@@ -267,7 +269,11 @@ class Assigner:
             t = g.tensors[q]
             if t.kind != "static" or t.dtype != np.float32:
                 continue
-            e = self._param_encoding(q, op, slot, in_enc, w_enc)
+            out_enc = enc.get(op.outputs[0]) if op.type in BYTE_COPY_OPS else None
+            if out_enc is not None and self._lookup(self.param_over, q)[1] is None:
+                e = out_enc   # bytes copied into an encoded output: the same encoding (an embedding table)
+            else:
+                e = self._param_encoding(q, op, slot, in_enc, w_enc)
             if e.is_float:
                 warn(f"param '{q}' of quantized op '{op.name}' has a float override; it is quantized")
                 e = self._param_encoding_default(q, op, slot)

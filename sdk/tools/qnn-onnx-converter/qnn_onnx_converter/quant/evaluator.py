@@ -11,13 +11,21 @@ from ..errors import ConverterError
 
 _BINARY = {"ElementWiseAdd": np.add, "ElementWiseSubtract": np.subtract, "ElementWiseMultiply": np.multiply,
            "ElementWiseDivide": np.divide, "ElementWiseMaximum": np.maximum, "ElementWiseMinimum": np.minimum,
-           "ElementWisePower": np.power}
+           "ElementWisePower": np.power, "ElementWiseEqual": np.equal, "ElementWiseNotEqual": np.not_equal,
+           "ElementWiseGreater": np.greater, "ElementWiseGreaterEqual": np.greater_equal,
+           "ElementWiseLess": np.less, "ElementWiseLessEqual": np.less_equal, "ElementWiseAnd": np.logical_and,
+           "ElementWiseOr": np.logical_or, "ElementWiseXor": np.logical_xor, "ElementWiseFmod": np.fmod,
+           "ElementWiseMod": np.mod, "ElementWiseSquaredDifference": lambda a, b: (a - b) ** 2,
+           "ElementWiseFloorDiv": lambda a, b: np.floor_divide(a, b)}
 _UNARY = {"Relu": lambda x: np.maximum(x, 0), "Sigmoid": lambda x: 1 / (1 + np.exp(-x)), "Tanh": np.tanh,
           "ElementWiseExp": np.exp, "ElementWiseLog": np.log, "ElementWiseSquareRoot": np.sqrt,
           "ElementWiseAbs": np.abs, "ElementWiseNeg": np.negative, "ElementWiseFloor": np.floor,
           "ElementWiseCeil": np.ceil, "ElementWiseSin": np.sin, "ElementWiseCos": np.cos,
           "HardSwish": lambda x: x * np.clip(x + 3, 0, 6) / 6,
-          "ElementWiseSoftplus": lambda x: np.logaddexp(0, x)}
+          "ElementWiseSoftplus": lambda x: np.logaddexp(0, x), "ElementWiseRsqrt": lambda x: 1 / np.sqrt(x),
+          "ElementWiseSign": np.sign, "ElementWiseRound": np.round, "ElementWiseNot": np.logical_not,
+          "ElementWiseAsin": np.arcsin, "ElementWiseAtan": np.arctan, "ElementWiseTan": np.tan,
+          "ElementWiseReciprocal": np.reciprocal}
 
 
 def _p(op, name, default=None):
@@ -184,8 +192,43 @@ def run_op(op, ins, tensors):
         return [np.pad(ins[0], amount, constant_values=_p(op, "pad_constant_value", 0.0))]
     if t == "Cast":
         return [ins[0].astype(tensors[op.outputs[0]].dtype)]
-    raise ConverterError(f"calibration does not support op {t} (node '{op.name}'); quantize this model with "
-                         "--quantization_overrides encodings and --float_fallback instead of --input_list")
+    return _run_indexing_op(op, ins, tensors)
+
+
+def _wrap(idx, n):
+    """Negative indices count from the end, as the kernels resolve them."""
+    idx = np.asarray(idx).astype(np.int64)
+    return np.where(idx < 0, idx + n, idx)
+
+
+def _run_indexing_op(op, ins, tensors):
+    """Selection, gathers and the ops LLM exports use (embedding Gather, masks, causal cumulative sums)."""
+    t = op.type
+    if t == "ElementWiseSelect":
+        return [np.where(ins[0], ins[1], ins[2])]
+    if t == "Gather":
+        ax = int(_p(op, "axis", 0)) % ins[0].ndim
+        return [np.take(ins[0], _wrap(ins[1], ins[0].shape[ax]), axis=ax).reshape(tensors[op.outputs[0]].shape)]
+    if t == "GatherElements":
+        ax = int(_p(op, "axis", 0)) % ins[0].ndim
+        return [np.take_along_axis(ins[0], _wrap(ins[1], ins[0].shape[ax]), axis=ax)]
+    if t == "GatherNd" and int(_p(op, "batch_dims", 0)) == 0:
+        idx = _wrap(ins[1], np.array(ins[0].shape[:ins[1].shape[-1]]))
+        return [ins[0][tuple(np.moveaxis(idx, -1, 0))].reshape(tensors[op.outputs[0]].shape)]
+    if t == "Tile":
+        return [np.tile(ins[0], [int(v) for v in np.atleast_1d(_p(op, "multiples"))])]
+    if t == "CumulativeSum":
+        ax = int(_p(op, "axis", 0))
+        rev = bool(_p(op, "reverse", False))
+        x = np.flip(ins[0], ax) if rev else ins[0]
+        y = np.cumsum(x, axis=ax, dtype=x.dtype)
+        if _p(op, "exclusive", False):
+            y = y - x
+        return [np.flip(y, ax) if rev else y]
+    if t in ("Argmax", "Argmin"):
+        fn = np.argmax if t == "Argmax" else np.argmin
+        return [fn(ins[0], axis=int(_p(op, "axis", 0))).astype(np.int32).reshape(tensors[op.outputs[0]].shape)]
+
 
 
 class Evaluator:
