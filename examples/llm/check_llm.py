@@ -10,6 +10,7 @@ handling), and the logits must agree within tolerance.
 
 Exit 77 (skipped) without python3-torch / python3-onnx or the corpus."""
 import argparse
+import json
 import os
 import subprocess
 import sys
@@ -26,6 +27,8 @@ def main():
     ap.add_argument("--seconds", type=float, default=None)
     ap.add_argument("--steps", type=int, default=8, help="decode steps after the prompt")
     ap.add_argument("--prompt_tokens", type=int, default=5)
+    ap.add_argument("--ort", metavar="NODE_MODULES", help="also run the first prefill and decode calls on ONNX "
+                    "Runtime (onnxruntime-node in this directory; skipped when it is absent)")
     a = ap.parse_args()
     try:
         import numpy as np
@@ -75,6 +78,28 @@ def main():
     ctx, ar, hd, L = c["ctx"], c["ar"], c["dim"] // c["heads"], c["layers"]
     cache = np.zeros((2 * L, 1, c["kv_heads"], ctx, hd), np.float32)  # slots 0..pos-1 hold the sequence
 
+    have_ort = bool(a.ort) and os.path.isdir(os.path.join(a.ort, "onnxruntime-node"))
+    ort_pending = {"prefill": have_ort, "decode": have_ort}  # the first call of each graph
+    ort_outputs, ort_worst = {}, [0.0]
+
+    def ort_compare(name, feeds):
+        """ONNX Runtime on the exported graph with these feeds; its outputs, kept for the QNN run's."""
+        d = os.path.join(a.out, "ort", name)
+        os.makedirs(d, exist_ok=True)
+        spec = []
+        for k, v in feeds.items():
+            v = np.ascontiguousarray(v.astype(np.int64 if v.dtype.kind in "iu" else np.float32))
+            v.tofile(os.path.join(d, k + ".raw"))
+            spec.append(dict(name=k, type="int64" if v.dtype == np.int64 else "float32", dims=list(v.shape),
+                             file=os.path.join(d, k + ".raw")))
+        json.dump(spec, open(os.path.join(d, "feeds.json"), "w"))
+        p = subprocess.run(["node", os.path.join(HERE, "ort_step.js"), os.path.join(a.out, name + ".onnx"), d],
+                           capture_output=True, text=True, env=dict(os.environ, NODE_PATH=a.ort))
+        if p.returncode:
+            sys.exit(f"FAIL: ONNX Runtime on {name}.onnx: {p.stderr}")
+        _, outs = T.io_names(c)
+        ort_outputs[name] = {k: np.fromfile(os.path.join(d, f"ort_{k}.raw"), np.float32) for k in outs}
+
     def run(graph, n, ids, start):
         """Feed len(ids) <= n new tokens at positions start.. through an AR-n graph; store their K/V."""
         past = ctx - n
@@ -92,8 +117,14 @@ def main():
         for i in range(L):
             feeds[f"past_key_{i}"] = np.ascontiguousarray(cache[2 * i, :, :, :past])
             feeds[f"past_value_{i}"] = np.ascontiguousarray(cache[2 * i + 1, :, :, :past])
+        if ort_pending.pop(graph.name, False):
+            ort_compare(graph.name, feeds)
         feeds = {k: np.ascontiguousarray(v.astype(inp[k].dtype)) for k, v in feeds.items()}
         out = graph.run(feeds)
+        if graph.name in ort_outputs:
+            for k, v in ort_outputs.pop(graph.name).items():
+                d = float(np.abs(v.reshape(out[k].shape) - out[k]).max())
+                ort_worst[0] = max(ort_worst[0], d)
         for i in range(L):
             cache[2 * i, :, :, start:start + m] = out[f"new_key_{i}"][:, :, :m]
             cache[2 * i + 1, :, :, start:start + m] = out[f"new_value_{i}"][:, :, :m]
@@ -122,6 +153,13 @@ def main():
     print(f"torch    {ref} {tok.decode(ref)!r}")
     print(f"QNN CPU  {ours} {tok.decode(ours)!r}")
     print(f"max |logit difference| {worst:.2e}")
+    if have_ort:
+        print(f"ONNX Runtime vs QNN CPU, first prefill and decode calls, all outputs: max difference {ort_worst[0]:.2e}")
+        if ort_worst[0] > 1e-3:
+            print("FAIL: ONNX Runtime and QNN CPU differ by more than 1e-3")
+            return 1
+    elif a.ort:
+        print(f"(no onnxruntime-node in {a.ort}: ONNX Runtime comparison skipped)")
     if ours != ref:
         print("FAIL: greedy tokens differ")
         return 1
