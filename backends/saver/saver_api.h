@@ -11,7 +11,7 @@
 
 namespace qnn::saver {
 
-#define QNN_SAVER_DECLARE_(id, member, name) std::remove_pointer_t<decltype(QNN_INTERFACE_VER_TYPE::member)> member;
+#define QNN_SAVER_DECLARE_(id, member, fn) std::remove_pointer_t<decltype(sdk::InterfaceTable2_39::member)> member;
 QNN_FOR_EACH_INTERFACE_MEMBER(QNN_SAVER_DECLARE_)
 #undef QNN_SAVER_DECLARE_
 

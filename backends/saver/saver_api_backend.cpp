@@ -190,4 +190,20 @@ Qnn_ErrorHandle_t errorFreeVerboseMessage(const char* message) {
   });
 }
 
+// QnnBackend_registerOpPackageFromBinary: the package's bytes as a blob, so a
+// replay registers the same package.
+Qnn_ErrorHandle_t backendRegisterOpPackageFromBinary(Qnn_BackendHandle_t backend, const void* buffer, uint64_t size,
+                                                     const char* provider, const char* target) {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
+    void* real = nullptr;
+    if (!useHandle(a, "backend", backend, Kind::Backend, false, &real)) return QNN_BACKEND_ERROR_INVALID_HANDLE;
+    if (buffer && size) a.add("package", SaverState::get().blob(buffer, size));
+    a.add("interfaceProvider", Value::str(provider));
+    a.add("target", Value::str(target));
+    if (!buffer || !size) return QNN_BACKEND_ERROR_INVALID_ARGUMENT;
+    return pass() ? forward(pass()->backendRegisterOpPackageFromBinary, real, buffer, size, provider, target)
+                  : QNN_SUCCESS;
+  });
+}
+
 }  // namespace qnn::saver

@@ -226,4 +226,16 @@ Qnn_ErrorHandle_t memDeRegister(const Qnn_MemHandle_t* memHandles, uint32_t num)
   });
 }
 
+// QnnContext_addToDlc: the DLC handle is libQnnSystem's (not one the Saver
+// hands out), recorded by value.
+Qnn_ErrorHandle_t contextAddToDlc(Qnn_ContextHandle_t context, QnnSystemDlc_Handle_t dlc) {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
+    void* real = nullptr;
+    if (!useHandle(a, "context", context, Kind::Context, false, &real)) return QNN_CONTEXT_ERROR_INVALID_HANDLE;
+    a.add("dlcHandle", Value::uint(uint64_t(reinterpret_cast<uintptr_t>(dlc))));
+    if (!dlc) return QNN_CONTEXT_ERROR_INVALID_ARGUMENT;
+    return pass() ? forward(pass()->contextAddToDlc, real, dlc) : QNN_SUCCESS;
+  });
+}
+
 }  // namespace qnn::saver

@@ -5,6 +5,7 @@
 #include "compat/legacy_interface.h"
 #include "saver_api.h"
 #include "saver_forward.h"
+#include "saver_log.h"
 #include "saver_notify.h"
 
 namespace qnn::saver {
@@ -284,6 +285,55 @@ Qnn_ErrorHandle_t graphReleaseExecutionEnvironment(Qnn_GraphHandle_t graph, cons
     if (!pass()) return QNN_GRAPH_ERROR_UNSUPPORTED_FEATURE;
     std::vector<const QnnGraph_ExecuteEnvironment_t*> pointers(copy.pointers.begin(), copy.pointers.end());
     return forward(pass()->graphReleaseExecutionEnvironment, real, pointers.data(), n);
+  });
+}
+
+// QnnGraph_validate: the configs' options (a custom config is the backend's
+// opaque struct: not recorded) and, on success, the result the backend handed
+// out: its address (the id graphFreeValidationResult names it by), the overall
+// status and each node's name, status and code. Recording only: nothing
+// validates, so the call is unsupported.
+Qnn_ErrorHandle_t graphValidate(Qnn_GraphHandle_t graph, const QnnGraph_ValidateConfig_t** config,
+                                QnnGraph_ValidationResult_t** result) {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
+    void* real = nullptr;
+    if (!useHandle(a, "graph", graph, Kind::Graph, false, &real)) return QNN_GRAPH_ERROR_INVALID_HANDLE;
+    Value options = Value::list();
+    for (size_t k = 0; config && config[k]; ++k) options.push(Value::uint(uint32_t(config[k]->option)));
+    a.add("config", std::move(options));
+    if (!result) return QNN_GRAPH_ERROR_INVALID_ARGUMENT;
+    if (!pass()) {
+      logError("QnnGraph_validate: recording only (no QNN_SAVER_BACKEND), nothing validates the graph");
+      return QNN_COMMON_ERROR_NOT_SUPPORTED;
+    }
+    Qnn_ErrorHandle_t rc = forward(pass()->graphValidate, real, config, result);
+    if (rc == QNN_SUCCESS && *result) {
+      const QnnGraph_ValidationResult_t& r = **result;
+      Value v = Value::record();
+      v.add("id", Value::uint(uint64_t(reinterpret_cast<uintptr_t>(*result))));
+      v.add("overallStatus", Value::uint(r.overallStatus));
+      Value nodes = Value::list();
+      for (uint32_t k = 0; k < r.numResults && r.results; ++k) {
+        Value n = Value::record();
+        n.add("nodeName", Value::str(r.results[k].nodeName));
+        n.add("status", Value::uint(uint32_t(r.results[k].status)));
+        n.add("errorCode", Value::uint(r.results[k].errorCode));
+        nodes.push(std::move(n));
+      }
+      v.add("results", std::move(nodes));
+      a.add("validationResult", std::move(v));
+    }
+    return rc;
+  });
+}
+
+// QnnGraph_freeValidationResult: the result by the address graphValidate recorded.
+Qnn_ErrorHandle_t graphFreeValidationResult(QnnGraph_ValidationResult_t* result) {
+  return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
+    a.add("validationResult", Value::uint(uint64_t(reinterpret_cast<uintptr_t>(result))));
+    if (!result) return QNN_GRAPH_ERROR_INVALID_ARGUMENT;
+    if (!pass()) return QNN_GRAPH_ERROR_INVALID_ARGUMENT;  // recording only: no result was handed out
+    return forward(pass()->graphFreeValidationResult, result);
   });
 }
 

@@ -1,5 +1,5 @@
 // libQnnSaver.so's C entry points: QnnInterface_getProviders (backend id
-// QNN_BACKEND_ID_SAVER, the 71-entry table of recording entries) and
+// QNN_BACKEND_ID_SAVER, the 2.32 table of recording entries) and
 // QnnSaver_initialize (Saver/QnnSaver.h).
 #include "QnnInterface.h"
 #include "Saver/QnnSaver.h"
@@ -12,13 +12,23 @@
 
 namespace {
 
+// Every recording entry (API 2.39's 75).
+const qnn::sdk::InterfaceTable2_39& table() {
+  static const qnn::sdk::InterfaceTable2_39 t = [] {
+    qnn::sdk::InterfaceTable2_39 full{};
+    qnn::saver::fillTable(full);
+    return full;
+  }();
+  return t;
+}
+
 const QnnInterface_t& provider() {
   static const QnnInterface_t iface = [] {
     QnnInterface_t p = QNN_INTERFACE_INIT;
     p.backendId = QNN_BACKEND_ID_SAVER;
     p.providerName = QNN_SAVER_INTERFACE_PROVIDER_NAME;
     p.apiVersion = Qnn_ApiVersion_t QNN_SAVER_API_VERSION_INIT;
-    qnn::saver::fillTable(p.QNN_INTERFACE_VER_NAME);
+    p.QNN_INTERFACE_VER_NAME = qnn::sdk::prefixOf2_32(table());
     return p;
   }();
   return iface;

@@ -7,7 +7,7 @@
 namespace qnn::saver {
 
 // The pass-through table, or null when only recording.
-inline const QNN_INTERFACE_VER_TYPE* pass() { return SaverState::get().real(); }
+inline const sdk::InterfaceTable2_39* pass() { return SaverState::get().real(); }
 inline HandleTable& handles() { return SaverState::get().handles(); }
 
 // Calls a pass-through member; a member the backend leaves NULL is unsupported.

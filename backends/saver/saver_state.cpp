@@ -61,15 +61,11 @@ SaverState::SaverState() {
     listed = getForApi(QNN_API_VERSION_MAJOR, QNN_API_VERSION_MINOR, reinterpret_cast<const void***>(&providers), &n);
   else if (get)
     listed = get(&providers, &n);
-  if (listed == QNN_SUCCESS)
-    for (uint32_t k = 0; k < n && !real_; ++k) {
-      const Qnn_Version_t& v = providers[k]->apiVersion.coreApiVersion;
-      if (v.major == QNN_API_VERSION_MAJOR && v.minor >= QNN_API_VERSION_MINOR)
-      {
-        real_ = &providers[k]->QNN_INTERFACE_VER_NAME;
-        realBackendId_ = providers[k]->backendId;
-      }
-    }
+  const QnnInterface_t* chosen = listed == QNN_SUCCESS ? sdk::pickProvider(providers, n, &realTable_) : nullptr;
+  if (chosen) {
+    real_ = &chosen->QNN_INTERFACE_VER_NAME;
+    realBackendId_ = chosen->backendId;
+  }
   if (!real_) logError(std::string("QNN_SAVER_BACKEND: no compatible provider in ") + path + "; recording only");
 }
 

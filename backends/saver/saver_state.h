@@ -10,6 +10,7 @@
 
 #include "QnnInterface.h"
 #include "Saver/QnnSaver.h"
+#include "core/api_members.h"
 #include "saver_handles.h"
 #include "saver_mem_views.h"
 #include "trace_writer.h"
@@ -29,8 +30,9 @@ class SaverState {
   static SaverState* peek();
 
   Qnn_ErrorHandle_t initialize(const QnnSaver_Config_t** config, trace::Value& recorded);
-  // The pass-through backend's table, or null when the Saver only records.
-  const QNN_INTERFACE_VER_TYPE* real() const { return real_; }
+  // The pass-through backend's table, or null when the Saver only records. The
+  // 2.39 appends are null when the backend offers no 2.39 table.
+  const sdk::InterfaceTable2_39* real() const { return real_ ? &realTable_ : nullptr; }
   // Whose custom config structs to expect: QNN_SAVER_CONFIG_OPTION_BACKEND_ID,
   // else the pass-through backend's id, else 0 (payloads not recorded).
   uint32_t customConfigBackendId();
@@ -68,6 +70,7 @@ class SaverState {
   trace::TraceWriter writer_;
   void* lib_ = nullptr;
   const QNN_INTERFACE_VER_TYPE* real_ = nullptr;
+  sdk::InterfaceTable2_39 realTable_{};
   uint32_t realBackendId_ = 0;
   uint64_t clientApiWritten_ = 0;  // (major << 32 | minor) + 1 of the last clientApi info, under mu_
   HandleTable handles_;

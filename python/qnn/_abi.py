@@ -25,6 +25,10 @@ INTERFACE_MEMBERS = (
     "contextGetBinarySection", "contextApplyBinarySection", "backendGetProperty", "contextGetProperty",
     "contextGetIncrementalBinary", "contextReleaseIncrementalBinary", "contextFinalize", "globalConfigSet",
     "contextCreateFromBinaryWithCallback", "contextGetBinarySectionUpdate", "contextFreeBinarySectionUpdate")
+# API 2.39's table: the 71 above and the four it appends (the opt-in 2.39 provider,
+# QNN_OPENQNN_PROVIDER_API=2.39, hands it out; docs/compatibility.md).
+INTERFACE_MEMBERS_2_39 = INTERFACE_MEMBERS + (
+    "contextAddToDlc", "graphValidate", "graphFreeValidationResult", "backendRegisterOpPackageFromBinary")
 # QnnSystemInterface_ImplementationV1_7_t.
 SYSTEM_MEMBERS = (
     "systemContextCreate", "systemContextGetBinaryInfo", "systemContextGetMetaData", "systemContextFree",
@@ -50,6 +54,16 @@ class Interface(C.Structure):
     """QnnInterface_t."""
     _fields_ = [("backendId", C.c_uint32), ("providerName", C.c_char_p), ("apiVersion", ApiVersion),
                 ("table", InterfaceTable)]
+
+
+class InterfaceTable2_39(C.Structure):
+    _fields_ = [(name, C.c_void_p) for name in INTERFACE_MEMBERS_2_39]
+
+
+class Interface2_39(C.Structure):
+    """QnnInterface_t of API 2.39 (640 bytes): the same header, the 75-member table."""
+    _fields_ = [("backendId", C.c_uint32), ("providerName", C.c_char_p), ("apiVersion", ApiVersion),
+                ("table", InterfaceTable2_39)]
 
 
 class SystemTable(C.Structure):

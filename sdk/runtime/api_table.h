@@ -25,7 +25,7 @@ namespace api_table_detail {
 // RuntimeMethod_<member><R>::value: &R::member when R has one such public,
 // unique method, else nullptr; ::found says which. (GCC under -fsanitize does not
 // take `&R::member != nullptr` as a constant expression, hence the separate flag.)
-#define QNN_RUNTIME_METHOD_(id, member, name)                                  \
+#define QNN_RUNTIME_METHOD_(id, member, fn)                                  \
   template <typename R, typename = void>                                      \
   struct RuntimeMethod_##member {                                             \
     static constexpr std::nullptr_t value = nullptr;                          \
@@ -44,7 +44,7 @@ QNN_FOR_EACH_INTERFACE_MEMBER(QNN_RUNTIME_METHOD_)
 template <auto Member>
 constexpr bool kOverridden = false;
 template <>
-constexpr bool kOverridden<&QNN_INTERFACE_VER_TYPE::contextCreateFromBinary> = true;
+constexpr bool kOverridden<&InterfaceTable2_39::contextCreateFromBinary> = true;
 
 // A function of exactly the table member's type Fn that calls Method on rt().
 template <RuntimeAccessor rt, auto Method, typename Fn>
@@ -81,8 +81,18 @@ inline Qnn_ErrorHandle_t errorText(Qnn_ErrorHandle_t error, const char** message
 
 template <RuntimeAccessor rt>
 struct ApiTable {
-  // The provider: backend id, name, API version and the filled table. Built
-  // once; lives for the life of the library.
+  // Every member of the list (API 2.39's 75), filled once; lives for the life of the library.
+  static const InterfaceTable2_39& table() {
+    static const InterfaceTable2_39 t = [] {
+      InterfaceTable2_39 full{};
+      fillTable(full);
+      return full;
+    }();
+    return t;
+  }
+
+  // The provider: backend id, name, API version and the 2.32 table (the
+  // first 71 members of table()). Built once; lives for the life of the library.
   static const QnnInterface_t& provider() {
     static const QnnInterface_t iface = [] {
       QnnInterface_t p = QNN_INTERFACE_INIT;
@@ -90,17 +100,16 @@ struct ApiTable {
       p.backendId = d.backendId;
       p.providerName = d.providerName;
       p.apiVersion = rt().apiVersion();
-      fillTable(p.QNN_INTERFACE_VER_NAME);
+      p.QNN_INTERFACE_VER_NAME = prefixOf2_32(table());
       return p;
     }();
     return iface;
   }
 
-  template <typename Table>
-  static void fillTable(Table& t) {
-#define QNN_RUNTIME_FORWARD_(id, member, name)                                                    \
+  static void fillTable(InterfaceTable2_39& t) {
+#define QNN_RUNTIME_FORWARD_(id, member, fn)                                                      \
   if constexpr (api_table_detail::RuntimeMethod_##member<Runtime>::found &&                       \
-                !api_table_detail::kOverridden<&QNN_INTERFACE_VER_TYPE::member>)                  \
+                !api_table_detail::kOverridden<&InterfaceTable2_39::member>)                      \
     t.member = &api_table_detail::Forward<rt, api_table_detail::RuntimeMethod_##member<Runtime>::value, \
                                           decltype(t.member)>::call;
     QNN_FOR_EACH_INTERFACE_MEMBER(QNN_RUNTIME_FORWARD_)

@@ -15,13 +15,13 @@
 
 namespace qnn::trace {
 
-// TableMember<Call::x>::ptr: &QNN_INTERFACE_VER_TYPE::x.
+// TableMember<Call::x>::ptr: &InterfaceTable2_39::x (every member of the list).
 template <Call C>
 struct TableMember;
-#define QNN_TRACE_TABLE_MEMBER_(id, member, name)                \
-  template <>                                                    \
-  struct TableMember<Call::member> {                             \
-    static constexpr auto ptr = &QNN_INTERFACE_VER_TYPE::member; \
+#define QNN_TRACE_TABLE_MEMBER_(id, member, fn)                       \
+  template <>                                                         \
+  struct TableMember<Call::member> {                                  \
+    static constexpr auto ptr = &sdk::InterfaceTable2_39::member;     \
   };
 QNN_FOR_EACH_INTERFACE_MEMBER(QNN_TRACE_TABLE_MEMBER_)
 #undef QNN_TRACE_TABLE_MEMBER_
@@ -54,7 +54,7 @@ using ConfigOf = std::remove_const_t<std::remove_pointer_t<std::remove_pointer_t
 template <typename MemberPtr>
 struct MemberParams;
 template <typename R, typename... P>
-struct MemberParams<R (*QNN_INTERFACE_VER_TYPE::*)(P...)> {
+struct MemberParams<R (*sdk::InterfaceTable2_39::*)(P...)> {
   using type = std::tuple<P...>;
 };
 template <Call C>

@@ -97,6 +97,11 @@
 #define QNN_TRACE_ARGS_contextFinalize(A) A(context, Handle) A(profile, Handle)
 #define QNN_TRACE_ARGS_contextGetIncrementalBinary(A) A(context, Handle) A(startOffset, UInt) A(writtenBufferSize, UInt)
 #define QNN_TRACE_ARGS_contextReleaseIncrementalBinary(A) A(context, Handle) A(startOffset, UInt) A(options, List)
+#define QNN_TRACE_ARGS_contextAddToDlc(A) A(context, Handle) A(dlcHandle, UInt)
+#define QNN_TRACE_ARGS_graphValidate(A) A(graph, Handle) A(config, List) A(validationResult, Struct)
+#define QNN_TRACE_ARGS_graphFreeValidationResult(A) A(validationResult, UInt)
+#define QNN_TRACE_ARGS_backendRegisterOpPackageFromBinary(A) \
+  A(backend, Handle) A(package, Blob) A(interfaceProvider, String) A(target, String)
 #define QNN_TRACE_ARGS_htpPerfCreatePowerConfigId(A) A(deviceId, UInt) A(coreId, UInt) A(powerConfigId, UInt)
 #define QNN_TRACE_ARGS_htpPerfDestroyPowerConfigId(A) A(powerConfigId, UInt)
 #define QNN_TRACE_ARGS_htpPerfSetPowerConfig(A) A(powerConfigId, UInt) A(config, List)
@@ -169,6 +174,10 @@
   X(contextFinalize) \
   X(contextGetIncrementalBinary) \
   X(contextReleaseIncrementalBinary) \
+  X(contextAddToDlc) \
+  X(graphValidate) \
+  X(graphFreeValidationResult) \
+  X(backendRegisterOpPackageFromBinary) \
   X(htpPerfCreatePowerConfigId) \
   X(htpPerfDestroyPowerConfigId) \
   X(htpPerfSetPowerConfig) \

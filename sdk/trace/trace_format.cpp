@@ -12,7 +12,7 @@ struct CallInfo {
 
 // Index + 1 = call id: the table order of core/api_members.h.
 constexpr CallInfo kCalls[] = {
-#define QNN_TRACE_CALL_(id, member, name) {#member, name},
+#define QNN_TRACE_CALL_(id, member, fn) {#member, #fn},
     QNN_FOR_EACH_INTERFACE_MEMBER(QNN_TRACE_CALL_)
 #undef QNN_TRACE_CALL_
 };

@@ -1,5 +1,6 @@
 // Constants of the .qnntrace format and the stable call ids (one per member of
-// the 71-entry function table, in table order, plus the Saver's own entry).
+// the function table of core/api_members.h, in table order: API 2.39's 75, of
+// which 2.32's 71 first; plus the Saver's own entry and the HTP perf calls).
 // Ids are part of the file format: append, never renumber.
 #pragma once
 

@@ -143,15 +143,34 @@ def test_function_tables_match_headers():
 
 
 def listed_members(macro):
-    """(id, member, API name) of one X-macro list of sdk/core/api_members.h."""
+    """(id, member, API function) of one X-macro list of sdk/core/api_members.h, lists it
+    names (QNN_FOR_EACH_...(X)) expanded in place."""
     text = open(os.path.join(ROOT, "sdk", "core", "api_members.h")).read()
     body = re.search(r"#define " + macro + r"\(X\)((?:[^\n]*\\\n)*[^\n]*)", text).group(1)
-    return re.findall(r"X\((\d+), (\w+), \"(\w+)\"\)", body)
+    found = []
+    for m in re.finditer(r"X\((\d+), (\w+), (\w+)\)|(QNN_FOR_EACH_\w+)\(X\)", body):
+        found += [m.groups()[:3]] if m.group(1) else listed_members(m.group(4))
+    return found
 
 
-@pytest.mark.parametrize("macro,members", [("QNN_FOR_EACH_INTERFACE_MEMBER", A.INTERFACE_MEMBERS),
+@pytest.mark.parametrize("macro,members", [("QNN_FOR_EACH_INTERFACE_MEMBER_2_32", A.INTERFACE_MEMBERS),
+                                           ("QNN_FOR_EACH_INTERFACE_MEMBER", A.INTERFACE_MEMBERS_2_39),
                                            ("QNN_FOR_EACH_SYSTEM_INTERFACE_MEMBER", A.SYSTEM_MEMBERS)])
 def test_function_tables_match_member_list(macro, members):
     listed = listed_members(macro)
     assert [int(i) for i, _, _ in listed] == list(range(1, len(listed) + 1)), "ids are the table positions"
     assert tuple(m for _, m, _ in listed) == members
+
+
+def test_2_39_table_matches_the_2_39_facts():
+    """The 75-member table (Python's and the member list's) at the offsets of the public 2.39
+    QnnInterface.h (tests/abi/abi-2.39-part.json)."""
+    facts = json.load(open(os.path.join(ROOT, "tests", "abi", "abi-2.39-part.json")))["headers"]
+    entries = {k: v for h in facts.values() for k, v in h.items()}
+    prefix = "field QnnInterface_ImplementationV2_39_t."
+    offsets = {k[len(prefix):]: int(re.match(r"@(\d+)", v).group(1)) for k, v in entries.items() if k.startswith(prefix)}
+    by_offset = tuple(sorted(offsets, key=offsets.get))
+    assert by_offset == A.INTERFACE_MEMBERS_2_39
+    assert tuple(m for _, m, _ in listed_members("QNN_FOR_EACH_INTERFACE_MEMBER")) == by_offset
+    assert C.sizeof(A.Interface2_39) == 640
+    assert A.Interface2_39.table.offset == A.Interface.table.offset

@@ -44,17 +44,14 @@ int run(const qnn::tools::ArgParser& args) {
   const QnnInterface_t** providers = nullptr;
   uint32_t n = 0;
   const QnnInterface_t* provider = nullptr;
-  if (get && get(&providers, &n) == QNN_SUCCESS)
-    for (uint32_t k = 0; k < n && !provider; ++k)
-      if (providers[k]->apiVersion.coreApiVersion.major == QNN_API_VERSION_MAJOR &&
-          providers[k]->apiVersion.coreApiVersion.minor >= QNN_API_VERSION_MINOR)
-        provider = providers[k];
+  qnn::sdk::InterfaceTable2_39 table{};
+  if (get && get(&providers, &n) == QNN_SUCCESS) provider = qnn::sdk::pickProvider(providers, n, &table);
   if (!provider) throw ToolError(args.value("backend") + " has no compatible QNN provider");
   qnn::replay::ReplayOptions options;
   options.compare = args.has("compare");
   options.tolerance = args.doubleValue("tolerance", 1e-5, 0);
   options.backendId = provider->backendId;
-  qnn::replay::Replayer replayer(provider->QNN_INTERFACE_VER_NAME, trace, options);
+  qnn::replay::Replayer replayer(table, trace, options);
   qnn::replay::ReplayReport report = replayer.run();
   for (const std::string& type : report.leftOutCustomTypes)
     std::fprintf(stderr, "%s: warning: %s configs were recorded for another backend; not passed to %s\n", kTool,

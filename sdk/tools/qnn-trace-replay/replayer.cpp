@@ -12,7 +12,7 @@ namespace qnn::replay {
 using tools::ToolError;
 using trace::Value;
 
-Replayer::Replayer(const QNN_INTERFACE_VER_TYPE& api, const trace::Trace& trace, ReplayOptions options)
+Replayer::Replayer(const sdk::InterfaceTable2_39& api, const trace::Trace& trace, ReplayOptions options)
     : api_(api), trace_(trace), options_(options) {}
 
 void* Replayer::live(const Value& h) const {

@@ -56,7 +56,8 @@ Qnn_ContextBinaryCallback_t binaryRangeCallback(const std::vector<uint8_t>* bina
 
 class Replayer {
  public:
-  Replayer(const QNN_INTERFACE_VER_TYPE& api, const trace::Trace& trace, ReplayOptions options);
+  // `api`: every member of core/api_members.h (the 2.39 appends null for a 2.32 backend).
+  Replayer(const sdk::InterfaceTable2_39& api, const trace::Trace& trace, ReplayOptions options);
   // Throws ToolError when a call fails differently from the recording.
   ReplayReport run();
 
@@ -117,7 +118,7 @@ class Replayer {
   void compareOutputs(const trace::CallRecord& call, const trace::Value& outputs,
                       const std::vector<std::vector<uint8_t>>& got, const std::vector<Qnn_DataType_t>& types);
 
-  const QNN_INTERFACE_VER_TYPE& api_;
+  const sdk::InterfaceTable2_39& api_;
   const trace::Trace& trace_;
   ReplayOptions options_;
   ReplayReport report_;
