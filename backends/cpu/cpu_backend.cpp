@@ -34,12 +34,13 @@ using CpuApi = qnn::sdk::ApiTable<runtime>;
 
 extern "C" QNN_API Qnn_ErrorHandle_t QnnInterface_getProviders(const QnnInterface_t*** providerList,
                                                                 uint32_t* numProviders) {
-  return qnn::sdk::getProviders(CpuApi::provider(), providerList, numProviders);
+  return qnn::sdk::getProviders(CpuApi::provider(), CpuApi::provider2_39(), providerList, numProviders);
 }
 
 // Compat shims (lib/x86_64-linux-clang/compat/api-2.<minor>/) ask for an older client's layout here.
 extern "C" QNN_API Qnn_ErrorHandle_t OpenQnn_getProvidersForClientApi(uint32_t major, uint32_t minor,
                                                                       const void*** providerList,
                                                                       uint32_t* numProviders) {
-  return qnn::compat::providersForClient(CpuApi::provider(), major, minor, providerList, numProviders);
+  return qnn::compat::providersForClient(CpuApi::provider(), major, minor, providerList, numProviders,
+                                         &CpuApi::provider2_39());
 }

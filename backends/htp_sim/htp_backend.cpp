@@ -20,6 +20,7 @@ qnn::sdk::Runtime& runtime() {
     d.backendApiMajor = QNN_HTP_API_VERSION_MAJOR;
     d.backendApiMinor = QNN_HTP_API_VERSION_MINOR;
     d.backendApiPatch = QNN_HTP_API_VERSION_PATCH;
+    d.backendApi2_39 = {5, 50, 0};  // QNN_HTP_API_VERSION_* of the 2.39 HTP/QnnHtpCommon.h (QAIRT 2.50.40)
     d.createEngine = qnn::htp::createHtpEngine;
     d.hooks = qnn::htp::createHtpHooks();
     d.opTrace = true;  // per-node trace events on the estimated cycle timeline (htp_engine.cpp)
@@ -34,12 +35,13 @@ using HtpApi = qnn::sdk::ApiTable<runtime>;
 
 extern "C" QNN_API Qnn_ErrorHandle_t QnnInterface_getProviders(const QnnInterface_t*** providerList,
                                                                 uint32_t* numProviders) {
-  return qnn::sdk::getProviders(HtpApi::provider(), providerList, numProviders);
+  return qnn::sdk::getProviders(HtpApi::provider(), HtpApi::provider2_39(), providerList, numProviders);
 }
 
 // Compat shims (lib/x86_64-linux-clang/compat/api-2.<minor>/) ask for an older client's layout here.
 extern "C" QNN_API Qnn_ErrorHandle_t OpenQnn_getProvidersForClientApi(uint32_t major, uint32_t minor,
                                                                       const void*** providerList,
                                                                       uint32_t* numProviders) {
-  return qnn::compat::providersForClient(HtpApi::provider(), major, minor, providerList, numProviders);
+  return qnn::compat::providersForClient(HtpApi::provider(), major, minor, providerList, numProviders,
+                                         &HtpApi::provider2_39());
 }

@@ -8,7 +8,7 @@
 #include "saver_state.h"
 #include "saver_table.h"
 #include "compat/legacy_interface.h"
-#include "runtime/api_table.h"
+#include "runtime/providers.h"
 
 namespace {
 
@@ -34,13 +34,28 @@ const QnnInterface_t& provider() {
   return iface;
 }
 
+// The opt-in 2.39 provider (QNN_OPENQNN_PROVIDER_API=2.39): every recording entry. The
+// Saver's own API version of that release is not public: the current one is reported.
+const qnn::sdk::Interface2_39& provider2_39() {
+  static const qnn::sdk::Interface2_39 iface = [] {
+    qnn::sdk::Interface2_39 p{};
+    p.backendId = QNN_BACKEND_ID_SAVER;
+    p.providerName = QNN_SAVER_INTERFACE_PROVIDER_NAME;
+    p.apiVersion = qnn::sdk::providerApiVersion(
+        39, Qnn_Version_t{QNN_SAVER_API_VERSION_MAJOR, QNN_SAVER_API_VERSION_MINOR, QNN_SAVER_API_VERSION_PATCH});
+    p.v2_39 = table();
+    return p;
+  }();
+  return iface;
+}
+
 }  // namespace
 
 extern "C" QNN_API Qnn_ErrorHandle_t QnnInterface_getProviders(const QnnInterface_t*** providerList,
                                                                 uint32_t* numProviders) {
   try {
-    Qnn_ErrorHandle_t rc = qnn::sdk::getProviders(provider(), providerList, numProviders);
-    uint32_t major = QNN_API_VERSION_MAJOR, minor = QNN_API_VERSION_MINOR;
+    Qnn_ErrorHandle_t rc = qnn::sdk::getProviders(provider(), provider2_39(), providerList, numProviders);
+    uint32_t major = QNN_API_VERSION_MAJOR, minor = qnn::sdk::providerApiMinor();
     qnn::compat::clientApiFromEnvironment(&major, &minor);
     if (rc == QNN_SUCCESS) qnn::saver::noteClientApi(major, minor);
     return rc;
@@ -60,7 +75,8 @@ extern "C" QNN_API Qnn_ErrorHandle_t OpenQnn_getProvidersForClientApi(uint32_t m
                                                                       const void*** providerList,
                                                                       uint32_t* numProviders) {
   try {
-    Qnn_ErrorHandle_t rc = qnn::compat::providersForClient(provider(), major, minor, providerList, numProviders);
+    Qnn_ErrorHandle_t rc =
+        qnn::compat::providersForClient(provider(), major, minor, providerList, numProviders, &provider2_39());
     if (rc == QNN_SUCCESS) qnn::saver::noteClientApi(major, minor);
     return rc;
   } catch (...) {

@@ -1,5 +1,7 @@
 #include "saver_state.h"
 
+#include "runtime/providers.h"
+
 #include <dlfcn.h>
 
 #include <atomic>
@@ -50,18 +52,10 @@ SaverState::SaverState() {
   }
   // An OpenQNN backend is asked for the Saver's own layout by name: QNN_OPENQNN_CLIENT_API
   // describes the Saver's client, not the Saver, and would otherwise reach the backend too.
-  using GetProvidersForApi = Qnn_ErrorHandle_t (*)(uint32_t, uint32_t, const void***, uint32_t*);
-  using GetProviders = Qnn_ErrorHandle_t (*)(const QnnInterface_t***, uint32_t*);
-  auto getForApi = reinterpret_cast<GetProvidersForApi>(dlsym(lib_, "OpenQnn_getProvidersForClientApi"));
-  auto get = reinterpret_cast<GetProviders>(dlsym(lib_, "QnnInterface_getProviders"));
-  const QnnInterface_t** providers = nullptr;
-  uint32_t n = 0;
-  Qnn_ErrorHandle_t listed = QNN_COMMON_ERROR_NOT_SUPPORTED;
-  if (getForApi)
-    listed = getForApi(QNN_API_VERSION_MAJOR, QNN_API_VERSION_MINOR, reinterpret_cast<const void***>(&providers), &n);
-  else if (get)
-    listed = get(&providers, &n);
-  const QnnInterface_t* chosen = listed == QNN_SUCCESS ? sdk::pickProvider(providers, n, &realTable_) : nullptr;
+  // Its 2.39 table when it has one, so that the 2.39 calls pass through.
+  auto getForApi = reinterpret_cast<sdk::GetProvidersForApiFn>(dlsym(lib_, "OpenQnn_getProvidersForClientApi"));
+  auto get = reinterpret_cast<sdk::GetProvidersFn>(dlsym(lib_, "QnnInterface_getProviders"));
+  const QnnInterface_t* chosen = sdk::providerToCallThrough(getForApi, get, &realTable_);
   if (chosen) {
     real_ = &chosen->QNN_INTERFACE_VER_NAME;
     realBackendId_ = chosen->backendId;

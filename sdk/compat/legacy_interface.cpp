@@ -173,7 +173,8 @@ const LegacyProvider<N>& buildProvider(const QnnInterface_t& current, const size
 }  // namespace
 
 Qnn_ErrorHandle_t providersForClient(const QnnInterface_t& current, uint32_t major, uint32_t minor,
-                                     const void*** providerList, uint32_t* numProviders) {
+                                     const void*** providerList, uint32_t* numProviders,
+                                     const sdk::Interface2_39* v2_39) {
   if (!providerList || !numProviders) {
     sdk::logMessage(nullptr, QNN_LOG_LEVEL_ERROR,
                     std::string("QnnInterface_getProviders: ") + (providerList ? "numProviders" : "providerList") +
@@ -184,8 +185,12 @@ Qnn_ErrorHandle_t providersForClient(const QnnInterface_t& current, uint32_t maj
   static const void* currentList[1];
   static const void* list2_13[1];
   static const void* list2_7[1];
+  static const void* list2_39[1];
   const void** list = nullptr;
-  if (major == QNN_API_VERSION_MAJOR && minor >= 14 && minor <= QNN_API_VERSION_MINOR) {
+  if (major == QNN_API_VERSION_MAJOR && minor == 39 && v2_39) {
+    list = list2_39;
+    list[0] = v2_39;
+  } else if (major == QNN_API_VERSION_MAJOR && minor >= 14 && minor <= QNN_API_VERSION_MINOR) {
     list = currentList;
     list[0] = &current;
   } else if (major == 2 && minor >= 9 && minor <= 13) {
@@ -198,7 +203,8 @@ Qnn_ErrorHandle_t providersForClient(const QnnInterface_t& current, uint32_t maj
     sdk::logMessage(nullptr, QNN_LOG_LEVEL_ERROR,
                     "no function table for clients of QNN API " + std::to_string(major) + "." +
                         std::to_string(minor) + " (served: 2.7, 2.9-2.13, 2.14-" +
-                        std::to_string(QNN_API_VERSION_MAJOR) + "." + std::to_string(QNN_API_VERSION_MINOR) + ")");
+                        std::to_string(QNN_API_VERSION_MAJOR) + "." + std::to_string(QNN_API_VERSION_MINOR) +
+                        (v2_39 ? ", 2.39" : "") + ")");
     return QNN_INTERFACE_ERROR_NOT_SUPPORTED;
   }
   *providerList = list;

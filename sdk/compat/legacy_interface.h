@@ -8,16 +8,19 @@
 
 #include "QnnInterface.h"
 #include "System/QnnSystemInterface.h"
+#include "core/api_members.h"
 
 namespace qnn::compat {
 
 // Providers for a client of core API <major>.<minor> over `current` (the library's single
 // provider). Minor >= 14: `current` itself. Minor 9..13: the >= 2.9 member order truncated to
 // 55 members, reported as 2.13.0. Minor 7: the 2.7 order (44 members), reported as 2.7.2.
-// Other versions (major != 2, minor < 7, minor 8, newer than ours): an error, logged.
+// Minor 39: `v2_39` (the library's 2.39 provider) when given. Other versions (major != 2,
+// minor < 7, minor 8, 33..38, newer than 39): an error, logged.
 // The returned list has one provider and lives as long as the library.
 Qnn_ErrorHandle_t providersForClient(const QnnInterface_t& current, uint32_t major, uint32_t minor,
-                                     const void*** providerList, uint32_t* numProviders);
+                                     const void*** providerList, uint32_t* numProviders,
+                                     const sdk::Interface2_39* v2_39 = nullptr);
 
 // Same for the system library: clients before system API 1.2 (core API < 2.14) get the
 // four-member 1.1 table whose binary info describes graphs with their own tensor layout.

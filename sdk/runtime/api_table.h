@@ -13,6 +13,7 @@
 #include "QnnInterface.h"
 #include "core/api_members.h"
 #include "core/logger.h"
+#include "runtime/providers.h"
 #include "runtime/runtime.h"
 #include "runtime/runtime_support.h"
 
@@ -99,8 +100,22 @@ struct ApiTable {
       const BackendDescriptor& d = rt().descriptor();
       p.backendId = d.backendId;
       p.providerName = d.providerName;
-      p.apiVersion = rt().apiVersion();
+      p.apiVersion = rt().apiVersion(QNN_API_VERSION_MINOR);
       p.QNN_INTERFACE_VER_NAME = prefixOf2_32(table());
+      return p;
+    }();
+    return iface;
+  }
+
+  // The opt-in API 2.39 provider (QNN_OPENQNN_PROVIDER_API=2.39): the whole table.
+  static const Interface2_39& provider2_39() {
+    static const Interface2_39 iface = [] {
+      Interface2_39 p{};
+      const BackendDescriptor& d = rt().descriptor();
+      p.backendId = d.backendId;
+      p.providerName = d.providerName;
+      p.apiVersion = rt().apiVersion(39);
+      p.v2_39 = table();
       return p;
     }();
     return iface;
@@ -140,9 +155,5 @@ struct ApiTable {
     fillUnassignedMembers<NotSupported>(t);
   }
 };
-
-// QnnInterface_getProviders for a backend with one provider.
-Qnn_ErrorHandle_t getProviders(const QnnInterface_t& provider, const QnnInterface_t*** providerList,
-                               uint32_t* numProviders);
 
 }  // namespace qnn::sdk

@@ -146,6 +146,9 @@ struct BackendDescriptor {
   const char* providerName = "";
   const char* buildId = "";
   uint32_t backendApiMajor = 0, backendApiMinor = 0, backendApiPatch = 0;
+  // The backend API version of the release whose core API is 2.39 (the opt-in
+  // 2.39 provider); zero: not known, the version above is reported.
+  Qnn_Version_t backendApi2_39 = {0, 0, 0};
   std::function<std::unique_ptr<ExecutionEngine>()> createEngine;
   // Op packages: the backend-specific global infrastructure handed to a
   // package's init (e.g. a QnnCpuOpPackage_GlobalInfra_t*, owned by the backend

@@ -20,7 +20,10 @@ class Runtime {
   explicit Runtime(BackendDescriptor descriptor);
 
   const BackendDescriptor& descriptor() const { return desc_; }
+  // The API version of the provider handed out (providers.h: 2.32, or 2.39
+  // under QNN_OPENQNN_PROVIDER_API=2.39), and of a provider of core minor 32 or 39.
   Qnn_ApiVersion_t apiVersion() const;
+  Qnn_ApiVersion_t apiVersion(uint32_t coreMinor) const;
 
   Qnn_ErrorHandle_t propertyHasCapability(QnnProperty_Key_t key);
 

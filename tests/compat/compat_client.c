@@ -8,6 +8,9 @@
  * against each header set must print the same text, and the numbers are checked here
  * against an independent computation.
  *
+ * Built with CLIENT_TABLE_2_39 it is a client of API 2.39 headers: it demands minor 39, reads the
+ * 75-member table of 2.39's QnnInterface_t.
+ *
  * usage: compat_client BACKEND_LIB SYSTEM_LIB OP_PACKAGE_LIB
  * With COMPAT_CLIENT_OUTPUTS=DIR each execute's output bytes also go to DIR/<label>.raw.
  * exit: 0 ok, 1 failure, 3 refused (no provider of this client's version). */
@@ -28,6 +31,23 @@
 #endif
 
 static const QNN_INTERFACE_VER_TYPE* qnn;
+#ifdef CLIENT_TABLE_2_39
+/* QnnInterface_t as API 2.39 headers declare it: 2.32's 71 members, then the four 2.39 appends. */
+typedef struct {
+  QNN_INTERFACE_VER_TYPE v2_32;
+  QnnContext_AddToDlcFn_t contextAddToDlc;
+  QnnGraph_ValidateFn_t graphValidate;
+  QnnGraph_FreeValidationResultFn_t graphFreeValidationResult;
+  QnnBackend_RegisterOpPackageFromBinaryFn_t backendRegisterOpPackageFromBinary;
+} ClientTable2_39;
+typedef struct {
+  uint32_t backendId;
+  const char* providerName;
+  Qnn_ApiVersion_t apiVersion;
+  ClientTable2_39 table;
+} ClientInterface2_39;
+static const ClientTable2_39* qnn39;
+#endif
 static Qnn_BackendHandle_t backend;
 static uint32_t idA, idB, idOut; /* ids the backend gave the graph tensors */
 
@@ -55,6 +75,9 @@ static int loadBackend(const char* lib) {
     const Qnn_Version_t* v = &list[k]->apiVersion.coreApiVersion;
     if (v->major == QNN_API_VERSION_MAJOR && v->minor >= CLIENT_MINOR) {
       qnn = &list[k]->QNN_INTERFACE_VER_NAME;
+#ifdef CLIENT_TABLE_2_39
+      qnn39 = &((const ClientInterface2_39*)(const void*)list[k])->table;
+#endif
       return 1;
     }
   }
@@ -216,6 +239,13 @@ int main(int argc, char** argv) {
     printf("refused: no provider of QNN API %d.%d\n", QNN_API_VERSION_MAJOR, CLIENT_MINOR);
     return 3;
   }
+#ifdef CLIENT_TABLE_2_39
+  if (!qnn39->contextAddToDlc || !qnn39->graphValidate || !qnn39->graphFreeValidationResult ||
+      !qnn39->backendRegisterOpPackageFromBinary) {
+    fprintf(stderr, "a 2.39 member of the table is null\n");
+    return 1;
+  }
+#endif
   /* As the vendor's tools do, a logger first: on a table of another layout this is the call
    * that goes astray (the library then names the table it needs). */
   CHECK(qnn->logCreate(logToStderr, QNN_LOG_LEVEL_WARN, &logger));

@@ -3,7 +3,8 @@
 # text as the client built against include/QNN: the 2.7 and 2.13 clients through their
 # compat/api-2.<minor>/ libraries and through QNN_OPENQNN_CLIENT_API on the default ones.
 # Also: a 2.7 client on the default library fails (the test would notice a missing
-# adapter), and a client demanding a newer minor than ours is refused with exit code 3.
+# adapter), and a client demanding a newer minor than ours is refused with exit code 3; a
+# client of 2.39 headers runs with QNN_OPENQNN_PROVIDER_API=2.39 only.
 # Every client registers the op package PKG and uses one of its ops. Each client also runs
 # on libQnnSaver.so (its compat/ one for old clients) forwarding to the CPU backend: same
 # text, and the recording, read by qnn-trace-dump, holds the op package and the executes and
@@ -100,6 +101,23 @@ for v in 2.7 2.13; do
   saver_run "saver-env-$v" "$bin/compat_client_${v/./_}" "$lib/libQnnSaver.so" "$lib/libQnnSystem.so" \
     "$inc" "$lib/compat/api-$v/libQnnCpu.so" QNN_OPENQNN_CLIENT_API=$v
 done
+# A client of API 2.39 headers (75-member table, demands minor 39): refused by the default (2.32)
+# provider; QNN_OPENQNN_PROVIDER_API=2.39 serves it (same text), on the CPU and through the Saver forwarding to it; a 2.32 client is served
+# by that provider too.
+"$bin/compat_client_2_39" "$lib/libQnnCpu.so" "$lib/libQnnSystem.so" "$pkg" > "$out/c239-default.txt" 2>> "$out/stderr.txt"; rc=$?
+if [ $rc = 3 ] && grep -q '^refused' "$out/c239-default.txt"; then echo "ok   2.39 client refused by the default provider"
+else echo "FAIL 2.39 client on the default provider: exit $rc"; fail=1; fi
+for route in libQnnCpu.so libQnnSaver.so; do
+  mkdir -p "$out/c239-$route"
+  (cd "$out/c239-$route" && QNN_OPENQNN_PROVIDER_API=2.39 QNN_SAVER_BACKEND="$lib/libQnnCpu.so" \
+     "$bin/compat_client_2_39" "$lib/$route" "$lib/libQnnSystem.so" "$pkg" > client.txt 2> client.err); rc=$?
+  if [ $rc = 0 ]; then
+    check "2.39 client on $route with QNN_OPENQNN_PROVIDER_API=2.39" "$out/current.txt" "$out/c239-$route/client.txt"
+  else echo "FAIL 2.39 client on $route with QNN_OPENQNN_PROVIDER_API=2.39: exit $rc"; cat "$out/c239-$route/client.err"; fail=1; fi
+done
+QNN_OPENQNN_PROVIDER_API=2.39 "$bin/compat_client_current" "$lib/libQnnCpu.so" "$lib/libQnnSystem.so" "$pkg" \
+  > "$out/current-on-2.39.txt" 2>> "$out/stderr.txt" || { echo "FAIL 2.32 client on the 2.39 provider"; fail=1; }
+check "2.32 client on the 2.39 provider" "$out/current.txt" "$out/current-on-2.39.txt"
 # No client of a layout the library serves is told about the 2.7 table.
 if grep -q "QNN_OPENQNN_CLIENT_API=2.7" "$out/stderr.txt"; then
   echo "FAIL: a client of a served layout was told to use the 2.7 table"; cat "$out/stderr.txt"; fail=1

@@ -8,6 +8,7 @@
 #include "arg_parser.h"
 #include "dynamic_library.h"
 #include "replayer.h"
+#include "runtime/providers.h"
 #include "tool_error.h"
 #include "tool_main.h"
 
@@ -39,13 +40,11 @@ int run(const qnn::tools::ArgParser& args) {
   }
   DynamicLibrary lib;
   if (!lib.open(args.value("backend"))) throw ToolError("cannot load " + args.value("backend"));
-  using GetProviders = Qnn_ErrorHandle_t (*)(const QnnInterface_t***, uint32_t*);
-  auto get = reinterpret_cast<GetProviders>(lib.symbol("QnnInterface_getProviders"));
-  const QnnInterface_t** providers = nullptr;
-  uint32_t n = 0;
-  const QnnInterface_t* provider = nullptr;
+  // The backend's 2.39 table when it has one: the 2.39 calls of a trace are replayed too.
   qnn::sdk::InterfaceTable2_39 table{};
-  if (get && get(&providers, &n) == QNN_SUCCESS) provider = qnn::sdk::pickProvider(providers, n, &table);
+  const QnnInterface_t* provider = qnn::sdk::providerToCallThrough(
+      reinterpret_cast<qnn::sdk::GetProvidersForApiFn>(lib.symbol("OpenQnn_getProvidersForClientApi")),
+      reinterpret_cast<qnn::sdk::GetProvidersFn>(lib.symbol("QnnInterface_getProviders")), &table);
   if (!provider) throw ToolError(args.value("backend") + " has no compatible QNN provider");
   qnn::replay::ReplayOptions options;
   options.compare = args.has("compare");
