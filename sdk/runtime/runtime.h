@@ -34,6 +34,10 @@ class Runtime {
   Qnn_ErrorHandle_t backendGetBuildId(const char** id);
   Qnn_ErrorHandle_t backendRegisterOpPackage(Qnn_BackendHandle_t backend, const char* path, const char* provider,
                                              const char* target);
+  // API 2.39: the package's library from memory (a memfd dlopen'ed through
+  // /proc/self/fd), then the same registration as from a file.
+  Qnn_ErrorHandle_t backendRegisterOpPackageFromBinary(Qnn_BackendHandle_t backend, const void* buffer,
+                                                       uint64_t size, const char* provider, const char* target);
   Qnn_ErrorHandle_t backendGetSupportedOperations(Qnn_BackendHandle_t backend, uint32_t* num,
                                                   const QnnBackend_OperationName_t** ops);
   Qnn_ErrorHandle_t backendValidateOpConfig(Qnn_BackendHandle_t backend, Qnn_OpConfig_t opConfig);
@@ -159,7 +163,19 @@ class Runtime {
   // The text of a code of the API's error enums; nullptr for any other value.
   static const char* knownErrorMessage(Qnn_ErrorHandle_t error);
 
+  // API 2.39 (runtime_graph_validate.cpp): the composed graph's nodes checked
+  // again against the backend and the graph's structure; the result is the
+  // backend's until graphFreeValidationResult.
+  Qnn_ErrorHandle_t graphValidate(Qnn_GraphHandle_t graph, const QnnGraph_ValidateConfig_t** config,
+                                  QnnGraph_ValidationResult_t** result);
+  Qnn_ErrorHandle_t graphFreeValidationResult(QnnGraph_ValidationResult_t* result);
+
  private:
+  // backendRegisterOpPackage's work once the library is at `path`; `api` and
+  // `shown` (the package as the log names it) are the caller's.
+  Qnn_ErrorHandle_t registerOpPackage(Qnn_BackendHandle_t backend, const std::string& path, const char* provider,
+                                      const char* target, const std::string& api, const std::string& shown,
+                                      Qnn_ErrorHandle_t loadFailure);
   // QnnGraph_execute; `queuedMicros` (steady clock, 0: now) is when QnnGraph_executeAsync queued it.
   Qnn_ErrorHandle_t executeGraph(Qnn_GraphHandle_t graph, const Qnn_Tensor_t* inputs, uint32_t numInputs,
                                  Qnn_Tensor_t* outputs, uint32_t numOutputs, Qnn_ProfileHandle_t profile,

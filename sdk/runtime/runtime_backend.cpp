@@ -1,7 +1,11 @@
 // QnnBackend entry points: creation, configs, op packages, supported ops, op validation.
 #include "runtime/runtime.h"
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 
 #include "opdefs/op_catalog.h"
@@ -105,45 +109,91 @@ Qnn_ErrorHandle_t Runtime::backendRegisterOpPackage(Qnn_BackendHandle_t backend,
                                                     const char* provider, const char* target) {
   return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
     const std::string api = "QnnBackend_registerOpPackage: ";
+    return registerOpPackage(backend, path ? path : "", provider, target, api,
+                             std::string("'") + (path ? path : "") + "'", QNN_BACKEND_ERROR_OP_PACKAGE_NOT_FOUND);
+  });
+}
+
+Qnn_ErrorHandle_t Runtime::backendRegisterOpPackageFromBinary(Qnn_BackendHandle_t backend, const void* buffer,
+                                                              uint64_t size, const char* provider,
+                                                              const char* target) {
+  return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
+    const std::string api = "QnnBackend_registerOpPackageFromBinary: ";
     auto b = handles().get<BackendObject>(backend, HandleKind::kBackend);
     if (!b) return QNN_BACKEND_ERROR_INVALID_HANDLE;
-    const Logger* log = loggerOf(b);
-    if (!desc_.opPackageInfrastructure) {
-      logMessage(log, QNN_LOG_LEVEL_ERROR, api + "this backend does not take op packages");
-      return QNN_COMMON_ERROR_NOT_SUPPORTED;
-    }
-    if (!path || !*path || !provider || !*provider) {
-      logMessage(log, QNN_LOG_LEVEL_ERROR, api + "the library path and the interface provider name are required");
+    if (!buffer || size == 0) {
+      logMessage(loggerOf(b), QNN_LOG_LEVEL_ERROR,
+                 api + (buffer ? "opPackageBufferSize is 0" : "opPackageBuffer is null"));
       return QNN_BACKEND_ERROR_INVALID_ARGUMENT;
     }
-    if (target && *target && !desc_.opPackageTargets.empty() &&
-        std::none_of(desc_.opPackageTargets.begin(), desc_.opPackageTargets.end(),
-                     [&](const std::string& t) { return sameIgnoringCase(t, target); })) {
-      logMessage(log, QNN_LOG_LEVEL_ERROR,
-                 api + "op package '" + path + "' is for target '" + target + "', which this backend does not run");
-      return QNN_BACKEND_ERROR_INVALID_ARGUMENT;
+    // The bytes become a file only the process sees; dlopen takes it by its /proc path. The
+    // descriptor stays open for the life of the process: glibc knows a loaded library by its
+    // path, so a number reused for other bytes would hand back the first package.
+    int fd = memfd_create("openqnn-op-package", MFD_CLOEXEC);
+    if (fd < 0) {
+      logMessage(loggerOf(b), QNN_LOG_LEVEL_ERROR, api + "memfd_create failed: " + std::strerror(errno));
+      return QNN_BACKEND_ERROR_OP_PACKAGE_LOAD_FROM_BUFFER_FAILED;
     }
-    OpPackageHost host;
-    host.infrastructure = desc_.opPackageInfrastructure;
-    host.backendApiMajor = desc_.backendApiMajor;
-    host.backendId = desc_.backendId;
-    setOpPackageLogger(b->logger);
-    OpPackageLoadResult loaded = loadOpPackage(path, provider, host, b->logger);
-    if (loaded.error != QNN_SUCCESS) {
-      logMessage(log, QNN_LOG_LEVEL_ERROR, api + loaded.message);
-      return loaded.error;
+    const auto* p = static_cast<const uint8_t*>(buffer);
+    for (uint64_t done = 0; done < size;) {
+      ssize_t n = ::write(fd, p + done, size_t(std::min<uint64_t>(size - done, 1u << 30)));
+      if (n <= 0) {
+        logMessage(loggerOf(b), QNN_LOG_LEVEL_ERROR, api + "writing the package bytes failed: " + std::strerror(errno));
+        ::close(fd);
+        return QNN_BACKEND_ERROR_OP_PACKAGE_LOAD_FROM_BUFFER_FAILED;
+      }
+      done += uint64_t(n);
     }
-    const std::string name = loaded.package->name();
-    if (name == kBuiltinOpPackage || !b->opPackages->add(loaded.package)) {
-      logMessage(log, QNN_LOG_LEVEL_ERROR,
-                 api + "an op package named '" + name + "' is already registered with this backend");
-      return QNN_BACKEND_ERROR_OP_PACKAGE_DUPLICATE;
-    }
-    logMessage(log, QNN_LOG_LEVEL_INFO,
-               api + "registered op package '" + name + "' (" + std::to_string(loaded.package->opNames().size()) +
-                   " ops) from '" + path + "'");
-    return QNN_SUCCESS;
+    Qnn_ErrorHandle_t rc = registerOpPackage(backend, "/proc/self/fd/" + std::to_string(fd), provider, target, api,
+                                             "from memory (" + std::to_string(size) + " bytes)",
+                                             QNN_BACKEND_ERROR_OP_PACKAGE_LOAD_FROM_BUFFER_FAILED);
+    if (rc != QNN_SUCCESS) ::close(fd);
+    return rc;
   });
+}
+
+Qnn_ErrorHandle_t Runtime::registerOpPackage(Qnn_BackendHandle_t backend, const std::string& path,
+                                             const char* provider, const char* target, const std::string& api,
+                                             const std::string& shown, Qnn_ErrorHandle_t loadFailure) {
+  auto b = handles().get<BackendObject>(backend, HandleKind::kBackend);
+  if (!b) return QNN_BACKEND_ERROR_INVALID_HANDLE;
+  const Logger* log = loggerOf(b);
+  if (!desc_.opPackageInfrastructure) {
+    logMessage(log, QNN_LOG_LEVEL_ERROR, api + "this backend does not take op packages");
+    return QNN_COMMON_ERROR_NOT_SUPPORTED;
+  }
+  if (path.empty() || !provider || !*provider) {
+    logMessage(log, QNN_LOG_LEVEL_ERROR, api + "the library path and the interface provider name are required");
+    return QNN_BACKEND_ERROR_INVALID_ARGUMENT;
+  }
+  if (target && *target && !desc_.opPackageTargets.empty() &&
+      std::none_of(desc_.opPackageTargets.begin(), desc_.opPackageTargets.end(),
+                   [&](const std::string& t) { return sameIgnoringCase(t, target); })) {
+    logMessage(log, QNN_LOG_LEVEL_ERROR,
+               api + "op package " + shown + " is for target '" + target + "', which this backend does not run");
+    return QNN_BACKEND_ERROR_INVALID_ARGUMENT;
+  }
+  OpPackageHost host;
+  host.infrastructure = desc_.opPackageInfrastructure;
+  host.backendApiMajor = desc_.backendApiMajor;
+  host.backendId = desc_.backendId;
+  setOpPackageLogger(b->logger);
+  OpPackageLoadResult loaded = loadOpPackage(path, provider, host, b->logger);
+  if (loaded.error != QNN_SUCCESS) {
+    logMessage(log, QNN_LOG_LEVEL_ERROR, api + loaded.message);
+    // A library that cannot be loaded at all: not found (a path) or bytes that are no library.
+    return loaded.error == QNN_BACKEND_ERROR_OP_PACKAGE_NOT_FOUND ? loadFailure : loaded.error;
+  }
+  const std::string name = loaded.package->name();
+  if (name == kBuiltinOpPackage || !b->opPackages->add(loaded.package)) {
+    logMessage(log, QNN_LOG_LEVEL_ERROR,
+               api + "an op package named '" + name + "' is already registered with this backend");
+    return QNN_BACKEND_ERROR_OP_PACKAGE_DUPLICATE;
+  }
+  logMessage(log, QNN_LOG_LEVEL_INFO,
+             api + "registered op package '" + name + "' (" + std::to_string(loaded.package->opNames().size()) +
+                 " ops) " + (shown.front() == '\'' ? "from " : "") + shown);
+  return QNN_SUCCESS;
 }
 
 Qnn_ErrorHandle_t Runtime::backendGetSupportedOperations(Qnn_BackendHandle_t backend, uint32_t* num,

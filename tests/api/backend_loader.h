@@ -48,6 +48,32 @@ class LoadedBackend {
   LoadedBackend(const LoadedBackend&) = delete;
   LoadedBackend& operator=(const LoadedBackend&) = delete;
 
+  // API 2.39's table (include/QNN is 2.32): 2.32's 71 members, then the four 2.39 appends.
+  struct Table2_39 {
+    QNN_INTERFACE_VER_TYPE v2_32;
+    QnnContext_AddToDlcFn_t contextAddToDlc;
+    QnnGraph_ValidateFn_t graphValidate;
+    QnnGraph_FreeValidationResultFn_t graphFreeValidationResult;
+    QnnBackend_RegisterOpPackageFromBinaryFn_t backendRegisterOpPackageFromBinary;
+  };
+  struct Interface2_39 {
+    uint32_t backendId;
+    const char* providerName;
+    Qnn_ApiVersion_t apiVersion;
+    Table2_39 table;
+  };
+  // The library's 2.39 provider, asked for by name (OpenQnn_getProvidersForClientApi(2, 39),
+  // whatever QNN_OPENQNN_PROVIDER_API says); null when it has none.
+  const Interface2_39* provider2_39() const {
+    using ForApi = Qnn_ErrorHandle_t (*)(uint32_t, uint32_t, const void***, uint32_t*);
+    auto forApi = lib_ ? reinterpret_cast<ForApi>(dlsym(lib_, "OpenQnn_getProvidersForClientApi")) : nullptr;
+    const void** list = nullptr;
+    uint32_t n = 0;
+    if (!forApi || forApi(QNN_API_VERSION_MAJOR, 39, &list, &n) != QNN_SUCCESS || n == 0) return nullptr;
+    return static_cast<const Interface2_39*>(list[0]);
+  }
+  const Table2_39& api2_39() const { return provider2_39()->table; }
+
   bool ok() const { return provider_ != nullptr; }
   const std::string& error() const { return error_; }
   const QnnInterface_t& provider() const { return *provider_; }

@@ -9,7 +9,8 @@
  * against an independent computation.
  *
  * Built with CLIENT_TABLE_2_39 it is a client of API 2.39 headers: it demands minor 39, reads the
- * 75-member table of 2.39's QnnInterface_t.
+ * 75-member table of 2.39's QnnInterface_t and validates its graph with QnnGraph_validate (on
+ * stderr only: stdout must stay the same on every route).
  *
  * usage: compat_client BACKEND_LIB SYSTEM_LIB OP_PACKAGE_LIB
  * With COMPAT_CLIENT_OUTPUTS=DIR each execute's output bytes also go to DIR/<label>.raw.
@@ -211,6 +212,33 @@ static void printBinaryInfo(const char* systemLib, const void* bin, uint64_t siz
   CHECK(sys->systemContextFree(h));
 }
 
+#ifdef CLIENT_TABLE_2_39
+/* QnnGraph_validate on the composed graph: four nodes, each supported, in the order added;
+ * the result freed once (a second free is an error). */
+static void validateGraph(Qnn_GraphHandle_t g) {
+  static const char* const names[4] = {"add", "softmax", "softplus", "transpose"};
+  QnnGraph_ValidationResult_t* r = NULL;
+  uint32_t k;
+  CHECK(qnn39->graphValidate(g, NULL, &r));
+  if (!r || r->numResults != 4 || r->overallStatus != QNN_SUCCESS) {
+    fprintf(stderr, "graphValidate: unexpected result\n");
+    exit(1);
+  }
+  for (k = 0; k < 4; ++k)
+    if (strcmp(r->results[k].nodeName, names[k]) != 0 ||
+        r->results[k].status != QNN_GRAPH_NODE_VALIDATION_STATUS_SUPPORTED || r->results[k].errorCode != QNN_SUCCESS) {
+      fprintf(stderr, "graphValidate: node %u (%s) not as expected\n", k, r->results[k].nodeName);
+      exit(1);
+    }
+  CHECK(qnn39->graphFreeValidationResult(r));
+  if (qnn39->graphFreeValidationResult(r) == QNN_SUCCESS) {
+    fprintf(stderr, "graphFreeValidationResult: a second free succeeded\n");
+    exit(1);
+  }
+  fprintf(stderr, "graphValidate: 4 nodes supported\n");
+}
+#endif
+
 /* Backend messages go to stderr: stdout holds only what every route must print alike. */
 static void logToStderr(const char* fmt, QnnLog_Level_t level, uint64_t timestamp, va_list args) {
   (void)timestamp;
@@ -297,6 +325,9 @@ int main(int argc, char** argv) {
   permParam.name = QNN_OP_TRANSPOSE_PARAM_PERM;
   permParam.tensorParam = permT;
   addNode(g, "transpose", "qti.aisw", QNN_OP_TRANSPOSE, &permParam, 1, &sp, 1, &out);
+#ifdef CLIENT_TABLE_2_39
+  validateGraph(g);
+#endif
   CHECK(qnn->graphFinalize(g, NULL, NULL));
   CHECK(qnn->profileCreate(backend, QNN_PROFILE_LEVEL_BASIC, &prof));
   ok = run(g, prof, "execute");

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
+#include <cstring>
 #include <algorithm>
 #include <mutex>
 #include <string>
@@ -201,7 +202,8 @@ class OpPackageTest : public ::testing::Test {
   }
 
   // Executes graph (inputs x, y; output out) and compares with the reference.
-  void executeAndCheck(Qnn_GraphHandle_t graph, const MixedGraph& shapes, uint32_t seed) {
+  void executeAndCheck(Qnn_GraphHandle_t graph, const MixedGraph& shapes, uint32_t seed,
+                       std::vector<float>* got = nullptr) {
     const size_t n = 24;
     std::vector<float> x = pseudoRandom(n, seed), y = pseudoRandom(n, seed * 7 + 1), out(n, -1.f);
     TensorSpec xi = shapes.x, yi = shapes.y, oi = shapes.out;
@@ -219,6 +221,7 @@ class OpPackageTest : public ::testing::Test {
     }
     EXPECT_GT(positives, 0);  // the data exercises both sides of the relu
     EXPECT_LT(positives, static_cast<int>(n));
+    if (got) *got = out;
   }
 
   Qnn_LogHandle_t log_ = nullptr;
@@ -492,6 +495,74 @@ TEST_F(OpPackageTest, QuantizedTensorsAreShownAsFloat) {
     EXPECT_EQ(qout[i], static_cast<uint8_t>(want)) << "q=" << i;
   }
   EXPECT_GT(clamped, 0);  // the range exercises saturation too
+}
+
+// API 2.39's QnnBackend_registerOpPackageFromBinary: the package's bytes from memory
+// register and run exactly as the same package from its file (on another backend handle:
+// the two are two loaded copies of one library).
+std::vector<uint8_t> fileBytes(const char* path) {
+  std::vector<uint8_t> bytes;
+  if (FILE* f = std::fopen(path, "rb")) {
+    uint8_t buf[65536];
+    for (size_t n; (n = std::fread(buf, 1, sizeof buf, f)) > 0;) bytes.insert(bytes.end(), buf, buf + n);
+    std::fclose(f);
+  }
+  return bytes;
+}
+
+TEST_F(OpPackageTest, FromBinaryRunsLikeTheSameFile) {
+  const auto* v39 = cpu().provider2_39();
+  ASSERT_NE(v39, nullptr);
+  const std::vector<uint8_t> bytes = fileBytes(TEST_CPU_PACKAGE);
+  ASSERT_GT(bytes.size(), 1000u);
+  Qnn_BackendHandle_t fromMemory = newBackend();
+  extraBackends_.push_back(fromMemory);
+  ASSERT_EQ(registerPackage(backend_), QNN_SUCCESS);
+  const size_t before = logSize();
+  ASSERT_EQ(v39->table.backendRegisterOpPackageFromBinary(fromMemory, bytes.data(), bytes.size(), kProvider, "CPU"),
+            QNN_SUCCESS);
+  EXPECT_EQ(errorLinesWith(before, ""), 0);
+  // The registered ops are listed under the package's name, as from the file.
+  uint32_t num = 0;
+  const QnnBackend_OperationName_t* ops = nullptr;
+  ASSERT_EQ(api().backendGetSupportedOperations(fromMemory, &num, &ops), QNN_SUCCESS);
+  int packageOps = 0;
+  for (uint32_t k = 0; k < num; ++k) packageOps += std::string(ops[k].packageName) == kPackage;
+  EXPECT_EQ(packageOps, 2);
+  MixedGraph fromFileGraph, fromMemoryGraph;
+  buildMixedGraph(backend_, &fromFileGraph);
+  buildMixedGraph(fromMemory, &fromMemoryGraph);
+  for (uint32_t seed : {11u, 4242u}) {
+    std::vector<float> a, b;
+    executeAndCheck(fromFileGraph.graph, fromFileGraph, seed, &a);
+    executeAndCheck(fromMemoryGraph.graph, fromMemoryGraph, seed, &b);
+    ASSERT_EQ(a.size(), b.size());
+    EXPECT_EQ(std::memcmp(a.data(), b.data(), a.size() * sizeof(float)), 0) << "seed " << seed;
+  }
+  // The same package again on that handle: a duplicate, as from a file.
+  EXPECT_EQ(v39->table.backendRegisterOpPackageFromBinary(fromMemory, bytes.data(), bytes.size(), kProvider, "CPU"),
+            QNN_BACKEND_ERROR_OP_PACKAGE_DUPLICATE);
+}
+
+TEST_F(OpPackageTest, FromBinaryRefusesWhatIsNoPackage) {
+  const auto* v39 = cpu().provider2_39();
+  ASSERT_NE(v39, nullptr);
+  const auto& reg = v39->table.backendRegisterOpPackageFromBinary;
+  std::vector<uint8_t> garbage(8192);
+  for (size_t i = 0; i < garbage.size(); ++i) garbage[i] = uint8_t(i * 37 + 11);
+  size_t before = logSize();
+  EXPECT_EQ(reg(backend_, garbage.data(), garbage.size(), kProvider, nullptr),
+            QNN_BACKEND_ERROR_OP_PACKAGE_LOAD_FROM_BUFFER_FAILED);
+  EXPECT_EQ(errorLinesWith(before, "QnnBackend_registerOpPackageFromBinary"), 1);
+  EXPECT_EQ(reg(backend_, nullptr, 100, kProvider, nullptr), QNN_BACKEND_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(reg(backend_, garbage.data(), 0, kProvider, nullptr), QNN_BACKEND_ERROR_INVALID_ARGUMENT);
+  const std::vector<uint8_t> bytes = fileBytes(TEST_CPU_PACKAGE);
+  EXPECT_EQ(reg(backend_, bytes.data(), bytes.size(), nullptr, nullptr), QNN_BACKEND_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(reg(backend_, bytes.data(), bytes.size(), "NoSuchProvider", nullptr),
+            QNN_BACKEND_ERROR_OP_PACKAGE_IF_PROVIDER_NOT_FOUND);
+  EXPECT_EQ(reg(backend_, bytes.data(), bytes.size(), kProvider, "GPU"), QNN_BACKEND_ERROR_INVALID_ARGUMENT);
+  // The backend still takes the package afterwards.
+  EXPECT_EQ(reg(backend_, bytes.data(), bytes.size(), kProvider, nullptr), QNN_SUCCESS);
 }
 
 }  // namespace
