@@ -306,11 +306,15 @@ Qnn_ErrorHandle_t graphValidate(Qnn_GraphHandle_t graph, const QnnGraph_Validate
       logError("QnnGraph_validate: recording only (no QNN_SAVER_BACKEND), nothing validates the graph");
       return QNN_COMMON_ERROR_NOT_SUPPORTED;
     }
-    Qnn_ErrorHandle_t rc = forward(pass()->graphValidate, real, config, result);
-    if (rc == QNN_SUCCESS && *result) {
-      const QnnGraph_ValidationResult_t& r = **result;
+    // The backend hands out a result also when it finds the graph invalid; the client's
+    // out-pointer is written only when it did.
+    QnnGraph_ValidationResult_t* got = nullptr;
+    Qnn_ErrorHandle_t rc = forward(pass()->graphValidate, real, config, &got);
+    if (got) {
+      *result = got;
+      const QnnGraph_ValidationResult_t& r = *got;
       Value v = Value::record();
-      v.add("id", Value::uint(uint64_t(reinterpret_cast<uintptr_t>(*result))));
+      v.add("id", Value::uint(uint64_t(reinterpret_cast<uintptr_t>(got))));
       v.add("overallStatus", Value::uint(r.overallStatus));
       Value nodes = Value::list();
       for (uint32_t k = 0; k < r.numResults && r.results; ++k) {

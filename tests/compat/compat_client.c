@@ -9,7 +9,8 @@
  * against an independent computation.
  *
  * Built with CLIENT_TABLE_2_39 it is a client of API 2.39 headers: it demands minor 39, reads the
- * 75-member table of 2.39's QnnInterface_t and validates its graph with QnnGraph_validate (on
+ * 75-member table of 2.39's QnnInterface_t, registers the op package from its bytes
+ * (QnnBackend_registerOpPackageFromBinary) and validates its graph with QnnGraph_validate (on
  * stderr only: stdout must stay the same on every route).
  *
  * usage: compat_client BACKEND_LIB SYSTEM_LIB OP_PACKAGE_LIB
@@ -213,6 +214,26 @@ static void printBinaryInfo(const char* systemLib, const void* bin, uint64_t siz
 }
 
 #ifdef CLIENT_TABLE_2_39
+/* The op package registered from its bytes (QnnBackend_registerOpPackageFromBinary), read here. */
+static void registerPackageFromBytes(const char* path) {
+  FILE* f = fopen(path, "rb");
+  long size;
+  void* bytes;
+  if (!f || fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) <= 0 || fseek(f, 0, SEEK_SET) != 0) {
+    fprintf(stderr, "cannot read %s\n", path);
+    exit(1);
+  }
+  bytes = malloc((size_t)size);
+  if (!bytes || fread(bytes, 1, (size_t)size, f) != (size_t)size) {
+    fprintf(stderr, "cannot read %s\n", path);
+    exit(1);
+  }
+  fclose(f);
+  CHECK(qnn39->backendRegisterOpPackageFromBinary(backend, bytes, (uint64_t)size,
+                                                  "ExampleElementwiseCpuInterfaceProvider", NULL));
+  free(bytes); /* the backend keeps its own copy */
+}
+
 /* QnnGraph_validate on the composed graph: four nodes, each supported, in the order added;
  * the result freed once (a second free is an error). */
 static void validateGraph(Qnn_GraphHandle_t g) {
@@ -278,7 +299,11 @@ int main(int argc, char** argv) {
    * that goes astray (the library then names the table it needs). */
   CHECK(qnn->logCreate(logToStderr, QNN_LOG_LEVEL_WARN, &logger));
   CHECK(qnn->backendCreate(logger, NULL, &backend));
+#ifdef CLIENT_TABLE_2_39
+  registerPackageFromBytes(argv[3]);
+#else
   CHECK(qnn->backendRegisterOpPackage(backend, argv[3], "ExampleElementwiseCpuInterfaceProvider", NULL));
+#endif
   printf("op package registered\n");
   CHECK(qnn->contextCreate(backend, NULL, NULL, &ctx));
   CHECK(qnn->graphCreate(ctx, "compat_graph", NULL, &g));

@@ -111,11 +111,28 @@ else echo "FAIL 2.39 client on the default provider: exit $rc"; fail=1; fi
 for route in libQnnCpu.so libQnnSaver.so; do
   mkdir -p "$out/c239-$route"
   (cd "$out/c239-$route" && QNN_OPENQNN_PROVIDER_API=2.39 QNN_SAVER_BACKEND="$lib/libQnnCpu.so" \
-     "$bin/compat_client_2_39" "$lib/$route" "$lib/libQnnSystem.so" "$pkg" > client.txt 2> client.err); rc=$?
+     COMPAT_CLIENT_OUTPUTS="$out/c239-$route" "$bin/compat_client_2_39" "$lib/$route" "$lib/libQnnSystem.so" "$pkg" \
+     > client.txt 2> client.err); rc=$?
   if [ $rc = 0 ] && grep -q '^graphValidate: 4 nodes supported$' "$out/c239-$route/client.err"; then
     check "2.39 client on $route with QNN_OPENQNN_PROVIDER_API=2.39" "$out/current.txt" "$out/c239-$route/client.txt"
   else echo "FAIL 2.39 client on $route with QNN_OPENQNN_PROVIDER_API=2.39: exit $rc"; cat "$out/c239-$route/client.err"; fail=1; fi
 done
+# Its recording holds the 2.39 calls; qnn-trace-replay replays them (the package from the recorded
+# bytes, the validation with the recorded outcome; the client's second, failing free is skipped
+# as every failed call is) and saver_output.c, built against include/QNN
+# (2.32: it reads the appended members after the table), replays them with the client's outputs.
+d="$out/c239-libQnnSaver.so"
+"$tools/qnn-trace-dump" --trace "$d/saver_output/saver_output.qnntrace" > "$d/dump.txt" 2>&1
+for want in QnnBackend_registerOpPackageFromBinary QnnGraph_validate QnnGraph_freeValidationResult; do
+  grep -q "$want" "$d/dump.txt" || { echo "FAIL 2.39 recording lacks $want"; fail=1; }
+  grep -q "$want" "$d/saver_output/saver_output.c" && ! grep -q "$want: not replayed" "$d/saver_output/saver_output.c" ||
+    { echo "FAIL saver_output.c does not replay $want"; fail=1; }
+done
+if "$tools/qnn-trace-replay" --trace "$d/saver_output/saver_output.qnntrace" --backend "$lib/libQnnCpu.so" --compare \
+     > "$d/replay.txt" 2>&1 && ! grep -q "skipped.*\(QnnGraph_validate\|FromBinary\)" "$d/replay.txt"; then
+  echo "ok   qnn-trace-replay replays the 2.39 calls"
+else echo "FAIL qnn-trace-replay on the 2.39 recording"; cat "$d/replay.txt"; fail=1; fi
+replay_program "2.39 client via the Saver" "$d" "$here/../../include/QNN" "$lib/libQnnCpu.so"
 QNN_OPENQNN_PROVIDER_API=2.39 "$bin/compat_client_current" "$lib/libQnnCpu.so" "$lib/libQnnSystem.so" "$pkg" \
   > "$out/current-on-2.39.txt" 2>> "$out/stderr.txt" || { echo "FAIL 2.32 client on the 2.39 provider"; fail=1; }
 check "2.32 client on the 2.39 provider" "$out/current.txt" "$out/current-on-2.39.txt"

@@ -130,6 +130,43 @@ bool Replayer::executeGraph(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
   return true;
 }
 
+// API 2.39: the live result is kept under its recorded address for the free; its overall
+// status and each node's must be the recorded ones.
+template <>
+bool Replayer::on<trace::Call::graphValidate>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+  const trace::Args<trace::Call::graphValidate> a(c);
+  const Value* id = a.validationResult.field("id");
+  if (!id) return false;
+  QnnGraph_ValidationResult_t* result = nullptr;
+  *rc = api_.graphValidate(live(a.graph), nullptr, &result);
+  if (!result) return true;
+  validationResults_[id->u] = result;
+  const Value* nodes = a.validationResult.field("results");
+  std::string diverged;
+  if (result->overallStatus != field(a.validationResult, "overallStatus").u)
+    diverged = "overall status " + std::to_string(result->overallStatus);
+  else if (!nodes || nodes->items.size() != result->numResults)
+    diverged = std::to_string(result->numResults) + " node results";
+  else
+    for (uint32_t k = 0; k < result->numResults && diverged.empty(); ++k)
+      if (result->results[k].status != field(nodes->items[k], "status").u)
+        diverged = "node '" + std::string(result->results[k].nodeName) + "' status " +
+                   std::to_string(result->results[k].status);
+  if (!diverged.empty() && report_.firstDivergence.empty())
+    report_.firstDivergence = "call #" + std::to_string(c.seq) + " QnnGraph_validate: " + diverged + ", recorded otherwise";
+  return true;
+}
+
+template <>
+bool Replayer::on<trace::Call::graphFreeValidationResult>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+  const trace::Args<trace::Call::graphFreeValidationResult> a(c);
+  auto it = validationResults_.find(a.validationResult.u);
+  if (it == validationResults_.end()) return false;
+  *rc = api_.graphFreeValidationResult(it->second);
+  validationResults_.erase(it);
+  return true;
+}
+
 // Calls sharing a handler.
 QNN_REPLAY_SHARED_HANDLER(tensorCreateGraphTensor, createTensor)
 QNN_REPLAY_SHARED_HANDLER(tensorCreateContextTensor, createTensor)

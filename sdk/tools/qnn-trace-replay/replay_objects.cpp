@@ -67,6 +67,18 @@ bool Replayer::passArgs(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
 
 // Calls whose work is all in their argument list: handles passed in or
 // created, config lists, names and levels, in the API's order.
+// API 2.39: the package's recorded bytes.
+template <>
+bool Replayer::on<trace::Call::backendRegisterOpPackageFromBinary>(const trace::CallRecord& c, Qnn_ErrorHandle_t* rc) {
+  const trace::Args<trace::Call::backendRegisterOpPackageFromBinary> a(c);
+  const std::vector<uint8_t>* bytes = trace_.blob(a.package);
+  if (!bytes) return false;
+  *rc = api_.backendRegisterOpPackageFromBinary(live(a.backend), bytes->data(), bytes->size(),
+                                                present(a.interfaceProvider) ? a.interfaceProvider.s.c_str() : nullptr,
+                                                present(a.target) ? a.target.s.c_str() : nullptr);
+  return true;
+}
+
 QNN_REPLAY_SHARED_HANDLER(backendCreate, passArgs)
 QNN_REPLAY_SHARED_HANDLER(contextCreate, passArgs)
 QNN_REPLAY_SHARED_HANDLER(graphCreate, passArgs)

@@ -33,7 +33,8 @@
   X(contextApplyBinarySection) X(contextFreeBinarySectionUpdate) X(graphPrepareExecutionEnvironment)           \
   X(graphReleaseExecutionEnvironment) X(contextFinalize) X(contextGetIncrementalBinary)                        \
   X(contextReleaseIncrementalBinary) X(deviceGetInfrastructure) X(htpPerfCreatePowerConfigId)                  \
-  X(htpPerfDestroyPowerConfigId) X(htpPerfSetPowerConfig) X(htpPerfSetMemoryConfig)
+  X(htpPerfDestroyPowerConfigId) X(htpPerfSetPowerConfig) X(htpPerfSetMemoryConfig) X(graphValidate)          \
+  X(graphFreeValidationResult) X(backendRegisterOpPackageFromBinary)
 
 namespace qnn::replay {
 
@@ -126,6 +127,7 @@ class Replayer {
   std::map<uint64_t, std::vector<uint8_t>> liveBinaries_;  // recorded blob id -> binary made in this replay
   std::map<uint64_t, QnnContext_Buffer_t> liveUpdates_;
   std::map<uint64_t, const void*> livePieces_;
+  std::map<uint64_t, QnnGraph_ValidationResult_t*> validationResults_;  // recorded address -> live result
   struct LiveEnvironment {
     uint32_t option = 0;
     std::vector<uint32_t> ids;

@@ -90,6 +90,30 @@ bool CGenerator::createTensor(const CallRecord& c) {
   return true;
 }
 
+// API 2.39 (API39: the appended members, prelude/api_2_39.c.in). The result is kept in a
+// variable named after its recorded address, for the free; a different overall status
+// than recorded counts as a failure.
+template <>
+bool CGenerator::on<Call::graphValidate>(const CallRecord& c) {
+  const Args<Call::graphValidate> a(c);
+  const Value* id = a.validationResult.field("id");
+  if (!id) return false;
+  const std::string var = "validation_" + std::to_string(id->u);
+  if (validationResults_.insert(id->u).second) globals_.push_back("static QnnGraph_ValidationResult_t* " + var + ";");
+  line("CHECK(API39(graphValidate, " + handle(a.graph, "graph") + ", NULL, &" + var + "));");
+  line("if (" + var + " && " + var + "->overallStatus != " + field(a.validationResult, "overallStatus") +
+       ") CHECK(" + var + "->overallStatus);");
+  return true;
+}
+
+template <>
+bool CGenerator::on<Call::graphFreeValidationResult>(const CallRecord& c) {
+  const Args<Call::graphFreeValidationResult> a(c);
+  if (!validationResults_.count(a.validationResult.u)) return false;
+  line("CHECK(API39(graphFreeValidationResult, validation_" + std::to_string(a.validationResult.u) + "));");
+  return true;
+}
+
 // Calls sharing a handler.
 QNN_CGEN_SHARED_HANDLER(graphExecute, executeGraph)
 QNN_CGEN_SHARED_HANDLER(graphExecuteAsync, executeGraph)

@@ -34,7 +34,8 @@
   X(contextGetBinarySectionSize) X(contextGetBinarySection) X(contextApplyBinarySection)                        \
   X(graphPrepareExecutionEnvironment) X(graphReleaseExecutionEnvironment) X(contextFinalize)                    \
   X(contextGetIncrementalBinary) X(contextReleaseIncrementalBinary) X(htpPerfCreatePowerConfigId)               \
-  X(htpPerfDestroyPowerConfigId) X(htpPerfSetPowerConfig) X(htpPerfSetMemoryConfig)
+  X(htpPerfDestroyPowerConfigId) X(htpPerfSetPowerConfig) X(htpPerfSetMemoryConfig) X(graphValidate)          \
+  X(graphFreeValidationResult) X(backendRegisterOpPackageFromBinary)
 
 namespace qnn::trace::cgen {
 
@@ -138,6 +139,7 @@ class CGenerator {
   std::set<uint64_t> liveSections_;  // blob ids of binary sections this program gets itself
   std::set<uint64_t> updateBuffers_;  // recorded addresses of getBinarySectionUpdate buffers
   std::set<uint64_t> pieces_;         // start offsets of incremental binary pieces
+  std::set<uint64_t> validationResults_;  // recorded addresses of graphValidate results
   std::map<std::string, std::vector<std::string>> environments_;  // graph/option/ids -> prepared environment variables
   unsigned executes_ = 0, names_ = 0, indent_ = 1;
   std::string currentCall_;

@@ -92,6 +92,17 @@ bool CGenerator::on<Call::backendRegisterOpPackage>(const CallRecord& c) {
   return true;
 }
 
+// API 2.39: the package's recorded bytes from params.bin.
+template <>
+bool CGenerator::on<Call::backendRegisterOpPackageFromBinary>(const CallRecord& c) {
+  const Args<Call::backendRegisterOpPackageFromBinary> a(c);
+  if (!present(a.package)) return false;
+  line("CHECK(API39(backendRegisterOpPackageFromBinary, " + handle(a.backend, "backend") + ", " + data(a.package) +
+       ", (uint64_t)" + std::to_string(a.package.i) + "u, " + cStringOrNull(a.interfaceProvider) + ", " +
+       cStringOrNull(a.target) + "));");
+  return true;
+}
+
 template <>
 bool CGenerator::on<Call::backendGetSupportedOperations>(const CallRecord& c) {
   const Args<Call::backendGetSupportedOperations> a(c);

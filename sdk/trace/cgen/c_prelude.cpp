@@ -24,6 +24,9 @@ extern const char* const kBinaryCallbacks;  // prelude/binary_callbacks.c.in
 // contextCreateFromBinaryListAsync (API 2.17 and later) helpers.
 extern const char* const kListLoads;  // prelude/list_loads.c.in
 
+// The members API 2.39 appended, for recordings that call them.
+extern const char* const kApi2_39;  // prelude/api_2_39.c.in
+
 // Outputs, registered memory, async executes, params.bin, the backend and main().
 extern const char* const kTail;  // prelude/tail.c.in
 
@@ -38,6 +41,7 @@ std::string cPrelude(const PreludeParts& parts) {
   text += kHelpers;
   if (parts.binaryCallbacks) text += kBinaryCallbacks;
   if (parts.listLoads) text += kListLoads;
+  if (parts.api2_39) text += kApi2_39;
   return text + kTail;
 }
 

@@ -13,6 +13,7 @@ struct PreludeParts {
   bool errorMessages = true;     // QnnError_getMessage in failure lines (API 2.11 and later)
   bool binaryCallbacks = false;  // Qnn_ContextBinaryCallback_t helpers
   bool listLoads = false;        // contextCreateFromBinaryListAsync helpers (API 2.17 and later)
+  bool api2_39 = false;          // API39(): the members API 2.39 appended
 };
 
 std::string cPrelude(const PreludeParts& parts);
