@@ -295,6 +295,8 @@ class HtpEngine : public sdk::ExecutionEngine {
     return validate(node, inputs, outputs);
   }
 
+  Status acceptTensor(const TensorInfo& tensor) override { return htpAcceptsTensor(tensor); }
+
   Status applyGraphCustomConfig(const void* custom, GraphIR* graph, bool executed,
                                 sdk::ConfigWarnings* warnings) override {
     return htp::applyGraphCustomConfig(custom, &graph->backendConfig, &graph->precision, executed, warnings);

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cstring>
 
+#include "QnnTypes.h"
+#include "runtime/later_datatypes.h"
+
 namespace qnn::htp {
 namespace {
 
@@ -86,7 +89,11 @@ Status checkTensor(const sdk::NodeInfo& node, const HtpOpSupport& op, bool outpu
                    const TensorInfo& t) {
   const std::string where = "node '" + node.name + "' (op " + node.typeName + "): " + (output ? "output " : "input ") +
                             std::to_string(index) + " '" + t.name + "' ";
-  const char* dt = sdk::dtypeName(t.dtype);
+  // A packed type is judged in its container form and named as the client gave it.
+  const std::string dtName = t.clientDataType ? sdk::qnnDatatypeName(t.clientDataType) + " (as " +
+                                                    sdk::dtypeName(t.dtype) + ")"
+                                              : sdk::dtypeName(t.dtype);
+  const char* dt = dtName.c_str();
   if (t.kind == sdk::TensorKind::kNull) return Status::ok();
   const HtpSlotRule* rule = ruleFor(op, output, index);
   const bool listed = slotTakes(op, rule, output, index, t.dtype);
@@ -126,6 +133,20 @@ Status checkTensor(const sdk::NodeInfo& node, const HtpOpSupport& op, bool outpu
 }  // namespace
 
 bool htpSupportsOp(const std::string& opType) { return findOp(opType) != nullptr; }
+
+Status htpAcceptsTensor(const TensorInfo& t) {
+  const std::string what = "tensor '" + t.name + "': ";
+  if (!t.clientEncoding.empty())
+    return {sdk::StatusCode::kNotSupported,
+            what + "quantization encoding " + t.clientEncoding + " is not supported by the HTP"};
+  const uint32_t raw = t.clientDataType;
+  if (raw == 0 || raw == QNN_DATATYPE_INT_4 || raw == QNN_DATATYPE_SFIXED_POINT_4 || raw == QNN_DATATYPE_UFIXED_POINT_4)
+    return Status::ok();
+  return {sdk::StatusCode::kNotSupported,
+          what + "datatype " + sdk::qnnDatatypeName(raw) +
+              " is not supported by the HTP (of the 2- and 4-bit and 8-bit float types it takes the 4-bit weight types "
+              "INT_4, SFIXED_POINT_4 and UFIXED_POINT_4)"};
+}
 
 std::vector<std::string> htpOpTypes() {
   std::vector<std::string> names;

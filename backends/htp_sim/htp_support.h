@@ -17,6 +17,11 @@ bool htpSupportsOp(const std::string& opType);
 // Every HTP op of the op definitions, sorted.
 std::vector<std::string> htpOpTypes();
 
+// A tensor at creation: of API 2.39's narrow datatypes the HTP takes the 4-bit weight
+// types (INT_4, SFIXED_POINT_4, UFIXED_POINT_4, packed); 2-bit types, FLOAT_8,
+// FLOAT_4, and the MICROSCALING / ARRAY_OF encodings are refused as not supported.
+sdk::Status htpAcceptsTensor(const sdk::TensorInfo& tensor);
+
 // Checks one node's tensors. Float tensors not listed for a slot are taken where the op
 // has an fp16 implementation, on every architecture (V68 too, as the vendor's x86 library).
 sdk::Status checkHtpSupport(const sdk::NodeInfo& node, const std::vector<const sdk::TensorInfo*>& inputs,

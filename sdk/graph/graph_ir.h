@@ -41,6 +41,12 @@ struct TensorInfo {
   // Created as one of the UPDATEABLE_* types: QnnTensor_update{Graph,Context}Tensors
   // and binary sections may change its quantization (and, when static, its data).
   bool updateable = false;
+  // How the client gave it when the record keeps another form (API 2.39's narrow
+  // types, runtime/later_datatypes.h): its Qnn_DataType_t (0: `dtype` itself) and
+  // "MICROSCALING" / "ARRAY_OF" when such an encoding was resolved at creation.
+  // Creation-time facts for the backends' checks; not stored in context binaries.
+  uint32_t clientDataType = 0;
+  std::string clientEncoding;
 
   size_t numElements() const {
     size_t n = 1;

@@ -30,7 +30,10 @@ size_t elementSize(Qnn_DataType_t t) {
   switch (t) {
     case QNN_DATATYPE_INT_8: case QNN_DATATYPE_UINT_8: case QNN_DATATYPE_SFIXED_POINT_8:
     case QNN_DATATYPE_UFIXED_POINT_8: case QNN_DATATYPE_BOOL_8:
-    case QNN_DATATYPE_SFIXED_POINT_4: case QNN_DATATYPE_UFIXED_POINT_4:  // packed: see staticDataBytes
+    case QNN_DATATYPE_FLOAT_8:
+    case QNN_DATATYPE_INT_2: case QNN_DATATYPE_UINT_2: case QNN_DATATYPE_SFIXED_POINT_2: case QNN_DATATYPE_UFIXED_POINT_2:
+    case QNN_DATATYPE_INT_4: case QNN_DATATYPE_UINT_4: case QNN_DATATYPE_SFIXED_POINT_4: case QNN_DATATYPE_UFIXED_POINT_4:
+    case QNN_DATATYPE_FLOAT_4:  // packed: see staticDataBytes
       return 1;
     case QNN_DATATYPE_INT_16: case QNN_DATATYPE_UINT_16: case QNN_DATATYPE_FLOAT_16:
     case QNN_DATATYPE_SFIXED_POINT_16: case QNN_DATATYPE_UFIXED_POINT_16:
@@ -45,9 +48,17 @@ size_t elementSize(Qnn_DataType_t t) {
   }
 }
 
-// Bytes of static data the dims need: 4-bit values are packed two per byte.
+// Bytes of static data the dims need: 4-bit values are packed two per byte, 2-bit four.
 unsigned long long staticDataBytes(Qnn_DataType_t t, unsigned long long elements) {
-  if (t == QNN_DATATYPE_SFIXED_POINT_4 || t == QNN_DATATYPE_UFIXED_POINT_4) return (elements + 1) / 2;
+  switch (t) {
+    case QNN_DATATYPE_SFIXED_POINT_4: case QNN_DATATYPE_UFIXED_POINT_4: case QNN_DATATYPE_INT_4:
+    case QNN_DATATYPE_UINT_4: case QNN_DATATYPE_FLOAT_4:
+      return (elements + 1) / 2;
+    case QNN_DATATYPE_SFIXED_POINT_2: case QNN_DATATYPE_UFIXED_POINT_2: case QNN_DATATYPE_INT_2:
+    case QNN_DATATYPE_UINT_2:
+      return (elements + 3) / 4;
+    default: break;
+  }
   return elements * elementSize(t);
 }
 

@@ -106,6 +106,11 @@ class ExecutionEngine {
   // shapes, params). The op definition has already been checked.
   virtual Status validateNode(const NodeInfo& node, const std::vector<const TensorInfo*>& inputs,
                               const std::vector<const TensorInfo*>& outputs) = 0;
+  // A tensor being created (graph or context tensor, or an op config's input in
+  // QnnBackend_validateOpConfig), read: a refusal fails the call. For datatypes and
+  // encodings the backend does not take in any op (TensorInfo::clientDataType /
+  // clientEncoding). Default: everything the runtime reads.
+  virtual Status acceptTensor(const TensorInfo& /*tensor*/) { return Status::ok(); }
   // Turns a finalized graph into an executable one.
   virtual Status prepare(const GraphIR& graph, std::unique_ptr<PreparedGraph>* out) = 0;
   // Op types this backend runs, for getSupportedOperations.

@@ -22,9 +22,14 @@ enum class TensorUse { kCreate, kParam };
 // type, datatype, dims, quantization; copies static data for STATIC tensors.
 Status readTensorInfo(const Qnn_Tensor_t& t, TensorUse use, TensorInfo* out);
 Status readQuantization(const Qnn_QuantizeParams_t& q, const std::vector<uint32_t>& dims, QuantInfo* out);
-// For a packed 4-bit datatype (`dtype` names it): the encoding must be present and
-// of bitwidth 4 or unstated; sets the bitwidth to 4 (the 8-bit container form).
-Status applyPacked4BitWidth(const std::string& what, const std::string& dtype, QuantInfo* quant);
+// For a packed fixed-point datatype of `bits` (2 or 4) bits (`dtype` names it): the
+// encoding must be present and of that bitwidth or unstated; sets the bitwidth to
+// `bits` (the 8-bit container form).
+Status applyPackedBitWidth(const std::string& what, const std::string& dtype, uint32_t bits, QuantInfo* quant);
+// The encoding in force: `q` itself, or for QNN_QUANTIZATION_ENCODING_ARRAY_OF the
+// element its index tensor selects (the index tensor must be STATIC and carry its
+// value; anything else is refused as not supported).
+Status activeEncoding(const Qnn_QuantizeParams_t& q, const Qnn_QuantizeParams_t** active);
 // Reads one op param into (name, value).
 Status readParam(const Qnn_Param_t& p, std::string* name, ParamValue* value);
 

@@ -261,13 +261,19 @@ Qnn_ErrorHandle_t Runtime::backendValidateOpConfig(Qnn_BackendHandle_t backend, 
         ins[i].name = v.name ? v.name : "";
         // The declared type still counts (a static weight may take encodings other inputs may not).
         if (static_cast<uint32_t>(v.type) <= QNN_TENSOR_TYPE_NULL) ins[i].kind = static_cast<TensorKind>(v.type);
-        ins[i].dtype = storageDType(v.dataType);  // packed 4-bit weights are judged in their 8-bit container
+        // Narrow types are judged in the form the record keeps (8-bit containers, FLOAT_32).
+        ins[i].dtype = storageDType(v.dataType);
+        const uint32_t packed = packedBits(v.dataType);
+        if (packed || isMiniFloat(v.dataType)) ins[i].clientDataType = v.dataType;
         for (uint32_t d = 0; v.dimensions && d < v.rank; ++d) ins[i].dims.push_back(v.dimensions[d]);
-        Status q = readQuantization(v.quantizeParams, ins[i].dims, &ins[i].quant);
-        if (q.isOk() && isPacked4Bit(v.dataType))
-          q = applyPacked4BitWidth("input '" + ins[i].name + "'", qnnDatatypeName(v.dataType), &ins[i].quant);
+        Status q = Status::ok();
+        if (!isMiniFloat(v.dataType)) q = readQuantization(v.quantizeParams, ins[i].dims, &ins[i].quant);
+        if (q.isOk() && packed && dtypeIsFixedPoint(ins[i].dtype))
+          q = applyPackedBitWidth("input '" + ins[i].name + "'", qnnDatatypeName(v.dataType), packed, &ins[i].quant);
         if (!q.isOk()) return refused(q);
       }
+      st = b->engine->acceptTensor(ins[i]);
+      if (!st.isOk()) return refused(st);
       inPtrs.push_back(&ins[i]);
     }
     for (uint32_t i = 0; i < opConfig.v1.numOfOutputs; ++i) {

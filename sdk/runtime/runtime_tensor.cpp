@@ -17,6 +17,7 @@ Qnn_ErrorHandle_t Runtime::tensorCreateGraphTensor(Qnn_GraphHandle_t graph, Qnn_
     if (!ctx) return QNN_TENSOR_ERROR_INVALID_HANDLE;
     TensorInfo info;
     Status st = readTensorInfo(*tensor, TensorUse::kCreate, &info);
+    if (st.isOk()) st = g->backend->engine->acceptTensor(info);
     if (!st.isOk()) return fail(loggerOf(g->backend), ApiGroup::kTensor, "QnnTensor_createGraphTensor", st);
     std::lock_guard<std::mutex> lock(g->mutex);
     if (g->state != GraphObject::State::kBuilding) {
@@ -48,6 +49,7 @@ Qnn_ErrorHandle_t Runtime::tensorCreateContextTensor(Qnn_ContextHandle_t context
     if (!tensor) return refuse(loggerOf(ctx->backend), "QnnTensor_createContextTensor", "tensor is null", QNN_TENSOR_ERROR_INVALID_TENSOR_PARAM);
     TensorInfo info;
     Status st = readTensorInfo(*tensor, TensorUse::kCreate, &info);
+    if (st.isOk()) st = ctx->backend->engine->acceptTensor(info);
     if (!st.isOk()) return fail(loggerOf(ctx->backend), ApiGroup::kTensor, "QnnTensor_createContextTensor", st);
     std::lock_guard<std::mutex> lock(ctx->mutex);
     if (ctx->tensorNames.count(info.name)) return QNN_TENSOR_ERROR_ALREADY_EXISTS;

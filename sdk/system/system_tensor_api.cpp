@@ -31,9 +31,10 @@ qnn::sdk::Status footprintOf(const Qnn_Tensor_t& t, uint64_t* bytes) {
     return {qnn::sdk::StatusCode::kNotSupported, "only flat-buffer tensors have a footprint here"};
   if (rank > 0 && !dims) return {qnn::sdk::StatusCode::kInvalidHandle, "rank " + std::to_string(rank) + " with null dimensions"};
   const uint32_t raw = uint32_t(dataType);
-  const bool packed4 = qnn::sdk::isPacked4Bit(raw);
-  const size_t elementSize = packed4 ? 1 : qnn::sdk::dtypeSize(static_cast<qnn::sdk::DType>(raw));
-  if (!packed4 && (!qnn::sdk::dtypeIsKnown(raw) || elementSize == 0))
+  const uint32_t packedBits = qnn::sdk::packedBits(raw);  // 2/4-bit types, FLOAT_4
+  const bool narrow = packedBits != 0 || qnn::sdk::isMiniFloat(raw);
+  const size_t elementSize = narrow ? 1 : qnn::sdk::dtypeSize(static_cast<qnn::sdk::DType>(raw));
+  if (!narrow && (!qnn::sdk::dtypeIsKnown(raw) || elementSize == 0))
     return {qnn::sdk::StatusCode::kInvalidHandle, "datatype " + qnn::sdk::qnnDatatypeName(raw) + " has no element size"};
   uint64_t elements = 1;
   for (uint32_t d = 0; d < rank; ++d) {
@@ -41,7 +42,7 @@ qnn::sdk::Status footprintOf(const Qnn_Tensor_t& t, uint64_t* bytes) {
       return {qnn::sdk::StatusCode::kInvalidArgument, "the dims overflow 64 bits"};
     elements *= dims[d];
   }
-  *bytes = packed4 ? qnn::sdk::packed4BitBytes(elements) : elements * elementSize;
+  *bytes = narrow ? qnn::sdk::packedBytes(elements, packedBits) : elements * elementSize;
   return Status::ok();
 }
 }  // namespace

@@ -14,11 +14,27 @@ namespace {
 TEST(Packed4Bit, LowNibbleFirstAndSignExtension) {
   // 0x8F: first value 0xF, second 0x8; 0x70: 0x0 then 0x7; 0x0A: 0xA then (unused) 0x0.
   const uint8_t packed[] = {0x8f, 0x70, 0x0a};
-  EXPECT_EQ(unpack4Bit(packed, 5, true), (std::vector<uint8_t>{0xff, 0xf8, 0x00, 0x07, 0xfa}));  // -1 -8 0 7 -6
-  EXPECT_EQ(unpack4Bit(packed, 5, false), (std::vector<uint8_t>{15, 8, 0, 7, 10}));
-  EXPECT_EQ(packed4BitBytes(5), 3u);
-  EXPECT_EQ(packed4BitBytes(6), 3u);
-  EXPECT_EQ(packed4BitBytes(1), 1u);
+  EXPECT_EQ(unpackBits(packed, 5, 4, true), (std::vector<uint8_t>{0xff, 0xf8, 0x00, 0x07, 0xfa}));  // -1 -8 0 7 -6
+  EXPECT_EQ(unpackBits(packed, 5, 4, false), (std::vector<uint8_t>{15, 8, 0, 7, 10}));
+  EXPECT_EQ(packedBytes(5, 4), 3u);
+  EXPECT_EQ(packedBytes(6, 4), 3u);
+  EXPECT_EQ(packedBytes(1, 4), 1u);
+}
+
+TEST(Packed2Bit, LowestBitsFirstAndSignExtension) {
+  // The header's example: [0, 1, 2, 3] is the byte 1110 0100.
+  const uint8_t example[] = {0xe4};
+  EXPECT_EQ(unpackBits(example, 4, 2, false), (std::vector<uint8_t>{0, 1, 2, 3}));
+  EXPECT_EQ(unpackBits(example, 4, 2, true), (std::vector<uint8_t>{0, 1, 0xfe, 0xff}));  // 0 1 -2 -1
+  const uint8_t two[] = {0x1b, 0x02};  // 3 2 1 0 | 2
+  EXPECT_EQ(unpackBits(two, 5, 2, false), (std::vector<uint8_t>{3, 2, 1, 0, 2}));
+  EXPECT_EQ(packedBytes(5, 2), 2u);
+  EXPECT_EQ(packedBytes(8, 2), 2u);
+  EXPECT_EQ(packedBytes(7, 8), 7u);
+  EXPECT_EQ(packedBits(QNN_DATATYPE_INT_2), 2u);
+  EXPECT_EQ(packedBits(QNN_DATATYPE_FLOAT_4), 4u);
+  EXPECT_EQ(packedBits(QNN_DATATYPE_FLOAT_8), 0u);
+  EXPECT_EQ(packedBits(QNN_DATATYPE_UFIXED_POINT_8), 0u);
 }
 
 TEST(Packed4Bit, DatatypeNames) {
@@ -37,6 +53,10 @@ TEST(Packed4Bit, DatatypeNames) {
   EXPECT_EQ(storageDType(QNN_DATATYPE_SFIXED_POINT_4), DType::kSFixed8);
   EXPECT_EQ(storageDType(QNN_DATATYPE_UFIXED_POINT_4), DType::kUFixed8);
   EXPECT_EQ(storageDType(QNN_DATATYPE_FLOAT_32), DType::kFloat32);
+  EXPECT_EQ(storageDType(QNN_DATATYPE_INT_4), DType::kInt8);
+  EXPECT_EQ(storageDType(QNN_DATATYPE_UINT_2), DType::kUInt8);
+  EXPECT_EQ(storageDType(QNN_DATATYPE_SFIXED_POINT_2), DType::kSFixed8);
+  EXPECT_EQ(storageDType(QNN_DATATYPE_FLOAT_8), DType::kFloat32);
 }
 
 TEST(Packed4Bit, StaticTensorBecomesEightBitContainer) {
