@@ -15,6 +15,7 @@
 #include "binary/crc.h"
 #include "core/dtype.h"
 #include "core/tensor_view.h"
+#include "runtime/later_datatypes.h"
 
 namespace qnn::dlc {
 namespace {
@@ -42,8 +43,16 @@ uint32_t crc32Of(const uint8_t* data, size_t size) {
 }
 
 // The core's datatype table (core/dtype.h): its values are Qnn_DataType_t's.
+// The core's datatypes and the packed ones of API 2.39 (static data, e.g. SFIXED_POINT_4 weights).
 Qnn_DataType_t dataTypeFromName(const std::string& name) {
-  return static_cast<Qnn_DataType_t>(sdk::dtypeFromName(name));
+  const sdk::DType core = sdk::dtypeFromName(name);
+  if (core != sdk::DType::kUndefined) return static_cast<Qnn_DataType_t>(core);
+  const std::string bare = name.rfind("QNN_DATATYPE_", 0) == 0 ? name.substr(13) : name;
+  for (Qnn_DataType_t t : {QNN_DATATYPE_INT_2, QNN_DATATYPE_INT_4, QNN_DATATYPE_UINT_2, QNN_DATATYPE_UINT_4,
+                           QNN_DATATYPE_FLOAT_4, QNN_DATATYPE_FLOAT_8, QNN_DATATYPE_SFIXED_POINT_2,
+                           QNN_DATATYPE_SFIXED_POINT_4, QNN_DATATYPE_UFIXED_POINT_2, QNN_DATATYPE_UFIXED_POINT_4})
+    if (sdk::qnnDatatypeName(t) == bare) return t;
+  return QNN_DATATYPE_UNDEFINED;
 }
 size_t dataTypeSize(Qnn_DataType_t t) { return sdk::dtypeSize(static_cast<sdk::DType>(t)); }
 
@@ -160,9 +169,11 @@ Graph parseGraph(const Json& g, const uint8_t* file, uint64_t dataEnd) {
         throw std::invalid_argument("tensor '" + name + "': data CRC mismatch (the file is damaged)");
       uint64_t elements = 1;
       for (uint32_t dim : tensor.dims) elements *= dim;
-      const size_t elementSize = dataTypeSize(tensor.dataType);
+      const uint32_t raw = static_cast<uint32_t>(tensor.dataType);
+      const bool narrow = sdk::packedBits(raw) != 0 || sdk::isMiniFloat(raw);
+      const size_t elementSize = narrow ? 1 : dataTypeSize(tensor.dataType);
       if (elementSize == 0 || elements > std::numeric_limits<uint64_t>::max() / elementSize ||
-          elements * elementSize != size)
+          (narrow ? sdk::packedBytes(elements, sdk::packedBits(raw)) : elements * elementSize) != size)
         throw std::invalid_argument("tensor '" + name + "': " + std::to_string(size) +
                                     " data bytes do not match its dims and data type");
       tensor.data = file + offset;

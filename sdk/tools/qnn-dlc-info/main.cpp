@@ -13,6 +13,7 @@
 #include "arg_parser.h"
 #include "core/dtype.h"
 #include "dlc/dlc_file.h"
+#include "runtime/later_datatypes.h"
 #include "output_path.h"
 #include "raw_file.h"
 #include "tool_error.h"
@@ -25,7 +26,7 @@ using qnn::dlc::DlcFile;
 using Json = nlohmann::json;
 
 std::string dataTypeName(Qnn_DataType_t t) {
-  return std::string("QNN_DATATYPE_") + qnn::sdk::dtypeName(static_cast<qnn::sdk::DType>(t));
+  return "QNN_DATATYPE_" + qnn::sdk::qnnDatatypeName(t);  // packed SFIXED_POINT_4 weights too
 }
 
 std::string dimsText(const std::vector<uint32_t>& dims) {

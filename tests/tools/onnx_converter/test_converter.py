@@ -205,6 +205,105 @@ def case_errors(work):
     expect_error([CONV, "-i", f"{work}/conv_rank2.onnx", "-o", f"{work}/r2.cpp"], "ONNX shape inference crashed")
 
 
+def _packed_weights(work, name):
+    """{static tensor name: (dataType, encoding union text, raw bytes)} of a converted model.cpp / model.bin."""
+    import re
+    import tarfile
+    text = open(f"{work}/{name}.cpp").read()
+    found = {}
+    with tarfile.open(f"{work}/{name}.bin") as tar:
+        for m in re.finditer(r'\.name= "([^"]+)",\s*\.type= QNN_TENSOR_TYPE_STATIC,\s*\.dataFormat= \w+,\s*'
+                             r'\.dataType= (\w+),\s*\.quantizeParams= \{ \w+,\s*(\w+),\s*(\{.*?\}\})\}', text, re.S):
+            found[m.group(1)] = (m.group(2), m.group(3), m.group(4), tar.extractfile(m.group(1) + ".raw").read(), text)
+    return found
+
+
+def _unpack4(raw, n, signed):
+    """n 4-bit values, two per byte, the first in the low nibble (QnnTypes.h's packing)."""
+    b = np.frombuffer(raw, np.uint8)
+    v = np.stack([b & 0xF, b >> 4], axis=1).reshape(-1)[:n].astype(np.int64)
+    return np.where(v >= 8, v - 16, v) if signed else v
+
+
+def case_weight4(work):
+    """--weight_bw 4: the FullyConnected weights are written packed (UFIXED_POINT_4 per tensor with tf,
+    SFIXED_POINT_4 per row with --use_per_row_quantization), ceil(n/2) bytes in model.bin, BW encodings of
+    bitwidth 4; unpacked here they dequantize to within half a step of the float weights; the model runs on
+    the CPU and HTP backends, both within a few output steps of a float64 forward pass over those 4-bit
+    weights. An odd element count (7 x 5) leaves the last high nibble empty."""
+    import re
+    fw1, fb1 = rs.randn(7, 16).astype(np.float32), (0.1 * rs.randn(7)).astype(np.float32)
+    fw2, fb2 = rs.randn(5, 7).astype(np.float32), (0.1 * rs.randn(5)).astype(np.float32)
+    N = helper.make_node
+    nodes = [N("Gemm", ["x", "fw1", "fb1"], ["h"], transB=1), N("Relu", ["h"], ["r"]),
+             N("Gemm", ["r", "fw2", "fb2"], ["y"], transB=1)]
+    F = TensorProto.FLOAT
+    save(nodes, [helper.make_tensor_value_info("x", F, [2, 16])], [helper.make_tensor_value_info("y", F, [2, 5])],
+         dict(fw1=fw1, fb1=fb1, fw2=fw2, fb2=fb2), f"{work}/w4.onnx")
+    x = rs.randn(2, 16).astype(np.float32)
+    x.tofile(f"{work}/cal.raw")
+    with open(f"{work}/cal.txt", "w") as f:
+        f.write(f"x:={work}/cal.raw\n")
+    htp = os.path.join(B, "backends", "htp_sim", "libQnnHtp.so")
+    for per_row in (False, True):
+        sub = f"{work}/{'row' if per_row else 'tf'}"
+        extra = ["--input_list", f"{work}/cal.txt", "--weight_bw", "4"] + (["--use_per_row_quantization"] if per_row else [])
+        got = convert_and_run(f"{work}/w4.onnx", [("x", x)], sub, extra)["y"]
+        weights = {k: v for k, v in _packed_weights(sub, "w4").items() if "FIXED_POINT_4" in v[0]}
+        if len(weights) != 2:
+            sys.exit(f"FAIL: weight4: expected two packed 4-bit weights, found {sorted(weights)}")
+        deq, stored = {}, {}
+        for name, (dtype, kind, union, raw, text) in weights.items():
+            w = fw1 if raw and len(raw) == (7 * 16 + 1) // 2 else fw2
+            n = w.size
+            want_dtype = "QNN_DATATYPE_SFIXED_POINT_4" if per_row else "QNN_DATATYPE_UFIXED_POINT_4"
+            if dtype != want_dtype or len(raw) != (n + 1) // 2:
+                sys.exit(f"FAIL: weight4 {name}: {dtype}, {len(raw)} bytes (want {want_dtype}, {(n + 1) // 2})")
+            if n % 2 and raw[-1] >> 4:
+                sys.exit(f"FAIL: weight4 {name}: the unused last high nibble is {raw[-1] >> 4}")
+            q = _unpack4(raw, n, per_row).reshape(w.shape).astype(np.float64)
+            if per_row:
+                if kind != "QNN_QUANTIZATION_ENCODING_BW_AXIS_SCALE_OFFSET" or ".bitwidth= 4" not in union:
+                    sys.exit(f"FAIL: weight4 {name}: encoding {kind} {union}")
+                arr = re.search(r"\.scales= (\w+)", union).group(1)
+                scale = np.array([float(v.rstrip("f")) for v in
+                                  re.search(rf"float {arr}\[\] = \{{(.*?)\}};", text).group(1).split(",")])[:, None]
+                offset = 0.0
+            else:
+                m = re.search(r"\.bitwidth= 4, \.scale= ([-0-9.e+]+)f, \.offset= (-?\d+)", union)
+                if kind != "QNN_QUANTIZATION_ENCODING_BW_SCALE_OFFSET" or not m:
+                    sys.exit(f"FAIL: weight4 {name}: encoding {kind} {union}")
+                scale, offset = float(np.float32(float(m.group(1)))), int(m.group(2))
+            deq[n] = (q + offset) * scale
+            stored[name] = q
+            err = np.abs(deq[n] - w) / scale
+            if err.max() > 0.5 + 1e-4 or len(np.unique(q)) < 10:
+                sys.exit(f"FAIL: weight4 {name}: stored values are {err.max():.2f} steps from the weights "
+                         f"({len(np.unique(q))} distinct)")
+        # The tools that read converted models back (qnn-quantization-checker, qnn-architecture-checker)
+        # see the same 4-bit values.
+        sys.path.insert(0, os.path.join(os.path.dirname(CONV), "..", "share", "QNN", "converter", "python"))
+        from qnn_onnx_converter.read_net import read_net
+        back = read_net(f"{sub}/w4_net.json", f"{sub}/w4.bin").graph.tensors
+        for name, q in stored.items():
+            if not np.array_equal(back[name].data.astype(np.int64), q.astype(np.int64)):
+                sys.exit(f"FAIL: weight4 {name}: read_net reads other values than the packed ones")
+        want = np.maximum(x @ deq[7 * 16].T + fb1, 0) @ deq[5 * 7].T + fb2
+        tol = 0.04 * np.abs(want).max()
+        if np.abs(got - want).max() > tol:
+            sys.exit(f"FAIL: weight4 ({'per row' if per_row else 'tf'}) on the CPU: {np.abs(got - want).max():.4f} "
+                     f"from the 4-bit reference (tolerance {tol:.4f})")
+        run([TOOLS.netrun, "--model", f"{sub}/lib/x86_64-linux-clang/libw4.so", "--backend", htp,
+             "--input_list", f"{sub}/list.txt", "--output_dir", f"{sub}/out_htp"])
+        got_htp = np.fromfile(f"{sub}/out_htp/Result_0/y.raw", np.float32).reshape(2, 5)
+        if np.abs(got_htp - want).max() > tol:
+            sys.exit(f"FAIL: weight4 ({'per row' if per_row else 'tf'}) on the HTP: "
+                     f"{np.abs(got_htp - want).max():.4f} from the 4-bit reference (tolerance {tol:.4f})")
+    print("ok: --weight_bw 4 writes packed UFIXED_POINT_4 (tf) / SFIXED_POINT_4 (per row) weights; CPU and HTP "
+          "runs match the 4-bit reference")
+
+
 with tempfile.TemporaryDirectory() as tmp:
-    {"small_cnn": case_small_cnn, "mlp": case_mlp, "bench": case_bench, "errors": case_errors}[CASE](tmp)
+    {"small_cnn": case_small_cnn, "mlp": case_mlp, "bench": case_bench, "errors": case_errors,
+     "weight4": case_weight4}[CASE](tmp)
 print("PASS")

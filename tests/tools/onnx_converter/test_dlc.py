@@ -244,6 +244,10 @@ def lpbq(tools, r, work, model, cal, info):
     # (the converter's layout copies are named <weight>_fc / <weight>_hwio)
     found = {t.get("source_name", t["name"]).split("_")[0]: t["quant_params"] for t in doc["graphs"][0]["tensors"]
              if "quant_params" in t and "blockwise_expansion" in t["quant_params"]}
+    packed = {t.get("source_name", t["name"]).split("_")[0]: t["data_type"] for t in doc["graphs"][0]["tensors"]
+              if "quant_params" in t and "blockwise_expansion" in t["quant_params"]}
+    if packed != {"fw": "QNN_DATATYPE_SFIXED_POINT_4", "w": "QNN_DATATYPE_SFIXED_POINT_4"}:
+        sys.exit(f"FAIL: the quantized DLC's LPBQ weights are not packed SFIXED_POINT_4: {packed}")
     if set(found) != {"fw", "w"} or found["fw"]["blockwise_expansion"]["num_blocks"] != 4 \
             or found["w"]["blockwise_expansion"]["num_blocks"] != 3 \
             or found["fw"]["blockwise_expansion"]["block_scales"] != fw["per_block_int_scale"]:
@@ -253,7 +257,12 @@ def lpbq(tools, r, work, model, cal, info):
     with tarfile.open(os.path.join(work, "small_cnn_lpbq.bin")) as tar:
         names = {os.path.basename(n): n for n in tar.getnames()}
         raw = tar.extractfile(names[next(n for n in names if n.startswith("fw"))]).read()
-    q = np.frombuffer(raw, np.int8).reshape(10, 128)
+    # Packed SFIXED_POINT_4: two values per byte, the first in the low nibble, sign-extended here.
+    nib = np.frombuffer(raw, np.uint8)
+    if len(raw) != 10 * 128 // 2:
+        sys.exit(f"FAIL: LPBQ weight of 1280 4-bit values stored in {len(raw)} bytes, not packed in 640")
+    nib = np.stack([nib & 0xF, nib >> 4], axis=1).reshape(-1).astype(np.int16)
+    q = np.where(nib >= 8, nib - 16, nib).reshape(10, 128)
     if q.min() < -8 or q.max() > 7:
         sys.exit(f"FAIL: LPBQ weight values outside 4 bits: {q.min()}..{q.max()}")
     step = (np.float32(fw["scale"])[:, None] * np.float32(np.reshape(fw["per_block_int_scale"], (10, 4)))).astype(np.float64)

@@ -3,6 +3,8 @@ format (long-name entries) when a name does not fit ustar's 100 bytes."""
 import io
 import tarfile
 
+from .quant.encodings import static_bytes
+
 
 def write_bin(graph, path):
     long_names = any(len((t.name + ".raw").encode()) > 100 for t in graph.tensors.values() if t.kind == "static")
@@ -10,7 +12,7 @@ def write_bin(graph, path):
         for t in graph.tensors.values():
             if t.kind != "static":
                 continue
-            data = t.data.tobytes()
+            data = static_bytes(t)  # 4-bit weights packed two per byte
             info = tarfile.TarInfo(t.name + ".raw")
             info.size, info.mode, info.mtime = len(data), 0o644, 0
             tar.addfile(info, io.BytesIO(data))

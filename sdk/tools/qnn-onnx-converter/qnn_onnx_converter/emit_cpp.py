@@ -2,6 +2,7 @@
 import numpy as np
 
 from .ir import QNN_DTYPES
+from .quant.encodings import packed_dtype
 
 _TYPES = {"in": "QNN_TENSOR_TYPE_APP_WRITE", "out": "QNN_TENSOR_TYPE_APP_READ",
           "native": "QNN_TENSOR_TYPE_NATIVE", "static": "QNN_TENSOR_TYPE_STATIC"}
@@ -115,7 +116,9 @@ def quant_fields(name, enc):
 
 def _dtype_of(t):
     enc = getattr(t, "quant", None)
-    return enc.qnn_dtype() if enc is not None and not enc.is_float else QNN_DTYPES[t.dtype]
+    if enc is None or enc.is_float:
+        return QNN_DTYPES[t.dtype]
+    return packed_dtype(t) or enc.qnn_dtype()
 
 
 def _tensor_body(indent, name, ttype, dtype, rank, dims_var, data, size, quant=_UNDEFINED_QUANT):

@@ -11,6 +11,7 @@ import zlib
 import numpy as np
 
 from .emit_cpp import _dtype_of
+from .quant.encodings import static_bytes
 from .ir import QNN_DTYPES
 
 MAGIC = b"OQNNDLC\0"
@@ -96,7 +97,7 @@ def write_dlc(graph, path, converter, command, source_path, metadata=None, quant
             if fmt:
                 desc["axis_format"] = fmt
             if t.kind == "static":
-                data = np.ascontiguousarray(t.data).tobytes()
+                data = static_bytes(t)  # 4-bit weights packed two per byte
                 pad = (-offset) % ALIGN
                 f.write(b"\0" * pad)
                 offset += pad

@@ -4,6 +4,7 @@ import json
 import numpy as np
 
 from .ir import QNN_DTYPES
+from .quant.encodings import packed_dtype
 
 _TYPES = {"in": "QNN_TENSOR_TYPE_APP_WRITE", "out": "QNN_TENSOR_TYPE_APP_READ",
           "native": "QNN_TENSOR_TYPE_NATIVE", "static": "QNN_TENSOR_TYPE_STATIC"}
@@ -26,7 +27,7 @@ def _tensor(t):
         kind = "BLOCKWISE_EXPANSION"
         q.update(num_blocks=int(enc.block_scales.shape[1]), block_scale_bitwidth=int(enc.block_scale_bitwidth),
                  block_scales=enc.block_scales.reshape(-1).tolist())
-    return {"type": _TYPES[t.kind], "data_type": enc.qnn_dtype(), "dims": t.shape,
+    return {"type": _TYPES[t.kind], "data_type": packed_dtype(t) or enc.qnn_dtype(), "dims": t.shape,
             "quant_params": {"encoding": kind, **q}}
 
 

@@ -7,7 +7,7 @@ import numpy as np
 
 from .errors import ConverterError
 from .ir import QNN_DTYPES, Graph, Op, Param, Tensor
-from .quant.encodings import Encoding
+from .quant.encodings import Encoding, unpack4
 
 _KINDS = {"QNN_TENSOR_TYPE_APP_WRITE": "in", "QNN_TENSOR_TYPE_APP_READ": "out",
           "QNN_TENSOR_TYPE_NATIVE": "native", "QNN_TENSOR_TYPE_STATIC": "static"}
@@ -85,10 +85,11 @@ def read_net(json_path, bin_path=None):
             data = None
             if kind == "static" and name in blobs:
                 store = enc.np_dtype() if enc else dt
-                raw = blobs[name]
-                if len(raw) != int(np.prod(dims)) * store.itemsize:
+                raw, count = blobs[name], int(np.prod(dims))
+                packed = enc is not None and t["data_type"].endswith("FIXED_POINT_4")  # two per byte
+                if len(raw) != ((count + 1) // 2 if packed else count * store.itemsize):
                     raise ConverterError(f"model.bin: {name}.raw has {len(raw)} bytes for dims {dims}")
-                data = np.frombuffer(raw, dtype=store).reshape(dims).copy()
+                data = (unpack4(raw, count, enc.signed) if packed else np.frombuffer(raw, dtype=store)).reshape(dims).copy()
             tensor = Tensor(name, dims, dt, kind, data)
             if enc:
                 tensor.quant = enc

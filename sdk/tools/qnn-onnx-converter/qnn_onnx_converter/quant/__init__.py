@@ -15,9 +15,9 @@ from . import encodings as E
 FLAG_HELP = """Quantization (vendor flags): --input_list FILE quantizes with calibration on the listed raw
 inputs: float32 (or the inputs' own dtype with --use_native_input_files) in the converted graph's
 input layout, i.e. the same files qnn-net-run takes.
-Activations are asymmetric unsigned (UFIXED_POINT_8/16); weights 8-bit (or 4-bit in 8-bit containers,
-BW encodings); biases 8-bit, or 32-bit signed with scale = input scale * weight scale. Per-channel /
-per-row weights are symmetric (SFIXED_POINT_8, offset 0, i.e. -2^(bw-1) in the AIMET view).
+Activations are asymmetric unsigned (UFIXED_POINT_8/16); weights 8-bit (or 4-bit, written packed two per
+byte as SFIXED/UFIXED_POINT_4 with BW encodings); biases 8-bit, or 32-bit signed with scale = input scale *
+weight scale. Per-channel / per-row weights are symmetric (SFIXED_POINT_8, offset 0, i.e. -2^(bw-1) in the AIMET view).
 Encodings follow the API: float = (q + offset) * scale, offset = -zero_point. A file
 <output>_encodings.json (AIMET format, QNN tensor names) is written beside model.cpp."""
 
@@ -162,7 +162,7 @@ def write_encodings(graph, path):
             continue
         entries = _entries(enc)
         for k, e in enumerate(entries):
-            e["qnn_data_type"] = enc.qnn_dtype()
+            e["qnn_data_type"] = E.packed_dtype(t) or enc.qnn_dtype()
             e["qnn_offset"] = int(enc.offset[k])
             if enc.per_axis:
                 e["qnn_axis"] = int(enc.axis)

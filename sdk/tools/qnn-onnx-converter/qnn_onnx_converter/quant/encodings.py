@@ -42,7 +42,8 @@ class Encoding:
         return self.axis is not None
 
     def storage_bits(self):
-        """Container width: 4-bit values live unpacked in 8-bit containers (BW_* encodings)."""
+        """Container width while converting: 4-bit values live unpacked in 8-bit containers (BW_* encodings);
+        static 4-bit data is packed when written (packed_static below)."""
         return 8 if self.bitwidth <= 8 else self.bitwidth
 
     def qnn_dtype(self):
@@ -210,3 +211,35 @@ def blockwise_block_axis(rank, axis):
     if axis == rank - 1:
         return rank - 2
     return 1 if axis == 0 else None
+
+
+def packs(t):
+    """True for a static tensor of 4-bit quantized data: written packed as SFIXED_POINT_4 / UFIXED_POINT_4."""
+    enc = getattr(t, "quant", None)
+    return (t.kind == "static" and enc is not None and not enc.is_float and enc.bitwidth == 4
+            and getattr(t, "data", None) is not None)
+
+
+def packed_dtype(t):
+    """The QNN datatype a static tensor is written with (see packs), else None."""
+    return f"QNN_DATATYPE_{'S' if t.quant.signed else 'U'}FIXED_POINT_4" if packs(t) else None
+
+
+def static_bytes(t):
+    """The bytes a static tensor is written with: 4-bit values two per byte, the first element in the low
+    nibble (QnnTypes.h's packing; an odd count leaves the last high nibble 0); others as they are."""
+    data = np.ascontiguousarray(t.data)
+    if not packs(t):
+        return data.tobytes()
+    nibbles = (data.reshape(-1).astype(np.int64) & 0xF).astype(np.uint8)
+    if nibbles.size % 2:
+        nibbles = np.append(nibbles, np.uint8(0))
+    return (nibbles[0::2] | (nibbles[1::2] << 4)).astype(np.uint8).tobytes()
+
+
+def unpack4(raw, count, signed):
+    """The inverse of static_bytes' packing: `count` 4-bit values from two per byte (low nibble first),
+    sign-extended when `signed`, as int8 / uint8 containers."""
+    b = np.frombuffer(raw, np.uint8)
+    v = np.stack([b & 0xF, b >> 4], axis=1).reshape(-1)[:count]
+    return np.where(v >= 8, v.astype(np.int16) - 16, v).astype(np.int8) if signed else v.astype(np.uint8)
