@@ -43,9 +43,20 @@ Status readTensorUpdate(const TensorInfo& target, const Qnn_Tensor_t& client, Te
     return invalidTensor("unsupported Qnn_Tensor_t version " + std::to_string(client.version));
   const Qnn_TensorV1_t& v = tensorFields(client);
   if (!target.updateable) return incompatible(target, "was not created as an UPDATEABLE tensor type");
-  if (static_cast<DType>(v.dataType) != target.dtype)
+  // A packed tensor (API 2.39's narrow types) takes new data in its own packed type or in the
+  // container form the record keeps.
+  const uint32_t raw = static_cast<uint32_t>(v.dataType);
+  const bool clientForm = target.clientDataType != 0 && raw == target.clientDataType;
+  if (static_cast<DType>(v.dataType) != target.dtype && !clientForm)
     return incompatible(target, "the update's datatype " + qnnDatatypeName(v.dataType) + " is not the tensor's " +
-                                    dtypeName(target.dtype));
+                                    (target.clientDataType ? qnnDatatypeName(target.clientDataType) + " (kept as " +
+                                                                 dtypeName(target.dtype) + ")"
+                                                           : std::string(dtypeName(target.dtype))));
+  const uint32_t bits = clientForm ? packedBits(raw) : 0;
+  if (clientForm && (isMiniFloat(raw) || !target.clientEncoding.empty()))
+    return {StatusCode::kNotSupported, "tensor '" + target.name + "': updates of " + qnnDatatypeName(raw) +
+                                           (target.clientEncoding.empty() ? "" : " / " + target.clientEncoding) +
+                                           " tensors are not supported (decoded at creation)"};
   if (v.rank != 0) {
     if (!v.dimensions) return invalidTensor("tensor '" + target.name + "': rank given without dimensions");
     std::vector<uint32_t> dims(v.dimensions, v.dimensions + v.rank);
@@ -61,11 +72,15 @@ Status readTensorUpdate(const TensorInfo& target, const Qnn_Tensor_t& client, Te
     const auto* p = static_cast<const uint8_t*>(v.clientBuf.data);
     if (target.kind != TensorKind::kStatic)
       return incompatible(target, "only UPDATEABLE_STATIC tensors take new data; this one takes quantization only");
-    if (v.clientBuf.dataSize != target.byteSize())
+    const size_t need = bits ? packedBytes(target.numElements(), bits) : target.byteSize();
+    if (v.clientBuf.dataSize != need)
       return incompatible(target, "new data is " + std::to_string(v.clientBuf.dataSize) + " bytes, the tensor holds " +
-                                      std::to_string(target.byteSize()));
+                                      std::to_string(need) + (bits ? " (packed)" : ""));
     u.hasData = true;
-    u.data.assign(p, p + v.clientBuf.dataSize);
+    if (bits)
+      u.data = unpackBits(p, target.numElements(), bits, dtypeIsSigned(target.dtype));
+    else
+      u.data.assign(p, p + v.clientBuf.dataSize);
     QNN_SDK_RETURN_IF_ERROR(normalizeNarrowValues("tensor '" + target.name + "'", target.dtype, target.quant.bitwidth,
                                                   u.data.data(), u.data.size()));
   }

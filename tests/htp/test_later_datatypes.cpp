@@ -337,6 +337,50 @@ TEST_P(CpuLaterDatatypes, DequantizedExactlyPerTheDefinition) {
 INSTANTIATE_TEST_SUITE_P(All, CpuLaterDatatypes, ::testing::ValuesIn(kCpuCases),
                          [](const auto& info) { return std::string(info.param.name); });
 
+// An UPDATEABLE_STATIC packed weight takes new data in its own packed type (and in the
+// container form): the outputs follow the new values. FLOAT_8 / MX tensors are decoded at
+// creation, so new data for them is refused as not supported.
+TEST(CpuLaterDatatypesUpdate, PackedWeightTakesPackedUpdates) {
+  Session s(cpuLib());
+  const auto& api = s.api();
+  for (const Case& c : {kCpuCases[4], kCpuCases[3], kCpuCases[8]}) {  // SFixed2, UInt4, Mxfp8E4M3
+    SCOPED_TRACE(c.name);
+    std::mt19937 rng(21);
+    std::unique_ptr<Weight> w = c.make(rng);
+    w->spec.tensor.v1.type = QNN_TENSOR_TYPE_UPDATEABLE_STATIC;
+    std::vector<float> x(kN, 0.5f), y;
+    Qnn_ContextHandle_t ctx = nullptr;
+    ASSERT_EQ(api.contextCreate(s.backend(), nullptr, nullptr, &ctx), QNN_SUCCESS);
+    Qnn_GraphHandle_t g = nullptr;
+    Ids ids;
+    ASSERT_EQ(buildAdd(api, ctx, *w, &g, &ids), QNN_SUCCESS) << LogCapture::take();
+    std::unique_ptr<Weight> next = c.make(rng);  // same type and encoding, other values
+    if (next->spec.tensor.v1.dataType != QNN_DATATYPE_FLOAT_8) ASSERT_NE(next->bytes, w->bytes);
+    next->spec.tensor.v1.id = w->spec.tensor.v1.id;
+    next->spec.tensor.v1.type = QNN_TENSOR_TYPE_UPDATEABLE_STATIC;
+    next->spec.tensor.v1.quantizeParams = QNN_QUANTIZE_PARAMS_INIT;  // data only
+    const Qnn_Tensor_t* list[] = {&next->spec.tensor};
+    const Qnn_ErrorHandle_t rc = api.tensorUpdateGraphTensors(g, list, 1);
+    const std::string log = LogCapture::take();
+    if (next->spec.tensor.v1.dataType == QNN_DATATYPE_FLOAT_8) {
+      EXPECT_EQ(rc, QNN_COMMON_ERROR_NOT_SUPPORTED);
+      EXPECT_NE(log.find("updates of FLOAT_8 / MICROSCALING tensors are not supported"), std::string::npos) << log;
+    } else {
+      ASSERT_EQ(rc, QNN_SUCCESS) << log;
+      ASSERT_EQ(api.graphFinalize(g, nullptr, nullptr), QNN_SUCCESS) << LogCapture::take();  // applies updates
+      ASSERT_EQ(runAdd(api, g, ids, x, &y), QNN_SUCCESS) << LogCapture::take();
+      size_t bad = 0;
+      for (size_t i = 0; i < kN; ++i) bad += y[i] != float(0.5 + next->ref[i]);
+      EXPECT_EQ(bad, 0u);
+      // A packed buffer of the wrong size is refused as an incompatible update.
+      next->spec.tensor.v1.clientBuf.dataSize -= 1;
+      EXPECT_EQ(api.tensorUpdateGraphTensors(g, list, 1), QNN_TENSOR_ERROR_INCOMPATIBLE_TENSOR_UPDATE);
+      EXPECT_NE(LogCapture::take().find("(packed)"), std::string::npos);
+    }
+    EXPECT_EQ(api.contextFree(ctx, nullptr), QNN_SUCCESS);
+  }
+}
+
 // ---- Refusals ----
 
 class LaterDatatypesRefusal : public ::testing::TestWithParam<BackendCase> {};
