@@ -131,6 +131,10 @@ class HtpHooks : public sdk::BackendHooks {
       *answer = QNN_PROPERTY_SUPPORTED;
       return true;
     }
+    if (key == QNN_PROPERTY_TENSOR_SUPPORT_QUANTIZATION_ENCODING_MICROSCALING) {  // htpAcceptsTensor refuses it
+      *answer = QNN_PROPERTY_NOT_SUPPORTED;
+      return true;
+    }
     return false;
   }
 };

@@ -67,6 +67,8 @@ Qnn_ErrorHandle_t Runtime::propertyHasCapability(QnnProperty_Key_t key) {
     case QNN_PROPERTY_TENSOR_SUPPORT_QUANTIZATION_ENCODING_BW_AXIS_SCALE_OFFSET:
     // Static weights (the CPU dequantizes them; the HTP expands them to per-channel, htp_blockwise.h).
     case QNN_PROPERTY_TENSOR_SUPPORT_QUANTIZATION_ENCODING_BLOCKWISE_EXPANSION:
+    // Static FLOAT_8 / FLOAT_4 data, decoded at creation (later_datatypes.h; the HTP's hooks say no).
+    case QNN_PROPERTY_TENSOR_SUPPORT_QUANTIZATION_ENCODING_MICROSCALING:
     // Updateable tensors and binary sections (runtime_updates.cpp, runtime_binary_section.cpp).
     case QNN_PROPERTY_TENSOR_SUPPORT_UPDATEABLE_STATIC_TENSORS:
     case QNN_PROPERTY_TENSOR_SUPPORT_UPDATEABLE_NATIVE_TENSORS:
@@ -141,7 +143,6 @@ Qnn_ErrorHandle_t Runtime::propertyHasCapability(QnnProperty_Key_t key) {
     // Keys API 2.39 adds (graph validation, microscaling, more UBWC formats, DX12 memory).
     case QNN_PROPERTY_GRAPH_SUPPORT_GRAPH_VALIDATION:
     case QNN_PROPERTY_MEMORY_SUPPORT_MEM_TYPE_DX12:
-    case QNN_PROPERTY_TENSOR_SUPPORT_QUANTIZATION_ENCODING_MICROSCALING:
     case QNN_PROPERTY_TENSOR_SUPPORT_UBWC_P010:
     case QNN_PROPERTY_TENSOR_SUPPORT_UBWC_P010_Y:
     case QNN_PROPERTY_TENSOR_SUPPORT_UBWC_P010_UV:

@@ -179,10 +179,11 @@ TEST(Capabilities, AnswersMatchWhatTheBackendsDo) {
     EXPECT_EQ(api.propertyHasCapability(QNN_PROPERTY_MEMORY_SUPPORT_MEM_TYPE_CUSTOM), QNN_PROPERTY_NOT_SUPPORTED);
     // Entries that still answer QNN_COMMON_ERROR_NOT_SUPPORTED.
     EXPECT_EQ(api.propertyHasCapability(QNN_PROPERTY_GRAPH_SUPPORT_SUBGRAPH), QNN_PROPERTY_NOT_SUPPORTED);
-    // QnnGraph_validate is not in this (2.32) table yet; microscaled tensors are not computed.
+    // QnnGraph_validate is not in this (2.32) table yet. Microscaled static data is decoded on the
+    // CPU (tests/htp/test_later_datatypes.cpp; the HTP answers NOT_SUPPORTED there).
     EXPECT_EQ(api.propertyHasCapability(QNN_PROPERTY_GRAPH_SUPPORT_GRAPH_VALIDATION), QNN_PROPERTY_NOT_SUPPORTED);
     EXPECT_EQ(api.propertyHasCapability(QNN_PROPERTY_TENSOR_SUPPORT_QUANTIZATION_ENCODING_MICROSCALING),
-              QNN_PROPERTY_NOT_SUPPORTED);
+              b == &cpu ? QNN_PROPERTY_SUPPORTED : QNN_PROPERTY_NOT_SUPPORTED);
     EXPECT_EQ(api.propertyHasCapability(QNN_PROPERTY_CONTEXT_SUPPORT_INCREMENTAL_BINARY), QNN_PROPERTY_SUPPORTED);
     EXPECT_EQ(api.propertyHasCapability(QNN_PROPERTY_TENSOR_SUPPORT_UPDATEABLE_STATIC_TENSORS),
               QNN_PROPERTY_SUPPORTED);  // test_api_updatable_tensors.cpp

@@ -448,6 +448,10 @@ INSTANTIATE_TEST_SUITE_P(All, LaterDatatypesRefusal, ::testing::ValuesIn(kWeight
 // backend accepts the same tensors.
 TEST(HtpLaterDatatypes, OnlyFourBitWeightTypesAreAccepted) {
   Session htp(htpLib()), cpu(cpuLib());
+  EXPECT_EQ(htp.api().propertyHasCapability(QNN_PROPERTY_TENSOR_SUPPORT_QUANTIZATION_ENCODING_MICROSCALING),
+            QNN_PROPERTY_NOT_SUPPORTED);
+  EXPECT_EQ(cpu.api().propertyHasCapability(QNN_PROPERTY_TENSOR_SUPPORT_QUANTIZATION_ENCODING_MICROSCALING),
+            QNN_PROPERTY_SUPPORTED);
   std::mt19937 rng(5);
   struct Refused {
     std::unique_ptr<Weight> w;
