@@ -138,7 +138,8 @@ inline void runCaseThroughApi(const LoadedBackend* lib, const OpCase& c, const Q
                              static_cast<uint32_t>(outT.size()), nullptr, nullptr),
             QNN_SUCCESS);
   for (size_t i = 0; i < outs.size(); ++i) {
-    std::string err = conformance::compareOutput(c.expected[i], outs[i]->data.data(), outs[i]->data.size(), c.atol, c.rtol);
+    std::string err = conformance::compareOutput(c.expected[i], outs[i]->data.data(), outs[i]->data.size(), c.atol, c.rtol,
+                                                 c.fixedPointAsReal);
     EXPECT_EQ(err, "") << "output " << i;
   }
   EXPECT_EQ(api.contextFree(ctx, nullptr), QNN_SUCCESS);

@@ -76,6 +76,9 @@ struct OpCase {
   // bool outputs must match exactly.
   double atol = 1e-5;
   double rtol = 1e-5;
+  // Fixed-point outputs compared as real values, (q + offset) * scale, within atol/rtol (cases whose
+  // expected values are the float reference quantized, not the backend's exact integer result).
+  bool fixedPointAsReal = false;
 };
 
 // A case with exact (integer) or given float tolerances.

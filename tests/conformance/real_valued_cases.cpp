@@ -23,8 +23,9 @@ const std::set<std::string> kRealValued = {"NonMaxSuppression", "MultiClassNms",
                                            // (sdk/opdefs/opdefs_post_2_7.json htp_datatypes)
                                            "Logit",             "MaskedSoftmax",     "HadamardTransform",
                                            "RandomUniformLike", "RotaryEmbedding",   "RmsNorm",
-                                           // op set 2.13: the QNN EP's HTP RandomNormalLike writes UFIXED_POINT_8
-                                           "RandomNormalLike"};
+                                           // op set 2.13: the QNN EP's HTP RandomNormalLike writes UFIXED_POINT_8;
+                                           // INT8/INT16 GroupQueryAttention (HTP op support 2.49)
+                                           "RandomNormalLike",  "GroupQueryAttention"};
 
 // Ops the HTP column takes in UFIXED_POINT_8 only: their cases quantize to 8 bits.
 const std::set<std::string> kEightBit = {"Lrn", "Nv12ToRgb", "Nv21ToRgb", "RandomUniformLike", "RandomNormalLike"};
@@ -114,6 +115,19 @@ OpCase quantizedRealValuedCase(const OpCase& c) {
     std::vector<float> ignored;
     q.expected[i] = toUFixed(floatOut, dtype, &ignored);
   }
+  return q;
+}
+
+OpCase quantizedAgainstReference(const OpCase& c, DType dtype, double atol) {
+  OpCase q = c;
+  q.name += dtype == DType::kUFixed8 ? "_u8" : "_u16";
+  std::vector<float> ignored;
+  for (CaseTensor& t : q.inputs)
+    if (t.dtype == DType::kFloat32 && !t.isNull) t = toUFixed(t, dtype, &ignored);
+  for (CaseTensor& t : q.expected)
+    if (t.dtype == DType::kFloat32) t = toUFixed(t, dtype, &ignored);
+  q.atol = atol, q.rtol = 0;
+  q.fixedPointAsReal = true;
   return q;
 }
 

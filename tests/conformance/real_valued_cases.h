@@ -14,5 +14,10 @@ namespace qnn::conformance {
 
 bool isRealValuedHtpOp(const std::string& opType);
 OpCase quantizedRealValuedCase(const OpCase& c);
+// The case with its float tensors as `dtype` (UFIXED_POINT_8 / _16) under encodings covering
+// their values, the expected outputs the case's own float reference quantized (not recomputed),
+// compared as real values within atol (fixedPointAsReal): the error quantizing the inputs and
+// outputs brings, checked against the independent reference.
+OpCase quantizedAgainstReference(const OpCase& c, DType dtype, double atol);
 
 }  // namespace qnn::conformance

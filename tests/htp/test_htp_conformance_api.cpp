@@ -215,5 +215,83 @@ TEST_P(HtpFp16Case, WithinFp16ToleranceOnHtp) {
 }
 INSTANTIATE_TEST_SUITE_P(Fp16, HtpFp16Case, ::testing::ValuesIn(fp16Cases()),
                          [](const ::testing::TestParamInfo<OpCase>& info) { return info.param.name; });
+
+// Op set 2.13 in the HTP's quantized configurations, each case against its own
+// independent float reference (tests/conformance/cases_op_set_2_13.cpp): the
+// inputs and the reference quantized to UFIXED_POINT_8 / _16, the outputs compared
+// as real values within what quantizing the inputs and the output moves them.
+// GroupQueryAttention and ElementWiseMux in INT8/INT16 and RandomNormalLike in
+// INT16 (HTP op support history 2.49.0); NonMaxSuppression center_point_box on
+// quantized boxes and scores (the QNN EP's HTP path): the selected indices exactly.
+// The fp16 mode of these ops runs in the Fp16 suite above.
+std::vector<OpCase> opSet213QuantizedCases() {
+  std::vector<OpCase> out;
+  for (const OpCase& c : conformance::allCases()) {
+    const bool gqa = c.opType == "GroupQueryAttention", mux = c.opType == "ElementWiseMux";
+    const bool nms = c.name == "NonMaxSuppression_center_point_box" || c.name == "NonMaxSuppression_diag_corners_explicit";
+    const bool normal = c.opType == "RandomNormalLike";
+    if (!gqa && !mux && !nms && !normal) continue;
+    // Values within [-3, 3] (GQA's softmax-weighted sums of values in [-1, 1]): an 8-bit step is
+    // up to 6/255, a 16-bit one 6/65535; each input off by half a step moves a weighted sum by
+    // about as much, the output's rounding adds half of its own step.
+    if (!normal) out.push_back(conformance::quantizedAgainstReference(c, sdk::DType::kUFixed8, gqa ? 4e-2 : 2e-2));
+    out.push_back(conformance::quantizedAgainstReference(c, sdk::DType::kUFixed16, gqa ? 3e-4 : 1e-4));
+  }
+  return out;
+}
+class HtpOpSet213Quantized : public ::testing::TestWithParam<OpCase> {};
+TEST_P(HtpOpSet213Quantized, MatchesFloatReference) {
+  ASSERT_TRUE(htpLib().ok()) << htpLib().error();
+  bool refused = false;
+  runCaseThroughApi(&htpLib(), GetParam(), nullptr, &refused);
+  EXPECT_FALSE(refused) << "the HTP runs this configuration";
+}
+INSTANTIATE_TEST_SUITE_P(OpSet213, HtpOpSet213Quantized, ::testing::ValuesIn(opSet213QuantizedCases()),
+                         [](const ::testing::TestParamInfo<OpCase>& info) { return info.param.name; });
+
+// The op set 2.13 ops with no public record of HTP support (Erf, Identity, ThresholdedRelu,
+// Inverse) are refused at backendValidateOpConfig and graphAddNode, in float and fp16 mode alike,
+// with a line naming the op.
+class HtpRefusesOp : public ::testing::TestWithParam<OpCase> {};
+TEST_P(HtpRefusesOp, NamingTheOp) {
+  ASSERT_TRUE(htpLib().ok()) << htpLib().error();
+  const OpCase& c = GetParam();
+  const auto& api = htpLib().api();
+  Qnn_LogHandle_t log = nullptr;
+  Qnn_BackendHandle_t backend = nullptr;
+  ASSERT_EQ(api.logCreate(LogCapture::callback, QNN_LOG_LEVEL_ERROR, &log), QNN_SUCCESS);
+  ASSERT_EQ(api.backendCreate(log, nullptr, &backend), QNN_SUCCESS);
+  std::vector<std::unique_ptr<TensorHolder>> holders;
+  std::vector<Qnn_Tensor_t> ins, outs;
+  for (size_t i = 0; i < c.inputs.size(); ++i) {
+    holders.push_back(std::make_unique<TensorHolder>("in" + std::to_string(i), QNN_TENSOR_TYPE_APP_WRITE, c.inputs[i], false));
+    ins.push_back(holders.back()->t);
+  }
+  for (size_t i = 0; i < c.expected.size(); ++i) {
+    holders.push_back(std::make_unique<TensorHolder>("out" + std::to_string(i), QNN_TENSOR_TYPE_APP_READ, c.expected[i], false));
+    outs.push_back(holders.back()->t);
+  }
+  Qnn_OpConfig_t op = QNN_OPCONFIG_INIT;
+  op.v1 = {"node", "qti.aisw", c.opType.c_str(), 0, nullptr, uint32_t(ins.size()), ins.data(), uint32_t(outs.size()), outs.data()};
+  LogCapture::take();
+  EXPECT_NE(api.backendValidateOpConfig(backend, op), QNN_SUCCESS);
+  const std::string text = LogCapture::take();
+  EXPECT_NE(text.find("op " + c.opType + " is not supported by the HTP backend"), std::string::npos) << text;
+  EXPECT_EQ(api.backendFree(backend), QNN_SUCCESS);
+  EXPECT_EQ(api.logFree(log), QNN_SUCCESS);
+  bool refused = false;
+  runCaseThroughApi(&htpLib(), c, nullptr, &refused);
+  EXPECT_TRUE(refused) << "graphAddNode took " << c.opType;
+}
+std::vector<OpCase> refusedOpSet213Cases() {
+  std::vector<OpCase> out;
+  for (const OpCase& c : conformance::allCases())
+    if ((c.opType == "Erf" || c.opType == "Identity" || c.opType == "ThresholdedRelu" || c.opType == "Inverse") &&
+        c.params.empty())
+      out.push_back(c);
+  return out;
+}
+INSTANTIATE_TEST_SUITE_P(OpSet213, HtpRefusesOp, ::testing::ValuesIn(refusedOpSet213Cases()),
+                         [](const ::testing::TestParamInfo<OpCase>& info) { return info.param.name; });
 }  // namespace
 }  // namespace qnn::test

@@ -251,6 +251,7 @@ constexpr KernelEntry kFp16Table[] = {
     {"RandomUniformLike", makeRealValued},
     {"RandomNormalLike", makeRealValued},
     {"ElementWiseMux", makeRealValued},
+    {"GroupQueryAttention", makeRealValued},
     {"IsInf", makeFp16FloatClass},
     {"IsNan", makeFp16FloatClass},
 };
