@@ -52,8 +52,8 @@ class HtpHooks : public sdk::BackendHooks {
     return sdk::invalidArgument("the HTP backend defines no backend custom config (QnnHtpBackend.h)");
   }
   sdk::Status applyContextCustomConfig(const void* custom, sdk::BackendSettings* settings,
-                                       sdk::ConfigWarnings*) override {
-    return htp::applyContextCustomConfig(custom, settings);
+                                       sdk::ConfigWarnings* warnings) override {
+    return htp::applyContextCustomConfig(custom, settings, warnings);
   }
   sdk::Status applyDeviceCustomConfig(const void* custom, sdk::BackendSettings* settings,
                                       sdk::ConfigWarnings* warnings) override {
@@ -81,6 +81,7 @@ class HtpHooks : public sdk::BackendHooks {
       case QNN_HTP_CONTEXT_GET_PROP_BUFFER_START_ALIGNMENT:
       case QNN_HTP_CONTEXT_GET_PROP_MAX_SPILLFILL_BUFFER_SIZE:
       case QNN_HTP_CONTEXT_GET_PROP_WEIGHTS_BUFFER_SIZE:
+      case QNN_HTP_CONTEXT_GET_PROP_MAX_VTCMBACKUP_BUFFER_SIZE:
         return sdk::Status::ok();
       default:
         return sdk::invalidArgument("unknown HTP context property option " +
@@ -93,6 +94,9 @@ class HtpHooks : public sdk::BackendHooks {
       case QNN_HTP_CONTEXT_GET_PROP_BUFFER_START_ALIGNMENT: p->bufferStartAlignment = bufferAlignment(); break;
       case QNN_HTP_CONTEXT_GET_PROP_MAX_SPILLFILL_BUFFER_SIZE: p->spillfillBufferSize = facts.maxScratchBytes; break;
       case QNN_HTP_CONTEXT_GET_PROP_WEIGHTS_BUFFER_SIZE: p->weightsBufferSize = facts.weightsBytes; break;
+      // API 2.39: the buffer VTCM contents are saved to when the context yields the HTP. The
+      // simulator's VTCM is host memory owned by each execution, never saved: none is needed.
+      case QNN_HTP_CONTEXT_GET_PROP_MAX_VTCMBACKUP_BUFFER_SIZE: p->vtcmBackupBufferSize = 0; break;
       default: break;
     }
   }

@@ -1,5 +1,7 @@
 #include "htp_options.h"
 
+#include <fcntl.h>
+
 #include <algorithm>
 #include <cmath>
 
@@ -139,6 +141,39 @@ sdk::Status applyDeviceCustomConfig(const void* custom, Settings* s, Warnings* w
                                     std::to_string(c.useSignedProcessDomain.deviceId) + ", which does not exist");
       (*s)["device.signed_pd"] = c.useSignedProcessDomain.useSignedProcessDomain ? "1" : "0";
       return sdk::Status::ok();
+    // API 2.39 (QnnHtpDeviceConfigShared.h).
+    case QNN_HTP_DEVICE_CONFIG_OPTION_ASYNC_EXECUTE:
+      if (c.asyncExecute.deviceId != 0)
+        return sdk::invalidArgument("HTP device config: async execute for device " +
+                                    std::to_string(c.asyncExecute.deviceId) + ", which does not exist");
+      (*s)["device.async_execute"] = c.asyncExecute.enableAsyncExecute ? "1" : "0";
+      if (c.asyncExecute.enableAsyncExecute)
+        warnings->push_back("HTP device config: ASYNC_EXECUTE accepted with no effect in the simulator: "
+                            "QnnGraph_executeAsync runs with or without it");
+      return sdk::Status::ok();
+    case QNN_HTP_DEVICE_CONFIG_OPTION_DYNAMIC_PARTITIONING: {
+      // 2.39's union member (deviceId, flag, RSM handle) starts at offset 8 of the config; our
+      // QnnHtpDevice_CustomConfig_t keeps 2.32's 12 bytes, so it is read through its own type.
+      const auto& d = *reinterpret_cast<const QnnHtpDevice_UseDynamicPartitioning_t*>(
+          static_cast<const char*>(custom) + alignof(QnnHtpDevice_UseDynamicPartitioning_t));
+      if (d.deviceId != 0)
+        return sdk::invalidArgument("HTP device config: dynamic partitioning for device " +
+                                    std::to_string(d.deviceId) + ", which does not exist");
+      (*s)["device.dynamic_partitioning"] = d.useDynamicPartitioning ? "1" : "0";
+      if (d.useDynamicPartitioning)
+        warnings->push_back("HTP device config: DYNAMIC_PARTITIONING accepted with no effect in the simulator: "
+                            "it models one whole HTP, nothing to partition");
+      return sdk::Status::ok();
+    }
+    case QNN_HTP_DEVICE_CONFIG_OPTION_APP_UID:
+      (*s)["device.app_uid"] = std::to_string(c.appUid);
+      warnings->push_back("HTP device config: APP_UID " + std::to_string(c.appUid) +
+                          " recorded with no effect in the simulator: no DSP process to attribute");
+      return sdk::Status::ok();
+    case QNN_HTP_DEVICE_CONFIG_OPTION_HTP_EXTENSION:
+      warnings->push_back("HTP device config: HTP_EXTENSION accepted and ignored: its payload is not defined in "
+                          "the public headers");
+      return sdk::Status::ok();
     default:
       return sdk::invalidArgument("HTP device config: unknown option " + std::to_string(c.option));
   }
@@ -190,12 +225,17 @@ sdk::Status applyDevicePlatformInfo(const QnnDevice_PlatformInfo_t& info, Settin
 }
 
 // QnnHtpContext_CustomConfig_t. The simulator keeps every setting where prepare and
-// the runtime can see it ("context.<name>"); none of them changes results.
-sdk::Status applyContextCustomConfig(const void* custom, Settings* s) {
+// the runtime can see it ("context.<name>"); none of them changes results. The options of
+// API 2.39 that only steer the device's loader log one line when enabled.
+sdk::Status applyContextCustomConfig(const void* custom, Settings* s, Warnings* warnings) {
   const auto& c = *static_cast<const QnnHtpContext_CustomConfig_t*>(custom);
   auto flag = [s](const char* key, bool value) {
     (*s)[key] = value ? "1" : "0";
     return sdk::Status::ok();
+  };
+  auto flagNoEffect = [&](const char* key, bool value, const std::string& what, const std::string& why) {
+    if (value) warnings->push_back("HTP context config: " + what + " accepted with no effect in the simulator: " + why);
+    return flag(key, value);
   };
   auto group = [s](const char* key, const QnnHtpContext_GroupRegistration_t& g) {
     if (!g.firstGroupHandle)
@@ -237,6 +277,75 @@ sdk::Status applyContextCustomConfig(const void* custom, Settings* s) {
       return group("context.concurrent_group", c.concurrentGroupRegistration);
     case QNN_HTP_CONTEXT_CONFIG_OPTION_LORA_WEIGHT_SHARING_ENABLED:
       return flag("context.lora_weight_sharing", c.loraWeightSharingEnabled);
+    // API 2.39.
+    case QNN_HTP_CONTEXT_CONFIG_OPTION_LORA_WEIGHT_SHARING_RAM_PRELOAD_ENABLED:
+      return flagNoEffect("context.lora_ram_preload", c.loraWeightSharingRamPreloadEnabled,
+                          "LORA_WEIGHT_SHARING_RAM_PRELOAD_ENABLED", "adapter weights are host memory already");
+    case QNN_HTP_CONTEXT_CONFIG_OPTION_REFERENCE_WEIGHT_SHARING_ENABLED:
+      return flagNoEffect("context.reference_weight_sharing", c.referenceWeightSharingEnabled,
+                          "REFERENCE_WEIGHT_SHARING_ENABLED", "a placement of weights across SoC-specific binaries");
+    case QNN_HTP_CONTEXT_CONFIG_OPTION_GRAPH_SPLITTING_ENABLED:
+      return flagNoEffect("context.graph_splitting", c.graphSplittingEnabled, "GRAPH_SPLITTING_ENABLED (deprecated)",
+                          "splitting a graph into subgraphs changes no result");
+    case QNN_HTP_CONTEXT_CONFIG_OPTION_GRAPH_SPLITTING_CONFIGS:
+      return flagNoEffect("context.graph_splitting", c.graphSplittingConfigs.graphSplittingEnabled,
+                          "GRAPH_SPLITTING_CONFIGS", "splitting a graph into subgraphs changes no result");
+    case QNN_HTP_CONTEXT_CONFIG_OPTION_REUSED_IO_LIMIT:
+      (*s)["context.reused_io_limit_mb"] = std::to_string(c.reusedIoLimitMb);
+      if (c.reusedIoLimitMb)
+        warnings->push_back("HTP context config: REUSED_IO_LIMIT of " + std::to_string(c.reusedIoLimitMb) +
+                            " MB recorded; the simulator maps I/O in host memory with no DSP address-space limit");
+      return sdk::Status::ok();
+    case QNN_HTP_CONTEXT_CONFIG_OPTION_CONCURRENT_DESERIALIZATION_EXTRA_SIZE: {
+      // The header's rule: at most 102400 KB (100 MB); a larger value is clamped.
+      constexpr uint32_t kMaxKB = 102400;
+      const uint32_t kb = std::min(c.concurrentDeserializationExtraSizeKB, kMaxKB);
+      if (kb != c.concurrentDeserializationExtraSizeKB)
+        warnings->push_back("HTP context config: CONCURRENT_DESERIALIZATION_EXTRA_SIZE " +
+                            std::to_string(c.concurrentDeserializationExtraSizeKB) + " KB clamped to " +
+                            std::to_string(kMaxKB) + " KB");
+      (*s)["context.concurrent_deserialization_extra_kb"] = std::to_string(kb);
+      return sdk::Status::ok();
+    }
+    case QNN_HTP_CONTEXT_CONFIG_OPTION_CONCURRENT_DESERIALIZATION_PATCH:
+      if (c.concurrentDeserializationPatchFd < 0 || fcntl(c.concurrentDeserializationPatchFd, F_GETFD) == -1)
+        return sdk::invalidArgument("HTP context config: CONCURRENT_DESERIALIZATION_PATCH file descriptor " +
+                                    std::to_string(c.concurrentDeserializationPatchFd) + " is not open");
+      (*s)["context.concurrent_deserialization_patch_fd"] = std::to_string(c.concurrentDeserializationPatchFd);
+      warnings->push_back("HTP context config: CONCURRENT_DESERIALIZATION_PATCH accepted with no effect in the "
+                          "simulator: its patch format is not public");
+      return sdk::Status::ok();
+    case QNN_HTP_CONTEXT_CONFIG_OPTION_LORA_PRELOAD_BUFFER_GROUPS: {
+      const QnnHtpContext_LoraPreloadBufferGroups_t* g = c.loraPreloadBufferGroups;
+      if (!g || (g->numGroups && !g->groups))
+        return sdk::invalidArgument("HTP context config: LORA_PRELOAD_BUFFER_GROUPS needs its groups");
+      for (uint32_t i = 0; i < g->numGroups; ++i) {
+        const QnnHtpContext_LoraPreloadGroup_t& group = g->groups[i];
+        if (group.numGraphs && !group.graphNames)
+          return sdk::invalidArgument("HTP context config: LORA_PRELOAD_BUFFER_GROUPS group " + std::to_string(i) +
+                                      " has no graph names");
+        for (uint32_t k = 0; k < group.numGraphs; ++k)
+          if (!group.graphNames[k])
+            return sdk::invalidArgument("HTP context config: LORA_PRELOAD_BUFFER_GROUPS group " + std::to_string(i) +
+                                        ": graph name " + std::to_string(k) + " is NULL");
+      }
+      (*s)["context.lora_preload_groups"] = std::to_string(g->numGroups);
+      warnings->push_back("HTP context config: LORA_PRELOAD_BUFFER_GROUPS (" + std::to_string(g->numGroups) +
+                          " groups) accepted with no effect in the simulator: preload buffers are host memory");
+      return sdk::Status::ok();
+    }
+    case QNN_HTP_CONTEXT_CONFIG_OPTION_PARALLEL_WEIGHT_LOADING: {
+      const QnnHtpContext_ParallelWeightLoading_t& p = c.parallelWeightLoading;
+      if (p.mode > QNN_HTP_PARALLEL_WEIGHT_LOADING_MODE_OFF)
+        return sdk::invalidArgument("HTP context config: unknown parallel weight loading mode " +
+                                    std::to_string(p.mode));
+      (*s)["context.parallel_weight_loading"] = std::to_string(p.mode);
+      (*s)["context.parallel_weight_loading_threshold_mb"] = std::to_string(p.thresholdInMbOverride);
+      if (p.mode != QNN_HTP_PARALLEL_WEIGHT_LOADING_MODE_ADAPTIVE || p.thresholdInMbOverride)
+        warnings->push_back("HTP context config: PARALLEL_WEIGHT_LOADING accepted with no effect in the simulator: "
+                            "weights are read once, in one thread");
+      return sdk::Status::ok();
+    }
     default:
       return sdk::invalidArgument("HTP context config: unknown option " + std::to_string(c.option));
   }

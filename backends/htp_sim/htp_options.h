@@ -48,7 +48,7 @@ sdk::Status applyDeviceCustomConfig(const void* custom, Settings* settings, Warn
 // QNN_DEVICE_CONFIG_OPTION_PLATFORM_INFO: the on-chip extension's SoC (else its
 // arch) and a VTCM smaller than the arch's, as for offline preparation.
 sdk::Status applyDevicePlatformInfo(const QnnDevice_PlatformInfo_t& info, Settings* settings, Warnings* warnings);
-sdk::Status applyContextCustomConfig(const void* custom, Settings* settings);
+sdk::Status applyContextCustomConfig(const void* custom, Settings* settings, Warnings* warnings);
 // QnnHtpGraph_CustomConfig_t -> "graph.*"; *precision is set for QNN_HTP_GRAPH_CONFIG_OPTION_PRECISION.
 // `executed`: the graph has run, so options fixed at the first execution no longer change.
 sdk::Status applyGraphCustomConfig(const void* custom, Settings* settings, uint32_t* precision, bool executed,

@@ -1,8 +1,17 @@
 // QnnHtpContext_CustomConfig_t on QnnContext_create: every option of the 2.32
 // headers is accepted with valid values (clients such as ONNX Runtime's QNN EP
 // send weight sharing and multi-context group registration), and malformed ones
-// are refused with QNN_CONTEXT_ERROR_INVALID_CONFIG.
+// are refused with QNN_CONTEXT_ERROR_INVALID_CONFIG. The options API 2.39 added
+// are checked as the header describes them, and log one line when they change
+// nothing off a device.
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdarg>
+#include <cstdio>
+#include <mutex>
+#include <string>
 
 #include "HTP/QnnHtpContext.h"
 #include "backend_loader.h"
@@ -36,6 +45,132 @@ class HtpContextConfig : public ::testing::Test {
   LoadedBackend lib{htpBackendPath()};
   Qnn_BackendHandle_t backend = nullptr;
 };
+
+// What the backend logged, for the 2.39 options' lines.
+std::mutex logMutex;
+std::string logText;
+void logCallback(const char* fmt, QnnLog_Level_t, uint64_t, va_list args) {
+  char buf[2048];
+  vsnprintf(buf, sizeof buf, fmt, args);
+  std::lock_guard<std::mutex> lock(logMutex);
+  logText += buf;
+  logText += "\n";
+}
+std::string takeLog() {
+  std::lock_guard<std::mutex> lock(logMutex);
+  std::string t;
+  t.swap(logText);
+  return t;
+}
+
+class HtpContextConfig239 : public HtpContextConfig {
+ protected:
+  void SetUp() override {
+    ASSERT_TRUE(lib.ok()) << lib.error();
+    ASSERT_EQ(api().logCreate(logCallback, QNN_LOG_LEVEL_WARN, &log), QNN_SUCCESS);
+    ASSERT_EQ(api().backendCreate(log, nullptr, &backend), QNN_SUCCESS);
+    takeLog();
+  }
+  void TearDown() override {
+    HtpContextConfig::TearDown();
+    api().logFree(log);
+  }
+  Qnn_LogHandle_t log = nullptr;
+};
+
+TEST_F(HtpContextConfig239, LoaderOnlyOptionsAreAcceptedAndLogged) {
+  struct Flag {
+    QnnHtpContext_ConfigOption_t option;
+    const char* line;
+  };
+  for (const Flag& f : {Flag{QNN_HTP_CONTEXT_CONFIG_OPTION_LORA_WEIGHT_SHARING_RAM_PRELOAD_ENABLED,
+                             "LORA_WEIGHT_SHARING_RAM_PRELOAD_ENABLED accepted with no effect"},
+                        Flag{QNN_HTP_CONTEXT_CONFIG_OPTION_REFERENCE_WEIGHT_SHARING_ENABLED,
+                             "REFERENCE_WEIGHT_SHARING_ENABLED accepted with no effect"},
+                        Flag{QNN_HTP_CONTEXT_CONFIG_OPTION_GRAPH_SPLITTING_ENABLED,
+                             "GRAPH_SPLITTING_ENABLED (deprecated) accepted with no effect"}}) {
+    QnnHtpContext_CustomConfig_t c = QNN_HTP_CONTEXT_CUSTOM_CONFIG_INIT;
+    c.option = f.option;
+    c.weightSharingEnabled = true;  // the union's bool members share storage
+    EXPECT_EQ(create(c), QNN_SUCCESS) << "option " << f.option;
+    EXPECT_NE(takeLog().find(f.line), std::string::npos) << f.line;
+    c.weightSharingEnabled = false;  // disabled: nothing to say
+    EXPECT_EQ(create(c), QNN_SUCCESS) << "option " << f.option;
+    EXPECT_EQ(takeLog().find("HTP context config"), std::string::npos);
+  }
+  QnnHtpContext_CustomConfig_t split = QNN_HTP_CONTEXT_CUSTOM_CONFIG_INIT;
+  split.option = QNN_HTP_CONTEXT_CONFIG_OPTION_GRAPH_SPLITTING_CONFIGS;
+  split.graphSplittingConfigs.graphSplittingEnabled = true;
+  EXPECT_EQ(create(split), QNN_SUCCESS);
+  EXPECT_NE(takeLog().find("GRAPH_SPLITTING_CONFIGS accepted with no effect"), std::string::npos);
+  QnnHtpContext_CustomConfig_t io = QNN_HTP_CONTEXT_CUSTOM_CONFIG_INIT;
+  io.option = QNN_HTP_CONTEXT_CONFIG_OPTION_REUSED_IO_LIMIT;
+  io.reusedIoLimitMb = 8;
+  EXPECT_EQ(create(io), QNN_SUCCESS);
+  EXPECT_NE(takeLog().find("REUSED_IO_LIMIT of 8 MB recorded"), std::string::npos);
+}
+
+TEST_F(HtpContextConfig239, ConcurrentDeserializationExtraSizeIsClampedTo100MB) {
+  QnnHtpContext_CustomConfig_t c = QNN_HTP_CONTEXT_CUSTOM_CONFIG_INIT;
+  c.option = QNN_HTP_CONTEXT_CONFIG_OPTION_CONCURRENT_DESERIALIZATION_EXTRA_SIZE;
+  c.concurrentDeserializationExtraSizeKB = 102400;  // the maximum: taken as is
+  EXPECT_EQ(create(c), QNN_SUCCESS);
+  EXPECT_EQ(takeLog().find("clamped"), std::string::npos);
+  c.concurrentDeserializationExtraSizeKB = 200000;
+  EXPECT_EQ(create(c), QNN_SUCCESS);
+  EXPECT_NE(takeLog().find("CONCURRENT_DESERIALIZATION_EXTRA_SIZE 200000 KB clamped to 102400 KB"), std::string::npos);
+}
+
+TEST_F(HtpContextConfig239, PatchFileDescriptorMustBeOpen) {
+  int fds[2];
+  ASSERT_EQ(pipe(fds), 0);
+  QnnHtpContext_CustomConfig_t c = QNN_HTP_CONTEXT_CUSTOM_CONFIG_INIT;
+  c.option = QNN_HTP_CONTEXT_CONFIG_OPTION_CONCURRENT_DESERIALIZATION_PATCH;
+  c.concurrentDeserializationPatchFd = fds[0];
+  EXPECT_EQ(create(c), QNN_SUCCESS);
+  EXPECT_NE(takeLog().find("CONCURRENT_DESERIALIZATION_PATCH accepted with no effect"), std::string::npos);
+  close(fds[0]);
+  close(fds[1]);
+  EXPECT_EQ(create(c), QNN_CONTEXT_ERROR_INVALID_CONFIG);  // closed now
+  c.concurrentDeserializationPatchFd = -1;
+  EXPECT_EQ(create(c), QNN_CONTEXT_ERROR_INVALID_CONFIG);
+}
+
+TEST_F(HtpContextConfig239, LoraPreloadGroupsAreChecked) {
+  const char* names[] = {"g1", "g4"};
+  QnnHtpContext_LoraPreloadGroup_t group{names, 2};
+  QnnHtpContext_LoraPreloadBufferGroups_t groups{&group, 1};
+  QnnHtpContext_CustomConfig_t c = QNN_HTP_CONTEXT_CUSTOM_CONFIG_INIT;
+  c.option = QNN_HTP_CONTEXT_CONFIG_OPTION_LORA_PRELOAD_BUFFER_GROUPS;
+  c.loraPreloadBufferGroups = &groups;
+  EXPECT_EQ(create(c), QNN_SUCCESS);
+  EXPECT_NE(takeLog().find("LORA_PRELOAD_BUFFER_GROUPS (1 groups) accepted"), std::string::npos);
+  names[1] = nullptr;
+  EXPECT_EQ(create(c), QNN_CONTEXT_ERROR_INVALID_CONFIG);
+  EXPECT_NE(takeLog().find("group 0: graph name 1 is NULL"), std::string::npos);
+  c.loraPreloadBufferGroups = nullptr;
+  EXPECT_EQ(create(c), QNN_CONTEXT_ERROR_INVALID_CONFIG);
+}
+
+TEST_F(HtpContextConfig239, ParallelWeightLoadingModes) {
+  QnnHtpContext_CustomConfig_t c = QNN_HTP_CONTEXT_CUSTOM_CONFIG_INIT;
+  c.option = QNN_HTP_CONTEXT_CONFIG_OPTION_PARALLEL_WEIGHT_LOADING;
+  c.parallelWeightLoading = {QNN_HTP_PARALLEL_WEIGHT_LOADING_MODE_ADAPTIVE, 0};  // the default: silent
+  EXPECT_EQ(create(c), QNN_SUCCESS);
+  EXPECT_EQ(takeLog().find("PARALLEL_WEIGHT_LOADING"), std::string::npos);
+  for (QnnHtpContext_ParallelWeightLoadingMode_t m : {QNN_HTP_PARALLEL_WEIGHT_LOADING_MODE_ON,
+                                                      QNN_HTP_PARALLEL_WEIGHT_LOADING_MODE_OFF}) {
+    c.parallelWeightLoading = {m, 0};
+    EXPECT_EQ(create(c), QNN_SUCCESS) << m;
+    EXPECT_NE(takeLog().find("PARALLEL_WEIGHT_LOADING accepted with no effect"), std::string::npos);
+  }
+  c.parallelWeightLoading = {static_cast<QnnHtpContext_ParallelWeightLoadingMode_t>(3), 0};
+  EXPECT_EQ(create(c), QNN_CONTEXT_ERROR_INVALID_CONFIG);
+  EXPECT_NE(takeLog().find("unknown parallel weight loading mode 3"), std::string::npos);
+  QnnHtpContext_CustomConfig_t reserved = QNN_HTP_CONTEXT_CUSTOM_CONFIG_INIT;
+  reserved.option = QNN_HTP_CONTEXT_CONFIG_OPTION_RESERVED_24;
+  EXPECT_EQ(create(reserved), QNN_CONTEXT_ERROR_INVALID_CONFIG);
+}
 
 TEST_F(HtpContextConfig, EveryOptionWithAValidValueIsAccepted) {
   Qnn_ContextHandle_t first = nullptr;

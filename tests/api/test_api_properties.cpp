@@ -112,6 +112,21 @@ TEST(Properties, HtpContextReportsWeightsScratchAndAlignment) {
   EXPECT_EQ(weights.custom.weightsBufferSize, 256u);
 }
 
+// API 2.39's MAX_VTCMBACKUP_BUFFER_SIZE: the simulator never saves VTCM contents (its VTCM is
+// host memory of each execution), so the buffer a client provides for that is 0 bytes.
+TEST(Properties, HtpContextNeedsNoVtcmBackupBuffer) {
+  PropertyFixture f(htpBackendPath(), QNN_DATATYPE_FLOAT_16);
+  ASSERT_TRUE(f.setUp()) << f.lib.error();
+  f.buildGraph("g", false);
+  HtpContextProperty backup(QNN_HTP_CONTEXT_GET_PROP_MAX_VTCMBACKUP_BUFFER_SIZE);
+  HtpContextProperty reserved(QNN_HTP_CONTEXT_GET_PROP_RESERVED_7);
+  QnnContext_Property_t* list[] = {&backup.property, nullptr};
+  ASSERT_EQ(f.api().contextGetProperty(f.ctx, list), QNN_SUCCESS);
+  EXPECT_EQ(backup.custom.vtcmBackupBufferSize, 0u);
+  QnnContext_Property_t* withReserved[] = {&reserved.property, nullptr};
+  EXPECT_EQ(f.api().contextGetProperty(f.ctx, withReserved), QNN_CONTEXT_ERROR_INVALID_ARGUMENT);
+}
+
 TEST(Properties, HtpContextCountsContextWeightsOnceAndTakesTheLargestScratch) {
   PropertyFixture f(htpBackendPath(), QNN_DATATYPE_FLOAT_16);
   ASSERT_TRUE(f.setUp()) << f.lib.error();

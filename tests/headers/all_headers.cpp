@@ -10,6 +10,7 @@
 #include "LPAI/QnnLpaiCommon.h"
 #include "HTP/QnnHtpCommon.h"
 #include "HTP/QnnHtpDevice.h"
+#include "HTP/QnnHtpDeviceConfigShared.h"
 #include "HTP/QnnHtpGraph.h"
 #include "HTP/QnnHtpMem.h"
 #include "HTP/QnnHtpPerfInfrastructure.h"

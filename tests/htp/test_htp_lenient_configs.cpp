@@ -4,6 +4,7 @@
 // thread count may change until the first execution, and every graph option of
 // the 2.32 headers is accepted. Each test is one row of that table.
 #include <cmath>
+#include <cstddef>
 #include <cstring>
 #include <limits>
 
@@ -228,6 +229,57 @@ TEST_F(HtpLenientTest, SocConfigOverridesAConflictingArch) {
     EXPECT_EQ(ext->onChipDevice.vtcmSize, 8u);
     EXPECT_EQ(api().deviceFree(dev), QNN_SUCCESS);
   }
+}
+
+// The device options API 2.39 added (QnnHtpDeviceConfigShared.h): accepted for device 0, each
+// logging why it changes nothing off a device; another device id is refused. DYNAMIC_PARTITIONING
+// arrives in 2.39's 24-byte layout (its member at offset 8), which the 2.32 struct cannot hold.
+TEST_F(HtpLenientTest, DeviceOptionsOfApi239) {
+  auto device = [&](const void* custom) {
+    QnnDevice_Config_t config{};
+    config.option = QNN_DEVICE_CONFIG_OPTION_CUSTOM;
+    config.customConfig = const_cast<void*>(custom);
+    const QnnDevice_Config_t* list[] = {&config, nullptr};
+    Qnn_DeviceHandle_t dev = nullptr;
+    Qnn_ErrorHandle_t rc = api().deviceCreate(log, list, &dev);
+    if (rc == QNN_SUCCESS) EXPECT_EQ(api().deviceFree(dev), QNN_SUCCESS);
+    return rc;
+  };
+  QnnHtpDevice_CustomConfig_t async{};
+  async.option = QNN_HTP_DEVICE_CONFIG_OPTION_ASYNC_EXECUTE;
+  async.asyncExecute = {0, true};
+  EXPECT_EQ(device(&async), QNN_SUCCESS);
+  EXPECT_NE(LogCapture::take().find("ASYNC_EXECUTE accepted with no effect"), std::string::npos);
+  async.asyncExecute.deviceId = 1;
+  EXPECT_NE(device(&async), QNN_SUCCESS);
+  EXPECT_NE(LogCapture::take().find("async execute for device 1, which does not exist"), std::string::npos);
+
+  QnnHtpDevice_CustomConfig_t uid{};
+  uid.option = QNN_HTP_DEVICE_CONFIG_OPTION_APP_UID;
+  uid.appUid = 10123;
+  EXPECT_EQ(device(&uid), QNN_SUCCESS);
+  EXPECT_NE(LogCapture::take().find("APP_UID 10123 recorded with no effect"), std::string::npos);
+
+  QnnHtpDevice_CustomConfig_t ext{};
+  ext.option = QNN_HTP_DEVICE_CONFIG_OPTION_HTP_EXTENSION;
+  EXPECT_EQ(device(&ext), QNN_SUCCESS);
+  EXPECT_NE(LogCapture::take().find("HTP_EXTENSION accepted and ignored"), std::string::npos);
+
+  struct {  // QnnHtpDevice_CustomConfig_t as API 2.39 lays it out for this option
+    QnnHtpDevice_ConfigOption_t option;
+    QnnHtpDevice_UseDynamicPartitioning_t partitioning;
+  } dynamic{QNN_HTP_DEVICE_CONFIG_OPTION_DYNAMIC_PARTITIONING, {0, true, nullptr}};
+  static_assert(offsetof(decltype(dynamic), partitioning) == 8 && sizeof(dynamic) == 24, "2.39 layout");
+  EXPECT_EQ(device(&dynamic), QNN_SUCCESS);
+  EXPECT_NE(LogCapture::take().find("DYNAMIC_PARTITIONING accepted with no effect"), std::string::npos);
+  dynamic.partitioning.deviceId = 2;
+  EXPECT_NE(device(&dynamic), QNN_SUCCESS);
+  EXPECT_NE(LogCapture::take().find("dynamic partitioning for device 2"), std::string::npos);
+
+  // V89 is declared (API 2.39) but, like V85, has no public parameters the simulator could model.
+  QnnHtpDevice_CustomConfig_t v89 = archConfig(QNN_HTP_DEVICE_ARCH_V89);
+  EXPECT_NE(device(&v89), QNN_SUCCESS);
+  EXPECT_NE(LogCapture::take().find("HTP architecture 89 is not one of"), std::string::npos);
 }
 
 // Every QnnHtpGraph_ConfigOption_t of the 2.32 headers and the 2.39 additions (options 18-20,

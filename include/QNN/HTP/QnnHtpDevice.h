@@ -5,57 +5,13 @@
 
 #include "QnnCommon.h"
 #include "QnnDevice.h"
+#include "QnnHtpDeviceConfigShared.h"
 #include "QnnHtpPerfInfrastructure.h"
 #include "QnnTypes.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-typedef enum {
-  QNN_HTP_DEVICE_ARCH_NONE = 0,
-  QNN_HTP_DEVICE_ARCH_V68 = 68,
-  QNN_HTP_DEVICE_ARCH_V69 = 69,
-  QNN_HTP_DEVICE_ARCH_V73 = 73,
-  QNN_HTP_DEVICE_ARCH_V75 = 75,
-  QNN_HTP_DEVICE_ARCH_V79 = 79,
-  QNN_HTP_DEVICE_ARCH_V81 = 81,
-  QNN_HTP_DEVICE_ARCH_V85 = 85,
-  QNN_HTP_DEVICE_ARCH_UNKNOWN = 2147483647,
-} QnnHtpDevice_Arch_t;
-
-typedef struct {
-  uint32_t deviceId;
-  QnnHtpDevice_Arch_t arch;
-} QnnHtpDevice_Minimum_Arch_t;
-
-typedef struct {
-  uint32_t deviceId;
-  _Bool useSignedProcessDomain;
-} QnnHtpDevice_UseSignedProcessDomain_t;
-
-typedef struct {
-  uint32_t deviceId;
-  _Bool useSecureProcessDomain;
-} QnnHtpDevice_UseSecureProcessDomain_t;
-
-typedef enum {
-  QNN_HTP_DEVICE_CONFIG_OPTION_SOC = 0,
-  QNN_HTP_DEVICE_CONFIG_OPTION_ARCH = 1,
-  QNN_HTP_DEVICE_CONFIG_OPTION_SIGNEDPD = 2,
-  QNN_HTP_DEVICE_CONFIG_OPTION_SECUREPD = 3,
-  QNN_HTP_DEVICE_CONFIG_OPTION_UNKNOWN = 2147483647,
-} QnnHtpDevice_ConfigOption_t;
-
-typedef struct {
-  QnnHtpDevice_ConfigOption_t option;
-  union {
-    uint32_t socModel;
-    QnnHtpDevice_Minimum_Arch_t arch;
-    QnnHtpDevice_UseSignedProcessDomain_t useSignedProcessDomain;
-    QnnHtpDevice_UseSecureProcessDomain_t useSecureProcessDomain;
-  };
-} QnnHtpDevice_CustomConfig_t;
 
 typedef enum {
   QNN_HTP_DEVICE_TYPE_ON_CHIP = 0,
