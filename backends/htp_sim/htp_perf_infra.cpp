@@ -1,8 +1,11 @@
 #include "htp_perf_infra.h"
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 #include <mutex>
+#include <string>
+#include <utility>
 
 #include "htp_arch.h"
 #include "runtime/runtime_support.h"
@@ -22,6 +25,11 @@ struct Vote {
   QnnHtpPerfInfrastructure_HmxV2_t hmx{};
   uint32_t adaptivePollingUs = 0;
   uint32_t ddrPerfMode = 0;
+  // API 2.39: CENG votes (legacy or expanded corners) are recorded with no effect on the
+  // simulated clock; DCVS_V3_EXP becomes a DCVS vote (legacyCornerFor) plus its perf levels.
+  bool hasCeng = false;
+  QnnHtpPerfInfrastructure_CengExp_t ceng{};
+  uint32_t corePerfMode = 0, busPerfMode = 0;
 };
 
 std::mutex gMutex;
@@ -63,6 +71,86 @@ Qnn_ErrorHandle_t checkDcvs(const QnnHtpPerfInfrastructure_DcvsV3_t& d, uint32_t
   if (d.setCoreParams && !corners(d.coreVoltageCornerMin, d.coreVoltageCornerTarget, d.coreVoltageCornerMax))
     return QNN_HTP_PERF_INFRASTRUCTURE_ERROR_INVALID_INPUT;
   return QNN_SUCCESS;
+}
+
+// API 2.39's expanded voltage corners (QnnHtpPerfInfrastructure_ExpVoltageCorner_t).
+bool validExpCorner(uint32_t c) {
+  static const uint32_t kCorners[] = {
+      DCVS_EXP_VCORNER_DISABLE,     DCVS_EXP_VCORNER_MIN,          DCVS_EXP_VCORNER_RET,
+      DCVS_EXP_VCORNER_MIN_SVS,     DCVS_EXP_VCORNER_LOW_SVS_D3_0, DCVS_EXP_VCORNER_LOW_SVS_D3,
+      DCVS_EXP_VCORNER_LOW_SVS_D2_1, DCVS_EXP_VCORNER_LOW_SVS_D2,  DCVS_EXP_VCORNER_LOW_SVS_D1_2,
+      DCVS_EXP_VCORNER_LOW_SVS_D1_1, DCVS_EXP_VCORNER_LOW_SVS_D1_0, DCVS_EXP_VCORNER_LOW_SVS_D1,
+      DCVS_EXP_VCORNER_LOW_SVS_D0_1, DCVS_EXP_VCORNER_LOW_SVS_D0_0, DCVS_EXP_VCORNER_LOW_SVS_D0,
+      DCVS_EXP_VCORNER_LOW_SVS,     DCVS_EXP_VCORNER_LOW_SVS_P1,   DCVS_EXP_VCORNER_LOW_SVS_L0,
+      DCVS_EXP_VCORNER_LOW_SVS_L1,  DCVS_EXP_VCORNER_LOW_SVS_L2,   DCVS_EXP_VCORNER_SVS,
+      DCVS_EXP_VCORNER_SVS_L0,      DCVS_EXP_VCORNER_SVS_L0_1,     DCVS_EXP_VCORNER_SVS_L0_2,
+      DCVS_EXP_VCORNER_SVS_L1,      DCVS_EXP_VCORNER_SVS_L2,       DCVS_EXP_VCORNER_SVS_L2_0,
+      DCVS_EXP_VCORNER_NOM,         DCVS_EXP_VCORNER_NOM_L0,       DCVS_EXP_VCORNER_NOM_L0_0,
+      DCVS_EXP_VCORNER_NOM_L1,      DCVS_EXP_VCORNER_NOM_L2,       DCVS_EXP_VCORNER_NOM_L3,
+      DCVS_EXP_VCORNER_TUR,         DCVS_EXP_VCORNER_TUR_L0,       DCVS_EXP_VCORNER_TUR_L1,
+      DCVS_EXP_VCORNER_TUR_L1_0,    DCVS_EXP_VCORNER_TUR_L1_1,     DCVS_EXP_VCORNER_TUR_L1_2,
+      DCVS_EXP_VCORNER_TUR_L2,      DCVS_EXP_VCORNER_TUR_L3,       DCVS_EXP_VCORNER_TUR_L3_0,
+      DCVS_EXP_VCORNER_TUR_L3_1,    DCVS_EXP_VCORNER_TUR_L3_2,     DCVS_EXP_VCORNER_TUR_L4,
+      DCVS_EXP_VCORNER_TUR_L5,      DCVS_EXP_VCORNER_SUPER_TURBO,  DCVS_EXP_VCORNER_SUPER_TURBO_NO_CPR,
+      DCVS_EXP_VCORNER_MAX};
+  return std::find(std::begin(kCorners), std::end(kCorners), c) != std::end(kCorners);
+}
+
+// The legacy corner an expanded one is read as, for the simulated clock: the legacy corner of the
+// same name, else the nearest named one below (LOW_SVS is the legacy SVS2, SVS_L1 SVS_PLUS, NOM_L1
+// NOM_PLUS, TUR_L1 TURBO_PLUS). This project's reading: no public table relates the two scales.
+uint32_t legacyCornerFor(uint32_t exp) {
+  if (exp == DCVS_EXP_VCORNER_DISABLE) return DCVS_VOLTAGE_CORNER_DISABLE;
+  if (exp == DCVS_EXP_VCORNER_MAX) return DCVS_VOLTAGE_VCORNER_MAX_VOLTAGE_CORNER;
+  static const std::pair<uint32_t, uint32_t> kFrom[] = {
+      {DCVS_EXP_VCORNER_TUR_L3, DCVS_VOLTAGE_VCORNER_TURBO_L3}, {DCVS_EXP_VCORNER_TUR_L2, DCVS_VOLTAGE_VCORNER_TURBO_L2},
+      {DCVS_EXP_VCORNER_TUR_L1, DCVS_VOLTAGE_VCORNER_TURBO_PLUS}, {DCVS_EXP_VCORNER_TUR, DCVS_VOLTAGE_VCORNER_TURBO},
+      {DCVS_EXP_VCORNER_NOM_L1, DCVS_VOLTAGE_VCORNER_NOM_PLUS},  {DCVS_EXP_VCORNER_NOM, DCVS_VOLTAGE_VCORNER_NOM},
+      {DCVS_EXP_VCORNER_SVS_L1, DCVS_VOLTAGE_VCORNER_SVS_PLUS},  {DCVS_EXP_VCORNER_SVS, DCVS_VOLTAGE_VCORNER_SVS},
+      {DCVS_EXP_VCORNER_LOW_SVS, DCVS_VOLTAGE_VCORNER_SVS2},     {DCVS_EXP_VCORNER_MIN, DCVS_VOLTAGE_VCORNER_MIN_VOLTAGE_CORNER}};
+  for (const auto& [from, legacy] : kFrom)
+    if (exp >= from) return legacy;
+  return 0;
+}
+
+bool validPerfMode(uint32_t m) { return m <= QNN_HTP_PERF_INFRASTRUCTURE_CLK_PERF_HIGH_D15; }
+
+// Expanded min <= target <= max, each a defined corner.
+bool expCorners(uint32_t lo, uint32_t target, uint32_t hi) {
+  return validExpCorner(lo) && validExpCorner(target) && validExpCorner(hi) && lo <= target && target <= hi;
+}
+
+// DCVS_V3_EXP as the DCVS vote it amounts to: DCVS on (implicit), corners read as legacy ones.
+Qnn_ErrorHandle_t dcvsFromExp(const QnnHtpPerfInfrastructure_DcvsV3Exp_t& x, QnnHtpPerfInfrastructure_DcvsV3_t* d) {
+  if ((x.setBusParams && !expCorners(x.busVoltageCornerMin, x.busVoltageCornerTarget, x.busVoltageCornerMax)) ||
+      (x.setCoreParams && !expCorners(x.coreVoltageCornerMin, x.coreVoltageCornerTarget, x.coreVoltageCornerMax)) ||
+      !validPerfMode(x.corePerfMode) || !validPerfMode(x.busPerfMode))
+    return QNN_HTP_PERF_INFRASTRUCTURE_ERROR_INVALID_INPUT;
+  *d = {};
+  d->contextId = x.contextId;
+  d->setDcvsEnable = 1;
+  d->dcvsEnable = 1;
+  d->powerMode = x.powerMode;
+  d->setSleepLatency = x.setSleepLatency;
+  d->sleepLatency = x.sleepLatency;
+  d->setSleepDisable = x.setSleepDisable;
+  d->sleepDisable = x.sleepDisable;
+  d->setBusParams = x.setBusParams;
+  d->busVoltageCornerMin = QnnHtpPerfInfrastructure_VoltageCorner_t(legacyCornerFor(x.busVoltageCornerMin));
+  d->busVoltageCornerTarget = QnnHtpPerfInfrastructure_VoltageCorner_t(legacyCornerFor(x.busVoltageCornerTarget));
+  d->busVoltageCornerMax = QnnHtpPerfInfrastructure_VoltageCorner_t(legacyCornerFor(x.busVoltageCornerMax));
+  d->setCoreParams = x.setCoreParams;
+  d->coreVoltageCornerMin = QnnHtpPerfInfrastructure_VoltageCorner_t(legacyCornerFor(x.coreVoltageCornerMin));
+  d->coreVoltageCornerTarget = QnnHtpPerfInfrastructure_VoltageCorner_t(legacyCornerFor(x.coreVoltageCornerTarget));
+  d->coreVoltageCornerMax = QnnHtpPerfInfrastructure_VoltageCorner_t(legacyCornerFor(x.coreVoltageCornerMax));
+  return QNN_SUCCESS;
+}
+
+// One line per option per process: votes repeat with every inference.
+void noteOnce(bool* said, const std::string& what) {
+  if (*said) return;
+  *said = true;
+  sdk::logMessage(sdk::rt::anyLogger().get(), QNN_LOG_LEVEL_WARN, "setPowerConfig: " + what);
 }
 
 // A DCVS vote changes only the groups whose set* flag is 1; the others keep
@@ -159,6 +247,45 @@ Qnn_ErrorHandle_t setPowerConfig(uint32_t powerConfigId, const QnnHtpPerfInfrast
       case QNN_HTP_PERF_INFRASTRUCTURE_POWER_CONFIGOPTION_DDR_PERF_MODE:
         v.ddrPerfMode = static_cast<uint32_t>(c.ddrPerfModeConfig);
         break;
+      case QNN_HTP_PERF_INFRASTRUCTURE_POWER_CONFIGOPTION_DCVS_V3_EXP: {
+        QnnHtpPerfInfrastructure_DcvsV3_t d;
+        if (Qnn_ErrorHandle_t e = dcvsFromExp(c.dcvsV3ExpConfig, &d)) return e;
+        if (Qnn_ErrorHandle_t e = checkDcvs(d, powerConfigId)) return e;
+        v.hasDcvs = true;
+        mergeDcvs(v.dcvs, d);
+        v.corePerfMode = c.dcvsV3ExpConfig.corePerfMode;
+        v.busPerfMode = c.dcvsV3ExpConfig.busPerfMode;
+        if (v.corePerfMode != QNN_HTP_PERF_INFRASTRUCTURE_CLK_PERF_HIGH) {
+          static bool said = false;
+          noteOnce(&said, "DCVS_V3_EXP core perf level " + std::to_string(v.corePerfMode) +
+                              " recorded; the simulated clock is its target corner's highest");
+        }
+        break;
+      }
+      case QNN_HTP_PERF_INFRASTRUCTURE_POWER_CONFIGOPTION_CENG: {
+        const QnnHtpPerfInfrastructure_Ceng_t& g = c.cengConfig;
+        if (!validCorner(g.cengVoltageCornerMin) || !validCorner(g.cengVoltageCornerTarget) ||
+            !validCorner(g.cengVoltageCornerMax) || !validPerfMode(g.cengPerfMode))
+          return QNN_HTP_PERF_INFRASTRUCTURE_ERROR_INVALID_INPUT;
+        v.hasCeng = true;
+        v.ceng = {QnnHtpPerfInfrastructure_ExpVoltageCorner_t(g.cengVoltageCornerMin),
+                  QnnHtpPerfInfrastructure_ExpVoltageCorner_t(g.cengVoltageCornerTarget),
+                  QnnHtpPerfInfrastructure_ExpVoltageCorner_t(g.cengVoltageCornerMax), g.cengPerfMode};
+        static bool said = false;
+        noteOnce(&said, "CENG vote recorded with no effect on the simulated clock (no CENG is modelled)");
+        break;
+      }
+      case QNN_HTP_PERF_INFRASTRUCTURE_POWER_CONFIGOPTION_CENG_EXP: {
+        const QnnHtpPerfInfrastructure_CengExp_t& g = c.cengExpConfig;
+        if (!expCorners(g.cengVoltageCornerMin, g.cengVoltageCornerTarget, g.cengVoltageCornerMax) ||
+            !validPerfMode(g.cengPerfMode))
+          return QNN_HTP_PERF_INFRASTRUCTURE_ERROR_INVALID_INPUT;
+        v.hasCeng = true;
+        v.ceng = g;
+        static bool said = false;
+        noteOnce(&said, "CENG_EXP vote recorded with no effect on the simulated clock (no CENG is modelled)");
+        break;
+      }
       default:
         return QNN_HTP_PERF_INFRASTRUCTURE_ERROR_UNSUPPORTED_CONFIG;
     }

@@ -534,6 +534,70 @@ TEST_F(HtpLenientTest, EveryPowerConfigOptionOfTheNewestHeaders) {
   EXPECT_EQ(perf.destroyPowerConfigId(id), QNN_SUCCESS);
 }
 
+// API 2.39's expanded-corner votes. DCVS_V3_EXP moves the simulated clock as the DCVS vote it
+// amounts to (TUR = the legacy TURBO, 1400 MHz; TUR_L1_2 lies between TUR_L1 = TURBO_PLUS and
+// TUR_L2: 1500 MHz); corners outside the enum, out of order, or perf levels past D15 are refused.
+// CENG and CENG_EXP votes are checked, recorded and logged once (no CENG is modelled).
+TEST_F(HtpLenientTest, ExpandedCornerPowerConfigsOfApi239) {
+  const auto& perf = perfInfra();
+  uint32_t id = 0;
+  ASSERT_EQ(perf.createPowerConfigId(0, 0, &id), QNN_SUCCESS);
+  auto expVote = [&](uint32_t lo, uint32_t target, uint32_t hi, uint32_t perfMode = 0) {
+    QnnHtpPerfInfrastructure_PowerConfig_t c{};
+    c.option = QNN_HTP_PERF_INFRASTRUCTURE_POWER_CONFIGOPTION_DCVS_V3_EXP;
+    QnnHtpPerfInfrastructure_DcvsV3Exp_t& x = c.dcvsV3ExpConfig;
+    x.contextId = id;
+    x.powerMode = QNN_HTP_PERF_INFRASTRUCTURE_POWERMODE_PERFORMANCE_MODE;
+    x.setCoreParams = 1;
+    x.coreVoltageCornerMin = QnnHtpPerfInfrastructure_ExpVoltageCorner_t(lo);
+    x.coreVoltageCornerTarget = QnnHtpPerfInfrastructure_ExpVoltageCorner_t(target);
+    x.coreVoltageCornerMax = QnnHtpPerfInfrastructure_ExpVoltageCorner_t(hi);
+    x.corePerfMode = QnnHtpPerfInfrastructure_ClkPerfMode_t(perfMode);
+    const QnnHtpPerfInfrastructure_PowerConfig_t* list[] = {&c, nullptr};
+    return perf.setPowerConfig(id, list);
+  };
+  auto clock = [&](const char* name) {
+    Qnn_GraphHandle_t g = nullptr;
+    EXPECT_EQ(buildRelu(name, {}, &g), QNN_SUCCESS);
+    std::string setup;
+    runAndReadHvxThreads(g, &setup);
+    return setup;
+  };
+  ASSERT_EQ(expVote(DCVS_EXP_VCORNER_TUR, DCVS_EXP_VCORNER_TUR, DCVS_EXP_VCORNER_TUR), QNN_SUCCESS);
+  EXPECT_NE(clock("exp_tur").find("1400 MHz"), std::string::npos);
+  ASSERT_EQ(expVote(DCVS_EXP_VCORNER_NOM, DCVS_EXP_VCORNER_TUR_L1_2, DCVS_EXP_VCORNER_MAX,
+                    QNN_HTP_PERF_INFRASTRUCTURE_CLK_PERF_HIGH_D15),
+            QNN_SUCCESS);
+  EXPECT_NE(clock("exp_tur_l1_2").find("1500 MHz"), std::string::npos);
+  EXPECT_NE(LogCapture::take().find("DCVS_V3_EXP core perf level 16 recorded"), std::string::npos);
+  EXPECT_EQ(expVote(DCVS_EXP_VCORNER_NOM, 0x101, DCVS_EXP_VCORNER_MAX), QNN_HTP_PERF_INFRASTRUCTURE_ERROR_INVALID_INPUT);
+  EXPECT_EQ(expVote(DCVS_EXP_VCORNER_TUR, DCVS_EXP_VCORNER_NOM, DCVS_EXP_VCORNER_MAX),
+            QNN_HTP_PERF_INFRASTRUCTURE_ERROR_INVALID_INPUT);
+  EXPECT_EQ(expVote(DCVS_EXP_VCORNER_NOM, DCVS_EXP_VCORNER_NOM, DCVS_EXP_VCORNER_NOM, 17),
+            QNN_HTP_PERF_INFRASTRUCTURE_ERROR_INVALID_INPUT);
+  EXPECT_NE(clock("still_1500").find("1500 MHz"), std::string::npos);  // refused votes change nothing
+
+  QnnHtpPerfInfrastructure_PowerConfig_t ceng{}, cengExp{};
+  ceng.option = QNN_HTP_PERF_INFRASTRUCTURE_POWER_CONFIGOPTION_CENG;
+  ceng.cengConfig = {DCVS_VOLTAGE_VCORNER_SVS, DCVS_VOLTAGE_VCORNER_NOM, DCVS_VOLTAGE_VCORNER_TURBO,
+                     QNN_HTP_PERF_INFRASTRUCTURE_CLK_PERF_HIGH};
+  cengExp.option = QNN_HTP_PERF_INFRASTRUCTURE_POWER_CONFIGOPTION_CENG_EXP;
+  cengExp.cengExpConfig = {DCVS_EXP_VCORNER_SVS, DCVS_EXP_VCORNER_NOM_L0, DCVS_EXP_VCORNER_TUR,
+                           QNN_HTP_PERF_INFRASTRUCTURE_CLK_PERF_LOW};
+  const QnnHtpPerfInfrastructure_PowerConfig_t* cengs[] = {&ceng, &cengExp, nullptr};
+  LogCapture::take();
+  EXPECT_EQ(perf.setPowerConfig(id, cengs), QNN_SUCCESS);
+  const std::string said = LogCapture::take();
+  EXPECT_NE(said.find("CENG vote recorded with no effect"), std::string::npos) << said;
+  EXPECT_NE(said.find("CENG_EXP vote recorded with no effect"), std::string::npos) << said;
+  EXPECT_NE(clock("ceng_keeps_1500").find("1500 MHz"), std::string::npos);
+  cengExp.cengExpConfig.cengVoltageCornerTarget = QnnHtpPerfInfrastructure_ExpVoltageCorner_t(0x2FF);
+  const QnnHtpPerfInfrastructure_PowerConfig_t* bad[] = {&cengExp, nullptr};
+  EXPECT_EQ(perf.setPowerConfig(id, bad), QNN_HTP_PERF_INFRASTRUCTURE_ERROR_INVALID_INPUT);
+  EXPECT_EQ(perf.destroyPowerConfigId(id), QNN_SUCCESS);
+  static_assert(sizeof(QnnHtpPerfInfrastructure_PowerConfig_t) == 68, "2.32 and 2.39 size");
+}
+
 // Power config id 0 is the default power context: the vendor's HTP net-run
 // extension (2.25) votes on it and destroys it without ever creating it.
 TEST_F(HtpLenientTest, PowerConfigIdZeroIsTheDefaultContext) {
