@@ -207,4 +207,6 @@ def run_all(model, fold_bn=True):
         fold_batchnorm(model)
     fuse_gelu(model)
     fuse_layernorm(model)
+    from . import fusions
+    fusions.run_all(model)
     fuse_matmul_bias(model)

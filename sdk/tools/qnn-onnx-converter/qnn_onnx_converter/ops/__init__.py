@@ -11,5 +11,5 @@ def converter(*op_types):
 
 
 def load_all():
-    from . import conv, elementwise, shape, nn, decomposed, indexing, quantized, rnn, selection, signal, text, control, contrib  # noqa: F401  (registration side effects)
+    from . import conv, elementwise, shape, nn, decomposed, indexing, quantized, rnn, selection, signal, text, control, contrib, llm  # noqa: F401  (registration side effects)
     return CONVERTERS

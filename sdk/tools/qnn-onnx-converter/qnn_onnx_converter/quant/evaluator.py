@@ -180,6 +180,13 @@ def run_op(op, ins, tensors):
         mu = x.mean(axis=axes, keepdims=True)
         var = ((x - mu) ** 2).mean(axis=axes, keepdims=True)
         return [(x - mu) / np.sqrt(var + _p(op, "epsilon", 1e-5)) * ins[1] + ins[2]]
+    if t == "RmsNorm":
+        axes = tuple(int(a) for a in np.atleast_1d(_p(op, "axes")))
+        x = ins[0]
+        y = x / np.sqrt((x * x).mean(axis=axes, keepdims=True) + _p(op, "epsilon", 1e-6))
+        return [y * (ins[1] if len(ins) > 1 else 1) + (ins[2] if len(ins) > 2 else 0)]
+    if t == "RotaryEmbedding":
+        return [_rotary(ins, _p(op, "interleaved", False), int(_p(op, "rotary_embedding_dim", 0)))]
     if t == "Batchnorm":
         return [ins[0] * ins[1] + ins[2]]
     if t == "StridedSlice" and not any(_p(op, m, 0) for m in ("begin_mask", "shrink_axes", "new_axes_mask")):
@@ -193,6 +200,26 @@ def run_op(op, ins, tensors):
     if t == "Cast":
         return [ins[0].astype(tensors[op.outputs[0]].dtype)]
     return _run_indexing_op(op, ins, tensors)
+
+
+def _rotary(ins, interleaved, dim):
+    """QNN RotaryEmbedding on x [B, NH, S, HS]: caches [max_pos, dim/2] indexed by position_ids [B, S], or
+    [B or 1, S, dim/2] without them."""
+    x, cos, sin = ins[0], ins[1], ins[2]
+    dim = dim or x.shape[-1]
+    if len(ins) > 3:
+        pos = _wrap(ins[3], cos.shape[0])
+        cos, sin = cos[pos], sin[pos]
+    cos, sin = cos[:, None], sin[:, None]   # [B, 1, S, dim/2] against the heads
+    y = x.copy()
+    r = x[..., :dim]
+    if interleaved:
+        x1, x2 = r[..., 0::2], r[..., 1::2]
+        y[..., 0:dim:2], y[..., 1:dim:2] = x1 * cos - x2 * sin, x2 * cos + x1 * sin
+    else:
+        x1, x2 = r[..., :dim // 2], r[..., dim // 2:]
+        y[..., :dim // 2], y[..., dim // 2:dim] = x1 * cos - x2 * sin, x2 * cos + x1 * sin
+    return y
 
 
 def _wrap(idx, n):
