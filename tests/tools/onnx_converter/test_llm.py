@@ -20,13 +20,14 @@ sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "sdk", "tools", "qnn-onn
 from qnn_onnx_converter import fold  # noqa: E402
 BIN = os.path.join(BUILD, "bin")
 CPU = os.path.join(BUILD, "lib", "x86_64-linux-clang", "libQnnCpu.so")
+HTP = os.path.join(BUILD, "lib", "x86_64-linux-clang", "libQnnHtp.so")
 
 
 def run(*cmd):
     return subprocess.run([str(c) for c in cmd], capture_output=True, text=True, timeout=900)
 
 
-def convert_build_run(llm_model, d, onnx_path, feeds, extra=()):
+def convert_build_run(llm_model, d, onnx_path, feeds, extra=(), backends=(CPU,)):
     """Convert (with --preserve_io), build the model library, run one step on the CPU backend; returns
     {output name: float32 array}."""
     out_dir = d / "conv"
@@ -42,10 +43,13 @@ def convert_build_run(llm_model, d, onnx_path, feeds, extra=()):
         feeds[name].astype(np.float32).tofile(d / f"{name}.raw")   # qnn-net-run's default: float32 files
         raws.append(f"{name}:={d / (name + '.raw')}")
     (d / "list.txt").write_text(" ".join(raws) + "\n")
-    p = run(os.path.join(BIN, "qnn-net-run"), "--model", d / "lib" / "x86_64-linux-clang" / "libllm.so",
-            "--backend", CPU, "--input_list", d / "list.txt", "--output_dir", d / "out")
-    assert p.returncode == 0, p.stderr
-    return {k: np.fromfile(d / "out" / "Result_0" / f"{k}.raw", np.float32) for k in llm_model.output_names()}, net
+    res = []
+    for k, be in enumerate(backends):
+        p = run(os.path.join(BIN, "qnn-net-run"), "--model", d / "lib" / "x86_64-linux-clang" / "libllm.so",
+                "--backend", be, "--input_list", d / "list.txt", "--output_dir", d / f"out{k}")
+        assert p.returncode == 0, p.stderr
+        res.append({o: np.fromfile(d / f"out{k}" / "Result_0" / f"{o}.raw", np.float32) for o in llm_model.output_names()})
+    return (res[0] if len(res) == 1 else res), net
 
 
 @pytest.fixture
@@ -118,7 +122,8 @@ def test_llm_block_float_matches_torch(tmp_path, repeat, llm_model):
 def test_llm_block_w8a16_calibrated(tmp_path, llm_model):
     """--input_list calibration runs through every op the converter emits (the embedding Gather included);
     w8a16 on the CPU backend stays within 0.03 of torch's logits (|logits| <= 1.2; measured 0.013) and within
-    0.02 of its KV cache outputs (measured 0.011)."""
+    0.02 of its KV cache outputs (measured 0.011). The HTP simulator runs the same graph: the attention
+    MatMuls' second input (K^T, V: activations) gets a Convert to 8 bits, as the HTP takes no UFIXED_16 there."""
     path, feeds, ref = llm_model.export(str(tmp_path / "model"), "repeat_interleave")
     lines = []
     for seed in range(1, 5):   # seed 1 is the evaluated step itself, as a calibration set would hold
@@ -129,12 +134,17 @@ def test_llm_block_w8a16_calibrated(tmp_path, llm_model):
             parts.append(f"{k}:={tmp_path / f'cal{seed}_{k}.raw'}")
         lines.append(" ".join(parts))
     (tmp_path / "calib.txt").write_text("\n".join(lines) + "\n")
-    got, net = convert_build_run(llm_model, tmp_path, path, feeds,
-                                 ("--input_list", tmp_path / "calib.txt", "--act_bw", "16", "--weight_bw", "8"))
+    (got, htp), net = convert_build_run(llm_model, tmp_path, path, feeds,
+                                        ("--input_list", tmp_path / "calib.txt", "--act_bw", "16", "--weight_bw", "8"),
+                                        backends=(CPU, HTP))
     assert net["tensors"]["logits"]["data_type"] == "QNN_DATATYPE_UFIXED_POINT_16"
-    errs = {k: float(np.abs(got[k] - want.reshape(-1)).max()) for k, want in ref.items()}
-    assert errs["logits"] < 0.03, errs
-    assert max(v for k, v in errs.items() if k != "logits") < 0.02, errs
+    mm = [op for op in net["nodes"].values() if op["type"] == "MatMul"]
+    assert mm and all(net["tensors"][op["input_names"][1]]["data_type"] == "QNN_DATATYPE_UFIXED_POINT_8"
+                      for op in mm), [(op["input_names"][1], net["tensors"][op["input_names"][1]]["data_type"]) for op in mm]
+    for outs in (got, htp):
+        errs = {k: float(np.abs(outs[k] - want.reshape(-1)).max()) for k, want in ref.items()}
+        assert errs["logits"] < 0.03, errs
+        assert max(v for k, v in errs.items() if k != "logits") < 0.02, errs
 
 
 def test_accuracy_debugger_takes_inputs_from_the_list(tmp_path, llm_model):

@@ -242,13 +242,16 @@ class Assigner:
                 continue
             out_bw = enc[float_outs[0]].bitwidth if float_outs else None
             for k, i in enumerate(op.inputs):
-                if i in float_ins and out_bw is not None and op.type not in BYTE_COPY_OPS and enc[i].bitwidth != out_bw:
-                    key = (i, out_bw)
+                want = out_bw
+                if op.type == "MatMul" and k == 1 and i in float_ins and enc[i].bitwidth == 16 and not enc[i].signed:
+                    want = 8   # the HTP's MatMul takes a second activation of 8 bits (or signed 16), not UFIXED_16
+                if i in float_ins and want is not None and op.type not in BYTE_COPY_OPS and enc[i].bitwidth != want:
+                    key = (i, want)
                     if key not in quant_done:
                         lo, hi = enc[i].bounds()
-                        c = g.add_tensor(f"{i}_convert_{out_bw}", g.tensors[i].shape, np.float32, "native")
-                        enc[c] = E.asymmetric(lo[0], hi[0], out_bw)
-                        new_ops.append(_mk_op(g, f"{i}_convert_{out_bw}", "Convert", [i], [c]))
+                        c = g.add_tensor(f"{i}_convert_{want}", g.tensors[i].shape, np.float32, "native")
+                        enc[c] = E.asymmetric(lo[0], hi[0], want)
+                        new_ops.append(_mk_op(g, f"{i}_convert_{want}", "Convert", [i], [c]))
                         quant_done[key] = c
                     op.inputs[k] = quant_done[key]
             self._quantize_params(op, enc)

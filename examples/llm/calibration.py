@@ -1,0 +1,116 @@
+"""Quantization inputs for check_llm.py --quant: the converter's --input_list of each graph and, for w4a16, the
+LPBQ overrides of the linear layers' weights.
+
+Calibration feeds are the runner's own (llm_io.step_feeds) on training text: prefill calls at position 0
+(a full window and a short padded prompt) and decode calls at positions spread over the context, their
+K/V cache computed by PyTorch (the exported Step module over the preceding tokens), so every activation
+range comes from the inputs the graphs see at run time."""
+import json
+import os
+
+import numpy as np
+
+import llm_io
+
+LPBQ_BW, LPBQ_COMPRESSED = 8, 4   # 4-bit weights, block scales = channel scale x an integer in 1..16
+
+
+def _step(model, feeds):
+    import torch
+    import train_llm as T
+    ins, outs = T.io_names(model.c)
+    with torch.no_grad():
+        res = T.Step(model)(*[torch.from_numpy(feeds[k]) for k in ins])
+    return {k: v.numpy() for k, v in zip(outs, res)}
+
+
+def calibration_sets(model, tok, text, chunks):
+    c = model.c
+    ctx, ar = c["ctx"], c["ar"]
+    ids = tok.encode(text)
+    shape = (2 * c["layers"], 1, c["kv_heads"], ctx, c["dim"] // c["heads"])
+    sets = {"prefill": [], "decode": []}
+    for k in range(chunks):
+        off = (len(ids) - ctx - 1) * k // max(chunks, 1)
+        toks = ids[off:off + ctx]
+        empty = np.zeros(shape, np.float32)
+        sets["prefill"].append(llm_io.step_feeds(c, empty, ar, toks[:ar], 0))
+        if k == 0:
+            sets["prefill"].append(llm_io.step_feeds(c, empty, ar, toks[:max(1, ar // 4)], 0))
+        for p in np.linspace(ar // 2, ctx - 1, 6).astype(int):
+            cache = np.zeros(shape, np.float32)
+            n = int(p)   # the K/V of tokens 0..p-1 from one PyTorch call over them
+            llm_io.store_kv(c, cache, _step(model, llm_io.step_feeds(c, cache, n, toks[:n], 0)), 0, n)
+            sets["decode"].append(llm_io.step_feeds(c, cache, 1, [toks[n]], n))
+    return sets
+
+
+def write_list(sets, d):
+    os.makedirs(d, exist_ok=True)
+    lines = []
+    for k, feeds in enumerate(sets):
+        parts = []
+        for name, v in feeds.items():
+            f = os.path.join(d, f"{k}_{name}.raw")
+            v.astype(np.float32).tofile(f)   # the converter reads float32 files (ids are small integers)
+            parts.append(f"{name}:={f}")
+        lines.append(" ".join(parts))
+    path = os.path.join(d, "input_list.txt")
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    return path
+
+
+def block_size(n):
+    for b in (64, 32, 16, 8):
+        if n % b == 0:
+            return b
+    return n
+
+
+def lpbq_entry(name, w):
+    """AIMET 1.0.0 LPBQ entry of a MatMul weight w [in, out]: rows = output channels, blocks along the inputs."""
+    wt = np.asarray(w, np.float64).T              # [out, in], the FullyConnected weight
+    bs = block_size(wt.shape[1])
+    blocks = np.abs(wt).reshape(wt.shape[0], -1, bs).max(-1)           # [out, blocks]
+    top, qmax = 1 << (LPBQ_BW - LPBQ_COMPRESSED), (1 << (LPBQ_COMPRESSED - 1)) - 1
+    want = blocks / qmax                           # each block's own symmetric 4-bit scale
+    chan = np.maximum(want.max(-1) / top, 1e-12)
+    ints = np.clip(np.ceil(want / chan[:, None] - 1e-9), 1, top).astype(int)
+    return {"name": name, "enc_type": "LPBQ", "dtype": "INT", "bw": LPBQ_BW, "compressed_bw": LPBQ_COMPRESSED,
+            "block_size": bs, "is_sym": True, "scale": [float(v) for v in chan],
+            "offset": [-(1 << (LPBQ_BW - 1))] * len(chan), "per_block_int_scale": [int(v) for v in ints.reshape(-1)]}
+
+
+def lpbq_overrides(onnx_path, out_path):
+    import onnx
+    from onnx import numpy_helper
+    m = onnx.load(onnx_path)
+    inits = {t.name: t for t in m.graph.initializer}
+    entries, seen = [], set()
+    for n in m.graph.node:
+        if n.op_type == "MatMul" and n.input[1] in inits and n.input[1] not in seen:
+            w = numpy_helper.to_array(inits[n.input[1]])
+            if w.ndim == 2:
+                seen.add(n.input[1])
+                entries.append(lpbq_entry(n.input[1], w))
+    with open(out_path, "w") as f:
+        json.dump({"version": "1.0.0", "activation_encodings": [], "param_encodings": entries}, f)
+    return len(entries)
+
+
+def prepare(model, tok, text, out_dir, quant, chunks):
+    """Write the calibration lists (and LPBQ overrides) under out_dir; -> {graph: converter flags}."""
+    sets = calibration_sets(model, tok, text, chunks)
+    flags = {}
+    for g, feeds in sets.items():
+        lst = write_list(feeds, os.path.join(out_dir, "calib_" + g))
+        flags[g] = ["--input_list", lst, "--act_bw", "16", "--weight_bw", "8",
+                    "--use_per_channel_quantization", "--use_per_row_quantization"]
+        if quant == "w4a16":
+            ov = os.path.join(out_dir, g + "_lpbq.json")
+            onnx_path = os.path.join(os.path.dirname(os.path.abspath(out_dir)), g + ".onnx")
+            if lpbq_overrides(onnx_path, ov) == 0:
+                raise SystemExit(f"FAIL: no MatMul weights in {onnx_path} for LPBQ")
+            flags[g] += ["--quantization_overrides", ov]
+    return flags
