@@ -170,14 +170,36 @@ TEST_F(HtpExtension, UnmatchedGraphNameWarnsAndRuns) {
   RunResult r = runTool(netRun(kHtp, "htp") + config(R"({"graphs": [
       {"fp16_relaxed_precision": 1, "graph_names": ["two_io"]},
       {"fp16_relaxed_precision": 1, "graph_names": ["qnn_model"], "rpc_control_latency": 100, "frobnicate": 1},
-      {"vtcm_mb": 2}], "context": [{"weight_sharing_enabled": true}]})"));
+      {"vtcm_mb": 2}], "context": [{"weight_sharing_enabled": true, "max_spill_fill_buffer_for_group": 0}]})"));
   ASSERT_EQ(r.exitCode, 0) << r.err;
   EXPECT_EQ(r.errorLines(), 0) << r.err;
   for (const char* w : {"names graph 'qnn_model', which no model has", "graphs[1].rpc_control_latency is not applied",
                         "graphs[1].frobnicate is not a key OpenQNN knows", "graphs[2] names no graph",
-                        "context is not applied"})
+                        "context[0].max_spill_fill_buffer_for_group is not applied"})
     EXPECT_NE(r.err.find(w), std::string::npos) << w << "\nstderr: " << r.err;
   expectCloseToCpu("htp");
+}
+
+// The vendor's "context" object: weight_sharing_enabled becomes the HTP context custom config
+// QNN_HTP_CONTEXT_CONFIG_OPTION_WEIGHT_SHARING_ENABLED at QnnContext_create of the generator, which a
+// backend without HTP context configs refuses (so it is passed); the HTP takes it, and the two graphs of
+// one model library still run right from the binary.
+TEST_F(HtpExtension, ContextWeightSharing) {
+  const std::string ext = R"({"graphs": [{"graph_names": ["two_io"], "fp16_relaxed_precision": 1}],
+      "context": {"weight_sharing_enabled": true}})";
+  RunResult g = runTool(kCbg + " --backend " + kHtp + " --model " + kTwoIo + " --binary_file m --output_dir " + dir +
+                        "/bin" + config(ext));
+  ASSERT_EQ(g.exitCode, 0) << g.err;
+  EXPECT_EQ(g.err.find("not applied"), std::string::npos) << g.err;
+  RunResult cpu = runTool(kCbg + " --backend " + kCpu + " --model " + kTwoIo + " --binary_file c --output_dir " + dir +
+                          "/bin" + config(R"({"context": {"weight_sharing_enabled": true}})"));
+  EXPECT_NE(cpu.exitCode, 0) << "the CPU backend took an HTP context config";
+  RunResult r = runTool(kNetRun + " --backend " + kHtp + " --retrieve_context " + dir + "/bin/m.bin --input_list " +
+                        dir + "/list.txt --output_dir " + dir + "/htp");
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  expectCloseToCpu("htp");
+  expectFailure(netRun(kHtp, "htp") + config(R"({"context": {"weight_sharing_enabled": 2}})"),
+                "context.weight_sharing_enabled must be an integer from 0 to 1, got 2");
 }
 
 TEST_F(HtpExtension, VendorStyleLibraryRefused) {

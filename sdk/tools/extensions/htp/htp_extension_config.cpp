@@ -174,7 +174,15 @@ ExtensionConfig readExtensionConfig(const std::string& path) {
       auto entries = r.objects(value, "devices");
       if (entries.size() > 1) r.fail("devices", "lists " + std::to_string(entries.size()) + " devices; the simulator has one");
       if (!entries.empty()) c.device = readDevice(r, entries[0], "devices[0]");
-    } else if (section == "context" || section == "memory" || section == "groupContext") {
+    } else if (section == "context") {
+      auto entries = r.objects(value, "context");
+      for (size_t i = 0; i < entries.size(); ++i)
+        for (const auto& [key, v] : entries[i].items()) {
+          const std::string where = "context" + (value.is_array() ? "[" + std::to_string(i) + "]" : std::string()) + "." + key;
+          if (key == "weight_sharing_enabled") c.weightSharing = r.flag(v, where);
+          else r.note(where, "is not applied: the simulator has no setting for it");
+        }
+    } else if (section == "memory" || section == "groupContext") {
       r.note(section, "is not applied: this API version has no HTP custom config for it");
     } else {
       r.perfOrUnknown("", section);

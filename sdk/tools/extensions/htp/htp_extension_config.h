@@ -1,7 +1,8 @@
 // The HTP backend-extension config file (backend_extensions.config_file_path),
 // read and validated into plain settings: per-graph VTCM, fp16, optimization
-// level, HVX threads, DLBC; the device's SoC, arch and PD session. Keys the
-// simulator cannot apply (perf profiles, RPC latency, context sections) are kept
+// level, HVX threads, DLBC; the device's SoC, arch and PD session; the context's
+// weight sharing. Keys the simulator cannot apply (perf profiles, RPC latency,
+// the other context keys, memory and group sections) are kept
 // as warnings; malformed JSON and bad values are errors naming file and key.
 #pragma once
 
@@ -34,6 +35,7 @@ struct DeviceSettings {
 struct ExtensionConfig {
   std::vector<GraphSettings> graphs;  // only entries that name at least one graph
   std::optional<DeviceSettings> device;
+  std::optional<bool> weightSharing;  // context.weight_sharing_enabled
   std::vector<std::string> warnings;
 };
 

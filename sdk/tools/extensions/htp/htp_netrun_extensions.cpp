@@ -1,13 +1,14 @@
 // libQnnHtpNetRunExtensions.so: the OpenQNN backend extension of the HTP. It
 // turns the extension config file (htp_extension_config.h) into QnnHtpGraph /
-// QnnHtpDevice custom configs the tools pass to QnnGraph_create and
-// QnnDevice_create. Interface and lifetimes: openqnn_backend_extension.h.
+// QnnHtpDevice / QnnHtpContext custom configs the tools pass to QnnGraph_create,
+// QnnDevice_create and QnnContext_create. Interface and lifetimes: openqnn_backend_extension.h.
 #include <deque>
 #include <exception>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "HTP/QnnHtpContext.h"
 #include "HTP/QnnHtpDevice.h"
 #include "HTP/QnnHtpGraph.h"
 #include "htp_extension_config.h"
@@ -53,6 +54,13 @@ class HtpExtension final : public tools::OpenQnnBackendExtension {
       for (const auto& g : config.graphs)
         for (const auto& name : g.names) buildGraph(name, g);
       if (config.device) buildDevice(*config.device);
+      if (config.weightSharing) {
+        QnnHtpContext_CustomConfig_t c = QNN_HTP_CONTEXT_CUSTOM_CONFIG_INIT;
+        c.option = QNN_HTP_CONTEXT_CONFIG_OPTION_WEIGHT_SHARING_ENABLED;
+        c.weightSharingEnabled = *config.weightSharing;
+        appendCustom(contextCustom_, contextConfigs_, c, QNN_CONTEXT_CONFIG_OPTION_CUSTOM);
+        contextList_ = {&contextConfigs_.back(), nullptr};
+      }
       return true;
     } catch (const std::exception& e) {
       error_ = e.what();
@@ -66,8 +74,10 @@ class HtpExtension final : public tools::OpenQnnBackendExtension {
   const QnnDevice_Config_t** deviceConfigs() const override {
     return deviceList_.empty() ? nullptr : const_cast<const QnnDevice_Config_t**>(deviceList_.data());
   }
-  // This HTP API version defines no context custom config (docs/htp-simulator.md).
-  const QnnContext_Config_t** contextConfigs() const override { return nullptr; }
+  // context.weight_sharing_enabled: QNN_HTP_CONTEXT_CONFIG_OPTION_WEIGHT_SHARING_ENABLED.
+  const QnnContext_Config_t** contextConfigs() const override {
+    return contextList_.empty() ? nullptr : const_cast<const QnnContext_Config_t**>(contextList_.data());
+  }
 
   uint32_t numGraphNames() const override { return static_cast<uint32_t>(graphs_.size()); }
   const char* graphName(uint32_t i) const override { return i < graphs_.size() ? graphs_[i].name.c_str() : nullptr; }
@@ -140,6 +150,9 @@ class HtpExtension final : public tools::OpenQnnBackendExtension {
   std::deque<QnnHtpDevice_CustomConfig_t> deviceCustom_;
   std::deque<QnnDevice_Config_t> deviceConfigs_;
   std::vector<const QnnDevice_Config_t*> deviceList_;
+  std::deque<QnnHtpContext_CustomConfig_t> contextCustom_;
+  std::deque<QnnContext_Config_t> contextConfigs_;
+  std::vector<const QnnContext_Config_t*> contextList_;
 };
 
 }  // namespace
