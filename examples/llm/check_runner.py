@@ -1,0 +1,138 @@
+#!/usr/bin/python3
+"""The runners of examples/llm against PyTorch: trains (or reuses) the example decoder, builds one context
+binary holding its prefill and decode graphs per backend (python -m qnn.llm build: libQnnCpu.so in float,
+libQnnHtp.so in fp16), and generates greedily from a held-out prompt longer than the prefill graph (so it
+goes through it in chunks) with the C++ runner qnn-llm-run and with qnn.llm. Checked:
+
+- the C++ tokenizer's ids equal train_llm.py's, for the prompt and for the whole held-out text;
+- every generated token is PyTorch's argmax over the sequence so far (plain causal forward pass, no cache:
+  an independent reference of the cache, mask, position and chunk handling); a different token is accepted
+  only where PyTorch's top two logits are within the backend's tolerance (a tie at its precision), and then
+  reported;
+- qnn.llm (Python) generates the same ids as qnn-llm-run on the same binary;
+- sampling with a seed repeats itself, and top_k 1 is greedy.
+
+    /usr/bin/python3 examples/llm/check_runner.py BUILD_DIR OUT_DIR [--tiny] [--seconds S] [--steps K]
+                     [--backends cpu,htp]
+
+Exit 77 (skipped) without python3-torch / python3-onnx or the corpus."""
+import argparse
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOLERANCE = {"cpu": 1e-4, "htp": 2e-2}  # logits: fp32 vs fp16 (11-bit significand) computation
+LIBRARY = {"cpu": "libQnnCpu.so", "htp": "libQnnHtp.so"}
+
+
+def run_runner(exe, args):
+    p = subprocess.run([exe, *args], capture_output=True, text=True, errors="replace")
+    if p.returncode:
+        sys.exit(f"FAIL: {exe} {' '.join(args)}\n{p.stdout}{p.stderr}")
+    return p.stdout
+
+
+def parse_ids(out, key):
+    for line in out.splitlines():
+        if line.startswith(key + ":"):
+            return [int(x) for x in line.split(":", 1)[1].split()]
+    sys.exit(f"FAIL: no '{key}:' line in\n{out}")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("build")
+    ap.add_argument("out")
+    ap.add_argument("--tiny", action="store_true")
+    ap.add_argument("--seconds", type=float, default=None)
+    ap.add_argument("--steps", type=int, default=8, help="tokens to generate")
+    ap.add_argument("--backends", default="cpu,htp")
+    a = ap.parse_args()
+    sys.path.insert(0, HERE)
+    sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
+    import llm_setup
+    why = llm_setup.missing()
+    if why:
+        print(f"SKIP: {why}")
+        return llm_setup.SKIP
+    import qnn.llm
+    import torch
+    llm_setup.train(a.out, a.tiny, a.seconds)
+    T, model, c = llm_setup.load(a.out)
+    tok_path = os.path.join(a.out, "tokenizer.json")
+    tok = T.Tokenizer.load(tok_path)
+    _, held_out = T.load_corpus()
+    exe = os.path.join(a.build, "bin", "qnn-llm-run")
+    libs = os.path.join(a.build, "lib", "x86_64-linux-clang")
+    failures = []
+
+    # The tokenizer: the whole held-out text.
+    text_path = os.path.join(a.out, "held_out.txt")
+    with open(text_path, "w", encoding="utf-8") as f:
+        f.write(held_out)
+    ours = [int(x) for x in run_runner(exe, ["--tokenizer", tok_path, "--prompt_file", text_path, "--tokenize"]).split()]
+    want = tok.encode(held_out)
+    print(f"tokenizer: {len(want)} held-out tokens, C++ {'equal' if ours == want else 'DIFFERENT'}")
+    if ours != want:
+        failures.append("the C++ tokenizer differs from train_llm.py's")
+
+    # A prompt of 2.5 prefill chunks, from the held-out text.
+    ids = want[:c["ar"] * 5 // 2]
+    prompt = tok.decode(ids)
+    prompt_ids = tok.encode(prompt)
+    assert len(prompt_ids) + a.steps < c["ctx"], "prompt and tokens must fit the context"
+
+    for be in a.backends.split(","):
+        lib = os.path.join(libs, LIBRARY[be])
+        ctx = qnn.llm.build(os.path.join(a.build, "bin"), a.out, lib, os.path.join(a.out, "run-" + be), fp16=be == "htp",
+                            extension=os.path.join(a.build, "backends", "htp_sim", "libQnnHtpNetRunExtensions.so"))
+        base = ["--backend", lib, "--context", ctx, "--tokenizer", tok_path, "--prompt", prompt,
+                "--max_tokens", str(a.steps), "--ids"]
+        out = run_runner(exe, base)
+        got_prompt, got = parse_ids(out, "prompt ids"), parse_ids(out, "ids")
+        if got_prompt != prompt_ids:
+            failures.append(f"{be}: the runner's prompt ids {got_prompt} differ from train_llm.py's {prompt_ids}")
+        with torch.no_grad():
+            logits = model(torch.tensor([prompt_ids + got]))[0].numpy()
+        ties = []
+        for j, t in enumerate(got):
+            row = logits[len(prompt_ids) - 1 + j]
+            best = int(row.argmax())
+            if t != best:
+                if row[best] - row[t] <= TOLERANCE[be]:
+                    ties.append(f"step {j}: {t} instead of {best}, logits {row[best] - row[t]:.1e} apart")
+                else:
+                    failures.append(f"{be}: step {j} chose {t}; PyTorch's argmax is {best} by {row[best] - row[t]:.3g}")
+        print(f"{be}: prompt {len(prompt_ids)} tokens ({-(-len(prompt_ids) // c['ar'])} prefill chunks), tokens {got}"
+              f" {tok.decode(got)!r}; PyTorch's argmax at every step"
+              + (f" except near ties: {ties}" if ties else ""))
+        for line in out.splitlines():
+            if line.startswith("#"):
+                print(f"  {line}")
+
+        with qnn.llm.Generator(lib, ctx, tok_path) as gen:
+            res = gen.generate(prompt, max_tokens=a.steps)
+        if res.ids != got:
+            failures.append(f"{be}: qnn.llm generated {res.ids}, qnn-llm-run {got}")
+        print(f"  qnn.llm: {'same ids' if res.ids == got else res.ids}; {res.summary()}")
+
+        samp = ["--temperature", "0.9", "--top_k", "20", "--top_p", "0.9", "--seed", "7"]
+        s1, s2 = (parse_ids(run_runner(exe, base + samp), "ids") for _ in range(2))
+        if s1 != s2:
+            failures.append(f"{be}: seeded sampling differs between runs: {s1} / {s2}")
+        k1 = parse_ids(run_runner(exe, base + ["--temperature", "1", "--top_k", "1", "--seed", "3"]), "ids")
+        if k1 != got:
+            failures.append(f"{be}: top_k 1 gave {k1}, greedy {got}")
+        print(f"  sampled (T 0.9, top-k 20, top-p 0.9, seed 7): {s1}, repeated {'equal' if s1 == s2 else 'DIFFERENT'}")
+
+    for f in failures:
+        print("FAIL:", f)
+    if failures:
+        return 1
+    print("PASS")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,287 @@
+"""Text generation with the example decoder of examples/llm (train_llm.py) on any QNN backend.
+
+    import qnn.llm
+    gen = qnn.llm.Generator("libQnnHtp.so", "llm.bin", "tokenizer.json")
+    out = gen.generate(" your work.", max_tokens=32)           # greedy
+    print(out.text, out.decode_tokens_per_s)
+    gen.close()
+
+The context binary holds the prefill (AR-N) and decode (AR-1) graphs (qnn-context-binary-generator
+--model libprefill.so,libdecode.so; build() below makes it from train_llm.py's ONNX files). Every graph
+input and output lives in registered shared memory (graph.register); the KV cache is the decode graph's
+past_key_L / past_value_L inputs, into which each step writes only its new entries. Prompts longer than
+the prefill graph go through it in chunks. The command line:
+
+    python3 -m qnn.llm build  --bin BUILD/bin --model MODEL_DIR --backend libQnnHtp.so --out DIR [--fp16]
+    python3 -m qnn.llm run    --backend libQnnHtp.so --context DIR/llm.bin --tokenizer MODEL_DIR/tokenizer.json
+                              --prompt TEXT [--max_tokens N] [--temperature T --top_k K --top_p P --seed S]
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+from ._core import Backend
+
+MASK_NEG = -10000.0  # train_llm.py's additive mask value
+
+
+class Tokenizer:
+    """The byte-level BPE of tokenizer.json: ids 0..255 are bytes, 256 + r is merge r; text is split by the
+    file's pre-tokenizer pattern and each word merged by its lowest-ranked pair, leftmost first."""
+
+    def __init__(self, path):
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+        self.word = re.compile(doc["pretokenizer"])
+        self.rank = {(a, b): r for r, (a, b) in enumerate(doc["merges"])}
+        self.pieces = [bytes([i]) for i in range(256)]
+        for a, b in doc["merges"]:
+            self.pieces.append(self.pieces[a] + self.pieces[b])
+
+    def encode(self, text):
+        ids = []
+        for w in self.word.findall(text):
+            seq = list(w.encode("utf-8"))
+            while len(seq) > 1:
+                r, i = min((self.rank.get(p, len(self.rank)), i) for i, p in enumerate(zip(seq, seq[1:])))
+                if r == len(self.rank):
+                    break
+                seq[i:i + 2] = [256 + r]
+            ids += seq
+        return ids
+
+    def decode(self, ids):
+        return b"".join(self.pieces[i] for i in ids).decode("utf-8", errors="replace")
+
+
+def sample(logits, temperature=0.0, top_k=0, top_p=1.0, rng=None):
+    """Greedy for temperature 0; else a draw from softmax(logits / temperature) over the top_k most likely
+    tokens (0 = all), then the fewest of them whose probability reaches top_p."""
+    if temperature <= 0:
+        return int(np.argmax(logits))
+    order = np.argsort(-logits, kind="stable")
+    if 0 < top_k < len(order):
+        order = order[:top_k]
+    z = (logits[order].astype(np.float64) - logits[order[0]]) / temperature
+    p = np.exp(z)
+    p /= p.sum()
+    if top_p < 1.0:
+        keep = int(np.searchsorted(np.cumsum(p), top_p)) + 1
+        order, p = order[:keep], p[:keep] / p[:keep].sum()
+    rng = rng or np.random.default_rng()
+    return int(order[rng.choice(len(order), p=p)])
+
+
+class Result:
+    def __init__(self, prompt_ids, ids, text, prefill_s, ttft_s, decode_s):
+        self.prompt_ids, self.ids, self.text = prompt_ids, ids, text
+        self.prefill_s, self.time_to_first_token_s, self.decode_s = prefill_s, ttft_s, decode_s
+        self.prefill_tokens_per_s = len(prompt_ids) / prefill_s if prefill_s > 0 else float("inf")
+        steps = len(ids) - 1
+        self.decode_tokens_per_s = steps / decode_s if steps and decode_s > 0 else 0.0
+
+    def summary(self):
+        s = (f"prompt {len(self.prompt_ids)} tokens: prefill {self.prefill_s * 1e3:.1f} ms "
+             f"({self.prefill_tokens_per_s:.1f} tokens/s), time to first token {self.time_to_first_token_s * 1e3:.1f} ms")
+        if len(self.ids) > 1:
+            s += f"; decode {len(self.ids) - 1} tokens: {self.decode_s * 1e3:.1f} ms ({self.decode_tokens_per_s:.1f} tokens/s)"
+        return s
+
+
+def _to_float(t, a):
+    return ((a.astype(np.float64) + t.quant[1]) * t.quant[0]).astype(np.float32) if t.quant else a.astype(np.float32)
+
+
+def _store(t, dst, values):
+    """values (float or int) into the registered array dst of tensor t, quantized when t is."""
+    if t.quant and dst.dtype.kind in "iu":
+        info = np.iinfo(dst.dtype)
+        values = np.clip(np.rint(np.asarray(values, np.float64) / t.quant[0]) - t.quant[1], info.min, info.max)
+    dst[...] = np.asarray(values).astype(dst.dtype)
+
+
+class Generator:
+    """The prefill and decode graphs of a context binary on a backend, their I/O in registered memory."""
+
+    def __init__(self, backend, context, tokenizer, prefill="prefill", decode="decode", system_library=None,
+                 log_level="warn"):
+        self.tokenizer = Tokenizer(tokenizer) if isinstance(tokenizer, str) else tokenizer
+        self.backend = backend if isinstance(backend, Backend) else Backend(backend, log_level=log_level,
+                                                                          system_library=system_library)
+        self._own_backend = not isinstance(backend, Backend)
+        self.context = self.backend.load_context(context)
+        g = self.context.graphs
+        if prefill not in g or decode not in g:
+            raise ValueError(f"{context} needs graphs '{prefill}' and '{decode}'; it holds {sorted(g)}")
+        self.pre, self.dec = g[prefill], g[decode]
+        self.info = {gr.name: {t.name: t for t in gr.inputs + gr.outputs} for gr in (self.pre, self.dec)}
+        self.mem = {gr.name: {t.name: gr.register(t.name) for t in gr.inputs + gr.outputs} for gr in (self.pre, self.dec)}
+        pi = self.info[self.pre.name]
+        self.ar, self.ctx = pi["input_ids"].dims[1], pi["attention_mask"].dims[3]
+        self.layers = sum(1 for n in pi if n.startswith("past_key_"))
+        self.vocab = pi["logits"].dims[2]
+        if self.info[self.dec.name]["input_ids"].dims[1] != 1:
+            raise ValueError("the decode graph must take one token (AR-1)")
+
+    def _kv_names(self):
+        return [f"{kind}_{i}" for i in range(self.layers) for kind in ("key", "value")]
+
+    def _step(self, graph, ids, start):
+        info, mem = self.info[graph.name], self.mem[graph.name]
+        n = info["input_ids"].dims[1]
+        past, m = self.ctx - n, len(ids)
+        if start > past:
+            raise ValueError(f"the context ({self.ctx} tokens) is full")
+        _store(info["input_ids"], mem["input_ids"].array, [ids + [0] * (n - m)])
+        _store(info["position_ids"], mem["position_ids"].array, [[start + i if i < m else 0 for i in range(n)]])
+        mask = np.full((1, 1, n, self.ctx), MASK_NEG, np.float32)
+        mask[..., :start] = 0.0  # the past slots in use
+        for i in range(n):  # the new tokens causally; a padding row sees itself only
+            mask[0, 0, i, past:past + (i + 1 if i < m else 0)] = 0.0
+            mask[0, 0, i, past + i] = 0.0
+        _store(info["attention_mask"], mem["attention_mask"].array, mask)
+        cache = self.mem[self.dec.name]
+        if graph is not self.dec and start > 0:  # the cache's slots in use into this graph's past
+            for s in self._kv_names():
+                mem["past_" + s].array[:, :, :start] = cache["past_" + s].array[:, :, :start]
+        graph.run({t.name: mem[t.name] for t in graph.inputs}, outputs={t.name: mem[t.name] for t in graph.outputs})
+        keep = max(0, min(m, self.ctx - 1 - start))
+        for s in self._kv_names():  # new entries into the cache, in place
+            new, dst = mem["new_" + s], cache["past_" + s]
+            if new.array.dtype == dst.array.dtype and info["new_" + s].quant == self.info[self.dec.name]["past_" + s].quant:
+                dst.array[:, :, start:start + keep] = new.array[:, :, :keep]
+            else:
+                _store(self.info[self.dec.name]["past_" + s], dst.array[:, :, start:start + keep],
+                       _to_float(info["new_" + s], new.array[:, :, :keep]))
+        return _to_float(info["logits"], mem["logits"].array[0, m - 1])
+
+    def generate(self, prompt, max_tokens=64, temperature=0.0, top_k=0, top_p=1.0, seed=0, stream=None):
+        """prompt: text or a list of token ids. stream(piece_bytes) is called for every new token."""
+        ids = self.tokenizer.encode(prompt) if isinstance(prompt, str) else list(prompt)
+        if not ids or len(ids) >= self.ctx:
+            raise ValueError(f"the prompt has {len(ids)} tokens; it must have 1 to {self.ctx - 1}")
+        for s in self._kv_names():  # a fresh sequence: the cache starts empty
+            self.mem[self.dec.name]["past_" + s].array[...] = 0
+        rng = np.random.default_rng(seed)
+        t0 = time.perf_counter()
+        pos = 0
+        while pos < len(ids):
+            fits = pos <= self.ctx - self.ar
+            chunk = ids[pos:pos + (self.ar if fits else 1)]
+            logits = self._step(self.pre if fits else self.dec, chunk, pos)
+            pos += len(chunk)
+        t_prefill = time.perf_counter() - t0
+        out = [sample(logits, temperature, top_k, top_p, rng)]
+        t_first = time.perf_counter() - t0
+        if stream:
+            stream(self.tokenizer.pieces[out[-1]])
+        t1 = time.perf_counter()
+        while len(out) < max_tokens and pos < self.ctx:
+            logits = self._step(self.dec, [out[-1]], pos)
+            pos += 1
+            out.append(sample(logits, temperature, top_k, top_p, rng))
+            if stream:
+                stream(self.tokenizer.pieces[out[-1]])
+        return Result(ids, out, self.tokenizer.decode(out), t_prefill, t_first, time.perf_counter() - t1)
+
+    def close(self):
+        self.context.close()
+        if self._own_backend:
+            self.backend.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def build(bin_dir, model_dir, backend, out_dir, fp16=False, extension=None):
+    """train_llm.py's prefill.onnx and decode.onnx -> one context binary out_dir/llm.bin with both graphs
+    (their weights stored once), through qnn-onnx-converter --preserve_io, qnn-model-lib-generator and
+    qnn-context-binary-generator from bin_dir. fp16 (HTP): the graphs compute in half precision (the HTP
+    net-run extension's fp16_relaxed_precision; extension = its library, by default beside the backend).
+    The HTP binary is made with the context config weight_sharing_enabled (as the vendor's LLM flows do).
+    Returns the binary's path."""
+    def tool(*args):
+        p = subprocess.run([os.path.join(bin_dir, args[0]), *args[1:]], capture_output=True, text=True)
+        if p.returncode:
+            raise RuntimeError(f"{' '.join(args)} failed:\n{p.stdout}{p.stderr}")
+    os.makedirs(out_dir, exist_ok=True)
+    libs = []
+    for g in ("prefill", "decode"):
+        cpp = os.path.join(out_dir, g + ".cpp")
+        tool("qnn-onnx-converter", "-i", os.path.join(model_dir, g + ".onnx"), "-o", cpp, "--preserve_io")
+        tool("qnn-model-lib-generator", "-c", cpp, "-b", os.path.join(out_dir, g + ".bin"), "-o",
+             os.path.join(out_dir, "lib"))
+        libs.append(os.path.join(out_dir, "lib", "x86_64-linux-clang", f"lib{g}.so"))
+    args = ["qnn-context-binary-generator", "--backend", backend, "--model", ",".join(libs), "--binary_file", "llm",
+            "--output_dir", out_dir]
+    if "Htp" in os.path.basename(backend):
+        here = os.path.dirname(os.path.abspath(backend))
+        found = [p for p in (os.path.join(d, "libQnnHtpNetRunExtensions.so") for d in (here, os.path.dirname(here)))
+                 if os.path.exists(p)]
+        ext = extension or (found[0] if found else None)
+        if not ext:
+            raise RuntimeError(f"no libQnnHtpNetRunExtensions.so beside {backend} or in its parent directory; "
+                               "give its path (extension=, --extension)")
+        htp = {"graphs": [{"graph_names": ["prefill", "decode"], "fp16_relaxed_precision": int(bool(fp16))}],
+               "context": {"weight_sharing_enabled": True}}
+        with open(os.path.join(out_dir, "htp_config.json"), "w") as f:
+            json.dump(htp, f)
+        with open(os.path.join(out_dir, "config.json"), "w") as f:
+            json.dump({"backend_extensions": {"shared_library_path": ext,
+                                              "config_file_path": os.path.join(out_dir, "htp_config.json")}}, f)
+        args += ["--config_file", os.path.join(out_dir, "config.json")]
+    tool(*args)
+    return os.path.join(out_dir, "llm.bin")
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python3 -m qnn.llm", description=__doc__.split("\n\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    b = sub.add_parser("build", help="ONNX graphs -> one context binary with both graphs")
+    b.add_argument("--bin", required=True, help="directory of qnn-onnx-converter & co.")
+    b.add_argument("--model", required=True, help="train_llm.py's output directory")
+    b.add_argument("--backend", required=True)
+    b.add_argument("--out", required=True)
+    b.add_argument("--fp16", action="store_true", help="HTP: compute in half precision")
+    b.add_argument("--extension", help="HTP: libQnnHtpNetRunExtensions.so (default: beside the backend or in its "
+                   "parent directory)")
+    r = sub.add_parser("run", help="generate text")
+    r.add_argument("--backend", required=True)
+    r.add_argument("--context", required=True)
+    r.add_argument("--tokenizer", required=True)
+    r.add_argument("--prompt", required=True)
+    r.add_argument("--max_tokens", type=int, default=64)
+    r.add_argument("--temperature", type=float, default=0.0)
+    r.add_argument("--top_k", type=int, default=0)
+    r.add_argument("--top_p", type=float, default=1.0)
+    r.add_argument("--seed", type=int, default=0)
+    r.add_argument("--ids", action="store_true", help="also print the token ids")
+    a = ap.parse_args(argv)
+    if a.cmd == "build":
+        print(build(a.bin, a.model, a.backend, a.out, fp16=a.fp16, extension=a.extension))
+        return 0
+    with Generator(a.backend, a.context, a.tokenizer) as gen:
+        def stream(piece):
+            sys.stdout.buffer.write(piece)
+            sys.stdout.flush()
+        stream(a.prompt.encode())
+        res = gen.generate(a.prompt, a.max_tokens, a.temperature, a.top_k, a.top_p, a.seed, stream=stream)
+        print()
+        if a.ids:
+            print("prompt ids:", " ".join(map(str, res.prompt_ids)))
+            print("ids:", " ".join(map(str, res.ids)))
+        print("#", res.summary())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
