@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# The example decoder of examples/llm from training to text on the HTP simulator:
+#   train_llm.py (or the trained model already in MODEL) -> prefill.onnx (AR-N) + decode.onnx (AR-1)
+#   -> qnn-onnx-converter --preserve_io -> qnn-model-lib-generator (two model libraries)
+#   -> qnn-context-binary-generator: ONE context binary holding both graphs, weights stored once
+#      (HTP: fp16 precision and the context config weight_sharing_enabled, through the HTP extension)
+#   -> qnn-llm-run: prompt through the prefill graph, then the decode loop with the KV cache in registered
+#      shared memory; prints the text, tokens/s and time to first token.
+# usage: scripts/run-llm.sh [PROMPT [qnn-llm-run options...]]   e.g. --max_tokens 32 --temperature 0.8 --top_k 40 --seed 1
+#   BUILD=DIR      build dir (default ./build, built by scripts/build.sh if missing)
+#   MODEL=DIR      the model (default $BUILD/llm): used as it is when it holds prefill.onnx, decode.onnx and
+#                  tokenizer.json, else trained there (TINY=1: the test size, seconds; TRAIN_SECONDS=S caps training)
+#   BACKEND=htp|cpu  (default htp; FP16=0 keeps the HTP in fp32)
+#   OUT=DIR        the converted graphs and the context binary (default $BUILD/llm-run/BACKEND; reused while
+#                  newer than the ONNX files)
+#   PYTHON_RUNNER=1  generate with qnn.llm (python/qnn) instead of the C++ runner
+# Needs python3-torch, python3-onnx (scripts/install-deps.sh installs them) only to train.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+build=${BUILD:-$root/build}
+model=${MODEL:-$build/llm}
+backend=${BACKEND:-htp}
+fp16=${FP16:-1}
+py=/usr/bin/python3
+prompt=${1:- This program is free software; you can}
+[ $# -gt 0 ] && shift
+case $backend in
+  htp) lib=libQnnHtp.so ;;
+  cpu) lib=libQnnCpu.so; fp16=0 ;;
+  *) echo "BACKEND must be htp or cpu" >&2; exit 2 ;;
+esac
+out=${OUT:-$build/llm-run/$backend$([ "$fp16" = 1 ] && echo -fp16)}
+[ -x "$build/bin/qnn-llm-run" ] || scripts/build.sh
+libdir=$build/lib/x86_64-linux-clang
+
+if [ -f "$model/prefill.onnx" ] && [ -f "$model/decode.onnx" ] && [ -f "$model/tokenizer.json" ]; then
+  echo "== model: $model"
+else
+  "$py" -c "import torch, onnx" 2>/dev/null || scripts/install-deps.sh
+  train=(--out "$model" ${TINY:+--tiny} ${TRAIN_SECONDS:+--seconds "$TRAIN_SECONDS"})
+  echo "== train_llm.py ${train[*]}"
+  "$py" examples/llm/train_llm.py "${train[@]}"
+fi
+
+ctx=$out/llm.bin
+if [ -f "$ctx" ] && [ "$ctx" -nt "$model/prefill.onnx" ] && [ "$ctx" -nt "$model/decode.onnx" ]; then
+  echo "== context binary: $ctx (reused)"
+else
+  echo "== convert, build the model libraries and one context binary of both graphs ($lib$([ "$fp16" = 1 ] && echo ', fp16'))"
+  PYTHONPATH=$root/python "$py" -m qnn.llm build --bin "$build/bin" --model "$model" --backend "$libdir/$lib" \
+    --out "$out" $([ "$fp16" = 1 ] && echo --fp16) --extension "$build/backends/htp_sim/libQnnHtpNetRunExtensions.so"
+  ls -l "$ctx" | awk '{print "   " $5 " bytes: " $9}'
+fi
+
+echo "== generate on $lib"
+if [ "${PYTHON_RUNNER:-0}" = 1 ]; then
+  LD_LIBRARY_PATH=$libdir PYTHONPATH=$root/python "$py" -m qnn.llm run --backend "$libdir/$lib" --context "$ctx" \
+    --tokenizer "$model/tokenizer.json" --prompt "$prompt" "$@"
+else
+  "$build/bin/qnn-llm-run" --backend "$libdir/$lib" --context "$ctx" --tokenizer "$model/tokenizer.json" \
+    --prompt "$prompt" "$@"
+fi
