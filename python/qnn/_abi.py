@@ -169,8 +169,18 @@ class BinaryInfoV1(C.Structure):
                 ("contextTensors", C.POINTER(Tensor)), ("numGraphs", C.c_uint32), ("graphs", C.POINTER(GraphInfo))]
 
 
+class BinaryInfoV3(C.Structure):
+    """Version 3 (HTP binaries): no hardware-info blob, so the graphs sit elsewhere than in V1/V2."""
+    _fields_ = [("backendId", C.c_uint32), ("buildId", C.c_char_p), ("coreApiVersion", Version),
+                ("backendApiVersion", Version), ("socVersion", C.c_char_p), ("contextBlobVersion", Version),
+                ("contextBlobSize", C.c_uint64), ("numContextTensors", C.c_uint32),
+                ("contextTensors", C.POINTER(Tensor)), ("numGraphs", C.c_uint32), ("graphs", C.POINTER(GraphInfo)),
+                ("platformInfo", C.c_void_p), ("contextMetadataSize", C.c_uint32), ("contextMetadata", C.c_void_p),
+                ("socModel", C.c_uint32)]
+
+
 class _BinaryInfoUnion(C.Union):
-    _fields_ = [("contextBinaryInfoV1", BinaryInfoV1)]
+    _fields_ = [("contextBinaryInfoV1", BinaryInfoV1), ("contextBinaryInfoV3", BinaryInfoV3)]
 
 
 class BinaryInfo(C.Structure):

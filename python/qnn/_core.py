@@ -279,7 +279,12 @@ class Context:
             err = sys_lib.fn("systemContextGetBinaryInfo")(sysctx, C.cast(self._binary, C.c_void_p), len(binary),
                                                             C.byref(info_p), C.byref(size))
             backend._check(err, "QnnSystemContext_getBinaryInfo (not a context binary of this SDK?)")
-            info = info_p.contents.contextBinaryInfoV1
+            # V1 and V2 share the leading fields up to the graphs; V3 (HTP binaries) lays them out without
+            # the hardware-info blob
+            version = info_p.contents.version
+            if version not in (1, 2, 3):
+                raise QnnError(f"unknown binary info version {version}")
+            info = info_p.contents.contextBinaryInfoV3 if version == 3 else info_p.contents.contextBinaryInfoV1
             handle = C.c_void_p()
             err = backend._lib.fn("contextCreateFromBinary")(backend._handle, backend._device, self._configs.pointer(),
                                                               C.cast(self._binary, C.c_void_p), len(binary),

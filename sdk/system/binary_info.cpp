@@ -1,5 +1,9 @@
 #include "binary_info.h"
 
+#include "HTP/QnnHtpCommon.h"
+#include "binary/prepared_blob.h"
+#include "graph/memory_needs.h"
+
 namespace qnn::system {
 namespace {
 
@@ -8,49 +12,146 @@ Qnn_Version_t version(uint32_t major, uint32_t minor, uint32_t patch) { return Q
 }  // namespace
 
 BinaryInfoStorage::BinaryInfoStorage(const sdk::ContextBinaryContents& c, FormatVersion format, uint64_t binarySize) {
-  // Version 2 is the newest the header defines; it is version 1 plus platformInfo,
-  // which a binary of ours does not record (null).
+  byteSize_ = sizeof(info_);
+  if (c.backendId == QNN_BACKEND_ID_HTP) {
+    fillHtpV3(c, format, binarySize);
+  } else {
+    fillV2(c, format, binarySize);
+  }
+  byteSize_ += graphs_.size() * sizeof(QnnSystemContext_GraphInfo_t);
+}
+
+namespace {
+
+// What the HTP's prepared form of a graph records (docs/context-binary-format.md, "HTP prepared
+// graph": magic, version, then socModel, arch, vtcmMB, optMode, fp16, hvxThreads as u32).
+struct HtpPreparedHeader {
+  uint32_t socModel = 0, vtcmMB = 0, optMode = 0, hvxThreads = 0;
+};
+
+bool readHtpHeader(const std::vector<uint8_t>& bytes, HtpPreparedHeader* out) {
+  constexpr uint32_t kMagic = 0x50505448;  // "HTPP"
+  auto u32 = [&bytes](size_t at) {
+    return static_cast<uint32_t>(bytes[at] | bytes[at + 1] << 8 | bytes[at + 2] << 16 | uint32_t{bytes[at + 3]} << 24);
+  };
+  if (bytes.size() < 32 || u32(0) != kMagic) return false;
+  out->socModel = u32(8);
+  out->vtcmMB = u32(16);
+  out->optMode = u32(20);
+  out->hvxThreads = u32(28);
+  return true;
+}
+
+// The HTP simulator's buffer alignment (one HVX vector), which its spill-fill answer uses too
+// (QNN_HTP_CONTEXT_GET_PROP_MAX_SPILLFILL_BUFFER_SIZE).
+constexpr uint64_t kHtpAlignment = 128;
+
+}  // namespace
+
+// The fields binary info versions 2 and 3 name alike.
+template <typename Info>
+void BinaryInfoStorage::fillCommon(const sdk::ContextBinaryContents& c, FormatVersion format, uint64_t binarySize,
+                                   Info* v) {
+  v->backendId = c.backendId;
+  v->buildId = keepString(c.backendBuildId);
+  v->coreApiVersion = version(c.coreApiMajor, c.coreApiMinor, c.coreApiPatch);
+  v->backendApiVersion = version(c.backendApiMajor, c.backendApiMinor, c.backendApiPatch);
+  // No SoC name in our format: an empty string (never null, so clients that print it cannot crash).
+  v->socVersion = keepString("");
+  v->contextBlobVersion = version(format.major, format.minor, 0);
+  v->contextBlobSize = binarySize;
+  std::vector<const sdk::TensorInfo*> contextTensors;
+  for (const auto& t : c.contextTensors) contextTensors.push_back(&t);
+  v->numContextTensors = static_cast<uint32_t>(contextTensors.size());
+  v->contextTensors = keepTensors(contextTensors);
+}
+
+// Name, inputs and outputs: the leading fields of every graph info version.
+template <typename GraphInfo>
+void BinaryInfoStorage::fillGraph(const sdk::GraphIR& g, GraphInfo* v) {
+  auto inputs = g.inputs();
+  auto outputs = g.outputs();
+  v->graphName = keepString(g.name);
+  v->numGraphInputs = static_cast<uint32_t>(inputs.size());
+  v->graphInputs = keepTensors(inputs);
+  v->numGraphOutputs = static_cast<uint32_t>(outputs.size());
+  v->graphOutputs = keepTensors(outputs);
+}
+
+// CPU (and any non-HTP) binaries: version 2, which is version 1 plus platformInfo (null: not
+// recorded), with graph info version 1.
+void BinaryInfoStorage::fillV2(const sdk::ContextBinaryContents& c, FormatVersion format, uint64_t binarySize) {
   info_.version = QNN_SYSTEM_CONTEXT_BINARY_INFO_VERSION_2;
   const QnnSystemContext_BinaryInfoV2_t empty = QNN_SYSTEM_CONTEXT_BINARY_INFO_V2_INIT;
   info_.contextBinaryInfoV2 = empty;
   QnnSystemContext_BinaryInfoV2_t& v2 = info_.contextBinaryInfoV2;
-  byteSize_ = sizeof(info_);
-
-  v2.backendId = c.backendId;
-  v2.buildId = keepString(c.backendBuildId);
-  v2.coreApiVersion = version(c.coreApiMajor, c.coreApiMinor, c.coreApiPatch);
-  v2.backendApiVersion = version(c.backendApiMajor, c.backendApiMinor, c.backendApiPatch);
-  // No SoC or hardware-info blob in our format: an empty string (never null, so
-  // clients that print it cannot crash) and a zero-sized blob.
-  v2.socVersion = keepString("");
+  fillCommon(c, format, binarySize, &v2);
+  // No hardware-info blob in our format: a zero-sized blob.
   v2.hwInfoBlobVersion = version(0, 0, 0);
   v2.hwInfoBlobSize = 0;
   v2.hwInfoBlob = nullptr;
-  v2.contextBlobVersion = version(format.major, format.minor, 0);
-  v2.contextBlobSize = binarySize;
-
-  std::vector<const sdk::TensorInfo*> contextTensors;
-  for (const auto& t : c.contextTensors) contextTensors.push_back(&t);
-  v2.numContextTensors = static_cast<uint32_t>(contextTensors.size());
-  v2.contextTensors = keepTensors(contextTensors);
-
   graphs_.reserve(c.graphs.size());
   for (const auto& g : c.graphs) {
     QnnSystemContext_GraphInfo_t gi = QNN_SYSTEM_CONTEXT_GRAPH_INFO_INIT;
     gi.version = QNN_SYSTEM_CONTEXT_GRAPH_INFO_VERSION_1;
-    auto inputs = g.inputs();
-    auto outputs = g.outputs();
-    gi.graphInfoV1.graphName = keepString(g.name);
-    gi.graphInfoV1.numGraphInputs = static_cast<uint32_t>(inputs.size());
-    gi.graphInfoV1.graphInputs = keepTensors(inputs);
-    gi.graphInfoV1.numGraphOutputs = static_cast<uint32_t>(outputs.size());
-    gi.graphInfoV1.graphOutputs = keepTensors(outputs);
+    fillGraph(g, &gi.graphInfoV1);
     graphs_.push_back(gi);
   }
-  byteSize_ += graphs_.size() * sizeof(QnnSystemContext_GraphInfo_t);
   v2.numGraphs = static_cast<uint32_t>(graphs_.size());
   v2.graphs = graphs_.empty() ? nullptr : graphs_.data();
   v2.platformInfo = nullptr;
+}
+
+// HTP binaries: version 3 with graph info version 3, whose graphBlobInfo is the HTP's
+// QnnHtpSystemContext_GraphBlobInfo_t version 1, as the vendor's clients read it (ONNX Runtime
+// sizes its spill-fill buffer from spillFillBufferSize): the graph's peak intermediate bytes (what
+// the backend answers for QNN_HTP_CONTEXT_GET_PROP_MAX_SPILLFILL_BUFFER_SIZE), and the VTCM size
+// (MB), optimization level and HVX threads its prepared form records.
+void BinaryInfoStorage::fillHtpV3(const sdk::ContextBinaryContents& c, FormatVersion format, uint64_t binarySize) {
+  info_.version = QNN_SYSTEM_CONTEXT_BINARY_INFO_VERSION_3;
+  const QnnSystemContext_BinaryInfoV3_t empty = QNN_SYSTEM_CONTEXT_BINARY_INFO_V3_INIT;
+  info_.contextBinaryInfoV3 = empty;
+  QnnSystemContext_BinaryInfoV3_t& v3 = info_.contextBinaryInfoV3;
+  fillCommon(c, format, binarySize, &v3);
+  sdk::PreparedGraphBlobs prepared;
+  if (!c.backendBlob.empty() && !sdk::decodePreparedGraphs(c.backendBlob, &prepared).isOk()) prepared.clear();
+  graphs_.reserve(c.graphs.size());
+  for (const auto& g : c.graphs) {
+    QnnSystemContext_GraphInfo_t gi = QNN_SYSTEM_CONTEXT_GRAPH_INFO_INIT;
+    gi.version = QNN_SYSTEM_CONTEXT_GRAPH_INFO_VERSION_3;
+    const QnnSystemContext_GraphInfoV3_t emptyGraph = QNN_SYSTEM_CONTEXT_GRAPH_INFO_V3_INIT;
+    gi.graphInfoV3 = emptyGraph;
+    QnnSystemContext_GraphInfoV3_t& v = gi.graphInfoV3;
+    fillGraph(g, &v);
+    std::vector<const sdk::TensorInfo*> updateable;
+    for (const auto& [id, t] : g.tensors)
+      if (t.updateable) updateable.push_back(&t);
+    v.numUpdateableTensors = static_cast<uint32_t>(updateable.size());
+    v.updateableTensors = keepTensors(updateable);
+    HtpPreparedHeader header;
+    auto it = prepared.find(g.name);
+    if (it != prepared.end() && readHtpHeader(it->second, &header) && !v3.socModel) v3.socModel = header.socModel;
+    QnnHtpSystemContext_GraphBlobInfo_t& blob = graphBlobs_.emplace_back();
+    blob = QnnHtpSystemContext_GraphBlobInfo_t{};
+    blob.version = QNN_SYSTEM_CONTEXT_HTP_GRAPH_INFO_BLOB_VERSION_V1;
+    auto& b1 = blob.contextBinaryGraphBlobInfoV1;
+    b1.spillFillBufferSize = sdk::graphMemoryNeeds(g, kHtpAlignment).peakNativeBytes;
+    b1.vtcmSize = header.vtcmMB;
+    b1.optimizationLevel = header.optMode;
+    b1.htpDlbc = 0;
+    b1.numHvxThreads = header.hvxThreads;
+    byteSize_ += sizeof(blob);
+    v.graphBlobInfoSize = sizeof(blob);
+    v.graphBlobInfo = &blob;
+    v.startOpIndex = 0;
+    v.endOpIndex = 0;
+    graphs_.push_back(gi);
+  }
+  v3.numGraphs = static_cast<uint32_t>(graphs_.size());
+  v3.graphs = graphs_.empty() ? nullptr : graphs_.data();
+  v3.platformInfo = nullptr;
+  v3.contextMetadataSize = 0;
+  v3.contextMetadata = nullptr;
 }
 
 const char* BinaryInfoStorage::keepString(const std::string& s) {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "HTP/QnnHtpSystemContext.h"
 #include "System/QnnSystemContext.h"
 #include "binary/context_binary.h"
 
@@ -38,6 +39,12 @@ class BinaryInfoStorage {
   const char* keepString(const std::string& s);
   Qnn_Tensor_t makeTensor(const sdk::TensorInfo& t);
   Qnn_Tensor_t* keepTensors(const std::vector<const sdk::TensorInfo*>& tensors);
+  template <typename Info>
+  void fillCommon(const sdk::ContextBinaryContents& c, FormatVersion format, uint64_t binarySize, Info* v);
+  template <typename GraphInfo>
+  void fillGraph(const sdk::GraphIR& g, GraphInfo* v);
+  void fillV2(const sdk::ContextBinaryContents& c, FormatVersion format, uint64_t binarySize);
+  void fillHtpV3(const sdk::ContextBinaryContents& c, FormatVersion format, uint64_t binarySize);
   void setQuantization(const sdk::QuantInfo& q, Qnn_QuantizeParams_t* out);
 
   QnnSystemContext_BinaryInfo_t info_ = QNN_SYSTEM_CONTEXT_BINARYINFO_INIT;
@@ -52,6 +59,7 @@ class BinaryInfoStorage {
   std::deque<std::vector<uint8_t>> blockScales8_;
   std::deque<std::vector<uint16_t>> blockScales16_;
   std::deque<std::vector<Qnn_Tensor_t>> tensorArrays_;
+  std::deque<QnnHtpSystemContext_GraphBlobInfo_t> graphBlobs_;
   std::vector<QnnSystemContext_GraphInfo_t> graphs_;
   uint64_t byteSize_ = 0;
 };

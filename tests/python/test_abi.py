@@ -103,6 +103,13 @@ LAYOUTS = [
                                                                         "socVersion", "hwInfoBlob", "contextBlobSize",
                                                                         "numContextTensors", "contextTensors",
                                                                         "numGraphs", "graphs")}),
+    ("QnnSystemContext_BinaryInfoV3_t", A.BinaryInfoV3, {f: f for f in ("backendId", "buildId", "coreApiVersion",
+                                                                        "backendApiVersion", "socVersion",
+                                                                        "contextBlobVersion", "contextBlobSize",
+                                                                        "numContextTensors", "contextTensors",
+                                                                        "numGraphs", "graphs", "platformInfo",
+                                                                        "contextMetadataSize", "contextMetadata",
+                                                                        "socModel")}),
 ]
 
 

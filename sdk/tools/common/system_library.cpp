@@ -11,9 +11,11 @@ namespace {
 std::vector<GraphSpec> copyGraphs(const QnnSystemContext_GraphInfo_t* graphs, uint32_t n) {
   std::vector<GraphSpec> out;
   for (uint32_t i = 0; i < n; ++i) {
-    if (graphs[i].version != QNN_SYSTEM_CONTEXT_GRAPH_INFO_VERSION_1)
-      throw ToolError("system library returned graph info version " + std::to_string(graphs[i].version));
-    const auto& g = graphs[i].graphInfoV1;
+    const auto version = graphs[i].version;
+    if (version != QNN_SYSTEM_CONTEXT_GRAPH_INFO_VERSION_1 && version != QNN_SYSTEM_CONTEXT_GRAPH_INFO_VERSION_2 &&
+        version != QNN_SYSTEM_CONTEXT_GRAPH_INFO_VERSION_3)
+      throw ToolError("system library returned graph info version " + std::to_string(version));
+    const auto& g = graphs[i].graphInfoV1;  // versions 2 and 3 start with version 1's fields
     GraphSpec s;
     s.name = g.graphName ? g.graphName : "";
     for (uint32_t k = 0; k < g.numGraphInputs; ++k) s.inputs.push_back(TensorSpec::fromQnn(g.graphInputs[k]));
@@ -53,6 +55,8 @@ std::vector<GraphSpec> graphSpecsFromSystemLibrary(const std::string& libraryPat
       graphs = copyGraphs(info->contextBinaryInfoV1.graphs, info->contextBinaryInfoV1.numGraphs);
     } else if (info->version == QNN_SYSTEM_CONTEXT_BINARY_INFO_VERSION_2) {
       graphs = copyGraphs(info->contextBinaryInfoV2.graphs, info->contextBinaryInfoV2.numGraphs);
+    } else if (info->version == QNN_SYSTEM_CONTEXT_BINARY_INFO_VERSION_3) {
+      graphs = copyGraphs(info->contextBinaryInfoV3.graphs, info->contextBinaryInfoV3.numGraphs);
     } else {
       error = "unknown binary info version " + std::to_string(info->version);
     }

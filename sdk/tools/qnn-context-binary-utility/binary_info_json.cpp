@@ -1,6 +1,9 @@
 #include "binary_info_json.h"
 
 #include <string>
+#include <type_traits>
+
+#include "HTP/QnnHtpSystemContext.h"
 
 #include "qnn_names.h"
 #include "tool_error.h"
@@ -89,17 +92,30 @@ Json tensorsJson(const Qnn_Tensor_t* tensors, uint32_t n) {
 }
 
 Json graphJson(const QnnSystemContext_GraphInfo_t& g) {
-  if (g.version != QNN_SYSTEM_CONTEXT_GRAPH_INFO_VERSION_1)
+  const auto version = g.version;
+  if (version != QNN_SYSTEM_CONTEXT_GRAPH_INFO_VERSION_1 && version != QNN_SYSTEM_CONTEXT_GRAPH_INFO_VERSION_2 &&
+      version != QNN_SYSTEM_CONTEXT_GRAPH_INFO_VERSION_3)
     throw ToolError("the system library returned graph info of unknown version " + std::to_string(g.version));
-  const auto& v = g.graphInfoV1;
+  const auto& v = g.graphInfoV1;  // versions 2 and 3 start with version 1's fields
   Json j;
   j["name"] = str(v.graphName);
   j["inputs"] = tensorsJson(v.graphInputs, v.numGraphInputs);
   j["outputs"] = tensorsJson(v.graphOutputs, v.numGraphOutputs);
+  if (version == QNN_SYSTEM_CONTEXT_GRAPH_INFO_VERSION_1) return j;
+  j["updateableTensors"] = tensorsJson(g.graphInfoV2.updateableTensors, g.graphInfoV2.numUpdateableTensors);
+  if (version != QNN_SYSTEM_CONTEXT_GRAPH_INFO_VERSION_3 || !g.graphInfoV3.graphBlobInfo) return j;
+  // The HTP's graph blob info (libQnnSystem.so gives it for HTP binaries).
+  const auto* blob = static_cast<const QnnHtpSystemContext_GraphBlobInfo_t*>(g.graphInfoV3.graphBlobInfo);
+  if (g.graphInfoV3.graphBlobInfoSize >= sizeof(*blob) && blob->version == QNN_SYSTEM_CONTEXT_HTP_GRAPH_INFO_BLOB_VERSION_V1) {
+    const auto& b = blob->contextBinaryGraphBlobInfoV1;
+    j["graphBlobInfo"] = {{"spillFillBufferSize", b.spillFillBufferSize}, {"vtcmSize", b.vtcmSize},
+                          {"optimizationLevel", b.optimizationLevel}, {"htpDlbc", b.htpDlbc},
+                          {"numHvxThreads", b.numHvxThreads}};
+  }
   return j;
 }
 
-// V1 and V2 share every field this writes (V2 only adds platformInfo).
+// What every binary info version has; version 3 drops the hardware-info blob and adds socModel.
 template <typename Info>
 Json infoJson(const Info& info, QnnSystemContext_BinaryInfoVersion_t version) {
   Json j;
@@ -110,12 +126,15 @@ Json infoJson(const Info& info, QnnSystemContext_BinaryInfoVersion_t version) {
   backend["coreApiVersion"] = versionString(info.coreApiVersion);
   backend["backendApiVersion"] = versionString(info.backendApiVersion);
   backend["socVersion"] = str(info.socVersion);
+  if constexpr (std::is_same_v<Info, QnnSystemContext_BinaryInfoV3_t>) backend["socModel"] = info.socModel;
   j["backend"] = std::move(backend);
   Json context;
   context["blobVersion"] = versionString(info.contextBlobVersion);
   context["blobSize"] = info.contextBlobSize;
-  context["hwInfoBlobVersion"] = versionString(info.hwInfoBlobVersion);
-  context["hwInfoBlobSize"] = info.hwInfoBlobSize;
+  if constexpr (!std::is_same_v<Info, QnnSystemContext_BinaryInfoV3_t>) {
+    context["hwInfoBlobVersion"] = versionString(info.hwInfoBlobVersion);
+    context["hwInfoBlobSize"] = info.hwInfoBlobSize;
+  }
   context["numContextTensors"] = info.numContextTensors;
   context["contextTensors"] = tensorsJson(info.contextTensors, info.numContextTensors);
   context["numGraphs"] = info.numGraphs;
@@ -133,6 +152,7 @@ nlohmann::ordered_json binaryInfoToJson(const QnnSystemContext_BinaryInfo_t& inf
   switch (info.version) {
     case QNN_SYSTEM_CONTEXT_BINARY_INFO_VERSION_1: return infoJson(info.contextBinaryInfoV1, info.version);
     case QNN_SYSTEM_CONTEXT_BINARY_INFO_VERSION_2: return infoJson(info.contextBinaryInfoV2, info.version);
+    case QNN_SYSTEM_CONTEXT_BINARY_INFO_VERSION_3: return infoJson(info.contextBinaryInfoV3, info.version);
     default: throw ToolError("the system library returned binary info of unknown version " + std::to_string(info.version));
   }
 }

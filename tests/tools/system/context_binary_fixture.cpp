@@ -4,6 +4,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include "HTP/QnnHtpCommon.h"
+#include "HTP/QnnHtpContext.h"
 #include "backend_loader.h"
 
 namespace qnn::test {
@@ -87,26 +89,44 @@ std::string build(const QNN_INTERFACE_VER_TYPE& api, Qnn_ContextHandle_t ctx, Co
     quantize(y1, 0.1f, -10);
     TensorSpec y2("qy2", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_UFIXED_POINT_8, {1, 4});
     quantize(y2, 0.2f, -20);
-    for (TensorSpec* t : {&x, &ws, &wi, &y1, &y2})
+    // The HTP takes FullyConnected weights as static tensors only: there, fc_static alone.
+    const bool inputWeights = out->backendId != QNN_BACKEND_ID_HTP;
+    std::vector<TensorSpec*> tensors = {&x, &ws, &y1};
+    if (inputWeights) tensors.insert(tensors.end(), {&wi, &y2});
+    for (TensorSpec* t : tensors)
       if (api.tensorCreateGraphTensor(g, &t->tensor) != QNN_SUCCESS) return "tensor " + t->name;
     Qnn_Tensor_t fc1In[] = {x.tensor, ws.tensor};
     Qnn_OpConfig_t op = QNN_OPCONFIG_INIT;
     op.v1 = {"fc_static", "qti.aisw", "FullyConnected", 0, nullptr, 2, fc1In, 1, &y1.tensor};
     if (api.graphAddNode(g, op) != QNN_SUCCESS) return "fc_static";
-    Qnn_Tensor_t fc2In[] = {x.tensor, wi.tensor};
-    op.v1 = {"fc_input", "qti.aisw", "FullyConnected", 0, nullptr, 2, fc2In, 1, &y2.tensor};
-    if (api.graphAddNode(g, op) != QNN_SUCCESS) return "fc_input";
+    if (inputWeights) {
+      Qnn_Tensor_t fc2In[] = {x.tensor, wi.tensor};
+      op.v1 = {"fc_input", "qti.aisw", "FullyConnected", 0, nullptr, 2, fc2In, 1, &y2.tensor};
+      if (api.graphAddNode(g, op) != QNN_SUCCESS) return "fc_input";
+    }
     if (api.graphFinalize(g, nullptr, nullptr) != QNN_SUCCESS) return "finalize quant_graph";
-    out->graphs.push_back({"quant_graph", {expect(x), expect(wi)}, {expect(y1), expect(y2)}});
+    if (inputWeights) out->graphs.push_back({"quant_graph", {expect(x), expect(wi)}, {expect(y1), expect(y2)}});
+    else out->graphs.push_back({"quant_graph", {expect(x)}, {expect(y1)}});
   }
   return "";
 }
 
-ContextBinaryFixture makeFixture() {
+// The backend's answer to QNN_HTP_CONTEXT_GET_PROP_MAX_SPILLFILL_BUFFER_SIZE (0 if refused).
+uint64_t htpSpillFill(const QNN_INTERFACE_VER_TYPE& api, Qnn_ContextHandle_t ctx) {
+  QnnHtpContext_CustomProperty_t custom = QNN_HTP_CONTEXT_CUSTOM_PROPERTY_INIT;
+  custom.option = QNN_HTP_CONTEXT_GET_PROP_MAX_SPILLFILL_BUFFER_SIZE;
+  QnnContext_Property_t property{};
+  property.option = QNN_CONTEXT_PROPERTY_OPTION_CUSTOM;
+  property.customProperty = &custom;
+  QnnContext_Property_t* list[] = {&property, nullptr};
+  return api.contextGetProperty(ctx, list) == QNN_SUCCESS ? custom.spillfillBufferSize : 0;
+}
+
+ContextBinaryFixture makeFixture(const std::string& backendPath) {
   ContextBinaryFixture f;
-  LoadedBackend lib(cpuBackendPath());
+  LoadedBackend lib(backendPath);
   if (!lib.ok()) {
-    f.error = "cannot load the CPU backend: " + lib.error();
+    f.error = "cannot load the backend: " + lib.error();
     return f;
   }
   const auto& api = lib.api();
@@ -119,6 +139,7 @@ ContextBinaryFixture makeFixture() {
   }
   if (api.contextCreate(backend, nullptr, nullptr, &ctx) != QNN_SUCCESS) f.error = "contextCreate failed";
   if (f.error.empty()) f.error = build(api, ctx, &f);
+  if (f.error.empty() && f.backendId == QNN_BACKEND_ID_HTP) f.htpSpillFill = htpSpillFill(api, ctx);
   Qnn_ContextBinarySize_t size = 0, written = 0;
   if (f.error.empty() && api.contextGetBinarySize(ctx, &size) != QNN_SUCCESS) f.error = "contextGetBinarySize failed";
   if (f.error.empty()) {
@@ -135,7 +156,12 @@ ContextBinaryFixture makeFixture() {
 }  // namespace
 
 const ContextBinaryFixture& contextBinaryFixture() {
-  static const ContextBinaryFixture fixture = makeFixture();
+  static const ContextBinaryFixture fixture = makeFixture(cpuBackendPath());
+  return fixture;
+}
+
+const ContextBinaryFixture& htpContextBinaryFixture() {
+  static const ContextBinaryFixture fixture = makeFixture(QNN_TEST_HTP_BACKEND_PATH);
   return fixture;
 }
 

@@ -1,5 +1,5 @@
 // Builds, once per test process, a context binary with two graphs through the
-// public C API on libQnnCpu.so, and records what each graph's inputs and outputs
+// public C API on libQnnCpu.so (and one on libQnnHtp.so), and records what each graph's inputs and outputs
 // should look like, so the system library and the utility can be checked
 // against what the client actually created:
 //   float_graph: out = Relu(x + y)                     (FLOAT_32, [1,4,4,3])
@@ -39,11 +39,14 @@ struct ContextBinaryFixture {
   std::vector<uint8_t> bytes;  // the binary QnnContext_getBinary wrote
   std::vector<ExpectedGraph> graphs;
   uint32_t backendId = 0;
+  uint64_t htpSpillFill = 0;  // HTP: the context's QNN_HTP_CONTEXT_GET_PROP_MAX_SPILLFILL_BUFFER_SIZE
   std::string error;  // non-empty if building failed
 };
 
 // Built on first use; owned by the function (lives until exit).
 const ContextBinaryFixture& contextBinaryFixture();
+// The same two graphs in a context of libQnnHtp.so.
+const ContextBinaryFixture& htpContextBinaryFixture();
 
 // A fresh directory under the system temp dir, removed (recursively) when the
 // object dies. Tests write binaries, JSON and traces there.

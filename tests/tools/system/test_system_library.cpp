@@ -5,8 +5,11 @@
 
 #include <algorithm>
 #include <cstring>
+#include <map>
 #include <string>
 
+#include "HTP/QnnHtpCommon.h"
+#include "HTP/QnnHtpSystemContext.h"
 #include "context_binary_fixture.h"
 #include "system_loader.h"
 
@@ -73,6 +76,24 @@ void expectTensor(const Qnn_Tensor_t& got, const ExpectedTensor& want) {
   }
 }
 
+// Names, inputs and outputs of every graph (the fields every graph info version starts with).
+void expectGraphs(const QnnSystemContext_GraphInfo_t* graphs, uint32_t n, const ContextBinaryFixture& f,
+                  QnnSystemContext_GraphInfoVersion_t version) {
+  ASSERT_EQ(n, f.graphs.size());
+  ASSERT_NE(graphs, nullptr);
+  for (size_t g = 0; g < f.graphs.size(); ++g) {
+    const ExpectedGraph& want = f.graphs[g];
+    SCOPED_TRACE(want.name);
+    ASSERT_EQ(graphs[g].version, version);
+    const auto& gi = graphs[g].graphInfoV1;
+    EXPECT_STREQ(gi.graphName, want.name.c_str());
+    ASSERT_EQ(gi.numGraphInputs, want.inputs.size());
+    ASSERT_EQ(gi.numGraphOutputs, want.outputs.size());
+    for (size_t i = 0; i < want.inputs.size(); ++i) expectTensor(gi.graphInputs[i], want.inputs[i]);
+    for (size_t i = 0; i < want.outputs.size(); ++i) expectTensor(gi.graphOutputs[i], want.outputs[i]);
+  }
+}
+
 void expectMatchesFixture(const QnnSystemContext_BinaryInfo_t& info, const ContextBinaryFixture& f) {
   ASSERT_EQ(info.version, QNN_SYSTEM_CONTEXT_BINARY_INFO_VERSION_2);
   const auto& v = info.contextBinaryInfoV2;
@@ -85,19 +106,7 @@ void expectMatchesFixture(const QnnSystemContext_BinaryInfo_t& info, const Conte
   EXPECT_EQ(v.contextBlobSize, f.bytes.size());
   EXPECT_EQ(v.numContextTensors, 0u);
   EXPECT_EQ(v.platformInfo, nullptr);
-  ASSERT_EQ(v.numGraphs, f.graphs.size());
-  ASSERT_NE(v.graphs, nullptr);
-  for (size_t g = 0; g < f.graphs.size(); ++g) {
-    const ExpectedGraph& want = f.graphs[g];
-    SCOPED_TRACE(want.name);
-    ASSERT_EQ(v.graphs[g].version, QNN_SYSTEM_CONTEXT_GRAPH_INFO_VERSION_1);
-    const auto& gi = v.graphs[g].graphInfoV1;
-    EXPECT_STREQ(gi.graphName, want.name.c_str());
-    ASSERT_EQ(gi.numGraphInputs, want.inputs.size());
-    ASSERT_EQ(gi.numGraphOutputs, want.outputs.size());
-    for (size_t i = 0; i < want.inputs.size(); ++i) expectTensor(gi.graphInputs[i], want.inputs[i]);
-    for (size_t i = 0; i < want.outputs.size(); ++i) expectTensor(gi.graphOutputs[i], want.outputs[i]);
-  }
+  expectGraphs(v.graphs, v.numGraphs, f, QNN_SYSTEM_CONTEXT_GRAPH_INFO_VERSION_1);
 }
 
 TEST_F(SystemLibrary, ProviderTable) {
@@ -125,6 +134,45 @@ TEST_F(SystemLibrary, BinaryInfoListsEveryGraphInputAndOutput) {
   ASSERT_NE(info, nullptr);
   EXPECT_GT(infoSize, sizeof(QnnSystemContext_BinaryInfo_t));
   expectMatchesFixture(*info, fixture());
+}
+
+// HTP binaries: binary info version 3, graph info version 3 whose graphBlobInfo is the HTP's
+// QnnHtpSystemContext_GraphBlobInfo_t version 1, where ONNX Runtime reads the spill-fill size. float_graph's
+// one intermediate tensor ("sum": 1x4x4x3 float, 192 bytes) takes two 128-byte HVX vectors: 256 bytes;
+// quant_graph has none. The largest equals the backend's own answer for the context.
+TEST_F(SystemLibrary, HtpBinaryInfoVersion3CarriesTheSpillFillSize) {
+  const ContextBinaryFixture& f = htpContextBinaryFixture();
+  ASSERT_TRUE(f.error.empty()) << f.error;
+  std::vector<uint8_t> bytes = f.bytes;
+  const QnnSystemContext_BinaryInfo_t* info = nullptr;
+  ASSERT_EQ(getInfo(bytes, &info), QNN_SUCCESS);
+  ASSERT_EQ(info->version, QNN_SYSTEM_CONTEXT_BINARY_INFO_VERSION_3);
+  const auto& v = info->contextBinaryInfoV3;
+  EXPECT_EQ(v.backendId, uint32_t(QNN_BACKEND_ID_HTP));
+  ASSERT_NE(v.buildId, nullptr);
+  ASSERT_NE(v.socVersion, nullptr);
+  EXPECT_EQ(v.coreApiVersion.major, uint32_t(QNN_API_VERSION_MAJOR));
+  EXPECT_EQ(v.contextBlobVersion.major, 1u);
+  EXPECT_EQ(v.contextBlobSize, bytes.size());
+  EXPECT_EQ(v.contextMetadataSize, 0u);
+  EXPECT_EQ(v.socModel, 60u);  // the simulator's SoC without device configs (SC8380XP)
+  const std::map<std::string, uint64_t> spillFill = {{"float_graph", 256}, {"quant_graph", 0}};
+  expectGraphs(v.graphs, v.numGraphs, f, QNN_SYSTEM_CONTEXT_GRAPH_INFO_VERSION_3);
+  uint64_t largest = 0;
+  for (size_t g = 0; g < f.graphs.size() && g < v.numGraphs; ++g) {
+    const ExpectedGraph& want = f.graphs[g];
+    SCOPED_TRACE(want.name);
+    const auto& gi = v.graphs[g].graphInfoV3;
+    EXPECT_EQ(gi.numUpdateableTensors, 0u);
+    ASSERT_EQ(gi.graphBlobInfoSize, sizeof(QnnHtpSystemContext_GraphBlobInfo_t));
+    ASSERT_NE(gi.graphBlobInfo, nullptr);
+    const auto* blob = static_cast<const QnnHtpSystemContext_GraphBlobInfo_t*>(gi.graphBlobInfo);
+    ASSERT_EQ(blob->version, QNN_SYSTEM_CONTEXT_HTP_GRAPH_INFO_BLOB_VERSION_V1);
+    EXPECT_EQ(blob->contextBinaryGraphBlobInfoV1.spillFillBufferSize, spillFill.at(want.name));
+    EXPECT_EQ(blob->contextBinaryGraphBlobInfoV1.vtcmSize, 8u);  // MB: all of SoC 60's VTCM (no VTCM config)
+    largest = std::max(largest, blob->contextBinaryGraphBlobInfoV1.spillFillBufferSize);
+  }
+  EXPECT_EQ(largest, f.htpSpillFill);
 }
 
 TEST_F(SystemLibrary, MetadataMatchesBinaryInfo) {
