@@ -83,6 +83,24 @@ Value quantValue(const Qnn_TensorV1_t& t) {
       v.add("blockScales", std::move(blocks));
       break;
     }
+    case QNN_QUANTIZATION_ENCODING_MICROSCALING: {
+      const Qnn_MicroscalingEncoding_t* m = q.microScalingEncoding;
+      if (!m) break;
+      v.add("valueEncoding", Value::uint(uint32_t(m->valueEncoding)));
+      Value dims = Value::list(), scales = Value::list();
+      for (uint32_t k = 0; m->blockDimensions && k < m->blockRank && k < 16; ++k)
+        dims.push(Value::uint(m->blockDimensions[k]));
+      v.add("blockDimensions", std::move(dims));
+      v.add("blockCount", Value::uint(m->blockCount));
+      v.add("scaleDataType", Value::uint(uint32_t(m->scaleDataType)));
+      const bool e8m0 = m->scaleDataType == QNN_DATATYPE_FLOAT_8;
+      for (uint32_t k = 0; (e8m0 ? m->blockScales8 != nullptr : m->blockScalesFloat != nullptr) &&
+                           m->blockCount <= (1u << 24) && k < m->blockCount;
+           ++k)
+        scales.push(e8m0 ? Value::uint(m->blockScales8[k]) : Value::real(m->blockScalesFloat[k]));
+      v.add("blockScales", std::move(scales));
+      break;
+    }
     default: break;
   }
   return v;

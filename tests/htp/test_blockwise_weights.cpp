@@ -423,29 +423,16 @@ TEST(BlockwiseSaver, RecordingReplaysOnHtpAndCpu) {
     Session recorded(saver);
     EXPECT_EQ(buildAndRun(recorded, graph, Form::kBlockwise8), direct);
   }
-  fs::path trace = dir / "saver_output.qnntrace";
-  ASSERT_TRUE(fs::exists(trace));
+  ASSERT_TRUE(fs::exists(dir / "saver_output.qnntrace"));
   for (const char* backendPath : {QNN_TEST_HTP_BACKEND_PATH, QNN_TEST_CPU_BACKEND_PATH}) {
-    auto [status, text] = runLogged(std::string(QNN_TEST_TRACE_REPLAY) + " --backend " + backendPath +
-                                        " --compare --trace " + trace.string(),
-                                    dir / "replay.txt");
+    auto [status, text] = replayRecording(dir, backendPath);
     EXPECT_EQ(status, 0) << backendPath << "\n" << text;
     EXPECT_NE(text.find("compared 1 outputs"), std::string::npos) << text;
   }
   // The C program the Saver wrote (Qnn_BlockwiseExpansion_t built in C) compiles strictly and, run on
   // the CPU backend, gives the recorded output.
-  ASSERT_TRUE(fs::exists(dir / "saver_output.c"));
-  auto [ccStatus, ccText] = runLogged(std::string("cd '") + dir.string() + "' && " + QNN_TEST_C_COMPILER +
-                                          " -std=c11 -Wall -Wextra -Werror " + QNN_TEST_C_FLAGS + " -I'" +
-                                          QNN_TEST_INCLUDE_DIR +
-                                          "' saver_output.c -o saver_output -DSAVER_OUTPUT_NO_LINKED_BACKEND -ldl",
-                                      dir / "cc.txt");
-  ASSERT_EQ(ccStatus, 0) << ccText;
-  auto [runStatus, runText] = runLogged(
-      std::string("cd '") + dir.string() + "' && ./saver_output --backend " + QNN_TEST_CPU_BACKEND_PATH, dir / "run.txt");
-  ASSERT_EQ(runStatus, 0) << runText;
-  std::ifstream replayed(dir / "replay_output" / "execute_0_output_0_y.raw", std::ios::binary);
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(replayed)), std::istreambuf_iterator<char>());
+  std::vector<uint8_t> bytes;
+  ASSERT_EQ(runSaverProgram(dir, QNN_TEST_CPU_BACKEND_PATH, "y", &bytes), "");
   EXPECT_EQ(bytes, direct);
   fs::remove_all(dir);
 }

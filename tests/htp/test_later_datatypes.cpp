@@ -6,6 +6,8 @@
 // by an independent decoder (the formats' definitions written out in double); on
 // libQnnHtp.so 4-bit weights run with 16-bit activations against a float64 reference and
 // the other types are refused with QNN_COMMON_ERROR_NOT_SUPPORTED and a line naming them.
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -379,6 +381,94 @@ TEST(CpuLaterDatatypesUpdate, PackedWeightTakesPackedUpdates) {
     }
     EXPECT_EQ(api.contextFree(ctx, nullptr), QNN_SUCCESS);
   }
+}
+
+// Recorded through the Saver (pass-through to the CPU backend): an MXFP8 weight (its microscaling
+// encoding with E8M0 scales), an MXFP4 one with FLOAT_32 scales, and a packed SFIXED_POINT_2 one;
+// replayed by qnn-trace-replay with the recorded outputs compared, and the Saver's C program
+// (Qnn_MicroscalingEncoding_t built in C) compiled strictly and run, giving the recorded output.
+TEST(LaterDatatypesSaver, RecordingReplaysOnTheCpu) {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::temp_directory_path() / ("later_datatypes_saver_" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::mt19937 rng(9);
+  std::vector<std::unique_ptr<Weight>> weights;
+  weights.push_back(fp8(QNN_FLOAT_ENCODING_MXFP8_E5M2, true, rng));
+  weights.push_back(fp4(true, rng));
+  for (size_t i = 0; i < kN; ++i)  // MXFP4 with FLOAT_32 scales (the E8M0 ones are powers of two: exact)
+    weights.back()->ref[i] = weights.back()->ref[i] / weights.back()->blockScale(i) * 0.75;
+  weights.back()->scales8.clear();
+  weights.back()->scalesF.assign(8, 0.75f);
+  weights.back()->mx.scaleDataType = QNN_DATATYPE_FLOAT_32;
+  weights.back()->mx.blockScalesFloat = weights.back()->scalesF.data();
+  weights.push_back(packedFixed(QNN_DATATYPE_SFIXED_POINT_2, 2, true, 0.375f, 1, rng));
+  // One graph: y = ((x + w0) + w1) + Dequantize(w2) (one execute: the Saver regenerates its C
+  // program at resting points, at most so often).
+  std::vector<float> x(kN, 0.25f);
+  auto record = [&](Session& s) {
+    Ids ids;
+    std::vector<float> y;
+    return s.buildAndRun(
+        [&](const QNN_INTERFACE_VER_TYPE& api, Qnn_ContextHandle_t ctx, Qnn_GraphHandle_t* g) {
+          Qnn_ErrorHandle_t rc = api.graphCreate(ctx, "later", nullptr, g);
+          if (rc != QNN_SUCCESS) return rc;
+          TensorSpec xs("x", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_FLOAT_32, {kRows, kCols});
+          TensorSpec t0("t0", QNN_TENSOR_TYPE_NATIVE, QNN_DATATYPE_FLOAT_32, {kRows, kCols});
+          TensorSpec t1("t1", QNN_TENSOR_TYPE_NATIVE, QNN_DATATYPE_FLOAT_32, {kRows, kCols});
+          TensorSpec w2f("w2f", QNN_TENSOR_TYPE_NATIVE, QNN_DATATYPE_FLOAT_32, {kRows, kCols});
+          TensorSpec ys("y", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_FLOAT_32, {kRows, kCols});
+          weights[0]->spec.name = "w0", weights[1]->spec.name = "w1", weights[2]->spec.name = "w2";
+          for (auto& w : weights) w->spec.tensor.v1.name = w->spec.name.c_str();
+          for (TensorSpec* t : {&xs, &weights[0]->spec, &weights[1]->spec, &weights[2]->spec, &t0, &t1, &w2f, &ys})
+            if ((rc = api.tensorCreateGraphTensor(*g, &t->tensor)) != QNN_SUCCESS) return rc;
+          ids.x = xs.tensor.v1.id;
+          ids.y = ys.tensor.v1.id;
+          Qnn_Tensor_t a0[2] = {xs.tensor, weights[0]->spec.tensor}, a1[2] = {t0.tensor, weights[1]->spec.tensor},
+                       a2[2] = {t1.tensor, w2f.tensor};
+          Qnn_OpConfig_t ops[4] = {QNN_OPCONFIG_INIT, QNN_OPCONFIG_INIT, QNN_OPCONFIG_INIT, QNN_OPCONFIG_INIT};
+          ops[0].v1 = {"add0", "qti.aisw", "ElementWiseAdd", 0, nullptr, 2, a0, 1, &t0.tensor};
+          ops[1].v1 = {"add1", "qti.aisw", "ElementWiseAdd", 0, nullptr, 2, a1, 1, &t1.tensor};
+          ops[2].v1 = {"deq", "qti.aisw", "Dequantize", 0, nullptr, 1, &weights[2]->spec.tensor, 1, &w2f.tensor};
+          ops[3].v1 = {"add2", "qti.aisw", "ElementWiseAdd", 0, nullptr, 2, a2, 1, &ys.tensor};
+          for (const auto& op : ops)
+            if ((rc = api.graphAddNode(*g, op)) != QNN_SUCCESS) return rc;
+          return api.graphFinalize(*g, nullptr, nullptr);
+        },
+        [&](const QNN_INTERFACE_VER_TYPE& api, Qnn_GraphHandle_t g, std::vector<uint8_t>* out) {
+          Qnn_ErrorHandle_t rc = runAdd(api, g, ids, x, &y);
+          out->assign(reinterpret_cast<uint8_t*>(y.data()), reinterpret_cast<uint8_t*>(y.data() + y.size()));
+          return rc;
+        });
+  };
+  std::vector<uint8_t> direct;
+  {
+    Session cpu(cpuLib());
+    direct = record(cpu);
+  }
+  // The reference of the three decoders (a NaN anywhere stays NaN).
+  size_t bad = 0;
+  for (size_t i = 0; i < kN; ++i) {
+    float got;
+    std::memcpy(&got, direct.data() + 4 * i, 4);
+    const float want = float(float(float(0.25 + weights[0]->ref[i]) + weights[1]->ref[i]) + weights[2]->ref[i]);
+    bad += std::isnan(want) ? !std::isnan(got) : got != want;
+  }
+  EXPECT_EQ(bad, 0u);
+  setenv("QNN_SAVER_BACKEND", QNN_TEST_CPU_BACKEND_PATH, 1);
+  LoadedBackend saver(QNN_TEST_SAVER_PATH);
+  ASSERT_EQ(startSaver(saver, dir), "");
+  {
+    Session recorded(saver);
+    EXPECT_EQ(record(recorded), direct);
+  }
+  auto [status, text] = replayRecording(dir, QNN_TEST_CPU_BACKEND_PATH);
+  EXPECT_EQ(status, 0) << text;
+  EXPECT_NE(text.find("compared 1 outputs"), std::string::npos) << text;
+  std::vector<uint8_t> bytes;
+  ASSERT_EQ(runSaverProgram(dir, QNN_TEST_CPU_BACKEND_PATH, "y", &bytes), "");
+  EXPECT_EQ(bytes, direct);
+  if (!HasFailure()) fs::remove_all(dir);  // kept for a look when something failed
 }
 
 // ---- Refusals ----

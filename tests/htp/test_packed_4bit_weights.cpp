@@ -488,11 +488,8 @@ TEST(PackedWeightsSaver, RecordingReplaysOnTheHtp) {
     EXPECT_EQ(buildAndRun(recorded, graph, Form::kPacked), direct);
     EXPECT_EQ(buildAndRun(recorded, graph, Form::kMaskedContainer), directMasked);
   }
-  fs::path trace = dir / "saver_output.qnntrace";
-  ASSERT_TRUE(fs::exists(trace));
-  auto [status, text] = runLogged(std::string(QNN_TEST_TRACE_REPLAY) + " --backend " + QNN_TEST_HTP_BACKEND_PATH +
-                                      " --compare --trace " + trace.string(),
-                                  dir / "replay.txt");
+  ASSERT_TRUE(fs::exists(dir / "saver_output.qnntrace"));
+  auto [status, text] = replayRecording(dir, QNN_TEST_HTP_BACKEND_PATH);
   EXPECT_EQ(status, 0) << text;
   EXPECT_NE(text.find("compared 2 outputs"), std::string::npos) << text;
   fs::remove_all(dir);

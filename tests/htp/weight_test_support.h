@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -154,5 +155,35 @@ inline std::pair<int, std::string> runLogged(const std::string& command, const s
   text << in.rdbuf();
   return {status, text.str()};
 }
+
+#ifdef QNN_TEST_TRACE_REPLAY
+// qnn-trace-replay --compare of the Saver recording in `dir` on `backendPath`: exit status and output.
+inline std::pair<int, std::string> replayRecording(const std::filesystem::path& dir, const char* backendPath) {
+  return runLogged(std::string(QNN_TEST_TRACE_REPLAY) + " --backend " + backendPath + " --compare --trace " +
+                       (dir / "saver_output.qnntrace").string(),
+                   dir / "replay.txt");
+}
+#endif
+
+#ifdef QNN_TEST_C_COMPILER
+// The C program the Saver wrote into `dir`, compiled strictly and run on `backendPath`: "" and in
+// `output` the bytes of its first execute's output `outputName`, else what failed.
+inline std::string runSaverProgram(const std::filesystem::path& dir, const char* backendPath,
+                                   const std::string& outputName, std::vector<uint8_t>* output) {
+  if (!std::filesystem::exists(dir / "saver_output.c")) return "no saver_output.c";
+  auto [ccStatus, ccText] = runLogged(std::string("cd '") + dir.string() + "' && " + QNN_TEST_C_COMPILER +
+                                          " -std=c11 -Wall -Wextra -Werror " + QNN_TEST_C_FLAGS + " -I'" +
+                                          QNN_TEST_INCLUDE_DIR +
+                                          "' saver_output.c -o saver_output -DSAVER_OUTPUT_NO_LINKED_BACKEND -ldl",
+                                      dir / "cc.txt");
+  if (ccStatus != 0) return "compile failed:\n" + ccText;
+  auto [runStatus, runText] =
+      runLogged(std::string("cd '") + dir.string() + "' && ./saver_output --backend " + backendPath, dir / "run.txt");
+  if (runStatus != 0) return "run failed:\n" + runText;
+  std::ifstream replayed(dir / "replay_output" / ("execute_0_output_0_" + outputName + ".raw"), std::ios::binary);
+  output->assign(std::istreambuf_iterator<char>(replayed), std::istreambuf_iterator<char>());
+  return "";
+}
+#endif
 
 }  // namespace qnn::test

@@ -55,7 +55,8 @@ void Replayer::compareOutputs(const trace::CallRecord& c, const Value& outputs,
         float a, b;
         std::memcpy(&a, &got[k][i], 4);
         std::memcpy(&b, &(*want)[i], 4);
-        if (!(std::fabs(a - b) <= options_.tolerance * (1 + std::fabs(b))) && !(std::isnan(a) && std::isnan(b))) {
+        // Equal values (the same infinity too: inf - inf is NaN) and NaN for NaN agree.
+        if (a != b && !(std::fabs(a - b) <= options_.tolerance * (1 + std::fabs(b))) && !(std::isnan(a) && std::isnan(b))) {
           report_.firstDivergence = where + " element " + std::to_string(i / 4) + ": " + std::to_string(a) +
                                     ", recorded " + std::to_string(b);
           return;

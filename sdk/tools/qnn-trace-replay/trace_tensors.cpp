@@ -70,6 +70,25 @@ void buildTensor(const Value& v, const trace::Trace& t, bool withData, bool allo
       if (wide) e.blocksScale16 = out.blockScales16.empty() ? nullptr : out.blockScales16.data();
       else e.blocksScale8 = out.blockScales8.empty() ? nullptr : out.blockScales8.data();
       x.quantizeParams.blockwiseExpansion = &out.blockwise;
+    } else if (x.quantizeParams.quantizationEncoding == QNN_QUANTIZATION_ENCODING_MICROSCALING) {
+      Qnn_MicroscalingEncoding_t& m = out.microscaling;
+      m = QNN_MICROSCALING_ENCODING_INIT;
+      m.valueEncoding = Qnn_FloatEncoding_t(field(q, "valueEncoding").u);
+      m.blockCount = uint32_t(field(q, "blockCount").u);
+      m.scaleDataType = Qnn_DataType_t(field(q, "scaleDataType").u);
+      for (const Value& d : field(q, "blockDimensions").items) out.blockDimensions.push_back(uint32_t(d.u));
+      m.blockRank = uint32_t(out.blockDimensions.size());
+      m.blockDimensions = out.blockDimensions.empty() ? nullptr : out.blockDimensions.data();
+      const bool e8m0 = m.scaleDataType == QNN_DATATYPE_FLOAT_8;
+      for (const Value& b : field(q, "blockScales").items) {
+        if (e8m0 && b.u > 0xffu)
+          throw ToolError("tensor '" + out.name + "': recorded E8M0 block scale " + std::to_string(b.u) + " exceeds 8 bits");
+        if (e8m0) out.blockScales8.push_back(uint8_t(b.u));
+        else out.blockScalesFloat.push_back(float(b.f));
+      }
+      if (e8m0) m.blockScales8 = out.blockScales8.empty() ? nullptr : out.blockScales8.data();
+      else m.blockScalesFloat = out.blockScalesFloat.empty() ? nullptr : out.blockScalesFloat.data();
+      x.quantizeParams.microScalingEncoding = &out.microscaling;
     } else {
       throw ToolError("replay of this quantization encoding is not supported yet");
     }

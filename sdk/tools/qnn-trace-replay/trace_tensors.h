@@ -22,6 +22,9 @@ struct OwnedTensor {
   Qnn_BlockwiseExpansion_t blockwise = QNN_BLOCKWISE_EXPANSION_INIT;  // BLOCKWISE_EXPANSION
   std::vector<uint8_t> blockScales8;
   std::vector<uint16_t> blockScales16;
+  Qnn_MicroscalingEncoding_t microscaling = QNN_MICROSCALING_ENCODING_INIT;  // MICROSCALING
+  std::vector<uint32_t> blockDimensions;
+  std::vector<float> blockScalesFloat;
   const trace::Value* memHandle = nullptr;  // recorded handle of a mem-handle tensor
 
   // `tensor` points into this object (blockwise): it stays where it was built.

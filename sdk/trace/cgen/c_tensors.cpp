@@ -7,8 +7,10 @@ namespace {
 
 constexpr uint64_t kDefined = 1;  // QNN_DEFINITION_DEFINED
 enum Encoding : uint64_t {
-  ScaleOffset = 0, AxisScaleOffset = 1, BwScaleOffset = 2, BwAxisScaleOffset = 3, BlockwiseExpansion = 5
+  ScaleOffset = 0, AxisScaleOffset = 1, BwScaleOffset = 2, BwAxisScaleOffset = 3, BlockwiseExpansion = 5,
+  Microscaling = 12
 };
+constexpr uint64_t kFloat8 = 0x0208;  // QNN_DATATYPE_FLOAT_8: E8M0 block scales
 constexpr uint64_t kMemHandle = 1;  // QNN_TENSORMEMTYPE_MEMHANDLE
 
 const Value& items(const Value& v, const char* name) {
@@ -68,6 +70,14 @@ void CGenerator::emitTensor(const std::string& var, const Value& t, TensorUse us
     const Value* def = q->field("definition");
     const Value* enc = q->field("encoding");
     std::string qp = var + ".v1.quantizeParams.";
+    // A C array of the recorded list (named after `prefix`), or NULL when it is empty.
+    auto arrayOrNull = [&](const std::string& ctype, const char* prefix, const Value& list,
+                           std::string (*item)(const Value&)) -> std::string {
+      if (list.items.empty()) return "NULL";
+      const std::string name = fresh(prefix);
+      line(ctype + " " + name + "[] = {" + join(list, item) + "};");
+      return name;
+    };
     if (def && def->u == kDefined && enc) {
       switch (enc->u) {
         case ScaleOffset:
@@ -90,15 +100,8 @@ void CGenerator::emitTensor(const std::string& var, const Value& t, TensorUse us
         case BwAxisScaleOffset: {
           const Value& scales = items(*q, "scales");
           const Value& offsets = items(*q, "offsets");
-          std::string s = "NULL", o = "NULL";
-          if (!scales.items.empty()) {
-            s = fresh("scales");
-            line("float " + s + "[] = {" + join(scales, floatItem) + "};");
-          }
-          if (!offsets.items.empty()) {
-            o = fresh("offsets");
-            line("int32_t " + o + "[] = {" + join(offsets, intItem) + "};");
-          }
+          const std::string s = arrayOrNull("float", "scales", scales, floatItem);
+          const std::string o = arrayOrNull("int32_t", "offsets", offsets, intItem);
           line(qp + "bwAxisScaleOffsetEncoding.bitwidth = " + field(*q, "bitwidth") + ";");
           line(qp + "bwAxisScaleOffsetEncoding.axis = " + field(*q, "axis") + ";");
           line(qp + "bwAxisScaleOffsetEncoding.numElements = " + std::to_string(scales.items.size()) + "u;");
@@ -111,11 +114,7 @@ void CGenerator::emitTensor(const std::string& var, const Value& t, TensorUse us
           const Value& blocks = items(*q, "blockScales");
           const bool wide = q->field("blockScaleStorageType") && q->field("blockScaleStorageType")->u == 1;
           const std::string arr = scaleOffsetArray(so);
-          std::string bs = "NULL";
-          if (!blocks.items.empty()) {
-            bs = fresh("blockScales");
-            line(std::string(wide ? "uint16_t " : "uint8_t ") + bs + "[] = {" + join(blocks, uintItem) + "};");
-          }
+          const std::string bs = arrayOrNull(wide ? "uint16_t" : "uint8_t", "blockScales", blocks, uintItem);
           const std::string e = fresh("blockwise");
           line("Qnn_BlockwiseExpansion_t " + e + " = QNN_BLOCKWISE_EXPANSION_INIT;");
           line(e + ".axis = " + field(*q, "axis") + ";");
@@ -126,6 +125,23 @@ void CGenerator::emitTensor(const std::string& var, const Value& t, TensorUse us
                field(*q, "blockScaleStorageType") + ";");
           line(e + (wide ? ".blocksScale16 = " : ".blocksScale8 = ") + bs + ";");
           line(qp + "blockwiseExpansion = &" + e + ";");
+          break;
+        }
+        case Microscaling: {
+          const Value& dims = items(*q, "blockDimensions");
+          const Value& scales = items(*q, "blockScales");
+          const bool e8m0 = q->field("scaleDataType") && q->field("scaleDataType")->u == kFloat8;
+          const std::string bd = arrayOrNull("uint32_t", "blockDims", dims, uintItem);
+          const std::string bs = arrayOrNull(e8m0 ? "uint8_t" : "float", "blockScales", scales, e8m0 ? uintItem : floatItem);
+          const std::string e = fresh("microscaling");
+          line("Qnn_MicroscalingEncoding_t " + e + " = QNN_MICROSCALING_ENCODING_INIT;");
+          line(e + ".valueEncoding = (Qnn_FloatEncoding_t)" + field(*q, "valueEncoding") + ";");
+          line(e + ".blockRank = " + std::to_string(dims.items.size()) + "u;");
+          line(e + ".blockDimensions = " + bd + ";");
+          line(e + ".blockCount = " + field(*q, "blockCount") + ";");
+          line(e + ".scaleDataType = (Qnn_DataType_t)" + field(*q, "scaleDataType") + ";");
+          line(e + (e8m0 ? ".blockScales8 = " : ".blockScalesFloat = ") + bs + ";");
+          line(qp + "microScalingEncoding = &" + e + ";");
           break;
         }
         default: line("/* quantization encoding " + field(*q, "encoding") + " not known to the generator */"); break;
