@@ -268,6 +268,16 @@ Status readMiniFloatEncoding(const std::string& what, uint32_t rawType, const Qn
 
 }  // namespace
 
+Status checkMiniFloatEncoding(const std::string& what, uint32_t rawType, const Qnn_QuantizeParams_t& q,
+                              const std::vector<uint32_t>& dims) {
+  const Qnn_QuantizeParams_t* active = nullptr;
+  QNN_SDK_RETURN_IF_ERROR(activeEncoding(q, &active));
+  MiniFloat format;
+  MxBlocks mx;
+  bool scaled = false;
+  return readMiniFloatEncoding(what, rawType, *active, dims, &format, &mx, &scaled);
+}
+
 Status readTensorInfo(const Qnn_Tensor_t& t, TensorUse use, TensorInfo* out) {
   if (!tensorVersionSupported(t))
     return invalidTensor("unsupported Qnn_Tensor_t version " + std::to_string(t.version));

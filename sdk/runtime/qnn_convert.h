@@ -30,6 +30,10 @@ Status applyPackedBitWidth(const std::string& what, const std::string& dtype, ui
 // element its index tensor selects (the index tensor must be STATIC and carry its
 // value; anything else is refused as not supported).
 Status activeEncoding(const Qnn_QuantizeParams_t& q, const Qnn_QuantizeParams_t** active);
+// For FLOAT_8 / FLOAT_4 (`rawType`): the encoding is one the runtime decodes (MICROSCALING with an
+// MXFP8/MXFP4 element format and consistent blocks, or none for FLOAT_4), else why not.
+Status checkMiniFloatEncoding(const std::string& what, uint32_t rawType, const Qnn_QuantizeParams_t& q,
+                              const std::vector<uint32_t>& dims);
 // Reads one op param into (name, value).
 Status readParam(const Qnn_Param_t& p, std::string* name, ParamValue* value);
 

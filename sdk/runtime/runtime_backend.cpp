@@ -267,7 +267,10 @@ Qnn_ErrorHandle_t Runtime::backendValidateOpConfig(Qnn_BackendHandle_t backend, 
         if (packed || isMiniFloat(v.dataType)) ins[i].clientDataType = v.dataType;
         for (uint32_t d = 0; v.dimensions && d < v.rank; ++d) ins[i].dims.push_back(v.dimensions[d]);
         Status q = Status::ok();
-        if (!isMiniFloat(v.dataType)) q = readQuantization(v.quantizeParams, ins[i].dims, &ins[i].quant);
+        if (isMiniFloat(v.dataType))
+          q = checkMiniFloatEncoding("input '" + ins[i].name + "'", v.dataType, v.quantizeParams, ins[i].dims);
+        else
+          q = readQuantization(v.quantizeParams, ins[i].dims, &ins[i].quant);
         if (q.isOk() && packed && dtypeIsFixedPoint(ins[i].dtype))
           q = applyPackedBitWidth("input '" + ins[i].name + "'", qnnDatatypeName(v.dataType), packed, &ins[i].quant);
         if (!q.isOk()) return refused(q);

@@ -473,6 +473,29 @@ TEST(LaterDatatypesSaver, RecordingReplaysOnTheCpu) {
 
 // ---- Refusals ----
 
+// QnnBackend_validateOpConfig judges a FLOAT_8 weight by its encoding with or without data: MXFP8
+// passes on the CPU, MXFP6 and FLOAT_8 without MICROSCALING are refused.
+TEST(CpuLaterDatatypesValidation, ValidateOpConfigJudgesTheFloatEncoding) {
+  Session s(cpuLib());
+  std::mt19937 rng(17);
+  TensorSpec x("x", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_FLOAT_32, {kRows, kCols});
+  TensorSpec y("y", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_FLOAT_32, {kRows, kCols});
+  for (bool withData : {true, false}) {
+    auto w = fp8(QNN_FLOAT_ENCODING_MXFP8_E4M3, true, rng);
+    if (!withData) w->spec.tensor.v1.clientBuf = {nullptr, 0};
+    Qnn_Tensor_t ins[2] = {x.tensor, w->spec.tensor};
+    Qnn_OpConfig_t add = QNN_OPCONFIG_INIT;
+    add.v1 = {"add", "qti.aisw", "ElementWiseAdd", 0, nullptr, 2, ins, 1, &y.tensor};
+    EXPECT_EQ(s.api().backendValidateOpConfig(s.backend(), add), QNN_SUCCESS) << withData << LogCapture::take();
+    w->mx.valueEncoding = QNN_FLOAT_ENCODING_MXFP6_E2M3;
+    EXPECT_NE(s.api().backendValidateOpConfig(s.backend(), add), QNN_SUCCESS) << withData;
+    EXPECT_NE(LogCapture::take().find("MXFP6 (E3M2/E2M3) elements are not supported"), std::string::npos);
+    ins[1].v1.quantizeParams = QNN_QUANTIZE_PARAMS_INIT;
+    EXPECT_NE(s.api().backendValidateOpConfig(s.backend(), add), QNN_SUCCESS) << withData;
+    EXPECT_NE(LogCapture::take().find("FLOAT_8 without a MICROSCALING encoding"), std::string::npos);
+  }
+}
+
 class LaterDatatypesRefusal : public ::testing::TestWithParam<BackendCase> {};
 
 // On both backends: what no backend here computes on is refused with NOT_SUPPORTED
