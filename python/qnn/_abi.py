@@ -371,12 +371,28 @@ class HtpContextCustomConfig(C.Structure):
     _fields_ = [("option", C.c_int32), ("u", _HtpContextConfigUnion)]
 
 
+class NodeValidationResult(C.Structure):
+    """QnnGraph_NodeValidationResult_t (API 2.39)."""
+    _fields_ = [("nodeName", C.c_char_p), ("status", C.c_int32), ("errorCode", C.c_uint64),
+                ("errorMessage", C.c_char_p)]
+
+
+class ValidationResult(C.Structure):
+    """QnnGraph_ValidationResult_t (API 2.39)."""
+    _fields_ = [("numResults", C.c_uint32), ("results", C.POINTER(NodeValidationResult)),
+                ("overallStatus", C.c_uint64)]
+
+
 LOG_CALLBACK = C.CFUNCTYPE(None, C.c_char_p, C.c_int32, C.c_uint64, C.c_void_p)
 
 # Function types of the members this package calls (argument types as in the headers).
 P = C.c_void_p
 FN = {
     "backendCreate": C.CFUNCTYPE(C.c_uint64, P, P, C.POINTER(P)),
+    "backendRegisterOpPackage": C.CFUNCTYPE(C.c_uint64, P, C.c_char_p, C.c_char_p, C.c_char_p),
+    "backendRegisterOpPackageFromBinary": C.CFUNCTYPE(C.c_uint64, P, P, C.c_uint64, C.c_char_p, C.c_char_p),
+    "graphValidate": C.CFUNCTYPE(C.c_uint64, P, P, C.POINTER(C.POINTER(ValidationResult))),
+    "graphFreeValidationResult": C.CFUNCTYPE(C.c_uint64, C.POINTER(ValidationResult)),
     "backendFree": C.CFUNCTYPE(C.c_uint64, P),
     "backendGetBuildId": C.CFUNCTYPE(C.c_uint64, C.POINTER(C.c_char_p)),
     "contextCreateFromBinary": C.CFUNCTYPE(C.c_uint64, P, P, P, P, C.c_uint64, C.POINTER(P), P),

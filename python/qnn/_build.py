@@ -178,6 +178,26 @@ class GraphBuilder:
         keep.append(ref)
         return p
 
+    def validate(self):
+        """QnnGraph_validate (API 2.39) on the graph as composed so far: (overall status, [(node name,
+        supported, error code, message or None), ...] in the order added). Status 0: valid and runnable.
+        Raises QnnError when the backend validated nothing (e.g. no nodes yet)."""
+        self._check_open()
+        backend = self.context.backend
+        result = C.POINTER(A.ValidationResult)()
+        err = backend._lib.fn("graphValidate")(self._handle, None, C.byref(result))
+        if not result:
+            backend._check(err, f"QnnGraph_validate of '{self.name}'")
+            raise QnnError(f"QnnGraph_validate of '{self.name}' handed out no result")
+        backend._last_error_log = None  # the result says why; the call's line is not an exception's
+        r = result.contents
+        nodes = [(r.results[k].nodeName.decode(), r.results[k].status == 0, r.results[k].errorCode,
+                  r.results[k].errorMessage.decode() if r.results[k].errorMessage else None)
+                 for k in range(r.numResults)]
+        overall = r.overallStatus
+        backend._check(backend._lib.fn("graphFreeValidationResult")(result), "QnnGraph_freeValidationResult")
+        return overall, nodes
+
     def finalize(self):
         """Finalizes the graph and returns it runnable (also in context.graphs)."""
         self._check_open()

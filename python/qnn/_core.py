@@ -65,6 +65,17 @@ class _Library:
         get.argtypes = [C.POINTER(C.POINTER(C.POINTER(kind))), C.POINTER(C.c_uint32)]
         get.restype = C.c_uint64
         providers, count = C.POINTER(C.POINTER(kind))(), C.c_uint32()
+        # An OpenQNN backend is asked for its API 2.39 provider (the 75-member table: the calls 2.39
+        # added are reachable too); any other backend for its providers.
+        for_api = None if system else getattr(self.dll, "OpenQnn_getProvidersForClientApi", None)
+        if for_api is not None:
+            for_api.argtypes = [C.c_uint32, C.c_uint32, C.POINTER(C.POINTER(C.POINTER(A.Interface2_39))),
+                                C.POINTER(C.c_uint32)]
+            for_api.restype = C.c_uint64
+            newest = C.POINTER(C.POINTER(A.Interface2_39))()
+            if for_api(A.API_MAJOR, 39, C.byref(newest), C.byref(count)) == 0 and count.value:
+                self.provider = newest[0].contents
+                return
         err = get(C.byref(providers), C.byref(count))
         if err or count.value == 0:
             raise QnnError(f"{entry} of '{path}' failed (error {err})", err)
@@ -75,13 +86,15 @@ class _Library:
             v = p.systemApiVersion if system else p.apiVersion.coreApiVersion
             want_major, want_minor = (A.SYSTEM_API_MAJOR, 0) if system else (A.API_MAJOR, A.API_MINOR)
             if v.major == want_major and v.minor >= want_minor:
-                self.provider = p
+                # A provider of 2.39 or newer holds the 75-member table.
+                self.provider = (C.cast(providers[i], C.POINTER(A.Interface2_39)).contents
+                                 if not system and v.minor >= 39 else p)
                 break
         if self.provider is None:
             raise QnnError(f"'{path}' has no provider of {'system API 1.x' if system else 'core API 2.32+'}")
 
     def fn(self, name):
-        ptr = getattr(self.provider.table, name)
+        ptr = getattr(self.provider.table, name, None)
         if not ptr:
             raise QnnError(f"{os.path.basename(self.path)} does not implement {name}")
         return A.FN[name](ptr)
@@ -575,6 +588,22 @@ class Backend:
         if not data:
             raise ValueError("the context binary is empty")
         return Context(self, data, configs=configs)
+
+    def register_op_package(self, package, interface_provider, target=None):
+        """Registers an op package: `package` is its library's path (QnnBackend_registerOpPackage) or
+        its bytes (QnnBackend_registerOpPackageFromBinary, API 2.39)."""
+        self._check_open()
+        provider = interface_provider.encode()
+        tgt = target.encode() if target else None
+        if isinstance(package, (bytes, bytearray, memoryview)):
+            data = bytes(package)
+            buf = C.create_string_buffer(data, len(data))
+            self._check(self._lib.fn("backendRegisterOpPackageFromBinary")(self._handle, C.cast(buf, C.c_void_p),
+                                                                           len(data), provider, tgt),
+                        "QnnBackend_registerOpPackageFromBinary")
+        else:
+            self._check(self._lib.fn("backendRegisterOpPackage")(self._handle, os.fsencode(package), provider, tgt),
+                        f"QnnBackend_registerOpPackage of '{package}'")
 
     def _check_open(self):
         if self._handle is None:

@@ -181,3 +181,14 @@ def test_2_39_table_matches_the_2_39_facts():
     assert tuple(m for _, m, _ in listed_members("QNN_FOR_EACH_INTERFACE_MEMBER")) == by_offset
     assert C.sizeof(A.Interface2_39) == 640
     assert A.Interface2_39.table.offset == A.Interface.table.offset
+
+
+@pytest.mark.parametrize("record,cls", [("QnnGraph_NodeValidationResult_t", A.NodeValidationResult),
+                                        ("QnnGraph_ValidationResult_t", A.ValidationResult)])
+def test_validation_result_layouts_match_the_2_39_facts(record, cls):
+    facts = json.load(open(os.path.join(ROOT, "tests", "abi", "abi-2.39-part.json")))["headers"]
+    entries = {k: v for h in facts.values() for k, v in h.items()}
+    assert C.sizeof(cls) == int(re.match(r"size (\d+)", entries[f"record {record}"]).group(1))
+    for name, _ in cls._fields_:
+        m = re.match(r"@(\d+) size (\d+)", entries[f"field {record}.{name}"])
+        assert (getattr(cls, name).offset, getattr(cls, name).size) == (int(m.group(1)), int(m.group(2))), name

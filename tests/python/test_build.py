@@ -134,3 +134,34 @@ def test_devices_platform_info_and_outputs_in_place():
     with qnn.Backend(os.path.join(LIB, "libQnnCpu.so")) as cpu:
         with pytest.raises(qnn.QnnError, match="QnnDevice_getPlatformInfo"):
             cpu.platform_info()  # the CPU backend does not report platform info, as the vendor's
+
+
+def test_graph_validate_and_op_package_from_bytes():
+    """API 2.39 from Python: QnnGraph_validate on a graph being composed, and an op package registered
+    from its bytes running its op exactly as the same package registered from its file."""
+    pkg = os.path.join(BUILD, "oppackages", "libExampleElementwise.so")
+    provider = "ExampleElementwiseCpuInterfaceProvider"
+    x = np.linspace(-3, 3, 24, dtype=np.float32).reshape(1, 2, 3, 4)
+    outs = []
+    for package in (open(pkg, "rb").read(), pkg):
+        with qnn.Backend(os.path.join(LIB, "libQnnCpu.so")) as be:
+            be.register_op_package(package, provider)
+            with pytest.raises(qnn.QnnError) as dup:
+                be.register_op_package(package, provider)
+            assert dup.value.code == 4009  # QNN_BACKEND_ERROR_OP_PACKAGE_DUPLICATE
+            ctx = be.context()
+            g = ctx.graph("softplus")
+            t = g.input("x", x.shape)
+            g.op("ScaledSoftplus", [t], [("y", x.shape, "FLOAT_32")], params={"beta": 2.0},
+                 package="ExampleElementwise", graph_output=True)
+            status, nodes = g.validate()
+            assert status == 0
+            assert [(n[0], n[1], n[2]) for n in nodes] == [("ScaledSoftplus_0", True, 0)]
+            outs.append(g.finalize().run({"x": x})["y"])
+    ref = np.log1p(np.exp(2.0 * x.astype(np.float64))) / 2.0
+    assert np.allclose(outs[0], ref, rtol=1e-5, atol=1e-6)
+    assert outs[0].tobytes() == outs[1].tobytes()
+    with qnn.Backend(os.path.join(LIB, "libQnnCpu.so")) as be:
+        with pytest.raises(qnn.QnnError) as bad:
+            be.register_op_package(b"\x7fELF" + bytes(4092), provider)
+        assert bad.value.code == 4013  # QNN_BACKEND_ERROR_OP_PACKAGE_LOAD_FROM_BUFFER_FAILED
