@@ -93,6 +93,11 @@ class _Library:
         if self.provider is None:
             raise QnnError(f"'{path}' has no provider of {'system API 1.x' if system else 'core API 2.32+'}")
 
+    def table_2_32(self):
+        """The 2.32 table (QNN_INTERFACE_VER_TYPE of include/QNN): the first 71 members of the provider's."""
+        t = self.provider.table
+        return A.InterfaceTable.from_buffer_copy(C.string_at(C.addressof(t), C.sizeof(A.InterfaceTable)))
+
     def fn(self, name):
         ptr = getattr(self.provider.table, name, None)
         if not ptr:
@@ -549,11 +554,11 @@ class Backend:
                 C.c_int32]
         if dlc_path:
             compose.argtypes = common + [C.c_char_p, C.c_uint32] + tail
-            err = compose(self._handle, self._lib.provider.table, ctx._handle, None, dlc_path.encode(), 0,
+            err = compose(self._handle, self._lib.table_2_32(), ctx._handle, None, dlc_path.encode(), 0,
                           C.byref(infos), C.byref(count), False, None, 1)
         else:
             compose.argtypes = common + [C.c_uint32] + tail
-            err = compose(self._handle, self._lib.provider.table, ctx._handle, None, 0, C.byref(infos),
+            err = compose(self._handle, self._lib.table_2_32(), ctx._handle, None, 0, C.byref(infos),
                           C.byref(count), False, None, 1)
         if err:
             ctx.close()
