@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "HTP/QnnHtpContext.h"
 #include "HTP/QnnHtpDevice.h"
@@ -95,16 +96,21 @@ sdk::Status applyDeviceCustomConfig(const void* custom, Settings* s, Warnings* w
   const auto& c = *static_cast<const QnnHtpDevice_CustomConfig_t*>(custom);
   switch (c.option) {
     case QNN_HTP_DEVICE_CONFIG_OPTION_SOC: {
-      QNN_SDK_RETURN_IF_ERROR(checkSocHasHtp(c.socModel, "HTP device config"));
-      const SocInfo* soc = findSoc(c.socModel);
+      // API 2.39 lays the union out at offset 8 (docs/abi-deviations-2.39-part.txt): a client built
+      // with those headers leaves bytes 4..7 as padding (zero when it value-initializes the struct,
+      // as ONNX Runtime's QNN EP does) and puts the SoC at offset 8, inside 2.32's 12 bytes too.
+      uint32_t socModel = c.socModel;
+      if (socModel == 0) std::memcpy(&socModel, static_cast<const char*>(custom) + 8, sizeof(socModel));
+      QNN_SDK_RETURN_IF_ERROR(checkSocHasHtp(socModel, "HTP device config"));
+      const SocInfo* soc = findSoc(socModel);
       // The SoC decides the architecture: an arch config that disagrees is overwritten, as the vendor's backend does.
       if (uint32_t arch = get(*s, "device.arch", soc->arch); arch != soc->arch) {
         warnings->push_back("HTP device config: arch V" + std::to_string(arch) + " set by a custom config differs from " +
-                            "SoC model " + std::to_string(c.socModel) + " (" + soc->name + "); using its V" +
+                            "SoC model " + std::to_string(socModel) + " (" + soc->name + "); using its V" +
                             std::to_string(soc->arch));
         (*s)["device.arch"] = std::to_string(soc->arch);
       }
-      (*s)["device.soc"] = std::to_string(c.socModel);
+      (*s)["device.soc"] = std::to_string(socModel);
       noteFp16Unit(soc->arch, warnings);
       return sdk::Status::ok();
     }
@@ -141,21 +147,22 @@ sdk::Status applyDeviceCustomConfig(const void* custom, Settings* s, Warnings* w
                                     std::to_string(c.useSignedProcessDomain.deviceId) + ", which does not exist");
       (*s)["device.signed_pd"] = c.useSignedProcessDomain.useSignedProcessDomain ? "1" : "0";
       return sdk::Status::ok();
-    // API 2.39 (QnnHtpDeviceConfigShared.h).
-    case QNN_HTP_DEVICE_CONFIG_OPTION_ASYNC_EXECUTE:
-      if (c.asyncExecute.deviceId != 0)
-        return sdk::invalidArgument("HTP device config: async execute for device " +
-                                    std::to_string(c.asyncExecute.deviceId) + ", which does not exist");
-      (*s)["device.async_execute"] = c.asyncExecute.enableAsyncExecute ? "1" : "0";
-      if (c.asyncExecute.enableAsyncExecute)
+    // API 2.39 (QnnHtpDeviceConfigShared.h): options only 2.39's headers define, so they come in
+    // 2.39's layout, the payload at offset 8 (our QnnHtpDevice_CustomConfig_t keeps 2.32's).
+    case QNN_HTP_DEVICE_CONFIG_OPTION_ASYNC_EXECUTE: {
+      const auto& a = *reinterpret_cast<const QnnHtpDevice_AsyncExecute_t*>(static_cast<const char*>(custom) + 8);
+      if (a.deviceId != 0)
+        return sdk::invalidArgument("HTP device config: async execute for device " + std::to_string(a.deviceId) +
+                                    ", which does not exist");
+      (*s)["device.async_execute"] = a.enableAsyncExecute ? "1" : "0";
+      if (a.enableAsyncExecute)
         warnings->push_back("HTP device config: ASYNC_EXECUTE accepted with no effect in the simulator: "
                             "QnnGraph_executeAsync runs with or without it");
       return sdk::Status::ok();
+    }
     case QNN_HTP_DEVICE_CONFIG_OPTION_DYNAMIC_PARTITIONING: {
-      // 2.39's union member (deviceId, flag, RSM handle) starts at offset 8 of the config; our
-      // QnnHtpDevice_CustomConfig_t keeps 2.32's 12 bytes, so it is read through its own type.
-      const auto& d = *reinterpret_cast<const QnnHtpDevice_UseDynamicPartitioning_t*>(
-          static_cast<const char*>(custom) + alignof(QnnHtpDevice_UseDynamicPartitioning_t));
+      const auto& d =
+          *reinterpret_cast<const QnnHtpDevice_UseDynamicPartitioning_t*>(static_cast<const char*>(custom) + 8);
       if (d.deviceId != 0)
         return sdk::invalidArgument("HTP device config: dynamic partitioning for device " +
                                     std::to_string(d.deviceId) + ", which does not exist");
@@ -165,11 +172,14 @@ sdk::Status applyDeviceCustomConfig(const void* custom, Settings* s, Warnings* w
                             "it models one whole HTP, nothing to partition");
       return sdk::Status::ok();
     }
-    case QNN_HTP_DEVICE_CONFIG_OPTION_APP_UID:
-      (*s)["device.app_uid"] = std::to_string(c.appUid);
-      warnings->push_back("HTP device config: APP_UID " + std::to_string(c.appUid) +
+    case QNN_HTP_DEVICE_CONFIG_OPTION_APP_UID: {
+      uint32_t uid = 0;
+      std::memcpy(&uid, static_cast<const char*>(custom) + 8, sizeof(uid));
+      (*s)["device.app_uid"] = std::to_string(uid);
+      warnings->push_back("HTP device config: APP_UID " + std::to_string(uid) +
                           " recorded with no effect in the simulator: no DSP process to attribute");
       return sdk::Status::ok();
+    }
     case QNN_HTP_DEVICE_CONFIG_OPTION_HTP_EXTENSION:
       warnings->push_back("HTP device config: HTP_EXTENSION accepted and ignored: its payload is not defined in "
                           "the public headers");

@@ -232,8 +232,8 @@ TEST_F(HtpLenientTest, SocConfigOverridesAConflictingArch) {
 }
 
 // The device options API 2.39 added (QnnHtpDeviceConfigShared.h): accepted for device 0, each
-// logging why it changes nothing off a device; another device id is refused. DYNAMIC_PARTITIONING
-// arrives in 2.39's 24-byte layout (its member at offset 8), which the 2.32 struct cannot hold.
+// logging why it changes nothing off a device; another device id is refused. They arrive in 2.39's
+// 24-byte layout (payload at offset 8), which include/QNN's 2.32 struct does not hold.
 TEST_F(HtpLenientTest, DeviceOptionsOfApi239) {
   auto device = [&](const void* custom) {
     QnnDevice_Config_t config{};
@@ -245,7 +245,17 @@ TEST_F(HtpLenientTest, DeviceOptionsOfApi239) {
     if (rc == QNN_SUCCESS) EXPECT_EQ(api().deviceFree(dev), QNN_SUCCESS);
     return rc;
   };
-  QnnHtpDevice_CustomConfig_t async{};
+  // Options 4-6 exist only in 2.39's headers: their configs come in 2.39's 24-byte layout.
+  struct Config239 {
+    QnnHtpDevice_ConfigOption_t option;
+    union {
+      QnnHtpDevice_AsyncExecute_t asyncExecute;
+      QnnHtpDevice_UseDynamicPartitioning_t useDynamicPartitioning;
+      uint32_t appUid;
+    };
+  };
+  static_assert(offsetof(Config239, asyncExecute) == 8 && sizeof(Config239) == 24, "2.39 layout");
+  Config239 async{};
   async.option = QNN_HTP_DEVICE_CONFIG_OPTION_ASYNC_EXECUTE;
   async.asyncExecute = {0, true};
   EXPECT_EQ(device(&async), QNN_SUCCESS);
@@ -254,7 +264,7 @@ TEST_F(HtpLenientTest, DeviceOptionsOfApi239) {
   EXPECT_NE(device(&async), QNN_SUCCESS);
   EXPECT_NE(LogCapture::take().find("async execute for device 1, which does not exist"), std::string::npos);
 
-  QnnHtpDevice_CustomConfig_t uid{};
+  Config239 uid{};
   uid.option = QNN_HTP_DEVICE_CONFIG_OPTION_APP_UID;
   uid.appUid = 10123;
   EXPECT_EQ(device(&uid), QNN_SUCCESS);
@@ -265,16 +275,37 @@ TEST_F(HtpLenientTest, DeviceOptionsOfApi239) {
   EXPECT_EQ(device(&ext), QNN_SUCCESS);
   EXPECT_NE(LogCapture::take().find("HTP_EXTENSION accepted and ignored"), std::string::npos);
 
-  struct {  // QnnHtpDevice_CustomConfig_t as API 2.39 lays it out for this option
-    QnnHtpDevice_ConfigOption_t option;
-    QnnHtpDevice_UseDynamicPartitioning_t partitioning;
-  } dynamic{QNN_HTP_DEVICE_CONFIG_OPTION_DYNAMIC_PARTITIONING, {0, true, nullptr}};
-  static_assert(offsetof(decltype(dynamic), partitioning) == 8 && sizeof(dynamic) == 24, "2.39 layout");
+  Config239 dynamic{};
+  dynamic.option = QNN_HTP_DEVICE_CONFIG_OPTION_DYNAMIC_PARTITIONING;
+  dynamic.useDynamicPartitioning = {0, true, nullptr};
   EXPECT_EQ(device(&dynamic), QNN_SUCCESS);
   EXPECT_NE(LogCapture::take().find("DYNAMIC_PARTITIONING accepted with no effect"), std::string::npos);
-  dynamic.partitioning.deviceId = 2;
+  dynamic.useDynamicPartitioning.deviceId = 2;
   EXPECT_NE(device(&dynamic), QNN_SUCCESS);
   EXPECT_NE(LogCapture::take().find("dynamic partitioning for device 2"), std::string::npos);
+
+  // A SOC config built with 2.39 headers (value-initialized: padding at 4..7, the SoC at offset 8)
+  // configures the device as the 2.32 one does.
+  struct {
+    QnnHtpDevice_ConfigOption_t option;
+    uint32_t padding;
+    uint32_t socModel;
+    uint32_t rest[3];
+  } soc239{QNN_HTP_DEVICE_CONFIG_OPTION_SOC, 0, 43, {0, 0, 0}};  // SM8550, V73
+  static_assert(sizeof(soc239) == 24, "2.39 layout");
+  QnnDevice_Config_t config{};
+  config.option = QNN_DEVICE_CONFIG_OPTION_CUSTOM;
+  config.customConfig = &soc239;
+  const QnnDevice_Config_t* list[] = {&config, nullptr};
+  Qnn_DeviceHandle_t dev = nullptr;
+  ASSERT_EQ(api().deviceCreate(log, list, &dev), QNN_SUCCESS) << LogCapture::take();
+  const QnnDevice_PlatformInfo_t* info = nullptr;
+  ASSERT_EQ(api().deviceGetInfo(dev, &info), QNN_SUCCESS);
+  auto* chip = reinterpret_cast<const QnnHtpDevice_DeviceInfoExtension_t*>(info->v1.hwDevices[0].v1.deviceInfoExtension);
+  ASSERT_NE(chip, nullptr);
+  EXPECT_EQ(chip->onChipDevice.socModel, 43u);
+  EXPECT_EQ(chip->onChipDevice.arch, QNN_HTP_DEVICE_ARCH_V73);
+  EXPECT_EQ(api().deviceFree(dev), QNN_SUCCESS);
 
   // V89 is declared (API 2.39) but, like V85, has no public parameters the simulator could model.
   QnnHtpDevice_CustomConfig_t v89 = archConfig(QNN_HTP_DEVICE_ARCH_V89);

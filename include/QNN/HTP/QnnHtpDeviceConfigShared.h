@@ -45,10 +45,7 @@ typedef struct {
   _Bool enableAsyncExecute;
 } QnnHtpDevice_AsyncExecute_t;
 
-/* DYNAMIC_PARTITIONING (API 2.39): rsmHandle is the resource-sharing manager's context.
- * Declared, but not a member of QnnHtpDevice_CustomConfig_t's union below: its pointer would
- * grow that struct from API 2.32's 12 bytes (align 4) to 2.39's 24 (align 8)
- * (docs/abi-deviations-2.39-part.txt). */
+/* DYNAMIC_PARTITIONING (API 2.39): rsmHandle is the resource-sharing manager's context. */
 typedef struct {
   uint32_t deviceId;
   _Bool useDynamicPartitioning;
@@ -67,6 +64,11 @@ typedef enum {
   QNN_HTP_DEVICE_CONFIG_OPTION_UNKNOWN = 2147483647,
 } QnnHtpDevice_ConfigOption_t;
 
+/* API 2.39's struct holds the three payloads above in its union as asyncExecute,
+ * useDynamicPartitioning and appUid; the pointer in the second makes it 24 bytes with the union at
+ * offset 8. This one keeps API 2.32's 12 bytes, union at offset 4 (abi_facts_2_32), so those three
+ * members are left out: options 4-6 exist only in 2.39's headers, and a client sends them in 2.39's
+ * layout, the payload at offset 8 (docs/abi-deviations-2.39-part.txt). */
 typedef struct {
   QnnHtpDevice_ConfigOption_t option;
   union {
@@ -74,8 +76,6 @@ typedef struct {
     QnnHtpDevice_Minimum_Arch_t arch;
     QnnHtpDevice_UseSignedProcessDomain_t useSignedProcessDomain;
     QnnHtpDevice_UseSecureProcessDomain_t useSecureProcessDomain;
-    QnnHtpDevice_AsyncExecute_t asyncExecute;
-    uint32_t appUid;
   };
 } QnnHtpDevice_CustomConfig_t;
 
