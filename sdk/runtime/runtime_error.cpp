@@ -118,6 +118,7 @@ const char* Runtime::knownErrorMessage(Qnn_ErrorHandle_t error) {
     case QNN_DEVICE_ERROR_INVALID_CONFIG: return "invalid device config";
     case QNN_DEVICE_ERROR_HARDWARE_UNAVAILABLE: return "hardware unavailable";
     case QNN_DEVICE_ERROR_ASSOCIATED_TO_CONTEXT: return "the device is still used by a context";
+    case QNN_DEVICE_ERROR_ACCESS_DENIED: return "access to the hardware is denied";
     case QNN_GLOBAL_CONFIG_ERROR_INVALID_CONFIG: return "invalid global config";
     case 13000: return "HTP performance infrastructure: invalid handle pointer";
     case 13001: return "HTP performance infrastructure: invalid input";
