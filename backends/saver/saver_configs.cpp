@@ -1,5 +1,7 @@
 #include "saver_configs.h"
 
+#include <cstring>
+
 #include "CPU/QnnCpuCommon.h"
 #include "CPU/QnnCpuGraph.h"
 #include "HTP/QnnHtpCommon.h"
@@ -42,9 +44,22 @@ void addCustom(Value& v, const void* payload, Group group) {
                                            : std::string("null payload")));
     return;
   }
+  size_t size = layout->size;
+  bool hasPointers = layout->hasPointers;
+  // HTP device options 4-6 exist only in API 2.39's headers, whose QnnHtpDevice_CustomConfig_t is
+  // 24 bytes with the payload at offset 8 (docs/abi-deviations-2.39-part.txt); option 5 holds a pointer.
+  if (layout == customLayout(QNN_BACKEND_ID_HTP, Group::Device)) {
+    QnnHtpDevice_ConfigOption_t option;
+    std::memcpy(&option, payload, sizeof(option));
+    if (option == QNN_HTP_DEVICE_CONFIG_OPTION_ASYNC_EXECUTE || option == QNN_HTP_DEVICE_CONFIG_OPTION_APP_UID ||
+        option == QNN_HTP_DEVICE_CONFIG_OPTION_DYNAMIC_PARTITIONING) {
+      size = 8 + sizeof(QnnHtpDevice_UseDynamicPartitioning_t);
+      hasPointers = option == QNN_HTP_DEVICE_CONFIG_OPTION_DYNAMIC_PARTITIONING;
+    }
+  }
   v.add("customType", Value::str(layout->type));
   // Pointers inside mean nothing in another process: kept for inspection only.
-  v.add(layout->hasPointers ? "customWithPointers" : "custom", SaverState::get().blob(payload, layout->size));
+  v.add(hasPointers ? "customWithPointers" : "custom", SaverState::get().blob(payload, size));
 }
 
 // A null-terminated list of names (graph names of context configs); null stays null.

@@ -8,7 +8,7 @@
 // Exit 0 when every call succeeded.
 // Usage: saver_config_client BACKEND.so OUTPUTS.bin SAVER_DIR [cpu|htp]
 //   cpu: Saver backend id CPU, a QnnCpuGraph_CustomConfig_t graph config
-//   htp: Saver backend id HTP, a QnnHtpGraph_CustomConfig_t (record only)
+//   htp: Saver backend id HTP, a QnnHtpGraph_CustomConfig_t and a 2.39 HTP device option (record only)
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -19,6 +19,7 @@
 
 #include "CPU/QnnCpuGraph.h"
 #include "HTP/QnnHtpCommon.h"
+#include "HTP/QnnHtpDevice.h"
 #include "HTP/QnnHtpGraph.h"
 #include "Saver/QnnSaver.h"
 #include "backend_loader.h"
@@ -118,6 +119,19 @@ int main(int argc, char** argv) {
   const char* retentionOrder[] = {"main", "spare", nullptr};
   retention.option = QNN_CONTEXT_CONFIG_GRAPH_RETENTION_ORDER;
   retention.graphRetentionOrder = retentionOrder;
+  if (htp) {  // an HTP device option of API 2.39, in that version's 24-byte layout (payload at offset 8)
+    struct {
+      QnnHtpDevice_ConfigOption_t option;
+      uint32_t padding, appUid, rest[3];
+    } appUid{QNN_HTP_DEVICE_CONFIG_OPTION_APP_UID, 0, 10123, {0, 0, 0}};
+    QnnDevice_Config_t deviceCustom = QNN_DEVICE_CONFIG_INIT;
+    deviceCustom.option = QNN_DEVICE_CONFIG_OPTION_CUSTOM;
+    deviceCustom.customConfig = &appUid;
+    const QnnDevice_Config_t* deviceCfg[] = {&deviceCustom, nullptr};
+    Qnn_DeviceHandle_t device = nullptr;
+    check(api.deviceCreate(logger, deviceCfg, &device), "deviceCreate");
+    check(api.deviceFree(device), "deviceFree");
+  }
   const QnnContext_Config_t* contextCfg[] = {&priority, &memoryHint, &retention, nullptr};
   Qnn_ContextHandle_t ctx = nullptr;
   check(api.contextCreate(backend, nullptr, contextCfg, &ctx), "contextCreate");

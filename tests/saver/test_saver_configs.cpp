@@ -127,6 +127,15 @@ TEST_F(SaverConfigs, HtpCustomConfigPayloadIsRecordedAndGenerated) {
   expected.vtcmSizeInMB = 4;
   ASSERT_EQ(bytes->size(), sizeof expected);
   EXPECT_EQ(std::memcmp(bytes->data(), &expected, sizeof expected), 0);
+  // A device option only API 2.39 defines (APP_UID) is recorded in that version's 24-byte layout.
+  const Value& device = at(find(t, "QnnDevice_create")->args, "config").items.at(0);
+  EXPECT_EQ(at(device, "customType").s, "QnnHtpDevice_CustomConfig_t");
+  const std::vector<uint8_t>* deviceBytes = t.blob(at(device, "custom"));
+  ASSERT_NE(deviceBytes, nullptr);
+  ASSERT_EQ(deviceBytes->size(), 24u);
+  uint32_t uid = 0;
+  std::memcpy(&uid, deviceBytes->data() + 8, sizeof uid);
+  EXPECT_EQ(uid, 10123u);
   // The generated program hands the payload from its data file to the backend.
   std::string source = readText(dir_ / "htp" / "replay.c");
   EXPECT_NE(source.find(".customConfig = P("), std::string::npos);
@@ -144,7 +153,7 @@ TEST_F(SaverConfigs, TraceReplayLeavesOutAnotherBackendsCustomConfigs) {
                       " --trace htp/saver_output.qnntrace",
                   dir_);
   ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
-  EXPECT_NE(r.out.find("replayed 25 calls"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("replayed 27 calls"), std::string::npos) << r.out;  // with the HTP device create and free
   EXPECT_NE(r.err.find("warning: QnnHtpGraph_CustomConfig_t configs were recorded for another backend"),
             std::string::npos)
       << r.err;
