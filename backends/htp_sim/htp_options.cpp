@@ -119,6 +119,11 @@ sdk::Status applyDeviceCustomConfig(const void* custom, Settings* s, Warnings* w
         return sdk::invalidArgument("HTP device config: device id " + std::to_string(c.arch.deviceId) +
                                     " does not exist (the simulator has device 0)");
       if (c.arch.arch == QNN_HTP_DEVICE_ARCH_NONE) {
+        // A client built with API 2.39's headers puts the arch at offset 12 (its union starts at 8),
+        // past 2.32's 12-byte struct, so the simulator cannot read it; value-initialized, its
+        // 2.32-layout reading is this one (device 0, arch NONE).
+        warnings->push_back("HTP device config: arch NONE clears the architecture (an arch config built with API "
+                            "2.39 headers, its arch at offset 12, reads as this and is not applied)");
         s->erase("device.arch");
         noteFp16Unit(archOf(*s), warnings);
         return sdk::Status::ok();

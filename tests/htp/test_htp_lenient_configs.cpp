@@ -307,6 +307,18 @@ TEST_F(HtpLenientTest, DeviceOptionsOfApi239) {
   EXPECT_EQ(chip->onChipDevice.arch, QNN_HTP_DEVICE_ARCH_V73);
   EXPECT_EQ(api().deviceFree(dev), QNN_SUCCESS);
 
+  // An ARCH config built with 2.39 headers (deviceId at 8, arch at 12) reads as 2.32's arch NONE:
+  // accepted, with a line saying so.
+  struct {
+    QnnHtpDevice_ConfigOption_t option;
+    uint32_t padding;
+    QnnHtpDevice_Minimum_Arch_t arch;
+    uint32_t rest[2];
+  } arch239{QNN_HTP_DEVICE_CONFIG_OPTION_ARCH, 0, {0, QNN_HTP_DEVICE_ARCH_V75}, {0, 0}};
+  static_assert(sizeof(arch239) == 24, "2.39 layout");
+  EXPECT_EQ(device(&arch239), QNN_SUCCESS);
+  EXPECT_NE(LogCapture::take().find("built with API 2.39 headers, its arch at offset 12"), std::string::npos);
+
   // V89 is declared (API 2.39) but, like V85, has no public parameters the simulator could model.
   QnnHtpDevice_CustomConfig_t v89 = archConfig(QNN_HTP_DEVICE_ARCH_V89);
   EXPECT_NE(device(&v89), QNN_SUCCESS);
