@@ -11,6 +11,8 @@
 #   MODEL=DIR      the model (default $BUILD/llm): used as it is when it holds prefill.onnx, decode.onnx and
 #                  tokenizer.json, else trained there (TINY=1: the test size, seconds; TRAIN_SECONDS=S caps training)
 #   BACKEND=htp|cpu  (default htp; FP16=0 keeps the HTP in fp32)
+#   QUANT=w8a8|w8a16|w4a16  (HTP) quantize: inputs recorded on the float CPU binary from prompts of CAL_TEXT
+#                  (default /usr/share/common-licenses/GPL-3) calibrate qnn-onnx-converter's quantizer
 #   OUT=DIR        the converted graphs and the context binary (default $BUILD/llm-run/BACKEND; reused while
 #                  newer than the ONNX files)
 #   PYTHON_RUNNER=1  generate with qnn.llm (python/qnn) instead of the C++ runner
@@ -30,7 +32,12 @@ case $backend in
   cpu) lib=libQnnCpu.so; fp16=0 ;;
   *) echo "BACKEND must be htp or cpu" >&2; exit 2 ;;
 esac
-out=${OUT:-$build/llm-run/$backend$([ "$fp16" = 1 ] && echo -fp16)}
+quant=${QUANT:-}
+if [ -n "$quant" ]; then
+  [ "$backend" = htp ] || { echo "QUANT is for BACKEND=htp" >&2; exit 2; }
+  fp16=0
+fi
+out=${OUT:-$build/llm-run/$backend$([ "$fp16" = 1 ] && echo -fp16)${quant:+-$quant}}
 [ -x "$build/bin/qnn-llm-run" ] || scripts/build.sh
 libdir=$build/lib/x86_64-linux-clang
 
@@ -43,13 +50,30 @@ else
   "$py" examples/llm/train_llm.py "${train[@]}"
 fi
 
+ext=$build/backends/htp_sim/libQnnHtpNetRunExtensions.so
+fresh() { [ -f "$1" ] && [ "$1" -nt "$model/prefill.onnx" ] && [ "$1" -nt "$model/decode.onnx" ]; }
 ctx=$out/llm.bin
-if [ -f "$ctx" ] && [ "$ctx" -nt "$model/prefill.onnx" ] && [ "$ctx" -nt "$model/decode.onnx" ]; then
+if fresh "$ctx"; then
   echo "== context binary: $ctx (reused)"
 else
-  echo "== convert, build the model libraries and one context binary of both graphs ($lib$([ "$fp16" = 1 ] && echo ', fp16'))"
+  extra=()
+  if [ -n "$quant" ]; then
+    float=$out/float-cpu/llm.bin
+    if ! fresh "$float"; then
+      echo "== the float CPU binary to calibrate on"
+      PYTHONPATH=$root/python "$py" -m qnn.llm build --bin "$build/bin" --model "$model" \
+        --backend "$libdir/libQnnCpu.so" --out "$out/float-cpu" >/dev/null
+    fi
+    echo "== calibration inputs from ${CAL_TEXT:-/usr/share/common-licenses/GPL-3}"
+    PYTHONPATH=$root/python "$py" -m qnn.llm calibrate --backend "$libdir/libQnnCpu.so" --context "$float" \
+      --tokenizer "$model/tokenizer.json" --text "${CAL_TEXT:-/usr/share/common-licenses/GPL-3}" --out "$out/calibration"
+    extra=(--quantize "$quant" --calibration "$out/calibration")
+  elif [ "$fp16" = 1 ]; then
+    extra=(--fp16)
+  fi
+  echo "== convert, build the model libraries and one context binary of both graphs ($lib ${quant:-$([ "$fp16" = 1 ] && echo fp16 || echo fp32)})"
   PYTHONPATH=$root/python "$py" -m qnn.llm build --bin "$build/bin" --model "$model" --backend "$libdir/$lib" \
-    --out "$out" $([ "$fp16" = 1 ] && echo --fp16) --extension "$build/backends/htp_sim/libQnnHtpNetRunExtensions.so"
+    --out "$out" --extension "$ext" "${extra[@]}" >/dev/null
   ls -l "$ctx" | awk '{print "   " $5 " bytes: " $9}'
 fi
 

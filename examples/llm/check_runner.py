@@ -1,19 +1,19 @@
 #!/usr/bin/python3
 """The runners of examples/llm against PyTorch: trains (or reuses) the example decoder, builds one context
 binary holding its prefill and decode graphs per backend (python -m qnn.llm build: libQnnCpu.so in float,
-libQnnHtp.so in fp16), and generates greedily from a held-out prompt longer than the prefill graph (so it
+libQnnHtp.so in fp16 and quantized w8a8 from inputs recorded on the float binary), and generates greedily from a held-out prompt longer than the prefill graph (so it
 goes through it in chunks) with the C++ runner qnn-llm-run and with qnn.llm. Checked:
 
 - the C++ tokenizer's ids equal train_llm.py's, for the prompt and for the whole held-out text;
 - every generated token is PyTorch's argmax over the sequence so far (plain causal forward pass, no cache:
   an independent reference of the cache, mask, position and chunk handling); a different token is accepted
   only where PyTorch's top two logits are within the backend's tolerance (a tie at its precision), and then
-  reported;
+  reported; for the quantized binary the agreement is reported only;
 - qnn.llm (Python) generates the same ids as qnn-llm-run on the same binary;
 - sampling with a seed repeats itself, and top_k 1 is greedy.
 
     /usr/bin/python3 examples/llm/check_runner.py BUILD_DIR OUT_DIR [--tiny] [--seconds S] [--steps K]
-                     [--backends cpu,htp]
+                     [--backends cpu,htp,htp-w8a8]
 
 Exit 77 (skipped) without python3-torch / python3-onnx or the corpus."""
 import argparse
@@ -22,8 +22,10 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-TOLERANCE = {"cpu": 1e-4, "htp": 2e-2}  # logits: fp32 vs fp16 (11-bit significand) computation
-LIBRARY = {"cpu": "libQnnCpu.so", "htp": "libQnnHtp.so"}
+# logits: fp32 vs fp16 (11-bit significand) computation; quantized (8-bit activations): no bound, the
+# agreement with PyTorch is reported
+TOLERANCE = {"cpu": 1e-4, "htp": 2e-2, "htp-w8a8": None}
+LIBRARY = {"cpu": "libQnnCpu.so", "htp": "libQnnHtp.so", "htp-w8a8": "libQnnHtp.so"}
 
 
 def run_runner(exe, args):
@@ -47,7 +49,7 @@ def main():
     ap.add_argument("--tiny", action="store_true")
     ap.add_argument("--seconds", type=float, default=None)
     ap.add_argument("--steps", type=int, default=8, help="tokens to generate")
-    ap.add_argument("--backends", default="cpu,htp")
+    ap.add_argument("--backends", default="cpu,htp,htp-w8a8")
     a = ap.parse_args()
     sys.path.insert(0, HERE)
     sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
@@ -85,8 +87,19 @@ def main():
 
     for be in a.backends.split(","):
         lib = os.path.join(libs, LIBRARY[be])
-        ctx = qnn.llm.build(os.path.join(a.build, "bin"), a.out, lib, os.path.join(a.out, "run-" + be), fp16=be == "htp",
-                            extension=os.path.join(a.build, "backends", "htp_sim", "libQnnHtpNetRunExtensions.so"))
+        def build(lib, name, **kw):
+            return qnn.llm.build(os.path.join(a.build, "bin"), a.out, lib, os.path.join(a.out, "run-" + name),
+                                 extension=os.path.join(a.build, "backends", "htp_sim", "libQnnHtpNetRunExtensions.so"),
+                                 **kw)
+        if be == "htp-w8a8":  # calibrated on the float CPU binary's inputs
+            float_ctx = os.path.join(a.out, "run-cpu", "llm.bin")
+            if not os.path.exists(float_ctx):
+                build(os.path.join(libs, LIBRARY["cpu"]), "cpu")
+            cal = os.path.join(a.out, "calibration")
+            qnn.llm.calibrate(os.path.join(libs, LIBRARY["cpu"]), float_ctx, tok_path, held_out, cal, prompts=3)
+            ctx = build(lib, be, quantize="w8a8", calibration=cal)
+        else:
+            ctx = build(lib, be, fp16=be == "htp")
         base = ["--backend", lib, "--context", ctx, "--tokenizer", tok_path, "--prompt", prompt,
                 "--max_tokens", str(a.steps), "--ids"]
         out = run_runner(exe, base)
@@ -95,18 +108,21 @@ def main():
             failures.append(f"{be}: the runner's prompt ids {got_prompt} differ from train_llm.py's {prompt_ids}")
         with torch.no_grad():
             logits = model(torch.tensor([prompt_ids + got]))[0].numpy()
-        ties = []
+        ties, agree = [], 0
         for j, t in enumerate(got):
             row = logits[len(prompt_ids) - 1 + j]
             best = int(row.argmax())
-            if t != best:
+            agree += t == best
+            if t != best and TOLERANCE[be] is not None:
                 if row[best] - row[t] <= TOLERANCE[be]:
                     ties.append(f"step {j}: {t} instead of {best}, logits {row[best] - row[t]:.1e} apart")
                 else:
                     failures.append(f"{be}: step {j} chose {t}; PyTorch's argmax is {best} by {row[best] - row[t]:.3g}")
+        verdict = (f"PyTorch's argmax at {agree} of {len(got)} steps (not checked: quantized)"
+                   if TOLERANCE[be] is None else "PyTorch's argmax at every step"
+                   + (f" except near ties: {ties}" if ties else ""))
         print(f"{be}: prompt {len(prompt_ids)} tokens ({-(-len(prompt_ids) // c['ar'])} prefill chunks), tokens {got}"
-              f" {tok.decode(got)!r}; PyTorch's argmax at every step"
-              + (f" except near ties: {ties}" if ties else ""))
+              f" {tok.decode(got)!r}; {verdict}")
         for line in out.splitlines():
             if line.startswith("#"):
                 print(f"  {line}")

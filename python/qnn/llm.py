@@ -13,6 +13,8 @@ past_key_L / past_value_L inputs, into which each step writes only its new entri
 the prefill graph go through it in chunks. The command line:
 
     python3 -m qnn.llm build  --bin BUILD/bin --model MODEL_DIR --backend libQnnHtp.so --out DIR [--fp16]
+    python3 -m qnn.llm calibrate --backend libQnnCpu.so --context FLOAT.bin --tokenizer T --text FILE --out CAL
+    python3 -m qnn.llm build  ... --quantize w8a8 --calibration CAL
     python3 -m qnn.llm run    --backend libQnnHtp.so --context DIR/llm.bin --tokenizer MODEL_DIR/tokenizer.json
                               --prompt TEXT [--max_tokens N] [--temperature T --top_k K --top_p P --seed S]
 """
@@ -128,6 +130,7 @@ class Generator:
         self.vocab = pi["logits"].dims[2]
         if self.info[self.dec.name]["input_ids"].dims[1] != 1:
             raise ValueError("the decode graph must take one token (AR-1)")
+        self.on_inputs = None  # on_inputs(graph name, {input name: array}) before every execute
 
     def _kv_names(self):
         return [f"{kind}_{i}" for i in range(self.layers) for kind in ("key", "value")]
@@ -150,6 +153,8 @@ class Generator:
         if graph is not self.dec and start > 0:  # the cache's slots in use into this graph's past
             for s in self._kv_names():
                 mem["past_" + s].array[:, :, :start] = cache["past_" + s].array[:, :, :start]
+        if self.on_inputs:
+            self.on_inputs(graph.name, {t.name: mem[t.name].array for t in graph.inputs})
         graph.run({t.name: mem[t.name] for t in graph.inputs}, outputs={t.name: mem[t.name] for t in graph.outputs})
         keep = max(0, min(m, self.ctx - 1 - start))
         for s in self._kv_names():  # new entries into the cache, in place
@@ -202,13 +207,53 @@ class Generator:
         self.close()
 
 
-def build(bin_dir, model_dir, backend, out_dir, fp16=False, extension=None):
+QUANTIZATIONS = {"w8a8": (8, 8), "w8a16": (8, 16), "w4a16": (4, 16)}  # (weight_bw, act_bw)
+
+
+def calibrate(backend, context, tokenizer, text, out_dir, prompts=4, prompt_tokens=None, max_tokens=8):
+    """Calibration inputs for the quantizer: generates greedily on a float context binary from `prompts`
+    stretches of `text` and writes every input each graph was given (raw files) and the input lists
+    qnn-onnx-converter --input_list takes: out_dir/prefill_list.txt, out_dir/decode_list.txt."""
+    lists = {}
+    with Generator(backend, context, tokenizer) as gen:
+        ids = gen.tokenizer.encode(text)
+        n = prompt_tokens or gen.ar * 2 + 3  # more than one prefill chunk
+        if len(ids) < n:
+            raise ValueError(f"the calibration text has {len(ids)} tokens; it needs at least {n}")
+
+        def record(graph, feeds):
+            k = len(lists.setdefault(graph, []))
+            d = os.path.join(out_dir, graph, str(k))
+            os.makedirs(d, exist_ok=True)
+            entries = []
+            for name, a in feeds.items():
+                path = os.path.join(d, name + ".raw")
+                a.tofile(path)
+                entries.append(f"{name}:={path}")
+            lists[graph].append(" ".join(entries))
+        gen.on_inputs = record
+        stride = max(1, (len(ids) - n) // max(1, prompts - 1))
+        for p in range(prompts):
+            gen.generate(ids[p * stride:p * stride + n], max_tokens=max_tokens)
+    for graph, entries in lists.items():
+        with open(os.path.join(out_dir, graph + "_list.txt"), "w") as f:
+            f.write("\n".join(entries) + "\n")
+    return {g: len(e) for g, e in lists.items()}
+
+
+def build(bin_dir, model_dir, backend, out_dir, fp16=False, extension=None, quantize=None, calibration=None):
     """train_llm.py's prefill.onnx and decode.onnx -> one context binary out_dir/llm.bin with both graphs
     (their weights stored once), through qnn-onnx-converter --preserve_io, qnn-model-lib-generator and
     qnn-context-binary-generator from bin_dir. fp16 (HTP): the graphs compute in half precision (the HTP
     net-run extension's fp16_relaxed_precision; extension = its library, by default beside the backend).
     The HTP binary is made with the context config weight_sharing_enabled (as the vendor's LLM flows do).
+    quantize ("w8a8", "w8a16", "w4a16"; calibration = the directory calibrate() wrote): the converter
+    quantizes with those bit widths from the recorded inputs (fp16 is then ignored).
     Returns the binary's path."""
+    if quantize and quantize not in QUANTIZATIONS:
+        raise ValueError(f"quantize must be one of {sorted(QUANTIZATIONS)}")
+    if quantize and not calibration:
+        raise ValueError("quantize needs calibration inputs (calibrate())")
     def tool(*args):
         p = subprocess.run([os.path.join(bin_dir, args[0]), *args[1:]], capture_output=True, text=True)
         if p.returncode:
@@ -217,7 +262,12 @@ def build(bin_dir, model_dir, backend, out_dir, fp16=False, extension=None):
     libs = []
     for g in ("prefill", "decode"):
         cpp = os.path.join(out_dir, g + ".cpp")
-        tool("qnn-onnx-converter", "-i", os.path.join(model_dir, g + ".onnx"), "-o", cpp, "--preserve_io")
+        quant = []
+        if quantize:
+            wbw, abw = QUANTIZATIONS[quantize]
+            quant = ["--input_list", os.path.join(calibration, g + "_list.txt"), "--weight_bw", str(wbw),
+                     "--act_bw", str(abw)]
+        tool("qnn-onnx-converter", "-i", os.path.join(model_dir, g + ".onnx"), "-o", cpp, "--preserve_io", *quant)
         tool("qnn-model-lib-generator", "-c", cpp, "-b", os.path.join(out_dir, g + ".bin"), "-o",
              os.path.join(out_dir, "lib"))
         libs.append(os.path.join(out_dir, "lib", "x86_64-linux-clang", f"lib{g}.so"))
@@ -231,7 +281,8 @@ def build(bin_dir, model_dir, backend, out_dir, fp16=False, extension=None):
         if not ext:
             raise RuntimeError(f"no libQnnHtpNetRunExtensions.so beside {backend} or in its parent directory; "
                                "give its path (extension=, --extension)")
-        htp = {"graphs": [{"graph_names": ["prefill", "decode"], "fp16_relaxed_precision": int(bool(fp16))}],
+        htp = {"graphs": [{"graph_names": ["prefill", "decode"],
+                           "fp16_relaxed_precision": int(bool(fp16) and not quantize)}],
                "context": {"weight_sharing_enabled": True}}
         with open(os.path.join(out_dir, "htp_config.json"), "w") as f:
             json.dump(htp, f)
@@ -252,8 +303,18 @@ def main(argv=None):
     b.add_argument("--backend", required=True)
     b.add_argument("--out", required=True)
     b.add_argument("--fp16", action="store_true", help="HTP: compute in half precision")
+    b.add_argument("--quantize", choices=sorted(QUANTIZATIONS), help="quantize with these bit widths "
+                   "(needs --calibration)")
+    b.add_argument("--calibration", help="the directory of `calibrate`")
     b.add_argument("--extension", help="HTP: libQnnHtpNetRunExtensions.so (default: beside the backend or in its "
                    "parent directory)")
+    c = sub.add_parser("calibrate", help="record the graphs' inputs on a float binary for the quantizer")
+    c.add_argument("--backend", required=True)
+    c.add_argument("--context", required=True)
+    c.add_argument("--tokenizer", required=True)
+    c.add_argument("--text", required=True, help="a text file the prompts are taken from")
+    c.add_argument("--out", required=True)
+    c.add_argument("--prompts", type=int, default=4)
     r = sub.add_parser("run", help="generate text")
     r.add_argument("--backend", required=True)
     r.add_argument("--context", required=True)
@@ -267,7 +328,13 @@ def main(argv=None):
     r.add_argument("--ids", action="store_true", help="also print the token ids")
     a = ap.parse_args(argv)
     if a.cmd == "build":
-        print(build(a.bin, a.model, a.backend, a.out, fp16=a.fp16, extension=a.extension))
+        print(build(a.bin, a.model, a.backend, a.out, fp16=a.fp16, extension=a.extension, quantize=a.quantize,
+                    calibration=a.calibration))
+        return 0
+    if a.cmd == "calibrate":
+        with open(a.text, encoding="utf-8", errors="replace") as f:
+            text = f.read()
+        print(calibrate(a.backend, a.context, a.tokenizer, text, a.out, prompts=a.prompts))
         return 0
     with Generator(a.backend, a.context, a.tokenizer) as gen:
         def stream(piece):
