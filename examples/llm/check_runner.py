@@ -85,6 +85,23 @@ def main():
     prompt_ids = tok.encode(prompt)
     assert len(prompt_ids) + a.steps < c["ctx"], "prompt and tokens must fit the context"
 
+    def versus_torch(be, prompt_ids, got):
+        """How many of the runner's tokens are PyTorch's argmax over the sequence so far; differences beyond
+        the backend's tolerance are failures, those within it (near ties) are returned."""
+        with torch.no_grad():  # the last token's own logits are not needed (it may end a full context)
+            logits = model(torch.tensor([prompt_ids + got[:-1]]))[0].numpy()
+        ties, agree = [], 0
+        for j, t in enumerate(got):
+            row = logits[len(prompt_ids) - 1 + j]
+            best = int(row.argmax())
+            agree += t == best
+            if t != best and TOLERANCE[be] is not None:
+                if row[best] - row[t] <= TOLERANCE[be]:
+                    ties.append(f"step {j}: {t} instead of {best}, logits {row[best] - row[t]:.1e} apart")
+                else:
+                    failures.append(f"{be}: step {j} chose {t}; PyTorch's argmax is {best} by {row[best] - row[t]:.3g}")
+        return agree, ties
+
     for be in a.backends.split(","):
         lib = os.path.join(libs, LIBRARY[be])
         def build(lib, name, **kw):
@@ -106,18 +123,7 @@ def main():
         got_prompt, got = parse_ids(out, "prompt ids"), parse_ids(out, "ids")
         if got_prompt != prompt_ids:
             failures.append(f"{be}: the runner's prompt ids {got_prompt} differ from train_llm.py's {prompt_ids}")
-        with torch.no_grad():
-            logits = model(torch.tensor([prompt_ids + got]))[0].numpy()
-        ties, agree = [], 0
-        for j, t in enumerate(got):
-            row = logits[len(prompt_ids) - 1 + j]
-            best = int(row.argmax())
-            agree += t == best
-            if t != best and TOLERANCE[be] is not None:
-                if row[best] - row[t] <= TOLERANCE[be]:
-                    ties.append(f"step {j}: {t} instead of {best}, logits {row[best] - row[t]:.1e} apart")
-                else:
-                    failures.append(f"{be}: step {j} chose {t}; PyTorch's argmax is {best} by {row[best] - row[t]:.3g}")
+        agree, ties = versus_torch(be, prompt_ids, got)
         verdict = (f"PyTorch's argmax at {agree} of {len(got)} steps (not checked: quantized)"
                    if TOLERANCE[be] is None else "PyTorch's argmax at every step"
                    + (f" except near ties: {ties}" if ties else ""))
@@ -141,6 +147,20 @@ def main():
         if k1 != got:
             failures.append(f"{be}: top_k 1 gave {k1}, greedy {got}")
         print(f"  sampled (T 0.9, top-k 20, top-p 0.9, seed 7): {s1}, repeated {'equal' if s1 == s2 else 'DIFFERENT'}")
+
+        if TOLERANCE[be] is None:
+            continue
+        # A prompt beyond the prefill graph's past (its last chunk ends at ctx - 6), then decoding until the
+        # context is full: 6 tokens after the first, and the runner says why it stopped.
+        long_ids = want[200:200 + c["ctx"] - 6]
+        out = run_runner(exe, ["--backend", lib, "--context", ctx, "--tokenizer", tok_path, "--prompt_ids",
+                               ",".join(map(str, long_ids)), "--max_tokens", "32", "--ids"])
+        got = parse_ids(out, "ids")
+        if len(got) != 7 or "the context (%d tokens) is full" % c["ctx"] not in out:
+            failures.append(f"{be}: a {len(long_ids)}-token prompt gave {len(got)} tokens (want 7, context full)")
+        agree, ties = versus_torch(be, long_ids, got)
+        print(f"  {len(long_ids)}-token prompt to a full context: {got}, PyTorch's argmax at {agree} of {len(got)}"
+              + (f"; near ties {ties}" if ties else ""))
 
     for f in failures:
         print("FAIL:", f)
