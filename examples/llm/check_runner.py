@@ -9,7 +9,8 @@ goes through it in chunks) with the C++ runner qnn-llm-run and with qnn.llm. Che
   an independent reference of the cache, mask, position and chunk handling); a different token is accepted
   only where PyTorch's top two logits are within the backend's tolerance (a tie at its precision), and then
   reported; for the quantized binary the agreement is reported only;
-- qnn.llm (Python) generates the same ids as qnn-llm-run on the same binary;
+- qnn.llm (Python) generates the same ids as qnn-llm-run on the same binary, and qnn-llm-run the same from the
+  two model libraries composed on the backend (--model; --fp16 on the HTP);
 - sampling with a seed repeats itself, and top_k 1 is greedy.
 
     /usr/bin/python3 examples/llm/check_runner.py BUILD_DIR OUT_DIR [--tiny] [--seconds S] [--steps K]
@@ -132,6 +133,14 @@ def main():
         for line in out.splitlines():
             if line.startswith("#"):
                 print(f"  {line}")
+
+        if TOLERANCE[be] is not None:  # the same graphs from the two model libraries, composed on the backend
+            mlib = os.path.join(os.path.dirname(ctx), "lib", "x86_64-linux-clang")
+            models = ["--model", f"{mlib}/libprefill.so,{mlib}/libdecode.so"] + (["--fp16"] if be == "htp" else [])
+            from_libs = parse_ids(run_runner(exe, ["--backend", lib, *models] + base[4:]), "ids")
+            if from_libs != got:
+                failures.append(f"{be}: from the model libraries {from_libs}, from the context binary {got}")
+            print(f"  from the model libraries: {'same ids' if from_libs == got else from_libs}")
 
         with qnn.llm.Generator(lib, ctx, tok_path) as gen:
             res = gen.generate(prompt, max_tokens=a.steps)

@@ -35,8 +35,10 @@
 #include <string>
 #include <vector>
 
-#include "QnnInterface.h"
+#include "HTP/QnnHtpCommon.h"
+#include "HTP/QnnHtpGraph.h"
 #include "HTP/QnnHtpSystemContext.h"
+#include "QnnInterface.h"
 #include "System/QnnSystemInterface.h"
 #include "bpe_tokenizer.h"
 #include "sampler.h"
@@ -302,6 +304,14 @@ struct Graph {
   }
 };
 
+Graph describeGraph(const char* name, const Qnn_Tensor_t* in, uint32_t nIn, const Qnn_Tensor_t* out, uint32_t nOut) {
+  Graph g;
+  g.name = name ? name : "";
+  for (uint32_t k = 0; k < nIn; ++k) g.inputs.push_back(describe(in[k]));
+  for (uint32_t k = 0; k < nOut; ++k) g.outputs.push_back(describe(out[k]));
+  return g;
+}
+
 // ---- the libraries -------------------------------------------------------------------------------------
 void* openLibrary(const std::string& path) {
   void* lib = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
@@ -309,7 +319,7 @@ void* openLibrary(const std::string& path) {
   return lib;
 }
 
-const QNN_INTERFACE_VER_TYPE* backendInterface(void* lib, const std::string& path) {
+const QNN_INTERFACE_VER_TYPE* backendInterface(void* lib, const std::string& path, uint32_t* backendId) {
   using Fn = Qnn_ErrorHandle_t (*)(const QnnInterface_t***, uint32_t*);
   auto get = reinterpret_cast<Fn>(dlsym(lib, "QnnInterface_getProviders"));
   const QnnInterface_t** providers = nullptr;
@@ -317,7 +327,10 @@ const QNN_INTERFACE_VER_TYPE* backendInterface(void* lib, const std::string& pat
   if (!get || get(&providers, &n) != QNN_SUCCESS || n == 0) fail(path + " is not a QNN backend");
   for (uint32_t i = 0; i < n; ++i) {
     const auto& v = providers[i]->apiVersion.coreApiVersion;
-    if (v.major == QNN_API_VERSION_MAJOR && v.minor >= QNN_API_VERSION_MINOR) return &providers[i]->QNN_INTERFACE_VER_NAME;
+    if (v.major == QNN_API_VERSION_MAJOR && v.minor >= QNN_API_VERSION_MINOR) {
+      *backendId = providers[i]->backendId;
+      return &providers[i]->QNN_INTERFACE_VER_NAME;
+    }
   }
   fail(path + " offers no provider of core API " + std::to_string(QNN_API_VERSION_MAJOR) + "." +
        std::to_string(QNN_API_VERSION_MINOR) + " or newer");
@@ -363,10 +376,7 @@ std::vector<Graph> readGraphs(const QNN_SYSTEM_INTERFACE_VER_TYPE* sys, std::vec
     for (uint32_t i = 0; i < n; ++i) {
       // Versions 2 and 3 start with version 1's fields.
       const QnnSystemContext_GraphInfoV1_t& g = gi[i].graphInfoV1;
-      Graph out;
-      out.name = g.graphName ? g.graphName : "";
-      for (uint32_t k = 0; k < g.numGraphInputs; ++k) out.inputs.push_back(describe(g.graphInputs[k]));
-      for (uint32_t k = 0; k < g.numGraphOutputs; ++k) out.outputs.push_back(describe(g.graphOutputs[k]));
+      Graph out = describeGraph(g.graphName, g.graphInputs, g.numGraphInputs, g.graphOutputs, g.numGraphOutputs);
       if (gi[i].version == QNN_SYSTEM_CONTEXT_GRAPH_INFO_VERSION_3 && gi[i].graphInfoV3.graphBlobInfo) {
         const auto* blob = static_cast<const QnnHtpSystemContext_GraphBlobInfo_t*>(gi[i].graphInfoV3.graphBlobInfo);
         if (blob->version == QNN_SYSTEM_CONTEXT_HTP_GRAPH_INFO_BLOB_VERSION_V1) {
@@ -384,6 +394,71 @@ std::vector<Graph> readGraphs(const QNN_SYSTEM_INTERFACE_VER_TYPE* sys, std::vec
   return graphs;
 }
 
+// The model-library interface of qnn-model-lib-generator's libraries (the converter's C++ model
+// compiled): QnnModel_composeGraphs builds its graphs in a context, QnnModel_freeGraphsInfo frees the
+// description it returns.
+struct ModelGraphInfo {
+  Qnn_GraphHandle_t graph;
+  char* graphName;
+  Qnn_Tensor_t* inputTensors;
+  uint32_t numInputTensors;
+  Qnn_Tensor_t* outputTensors;
+  uint32_t numOutputTensors;
+};
+struct ModelGraphConfigInfo {
+  char* graphName;
+  const QnnGraph_Config_t** graphConfigs;
+};
+using ComposeFn = int (*)(Qnn_BackendHandle_t, QNN_INTERFACE_VER_TYPE, Qnn_ContextHandle_t,
+                          const ModelGraphConfigInfo**, const uint32_t, ModelGraphInfo***, uint32_t*, bool,
+                          QnnLog_Callback_t, QnnLog_Level_t);
+using FreeInfoFn = int (*)(ModelGraphInfo***, uint32_t);
+
+// Composes and finalizes the graphs of model libraries in `context`; HTP graphs in fp16 when asked.
+std::vector<Graph> composeModels(const std::vector<std::string>& paths, const QNN_INTERFACE_VER_TYPE* qnn,
+                                 Qnn_BackendHandle_t backend, Qnn_ContextHandle_t context, bool htpFp16,
+                                 const std::vector<std::string>& graphNames, std::vector<void*>* libs) {
+  QnnHtpGraph_CustomConfig_t precision = QNN_HTP_GRAPH_CUSTOM_CONFIG_INIT;
+  precision.option = QNN_HTP_GRAPH_CONFIG_OPTION_PRECISION;
+  precision.precision = QNN_PRECISION_FLOAT16;
+  QnnGraph_Config_t custom = QNN_GRAPH_CONFIG_INIT;
+  custom.option = QNN_GRAPH_CONFIG_OPTION_CUSTOM;
+  custom.customConfig = &precision;
+  const QnnGraph_Config_t* configs[] = {&custom, nullptr};
+  std::vector<std::string> names = graphNames;
+  std::vector<ModelGraphConfigInfo> infos;
+  for (std::string& n : names) infos.push_back({&n[0], configs});
+  std::vector<const ModelGraphConfigInfo*> infoList;
+  for (const auto& i : infos) infoList.push_back(&i);
+  std::vector<Graph> graphs;
+  for (const std::string& path : paths) {
+    void* lib = openLibrary(path);
+    libs->push_back(lib);
+    auto compose = reinterpret_cast<ComposeFn>(dlsym(lib, "QnnModel_composeGraphs"));
+    auto freeInfo = reinterpret_cast<FreeInfoFn>(dlsym(lib, "QnnModel_freeGraphsInfo"));
+    if (!compose || !freeInfo) fail(path + " is not a model library (no QnnModel_composeGraphs)");
+    ModelGraphInfo** info = nullptr;
+    uint32_t n = 0;
+    const int err = compose(backend, *qnn, context, htpFp16 ? infoList.data() : nullptr,
+                            htpFp16 ? static_cast<uint32_t>(infoList.size()) : 0, &info, &n, false, logCallback,
+                            g_logLevel);
+    if (err != 0) fail("QnnModel_composeGraphs of " + path + " failed with model error " + std::to_string(err));
+    try {
+      for (uint32_t i = 0; i < n; ++i) {
+        const ModelGraphInfo& g = *info[i];
+        check(qnn->graphFinalize(g.graph, nullptr, nullptr), "QnnGraph_finalize");
+        graphs.push_back(describeGraph(g.graphName, g.inputTensors, g.numInputTensors, g.outputTensors, g.numOutputTensors));
+        graphs.back().handle = g.graph;
+      }
+    } catch (...) {
+      freeInfo(&info, n);
+      throw;
+    }
+    freeInfo(&info, n);  // the descriptions were copied
+  }
+  return graphs;
+}
+
 std::vector<uint8_t> readFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) fail("cannot read " + path);
@@ -398,6 +473,8 @@ std::string dirOf(const std::string& path) {
 // ---- options -------------------------------------------------------------------------------------------
 struct Options {
   std::string backend, system, context, tokenizer, prompt, prefillName = "prefill", decodeName = "decode";
+  std::vector<std::string> models;  // model libraries instead of a context binary
+  bool fp16 = false;                // with models on the HTP: graphs in fp16
   std::vector<int32_t> promptIds;
   int32_t maxTokens = 64;
   llm::SamplingOptions sampling;
@@ -407,11 +484,13 @@ struct Options {
 
 void usage() {
   std::printf(
-      "usage: qnn-llm-run --backend LIB --context BIN --tokenizer JSON (--prompt TEXT | --prompt_file F | --prompt_ids I,J,...)\n"
+      "usage: qnn-llm-run --backend LIB (--context BIN | --model LIB,LIB [--fp16]) --tokenizer JSON\n"
+      "                   (--prompt TEXT | --prompt_file F | --prompt_ids I,J,...)\n"
       "                   [--max_tokens N] [--temperature T] [--top_k K] [--top_p P] [--seed S]\n"
       "                   [--system libQnnSystem.so] [--prefill_graph NAME] [--decode_graph NAME] [--ids]\n"
       "                   [--log_level error|warn|info|verbose]\n"
-      "Generates text with the prefill (AR-N) and decode (AR-1) graphs of a context binary (examples/llm).\n"
+      "Generates text with the prefill (AR-N) and decode (AR-1) graphs of a context binary, or of model\n"
+      "libraries composed on the backend (--fp16: HTP graphs in fp16) (examples/llm).\n"
       "Temperature 0 (the default) is greedy; --ids also prints the prompt's and the generated token ids;\n"
       "--tokenize (with --tokenizer and a prompt only) prints the prompt's token ids and stops.\n");
 }
@@ -439,6 +518,12 @@ Options parseOptions(int argc, char** argv) {
       o.system = need(i);
     } else if (a == "--context") {
       o.context = need(i);
+    } else if (a == "--model") {
+      std::stringstream ss(need(i));
+      std::string path;
+      while (std::getline(ss, path, ',')) o.models.push_back(path);
+    } else if (a == "--fp16") {
+      o.fp16 = true;
     } else if (a == "--tokenizer") {
       o.tokenizer = need(i);
     } else if (a == "--prompt") {
@@ -479,7 +564,8 @@ Options parseOptions(int argc, char** argv) {
     }
   }
   if (o.tokenizer.empty()) fail("--tokenizer is required");
-  if (!o.tokenizeOnly && (o.backend.empty() || o.context.empty())) fail("--backend and --context are required");
+  if (!o.tokenizeOnly && (o.backend.empty() || o.context.empty() == o.models.empty()))
+    fail("--backend and one of --context or --model are required");
   if (o.prompt.empty() && o.promptIds.empty()) fail("give --prompt or --prompt_ids");
   if (o.maxTokens < 1) fail("--max_tokens must be at least 1");
   if (o.sampling.temperature < 0 || o.sampling.topK < 0 || !(o.sampling.topP > 0 && o.sampling.topP <= 1))
@@ -643,9 +729,34 @@ int run(const Options& o) {
   }
   if (prompt.empty()) fail("the prompt encodes to no tokens");
 
-  std::vector<uint8_t> binary = readFile(o.context);
-  void* sysLib = openLibrary(o.system);
-  std::vector<Graph> graphs = readGraphs(systemInterface(sysLib, o.system), binary);
+  std::vector<uint8_t> binary;
+  std::vector<Graph> graphs;
+  if (!o.context.empty()) {
+    binary = readFile(o.context);
+    void* sysLib = openLibrary(o.system);
+    graphs = readGraphs(systemInterface(sysLib, o.system), binary);
+  }
+
+  void* lib = openLibrary(o.backend);
+  uint32_t backendId = 0;
+  const QNN_INTERFACE_VER_TYPE* qnn = backendInterface(lib, o.backend, &backendId);
+  Qnn_LogHandle_t logger = nullptr;
+  Qnn_BackendHandle_t backend = nullptr;
+  Qnn_DeviceHandle_t device = nullptr;
+  Qnn_ContextHandle_t context = nullptr;
+  check(qnn->logCreate(logCallback, g_logLevel, &logger), "QnnLog_create");
+  check(qnn->backendCreate(logger, nullptr, &backend), "QnnBackend_create");
+  if (qnn->deviceCreate && qnn->deviceCreate(logger, nullptr, &device) != QNN_SUCCESS) device = nullptr;
+  const auto t0 = std::chrono::steady_clock::now();
+  std::vector<void*> modelLibs;
+  if (!o.context.empty()) {
+    check(qnn->contextCreateFromBinary(backend, device, nullptr, binary.data(), binary.size(), &context, nullptr),
+          "QnnContext_createFromBinary");
+  } else {
+    check(qnn->contextCreate(backend, device, nullptr, &context), "QnnContext_create");
+    if (o.fp16 && backendId != QNN_BACKEND_ID_HTP) fail("--fp16 is an HTP graph config; " + o.backend + " is not the HTP");
+    graphs = composeModels(o.models, qnn, backend, context, o.fp16, {o.prefillName, o.decodeName}, &modelLibs);
+  }
   Graph* pre = nullptr;
   Graph* dec = nullptr;
   for (Graph& g : graphs) {
@@ -658,19 +769,8 @@ int run(const Options& o) {
     fail(o.context + " needs graphs '" + o.prefillName + "' and '" + o.decodeName + "'; it holds" + names);
   }
 
-  void* lib = openLibrary(o.backend);
-  const QNN_INTERFACE_VER_TYPE* qnn = backendInterface(lib, o.backend);
-  Qnn_LogHandle_t logger = nullptr;
-  Qnn_BackendHandle_t backend = nullptr;
-  Qnn_DeviceHandle_t device = nullptr;
-  Qnn_ContextHandle_t context = nullptr;
-  check(qnn->logCreate(logCallback, g_logLevel, &logger), "QnnLog_create");
-  check(qnn->backendCreate(logger, nullptr, &backend), "QnnBackend_create");
-  if (qnn->deviceCreate && qnn->deviceCreate(logger, nullptr, &device) != QNN_SUCCESS) device = nullptr;
-  const auto t0 = std::chrono::steady_clock::now();
-  check(qnn->contextCreateFromBinary(backend, device, nullptr, binary.data(), binary.size(), &context, nullptr),
-        "QnnContext_createFromBinary");
-  for (Graph* g : {pre, dec}) check(qnn->graphRetrieve(context, g->name.c_str(), &g->handle), "QnnGraph_retrieve");
+  if (!o.context.empty())
+    for (Graph* g : {pre, dec}) check(qnn->graphRetrieve(context, g->name.c_str(), &g->handle), "QnnGraph_retrieve");
   const double loadMs = msSince(t0);
   binary.clear();
   binary.shrink_to_fit();
@@ -681,9 +781,11 @@ int run(const Options& o) {
     Runner r(qnn, context, *pre, *dec, shm);
     if (static_cast<uint32_t>(tok.vocabSize()) != r.vocab())
       fail("the tokenizer has " + std::to_string(tok.vocabSize()) + " tokens, the model " + std::to_string(r.vocab()));
+    std::string source = o.context;
+    for (size_t i = 0; o.context.empty() && i < o.models.size(); ++i) source += (i ? "," : "") + o.models[i];
     std::printf("# %s: graphs '%s' (AR-%u) and '%s' (AR-1), %u layers, context %u, vocabulary %u; loaded in %.0f ms; "
                 "I/O in registered %s\n",
-                o.context.c_str(), pre->name.c_str(), r.arLength(), dec->name.c_str(), r.layers(), r.contextLength(),
+                source.c_str(), pre->name.c_str(), r.arLength(), dec->name.c_str(), r.layers(), r.contextLength(),
                 r.vocab(), loadMs, shm.kind());
     for (const Graph* g : {pre, dec})
       if (g->hasSpillFill)
@@ -736,6 +838,7 @@ int run(const Options& o) {
   if (device && qnn->deviceFree) qnn->deviceFree(device);
   check(qnn->backendFree(backend), "QnnBackend_free");
   qnn->logFree(logger);
+  for (void* m : modelLibs) dlclose(m);
   return rc;
 }
 
