@@ -5,7 +5,8 @@ set -euo pipefail
 build_dir=$1; source_dir=$2
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 cmake --install "$build_dir" --prefix "$tmp/prefix" >/dev/null
-for f in include/QNN/QnnInterface.h lib/libQnnCpu.so lib/libcdsprpc.so lib/cmake/QNN/QNNConfig.cmake bin/qnn-demo-graph; do
+for f in include/QNN/QnnInterface.h lib/libQnnCpu.so lib/libcdsprpc.so lib/cmake/QNN/QNNConfig.cmake bin/qnn-demo-graph \
+         bin/qnn-llm-run lib/python3/dist-packages/qnn/llm.py; do
   [ -e "$tmp/prefix/$f" ] || { echo "missing from the install: $f"; exit 1; }
 done
 cmake -S "$source_dir/tests/install/consumer" -B "$tmp/consumer" -DCMAKE_PREFIX_PATH="$tmp/prefix" \
