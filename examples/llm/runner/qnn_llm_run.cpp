@@ -4,7 +4,8 @@
 // inputs and outputs from libQnnSystem.so's binary info, loads the binary into the backend
 // (QnnInterface_getProviders of a dlopen'ed libQnnCpu.so / libQnnHtp.so / ...), and keeps
 // every input and output in shared memory registered with QnnMem_register (rpcmem of
-// libcdsprpc.so when it loads, else a memfd; both as ION file descriptors). The KV cache is
+// libcdsprpc.so when it loads, else a memfd; both as ION file descriptors). The binary file is mapped
+// and its weights used in place (QnnContext_createFromBinaryWithCallback). The KV cache is
 // the decode graph's past_key_L / past_value_L inputs: each step writes only the new tokens'
 // entries into them, in place. Prompts longer than the prefill graph go through it in chunks.
 //
@@ -350,8 +351,49 @@ const QNN_SYSTEM_INTERFACE_VER_TYPE* systemInterface(void* lib, const std::strin
   fail(path + " offers no system provider of this API version");
 }
 
+// A context binary mapped from its file (copy on write, never written): the backend takes its weights
+// region in place through the binary data callback (file-mapped weights), so they are not copied.
+class MappedFile {
+ public:
+  explicit MappedFile(const std::string& path) {
+    const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) fail("cannot read " + path);
+    const off_t size = lseek(fd, 0, SEEK_END);
+    if (size <= 0) {
+      close(fd);
+      fail(path + " is empty or not a file");
+    }
+    void* p = mmap(nullptr, static_cast<size_t>(size), PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+    close(fd);
+    if (p == MAP_FAILED) fail("cannot map " + path);
+    data_ = static_cast<uint8_t*>(p);
+    size_ = static_cast<size_t>(size);
+  }
+  ~MappedFile() { munmap(data_, size_); }
+  MappedFile(const MappedFile&) = delete;
+  MappedFile& operator=(const MappedFile&) = delete;
+  uint8_t* data() const { return data_; }
+  size_t size() const { return size_; }
+
+  // Qnn_ContextBinaryRawDataProviderFn_t: the requested bytes are the mapping's.
+  static Qnn_ErrorHandle_t provide(Qnn_ContextBinaryDataRequest_t req, Qnn_ContextBinaryRawDataResponse_t* out,
+                                   void* self) {
+    const auto* f = static_cast<const MappedFile*>(self);
+    if (!out || req.offset > f->size_ || req.size > f->size_ - req.offset) return QNN_CONTEXT_ERROR_INVALID_ARGUMENT;
+    out->memPtr = f->data_ + req.offset;
+    out->dataStartOffset = 0;
+    out->alignedSize = req.size;
+    return QNN_SUCCESS;
+  }
+  static Qnn_ErrorHandle_t release(Qnn_ContextBinaryRawDataMem_t, void*) { return QNN_SUCCESS; }  // stays mapped
+
+ private:
+  uint8_t* data_ = nullptr;
+  size_t size_ = 0;
+};
+
 // The graphs of a binary as libQnnSystem.so describes them (any binary / graph info version).
-std::vector<Graph> readGraphs(const QNN_SYSTEM_INTERFACE_VER_TYPE* sys, std::vector<uint8_t>& binary) {
+std::vector<Graph> readGraphs(const QNN_SYSTEM_INTERFACE_VER_TYPE* sys, const MappedFile& binary) {
   QnnSystemContext_Handle_t h = nullptr;
   check(sys->systemContextCreate(&h), "QnnSystemContext_create");
   const QnnSystemContext_BinaryInfo_t* info = nullptr;
@@ -729,12 +771,12 @@ int run(const Options& o) {
   }
   if (prompt.empty()) fail("the prompt encodes to no tokens");
 
-  std::vector<uint8_t> binary;
+  std::unique_ptr<MappedFile> binary;
   std::vector<Graph> graphs;
   if (!o.context.empty()) {
-    binary = readFile(o.context);
+    binary = std::make_unique<MappedFile>(o.context);
     void* sysLib = openLibrary(o.system);
-    graphs = readGraphs(systemInterface(sysLib, o.system), binary);
+    graphs = readGraphs(systemInterface(sysLib, o.system), *binary);
   }
 
   void* lib = openLibrary(o.backend);
@@ -749,9 +791,23 @@ int run(const Options& o) {
   if (qnn->deviceCreate && qnn->deviceCreate(logger, nullptr, &device) != QNN_SUCCESS) device = nullptr;
   const auto t0 = std::chrono::steady_clock::now();
   std::vector<void*> modelLibs;
+  std::string loadedAs = "composed and finalized";
   if (!o.context.empty()) {
-    check(qnn->contextCreateFromBinary(backend, device, nullptr, binary.data(), binary.size(), &context, nullptr),
-          "QnnContext_createFromBinary");
+    // File-mapped weights where the backend offers the callback (as ONNX Runtime loads binaries), else
+    // (or if that load fails) the plain load of the mapped bytes.
+    Qnn_ContextBinaryCallback_t callback{};
+    callback.type = QNN_CONTEXT_CALLBACK_RAW_BUFFER;
+    callback.rawBufferCallback.version = QNN_CONTEXT_CALLBACK_RAW_BUFFER_VERSION_1;
+    callback.rawBufferCallback.v1 = {&MappedFile::provide, &MappedFile::release, binary.get()};
+    loadedAs = "weights file-mapped";
+    if (!qnn->contextCreateFromBinaryWithCallback ||
+        qnn->contextCreateFromBinaryWithCallback(backend, device, nullptr, &callback, binary->data(), binary->size(),
+                                                 &context, nullptr, nullptr) != QNN_SUCCESS) {
+      context = nullptr;
+      loadedAs = "from the mapped bytes";
+      check(qnn->contextCreateFromBinary(backend, device, nullptr, binary->data(), binary->size(), &context, nullptr),
+            "QnnContext_createFromBinary");
+    }
   } else {
     check(qnn->contextCreate(backend, device, nullptr, &context), "QnnContext_create");
     if (o.fp16 && backendId != QNN_BACKEND_ID_HTP) fail("--fp16 is an HTP graph config; " + o.backend + " is not the HTP");
@@ -772,8 +828,6 @@ int run(const Options& o) {
   if (!o.context.empty())
     for (Graph* g : {pre, dec}) check(qnn->graphRetrieve(context, g->name.c_str(), &g->handle), "QnnGraph_retrieve");
   const double loadMs = msSince(t0);
-  binary.clear();
-  binary.shrink_to_fit();
 
   SharedMemory shm;
   int rc = 0;
@@ -783,10 +837,10 @@ int run(const Options& o) {
       fail("the tokenizer has " + std::to_string(tok.vocabSize()) + " tokens, the model " + std::to_string(r.vocab()));
     std::string source = o.context;
     for (size_t i = 0; o.context.empty() && i < o.models.size(); ++i) source += (i ? "," : "") + o.models[i];
-    std::printf("# %s: graphs '%s' (AR-%u) and '%s' (AR-1), %u layers, context %u, vocabulary %u; loaded in %.0f ms; "
-                "I/O in registered %s\n",
+    std::printf("# %s: graphs '%s' (AR-%u) and '%s' (AR-1), %u layers, context %u, vocabulary %u; loaded (%s) in "
+                "%.0f ms; I/O in registered %s\n",
                 source.c_str(), pre->name.c_str(), r.arLength(), dec->name.c_str(), r.layers(), r.contextLength(),
-                r.vocab(), loadMs, shm.kind());
+                r.vocab(), loadedAs.c_str(), loadMs, shm.kind());
     for (const Graph* g : {pre, dec})
       if (g->hasSpillFill)
         std::printf("# graph '%s': spill-fill buffer %llu bytes (binary info)\n", g->name.c_str(),
