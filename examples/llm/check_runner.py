@@ -121,6 +121,8 @@ def main():
         base = ["--backend", lib, "--context", ctx, "--tokenizer", tok_path, "--prompt", prompt,
                 "--max_tokens", str(a.steps), "--ids"]
         out = run_runner(exe, base)
+        if "loaded (weights file-mapped)" not in out:
+            failures.append(f"{be}: the binary was not loaded with its weights mapped from the file")
         got_prompt, got = parse_ids(out, "prompt ids"), parse_ids(out, "ids")
         if got_prompt != prompt_ids:
             failures.append(f"{be}: the runner's prompt ids {got_prompt} differ from train_llm.py's {prompt_ids}")
