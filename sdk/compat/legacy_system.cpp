@@ -64,9 +64,22 @@ const QnnSystemContext_BinaryInfo_t* legacyInfo(QnnSystemContext_Handle_t h, con
   auto* out = reinterpret_cast<QnnSystemContext_BinaryInfo_t*>(keep(h, sizeof(QnnSystemContext_BinaryInfo_t)));
   *out = *in;
   // V1 and V2 share their leading fields; V3 is newer than these clients: offer it as V2.
+  // V3 has no hardware-info blob, so its fields sit elsewhere: copied one by one.
   if (out->version == QNN_SYSTEM_CONTEXT_BINARY_INFO_VERSION_3) {
-    QnnSystemContext_BinaryInfoV2_t v2{};
-    std::memcpy(&v2, &in->contextBinaryInfoV3, sizeof v2);
+    const QnnSystemContext_BinaryInfoV3_t& v3 = in->contextBinaryInfoV3;
+    QnnSystemContext_BinaryInfoV2_t v2 = QNN_SYSTEM_CONTEXT_BINARY_INFO_V2_INIT;
+    v2.backendId = v3.backendId;
+    v2.buildId = v3.buildId;
+    v2.coreApiVersion = v3.coreApiVersion;
+    v2.backendApiVersion = v3.backendApiVersion;
+    v2.socVersion = v3.socVersion;
+    v2.contextBlobVersion = v3.contextBlobVersion;
+    v2.contextBlobSize = v3.contextBlobSize;
+    v2.numContextTensors = v3.numContextTensors;
+    v2.contextTensors = v3.contextTensors;
+    v2.numGraphs = v3.numGraphs;
+    v2.graphs = v3.graphs;
+    v2.platformInfo = v3.platformInfo;
     out->version = QNN_SYSTEM_CONTEXT_BINARY_INFO_VERSION_2;
     out->contextBinaryInfoV2 = v2;
   }

@@ -175,6 +175,52 @@ TEST_F(SystemLibrary, HtpBinaryInfoVersion3CarriesTheSpillFillSize) {
   EXPECT_EQ(largest, f.htpSpillFill);
 }
 
+// Clients older than API 2.14 (system API 1.1) get an HTP binary's info as version 2 in their layout:
+// 48-byte graph infos (version, then the version-1 fields at offset 8), the V3 fields moved to V2's places.
+TEST_F(SystemLibrary, OldClientsGetHtpBinaryInfoAsVersion2) {
+  const ContextBinaryFixture& f = htpContextBinaryFixture();
+  ASSERT_TRUE(f.error.empty()) << f.error;
+  using ForClient = Qnn_ErrorHandle_t (*)(uint32_t, uint32_t, const void***, uint32_t*);
+  auto forClient = reinterpret_cast<ForClient>(lib.symbol("OpenQnn_getSystemProvidersForClientApi"));
+  ASSERT_NE(forClient, nullptr);
+  const void** list = nullptr;
+  uint32_t n = 0;
+  ASSERT_EQ(forClient(2, 13, &list, &n), QNN_SUCCESS);
+  ASSERT_EQ(n, 1u);
+  // System API 1.1's provider: backendId, providerName, version, then create/getBinaryInfo/getMetadata/free.
+  struct OldProvider {
+    uint32_t backendId;
+    const char* providerName;
+    Qnn_Version_t systemApiVersion;
+    void* members[4];
+  };
+  const auto* p = static_cast<const OldProvider*>(list[0]);
+  using GetInfo = Qnn_ErrorHandle_t (*)(QnnSystemContext_Handle_t, void*, uint64_t, const QnnSystemContext_BinaryInfo_t**,
+                                        Qnn_ContextBinarySize_t*);
+  auto getInfoOld = reinterpret_cast<GetInfo>(p->members[1]);
+  std::vector<uint8_t> bytes = f.bytes;
+  const QnnSystemContext_BinaryInfo_t* info = nullptr;
+  Qnn_ContextBinarySize_t size = 0;
+  ASSERT_EQ(getInfoOld(ctx, bytes.data(), bytes.size(), &info, &size), QNN_SUCCESS);
+  ASSERT_EQ(info->version, QNN_SYSTEM_CONTEXT_BINARY_INFO_VERSION_2);
+  const auto& v2 = info->contextBinaryInfoV2;
+  EXPECT_EQ(v2.backendId, uint32_t(QNN_BACKEND_ID_HTP));
+  EXPECT_EQ(v2.contextBlobSize, bytes.size());
+  EXPECT_EQ(v2.hwInfoBlobSize, 0u);
+  ASSERT_EQ(v2.numGraphs, f.graphs.size());
+  const auto* entries = reinterpret_cast<const unsigned char*>(v2.graphs);
+  for (size_t g = 0; g < f.graphs.size(); ++g) {
+    int32_t version = 0;
+    std::memcpy(&version, entries + 48 * g, sizeof version);
+    EXPECT_EQ(version, QNN_SYSTEM_CONTEXT_GRAPH_INFO_VERSION_1);
+    QnnSystemContext_GraphInfoV1_t v1{};
+    std::memcpy(&v1, entries + 48 * g + 8, sizeof v1);
+    EXPECT_STREQ(v1.graphName, f.graphs[g].name.c_str());
+    EXPECT_EQ(v1.numGraphInputs, f.graphs[g].inputs.size());
+    EXPECT_EQ(v1.numGraphOutputs, f.graphs[g].outputs.size());
+  }
+}
+
 TEST_F(SystemLibrary, MetadataMatchesBinaryInfo) {
   const std::vector<uint8_t>& bytes = fixture().bytes;
   const QnnSystemContext_BinaryInfo_t* info = nullptr;
