@@ -146,3 +146,31 @@ def test_rotary_unequal_halves_stay_unfused(tmp_path):
     got, ops = convert_run(tmp_path, rope_nodes("cos", "sin"), [("q", F, q.shape)], [("out", q.shape)], inits, {"q": q})
     assert "RotaryEmbedding" not in ops, ops
     assert np.abs(got["out"] - rope_ref(q, ct[:S], st[:S])).max() < 1e-5
+
+
+def test_rotary_quantized_tables_take_the_activation_bitwidth(tmp_path):
+    """Quantized (w8a16), the fused op's cos/sin caches get 16-bit encodings as the gathered activations of
+    the unfused graph had, not the weights' 8 (or 4) bits; the result stays within 16-bit error of float64."""
+    ct, st = rope_tables()
+    inits = dict(rope_consts(), ct=ct, st=st)
+    nodes = [n("Gather", ["ct", "pos"], ["cg"], axis=0), n("Unsqueeze", ["cg", "one_ax"], ["cos"]),
+             n("Gather", ["st", "pos"], ["sg"], axis=0), n("Unsqueeze", ["sg", "one_ax"], ["sin"])] \
+        + rope_nodes("cos", "sin")
+    q = RNG.randn(B, H, S, D).astype(np.float32)
+    pos = np.array([[9, 3, 15, 0]], np.int64)
+    q.tofile(tmp_path / "q.raw")
+    pos.astype(np.float32).tofile(tmp_path / "pos.raw")
+    (tmp_path / "cal.txt").write_text(f"q:={tmp_path / 'q.raw'} pos:={tmp_path / 'pos.raw'}\n")
+    path = str(tmp_path / "m.onnx")
+    testlib.save(nodes, [helper.make_tensor_value_info("q", F, q.shape), helper.make_tensor_value_info("pos", I64, pos.shape)],
+                 [helper.make_tensor_value_info("out", F, q.shape)], inits, path)
+    got = testlib.convert_and_run(TOOLS, path, [("q", q), ("pos", pos)], str(tmp_path / "w"),
+                                  ("--preserve_io", "--input_list", str(tmp_path / "cal.txt"), "--act_bw", "16",
+                                   "--weight_bw", "8"))
+    net = json.load(open(tmp_path / "w" / "m_net.json"))["graph"]
+    rope = [op for op in net["nodes"].values() if op["type"] == "RotaryEmbedding"]
+    assert len(rope) == 1
+    for t in rope[0]["input_names"][1:3]:
+        assert net["tensors"][t]["data_type"] == "QNN_DATATYPE_UFIXED_POINT_16", (t, net["tensors"][t]["data_type"])
+    want = rope_ref(q, ct[pos][:, None], st[pos][:, None])
+    assert np.abs(got["out"] - want).max() < 3e-3 * np.abs(want).max()

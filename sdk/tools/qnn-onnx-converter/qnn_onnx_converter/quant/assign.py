@@ -25,6 +25,9 @@ BYTE_COPY_OPS = {"Reshape", "Identity", "Transpose", "Squeeze", "ExpandDims", "S
 FLOAT_ONLY_OPS = {"Cast", "Quantize", "Dequantize"}   # they read/write raw values on their float side
 WEIGHTED_OPS = {"Conv2d": 3, "DepthWiseConv2d": 3, "TransposeConv2d": 3, "FullyConnected": 0}  # -> out-channel axis
 PER_CHANNEL_OPS = {"Conv2d", "DepthWiseConv2d", "TransposeConv2d"}
+# Static inputs that are value tables read like activations (the rotary cos/sin caches, which an unfused
+# graph gathers into activations): quantized at the activation bitwidth, not the weights'.
+TABLE_INPUTS = {"RotaryEmbedding": (1, 2)}
 _SUFFIXES = ("_hwio", "_dw", "_fc", "__bnfold", "_gamma")
 
 
@@ -194,6 +197,8 @@ class Assigner:
                 enc.axis = axis
                 return enc
             return E.compute(o.param_quantizer, data.min(), data.max(), o.weight_bw, data)
+        if slot in TABLE_INPUTS.get(op.type, ()):
+            return E.compute(o.act_quantizer, data.min(), data.max(), o.act_bw, data)
         if op.type in WEIGHTED_OPS and slot == 2:
             if o.bias_bw == 32 and in_enc is not None and w_enc is not None:
                 scale = in_enc.scale.astype(np.float64) * w_enc.scale.astype(np.float64)
