@@ -7,7 +7,7 @@ forward pass over the growing sequence (no cache: an independent reference of th
 handling), and the logits must agree within tolerance.
 
     /usr/bin/python3 examples/llm/check_llm.py BUILD_DIR OUT_DIR [--tiny] [--seconds S] [--steps K]
-        [--backend cpu|htp] [--quant float|w8a16|w4a16] [--min_agreement F] [--max_logit_error E]
+        [--backend cpu|htp] [--quant float|w8a16|w4a16] [--held_out] [--min_agreement F] [--max_logit_error E]
 
 --backend htp runs libQnnHtp.so (the HTP simulator) instead of libQnnCpu.so. --quant quantizes both graphs:
 calibration inputs are the runner's own feeds on training text, the K/V cache computed by PyTorch
@@ -15,7 +15,9 @@ calibration inputs are the runner's own feeds on training text, the K/V cache co
 plus an LPBQ override (4-bit weights in blocks along the input dim, each block's scale a 4-bit multiple of
 its row's, AIMET's encoding) on every linear layer's weight. The report gives the token agreement with
 PyTorch (greedy steps with the same argmax) and the largest logit error; float must agree on every token
-within 1e-3, a quantized run within the limits given (defaults: report only).
+within 1e-3, a quantized run within the limits given (defaults: report only). --held_out feeds the held-out
+text itself after the prompt (teacher forcing) instead of PyTorch's greedy tokens: the agreement is then top-1
+agreement over real text, and both perplexities over it are printed.
 
 Exit 77 (skipped) without python3-torch / python3-onnx or the corpus."""
 import argparse
@@ -38,7 +40,10 @@ def main():
     ap.add_argument("--prompt_tokens", type=int, default=5)
     ap.add_argument("--backend", choices=("cpu", "htp"), default="cpu")
     ap.add_argument("--quant", choices=("float", "w8a16", "w4a16"), default="float")
-    ap.add_argument("--calib", type=int, default=4, help="calibration text chunks (quantized runs)")
+    ap.add_argument("--held_out", action="store_true",
+                    help="follow the held-out text instead of PyTorch's greedy tokens (teacher forcing): the "
+                         "agreement is top-1 agreement over real text, and both perplexities are reported")
+    ap.add_argument("--calib", type=int, default=8, help="calibration text chunks (quantized runs)")
     ap.add_argument("--min_agreement", type=float, default=None,
                     help="fail below this token agreement with PyTorch (default: 1 for float, none quantized)")
     ap.add_argument("--max_logit_error", type=float, default=None,
@@ -94,7 +99,8 @@ def main():
                 sys.exit(f"FAIL: {' '.join(tool)}\n{p.stdout}{p.stderr}")
         libs[g] = os.path.join(conv, "lib", "x86_64-linux-clang", f"lib{g}.so")
 
-    prompt = tok.encode(held_out)[:a.prompt_tokens]
+    text_ids = tok.encode(held_out)
+    prompt = text_ids[:a.prompt_tokens]
     assert 0 < len(prompt) <= c["ar"], "the prompt must fit one prefill call"
 
     ctx, ar, hd, L = c["ctx"], c["ar"], c["dim"] // c["heads"], c["layers"]
@@ -146,18 +152,30 @@ def main():
         dec = be.load_model_library(libs["decode"])
         seq = list(prompt)
         logits = run(pre.graphs["prefill"], ar, seq, 0)
-        ours, ref, worst, lo, hi = [], [], 0.0, 0.0, 0.0
+        ours, ref, worst, lo, hi, top_err = [], [], 0.0, 0.0, 0.0, 0.0
+        nll = [0.0, 0.0]   # PyTorch's and ours on the held-out text (--held_out)
+
+        def log_softmax_at(v, k):
+            v = v.astype(np.float64)
+            return float(v[k] - v.max() - np.log(np.exp(v - v.max()).sum()))
         for _ in range(a.steps):
             with torch.no_grad():
                 want = model(torch.tensor([seq]))[0, -1].numpy()
             worst = max(worst, float(np.abs(logits - want).max()))
             lo, hi = min(lo, float(want.min())), max(hi, float(want.max()))
+            top_err = max(top_err, abs(float(logits[want.argmax()] - want.max())))   # at PyTorch's choice
             ours.append(int(logits.argmax()))
             ref.append(int(want.argmax()))
             top2 = np.sort(want)[-2:]
             if a.quant == "float" and ours[-1] != ref[-1] and top2[1] - top2[0] < 1e-4:  # a tie within rounding
                 ours[-1] = ref[-1]
-            seq.append(ref[-1])  # follow the reference so that one early difference shows every later one
+            if a.held_out:
+                nxt = text_ids[len(seq)]
+                nll[0] -= log_softmax_at(want, nxt)
+                nll[1] -= log_softmax_at(logits, nxt)
+                seq.append(nxt)
+            else:
+                seq.append(ref[-1])  # follow the reference so that one early difference shows every later one
             logits = run(dec.graphs["decode"], 1, [seq[-1]], len(seq) - 1)
         pre.close()
         dec.close()
@@ -167,7 +185,12 @@ def main():
     print(f"torch    {ref} {tok.decode(ref)!r}")
     print(f"{label:8s} {ours} {tok.decode(ours)!r}")
     print(f"token agreement {agree:.3f} ({sum(x == y for x, y in zip(ours, ref))}/{len(ref)} steps), "
-          f"max |logit difference| {worst:.2e} (logits within [{lo:.2f}, {hi:.2f}])")
+          f"max |logit difference| {worst:.2e} (logits within [{lo:.2f}, {hi:.2f}]; at the top token {top_err:.2e})")
+    if a.held_out:
+        import math
+        pt, qn = (math.exp(v / max(len(ref), 1)) for v in nll)
+        print(f"held-out perplexity over {len(ref)} positions: PyTorch {pt:.2f}, {label} {qn:.2f} "
+              f"({100 * (qn / pt - 1):+.2f} %)")
     if have_ort:
         print(f"ONNX Runtime vs QNN CPU, first prefill and decode calls, all outputs: max difference {ort_worst[0]:.2e}")
         if ort_worst[0] > 1e-3:
