@@ -102,7 +102,16 @@ def run_qnn_cpu(model, inputs, out_dir, log):
     os.makedirs(work, exist_ok=True)
     net = qnn_run.convert(model, work, inputs, [], log)
     lib = qnn_run.build_library(work, log)
-    lst = qnn_run.write_input_list(inputs, os.path.join(work, "input_list.txt"))
+    # qnn-net-run reads float32 files and converts them to each input's type (an int64 input is INT_32 in the
+    # converted graph): a non-float input's native file gets a float32 copy.
+    as_f32 = []
+    for i in inputs:
+        if i["dtype"] not in ("float32", "float"):
+            f = os.path.join(work, os.path.basename(i["file"]) + ".f32")
+            np.fromfile(i["file"], DTYPES[i["dtype"]]).astype(np.float32).tofile(f)
+            i = dict(i, file=f, dtype="float32")
+        as_f32.append(i)
+    lst = qnn_run.write_input_list(as_f32, os.path.join(work, "input_list.txt"))
     output = qnn_run.net_run(lib, "cpu", lst, work, log)
     qnn_run.map_results(net, os.path.join(output, "Result_0"), out_dir)
 
