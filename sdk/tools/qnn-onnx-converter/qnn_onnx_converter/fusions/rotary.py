@@ -116,7 +116,7 @@ def _match(model, cons, prod, add, pc, ps):
     x = hi.input[0]
     shape = model.shapes.get(x)
     if shape is None or len(shape) != 4 or shape[3] % 2 or model.dtypes.get(x) != np.float32 \
-            or attrs(cat).get("axis") % 4 != 3:
+            or attrs(cat).get("axis", 0) % 4 != 3:
         return None
     d = shape[3]
     h = d // 2
