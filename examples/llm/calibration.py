@@ -83,13 +83,16 @@ def lpbq_entry(name, w):
 
 
 def lpbq_overrides(onnx_path, out_path):
+    """LPBQ entries for the decoder layers' linear weights. The output head (the MatMul making `logits`) keeps
+    8-bit per-row weights: 4-bit there cost the tiny model 6 of 56 held-out top-1 tokens (50/56 -> 56/56 with
+    it 8-bit, max logit error 0.17 -> 0.06)."""
     import onnx
     from onnx import numpy_helper
     m = onnx.load(onnx_path)
     inits = {t.name: t for t in m.graph.initializer}
     entries, seen = [], set()
     for n in m.graph.node:
-        if n.op_type == "MatMul" and n.input[1] in inits and n.input[1] not in seen:
+        if n.op_type == "MatMul" and n.input[1] in inits and n.input[1] not in seen and "logits" not in n.output:
             w = numpy_helper.to_array(inits[n.input[1]])
             if w.ndim == 2:
                 seen.add(n.input[1])

@@ -13,7 +13,7 @@ handling), and the logits must agree within tolerance.
 calibration inputs are the runner's own feeds on training text, the K/V cache computed by PyTorch
 (calibration.py); w8a16 = --act_bw 16 --weight_bw 8 with per-channel (per-row) weights; w4a16 = the same
 plus an LPBQ override (4-bit weights in blocks along the input dim, each block's scale a 4-bit multiple of
-its row's, AIMET's encoding) on every linear layer's weight. The report gives the token agreement with
+its row's, AIMET's encoding) on every decoder layer's linear weight (the output head stays 8-bit per-row). The report gives the token agreement with
 PyTorch (greedy steps with the same argmax) and the largest logit error; float must agree on every token
 within 1e-3, a quantized run within the limits given (defaults: report only). --held_out feeds the held-out
 text itself after the prompt (teacher forcing) instead of PyTorch's greedy tokens: the agreement is then top-1
