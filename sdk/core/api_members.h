@@ -109,7 +109,8 @@
   QNN_FOR_EACH_INTERFACE_MEMBER_2_32(X)  \
   QNN_FOR_EACH_INTERFACE_MEMBER_ADDED_2_39(X)
 
-#define QNN_FOR_EACH_SYSTEM_INTERFACE_MEMBER(X) \
+// System API 1.7 (include/QNN: QnnSystemInterface_ImplementationV1_7_t, 16 members).
+#define QNN_FOR_EACH_SYSTEM_INTERFACE_MEMBER_1_7(X) \
   X(1, systemContextCreate, QnnSystemContext_create) \
   X(2, systemContextGetBinaryInfo, QnnSystemContext_getBinaryInfo) \
   X(3, systemContextGetMetaData, QnnSystemContext_getMetadata) \
@@ -126,6 +127,89 @@
   X(14, systemProfileCreateSerializationTarget, QnnSystemProfile_createSerializationTarget) \
   X(15, systemProfileSerializeEventData, QnnSystemProfile_serializeEventData) \
   X(16, systemProfileFreeSerializationTarget, QnnSystemProfile_freeSerializationTarget)
+
+// Appended by system API 1.14 (System/QnnSystemInterface.h of QAIRT 2.50.40, the commit
+// docs/compatibility.md names; 1.7's 16 first in the same order), in its order.
+#define QNN_FOR_EACH_SYSTEM_INTERFACE_MEMBER_ADDED_1_14(X) \
+  X(17, systemDlcGetRecordByName, QnnSystemDlc_getRecordByName) \
+  X(18, systemDlcGetRecordsByType, QnnSystemDlc_getRecordsByType) \
+  X(19, systemDlcGetRecordDataSize, QnnSystemDlc_getRecordDataSize) \
+  X(20, systemDlcReadRecordDataMemoryMapped, QnnSystemDlc_readRecordDataMemoryMapped) \
+  X(21, systemDlcFreeRecord, QnnSystemDlc_freeRecord) \
+  X(22, systemDlcSave, QnnSystemDlc_save) \
+  X(23, systemDlcCreateFromFileWithDestinationDir, QnnSystemDlc_createFromFileWithDestinationDir) \
+  X(24, systemDlcCreateFromBinaryWithDestinationDir, QnnSystemDlc_createFromBinaryWithDestinationDir) \
+  X(25, systemDlcGetBinarySize, QnnSystemDlc_getBinarySize) \
+  X(26, systemDlcGetBinary, QnnSystemDlc_getBinary) \
+  X(27, systemDlcCreateWithDestinationDir, QnnSystemDlc_createWithDestinationDir) \
+  X(28, systemDlcGetComposableGraphInfoHandles, QnnSystemDlc_getComposableGraphInfoHandles) \
+  X(29, systemDlcGetContextBinaryInfoHandles, QnnSystemDlc_getContextBinaryInfoHandles) \
+  X(30, systemDlcGetComposableGraphInfo, QnnSystemDlc_getComposableGraphInfo) \
+  X(31, systemDlcGetContextBinaryInfo, QnnSystemDlc_getContextBinaryInfo) \
+  X(32, systemDlcGetComposableGraphInfoGraphName, QnnSystemDlc_getComposableGraphInfoGraphName) \
+  X(33, systemDlcGetComposableGraphInfoNumInputTensors, QnnSystemDlc_getComposableGraphInfoNumInputTensors) \
+  X(34, systemDlcGetComposableGraphInfoNumOutputTensors, QnnSystemDlc_getComposableGraphInfoNumOutputTensors) \
+  X(35, systemDlcGetGraphInfoInputTensorInfo, QnnSystemDlc_getGraphInfoInputTensorInfo) \
+  X(36, systemDlcGetGraphInfoOutputTensorInfo, QnnSystemDlc_getGraphInfoOutputTensorInfo) \
+  X(37, systemDlcGetTensorInfoName, QnnSystemDlc_getTensorInfoName) \
+  X(38, systemDlcGetTensorInfoId, QnnSystemDlc_getTensorInfoId) \
+  X(39, systemDlcGetTensorInfoType, QnnSystemDlc_getTensorInfoType) \
+  X(40, systemDlcGetTensorInfoDataFormat, QnnSystemDlc_getTensorInfoDataFormat) \
+  X(41, systemDlcGetTensorInfoDataType, QnnSystemDlc_getTensorInfoDataType) \
+  X(42, systemDlcGetTensorInfoRank, QnnSystemDlc_getTensorInfoRank) \
+  X(43, systemDlcGetTensorInfoDimensions, QnnSystemDlc_getTensorInfoDimensions) \
+  X(44, systemDlcGetTensorInfoQuantParams, QnnSystemDlc_getTensorInfoQuantParams) \
+  X(45, systemDlcGetQuantParamsEncodingDefinition, QnnSystemDlc_getQuantParamsEncodingDefinition) \
+  X(46, systemDlcGetQuantParamsEncoding, QnnSystemDlc_getQuantParamsEncoding) \
+  X(47, systemDlcGetQuantParamsScaleOffsetScale, QnnSystemDlc_getQuantParamsScaleOffsetScale) \
+  X(48, systemDlcGetQuantParamsScaleOffsetOffset, QnnSystemDlc_getQuantParamsScaleOffsetOffset) \
+  X(49, systemDlcGetQuantParamsBwScaleOffsetBitwidth, QnnSystemDlc_getQuantParamsBwScaleOffsetBitwidth) \
+  X(50, systemDlcGetQuantParamsBwScaleOffsetScale, QnnSystemDlc_getQuantParamsBwScaleOffsetScale) \
+  X(51, systemDlcGetQuantParamsBwScaleOffsetOffset, QnnSystemDlc_getQuantParamsBwScaleOffsetOffset) \
+  X(52, systemDlcGetQuantParamsAxisScaleOffsetAxis, QnnSystemDlc_getQuantParamsAxisScaleOffsetAxis) \
+  X(53, systemDlcGetQuantParamsAxisScaleOffsetNumScaleOffsets, QnnSystemDlc_getQuantParamsAxisScaleOffsetNumScaleOffsets) \
+  X(54, systemDlcGetQuantParamsAxisScaleOffsetScaleAtIndex, QnnSystemDlc_getQuantParamsAxisScaleOffsetScaleAtIndex) \
+  X(55, systemDlcGetQuantParamsAxisScaleOffsetOffsetAtIndex, QnnSystemDlc_getQuantParamsAxisScaleOffsetOffsetAtIndex) \
+  X(56, systemDlcGetQuantParamsBwAxisScaleOffsetBitwidth, QnnSystemDlc_getQuantParamsBwAxisScaleOffsetBitwidth) \
+  X(57, systemDlcGetQuantParamsBwAxisScaleOffsetAxis, QnnSystemDlc_getQuantParamsBwAxisScaleOffsetAxis) \
+  X(58, systemDlcGetQuantParamsBwAxisScaleOffsetNumElements, QnnSystemDlc_getQuantParamsBwAxisScaleOffsetNumElements) \
+  X(59, systemDlcGetQuantParamsBwAxisScaleOffsetScaleAtIndex, QnnSystemDlc_getQuantParamsBwAxisScaleOffsetScaleAtIndex) \
+  X(60, systemDlcGetQuantParamsBwAxisScaleOffsetOffsetAtIndex, QnnSystemDlc_getQuantParamsBwAxisScaleOffsetOffsetAtIndex) \
+  X(61, systemDlcGetContextBinaryInfoBackendId, QnnSystemDlc_getContextBinaryInfoBackendId) \
+  X(62, systemDlcGetContextBinaryInfoBuildId, QnnSystemDlc_getContextBinaryInfoBuildId) \
+  X(63, systemDlcGetContextBinaryInfoCoreApiVersion, QnnSystemDlc_getContextBinaryInfoCoreApiVersion) \
+  X(64, systemDlcGetContextBinaryInfoBackendApiVersion, QnnSystemDlc_getContextBinaryInfoBackendApiVersion) \
+  X(65, systemDlcGetContextBinaryInfoSocVersion, QnnSystemDlc_getContextBinaryInfoSocVersion) \
+  X(66, systemDlcGetContextBinaryInfoHwInfoBlobVersion, QnnSystemDlc_getContextBinaryInfoHwInfoBlobVersion) \
+  X(67, systemDlcGetContextBinaryInfoContextBlobVersion, QnnSystemDlc_getContextBinaryInfoContextBlobVersion) \
+  X(68, systemDlcGetContextBinaryInfoHwInfoBlobSize, QnnSystemDlc_getContextBinaryInfoHwInfoBlobSize) \
+  X(69, systemDlcGetContextBinaryInfoHwInfoBlob, QnnSystemDlc_getContextBinaryInfoHwInfoBlob) \
+  X(70, systemDlcGetContextBinaryInfoContextBlobSize, QnnSystemDlc_getContextBinaryInfoContextBlobSize) \
+  X(71, systemDlcGetContextBinaryInfoNumContextTensors, QnnSystemDlc_getContextBinaryInfoNumContextTensors) \
+  X(72, systemDlcGetContextBinaryInfoContextTensorInfo, QnnSystemDlc_getContextBinaryInfoContextTensorInfo) \
+  X(73, systemDlcGetContextBinaryInfoNumGraphs, QnnSystemDlc_getContextBinaryInfoNumGraphs) \
+  X(74, systemDlcGetContextGraphInfoHandle, QnnSystemDlc_getContextGraphInfoHandle) \
+  X(75, systemDlcGetContextBinaryInfoSocModel, QnnSystemDlc_getContextBinaryInfoSocModel) \
+  X(76, systemDlcGetContextBinaryInfoContextMetadataSize, QnnSystemDlc_getContextBinaryInfoContextMetadataSize) \
+  X(77, systemDlcGetContextBinaryInfoContextMetadata, QnnSystemDlc_getContextBinaryInfoContextMetadata) \
+  X(78, systemDlcGetContextGraphInfoGraphName, QnnSystemDlc_getContextGraphInfoGraphName) \
+  X(79, systemDlcGetContextGraphInfoNumInputTensors, QnnSystemDlc_getContextGraphInfoNumInputTensors) \
+  X(80, systemDlcGetContextGraphInfoNumOutputTensors, QnnSystemDlc_getContextGraphInfoNumOutputTensors) \
+  X(81, systemDlcGetContextGraphInfoNumUpdateableTensors, QnnSystemDlc_getContextGraphInfoNumUpdateableTensors) \
+  X(82, systemDlcGetContextGraphInfoGraphBlobInfoSize, QnnSystemDlc_getContextGraphInfoGraphBlobInfoSize) \
+  X(83, systemDlcGetContextGraphInfoGraphBlobInfo, QnnSystemDlc_getContextGraphInfoGraphBlobInfo) \
+  X(84, systemDlcGetContextGraphInfoStartOpIndex, QnnSystemDlc_getContextGraphInfoStartOpIndex) \
+  X(85, systemDlcGetContextGraphInfoEndOpIndex, QnnSystemDlc_getContextGraphInfoEndOpIndex) \
+  X(86, systemDlcGetContextGraphInfoInputTensorInfo, QnnSystemDlc_getContextGraphInfoInputTensorInfo) \
+  X(87, systemDlcGetContextGraphInfoOutputTensorInfo, QnnSystemDlc_getContextGraphInfoOutputTensorInfo) \
+  X(88, systemDlcGetContextGraphInfoUpdateableTensorInfo, QnnSystemDlc_getContextGraphInfoUpdateableTensorInfo) \
+  X(89, systemDlcFreeRecordRange, QnnSystemDlc_freeRecordRange)
+
+// Every system member: the 1.14 table (89). The 16 of 1.7 make the table the default provider
+// hands out; the 89 the opt-in 1.14 provider's (QNN_OPENQNN_PROVIDER_API=2.39).
+#define QNN_FOR_EACH_SYSTEM_INTERFACE_MEMBER(X) \
+  QNN_FOR_EACH_SYSTEM_INTERFACE_MEMBER_1_7(X)  \
+  QNN_FOR_EACH_SYSTEM_INTERFACE_MEMBER_ADDED_1_14(X)
 
 namespace qnn::sdk {
 
@@ -181,6 +265,25 @@ static_assert(sizeof(Interface2_39) == 640, "QnnInterface_t of API 2.39 is 640 b
     return id >= 1 && id <= countName ? kNames[id - 1] : nullptr;                                          \
   }
 
+// System API 1.14's function table, 89 members: 1.7's 16 (same types, same offsets) and the 73
+// 1.14 appends. Internal: include/QNN declares 1.7's table.
+struct SystemInterfaceTable1_14 {
+#define QNN_API_MEMBER_FIELD_(id, member, fn) decltype(&fn) member;
+  QNN_FOR_EACH_SYSTEM_INTERFACE_MEMBER(QNN_API_MEMBER_FIELD_)
+#undef QNN_API_MEMBER_FIELD_
+};
+
+// QnnSystemInterface_t as a client built against 1.14 headers reads it: the same header fields,
+// the 89-member table at the same offset.
+struct SystemInterface1_14 {
+  uint32_t backendId;
+  const char* providerName;
+  Qnn_Version_t systemApiVersion;
+  SystemInterfaceTable1_14 v1_14;
+};
+static_assert(offsetof(SystemInterface1_14, v1_14) == offsetof(QnnSystemInterface_t, QNN_SYSTEM_INTERFACE_VER_NAME),
+              "the table starts where QnnSystemInterface_t's does");
+
 // Fallback is the library's own NOT_SUPPORTED answer (logging, recording).
 QNN_API_MEMBER_HELPERS_(QNN_FOR_EACH_INTERFACE_MEMBER, InterfaceTable2_39, kNumInterfaceMembers,
                         interfaceMemberApiName)
@@ -222,8 +325,21 @@ inline const QnnInterface_t* pickProvider(const QnnInterface_t* const* providers
   return nullptr;
 }
 
-QNN_API_MEMBER_HELPERS_(QNN_FOR_EACH_SYSTEM_INTERFACE_MEMBER, QNN_SYSTEM_INTERFACE_VER_TYPE,
-                        kNumSystemInterfaceMembers, systemInterfaceMemberApiName)
+QNN_API_MEMBER_HELPERS_(QNN_FOR_EACH_SYSTEM_INTERFACE_MEMBER, SystemInterfaceTable1_14, kNumSystemInterfaceMembers,
+                        systemInterfaceMemberApiName)
+static_assert(kNumSystemInterfaceMembers == 89, "system API 1.14 has 89 members");
+// The 1.7 table: its size and order checked against include/QNN; filled as a prefix.
+QNN_API_MEMBER_TABLE_CHECKS_(QNN_FOR_EACH_SYSTEM_INTERFACE_MEMBER_1_7, QNN_SYSTEM_INTERFACE_VER_TYPE,
+                             kNumSystemInterfaceMembers1_7)
+
+// The 1.7 table of a filled 1.14 table: its first 16 members.
+inline QNN_SYSTEM_INTERFACE_VER_TYPE systemPrefixOf1_7(const SystemInterfaceTable1_14& full) {
+  QNN_SYSTEM_INTERFACE_VER_TYPE t{};
+#define QNN_API_MEMBER_COPY_(id, member, fn) t.member = full.member;
+  QNN_FOR_EACH_SYSTEM_INTERFACE_MEMBER_1_7(QNN_API_MEMBER_COPY_)
+#undef QNN_API_MEMBER_COPY_
+  return t;
+}
 
 // API name of a member of the interface table by its member name
 // ("memRegister" -> "QnnMem_register"); nullptr for any other name.

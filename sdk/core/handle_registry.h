@@ -14,6 +14,10 @@ namespace qnn::sdk {
 enum class HandleKind : uint8_t {
   kBackend = 1, kDevice, kContext, kGraph, kLog, kProfile, kSignal, kMem, kSystemContext, kSystemDlc,
   kSystemProfileTarget,
+  // Sub-handles of a system DLC (system API 1.14): records, composable graph infos, context-binary
+  // and context-graph infos, tensor infos and quantization params; removed with their DLC.
+  kSystemDlcRecord, kSystemDlcGraphInfo, kSystemDlcContextBinaryInfo, kSystemDlcContextGraphInfo,
+  kSystemDlcTensorInfo, kSystemDlcQuantParams,
 };
 
 class HandleObject {

@@ -32,15 +32,6 @@ constexpr uint64_t kMaxHeaderRawSize = uint64_t(256) << 20;
 uint32_t le32(const uint8_t* p) { return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24; }
 uint64_t le64(const uint8_t* p) { return uint64_t(le32(p)) | uint64_t(le32(p + 4)) << 32; }
 
-uint32_t crc32Of(const uint8_t* data, size_t size) {
-  uLong crc = crc32(0L, Z_NULL, 0);
-  while (size > 0) {  // zlib takes uInt lengths
-    const uInt n = uInt(std::min<size_t>(size, std::numeric_limits<uInt>::max()));
-    crc = crc32(crc, data, n);
-    data += n, size -= n;
-  }
-  return uint32_t(crc);
-}
 
 // The core's datatype table (core/dtype.h): its values are Qnn_DataType_t's.
 // The core's datatypes and the packed ones of API 2.39 (static data, e.g. SFIXED_POINT_4 weights).
@@ -227,6 +218,16 @@ Graph parseGraph(const Json& g, const uint8_t* file, uint64_t dataEnd) {
 
 }  // namespace
 
+uint32_t crc32Of(const uint8_t* data, size_t size) {
+  uLong crc = crc32(0L, Z_NULL, 0);
+  while (size > 0) {  // zlib takes uInt lengths
+    const uInt n = uInt(std::min<size_t>(size, std::numeric_limits<uInt>::max()));
+    crc = crc32(crc, data, n);
+    data += n, size -= n;
+  }
+  return uint32_t(crc);
+}
+
 Status DlcFile::open(const std::string& path, std::unique_ptr<DlcFile>* out) {
   std::unique_ptr<DlcFile> file(new DlcFile());
   file->path_ = path;
@@ -263,8 +264,20 @@ Status DlcFile::openBuffer(const uint8_t* data, uint64_t size, const std::string
   return Status::ok();
 }
 
+Status DlcFile::openOwned(std::vector<uint8_t>&& bytes, const std::string& label, std::unique_ptr<DlcFile>* out) {
+  std::unique_ptr<DlcFile> file(new DlcFile());
+  file->path_ = label;
+  if (bytes.size() < kPreambleSize)
+    return bad(label, "shorter than the 64-byte preamble (" + std::to_string(bytes.size()) + " bytes)");
+  file->owned_ = std::move(bytes);
+  QNN_SDK_RETURN_IF_ERROR(file->parse(file->owned_.data(), file->owned_.size()));
+  *out = std::move(file);
+  return Status::ok();
+}
+
 Status DlcFile::parse(const uint8_t* bytes, uint64_t fileSize) {
   const std::string& path = path_;
+  base_ = bytes, size_ = fileSize;
   DlcFile* file = this;
   if (std::memcmp(bytes, kMagic, sizeof kMagic) != 0) return bad(path, "not an OpenQNN DLC (bad magic)");
   const uint32_t version = le32(bytes + 8);
@@ -290,6 +303,7 @@ Status DlcFile::parse(const uint8_t* bytes, uint64_t fileSize) {
   if (uncompress(reinterpret_cast<Bytef*>(raw.data()), &rawSize, bytes + headerOffset, uLong(headerSize)) != Z_OK ||
       rawSize != headerRawSize)
     return bad(path, "header does not decompress to its recorded size");
+  dataEnd_ = headerOffset;
   try {
     const Json header = Json::parse(raw);
     if (header.at("format").get<std::string>() != "openqnn-dlc") return bad(path, "header format is not openqnn-dlc");
@@ -306,12 +320,29 @@ Status DlcFile::parse(const uint8_t* bytes, uint64_t fileSize) {
       }
     }
     for (const Json& g : header.at("graphs")) file->graphs_.push_back(parseGraph(g, bytes, headerOffset));
+    if (header.contains("context_binaries")) {
+      for (const Json& c : header.at("context_binaries")) {
+        ContextBinary cb;
+        cb.name = c.at("name").get<std::string>();
+        cb.recordType = c.at("record_type").get<uint32_t>();
+        cb.backendId = c.at("backend_id").get<uint32_t>();
+        const Json& d = c.at("data");
+        const uint64_t offset = d.at("offset").get<uint64_t>(), size = d.at("size").get<uint64_t>();
+        if (offset < kPreambleSize || offset > headerOffset || size > headerOffset - offset || size == 0)
+          return bad(path, "context binary '" + cb.name + "' outside the file's data region");
+        if (!sdk::binary::checksumMatches(crc32Of(bytes + offset, size), d.at("crc32").get<uint32_t>()))
+          return bad(path, "context binary '" + cb.name + "': CRC mismatch (the file is damaged)");
+        cb.data = bytes + offset, cb.size = size;
+        file->contextBinaries_.push_back(std::move(cb));
+      }
+    }
   } catch (const Json::exception& e) {
     return bad(path, std::string("malformed header: ") + e.what());
   } catch (const std::exception& e) {  // the checks of parseGraph
     return bad(path, e.what());
   }
   if (file->graphs_.empty()) return bad(path, "no graph");
+  headerJson_ = std::move(raw);
   return Status::ok();
 }
 

@@ -67,10 +67,23 @@ struct Graph {
   std::vector<OpPackageRef> opPackages;
 };
 
+// A backend's context binary kept in the DLC (QnnContext_addToDlc; docs/dlc-format.md
+// "context_binaries"): a record of the System API's cache-record type for that backend.
+struct ContextBinary {
+  std::string name;          // the record's name, unique in the DLC
+  uint32_t recordType = 0;   // QnnSystemDlc_RecordType_t (QNN_SYSTEM_DLC_RECORD_PREFIX_HTP_CACHE_RECORD, ...)
+  uint32_t backendId = 0;    // QNN_BACKEND_ID_* of the backend that wrote it
+  const uint8_t* data = nullptr;  // into the DLC's bytes
+  uint64_t size = 0;
+};
+
 struct Metadata {
   std::string converter, converterCommand, modelVersion, sourceModel, sourceSha256;
   std::string quantizer, quantizerCommand;  // empty unless qairt-quantizer wrote the file
 };
+
+// CRC-32 (zlib) of any length, as the format's checksums are computed.
+uint32_t crc32Of(const uint8_t* data, size_t size);
 
 class DlcFile {
  public:
@@ -80,13 +93,23 @@ class DlcFile {
   // the caller's buffer may go away. `label` names it in errors.
   static sdk::Status openBuffer(const uint8_t* data, uint64_t size, const std::string& label,
                                 std::unique_ptr<DlcFile>* out);
+  // openBuffer without the copy: the DLC takes `bytes` (a writer's output).
+  static sdk::Status openOwned(std::vector<uint8_t>&& bytes, const std::string& label, std::unique_ptr<DlcFile>* out);
   ~DlcFile();
   DlcFile(const DlcFile&) = delete;
   DlcFile& operator=(const DlcFile&) = delete;
 
   const std::vector<Graph>& graphs() const { return graphs_; }
+  const std::vector<ContextBinary>& contextBinaries() const { return contextBinaries_; }
   const Metadata& metadata() const { return metadata_; }
   const std::string& path() const { return path_; }
+  // The whole file as read (the mapping or the owned buffer), the decompressed header JSON, and
+  // the data region (static tensors' bytes: from the end of the preamble to the header).
+  const uint8_t* bytes() const { return base_; }
+  uint64_t byteSize() const { return size_; }
+  const std::string& headerJson() const { return headerJson_; }
+  uint64_t dataBegin() const { return 64; }
+  uint64_t dataEnd() const { return dataEnd_; }
   // Drops the mapped pages of a static tensor's bytes from this process's memory once a backend
   // has copied them (they are re-read from the file if touched again), so composing a large model
   // does not hold its weights twice. No effect on a buffer-backed file or outside the mapping.
@@ -100,7 +123,11 @@ class DlcFile {
   void* map_ = nullptr;
   size_t mapSize_ = 0;
   std::vector<Graph> graphs_;
+  std::vector<ContextBinary> contextBinaries_;
   Metadata metadata_;
+  const uint8_t* base_ = nullptr;
+  uint64_t size_ = 0, dataEnd_ = 64;
+  std::string headerJson_;
 };
 
 }  // namespace qnn::dlc

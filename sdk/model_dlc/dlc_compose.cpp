@@ -8,20 +8,6 @@
 using namespace qnn_wrapper_api;
 
 namespace qnn::dlc {
-namespace {
-
-// The arrays a tensor's encoding points into (not copyable: the blockwise struct is pointed at).
-struct QuantStorage {
-  std::vector<Qnn_ScaleOffset_t> axisScales;
-  std::vector<float> bwScales;
-  std::vector<int32_t> bwOffsets;
-  Qnn_BlockwiseExpansion_t blockwise = QNN_BLOCKWISE_EXPANSION_INIT;
-  std::vector<uint8_t> blocks8;
-  std::vector<uint16_t> blocks16;
-  QuantStorage() = default;
-  QuantStorage(const QuantStorage&) = delete;
-  QuantStorage& operator=(const QuantStorage&) = delete;
-};
 
 // A Qnn_Tensor_t (v1) describing `t`; pointers into `t`, its dims and `st`, which must outlive its use.
 Qnn_Tensor_t tensorOf(const qnn::dlc::Tensor& t, QuantStorage* st) {
@@ -84,6 +70,9 @@ Qnn_Tensor_t tensorOf(const qnn::dlc::Tensor& t, QuantStorage* st) {
   }
   return q;
 }
+
+namespace {
+
 
 Qnn_Scalar_t scalarOf(const qnn::dlc::Param& p) {
   Qnn_Scalar_t s = QNN_SCALAR_INIT;

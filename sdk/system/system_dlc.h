@@ -1,9 +1,13 @@
-// SystemDlcObject: what a QnnSystemDlc_Handle_t names — one opened OpenQNN DLC
-// (docs/dlc-format.md) and everything returned through the handle (graph infos of
-// every composeGraphs call, the op mappings), owned until QnnSystemDlc_free.
+// SystemDlcObject: what a QnnSystemDlc_Handle_t names — an OpenQNN DLC (docs/dlc-format.md),
+// opened from a file or a buffer or created empty, to which QnnContext_addToDlc adds graphs, and
+// everything returned through the handle (graph infos of every composeGraphs call, the op
+// mappings, the records and reflection handles of system API 1.14), owned until QnnSystemDlc_free.
+// A DLC that graphs were added to is written anew (dlc/dlc_writer.h) and read back, so every
+// reader sees one checked file; handles taken before an addition keep describing the DLC as it was.
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -16,14 +20,76 @@
 #include "core/logger.h"
 #include "core/status.h"
 #include "dlc/dlc_file.h"
+#include "dlc_compose.h"
 
 namespace qnn::system {
 
+// A record (QnnSystemDlc_RecordHandle_t): a named part of the DLC's bytes, either a range of the
+// file (the raw weights, read in place) or a JSON document derived from its header.
+class DlcRecordObject : public sdk::HandleObject {
+ public:
+  sdk::HandleKind kind() const override { return sdk::HandleKind::kSystemDlcRecord; }
+  std::shared_ptr<const dlc::DlcFile> file;  // keeps a mapped range alive
+  std::string name;
+  QnnSystemDlc_RecordType_t type = QNN_SYSTEM_DLC_RECORD_NAME_UNKNOWN;
+  std::string owned;  // derived records
+  const uint8_t* data = nullptr;
+  uint64_t size = 0;
+  bool inFile = false;  // data points into the DLC's own bytes
+};
+
+// A tensor (QnnSystemDlc_TensorInfoHandle_t) of a composable graph or of a context binary, and
+// its quantization (QnnSystemDlc_QuantParamsHandle_t: a second object on the same tensor). Both
+// read a Qnn_Tensor_t (version 1) that `owner` keeps alive.
+class DlcTensorInfoObject : public sdk::HandleObject {
+ public:
+  explicit DlcTensorInfoObject(sdk::HandleKind k) : kind_(k) {}
+  sdk::HandleKind kind() const override { return kind_; }
+  std::shared_ptr<const void> owner;
+  const Qnn_Tensor_t* tensor = nullptr;
+  void* quantHandle = nullptr;
+
+ private:
+  sdk::HandleKind kind_;
+};
+
+// A context binary kept in the DLC (QnnSystemDlc_ContextBinaryInfoHandle_t), parsed as
+// QnnSystemContext_getBinaryInfo does, and one of its graphs (QnnSystemDlc_ContextGraphInfoHandle_t).
+class DlcContextGraphInfoObject : public sdk::HandleObject {
+ public:
+  sdk::HandleKind kind() const override { return sdk::HandleKind::kSystemDlcContextGraphInfo; }
+  std::shared_ptr<const void> owner;
+  const QnnSystemContext_GraphInfo_t* graph = nullptr;
+  std::vector<void*> inputHandles, outputHandles;
+};
+class DlcContextBinaryInfoObject : public sdk::HandleObject {
+ public:
+  sdk::HandleKind kind() const override { return sdk::HandleKind::kSystemDlcContextBinaryInfo; }
+  std::shared_ptr<const void> owner;  // the parsed info (and the DLC it was read from)
+  const QnnSystemContext_BinaryInfo_t* info = nullptr;
+  std::vector<void*> contextTensorHandles, graphHandles;
+};
+
+// A composable graph (QnnSystemDlc_GraphInfoHandle_t): its input/output signature.
+class DlcGraphInfoObject : public sdk::HandleObject {
+ public:
+  sdk::HandleKind kind() const override { return sdk::HandleKind::kSystemDlcGraphInfo; }
+  std::shared_ptr<const dlc::DlcFile> file;
+  const dlc::Graph* graph = nullptr;
+  QnnSystemDlc_ComposableGraphInfo_t info = QNN_SYSTEM_DLC_COMPOSABLE_GRAPH_INFO_INIT;
+  std::vector<Qnn_Tensor_t> inputs, outputs;
+  std::vector<std::unique_ptr<dlc::QuantStorage>> quant;
+  std::vector<void*> inputHandles, outputHandles;  // DlcTensorInfoObject handles, by index
+};
+
 class SystemDlcObject : public sdk::HandleObject {
  public:
-  // logger: the QnnSystemLog handle the DLC was opened with (may be null); later calls report through it.
-  SystemDlcObject(std::unique_ptr<dlc::DlcFile> file, std::shared_ptr<const sdk::Logger> logger)
-      : file_(std::move(file)), logger_(std::move(logger)) {}
+  // file: may be null (an empty DLC from QnnSystemDlc_createWithDestinationDir). logger: the
+  // QnnSystemLog handle the DLC was opened with (may be null); later calls report through it.
+  // destinationDir: the destination directory hint (empty: none), where a relative save path goes.
+  SystemDlcObject(std::unique_ptr<dlc::DlcFile> file, std::shared_ptr<const sdk::Logger> logger,
+                  std::string destinationDir = {})
+      : file_(std::move(file)), logger_(std::move(logger)), destinationDir_(std::move(destinationDir)) {}
   ~SystemDlcObject() override;
   sdk::HandleKind kind() const override { return sdk::HandleKind::kSystemDlc; }
   const sdk::Logger* logger() const { return logger_.get(); }
@@ -38,7 +104,29 @@ class SystemDlcObject : public sdk::HandleObject {
 
   // One Qnn_OpMapping_t per graph: its tensor mappings (source-model name -> the QNN tensors the
   // converter made of it); no op mappings are recorded in the DLC. Owned by this object.
-  void opMappings(const Qnn_OpMapping_t** mappings, uint32_t* count);
+  sdk::Status opMappings(const Qnn_OpMapping_t** mappings, uint32_t* count);
+
+  // QnnContext_addToDlc through libQnnSystem's hook: the graphs of `dlcBytes` (a DLC a backend
+  // wrote) join this DLC's; a graph name it has already is refused and nothing changes.
+  sdk::Status addGraphs(const uint8_t* dlcBytes, uint64_t size, const std::string& origin);
+
+  // The DLC as it stands (null: no graph yet).
+  std::shared_ptr<const dlc::DlcFile> current();
+  // Writes the DLC to `path` (relative paths under the destination directory, if one was given).
+  sdk::Status save(const char* path);
+
+  // Records: one new handle per found record (*handle null when there is none of that name); by
+  // type, an array owned by this object (null and 0 when there is none).
+  sdk::Status recordByName(const char* name, QnnSystemDlc_RecordHandle_t* handle);
+  sdk::Status recordsByType(QnnSystemDlc_RecordType_t type, bool mostOptimalOnly, QnnSystemDlc_RecordHandle_t** handles,
+                            uint32_t* count);
+  // One handle per composable graph, the same handles on every call (until graphs are added).
+  sdk::Status graphInfoHandles(QnnSystemDlc_GraphInfoHandle_t** handles, uint32_t* count);
+  // One handle per context binary the DLC keeps, the same on every call (until graphs are added).
+  sdk::Status contextBinaryInfoHandles(QnnSystemDlc_ContextBinaryInfoHandle_t** handles, uint32_t* count);
+
+  // QnnSystemDlc_free: every sub-handle leaves the registry with the DLC.
+  void releaseSubHandles();
 
  private:
   struct Composed {
@@ -47,16 +135,26 @@ class SystemDlcObject : public sdk::HandleObject {
     std::vector<QnnSystemContext_GraphInfo_t> systemInfos;
   };
   struct Mappings {
+    std::shared_ptr<const dlc::DlcFile> file;  // the strings the mappings point at
     std::vector<Qnn_OpMappingV1_t> v1;
     std::vector<Qnn_OpMapping_t> list;
     std::vector<std::vector<Qnn_Mapping_t>> tensorMappings;
     std::vector<std::vector<std::vector<Qnn_OpMappingPair_t>>> pairs;
   };
+  void* registerSub(std::shared_ptr<sdk::HandleObject> obj);  // under mutex_
   std::mutex mutex_;
-  std::unique_ptr<dlc::DlcFile> file_;
+  std::shared_ptr<const dlc::DlcFile> file_;
   std::shared_ptr<const sdk::Logger> logger_;
+  std::string destinationDir_;
   std::vector<std::unique_ptr<Composed>> composed_;
   std::unique_ptr<Mappings> mappings_;
+  std::vector<std::unique_ptr<Mappings>> retiredMappings_;  // mappings of the DLC before an addition
+  std::vector<void*> subHandles_;                           // records, graph/tensor infos, quant params
+  std::vector<std::unique_ptr<std::vector<void*>>> handleArrays_;  // arrays handed out (by type, graph infos)
+  std::vector<void*>* graphInfos_ = nullptr;                // the current DLC's graph info handles
+  std::vector<void*>* contextBinaryInfos_ = nullptr;        // the current DLC's context binary info handles
+  // A tensor info handle and its quant params handle for *t (kept alive by owner).
+  void* tensorHandle(std::shared_ptr<const void> owner, const Qnn_Tensor_t* t);
 };
 
 }  // namespace qnn::system

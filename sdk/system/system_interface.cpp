@@ -11,6 +11,7 @@
 #include "compat/legacy_interface.h"
 #include "core/api_members.h"
 #include "core/logger.h"
+#include "runtime/providers.h"
 #include "system_context.h"
 #include "system_guard.h"
 
@@ -42,8 +43,8 @@ Qnn_ErrorHandle_t binaryInfo(const char* entry, QnnSystemContext_Handle_t handle
   return QNN_SUCCESS;
 }
 
-// Members of system API 1.7 this library does not implement yet (profile serialization; the list is core/api_members.h): each logs its name
-// and answers NOT_SUPPORTED, as the project's rule for unimplemented entries demands.
+// Members this library does not implement (none today; the list is core/api_members.h): each
+// logs its name and answers NOT_SUPPORTED, as the project's rule for unimplemented entries demands.
 template <typename Fn, unsigned Id>
 struct NotSupported;
 template <typename... Args, unsigned Id>
@@ -108,6 +109,106 @@ QNN_API Qnn_ErrorHandle_t QnnSystemContext_getMetadata(QnnSystemContext_Handle_t
   });
 }
 
+// Every member of system API 1.14 (core/api_members.h): the 89-member table of the opt-in 1.14
+// provider, whose first 16 members are the default 1.7 provider's table.
+static const qnn::sdk::SystemInterfaceTable1_14& systemTable() {
+  static const qnn::sdk::SystemInterfaceTable1_14 table = [] {
+    qnn::sdk::SystemInterfaceTable1_14 t{};
+    t.systemContextCreate = QnnSystemContext_create;
+    t.systemContextGetBinaryInfo = QnnSystemContext_getBinaryInfo;
+    t.systemContextGetMetaData = QnnSystemContext_getMetadata;
+    t.systemContextFree = QnnSystemContext_free;
+    t.systemTensorGetMemoryFootprint = QnnSystemTensor_getMemoryFootprint;
+    t.systemLogCreate = QnnSystemLog_create;
+    t.systemLogSetLogLevel = QnnSystemLog_setLogLevel;
+    t.systemLogFree = QnnSystemLog_free;
+    t.systemDlcCreateFromFile = QnnSystemDlc_createFromFile;
+    t.systemDlcCreateFromBinary = QnnSystemDlc_createFromBinary;
+    t.systemDlcComposeGraphs = QnnSystemDlc_composeGraphs;
+    t.systemDlcGetOpMappings = QnnSystemDlc_getOpMappings;
+    t.systemDlcFree = QnnSystemDlc_free;
+    t.systemProfileCreateSerializationTarget = QnnSystemProfile_createSerializationTarget;
+    t.systemProfileSerializeEventData = QnnSystemProfile_serializeEventData;
+    t.systemProfileFreeSerializationTarget = QnnSystemProfile_freeSerializationTarget;
+    t.systemDlcGetRecordByName = QnnSystemDlc_getRecordByName;
+    t.systemDlcGetRecordsByType = QnnSystemDlc_getRecordsByType;
+    t.systemDlcGetRecordDataSize = QnnSystemDlc_getRecordDataSize;
+    t.systemDlcReadRecordDataMemoryMapped = QnnSystemDlc_readRecordDataMemoryMapped;
+    t.systemDlcFreeRecord = QnnSystemDlc_freeRecord;
+    t.systemDlcSave = QnnSystemDlc_save;
+    t.systemDlcCreateFromFileWithDestinationDir = QnnSystemDlc_createFromFileWithDestinationDir;
+    t.systemDlcCreateFromBinaryWithDestinationDir = QnnSystemDlc_createFromBinaryWithDestinationDir;
+    t.systemDlcGetBinarySize = QnnSystemDlc_getBinarySize;
+    t.systemDlcGetBinary = QnnSystemDlc_getBinary;
+    t.systemDlcCreateWithDestinationDir = QnnSystemDlc_createWithDestinationDir;
+    t.systemDlcGetComposableGraphInfoHandles = QnnSystemDlc_getComposableGraphInfoHandles;
+    t.systemDlcGetContextBinaryInfoHandles = QnnSystemDlc_getContextBinaryInfoHandles;
+    t.systemDlcGetComposableGraphInfo = QnnSystemDlc_getComposableGraphInfo;
+    t.systemDlcGetContextBinaryInfo = QnnSystemDlc_getContextBinaryInfo;
+    t.systemDlcGetComposableGraphInfoGraphName = QnnSystemDlc_getComposableGraphInfoGraphName;
+    t.systemDlcGetComposableGraphInfoNumInputTensors = QnnSystemDlc_getComposableGraphInfoNumInputTensors;
+    t.systemDlcGetComposableGraphInfoNumOutputTensors = QnnSystemDlc_getComposableGraphInfoNumOutputTensors;
+    t.systemDlcGetGraphInfoInputTensorInfo = QnnSystemDlc_getGraphInfoInputTensorInfo;
+    t.systemDlcGetGraphInfoOutputTensorInfo = QnnSystemDlc_getGraphInfoOutputTensorInfo;
+    t.systemDlcGetTensorInfoName = QnnSystemDlc_getTensorInfoName;
+    t.systemDlcGetTensorInfoId = QnnSystemDlc_getTensorInfoId;
+    t.systemDlcGetTensorInfoType = QnnSystemDlc_getTensorInfoType;
+    t.systemDlcGetTensorInfoDataFormat = QnnSystemDlc_getTensorInfoDataFormat;
+    t.systemDlcGetTensorInfoDataType = QnnSystemDlc_getTensorInfoDataType;
+    t.systemDlcGetTensorInfoRank = QnnSystemDlc_getTensorInfoRank;
+    t.systemDlcGetTensorInfoDimensions = QnnSystemDlc_getTensorInfoDimensions;
+    t.systemDlcGetTensorInfoQuantParams = QnnSystemDlc_getTensorInfoQuantParams;
+    t.systemDlcGetQuantParamsEncodingDefinition = QnnSystemDlc_getQuantParamsEncodingDefinition;
+    t.systemDlcGetQuantParamsEncoding = QnnSystemDlc_getQuantParamsEncoding;
+    t.systemDlcGetQuantParamsScaleOffsetScale = QnnSystemDlc_getQuantParamsScaleOffsetScale;
+    t.systemDlcGetQuantParamsScaleOffsetOffset = QnnSystemDlc_getQuantParamsScaleOffsetOffset;
+    t.systemDlcGetQuantParamsBwScaleOffsetBitwidth = QnnSystemDlc_getQuantParamsBwScaleOffsetBitwidth;
+    t.systemDlcGetQuantParamsBwScaleOffsetScale = QnnSystemDlc_getQuantParamsBwScaleOffsetScale;
+    t.systemDlcGetQuantParamsBwScaleOffsetOffset = QnnSystemDlc_getQuantParamsBwScaleOffsetOffset;
+    t.systemDlcGetQuantParamsAxisScaleOffsetAxis = QnnSystemDlc_getQuantParamsAxisScaleOffsetAxis;
+    t.systemDlcGetQuantParamsAxisScaleOffsetNumScaleOffsets = QnnSystemDlc_getQuantParamsAxisScaleOffsetNumScaleOffsets;
+    t.systemDlcGetQuantParamsAxisScaleOffsetScaleAtIndex = QnnSystemDlc_getQuantParamsAxisScaleOffsetScaleAtIndex;
+    t.systemDlcGetQuantParamsAxisScaleOffsetOffsetAtIndex = QnnSystemDlc_getQuantParamsAxisScaleOffsetOffsetAtIndex;
+    t.systemDlcGetQuantParamsBwAxisScaleOffsetBitwidth = QnnSystemDlc_getQuantParamsBwAxisScaleOffsetBitwidth;
+    t.systemDlcGetQuantParamsBwAxisScaleOffsetAxis = QnnSystemDlc_getQuantParamsBwAxisScaleOffsetAxis;
+    t.systemDlcGetQuantParamsBwAxisScaleOffsetNumElements = QnnSystemDlc_getQuantParamsBwAxisScaleOffsetNumElements;
+    t.systemDlcGetQuantParamsBwAxisScaleOffsetScaleAtIndex = QnnSystemDlc_getQuantParamsBwAxisScaleOffsetScaleAtIndex;
+    t.systemDlcGetQuantParamsBwAxisScaleOffsetOffsetAtIndex = QnnSystemDlc_getQuantParamsBwAxisScaleOffsetOffsetAtIndex;
+    t.systemDlcGetContextBinaryInfoBackendId = QnnSystemDlc_getContextBinaryInfoBackendId;
+    t.systemDlcGetContextBinaryInfoBuildId = QnnSystemDlc_getContextBinaryInfoBuildId;
+    t.systemDlcGetContextBinaryInfoCoreApiVersion = QnnSystemDlc_getContextBinaryInfoCoreApiVersion;
+    t.systemDlcGetContextBinaryInfoBackendApiVersion = QnnSystemDlc_getContextBinaryInfoBackendApiVersion;
+    t.systemDlcGetContextBinaryInfoSocVersion = QnnSystemDlc_getContextBinaryInfoSocVersion;
+    t.systemDlcGetContextBinaryInfoHwInfoBlobVersion = QnnSystemDlc_getContextBinaryInfoHwInfoBlobVersion;
+    t.systemDlcGetContextBinaryInfoContextBlobVersion = QnnSystemDlc_getContextBinaryInfoContextBlobVersion;
+    t.systemDlcGetContextBinaryInfoHwInfoBlobSize = QnnSystemDlc_getContextBinaryInfoHwInfoBlobSize;
+    t.systemDlcGetContextBinaryInfoHwInfoBlob = QnnSystemDlc_getContextBinaryInfoHwInfoBlob;
+    t.systemDlcGetContextBinaryInfoContextBlobSize = QnnSystemDlc_getContextBinaryInfoContextBlobSize;
+    t.systemDlcGetContextBinaryInfoNumContextTensors = QnnSystemDlc_getContextBinaryInfoNumContextTensors;
+    t.systemDlcGetContextBinaryInfoContextTensorInfo = QnnSystemDlc_getContextBinaryInfoContextTensorInfo;
+    t.systemDlcGetContextBinaryInfoNumGraphs = QnnSystemDlc_getContextBinaryInfoNumGraphs;
+    t.systemDlcGetContextGraphInfoHandle = QnnSystemDlc_getContextGraphInfoHandle;
+    t.systemDlcGetContextBinaryInfoSocModel = QnnSystemDlc_getContextBinaryInfoSocModel;
+    t.systemDlcGetContextBinaryInfoContextMetadataSize = QnnSystemDlc_getContextBinaryInfoContextMetadataSize;
+    t.systemDlcGetContextBinaryInfoContextMetadata = QnnSystemDlc_getContextBinaryInfoContextMetadata;
+    t.systemDlcGetContextGraphInfoGraphName = QnnSystemDlc_getContextGraphInfoGraphName;
+    t.systemDlcGetContextGraphInfoNumInputTensors = QnnSystemDlc_getContextGraphInfoNumInputTensors;
+    t.systemDlcGetContextGraphInfoNumOutputTensors = QnnSystemDlc_getContextGraphInfoNumOutputTensors;
+    t.systemDlcGetContextGraphInfoNumUpdateableTensors = QnnSystemDlc_getContextGraphInfoNumUpdateableTensors;
+    t.systemDlcGetContextGraphInfoGraphBlobInfoSize = QnnSystemDlc_getContextGraphInfoGraphBlobInfoSize;
+    t.systemDlcGetContextGraphInfoGraphBlobInfo = QnnSystemDlc_getContextGraphInfoGraphBlobInfo;
+    t.systemDlcGetContextGraphInfoStartOpIndex = QnnSystemDlc_getContextGraphInfoStartOpIndex;
+    t.systemDlcGetContextGraphInfoEndOpIndex = QnnSystemDlc_getContextGraphInfoEndOpIndex;
+    t.systemDlcGetContextGraphInfoInputTensorInfo = QnnSystemDlc_getContextGraphInfoInputTensorInfo;
+    t.systemDlcGetContextGraphInfoOutputTensorInfo = QnnSystemDlc_getContextGraphInfoOutputTensorInfo;
+    t.systemDlcGetContextGraphInfoUpdateableTensorInfo = QnnSystemDlc_getContextGraphInfoUpdateableTensorInfo;
+    t.systemDlcFreeRecordRange = QnnSystemDlc_freeRecordRange;
+    qnn::sdk::fillUnassignedMembers<qnn::system::NotSupported>(t);
+    return t;
+  }();
+  return table;
+}
+
 // One provider; the table and the list are static, valid while the library is loaded.
 static const QnnSystemInterface_t& systemProvider() {
   static const QnnSystemInterface_t provider = [] {
@@ -115,23 +216,21 @@ static const QnnSystemInterface_t& systemProvider() {
     p.backendId = QNN_BACKEND_ID_NULL;  // the System API is backend-independent
     p.providerName = "SYSTEM_OPENQNN";
     p.systemApiVersion = {QNN_SYSTEM_API_VERSION_MAJOR, QNN_SYSTEM_API_VERSION_MINOR, QNN_SYSTEM_API_VERSION_PATCH};
-    p.QNN_SYSTEM_INTERFACE_VER_NAME.systemContextCreate = QnnSystemContext_create;
-    p.QNN_SYSTEM_INTERFACE_VER_NAME.systemContextGetBinaryInfo = QnnSystemContext_getBinaryInfo;
-    p.QNN_SYSTEM_INTERFACE_VER_NAME.systemContextGetMetaData = QnnSystemContext_getMetadata;
-    p.QNN_SYSTEM_INTERFACE_VER_NAME.systemContextFree = QnnSystemContext_free;
-    p.QNN_SYSTEM_INTERFACE_VER_NAME.systemTensorGetMemoryFootprint = QnnSystemTensor_getMemoryFootprint;
-    p.QNN_SYSTEM_INTERFACE_VER_NAME.systemLogCreate = QnnSystemLog_create;
-    p.QNN_SYSTEM_INTERFACE_VER_NAME.systemLogSetLogLevel = QnnSystemLog_setLogLevel;
-    p.QNN_SYSTEM_INTERFACE_VER_NAME.systemLogFree = QnnSystemLog_free;
-    p.QNN_SYSTEM_INTERFACE_VER_NAME.systemDlcCreateFromFile = QnnSystemDlc_createFromFile;
-    p.QNN_SYSTEM_INTERFACE_VER_NAME.systemDlcCreateFromBinary = QnnSystemDlc_createFromBinary;
-    p.QNN_SYSTEM_INTERFACE_VER_NAME.systemDlcComposeGraphs = QnnSystemDlc_composeGraphs;
-    p.QNN_SYSTEM_INTERFACE_VER_NAME.systemDlcGetOpMappings = QnnSystemDlc_getOpMappings;
-    p.QNN_SYSTEM_INTERFACE_VER_NAME.systemDlcFree = QnnSystemDlc_free;
-    p.QNN_SYSTEM_INTERFACE_VER_NAME.systemProfileCreateSerializationTarget = QnnSystemProfile_createSerializationTarget;
-    p.QNN_SYSTEM_INTERFACE_VER_NAME.systemProfileSerializeEventData = QnnSystemProfile_serializeEventData;
-    p.QNN_SYSTEM_INTERFACE_VER_NAME.systemProfileFreeSerializationTarget = QnnSystemProfile_freeSerializationTarget;
-    qnn::sdk::fillUnassignedMembers<qnn::system::NotSupported>(p.QNN_SYSTEM_INTERFACE_VER_NAME);
+    p.QNN_SYSTEM_INTERFACE_VER_NAME = qnn::sdk::systemPrefixOf1_7(systemTable());
+    return p;
+  }();
+  return provider;
+}
+
+// System API 1.14.0 (QAIRT 2.50.40): the 89-member table, offered instead of 1.7 when
+// QNN_OPENQNN_PROVIDER_API=2.39 (a 1.7 client reads its first 16 members as its table).
+static const qnn::sdk::SystemInterface1_14& systemProvider1_14() {
+  static const qnn::sdk::SystemInterface1_14 provider = [] {
+    qnn::sdk::SystemInterface1_14 p{};
+    p.backendId = QNN_BACKEND_ID_NULL;
+    p.providerName = "SYSTEM_OPENQNN";
+    p.systemApiVersion = {1, 14, 0};
+    p.v1_14 = systemTable();
     return p;
   }();
   return provider;
@@ -146,6 +245,13 @@ QNN_API Qnn_ErrorHandle_t QnnSystemInterface_getProviders(const QnnSystemInterfa
   if (qnn::compat::clientApiFromEnvironment(&major, &minor))
     return qnn::compat::systemProvidersForClient(provider, major, minor,
                                                  reinterpret_cast<const void***>(providerList), numProviders);
+  if (qnn::sdk::providerApiMinor() == 39) {  // QNN_OPENQNN_PROVIDER_API=2.39, as the core libraries
+    static const QnnSystemInterface_t* providers1_14[] = {
+        reinterpret_cast<const QnnSystemInterface_t*>(&systemProvider1_14())};
+    *providerList = providers1_14;
+    *numProviders = 1;
+    return QNN_SUCCESS;
+  }
   *providerList = providers;
   *numProviders = 1;
   return QNN_SUCCESS;

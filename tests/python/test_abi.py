@@ -162,7 +162,7 @@ def listed_members(macro):
 
 @pytest.mark.parametrize("macro,members", [("QNN_FOR_EACH_INTERFACE_MEMBER_2_32", A.INTERFACE_MEMBERS),
                                            ("QNN_FOR_EACH_INTERFACE_MEMBER", A.INTERFACE_MEMBERS_2_39),
-                                           ("QNN_FOR_EACH_SYSTEM_INTERFACE_MEMBER", A.SYSTEM_MEMBERS)])
+                                           ("QNN_FOR_EACH_SYSTEM_INTERFACE_MEMBER_1_7", A.SYSTEM_MEMBERS)])
 def test_function_tables_match_member_list(macro, members):
     listed = listed_members(macro)
     assert [int(i) for i, _, _ in listed] == list(range(1, len(listed) + 1)), "ids are the table positions"
