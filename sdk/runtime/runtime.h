@@ -57,6 +57,9 @@ class Runtime {
                                             Qnn_ContextBinarySize_t size, Qnn_ContextHandle_t* context,
                                             Qnn_ProfileHandle_t profile, Qnn_SignalHandle_t signal = nullptr);
   Qnn_ErrorHandle_t contextFree(Qnn_ContextHandle_t context, Qnn_ProfileHandle_t profile);
+  // API 2.39: the context's finalized graphs (and its binary, as a cache record) into a System DLC
+  // handle of the process's libQnnSystem.so (runtime_dlc.cpp).
+  Qnn_ErrorHandle_t contextAddToDlc(Qnn_ContextHandle_t context, QnnSystemDlc_Handle_t dlcHandle);
   // Checks a context binary (format, checksums) without loading it.
   Qnn_ErrorHandle_t contextValidateBinary(Qnn_BackendHandle_t backend, Qnn_DeviceHandle_t device,
                                           const QnnContext_Config_t** config, const void* buffer,

@@ -1,7 +1,9 @@
 // API misuse: every case returns the documented error code, never crashes
 // (the suite also runs under ASan/UBSan), and leaves outputs untouched.
+#include <dlfcn.h>
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <cstring>
 
 #include "backend_loader.h"
@@ -398,6 +400,37 @@ TEST_F(Misuse, MemRegisterBadFd) {
   d.memType = static_cast<Qnn_MemType_t>(77);
   EXPECT_EQ(api().memRegister(ctx, &d, 1, &h), QNN_MEM_ERROR_UNSUPPORTED_MEMTYPE);
   EXPECT_EQ(h, nullptr);
+}
+
+}  // namespace
+}  // namespace qnn::test
+
+namespace qnn::test {
+namespace {
+
+// QnnContext_addToDlc (the 2.39 provider's member 72) in a process without libQnnSystem.so: no
+// handle can be a System DLC handle, and the call says so instead of guessing.
+TEST_F(Misuse, ContextAddToDlcWithoutTheSystemLibrary) {
+  if (void* sys = dlopen("libQnnSystem.so", RTLD_NOW | RTLD_NOLOAD)) {
+    dlclose(sys);
+    GTEST_SKIP() << "libQnnSystem.so is loaded in this process";
+  }
+  buildFinalizedRelu();
+  void* lib = dlopen(QNN_TEST_CPU_BACKEND_PATH, RTLD_NOW | RTLD_NOLOAD);
+  ASSERT_NE(lib, nullptr);
+  using GetProviders = Qnn_ErrorHandle_t (*)(const QnnInterface_t***, uint32_t*);
+  auto get = reinterpret_cast<GetProviders>(dlsym(lib, "QnnInterface_getProviders"));
+  dlclose(lib);
+  ASSERT_EQ(setenv("QNN_OPENQNN_PROVIDER_API", "2.39", 1), 0);
+  const QnnInterface_t** providers = nullptr;
+  uint32_t n = 0;
+  const Qnn_ErrorHandle_t err = get(&providers, &n);
+  unsetenv("QNN_OPENQNN_PROVIDER_API");
+  ASSERT_EQ(err, QNN_SUCCESS);
+  auto addToDlc = reinterpret_cast<decltype(&QnnContext_addToDlc)>(
+      reinterpret_cast<void* const*>(&providers[0]->QNN_INTERFACE_VER_NAME)[71]);
+  EXPECT_EQ(addToDlc(ctx, reinterpret_cast<QnnSystemDlc_Handle_t>(0x10)), QNN_CONTEXT_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(addToDlc(ctx, nullptr), QNN_CONTEXT_ERROR_INVALID_ARGUMENT);
 }
 
 }  // namespace
