@@ -103,6 +103,12 @@ Json toJson(const DlcFile& f) {
     }
     doc["graphs"].push_back(graph);
   }
+  if (!f.contextBinaries().empty()) {  // kept by QnnContext_addToDlc (docs/dlc-format.md)
+    doc["context_binaries"] = Json::array();
+    for (const auto& c : f.contextBinaries())
+      doc["context_binaries"].push_back(
+          {{"name", c.name}, {"record_type", c.recordType}, {"backend_id", c.backendId}, {"bytes", c.size}});
+  }
   return doc;
 }
 
@@ -118,6 +124,10 @@ std::string toText(const Json& doc) {
   s << "Source model: " << m["source_model"].get<std::string>() << "  sha256 " << m["source_sha256"].get<std::string>()
     << "\n";
   if (!m["model_version"].get<std::string>().empty()) s << "Model version: " << m["model_version"].get<std::string>() << "\n";
+  if (doc.contains("context_binaries"))
+    for (const Json& c : doc["context_binaries"])
+      s << "Context binary '" << c["name"].get<std::string>() << "': backend id " << c["backend_id"].get<uint32_t>()
+        << ", " << c["bytes"].get<uint64_t>() << " bytes (record type " << c["record_type"].get<uint32_t>() << ")\n";
   for (const Json& g : doc["graphs"]) {
     std::map<std::string, const Json*> tensors;
     for (const Json& t : g["tensors"]) tensors[t["name"].get<std::string>()] = &t;

@@ -259,6 +259,15 @@ TEST_P(ContextAddToDlc, GraphsSavedReloadedComposedAndRunGiveTheSameOutputs) {
   std::vector<float> y(4);
   std::memcpy(y.data(), raw.data(), 16);
   EXPECT_EQ(y, original);
+
+  // qnn-dlc-info names the kept context binary.
+  ASSERT_EQ(std::system((std::string(QNN_TEST_DLC_INFO_PATH) + " -i " + file + " > " + dir + "/info.txt 2>&1").c_str()), 0);
+  std::ifstream infoFile(dir + "/info.txt");
+  const std::string info((std::istreambuf_iterator<char>(infoFile)), std::istreambuf_iterator<char>());
+  EXPECT_NE(info.find(std::string("Context binary '") + b.cacheRecord + "': backend id " + std::to_string(b.backendId)),
+            std::string::npos)
+      << info;
+  EXPECT_NE(info.find("Graph 'mul_relu'"), std::string::npos) << info;
 }
 
 TEST_P(ContextAddToDlc, MisuseIsRefusedClearly) {
