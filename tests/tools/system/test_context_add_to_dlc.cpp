@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -268,6 +269,109 @@ TEST_P(ContextAddToDlc, GraphsSavedReloadedComposedAndRunGiveTheSameOutputs) {
             std::string::npos)
       << info;
   EXPECT_NE(info.find("Graph 'mul_relu'"), std::string::npos) << info;
+}
+
+// Params of every kind and quantized tensors survive the DLC: x [1,2,3] -> Transpose(perm) ->
+// Softmax(axis, beta) -> Quantize (uint8, 1/255) -> Dequantize -> ReduceMean(axes, keep_dims) -> y
+// [1,1,2], checked against a double-precision reference; the composed graph's outputs equal the
+// original's bit for bit, and the quantized tensor's encoding is in the encodings record.
+TEST_P(ContextAddToDlc, ParamsAndQuantizedTensorsRoundTrip) {
+  Qnn_GraphHandle_t g = nullptr;
+  ASSERT_EQ(qnn().graphCreate(context, "mixed", nullptr, &g), QNN_SUCCESS);
+  TensorSpec x("x", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_FLOAT_32, {1, 2, 3});
+  TensorSpec tr("tr", QNN_TENSOR_TYPE_NATIVE, QNN_DATATYPE_FLOAT_32, {1, 3, 2});
+  TensorSpec sm("sm", QNN_TENSOR_TYPE_NATIVE, QNN_DATATYPE_FLOAT_32, {1, 3, 2});
+  TensorSpec q("q", QNN_TENSOR_TYPE_NATIVE, QNN_DATATYPE_UFIXED_POINT_8, {1, 3, 2});
+  q.tensor.v1.quantizeParams.encodingDefinition = QNN_DEFINITION_DEFINED;
+  q.tensor.v1.quantizeParams.quantizationEncoding = QNN_QUANTIZATION_ENCODING_SCALE_OFFSET;
+  q.tensor.v1.quantizeParams.scaleOffsetEncoding = {1.f / 255.f, 0};
+  TensorSpec dq("dq", QNN_TENSOR_TYPE_NATIVE, QNN_DATATYPE_FLOAT_32, {1, 3, 2});
+  TensorSpec y("y", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_FLOAT_32, {1, 1, 2});
+  for (TensorSpec* t : {&x, &tr, &sm, &q, &dq, &y}) ASSERT_EQ(qnn().tensorCreateGraphTensor(g, &t->tensor), QNN_SUCCESS);
+  uint32_t perm[3] = {0, 2, 1}, axes[1] = {1};
+  TensorSpec permT("perm", QNN_TENSOR_TYPE_STATIC, QNN_DATATYPE_UINT_32, {3}, perm, sizeof perm);
+  TensorSpec axesT("axes", QNN_TENSOR_TYPE_STATIC, QNN_DATATYPE_UINT_32, {1}, axes, sizeof axes);
+  auto tensorParam = [](const char* name, TensorSpec& t) {
+    Qnn_Param_t p = QNN_PARAM_INIT;
+    p.paramType = QNN_PARAMTYPE_TENSOR, p.name = name, p.tensorParam = t.tensor;
+    return p;
+  };
+  auto scalarParam = [](const char* name, Qnn_Scalar_t v) {
+    Qnn_Param_t p = QNN_PARAM_INIT;
+    p.paramType = QNN_PARAMTYPE_SCALAR, p.name = name, p.scalarParam = v;
+    return p;
+  };
+  Qnn_Scalar_t axis = QNN_SCALAR_INIT, beta = QNN_SCALAR_INIT, keep = QNN_SCALAR_INIT;
+  axis.dataType = QNN_DATATYPE_UINT_32, axis.uint32Value = 2;
+  beta.dataType = QNN_DATATYPE_FLOAT_32, beta.floatValue = 0.5f;
+  keep.dataType = QNN_DATATYPE_BOOL_8, keep.bool8Value = 1;
+  auto node = [&](const char* name, const char* type, std::vector<Qnn_Param_t> params, Qnn_Tensor_t in,
+                  Qnn_Tensor_t out) {
+    Qnn_OpConfig_t op = QNN_OPCONFIG_INIT;
+    op.v1 = {name, "qti.aisw", type, uint32_t(params.size()), params.data(), 1, &in, 1, &out};
+    EXPECT_EQ(qnn().graphAddNode(g, op), QNN_SUCCESS) << name;
+  };
+  node("transpose", "Transpose", {tensorParam("perm", permT)}, x.tensor, tr.tensor);
+  node("softmax", "Softmax", {scalarParam("axis", axis), scalarParam("beta", beta)}, tr.tensor, sm.tensor);
+  node("quantize", "Quantize", {}, sm.tensor, q.tensor);
+  node("dequantize", "Dequantize", {}, q.tensor, dq.tensor);
+  node("mean", "ReduceMean", {tensorParam("axes", axesT), scalarParam("keep_dims", keep)}, dq.tensor, y.tensor);
+  ASSERT_EQ(qnn().graphFinalize(g, nullptr, nullptr), QNN_SUCCESS);
+  std::vector<float> in = {0.f, 1.f, -2.f, 3.f, 0.5f, -1.f}, original(2, -9.f);
+  Qnn_Tensor_t xin = x.tensor, yout = y.tensor;
+  xin.v1.clientBuf = {in.data(), 24};
+  yout.v1.clientBuf = {original.data(), 8};
+  ASSERT_EQ(qnn().graphExecute(g, &xin, 1, &yout, 1, nullptr, nullptr), QNN_SUCCESS);
+  // Reference: row r of the transposed x is (x[0][r], x[1][r]); softmax(0.5 * row), each probability
+  // on the 1/255 grid, then the mean over the three rows.
+  double ref[2] = {0, 0};
+  for (int r = 0; r < 3; ++r) {
+    const double a = std::exp(0.5 * in[r]), b = std::exp(0.5 * in[3 + r]);
+    ref[0] += std::nearbyint(a / (a + b) * 255.0) / 255.0 / 3.0;
+    ref[1] += std::nearbyint(b / (a + b) * 255.0) / 255.0 / 3.0;
+  }
+  EXPECT_NEAR(original[0], ref[0], 1e-5);
+  EXPECT_NEAR(original[1], ref[1], 1e-5);
+
+  QnnSystemDlc_Handle_t dlc = nullptr;
+  ASSERT_EQ(F(createWithDestinationDir)(nullptr, nullptr, &dlc), QNN_SUCCESS);
+  ASSERT_EQ(addToDlc(context, dlc), QNN_SUCCESS);
+  Qnn_SystemDlcBinarySize_t size = 0, written = 0;
+  ASSERT_EQ(F(getBinarySize)(dlc, &size), QNN_SUCCESS);
+  std::vector<uint8_t> bytes(size);
+  ASSERT_EQ(F(getBinary)(dlc, bytes.data(), size, &written), QNN_SUCCESS);
+  EXPECT_EQ(sys.api().systemDlcFree(dlc), QNN_SUCCESS);
+
+  // From the bytes (ONNX Runtime keeps the DLC in its model), composed into a new context and run.
+  ASSERT_EQ(sys.api().systemDlcCreateFromBinary(nullptr, bytes.data(), written, &dlc), QNN_SUCCESS);
+  const std::string model = [&] {
+    QnnSystemDlc_RecordHandle_t r = nullptr;
+    EXPECT_EQ(F(getRecordByName)(dlc, "model.encodings", &r), QNN_SUCCESS);
+    const uint8_t* data = nullptr;
+    uint64_t n = 0;
+    EXPECT_EQ(F(readRecordDataMemoryMapped)(r, &data, &n), QNN_SUCCESS);
+    return std::string(reinterpret_cast<const char*>(data), n);
+  }();
+  EXPECT_NE(model.find("\"q\""), std::string::npos) << model;
+  Qnn_ContextHandle_t second = nullptr;
+  ASSERT_EQ(qnn().contextCreate(backend, nullptr, nullptr, &second), QNN_SUCCESS);
+  QnnSystemContext_GraphInfo_t* infos = nullptr;
+  uint32_t numGraphs = 0;
+  ASSERT_EQ(sys.api().systemDlcComposeGraphs(dlc, nullptr, 0, backend, second, be.provider(),
+                                             QNN_SYSTEM_CONTEXT_GRAPH_INFO_VERSION_1, &infos, &numGraphs),
+            QNN_SUCCESS);
+  ASSERT_EQ(numGraphs, 1u);
+  Qnn_GraphHandle_t composed = nullptr;
+  ASSERT_EQ(qnn().graphRetrieve(second, "mixed", &composed), QNN_SUCCESS);
+  ASSERT_EQ(qnn().graphFinalize(composed, nullptr, nullptr), QNN_SUCCESS);
+  std::vector<float> again(2, -9.f);
+  xin = infos[0].graphInfoV1.graphInputs[0], yout = infos[0].graphInfoV1.graphOutputs[0];
+  xin.v1.clientBuf = {in.data(), 24};
+  yout.v1.clientBuf = {again.data(), 8};
+  ASSERT_EQ(qnn().graphExecute(composed, &xin, 1, &yout, 1, nullptr, nullptr), QNN_SUCCESS);
+  EXPECT_EQ(again, original);
+  EXPECT_EQ(qnn().contextFree(second, nullptr), QNN_SUCCESS);
+  EXPECT_EQ(sys.api().systemDlcFree(dlc), QNN_SUCCESS);
 }
 
 TEST_P(ContextAddToDlc, MisuseIsRefusedClearly) {
