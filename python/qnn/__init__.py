@@ -28,7 +28,8 @@ inputs raise ValueError / TypeError before anything reaches the backend.
 """
 from ._build import GraphBuilder, TensorRef
 from ._core import Backend, Context, Graph, ProfileEvent, QnnError, TensorInfo
+from ._dlc import Dlc
 from ._memory import RegisteredTensor, SharedBuffer
 
-__all__ = ["Backend", "Context", "Graph", "GraphBuilder", "ProfileEvent", "QnnError", "RegisteredTensor",
+__all__ = ["Backend", "Context", "Dlc", "Graph", "GraphBuilder", "ProfileEvent", "QnnError", "RegisteredTensor",
            "SharedBuffer", "TensorInfo", "TensorRef"]

@@ -419,6 +419,7 @@ FN = {
     "logCreate": C.CFUNCTYPE(C.c_uint64, LOG_CALLBACK, C.c_int32, C.POINTER(P)),
     "logFree": C.CFUNCTYPE(C.c_uint64, P),
     "errorGetMessage": C.CFUNCTYPE(C.c_uint64, C.c_uint64, C.POINTER(C.c_char_p)),
+    "contextAddToDlc": C.CFUNCTYPE(C.c_uint64, P, P),
     "systemContextCreate": C.CFUNCTYPE(C.c_uint64, C.POINTER(P)),
     "systemContextGetBinaryInfo": C.CFUNCTYPE(C.c_uint64, P, P, C.c_uint64, C.POINTER(C.POINTER(BinaryInfo)),
                                               C.POINTER(C.c_uint64)),

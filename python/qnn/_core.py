@@ -382,6 +382,13 @@ class Context:
                                                        C.byref(written)), "QnnContext_getBinary")
         return buf.raw[:written.value]
 
+    def add_to_dlc(self, dlc):
+        """QnnContext_addToDlc (API 2.39): this context's finalized graphs, and its binary as a cache
+        record, into a qnn.Dlc of this backend's system library (backend.dlc())."""
+        self._check_open()
+        dlc._check_open()
+        self.backend._check(self.backend._lib.fn("contextAddToDlc")(self._handle, dlc._handle), "QnnContext_addToDlc")
+
     def save(self, path):
         """Writes the context binary to path (loadable by load_context and qnn-net-run --retrieve_context)."""
         data = self.binary()
@@ -507,6 +514,16 @@ class Backend:
             if logged:  # the backend's own words (its log at error level during the call)
                 msg += f" ({logged})"
             raise QnnError(f"{what} failed with error {err}{msg}", err)
+
+    def dlc(self, destination_dir=None):
+        """An empty System DLC (QnnSystemDlc_createWithDestinationDir) to add contexts to."""
+        from ._dlc import Dlc
+        return Dlc(self, destination_dir=destination_dir)
+
+    def open_dlc(self, source):
+        """A System DLC opened from a path or bytes (QnnSystemDlc_createFromFile / createFromBinary)."""
+        from ._dlc import Dlc
+        return Dlc(self, source)
 
     def _system(self):
         if self._sys_lib is None:
