@@ -414,17 +414,22 @@ sdk::Status SystemDlcObject::contextBinaryInfoHandles(QnnSystemDlc_ContextBinary
       auto info = std::make_shared<DlcContextBinaryInfoObject>();
       info->owner = holder;
       info->info = storage->info();
-      const QnnSystemContext_BinaryInfoV1_t& v = info->info->contextBinaryInfoV1;  // V2 extends V1
+      const BinaryInfoView v = viewOf(*info->info);
       for (uint32_t i = 0; i < v.numContextTensors; ++i)
         info->contextTensorHandles.push_back(tensorHandle(holder, &v.contextTensors[i]));
       for (uint32_t i = 0; i < v.numGraphs; ++i) {
         auto graph = std::make_shared<DlcContextGraphInfoObject>();
         graph->owner = holder;
         graph->graph = &v.graphs[i];
-        const QnnSystemContext_GraphInfoV1_t& gv = v.graphs[i].graphInfoV1;  // V2/V3 extend V1
+        const QnnSystemContext_GraphInfoV1_t& gv = v.graphs[i].graphInfoV1;  // V2/V3 begin with V1's fields
         for (uint32_t k = 0; k < gv.numGraphInputs; ++k) graph->inputHandles.push_back(tensorHandle(holder, &gv.graphInputs[k]));
         for (uint32_t k = 0; k < gv.numGraphOutputs; ++k)
           graph->outputHandles.push_back(tensorHandle(holder, &gv.graphOutputs[k]));
+        if (v.graphs[i].version != QNN_SYSTEM_CONTEXT_GRAPH_INFO_VERSION_1) {  // V3 begins with V2's fields
+          const QnnSystemContext_GraphInfoV2_t& g2 = v.graphs[i].graphInfoV2;
+          for (uint32_t k = 0; k < g2.numUpdateableTensors; ++k)
+            graph->updateableHandles.push_back(tensorHandle(holder, &g2.updateableTensors[k]));
+        }
         info->graphHandles.push_back(registerSub(std::move(graph)));
       }
       list->push_back(registerSub(std::move(info)));

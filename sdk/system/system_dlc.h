@@ -59,9 +59,42 @@ class DlcContextGraphInfoObject : public sdk::HandleObject {
  public:
   sdk::HandleKind kind() const override { return sdk::HandleKind::kSystemDlcContextGraphInfo; }
   std::shared_ptr<const void> owner;
-  const QnnSystemContext_GraphInfo_t* graph = nullptr;
-  std::vector<void*> inputHandles, outputHandles;
+  const QnnSystemContext_GraphInfo_t* graph = nullptr;  // V1, V2 and V3 share V1's fields first
+  std::vector<void*> inputHandles, outputHandles, updateableHandles;
 };
+
+// The fields every binary info version has, wherever its version puts them (V2 extends V1; V3
+// drops the hardware-info blob and adds the SoC model and context metadata).
+struct BinaryInfoView {
+  uint32_t backendId = 0;
+  const char* buildId = nullptr;
+  Qnn_Version_t coreApiVersion{}, backendApiVersion{}, contextBlobVersion{};
+  const char* socVersion = nullptr;
+  uint64_t contextBlobSize = 0;
+  uint32_t numContextTensors = 0, numGraphs = 0;
+  Qnn_Tensor_t* contextTensors = nullptr;
+  QnnSystemContext_GraphInfo_t* graphs = nullptr;
+  const QnnSystemContext_BinaryInfoV1_t* v1 = nullptr;  // versions 1 and 2
+  const QnnSystemContext_BinaryInfoV3_t* v3 = nullptr;  // version 3
+};
+inline BinaryInfoView viewOf(const QnnSystemContext_BinaryInfo_t& info) {
+  BinaryInfoView v;
+  auto common = [&v](const auto& i) {
+    v.backendId = i.backendId, v.buildId = i.buildId, v.coreApiVersion = i.coreApiVersion;
+    v.backendApiVersion = i.backendApiVersion, v.contextBlobVersion = i.contextBlobVersion;
+    v.socVersion = i.socVersion, v.contextBlobSize = i.contextBlobSize;
+    v.numContextTensors = i.numContextTensors, v.contextTensors = i.contextTensors;
+    v.numGraphs = i.numGraphs, v.graphs = i.graphs;
+  };
+  if (info.version == QNN_SYSTEM_CONTEXT_BINARY_INFO_VERSION_3) {
+    common(info.contextBinaryInfoV3);
+    v.v3 = &info.contextBinaryInfoV3;
+  } else {
+    common(info.contextBinaryInfoV1);
+    v.v1 = &info.contextBinaryInfoV1;
+  }
+  return v;
+}
 class DlcContextBinaryInfoObject : public sdk::HandleObject {
  public:
   sdk::HandleKind kind() const override { return sdk::HandleKind::kSystemDlcContextBinaryInfo; }

@@ -167,8 +167,7 @@ Qnn_ErrorHandle_t contextGraphGetter(const char* entry, QnnSystemDlc_ContextGrap
 // A field the binary's info version does not have (the header: UNSUPPORTED_FEATURE).
 sdk::Status absentField(const char* field, const char* versions) {
   return sdk::notSupported(std::string(field) + " is a field of " + versions +
-                           " infos only; this binary's info has none (OpenQNN binaries give binary info version 2, "
-                           "graph info version 1)");
+                           " infos only; this binary's info is of another version");
 }
 
 }  // namespace
@@ -608,8 +607,8 @@ QNN_DLC_QUANT_AT_GETTER_(BwAxisScaleOffsetOffsetAtIndex, int32_t, BW_AXIS_SCALE_
 #undef QNN_DLC_QUANT_GETTER_
 
 // Context binaries kept in the DLC (QnnContext_addToDlc): their info as QnnSystemContext_getBinaryInfo
-// gives it (binary info version 2, graph info version 1); fields of later versions are
-// UNSUPPORTED_FEATURE as the header says.
+// gives it (version 2 with graph info 1 for CPU binaries, version 3 with graph info 3 for HTP ones); a
+// field the binary's info version lacks is UNSUPPORTED_FEATURE, as the header says.
 using qnn::system::DlcContextBinaryInfoObject;
 using qnn::system::DlcContextGraphInfoObject;
 #define QNN_DLC_CBI_GETTER_(Name, OutType, body)                                                                 \
@@ -617,7 +616,7 @@ using qnn::system::DlcContextGraphInfoObject;
       QnnSystemDlc_ContextBinaryInfoHandle_t contextBinaryInfoHandle, OutType* out) {                          \
     return qnn::system::contextBinaryGetter(__func__, contextBinaryInfoHandle, out,                            \
                                             [&](const DlcContextBinaryInfoObject& c, OutType* o) -> sdk::Status { \
-                                              const QnnSystemContext_BinaryInfoV1_t& v = c.info->contextBinaryInfoV1; \
+                                              const qnn::system::BinaryInfoView v = qnn::system::viewOf(*c.info); \
                                               (void)v, (void)o;                                                 \
                                               body                                                              \
                                             });                                                                 \
@@ -625,38 +624,47 @@ using qnn::system::DlcContextGraphInfoObject;
 #define QNN_DLC_VALUE_(expr) \
   *o = (expr);               \
   return sdk::Status::ok();
+// A field of some info versions only: absent from this binary's is UNSUPPORTED_FEATURE (the header).
+#define QNN_DLC_VERSIONED_(present, expr, field, versions) \
+  if (!(present)) return qnn::system::absentField(field, versions); \
+  QNN_DLC_VALUE_(expr)
 QNN_DLC_CBI_GETTER_(BackendId, uint32_t, QNN_DLC_VALUE_(v.backendId))
 QNN_DLC_CBI_GETTER_(BuildId, const char*, QNN_DLC_VALUE_(v.buildId))
 QNN_DLC_CBI_GETTER_(SocVersion, const char*, QNN_DLC_VALUE_(v.socVersion))
-QNN_DLC_CBI_GETTER_(HwInfoBlobSize, uint32_t, QNN_DLC_VALUE_(v.hwInfoBlobSize))
-QNN_DLC_CBI_GETTER_(HwInfoBlob, void*, QNN_DLC_VALUE_(v.hwInfoBlob))
 QNN_DLC_CBI_GETTER_(ContextBlobSize, uint64_t, QNN_DLC_VALUE_(v.contextBlobSize))
 QNN_DLC_CBI_GETTER_(NumContextTensors, uint32_t, QNN_DLC_VALUE_(v.numContextTensors))
 QNN_DLC_CBI_GETTER_(NumGraphs, uint32_t, QNN_DLC_VALUE_(v.numGraphs))
-QNN_DLC_CBI_GETTER_(SocModel, uint32_t, return qnn::system::absentField("socModel", "binary info version 3");)
+QNN_DLC_CBI_GETTER_(HwInfoBlobSize, uint32_t,
+                    QNN_DLC_VERSIONED_(v.v1, v.v1->hwInfoBlobSize, "hwInfoBlobSize", "binary info version 1 and 2"))
+QNN_DLC_CBI_GETTER_(HwInfoBlob, void*,
+                    QNN_DLC_VERSIONED_(v.v1, v.v1->hwInfoBlob, "hwInfoBlob", "binary info version 1 and 2"))
+QNN_DLC_CBI_GETTER_(SocModel, uint32_t, QNN_DLC_VERSIONED_(v.v3, v.v3->socModel, "socModel", "binary info version 3"))
 QNN_DLC_CBI_GETTER_(ContextMetadataSize, uint32_t,
-                    return qnn::system::absentField("contextMetadataSize", "binary info version 3");)
-QNN_DLC_CBI_GETTER_(ContextMetadata, void*, return qnn::system::absentField("contextMetadata", "binary info version 3");)
+                    QNN_DLC_VERSIONED_(v.v3, v.v3->contextMetadataSize, "contextMetadataSize", "binary info version 3"))
+QNN_DLC_CBI_GETTER_(ContextMetadata, void*,
+                    QNN_DLC_VERSIONED_(v.v3, v.v3->contextMetadata, "contextMetadata", "binary info version 3"))
 #undef QNN_DLC_CBI_GETTER_
 
-// The three-part versions of a context binary's info.
-#define QNN_DLC_CBI_VERSION_GETTER_(Name, field)                                                                 \
+// The three-part versions of a context binary's info (the hardware-info blob's: versions 1 and 2 only).
+#define QNN_DLC_CBI_VERSION_GETTER_(Name, field, present, versions)                                             \
   QNN_API Qnn_ErrorHandle_t QnnSystemDlc_getContextBinaryInfo##Name(                                           \
       QnnSystemDlc_ContextBinaryInfoHandle_t contextBinaryInfoHandle, uint32_t* major, uint32_t* minor,        \
       uint32_t* patch) {                                                                                        \
     if (major && (!minor || !patch))                                                                            \
       return toDlcError(__func__, sdk::invalidArgument("major, minor and patch are required"));                 \
     return qnn::system::contextBinaryGetter(__func__, contextBinaryInfoHandle, major,                          \
-                                            [&](const DlcContextBinaryInfoObject& c, uint32_t* o) {             \
-                                              const Qnn_Version_t& ver = c.info->contextBinaryInfoV1.field;     \
+                                            [&](const DlcContextBinaryInfoObject& c, uint32_t* o) -> sdk::Status { \
+                                              const qnn::system::BinaryInfoView v = qnn::system::viewOf(*c.info); \
+                                              if (!(present)) return qnn::system::absentField(#Name, versions);  \
+                                              const Qnn_Version_t& ver = field;                                 \
                                               *o = ver.major, *minor = ver.minor, *patch = ver.patch;           \
                                               return sdk::Status::ok();                                         \
                                             });                                                                 \
   }
-QNN_DLC_CBI_VERSION_GETTER_(CoreApiVersion, coreApiVersion)
-QNN_DLC_CBI_VERSION_GETTER_(BackendApiVersion, backendApiVersion)
-QNN_DLC_CBI_VERSION_GETTER_(HwInfoBlobVersion, hwInfoBlobVersion)
-QNN_DLC_CBI_VERSION_GETTER_(ContextBlobVersion, contextBlobVersion)
+QNN_DLC_CBI_VERSION_GETTER_(CoreApiVersion, v.coreApiVersion, true, "")
+QNN_DLC_CBI_VERSION_GETTER_(BackendApiVersion, v.backendApiVersion, true, "")
+QNN_DLC_CBI_VERSION_GETTER_(HwInfoBlobVersion, v.v1->hwInfoBlobVersion, v.v1, "binary info version 1 and 2")
+QNN_DLC_CBI_VERSION_GETTER_(ContextBlobVersion, v.contextBlobVersion, true, "")
 #undef QNN_DLC_CBI_VERSION_GETTER_
 
 QNN_API Qnn_ErrorHandle_t QnnSystemDlc_getContextBinaryInfo(QnnSystemDlc_ContextBinaryInfoHandle_t contextBinaryInfoHandle,
@@ -700,12 +708,23 @@ QNN_DLC_CGI_GETTER_(GraphName, const char*, QNN_DLC_VALUE_(v.graphName))
 QNN_DLC_CGI_GETTER_(NumInputTensors, uint32_t, QNN_DLC_VALUE_(v.numGraphInputs))
 QNN_DLC_CGI_GETTER_(NumOutputTensors, uint32_t, QNN_DLC_VALUE_(v.numGraphOutputs))
 QNN_DLC_CGI_GETTER_(NumUpdateableTensors, uint32_t,
-                    return qnn::system::absentField("numUpdateableTensors", "graph info version 2 and 3");)
-QNN_DLC_CGI_GETTER_(GraphBlobInfoSize, uint32_t, return qnn::system::absentField("graphBlobInfoSize", "graph info version 3");)
-QNN_DLC_CGI_GETTER_(GraphBlobInfo, void*, return qnn::system::absentField("graphBlobInfo", "graph info version 3");)
-QNN_DLC_CGI_GETTER_(StartOpIndex, uint32_t, return qnn::system::absentField("startOpIndex", "graph info version 3");)
-QNN_DLC_CGI_GETTER_(EndOpIndex, uint32_t, return qnn::system::absentField("endOpIndex", "graph info version 3");)
+                    QNN_DLC_VERSIONED_(g.graph->version != QNN_SYSTEM_CONTEXT_GRAPH_INFO_VERSION_1,
+                                       g.graph->graphInfoV2.numUpdateableTensors, "numUpdateableTensors",
+                                       "graph info version 2 and 3"))
+QNN_DLC_CGI_GETTER_(GraphBlobInfoSize, uint32_t,
+                    QNN_DLC_VERSIONED_(g.graph->version == QNN_SYSTEM_CONTEXT_GRAPH_INFO_VERSION_3,
+                                       g.graph->graphInfoV3.graphBlobInfoSize, "graphBlobInfoSize", "graph info version 3"))
+QNN_DLC_CGI_GETTER_(GraphBlobInfo, void*,
+                    QNN_DLC_VERSIONED_(g.graph->version == QNN_SYSTEM_CONTEXT_GRAPH_INFO_VERSION_3,
+                                       g.graph->graphInfoV3.graphBlobInfo, "graphBlobInfo", "graph info version 3"))
+QNN_DLC_CGI_GETTER_(StartOpIndex, uint32_t,
+                    QNN_DLC_VERSIONED_(g.graph->version == QNN_SYSTEM_CONTEXT_GRAPH_INFO_VERSION_3,
+                                       g.graph->graphInfoV3.startOpIndex, "startOpIndex", "graph info version 3"))
+QNN_DLC_CGI_GETTER_(EndOpIndex, uint32_t,
+                    QNN_DLC_VERSIONED_(g.graph->version == QNN_SYSTEM_CONTEXT_GRAPH_INFO_VERSION_3,
+                                       g.graph->graphInfoV3.endOpIndex, "endOpIndex", "graph info version 3"))
 #undef QNN_DLC_CGI_GETTER_
+#undef QNN_DLC_VERSIONED_
 #undef QNN_DLC_VALUE_
 
 QNN_API Qnn_ErrorHandle_t QnnSystemDlc_getContextGraphInfoInputTensorInfo(
@@ -727,12 +746,14 @@ QNN_API Qnn_ErrorHandle_t QnnSystemDlc_getContextGraphInfoOutputTensorInfo(
 }
 
 QNN_API Qnn_ErrorHandle_t QnnSystemDlc_getContextGraphInfoUpdateableTensorInfo(
-    QnnSystemDlc_ContextGraphInfoHandle_t contextGraphInfoHandle, uint32_t /*index*/,
+    QnnSystemDlc_ContextGraphInfoHandle_t contextGraphInfoHandle, uint32_t index,
     QnnSystemDlc_TensorInfoHandle_t* tensorInfoHandle) {
   return qnn::system::contextGraphGetter(__func__, contextGraphInfoHandle, tensorInfoHandle,
-                                         [](const DlcContextGraphInfoObject&, void**) {
-                                           return qnn::system::absentField("updateableTensors",
-                                                                           "graph info version 2 and 3");
+                                         [&](const DlcContextGraphInfoObject& g, void** o) {
+                                           if (g.graph->version == QNN_SYSTEM_CONTEXT_GRAPH_INFO_VERSION_1)
+                                             return qnn::system::absentField("updateableTensors",
+                                                                             "graph info version 2 and 3");
+                                           return tensorAt(g.updateableHandles, index, "updateable tensor", o);
                                          });
 }
 

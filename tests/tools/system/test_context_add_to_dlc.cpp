@@ -182,7 +182,9 @@ TEST_P(ContextAddToDlc, GraphsSavedReloadedComposedAndRunGiveTheSameOutputs) {
   Qnn_ContextBinarySize_t binInfoSize = 0;
   ASSERT_EQ(sys.api().systemContextGetBinaryInfo(sysCtx, const_cast<uint8_t*>(data), size, &binInfo, &binInfoSize),
             QNN_SUCCESS);
-  EXPECT_EQ(binInfo->contextBinaryInfoV1.numGraphs, 2u);
+  EXPECT_EQ(binInfo->version == QNN_SYSTEM_CONTEXT_BINARY_INFO_VERSION_3 ? binInfo->contextBinaryInfoV3.numGraphs
+                                                                        : binInfo->contextBinaryInfoV1.numGraphs,
+            2u);
   EXPECT_EQ(sys.api().systemContextFree(sysCtx), QNN_SUCCESS);
   Qnn_ContextHandle_t loaded = nullptr;  // and the record loads as the context binary it is
   ASSERT_EQ(qnn().contextCreateFromBinary(backend, nullptr, nullptr, data, size, &loaded, nullptr), QNN_SUCCESS);
@@ -205,7 +207,13 @@ TEST_P(ContextAddToDlc, GraphsSavedReloadedComposedAndRunGiveTheSameOutputs) {
   uint64_t blobSize = 0;
   ASSERT_EQ(F(getContextBinaryInfoContextBlobSize)(binaries[0], &blobSize), QNN_SUCCESS);
   EXPECT_EQ(blobSize, size);
-  EXPECT_EQ(F(getContextBinaryInfoSocModel)(binaries[0], &socModel), QNN_SYSTEM_DLC_ERROR_UNSUPPORTED_FEATURE);
+  // CPU binaries give binary info version 2 (graph info 1), HTP binaries version 3 (graph info 3):
+  // each version's own fields answer, the others are UNSUPPORTED_FEATURE (QnnSystemDlc.h).
+  const bool v3 = b.backendId == 6;
+  const Qnn_ErrorHandle_t onlyV3 = v3 ? QNN_SUCCESS : QNN_SYSTEM_DLC_ERROR_UNSUPPORTED_FEATURE;
+  const Qnn_ErrorHandle_t notV3 = v3 ? QNN_SYSTEM_DLC_ERROR_UNSUPPORTED_FEATURE : QNN_SUCCESS;
+  EXPECT_EQ(F(getContextBinaryInfoSocModel)(binaries[0], &socModel), onlyV3);
+  EXPECT_EQ(F(getContextBinaryInfoHwInfoBlobVersion)(binaries[0], &major, &minor, &patch), notV3);
   QnnSystemDlc_ContextGraphInfoHandle_t cg = nullptr;
   ASSERT_EQ(F(getContextGraphInfoHandle)(binaries[0], 1, &cg), QNN_SUCCESS);  // graphs in name order
   const char* name = nullptr;
@@ -215,7 +223,10 @@ TEST_P(ContextAddToDlc, GraphsSavedReloadedComposedAndRunGiveTheSameOutputs) {
   ASSERT_EQ(F(getContextGraphInfoInputTensorInfo)(cg, 0, &in), QNN_SUCCESS);
   ASSERT_EQ(F(getTensorInfoName)(in, &name), QNN_SUCCESS);
   EXPECT_STREQ(name, "x");
-  EXPECT_EQ(F(getContextGraphInfoGraphBlobInfoSize)(cg, &count), QNN_SYSTEM_DLC_ERROR_UNSUPPORTED_FEATURE);
+  count = 0;
+  EXPECT_EQ(F(getContextGraphInfoGraphBlobInfoSize)(cg, &count), onlyV3);
+  if (v3) EXPECT_GT(count, 0u);  // the HTP's QnnHtpSystemContext_GraphBlobInfo_t
+  EXPECT_EQ(F(getContextGraphInfoNumUpdateableTensors)(cg, &count), onlyV3);
   EXPECT_EQ(F(getContextGraphInfoHandle)(binaries[0], 2, &cg), QNN_SYSTEM_DLC_ERROR_INVALID_ARGUMENT);
 
   // Saved, reloaded, composed into a new context and run: the original outputs.
