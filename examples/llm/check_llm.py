@@ -43,7 +43,7 @@ def main():
     ap.add_argument("--held_out", action="store_true",
                     help="follow the held-out text instead of PyTorch's greedy tokens (teacher forcing): the "
                          "agreement is top-1 agreement over real text, and both perplexities are reported")
-    ap.add_argument("--calib", type=int, default=8, help="calibration text chunks (quantized runs)")
+    ap.add_argument("--calib", type=int, default=24, help="calibration text chunks (quantized runs)")
     ap.add_argument("--min_agreement", type=float, default=None,
                     help="fail below this token agreement with PyTorch (default: 1 for float, none quantized)")
     ap.add_argument("--max_logit_error", type=float, default=None,
