@@ -11,8 +11,8 @@ import os
 import numpy as np
 
 import llm_io
+from qnn.llm import QUANT_FLAGS, lpbq_overrides
 
-LPBQ_BW, LPBQ_COMPRESSED = 8, 4   # 4-bit weights, block scales = channel scale x an integer in 1..16
 
 
 def _step(model, feeds):
@@ -61,55 +61,13 @@ def write_list(sets, d):
     return path
 
 
-def block_size(n):
-    for b in (64, 32, 16, 8):
-        if n % b == 0:
-            return b
-    return n
-
-
-def lpbq_entry(name, w):
-    """AIMET 1.0.0 LPBQ entry of a MatMul weight w [in, out]: rows = output channels, blocks along the inputs."""
-    wt = np.asarray(w, np.float64).T              # [out, in], the FullyConnected weight
-    bs = block_size(wt.shape[1])
-    blocks = np.abs(wt).reshape(wt.shape[0], -1, bs).max(-1)           # [out, blocks]
-    top, qmax = 1 << (LPBQ_BW - LPBQ_COMPRESSED), (1 << (LPBQ_COMPRESSED - 1)) - 1
-    want = blocks / qmax                           # each block's own symmetric 4-bit scale
-    chan = np.maximum(want.max(-1) / top, 1e-12)
-    ints = np.clip(np.ceil(want / chan[:, None] - 1e-9), 1, top).astype(int)
-    return {"name": name, "enc_type": "LPBQ", "dtype": "INT", "bw": LPBQ_BW, "compressed_bw": LPBQ_COMPRESSED,
-            "block_size": bs, "is_sym": True, "scale": [float(v) for v in chan],
-            "offset": [-(1 << (LPBQ_BW - 1))] * len(chan), "per_block_int_scale": [int(v) for v in ints.reshape(-1)]}
-
-
-def lpbq_overrides(onnx_path, out_path):
-    """LPBQ entries for the decoder layers' linear weights. The output head (the MatMul making `logits`) keeps
-    8-bit per-row weights: 4-bit there cost the tiny model 6 of 56 held-out top-1 tokens (50/56 -> 56/56 with
-    it 8-bit, max logit error 0.17 -> 0.06)."""
-    import onnx
-    from onnx import numpy_helper
-    m = onnx.load(onnx_path)
-    inits = {t.name: t for t in m.graph.initializer}
-    entries, seen = [], set()
-    for n in m.graph.node:
-        if n.op_type == "MatMul" and n.input[1] in inits and n.input[1] not in seen and "logits" not in n.output:
-            w = numpy_helper.to_array(inits[n.input[1]])
-            if w.ndim == 2:
-                seen.add(n.input[1])
-                entries.append(lpbq_entry(n.input[1], w))
-    with open(out_path, "w") as f:
-        json.dump({"version": "1.0.0", "activation_encodings": [], "param_encodings": entries}, f)
-    return len(entries)
-
-
 def prepare(model, tok, text, out_dir, quant, chunks):
     """Write the calibration lists (and LPBQ overrides) under out_dir; -> {graph: converter flags}."""
     sets = calibration_sets(model, tok, text, chunks)
     flags = {}
     for g, feeds in sets.items():
         lst = write_list(feeds, os.path.join(out_dir, "calib_" + g))
-        flags[g] = ["--input_list", lst, "--act_bw", "16", "--weight_bw", "8",
-                    "--use_per_channel_quantization", "--use_per_row_quantization"]
+        flags[g] = ["--input_list", lst, *QUANT_FLAGS["w8a16"]]
         if quant == "w4a16":
             ov = os.path.join(out_dir, g + "_lpbq.json")
             onnx_path = os.path.join(os.path.dirname(os.path.abspath(out_dir)), g + ".onnx")
