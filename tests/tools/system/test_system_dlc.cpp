@@ -486,10 +486,12 @@ TEST_F(SystemDlc114, ComposableGraphReflection) {
   uint32_t backendId = 0;
   EXPECT_EQ(F(getContextBinaryInfoBackendId)(graphs[0], &backendId), QNN_SYSTEM_DLC_ERROR_INVALID_HANDLE);
 
+  // The handle array belongs to the DLC: keep the handle itself, not the array, past the free.
   const QnnSystemDlc_TensorInfoHandle_t stale = x;
+  const auto staleGraph = graphs[0];
   EXPECT_EQ(api().systemDlcFree(dlc), QNN_SUCCESS);
   EXPECT_EQ(F(getTensorInfoName)(stale, &name), QNN_SYSTEM_DLC_ERROR_INVALID_HANDLE);
-  EXPECT_EQ(F(getComposableGraphInfoGraphName)(graphs[0], &name), QNN_SYSTEM_DLC_ERROR_INVALID_HANDLE);
+  EXPECT_EQ(F(getComposableGraphInfoGraphName)(staleGraph, &name), QNN_SYSTEM_DLC_ERROR_INVALID_HANDLE);
 }
 
 // The private hook QnnContext_addToDlc uses (dlc/system_dlc_hook.h), called as a backend does: an
