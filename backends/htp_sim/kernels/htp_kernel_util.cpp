@@ -55,18 +55,6 @@ Status multiplierFor(const char* op, double real, fx::FixedPointMultiplier* out)
   return Status::ok();
 }
 
-int64_t loadInt(const TensorView& t, size_t i) {
-  switch (t.dtype) {
-    case DType::kUFixed8: case DType::kUInt8: case DType::kBool8: return t.as<const uint8_t>()[i];
-    case DType::kSFixed8: case DType::kInt8: return t.as<const int8_t>()[i];
-    case DType::kUFixed16: case DType::kUInt16: return t.as<const uint16_t>()[i];
-    case DType::kSFixed16: case DType::kInt16: return t.as<const int16_t>()[i];
-    case DType::kSFixed32: case DType::kInt32: return t.as<const int32_t>()[i];
-    case DType::kUFixed32: case DType::kUInt32: return t.as<const uint32_t>()[i];
-    case DType::kInt64: return t.as<const int64_t>()[i];
-    default: return 0;
-  }
-}
 
 std::vector<int32_t> loadAll(const TensorView& t) {
   std::vector<int32_t> v(t.numElements());
@@ -74,18 +62,6 @@ std::vector<int32_t> loadAll(const TensorView& t) {
   return v;
 }
 
-void storeInt(const TensorView& t, size_t i, int64_t v) {
-  switch (t.dtype) {
-    case DType::kUFixed8: case DType::kUInt8: case DType::kBool8: t.as<uint8_t>()[i] = uint8_t(v); break;
-    case DType::kSFixed8: case DType::kInt8: t.as<int8_t>()[i] = int8_t(v); break;
-    case DType::kUFixed16: case DType::kUInt16: t.as<uint16_t>()[i] = uint16_t(v); break;
-    case DType::kSFixed16: case DType::kInt16: t.as<int16_t>()[i] = int16_t(v); break;
-    case DType::kSFixed32: case DType::kInt32: t.as<int32_t>()[i] = int32_t(v); break;
-    case DType::kUFixed32: case DType::kUInt32: t.as<uint32_t>()[i] = uint32_t(v); break;
-    case DType::kInt64: t.as<int64_t>()[i] = v; break;
-    default: break;
-  }
-}
 
 namespace {
 template <typename T>

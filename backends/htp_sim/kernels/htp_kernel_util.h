@@ -48,12 +48,35 @@ inline fx::QuantRange rangeOf(const TensorView& t) { return fx::quantRange(t.dty
 // Decomposes a real multiplier or fails with a message naming the op.
 Status multiplierFor(const char* op, double real, fx::FixedPointMultiplier* out);
 
-// Stored element i of an integer/fixed-point tensor, widened.
-int64_t loadInt(const TensorView& t, size_t i);
+// Stored element i of an integer/fixed-point tensor, widened (inline: the
+// per-element loops of the generic kernel paths call it).
+inline int64_t loadInt(const TensorView& t, size_t i) {
+  switch (t.dtype) {
+    case DType::kUFixed8: case DType::kUInt8: case DType::kBool8: return t.as<const uint8_t>()[i];
+    case DType::kSFixed8: case DType::kInt8: return t.as<const int8_t>()[i];
+    case DType::kUFixed16: case DType::kUInt16: return t.as<const uint16_t>()[i];
+    case DType::kSFixed16: case DType::kInt16: return t.as<const int16_t>()[i];
+    case DType::kSFixed32: case DType::kInt32: return t.as<const int32_t>()[i];
+    case DType::kUFixed32: case DType::kUInt32: return t.as<const uint32_t>()[i];
+    case DType::kInt64: return t.as<const int64_t>()[i];
+    default: return 0;
+  }
+}
 // Every element of t, widened.
 std::vector<int32_t> loadAll(const TensorView& t);
 // Stores v (already saturated to the dtype's range) as element i.
-void storeInt(const TensorView& t, size_t i, int64_t v);
+inline void storeInt(const TensorView& t, size_t i, int64_t v) {
+  switch (t.dtype) {
+    case DType::kUFixed8: case DType::kUInt8: case DType::kBool8: t.as<uint8_t>()[i] = uint8_t(v); break;
+    case DType::kSFixed8: case DType::kInt8: t.as<int8_t>()[i] = int8_t(v); break;
+    case DType::kUFixed16: case DType::kUInt16: t.as<uint16_t>()[i] = uint16_t(v); break;
+    case DType::kSFixed16: case DType::kInt16: t.as<int16_t>()[i] = int16_t(v); break;
+    case DType::kSFixed32: case DType::kInt32: t.as<int32_t>()[i] = int32_t(v); break;
+    case DType::kUFixed32: case DType::kUInt32: t.as<uint32_t>()[i] = uint32_t(v); break;
+    case DType::kInt64: t.as<int64_t>()[i] = v; break;
+    default: break;
+  }
+}
 // n elements from `first` on: the dtype switch once per call, not per element
 // (the hot loops of the weighted ops).
 void storeInts(const TensorView& t, size_t first, const int64_t* values, size_t n);

@@ -75,6 +75,7 @@ class MovementKernel : public Kernel {
     QNN_SDK_RETURN_IF_ERROR(buildMaps(inputs, outputs));
     requant_.assign(outputs.size(), std::vector<Requantizer>(n));
     padValue_.assign(outputs.size(), 0);
+    copyOnly_.assign(outputs.size(), false);
     for (size_t o = 0; o < outputs.size(); ++o) {
       if (maps_[o].size() != outputs[o].numElements())
         return sdk::invalidTensor(op_ + ": out[" + std::to_string(o) + "] has " +
@@ -84,6 +85,12 @@ class MovementKernel : public Kernel {
         if (isDataInput(i, n)) QNN_SDK_RETURN_IF_ERROR(requant_[o][i].prepare(op, inputs[i], outputs[o]));
       QNN_SDK_RETURN_IF_ERROR(padStoredValue(inputs[0], &padValue_[o]));
       padValue_[o] = requant_[o][0](padValue_[o]);
+      // (A narrower bitwidth, e.g. 4-bit values in 8 bits, keeps the saturation.)
+      const uint32_t bits = outputs[o].quant.bitwidth;
+      copyOnly_[o] = bits == 0 || bits == 8 * sdk::dtypeSize(outputs[o].dtype);
+      for (size_t i = 0; i < n; ++i)
+        if (isDataInput(i, n) && (!requant_[o][i].isIdentity() || inputs[i].dtype != outputs[o].dtype))
+          copyOnly_[o] = false;
     }
     return Status::ok();
   }
@@ -92,6 +99,7 @@ class MovementKernel : public Kernel {
     QNN_SDK_RETURN_IF_ERROR(refreshMaps(inputs));
     for (size_t o = 0; o < outputs.size(); ++o) {
       const ElementMap& map = maps_[o];
+      if (copyOnly_[o] && copyThroughMap(inputs, outputs[o], map, padValue_[o])) continue;
       for (size_t i = 0; i < map.size(); ++i) {
         const Source& s = map[i];
         storeInt(outputs[o], i, s.index < 0 ? padValue_[o] : requant_[o][s.input](loadInt(inputs[s.input], size_t(s.index))));
@@ -118,8 +126,32 @@ class MovementKernel : public Kernel {
   std::vector<ElementMap> maps_;
 
  private:
+  // Every input has the output's dtype and encoding: stored values are copied
+  // as they are (the requantization would return them unchanged), with the
+  // dtype switch once per call. False for element sizes it does not handle.
+  static bool copyThroughMap(const std::vector<TensorView>& inputs, const TensorView& out, const ElementMap& map,
+                             int64_t pad) {
+    switch (sdk::dtypeSize(out.dtype)) {
+      case 1: copyTyped<uint8_t>(inputs, out, map, pad); return true;
+      case 2: copyTyped<uint16_t>(inputs, out, map, pad); return true;
+      case 4: copyTyped<uint32_t>(inputs, out, map, pad); return true;
+      default: return false;
+    }
+  }
+  template <typename T>
+  static void copyTyped(const std::vector<TensorView>& inputs, const TensorView& out, const ElementMap& map,
+                        int64_t pad) {
+    T* y = out.as<T>();
+    const T padBits = T(pad);  // the pad value's stored bits (two's complement for signed types)
+    for (size_t i = 0; i < map.size(); ++i) {
+      const Source& s = map[i];
+      y[i] = s.index < 0 ? padBits : inputs[s.input].as<const T>()[size_t(s.index)];
+    }
+  }
+
   std::vector<std::vector<Requantizer>> requant_;
   std::vector<int64_t> padValue_;
+  std::vector<bool> copyOnly_;  // per output: a plain copy through the map
 };
 
 }  // namespace qnn::htp
