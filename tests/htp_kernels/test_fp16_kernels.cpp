@@ -102,6 +102,26 @@ void expectHalfClose(const std::vector<float>& got, const std::vector<double>& w
   }
 }
 
+// Every binary16 bit pattern decodes to the value of its definition
+// (-1)^s * 2^(e-15) * (1 + m/1024), subnormals 2^-14 * m/1024 (signed zeros
+// included), infinities and NaNs as such; the subnormal branch (zeros, most
+// of an unfilled KV cache) multiplies instead of calling ldexp.
+TEST(Fp16Rounding, EveryHalfDecodesExactly) {
+  for (uint32_t h = 0; h < 65536; ++h) {
+    const float got = sdk::quant::halfBitsToFloat(uint16_t(h));
+    const int e = int((h >> 10) & 31), m = int(h & 1023);
+    const bool negative = (h & 0x8000) != 0;
+    ASSERT_EQ(std::signbit(got), negative) << h;
+    if (e == 31) {
+      ASSERT_TRUE(m == 0 ? std::isinf(got) : std::isnan(got)) << h;
+      continue;
+    }
+    const double magnitude = e == 0 ? std::ldexp(double(m), -24) : std::ldexp(1024.0 + m, e - 25);
+    ASSERT_EQ(double(got), negative ? -magnitude : magnitude) << h;
+    if (e != 0 || m != 0) ASSERT_EQ(sdk::quant::floatToHalfBits(got), h) << h;  // round trip
+  }
+}
+
 TEST(Fp16Rounding, NearestEvenOverflowSubnormals) {
   using sdk::quant::roundToHalf;
   EXPECT_EQ(roundToHalf(1.f + std::ldexp(1.f, -11)), 1.f);                                      // tie -> even
