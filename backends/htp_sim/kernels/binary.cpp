@@ -213,12 +213,16 @@ class BinaryKernel final : public Kernel {
   // The per-operand parts of the rules: an input at the common fine scale
   // (Add, Subtract, SquaredDifference) and an input requantized to the output
   // encoding (Maximum, Minimum).
-  int64_t commonScaleA(int64_t a, int bits) const {
-    return fx::applyMultiplier((a + ea_.offset) * (int64_t(1) << bits), ma_);
+  // round_half_away((q + o) * 2^bits * m / 2^(31 - e)) is the same rational as
+  // round_half_away((q + o) * m / 2^(31 - e - bits)): the multiplier's exponent
+  // takes the 2^bits, so 16-bit inputs stay in applyMultiplier's int64 branch
+  // (the 128-bit one was a sixth of an LLM decode step). Same bits.
+  static fx::FixedPointMultiplier scaledUp(fx::FixedPointMultiplier m, int bits) {
+    if (m.mantissa != 0) m.exponent += bits;
+    return m;
   }
-  int64_t commonScaleB(int64_t b, int bits) const {
-    return fx::applyMultiplier((b + eb_.offset) * (int64_t(1) << bits), mb_);
-  }
+  int64_t commonScaleA(int64_t a, int bits) const { return fx::applyMultiplier(a + ea_.offset, scaledUp(ma_, bits)); }
+  int64_t commonScaleB(int64_t b, int bits) const { return fx::applyMultiplier(b + eb_.offset, scaledUp(mb_, bits)); }
   int64_t requantizedA(int64_t a) const { return fx::requantize(a + ea_.offset, ma_, eout_.offset, range_); }
   int64_t requantizedB(int64_t b) const { return fx::requantize(b + eb_.offset, mb_, eout_.offset, range_); }
 
