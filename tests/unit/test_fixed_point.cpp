@@ -64,6 +64,34 @@ TEST(FixedPoint, WideAccumulatorsUseExactArithmetic) {
   EXPECT_EQ(applyMultiplier(int64_t(3) << 33, decompose(std::ldexp(1.0, -33))), 3);
 }
 
+// Accumulators beyond int32 (Add's sums at its 2^20-finer common scale) on a
+// sweep of magnitudes, signs, exact ties and multipliers, against
+// sign * floor((|acc * mantissa| + 2^(shift-1)) / 2^shift) in 128 bits; beyond
+// int64 the result saturates.
+TEST(FixedPoint, WideAccumulatorsMatchTheSymmetricDefinition) {
+  __extension__ typedef __int128 Wide;
+  for (double real : {0.5, 0.75, 1.0 / 3.0, 1.7e-6, 3.1e-9, 0.999, 1.5, 2.0e3}) {
+    const FixedPointMultiplier m = decompose(real);
+    const int shift = 31 - m.exponent;
+    for (int bits = 31; bits <= 62; bits += 3)
+      for (int64_t delta : {int64_t(-3), int64_t(0), int64_t(1), int64_t(12345)})
+        for (int sign : {1, -1}) {
+          const int64_t acc = sign * ((int64_t(1) << bits) + delta);
+          const Wide p = Wide(acc) * m.mantissa, mag = p < 0 ? -p : p;
+          Wide want = (mag + (Wide(1) << (shift - 1))) >> shift;
+          if (p < 0) want = -want;
+          if (want > INT64_MAX) want = INT64_MAX;
+          if (want < INT64_MIN) want = INT64_MIN;
+          ASSERT_EQ(applyMultiplier(acc, m), int64_t(want)) << real << " " << acc;
+        }
+  }
+  // An exact tie beyond int32: (2^33 + 1) * 0.5 rounds away from zero.
+  EXPECT_EQ(applyMultiplier((int64_t(1) << 33) + 1, decompose(0.5)), (int64_t(1) << 32) + 1);
+  EXPECT_EQ(applyMultiplier(-(int64_t(1) << 33) - 1, decompose(0.5)), -(int64_t(1) << 32) - 1);
+  EXPECT_EQ(applyMultiplier(INT64_MAX, decompose(1.5)), INT64_MAX);
+  EXPECT_EQ(applyMultiplier(INT64_MIN, decompose(1.5)), INT64_MIN);
+}
+
 TEST(FixedPoint, RequantizeAddsOffsetAndSaturates) {
   const FixedPointMultiplier m = decompose(0.75);
   const QuantRange u8 = quantRange(DType::kUFixed8);
