@@ -263,6 +263,17 @@ std::vector<OpCase> castCases() {
       out.push_back(std::move(c));
     }
   }
+  {  // Every 16-bit stored value to 8 bits (a kernel may tabulate the requantization).
+    Ints every(65536);
+    for (size_t i = 0; i < every.size(); ++i) every[i] = int64_t(i);
+    const Enc e = encodingCovering(-3, 5, DType::kUFixed16), eo = encodingCovering(-2, 4, DType::kUFixed8);
+    OpCase c;
+    c.name = "Convert_ufixed16_to_ufixed8_every_value";
+    c.opType = "Convert";
+    c.inputs = {qTensor(DType::kUFixed16, Dims{256, 256}, every, e)};
+    c.expected = {qTensor(DType::kUFixed8, Dims{256, 256}, fxref::requantizeValues(every, e, eo, DType::kUFixed8), eo)};
+    out.push_back(std::move(c));
+  }
   return out;
 }
 

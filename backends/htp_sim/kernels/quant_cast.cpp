@@ -33,6 +33,15 @@ class QuantCast final : public Kernel {
       QNN_SDK_RETURN_IF_ERROR(checkDType(op, "in[0]", inputs[0], kActivationTypes));
       QNN_SDK_RETURN_IF_ERROR(checkDType(op, "out[0]", outputs[0], kActivationTypes));
       QNN_SDK_RETURN_IF_ERROR(requant_.prepare(op, inputs[0], outputs[0]));
+      // Inputs of at most 16 bits: the requantization of every stored value,
+      // tabulated once (the KV-cache Converts of an LLM decode step run it per element).
+      table_.clear();
+      if (sdk::dtypeSize(inputs[0].dtype) <= 2 && sdk::dtypeSize(outputs[0].dtype) <= 2) {
+        const fx::QuantRange in = fx::quantRange(inputs[0].dtype);
+        tableLo_ = in.lo;
+        table_.resize(size_t(in.hi - in.lo + 1));
+        for (int64_t q = in.lo; q <= in.hi; ++q) table_[size_t(q - in.lo)] = int32_t(requant_(q));
+      }
     }
     return Status::ok();
   }
@@ -45,6 +54,8 @@ class QuantCast final : public Kernel {
     } else if (op_ == "Dequantize") {
       float* y = outputs[0].as<float>();
       for (size_t i = 0; i < n; ++i) y[i] = fx::dequantizeValue(loadInt(inputs[0], i), enc_.scale, enc_.offset);
+    } else if (!table_.empty()) {
+      for (size_t i = 0; i < n; ++i) storeInt(outputs[0], i, table_[size_t(loadInt(inputs[0], i) - tableLo_)]);
     } else {
       for (size_t i = 0; i < n; ++i) storeInt(outputs[0], i, requant_(loadInt(inputs[0], i)));
     }
@@ -56,6 +67,8 @@ class QuantCast final : public Kernel {
   Encoding enc_;
   fx::QuantRange range_;
   Requantizer requant_;
+  std::vector<int32_t> table_;  // Convert: requant_(tableLo_ + j)
+  int64_t tableLo_ = 0;
 };
 
 }  // namespace
