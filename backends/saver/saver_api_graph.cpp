@@ -2,7 +2,7 @@
 // itself (clients need them for execute) and leaves execute outputs untouched.
 #include <vector>
 
-#include "compat/legacy_interface.h"
+#include "adapters/client_interface.h"
 #include "saver_api.h"
 #include "saver_forward.h"
 #include "saver_log.h"
@@ -193,7 +193,7 @@ Qnn_ErrorHandle_t graphExecuteAsync(Qnn_GraphHandle_t graph, const Qnn_Tensor_t*
 Qnn_ErrorHandle_t tensorCreateContextTensor(Qnn_ContextHandle_t context, Qnn_Tensor_t* tensor) {
   return recorded([&](Value& a) -> Qnn_ErrorHandle_t {
     void* real = nullptr;
-    bool olderClient = compat::olderClientCalledLogCreate(tensor);  // says which Saver serves it
+    bool olderClient = adapters::olderClientCalledLogCreate(tensor);  // says which Saver serves it
     if (!useHandle(a, "context", context, Kind::Context, false, &real)) return QNN_CONTEXT_ERROR_INVALID_HANDLE;
     if (olderClient) return QNN_TENSOR_ERROR_INVALID_TENSOR_PARAM;
     return createTensor(a, pass() ? pass()->tensorCreateContextTensor : nullptr, real, tensor);

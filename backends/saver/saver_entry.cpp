@@ -7,7 +7,7 @@
 #include "saver_call.h"
 #include "saver_state.h"
 #include "saver_table.h"
-#include "compat/legacy_interface.h"
+#include "adapters/client_interface.h"
 #include "runtime/providers.h"
 
 namespace {
@@ -56,7 +56,7 @@ extern "C" QNN_API Qnn_ErrorHandle_t QnnInterface_getProviders(const QnnInterfac
   try {
     Qnn_ErrorHandle_t rc = qnn::sdk::getProviders(provider(), provider2_39(), providerList, numProviders);
     uint32_t major = QNN_API_VERSION_MAJOR, minor = qnn::sdk::providerApiMinor();
-    qnn::compat::clientApiFromEnvironment(&major, &minor);
+    qnn::adapters::clientApiFromEnvironment(&major, &minor);
     if (rc == QNN_SUCCESS) qnn::saver::noteClientApi(major, minor);
     return rc;
   } catch (...) {
@@ -76,7 +76,7 @@ extern "C" QNN_API Qnn_ErrorHandle_t OpenQnn_getProvidersForClientApi(uint32_t m
                                                                       uint32_t* numProviders) {
   try {
     Qnn_ErrorHandle_t rc =
-        qnn::compat::providersForClient(provider(), major, minor, providerList, numProviders, &provider2_39());
+        qnn::adapters::providersForClient(provider(), major, minor, providerList, numProviders, &provider2_39());
     if (rc == QNN_SUCCESS) qnn::saver::noteClientApi(major, minor);
     return rc;
   } catch (...) {

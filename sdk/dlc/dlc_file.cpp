@@ -15,7 +15,7 @@
 #include "binary/crc.h"
 #include "core/dtype.h"
 #include "core/tensor_view.h"
-#include "runtime/later_datatypes.h"
+#include "adapters/client_datatypes.h"
 
 namespace qnn::dlc {
 namespace {

@@ -42,7 +42,7 @@ struct TensorInfo {
   // and binary sections may change its quantization (and, when static, its data).
   bool updateable = false;
   // How the client gave it when the record keeps another form (API 2.39's narrow
-  // types, runtime/later_datatypes.h): its Qnn_DataType_t (0: `dtype` itself) and
+  // types, adapters/client_datatypes.h): its Qnn_DataType_t (0: `dtype` itself) and
   // "MICROSCALING" / "ARRAY_OF" when such an encoding was resolved at creation.
   // Creation-time facts for the backends' checks; not stored in context binaries.
   uint32_t clientDataType = 0;

@@ -7,7 +7,7 @@
 #include <cstring>
 #include <string>
 
-#include "compat/legacy_interface.h"
+#include "adapters/client_interface.h"
 #include "core/logger.h"
 
 namespace qnn::sdk {
@@ -49,8 +49,8 @@ Qnn_ErrorHandle_t getProviders(const QnnInterface_t& v2_32, const Interface2_39&
   // A client built against older headers may ask for its own layout through the environment
   // (the compat/api-2.<minor>/ shims do the same through OpenQnn_getProvidersForClientApi).
   uint32_t major = 0, minor = 0;
-  if (compat::clientApiFromEnvironment(&major, &minor))
-    return compat::providersForClient(v2_32, major, minor, reinterpret_cast<const void***>(providerList),
+  if (adapters::clientApiFromEnvironment(&major, &minor))
+    return adapters::providersForClient(v2_32, major, minor, reinterpret_cast<const void***>(providerList),
                                       numProviders, &v2_39);
   // One backend library holds one runtime, so one list per form suffices.
   static const QnnInterface_t* list2_32[1];

@@ -22,7 +22,7 @@ uint32_t providerApiMinor();
 Qnn_ApiVersion_t providerApiVersion(uint32_t coreMinor, Qnn_Version_t backendApi);
 
 // QnnInterface_getProviders for a library with one provider in each form. A
-// client asking for an older layout (QNN_OPENQNN_CLIENT_API, sdk/compat) gets
+// client asking for an older layout (QNN_OPENQNN_CLIENT_API, sdk/adapters) gets
 // that; else `v2_39` under QNN_OPENQNN_PROVIDER_API=2.39, `v2_32` otherwise.
 Qnn_ErrorHandle_t getProviders(const QnnInterface_t& v2_32, const Interface2_39& v2_39,
                                const QnnInterface_t*** providerList, uint32_t* numProviders);

@@ -2,7 +2,7 @@
 
 #include <cstring>
 
-#include "runtime/later_datatypes.h"
+#include "adapters/client_datatypes.h"
 
 namespace qnn::sdk {
 

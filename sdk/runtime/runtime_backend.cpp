@@ -9,7 +9,7 @@
 #include <cstring>
 
 #include "opdefs/op_catalog.h"
-#include "runtime/later_datatypes.h"
+#include "adapters/client_datatypes.h"
 #include "runtime/qnn_convert.h"
 #include "runtime/runtime_support.h"
 

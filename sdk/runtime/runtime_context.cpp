@@ -10,7 +10,7 @@
 #include "opdefs/op_catalog.h"
 #include "runtime/binary_data_callback.h"
 #include "runtime/context_configs.h"
-#include "runtime/later_datatypes.h"
+#include "adapters/client_datatypes.h"
 #include "runtime/qnn_convert.h"
 #include "runtime/runtime_support.h"
 

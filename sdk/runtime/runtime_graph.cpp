@@ -11,7 +11,7 @@
 
 #include "opdefs/op_catalog.h"
 #include "runtime/context_configs.h"
-#include "runtime/later_datatypes.h"
+#include "adapters/client_datatypes.h"
 #include "runtime/qnn_convert.h"
 #include "runtime/runtime_support.h"
 

@@ -8,7 +8,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "runtime/later_datatypes.h"
+#include "adapters/client_datatypes.h"
 #include "runtime/runtime_support.h"
 
 namespace qnn::sdk {

@@ -67,7 +67,7 @@ Qnn_ErrorHandle_t Runtime::propertyHasCapability(QnnProperty_Key_t key) {
     case QNN_PROPERTY_TENSOR_SUPPORT_QUANTIZATION_ENCODING_BW_AXIS_SCALE_OFFSET:
     // Static weights (the CPU dequantizes them; the HTP expands them to per-channel, htp_blockwise.h).
     case QNN_PROPERTY_TENSOR_SUPPORT_QUANTIZATION_ENCODING_BLOCKWISE_EXPANSION:
-    // Static FLOAT_8 / FLOAT_4 data, decoded at creation (later_datatypes.h; the HTP's hooks say no).
+    // Static FLOAT_8 / FLOAT_4 data, decoded at creation (adapters/client_datatypes.h; the HTP's hooks say no).
     case QNN_PROPERTY_TENSOR_SUPPORT_QUANTIZATION_ENCODING_MICROSCALING:
     // Updateable tensors and binary sections (runtime_updates.cpp, runtime_binary_section.cpp).
     case QNN_PROPERTY_TENSOR_SUPPORT_UPDATEABLE_STATIC_TENSORS:

@@ -1,7 +1,7 @@
 // QnnTensor entry points: graph and context tensors.
 #include "runtime/runtime.h"
 
-#include "compat/legacy_interface.h"
+#include "adapters/client_interface.h"
 #include "runtime/qnn_convert.h"
 #include "runtime/runtime_support.h"
 
@@ -44,7 +44,7 @@ Qnn_ErrorHandle_t Runtime::tensorCreateGraphTensor(Qnn_GraphHandle_t graph, Qnn_
 Qnn_ErrorHandle_t Runtime::tensorCreateContextTensor(Qnn_ContextHandle_t context, Qnn_Tensor_t* tensor) {
   return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
     auto ctx = handles().get<ContextObject>(context, HandleKind::kContext);
-    if (!ctx && compat::olderClientCalledLogCreate(tensor)) return QNN_TENSOR_ERROR_INVALID_HANDLE;
+    if (!ctx && adapters::olderClientCalledLogCreate(tensor)) return QNN_TENSOR_ERROR_INVALID_HANDLE;
     if (!ctx) return refuse(nullptr, "QnnTensor_createContextTensor", "context is not a live context handle", QNN_TENSOR_ERROR_INVALID_HANDLE);
     if (!tensor) return refuse(loggerOf(ctx->backend), "QnnTensor_createContextTensor", "tensor is null", QNN_TENSOR_ERROR_INVALID_TENSOR_PARAM);
     TensorInfo info;

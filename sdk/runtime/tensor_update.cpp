@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "runtime/later_datatypes.h"
+#include "adapters/client_datatypes.h"
 #include "runtime/qnn_convert.h"
 
 namespace qnn::sdk {

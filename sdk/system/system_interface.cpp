@@ -8,7 +8,7 @@
 #include <string>
 
 #include "System/QnnSystemInterface.h"
-#include "compat/legacy_interface.h"
+#include "adapters/client_interface.h"
 #include "core/api_members.h"
 #include "core/logger.h"
 #include "runtime/providers.h"
@@ -242,8 +242,8 @@ QNN_API Qnn_ErrorHandle_t QnnSystemInterface_getProviders(const QnnSystemInterfa
   static const QnnSystemInterface_t* providers[] = {&provider};
   if (!providerList || !numProviders) return QNN_SYSTEM_INTERFACE_ERROR_INVALID_PARAMETER;
   uint32_t major = 0, minor = 0;  // an older client's layout, asked for through the environment
-  if (qnn::compat::clientApiFromEnvironment(&major, &minor))
-    return qnn::compat::systemProvidersForClient(provider, major, minor,
+  if (qnn::adapters::clientApiFromEnvironment(&major, &minor))
+    return qnn::adapters::systemProvidersForClient(provider, major, minor,
                                                  reinterpret_cast<const void***>(providerList), numProviders);
   if (qnn::sdk::providerApiMinor() == 39) {  // QNN_OPENQNN_PROVIDER_API=2.39, as the core libraries
     static const QnnSystemInterface_t* providers1_14[] = {
@@ -260,7 +260,7 @@ QNN_API Qnn_ErrorHandle_t QnnSystemInterface_getProviders(const QnnSystemInterfa
 // Compat shims (lib/x86_64-linux-clang/compat/api-2.<minor>/) ask for an older client's layout here.
 QNN_API Qnn_ErrorHandle_t OpenQnn_getSystemProvidersForClientApi(uint32_t major, uint32_t minor,
                                                                  const void*** providerList, uint32_t* numProviders) {
-  return qnn::compat::systemProvidersForClient(systemProvider(), major, minor, providerList, numProviders);
+  return qnn::adapters::systemProvidersForClient(systemProvider(), major, minor, providerList, numProviders);
 }
 
 }  // extern "C"

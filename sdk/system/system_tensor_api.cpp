@@ -5,7 +5,7 @@
 
 #include "System/QnnSystemTensor.h"
 #include "core/dtype.h"
-#include "runtime/later_datatypes.h"
+#include "adapters/client_datatypes.h"
 #include "system_guard.h"
 
 namespace {

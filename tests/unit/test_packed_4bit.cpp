@@ -1,11 +1,11 @@
-// Packed 4-bit static data (sdk/runtime/later_datatypes.cpp, readTensorInfo):
+// Packed 4-bit static data (sdk/adapters/client_datatypes.cpp, readTensorInfo):
 // nibble order and sign extension against hand-written values, and the 8-bit
 // container form the runtime makes of a packed tensor.
 #include <gtest/gtest.h>
 
 #include <vector>
 
-#include "runtime/later_datatypes.h"
+#include "adapters/client_datatypes.h"
 #include "runtime/qnn_convert.h"
 
 namespace qnn::sdk {

@@ -7,7 +7,7 @@
 #include <cstring>
 #include <set>
 
-#include "compat/legacy_interface.h"
+#include "adapters/client_interface.h"
 #include "tool_error.h"
 
 namespace qnn::tools {
@@ -238,7 +238,7 @@ bool fromEnvironment(ModelApi* api) {
   char tail = 0;
   if (std::sscanf(v, "%u.%u%c", &major, &minor, &tail) != 2 || major != 2)
     throw ToolError(std::string("QNN_OPENQNN_MODEL_API='") + v + "' is not of the form 2.<minor>");
-  const size_t members = compat::interfaceMembersForMinor(minor);
+  const size_t members = adapters::interfaceMembersForMinor(minor);
   if (members == 0 || minor == 8 || minor > 39)
     throw ToolError(std::string("QNN_OPENQNN_MODEL_API=") + v +
                     ": no model library interface table is known for that version (known: 2.7, 2.9-2.32, 2.39)");
@@ -309,7 +309,7 @@ size_t measuredTableBytes(const void* composeFn, size_t bytesBeforeDebug) {
   for (int64_t offset : narrowReads) {
     const int64_t table = offset - static_cast<int64_t>(bytesBeforeDebug);
     bool ambiguous = false;
-    if (table > 0 && compat::minorForInterfaceMembers(static_cast<size_t>(table / 8), &ambiguous) != 0)
+    if (table > 0 && adapters::minorForInterfaceMembers(static_cast<size_t>(table / 8), &ambiguous) != 0)
       return static_cast<size_t>(table);
   }
 #else
@@ -326,10 +326,10 @@ ModelApi modelApiOf(const void* composeFn, bool fromDlc) {
   // A size shared by several versions names the oldest of them (same layout); our own, ours.
   const uint32_t minor = bytes == sizeof(QNN_INTERFACE_VER_TYPE)
                              ? QNN_API_VERSION_MINOR
-                             : bytes ? compat::minorForInterfaceMembers(bytes / 8, &ambiguous) : 0;
+                             : bytes ? adapters::minorForInterfaceMembers(bytes / 8, &ambiguous) : 0;
   if (minor == 0) {
     api.minor = QNN_API_VERSION_MINOR;
-    api.members = compat::interfaceMembersForMinor(api.minor);
+    api.members = adapters::interfaceMembersForMinor(api.minor);
     api.how = "not measurable in its code; taken as this tool's own API (set QNN_OPENQNN_MODEL_API=2.<minor> "
               "for a library of another version)";
     api.certain = false;

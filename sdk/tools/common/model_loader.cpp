@@ -4,8 +4,8 @@
 #include <cstring>
 #include <utility>
 
-#include "compat/client_layout.h"
-#include "compat/legacy_interface.h"
+#include "adapters/client_layouts.h"
+#include "adapters/client_interface.h"
 #include "log_level.h"
 #include "tool_error.h"
 
@@ -67,7 +67,7 @@ static_assert(sizeof(QNN_INTERFACE_VER_TYPE) == 71 * sizeof(void*), "the current
 
 // The members handed to a library built against API 2.<minor>. From 2.14 on the tensor layout
 // is the current one and every table is a prefix of the next: the current table, cut or padded
-// with nulls. Before 2.14 the backend's adapters for that client layout (legacy_interface.h).
+// with nulls. Before 2.14 the backend's adapters for that client layout (adapters/client_interface.h).
 std::vector<const void*> tableFor(const ModelApi& m, const QnnBackend& backend, const QNN_INTERFACE_VER_TYPE* api) {
   std::vector<const void*> slots(m.members, nullptr);
   const std::string version = "2." + std::to_string(m.minor);
@@ -153,13 +153,13 @@ void ModelLibrary::compose(const QnnBackend& backend, Qnn_ContextHandle_t contex
   if (!info_ || count_ == 0) throw ToolError("model library '" + lib_.path() + "' composed no graphs");
   for (uint32_t i = 0; i < count_; ++i)
     if (!info_[i] || !info_[i]->graphName) throw ToolError("model library '" + lib_.path() + "' returned an empty graph entry");
-  const compat::ClientLayout clientLayout = compat::layoutForMinor(m.minor);
+  const adapters::ClientLayout clientLayout = adapters::layoutForMinor(m.minor);
   if (clientLayout.tensorStride == sizeof(Qnn_Tensor_t)) {
     for (uint32_t i = 0; i < count_; ++i) graphs_.push_back(info_[i]);
     return;
   }
   // Tensor arrays at the library's stride, copied into the current layout.
-  converted_ = std::make_unique<compat::Converted>(clientLayout);
+  converted_ = std::make_unique<adapters::Converted>(clientLayout);
   convertedInfo_.reserve(count_);
   for (uint32_t i = 0; i < count_; ++i) {
     GraphInfo_t copy = *info_[i];

@@ -12,7 +12,7 @@
 #include "model_library.h"
 #include "qnn_backend.h"
 
-namespace qnn::compat {
+namespace qnn::adapters {
 class Converted;
 }
 
@@ -53,7 +53,7 @@ class ModelLibrary {
   std::vector<GraphInfo_t*> graphs_;
   ModelApi modelApi_;
   // For a library of an older tensor layout: current-layout copies of its graph infos.
-  std::unique_ptr<compat::Converted> converted_;
+  std::unique_ptr<adapters::Converted> converted_;
   std::vector<GraphInfo_t> convertedInfo_;
 };
 

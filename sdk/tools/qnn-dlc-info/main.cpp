@@ -13,7 +13,7 @@
 #include "arg_parser.h"
 #include "core/dtype.h"
 #include "dlc/dlc_file.h"
-#include "runtime/later_datatypes.h"
+#include "adapters/client_datatypes.h"
 #include "output_path.h"
 #include "raw_file.h"
 #include "tool_error.h"

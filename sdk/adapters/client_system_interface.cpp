@@ -8,11 +8,11 @@
 #include <mutex>
 #include <vector>
 
-#include "compat/client_layout.h"
-#include "compat/legacy_interface.h"
+#include "adapters/client_layouts.h"
+#include "adapters/client_interface.h"
 #include "core/logger.h"
 
-namespace qnn::compat {
+namespace qnn::adapters {
 namespace {
 
 using SystemTable = QNN_SYSTEM_INTERFACE_VER_TYPE;
@@ -161,4 +161,4 @@ Qnn_ErrorHandle_t systemProvidersForClient(const QnnSystemInterface_t& current, 
   return QNN_SUCCESS;
 }
 
-}  // namespace qnn::compat
+}  // namespace qnn::adapters

@@ -1,7 +1,7 @@
-// Core function tables for clients older than API 2.14 (see legacy_interface.h). Members
+// Core function tables for clients older than API 2.14 (see client_interface.h). Members
 // whose arguments hold tensors, params or memory descriptors convert them by the client's
 // layout; every other member is the current entry itself.
-#include "compat/legacy_interface.h"
+#include "adapters/client_interface.h"
 
 #include <dlfcn.h>
 
@@ -13,10 +13,10 @@
 #include <mutex>
 #include <string>
 
-#include "compat/client_layout.h"
+#include "adapters/client_layouts.h"
 #include "core/logger.h"
 
-namespace qnn::compat {
+namespace qnn::adapters {
 namespace {
 
 using Table = QNN_INTERFACE_VER_TYPE;
@@ -273,4 +273,4 @@ bool clientApiFromEnvironment(uint32_t* major, uint32_t* minor) {
   return false;
 }
 
-}  // namespace qnn::compat
+}  // namespace qnn::adapters

@@ -19,7 +19,7 @@
 
 #include "QnnInterface.h"
 
-namespace qnn::compat {
+namespace qnn::adapters {
 
 // How a client's structs are laid out. `minor` is the client's core API minor (major 2).
 struct ClientLayout {
@@ -66,4 +66,4 @@ void writeBackTensors(const ClientLayout& layout, const Qnn_Tensor_t* converted,
 // Writes a current tensor into a client's tensor slot (for structures the library returns).
 void storeTensor(const ClientLayout& layout, const Qnn_Tensor_t& tensor, void* clientSlot);
 
-}  // namespace qnn::compat
+}  // namespace qnn::adapters

@@ -1,4 +1,4 @@
-#include "runtime/later_datatypes.h"
+#include "adapters/client_datatypes.h"
 
 #include <cmath>
 #include <cstdio>

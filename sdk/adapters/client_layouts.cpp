@@ -1,9 +1,9 @@
-// Conversions between old client layouts and the current structs (see client_layout.h).
-#include "compat/client_layout.h"
+// Conversions between old client layouts and the current structs (see client_layouts.h).
+#include "adapters/client_layouts.h"
 
 #include <cstring>
 
-namespace qnn::compat {
+namespace qnn::adapters {
 namespace {
 
 // The V1 part of a tensor starts at offset 8 in every layout (after the version word).
@@ -122,4 +122,4 @@ void writeBackTensors(const ClientLayout& layout, const Qnn_Tensor_t* converted,
   }
 }
 
-}  // namespace qnn::compat
+}  // namespace qnn::adapters

@@ -1,6 +1,6 @@
 // Function tables for clients built against QNN headers older than API 2.14, built over a
 // library's current (API 2.32) table. The version decides the layout; nothing outside
-// sdk/compat knows about old layouts.
+// sdk/adapters knows about old layouts.
 #pragma once
 
 #include <cstddef>
@@ -10,7 +10,7 @@
 #include "System/QnnSystemInterface.h"
 #include "core/api_members.h"
 
-namespace qnn::compat {
+namespace qnn::adapters {
 
 // Providers for a client of core API <major>.<minor> over `current` (the library's single
 // provider). Minor >= 14: `current` itself. Minor 9..13: the >= 2.9 member order truncated to
@@ -46,7 +46,7 @@ size_t interfaceMembersForMinor(uint32_t minor);
 // (120-byte tensors) and 2.14 (144-byte tensors): *ambiguous is set then, and 13 returned.
 uint32_t minorForInterfaceMembers(size_t members, bool* ambiguous);
 
-}  // namespace qnn::compat
+}  // namespace qnn::adapters
 
 // Exported by every OpenQNN library: the compat shims under
 // lib/x86_64-linux-clang/compat/api-2.<minor>/ call these on the real library.
