@@ -1,7 +1,7 @@
 // The kernel interface shared by the backends' op implementations:
 // init -> prepare -> execute -> free (see backends/cpu/kernels/kernel.h for the
 // contract of each step). The CPU backend's kernels are OpKernels; the float
-// algorithms of sdk/ops/ are OpKernels that every backend can run (the HTP
+// algorithms of sdk/kernels/ are OpKernels that every backend can run (the HTP
 // simulator wraps them with dequantize / quantize, see its real_valued.cpp).
 #pragma once
 

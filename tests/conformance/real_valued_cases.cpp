@@ -8,7 +8,7 @@
 #include <map>
 #include <set>
 
-#include "ops/shared_ops.h"
+#include "kernels/shared_ops.h"
 #include "quant/fixed_point.h"
 
 namespace qnn::conformance {

@@ -1,5 +1,5 @@
 // The HTP simulator's real-valued ops (backends/htp_sim/kernels/real_valued.cpp:
-// the shared float algorithms of sdk/ops/ on dequantized values) on the CPU
+// the shared float algorithms of sdk/kernels/ on dequantized values) on the CPU
 // backend's float cases, quantized: every float tensor as UFIXED_POINT_16 (8 for
 // the ops the HTP takes in 8 bits only) under an encoding covering its values, the expected bytes quantize(the shared
 // algorithm run in float on the dequantized inputs) — the bridge's rule. Used by
