@@ -7,7 +7,7 @@
 // depthwise rows are computed from there. Rows at a band's edge are computed
 // by both neighbouring bands (a few percent more 1x1 work).
 //
-// The CPU engine forms it at finalize (cpu_engine.cpp) from steps that already
+// The CPU engine forms it at finalize (engine/fuse_pointwise_depthwise.cpp) from steps that already
 // carry their fused activations; numerics are those of the two kernels run in
 // turn (same GEMM, same depthwise row kernel, same order of sums).
 #pragma once

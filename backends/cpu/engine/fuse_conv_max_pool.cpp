@@ -1,0 +1,25 @@
+// Conv2d -> PoolMax2d pairs where the pool alone reads the convolution's float output (an image
+// model's stem): the convolution's kernel pools the rows it computes while they are in cache
+// (OpKernel::fuseFollowingMaxPool), so its output is never materialized. Kernels that cannot
+// decline and the pool stays a step.
+#include "engine/fusion_pass.h"
+
+namespace qnn::cpu {
+
+size_t fuseConvMaxPool(StepGraph& graph) {
+  return graph.foldPairs([&](size_t i, size_t j) {
+    Step& conv = *graph.steps[i];
+    Step& pool = *graph.steps[j];
+    if (conv.floatEmulation || conv.node->typeName != "Conv2d" || isPackageOp(*conv.node) || conv.fusedSecond ||
+        pool.floatEmulation || pool.node->typeName != "PoolMax2d" || isPackageOp(*pool.node) ||
+        pool.inIds.size() != 1 || pool.outIds.size() != 1 ||
+        !conv.kernel->fuseFollowingMaxPool(pool.node->params, pool.outViews[0]))
+      return StepGraph::Fold::kNone;
+    conv.fusedSecond = pool.node;
+    conv.outIds = pool.outIds;
+    conv.outViews = pool.outViews;
+    return StepGraph::Fold::kReaderIntoProducer;
+  });
+}
+
+}  // namespace qnn::cpu

@@ -1,0 +1,82 @@
+// One step of a prepared CPU graph: the kernel of one node, or of several nodes the fusion
+// passes folded into one, with its tensors' ids, views and float-emulation scratch; and how a
+// node becomes a step (create, init and prepare its kernel).
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "graph/graph_ir.h"
+#include "kernels/kernel.h"
+#include "runtime/op_package_registry.h"
+
+namespace qnn::cpu {
+
+using sdk::GraphIR;
+using sdk::NodeInfo;
+using sdk::TensorInfo;
+using sdk::TensorKind;
+
+struct Step {
+  const NodeInfo* node = nullptr;
+  // A Relu / ReluMinMax folded into this step (its kernel clamps out[0] into
+  // [clampLo, clampHi] and writes the activation's output directly).
+  const NodeInfo* fusedActivation = nullptr;
+  float clampLo = 0.f, clampHi = 0.f;
+  // A DepthWiseConv2d (and its folded activation) computed inside this 1x1
+  // Conv2d step (kernels/pointwise_depthwise.h).
+  const NodeInfo* fusedSecond = nullptr;
+  const NodeInfo* fusedSecondActivation = nullptr;
+  // An ElementWiseMultiply by a static scalar folded into this Softmax step's beta, and that
+  // scalar's tensor (an update to it rebuilds the plan).
+  const NodeInfo* foldedScale = nullptr;
+  uint32_t foldedScaleTensor = 0;
+  // An ElementWiseAdd (and its folded activation) adding a residual to this step's output,
+  // done in the step's store (OpKernel::fuseResidualAdd); the residual is the last input.
+  const NodeInfo* fusedAdd = nullptr;
+  const NodeInfo* fusedAddActivation = nullptr;
+  std::unique_ptr<Kernel> kernel;
+  std::vector<uint32_t> inIds, outIds;
+  std::vector<TensorView> inViews, outViews;  // data pointers refreshed per execute
+  // Resolved once per plan (Executor::bind): each tensor's info and its entry in
+  // the pointer table, so execute does no map lookups between kernels.
+  std::vector<const TensorInfo*> inInfos, outInfos;
+  std::vector<void**> inSlots, outSlots;
+  bool floatEmulation = false;
+  std::vector<std::vector<float>> floatIn, floatOut;  // scratch for emulation
+  std::vector<bool> inputDequantizedOnce;             // static fixed-point inputs, done at build
+};
+
+using Steps = std::vector<std::unique_ptr<Step>>;
+
+// A node of a registered op package (not of the built-in package).
+bool isPackageOp(const NodeInfo& node);
+
+// Whether the node runs its float kernel on dequantized data (fixed-point tensors
+// and an op that does not handle fixed point itself, or any package op).
+bool needsFloatEmulation(const NodeInfo& node, const std::vector<const TensorInfo*>& ins,
+                         const std::vector<const TensorInfo*>& outs);
+
+// The kernel's views of tensors (FLOAT_32 for fixed-point ones under emulation;
+// static data set unless it is quantized bytes under emulation).
+std::vector<TensorView> viewsOf(const std::vector<const TensorInfo*>& tensors, bool floatEmulation);
+
+// Creates, initializes and prepares the kernel of one node. forExecution: a
+// package op's implementation is created (not only validated).
+Status makeKernel(const NodeInfo& node, const sdk::OpPackageSet* packages, bool forExecution,
+                  const std::vector<TensorView>& inViews, const std::vector<TensorView>& outViews,
+                  std::unique_ptr<Kernel>* out);
+
+// Builds the steps of one graph's nodes.
+class StepBuilder {
+ public:
+  StepBuilder(const GraphIR& ir, const sdk::OpPackageSet* packages) : ir_(ir), packages_(packages) {}
+  // The views, emulation scratch and prepared kernel of one node.
+  Status build(const NodeInfo& node, std::unique_ptr<Step>* out) const;
+
+ private:
+  const GraphIR& ir_;
+  const sdk::OpPackageSet* packages_;
+};
+
+}  // namespace qnn::cpu
