@@ -339,6 +339,7 @@ class Gather final : public MovementKernel {
     return in[1].data ? refreshMaps(in) : Status::ok();
   }
 
+  bool mapsFixedAtPrepare() const override { return false; }
   Status refreshMaps(const std::vector<TensorView>& in) override {
     const size_t numIndices = in[1].numElements();
     ElementMap& map = maps_[0];

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "copy_runs.h"
 #include "htp_kernel_util.h"
 
 namespace qnn::htp {
@@ -92,6 +93,15 @@ class MovementKernel : public Kernel {
         if (isDataInput(i, n) && (!requant_[o][i].isIdentity() || inputs[i].dtype != outputs[o].dtype))
           copyOnly_[o] = false;
     }
+    // Plain copies through a map fixed at prepare: as runs (memcpy / strided loops).
+    runs_.assign(outputs.size(), {});
+    for (size_t o = 0; o < outputs.size(); ++o)
+      if (copyOnly_[o] && mapsFixedAtPrepare()) {
+        const ElementMap& map = maps_[o];
+        buildCopyRuns(
+            map.size(), [&map](size_t i, uint32_t* input, int64_t* index) { *input = map[i].input, *index = map[i].index; },
+            &runs_[o]);
+      }
     return Status::ok();
   }
 
@@ -99,6 +109,13 @@ class MovementKernel : public Kernel {
     QNN_SDK_RETURN_IF_ERROR(refreshMaps(inputs));
     for (size_t o = 0; o < outputs.size(); ++o) {
       const ElementMap& map = maps_[o];
+      if (!runs_[o].empty()) {
+        runInputs_.resize(inputs.size());
+        for (size_t i = 0; i < inputs.size(); ++i) runInputs_[i] = inputs[i].data;
+        if (copyAlongRuns(runs_[o], runInputs_, outputs[o].data, sdk::dtypeSize(outputs[o].dtype),
+                          uint32_t(padValue_[o])))
+          continue;
+      }
       if (copyOnly_[o] && copyThroughMap(inputs, outputs[o], map, padValue_[o])) continue;
       for (size_t i = 0; i < map.size(); ++i) {
         const Source& s = map[i];
@@ -116,6 +133,8 @@ class MovementKernel : public Kernel {
   virtual Status buildMaps(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) = 0;
   // Maps that depend on input data (Gather) are rebuilt here.
   virtual Status refreshMaps(const std::vector<TensorView>&) { return Status::ok(); }
+  // False for the kernels whose refreshMaps rebuilds the maps from input data.
+  virtual bool mapsFixedAtPrepare() const { return true; }
   // The stored value (in in[0]'s encoding) of padded elements.
   virtual Status padStoredValue(const TensorView&, int64_t* value) {
     *value = 0;
@@ -152,6 +171,8 @@ class MovementKernel : public Kernel {
   std::vector<std::vector<Requantizer>> requant_;
   std::vector<int64_t> padValue_;
   std::vector<bool> copyOnly_;  // per output: a plain copy through the map
+  std::vector<std::vector<CopyRun>> runs_;  // per output: the map as runs (empty: use the map)
+  std::vector<const void*> runInputs_;      // execute scratch
 };
 
 }  // namespace qnn::htp

@@ -4,6 +4,7 @@
 //               (half to even; outputs wider than 16 bits divide in double)
 //   Dequantize: x = s * float(q + offset)
 //   Convert:    q' = requantize(q + offset, s / s')
+#include "copy_runs.h"
 #include "htp_kernel_registry.h"
 #include "htp_kernel_util.h"
 
@@ -35,13 +36,7 @@ class QuantCast final : public Kernel {
       QNN_SDK_RETURN_IF_ERROR(requant_.prepare(op, inputs[0], outputs[0]));
       // Inputs of at most 16 bits: the requantization of every stored value,
       // tabulated once (the KV-cache Converts of an LLM decode step run it per element).
-      table_.clear();
-      if (sdk::dtypeSize(inputs[0].dtype) <= 2 && sdk::dtypeSize(outputs[0].dtype) <= 2) {
-        const fx::QuantRange in = fx::quantRange(inputs[0].dtype);
-        tableLo_ = in.lo;
-        table_.resize(size_t(in.hi - in.lo + 1));
-        for (int64_t q = in.lo; q <= in.hi; ++q) table_[size_t(q - in.lo)] = int32_t(requant_(q));
-      }
+      table_.build(inputs[0].dtype, outputs[0].dtype, [this](int64_t q) { return requant_(q); });
     }
     return Status::ok();
   }
@@ -55,7 +50,7 @@ class QuantCast final : public Kernel {
       float* y = outputs[0].as<float>();
       for (size_t i = 0; i < n; ++i) y[i] = fx::dequantizeValue(loadInt(inputs[0], i), enc_.scale, enc_.offset);
     } else if (!table_.empty()) {
-      for (size_t i = 0; i < n; ++i) storeInt(outputs[0], i, table_[size_t(loadInt(inputs[0], i) - tableLo_)]);
+      table_.apply(inputs[0].data, n, outputs[0].data);
     } else {
       for (size_t i = 0; i < n; ++i) storeInt(outputs[0], i, requant_(loadInt(inputs[0], i)));
     }
@@ -67,8 +62,7 @@ class QuantCast final : public Kernel {
   Encoding enc_;
   fx::QuantRange range_;
   Requantizer requant_;
-  std::vector<int32_t> table_;  // Convert: requant_(tableLo_ + j)
-  int64_t tableLo_ = 0;
+  StoredValueTable table_;  // Convert of 8/16-bit values: requant_ of every stored value
 };
 
 }  // namespace

@@ -346,6 +346,7 @@ class GatherElements final : public MovementKernel {
     maps_ = {ElementMap(in[1].numElements())};
     return in[1].data ? refreshMaps(in) : Status::ok();
   }
+  bool mapsFixedAtPrepare() const override { return false; }
   Status refreshMaps(const std::vector<TensorView>& in) override {
     const auto& dd = in[0].dims;
     const auto& id = in[1].dims;
@@ -412,6 +413,7 @@ class GatherNd final : public MovementKernel {
     maps_ = {ElementMap(out[0].numElements())};
     return in[1].data ? refreshMaps(in) : Status::ok();
   }
+  bool mapsFixedAtPrepare() const override { return false; }
   Status refreshMaps(const std::vector<TensorView>& in) override {
     const std::vector<size_t> strides = stridesOf(in[0].dims);
     const size_t tuples = in[1].numElements() / k_;
@@ -500,6 +502,7 @@ class Scatter final : public MovementKernel {
     maps_ = {identityMap(in[0].numElements())};
     return in[1].data ? refreshMaps(in) : Status::ok();
   }
+  bool mapsFixedAtPrepare() const override { return false; }
   Status refreshMaps(const std::vector<TensorView>& in) override {
     ElementMap& map = maps_[0];
     for (size_t i = 0; i < map.size(); ++i) map[i] = Source{0, int64_t(i)};
