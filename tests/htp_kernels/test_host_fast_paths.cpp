@@ -1,6 +1,8 @@
 // The host-speed paths of the HTP kernels against the paths they bypass, bit for bit:
 //  * copy runs (copy_runs.h) against copying element by element through the map;
-//  * a stored-value table against the function it tabulates.
+//  * a stored-value table against the function it tabulates;
+//  * Binary with a constant operand (static, one value throughout: table + runs) against
+//    the same op with that operand given only at execute (the per-element rule).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -82,6 +84,104 @@ TEST(StoredValueTable, EqualsItsFunctionOnEveryStoredValue) {
   ASSERT_TRUE(id.build(DType::kUFixed16, DType::kUFixed16, [](int64_t q) { return q; }));
   EXPECT_TRUE(id.identity());
   EXPECT_FALSE(id.build(DType::kFloat32, DType::kUFixed16, [](int64_t q) { return q; }));
+}
+
+// One tensor of a kernel run: stored bytes, encoding, and whether prepare sees the data.
+struct Operand {
+  DType type;
+  std::vector<uint32_t> dims;
+  std::vector<uint8_t> bytes;
+  float scale = 1.f;
+  int32_t offset = 0;
+  bool staticData = false;
+};
+
+std::vector<uint8_t> runKernel(const std::string& op, const sdk::OpParams& params, std::vector<Operand> in,
+                               Operand out) {
+  std::vector<TensorView> prepIn, execIn;
+  for (Operand& t : in) {
+    TensorView v = testing::quantView(t.type, t.dims, t.bytes.data(), t.scale, t.offset);
+    execIn.push_back(v);
+    if (!t.staticData) v.data = nullptr;
+    prepIn.push_back(v);
+  }
+  size_t n = 1;
+  for (uint32_t d : out.dims) n *= d;
+  out.bytes.assign(n * sdk::dtypeSize(out.type), 0xab);
+  std::vector<TensorView> outs = {testing::quantView(out.type, out.dims, out.bytes.data(), out.scale, out.offset)};
+  std::vector<TensorView> prepOut = outs;
+  prepOut[0].data = nullptr;
+  auto k = findKernel(op)(op);
+  EXPECT_TRUE(k->init(params).isOk());
+  auto st = k->prepare(prepIn, prepOut);
+  EXPECT_TRUE(st.isOk()) << op << ": " << st.message();
+  if (!st.isOk()) return {};
+  st = k->execute(execIn, outs);
+  EXPECT_TRUE(st.isOk()) << op << ": " << st.message();
+  return out.bytes;
+}
+
+std::vector<uint8_t> storedBytes(DType t, const std::vector<int64_t>& q) {
+  const size_t size = sdk::dtypeSize(t);
+  std::vector<uint8_t> b(q.size() * size);
+  for (size_t i = 0; i < q.size(); ++i) {
+    if (size == 1) b[i] = uint8_t(q[i]);
+    else {
+      const uint16_t v = uint16_t(q[i]);
+      std::memcpy(&b[2 * i], &v, 2);
+    }
+  }
+  return b;
+}
+
+// Every 16-bit stored value of the dynamic operand ([1, 2, 1, 32768]) against a constant,
+// [1] or [1, 2, 3, 32768] (the dynamic operand broadcast along axis 2), on either side.
+TEST(BinaryConstantOperand, EqualsThePerElementRule) {
+  const char* ops[] = {"ElementWiseAdd", "ElementWiseSubtract", "ElementWiseMultiply", "ElementWiseMaximum",
+                       "ElementWiseMinimum", "ElementWiseDivide", "ElementWiseSquaredDifference",
+                       "ElementWiseFloorDiv"};
+  for (DType tx : {DType::kUFixed16, DType::kSFixed16})
+    for (DType ty : {DType::kUFixed16, DType::kUFixed8}) {
+      const fx::QuantRange rx = fx::quantRange(tx);
+      std::vector<int64_t> xq;
+      for (int64_t q = rx.lo; q <= rx.hi; ++q) xq.push_back(q);
+      const Operand x{tx, {1, 2, 1, 32768}, storedBytes(tx, xq), 0.0007f, tx == DType::kUFixed16 ? -31000 : 12};
+      for (const char* op : ops)
+        for (int side = 0; side < 2; ++side)
+          for (bool fullShape : {false, true}) {
+            SCOPED_TRACE(std::string(op) + " side " + std::to_string(side) + (fullShape ? " full" : " scalar"));
+            const std::vector<uint32_t> cdims = fullShape ? std::vector<uint32_t>{1, 2, 3, 32768}
+                                                          : std::vector<uint32_t>{1};
+            const size_t cn = fullShape ? 2 * 3 * 32768 : 1;
+            Operand c{DType::kUFixed8, cdims, std::vector<uint8_t>(cn, 200), 0.01f, -90, true};
+            const Operand y{ty, {1, 2, fullShape ? 3u : 1u, 32768}, {}, 0.003f, ty == DType::kUFixed8 ? -100 : -30000};
+            std::vector<Operand> in = side == 0 ? std::vector<Operand>{c, x} : std::vector<Operand>{x, c};
+            const std::vector<uint8_t> fast = runKernel(op, {}, in, y);
+            in[size_t(side)].staticData = false;
+            const std::vector<uint8_t> general = runKernel(op, {}, in, y);
+            ASSERT_EQ(fast.size(), general.size());
+            EXPECT_TRUE(fast == general);
+          }
+    }
+}
+
+// An Expand lowered as an Add of zeros with the input's encoding: the broadcast input, exactly.
+TEST(BinaryConstantOperand, AddOfZerosIsTheBroadcastCopy) {
+  const std::vector<uint16_t> kv = pattern<uint16_t>(2 * 64 * 8, 21);
+  std::vector<uint8_t> bytes(kv.size() * 2);
+  std::memcpy(bytes.data(), kv.data(), bytes.size());
+  const Operand x{DType::kUFixed16, {1, 2, 1, 64, 8}, bytes, 0.0004f, -32000};
+  const Operand zeros{DType::kUFixed8, {1, 2, 4, 64, 8}, std::vector<uint8_t>(2 * 4 * 64 * 8, 0), 1.f, 0, true};
+  const Operand y{DType::kUFixed16, {1, 2, 4, 64, 8}, {}, 0.0004f, -32000};
+  const std::vector<uint8_t> got = runKernel("ElementWiseAdd", {}, {x, zeros}, y);
+  ASSERT_EQ(got.size(), 2u * 4 * 64 * 8 * 2);
+  for (size_t h = 0; h < 2; ++h)
+    for (size_t rep = 0; rep < 4; ++rep)
+      for (size_t i = 0; i < 64 * 8; ++i) {
+        uint16_t v;
+        std::memcpy(&v, &got[((h * 4 + rep) * 512 + i) * 2], 2);
+        ASSERT_EQ(v, kv[h * 512 + i]) << h << " " << rep << " " << i;
+      }
 }
 
 }  // namespace

@@ -21,10 +21,16 @@
 // scalar code, combined and requantized in a vector loop (byte_paths.h), for
 // equal shapes and for an operand repeated along the trailing dims (scalar,
 // per-channel last axis). The results are the scalar rule's bits.
+// Constant operand: when one input is static with one stored value throughout (an
+// Expand lowered as an Add of zeros, a Multiply by a scalar), the op is a function of
+// the other operand's stored value, tabulated at prepare by the scalar rule over all
+// 2^8 / 2^16 of them, and applied along the broadcast as runs (a plain broadcast copy
+// when the table is the identity). Same bits as the element loop.
 #include <algorithm>
 #include <cmath>
 
 #include "byte_paths.h"
+#include "copy_runs.h"
 #include "htp_kernel_registry.h"
 #include "htp_kernel_util.h"
 
@@ -147,7 +153,8 @@ class BinaryKernel final : public Kernel {
       }
     }
     prepareBytePath(inputs, outputs[0]);
-    if (!bytePath_) {
+    if (!bytePath_) prepareConstantOperand(inputs, outputs[0], outDims);
+    if (!bytePath_ && !constantPath_) {
       indexA_ = broadcastIndexMap(inputs[0].dims, outDims);
       indexB_ = broadcastIndexMap(inputs[1].dims, outDims);
     }
@@ -158,6 +165,12 @@ class BinaryKernel final : public Kernel {
     const size_t n = outputs[0].numElements();
     if (bytePath_) {
       executeBytes(inputs, outputs[0], n);
+      return Status::ok();
+    }
+    if (constantPath_) {
+      const void* x = inputs[dynamicSide_].data;
+      if (table_.identity()) copyAlongRuns(runs_, {x}, outputs[0].data, sdk::dtypeSize(outputs[0].dtype), 0);
+      else table_.applyAlongRuns(runs_, x, outputs[0].data);
       return Status::ok();
     }
     for (size_t i = 0; i < n; ++i) {
@@ -269,6 +282,34 @@ class BinaryKernel final : public Kernel {
     bytePath_ = true;
   }
 
+  // Enables the constant-operand path (see the top of the file).
+  void prepareConstantOperand(const std::vector<TensorView>& inputs, const TensorView& out,
+                              const std::vector<uint32_t>& outDims) {
+    constantPath_ = false;
+    for (size_t side = 0; side < 2 && !constantPath_; ++side) {
+      const TensorView& c = inputs[side];
+      const TensorView& x = inputs[1 - side];
+      const size_t count = c.numElements();
+      if (!c.data || count == 0 || x.data || out.numElements() == 0) continue;
+      const int64_t value = loadInt(c, 0);
+      bool uniform = true;
+      for (size_t i = 1; i < count && uniform; ++i) uniform = loadInt(c, i) == value;
+      if (!uniform) continue;
+      const bool built = table_.build(x.dtype, out.dtype, [&](int64_t q) {
+        return side == 0 ? quantizedResult(value, q) : quantizedResult(q, value);
+      });
+      if (!built) continue;
+      const std::vector<uint32_t> index = broadcastIndexMap(x.dims, outDims);
+      if (!buildCopyRuns(
+              out.numElements(),
+              [&index](size_t i, uint32_t* input, int64_t* at) { *input = 0, *at = index.empty() ? int64_t(i) : index[i]; },
+              &runs_))
+        continue;
+      dynamicSide_ = 1 - side;
+      constantPath_ = true;
+    }
+  }
+
   // Length of the trailing block of `out` that `in` holds and repeats (all of
   // out when the shapes are equal, 1 for a scalar, C for a per-channel vector
   // [C] or [1, .., C]), or 0 when `in` broadcasts in another way.
@@ -327,6 +368,11 @@ class BinaryKernel final : public Kernel {
   int32_t tableA_[256] = {}, tableB_[256] = {};
   ByteRequant requant_;
   std::vector<uint8_t> repeated_;  // execute scratch
+  // Constant-operand path.
+  bool constantPath_ = false;
+  size_t dynamicSide_ = 0;
+  StoredValueTable table_;
+  std::vector<CopyRun> runs_;
 };
 
 }  // namespace
