@@ -2,7 +2,8 @@
 //  * copy runs (copy_runs.h) against copying element by element through the map;
 //  * a stored-value table against the function it tabulates;
 //  * Binary with a constant operand (static, one value throughout: table + runs) against
-//    the same op with that operand given only at execute (the per-element rule).
+//    the same op with that operand given only at execute (the per-element rule);
+//  * QuantGemm's wide (16-bit A) product on VNNI against the exact integer product.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -181,6 +182,38 @@ TEST(BinaryConstantOperand, AddOfZerosIsTheBroadcastCopy) {
         uint16_t v;
         std::memcpy(&v, &got[((h * 4 + rep) * 512 + i) * 2], 2);
         ASSERT_EQ(v, kv[h * 512 + i]) << h << " " << rep << " " << i;
+      }
+}
+
+struct Lcg {
+  uint32_t s;
+  uint32_t next() { return s = s * 1664525u + 1013904223u; }
+};
+
+TEST(QuantGemm, WideProductOnVnniMatchesTheExactProduct) {
+  Lcg rng{17};
+  for (size_t m : {1u, 2u, 7u})
+    for (size_t k : {1u, 5u, 64u, 259u, 512u})
+      for (size_t n : {1u, 16u, 33u, 256u}) {
+        std::vector<uint16_t> a(m * k);
+        std::vector<int32_t> b(k * n);
+        for (auto& v : a) v = uint16_t(rng.next() >> 16);
+        for (size_t j = 0; j < n; ++j) {
+          const int32_t offset = j % 2 ? 0 : -int32_t(rng.next() % 200);  // some columns shifted
+          for (size_t kk = 0; kk < k; ++kk) b[kk * n + j] = int32_t(rng.next() >> 24) - 128 + offset;
+        }
+        for (size_t kk = 0; kk < k; ++kk) b[kk * n] = kk % 2 ? -128 : 127;  // the int8 ends
+        QuantGemm g;
+        ASSERT_TRUE(g.pack(b.data(), k, n, false, true));
+        EXPECT_EQ(g.usesVnni(), vnniAvailable());
+        std::vector<int64_t> got(m * n, -1);
+        g.multiply(a.data(), m, k, got.data());
+        for (size_t i = 0; i < m; ++i)
+          for (size_t j = 0; j < n; ++j) {
+            int64_t want = 0;
+            for (size_t kk = 0; kk < k; ++kk) want += int64_t(a[i * k + kk]) * b[kk * n + j];
+            ASSERT_EQ(got[i * n + j], want) << "m=" << m << " k=" << k << " n=" << n << " (" << i << ", " << j << ")";
+          }
       }
 }
 

@@ -115,7 +115,7 @@ class QuantConv2d final : public Kernel {
       for (uint32_t g = 0; g < group_; ++g) {
         for (size_t k = 0; k < kDim_; ++k)
           for (size_t j = 0; j < coutG_; ++j) b[k * coutG_ + j] = all[k * cout_ + g * coutG_ + j];
-        gemms_[g].pack(b.data(), kDim_, coutG_, false, false);
+        gemms_[g].pack(b.data(), kDim_, coutG_, false, true);
       }
   }
 

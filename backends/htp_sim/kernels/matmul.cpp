@@ -26,7 +26,7 @@ bool packNarrowOrWide(QuantGemm& g, const int32_t* values, size_t k, size_t n, s
   for (size_t kk = 0; kk < k; ++kk)
     for (size_t j = 0; j < n; ++j) b[kk * n + j] = values[kk * ks + j * ns];
   if (g.pack(b.data(), k, n, narrowA, true)) return narrowA;
-  g.pack(b.data(), k, n, false, false);
+  g.pack(b.data(), k, n, false, true);
   return false;
 }
 

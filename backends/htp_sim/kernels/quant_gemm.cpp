@@ -173,7 +173,10 @@ bool QuantGemm::pack(const int32_t* b, size_t k, size_t n, bool narrowA, bool al
       maxAbs = std::max<int64_t>(maxAbs, v < 0 ? -int64_t(v) : v);
       colMin[j] = std::min(colMin[j], v), colMax[j] = std::max(colMax[j], v);
     }
-  narrow_ = narrowA && narrowIsExact(k, maxAbs);
+  // Each byte plane of a 16-bit A (A = 256 hi + lo) sums as an 8-bit A does, so VNNI also
+  // serves the wide path when the narrow sums of B are exact.
+  const bool byteSumsExact = narrowIsExact(k, maxAbs);
+  narrow_ = narrowA && byteSumsExact;
   // VNNI multiplies by int8: a column whose values span at most 256 integers is
   // stored as b - shift[j] and the kernel adds shift[j] * rowSum(A) back
   // (asymmetric uint8 weights: b = w + offset spans 256 values but not -128..127).
@@ -184,7 +187,7 @@ bool QuantGemm::pack(const int32_t* b, size_t k, size_t n, bool narrowA, bool al
     if (colMin[j] < -128 || colMax[j] > 127) colShift_[j] = colMax[j] > 127 ? colMax[j] - 127 : colMin[j] + 128;
   }
   hasColShift_ = std::any_of(colShift_.begin(), colShift_.end(), [](int32_t s) { return s != 0; });
-  vnni_ = narrow_ && spansFit && narrowIsExact(k, 128) && allowVnni && vnniAvailable();
+  vnni_ = byteSumsExact && spansFit && narrowIsExact(k, 128) && allowVnni && vnniAvailable();
   vnniPacked_.clear();
   if (vnni_) {
     const size_t kQuads = (k + 3) / 4, blocks = (n + kLanes - 1) / kLanes;
@@ -232,7 +235,28 @@ void QuantGemm::multiplyColumns(const uint8_t* a, size_t rows, size_t lda, size_
 }
 
 void QuantGemm::multiply(const uint16_t* a, size_t rows, size_t lda, int64_t* c) const {
-  portableMultiply<uint16_t, int64_t>(a, rows, lda, rowMajor_.data(), k_, n_, 0, n_, c, n_);
+  if (!vnni_) {
+    portableMultiply<uint16_t, int64_t>(a, rows, lda, rowMajor_.data(), k_, n_, 0, n_, c, n_);
+    return;
+  }
+  // sum a * b = 256 * sum hi * b + sum lo * b, each byte plane's sum exact in int32
+  // (byteSumsExact at pack); combined in int64.
+  thread_local std::vector<uint8_t> planes;
+  thread_local std::vector<int32_t> sums;
+  planes.resize(2 * rows * k_);
+  sums.resize(2 * rows * n_);
+  uint8_t* lo = planes.data();
+  uint8_t* hi = lo + rows * k_;
+  for (size_t r = 0; r < rows; ++r)
+    for (size_t kk = 0; kk < k_; ++kk) {
+      const uint16_t v = a[r * lda + kk];
+      lo[r * k_ + kk] = uint8_t(v), hi[r * k_ + kk] = uint8_t(v >> 8);
+    }
+  int32_t* sumLo = sums.data();
+  int32_t* sumHi = sumLo + rows * n_;
+  multiplyColumns(lo, rows, k_, 0, n_, sumLo, n_);
+  multiplyColumns(hi, rows, k_, 0, n_, sumHi, n_);
+  for (size_t i = 0; i < rows * n_; ++i) c[i] = int64_t(sumHi[i]) * 256 + sumLo[i];
 }
 
 }  // namespace qnn::htp

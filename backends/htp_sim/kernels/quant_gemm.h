@@ -8,7 +8,9 @@
 // accumulates in int32 and uses AVX-512 VNNI (vpdpbusd) when the CPU has it
 // and every column of B spans at most 256 consecutive integers (int8 after a
 // per-column shift, added back as shift * rowSum(A)); otherwise a portable
-// loop computes the same exact integers. The wide path (16-bit A) accumulates in int64.
+// loop computes the same exact integers. The wide path (16-bit A) accumulates in int64;
+// on VNNI it multiplies A's two byte planes as narrow A (each plane's sums exact in
+// int32 under the narrow bound on B) and combines them as 256 * hi + lo in int64.
 #pragma once
 
 #include <cstddef>
