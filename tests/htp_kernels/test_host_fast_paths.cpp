@@ -3,7 +3,8 @@
 //  * a stored-value table against the function it tabulates;
 //  * Binary with a constant operand (static, one value throughout: table + runs) against
 //    the same op with that operand given only at execute (the per-element rule);
-//  * QuantGemm's wide (16-bit A) product on VNNI against the exact integer product.
+//  * QuantGemm's wide (16-bit A) product on VNNI against the exact integer product;
+//  * MatMul with a dynamic B (direct sums) against the same B static (packed QuantGemm).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -215,6 +216,36 @@ TEST(QuantGemm, WideProductOnVnniMatchesTheExactProduct) {
             ASSERT_EQ(got[i * n + j], want) << "m=" << m << " k=" << k << " n=" << n << " (" << i << ", " << j << ")";
           }
       }
+}
+
+// MatMul [1, 3, m, k] x [1, 3, k, n] (or [n, k] with transpose_in1): B given only at
+// execute (direct sums) against B static at prepare (packed QuantGemm).
+TEST(MatMulDynamicB, EqualsThePackedProduct) {
+  uint32_t seed = 1;
+  for (DType ta : {DType::kUFixed16, DType::kUFixed8, DType::kSFixed16})
+    for (DType tb : {DType::kUFixed8, DType::kSFixed8, DType::kUFixed16})
+      for (bool transB : {false, true})
+        for (uint32_t m : {1u, 4u})
+          for (uint32_t k : {32u, 200u}) {
+            const uint32_t n = 48;
+            SCOPED_TRACE("a " + std::to_string(int(ta)) + " b " + std::to_string(int(tb)) + " transB " +
+                         std::to_string(transB) + " m " + std::to_string(m) + " k " + std::to_string(k));
+            const size_t sa = sdk::dtypeSize(ta), sb = sdk::dtypeSize(tb);
+            const std::vector<uint8_t> abytes = pattern<uint8_t>(3 * m * k * sa, seed++);
+            const std::vector<uint8_t> bbytes = pattern<uint8_t>(3 * k * n * sb, seed++);
+            const Operand a{ta, {1, 3, m, k}, abytes, 0.002f, ta == DType::kUFixed16 ? -30000 : -100};
+            const std::vector<uint32_t> bdims = transB ? std::vector<uint32_t>{1, 3, n, k}
+                                                       : std::vector<uint32_t>{1, 3, k, n};
+            Operand b{tb, bdims, bbytes, 0.01f, tb == DType::kSFixed8 ? 0 : tb == DType::kUFixed8 ? -128 : -32768};
+            const Operand y{DType::kUFixed16, {1, 3, m, n}, {}, 0.05f, -32768};
+            sdk::OpParams p;
+            p.set("transpose_in1", sdk::scalarBool(transB));
+            const std::vector<uint8_t> dynamicB = runKernel("MatMul", p, {a, b}, y);
+            b.staticData = true;
+            const std::vector<uint8_t> packed = runKernel("MatMul", p, {a, b}, y);
+            ASSERT_EQ(dynamicB.size(), packed.size());
+            EXPECT_TRUE(dynamicB == packed);
+          }
 }
 
 }  // namespace

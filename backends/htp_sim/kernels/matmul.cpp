@@ -3,6 +3,7 @@
 // weighted_output.h for the formula).
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 
 #include "htp_kernel_registry.h"
 #include "quant_gemm.h"
@@ -45,6 +46,59 @@ void multiplyAndFinish(const QuantGemm& g, const TensorView& x, size_t xBase, si
   for (size_t r = 0; r < rows; ++r) {
     out.finishRow(acc.data() + r * n, n, 0, correction.data(), row.data());
     storeInts(y, yBase + r * n, row.data(), n);
+  }
+}
+
+// acc[r * n + j] = sum_kk a[r * k + kk] * b(kk, j) exactly, b(kk, j) the stored value at
+// b[kk * n + j] (or b[j * k + kk] with transB): the integers QuantGemm would sum, without
+// packing B (a dynamic B, as attention's K^T and V, is new at every execute). 8-bit B
+// sums blocks of 64 products in int32 (|a b| < 2^24), then int64.
+template <typename TA, typename TB>
+void directProduct(const TA* a, size_t rows, size_t k, const TB* b, size_t n, bool transB, int64_t* acc) {
+  using Part = std::conditional_t<sizeof(TB) == 1, int32_t, int64_t>;
+  constexpr size_t kBlock = sizeof(TB) == 1 ? 64 : size_t(1) << 40;
+  thread_local std::vector<Part> part;
+  for (size_t r = 0; r < rows; ++r) {
+    const TA* x = a + r * k;
+    int64_t* out = acc + r * n;
+    if (!transB) {
+      std::fill(out, out + n, int64_t(0));
+      part.resize(n);
+      for (size_t k0 = 0; k0 < k; k0 += kBlock) {
+        const size_t k1 = std::min(k, k0 + kBlock);
+        Part* __restrict p = part.data();
+        std::fill(p, p + n, Part(0));
+        for (size_t kk = k0; kk < k1; ++kk) {
+          const Part av = Part(x[kk]);
+          const TB* __restrict row = b + kk * n;
+          for (size_t j = 0; j < n; ++j) p[j] += av * Part(row[j]);
+        }
+        for (size_t j = 0; j < n; ++j) out[j] += int64_t(p[j]);
+      }
+    } else {
+      for (size_t j = 0; j < n; ++j) {
+        const TB* __restrict col = b + j * k;
+        int64_t sum = 0;
+        for (size_t k0 = 0; k0 < k; k0 += kBlock) {
+          const size_t k1 = std::min(k, k0 + kBlock);
+          Part p = 0;
+          for (size_t kk = k0; kk < k1; ++kk) p += Part(x[kk]) * Part(col[kk]);
+          sum += int64_t(p);
+        }
+        out[j] = sum;
+      }
+    }
+  }
+}
+
+template <typename TA>
+void directProductTyped(const TA* a, size_t rows, size_t k, const TensorView& b, size_t base, size_t n, bool transB,
+                        int64_t* acc) {
+  switch (b.dtype) {
+    case DType::kUFixed8: directProduct(a, rows, k, b.as<const uint8_t>() + base, n, transB, acc); break;
+    case DType::kSFixed8: directProduct(a, rows, k, b.as<const int8_t>() + base, n, transB, acc); break;
+    case DType::kUFixed16: directProduct(a, rows, k, b.as<const uint16_t>() + base, n, transB, acc); break;
+    default: directProduct(a, rows, k, b.as<const int16_t>() + base, n, transB, acc); break;
   }
 }
 
@@ -251,22 +305,14 @@ class QuantMatMul final : public Kernel {
   }
 
   Status execute(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) override {
-    if (!staticB_)
-      for (size_t i = 0; i < gemms_.size(); ++i) pack(inputs[1], i);
+    if (!staticB_) return executeDynamicB(inputs, outputs);
     if (out_.biasPending()) out_.readBias(inputs[2]);
     size_t numBatch = 1;
     for (uint32_t d : batchDims_) numBatch *= d;
     const size_t rs = transA_ ? 1 : k_, cs = transA_ ? m_ : 1;
     for (size_t o = 0; o < numBatch; ++o) {
-      size_t rem = o, aIdx = 0, bIdx = 0, aMul = 1, bMul = 1;
-      for (size_t d = batchDims_.size(); d-- > 0;) {
-        const size_t c = rem % batchDims_[d];
-        rem /= batchDims_[d];
-        aIdx += (aBatch_[d] == 1 ? 0 : c) * aMul;
-        bIdx += (bBatch_[d] == 1 ? 0 : c) * bMul;
-        aMul *= aBatch_[d];
-        bMul *= bBatch_[d];
-      }
+      size_t aIdx, bIdx;
+      batchSources(o, &aIdx, &bIdx);
       if (narrow_[bIdx])
         multiplyAndFinish<uint8_t, int32_t>(gemms_[bIdx], inputs[0], aIdx * m_ * k_, m_, k_, rs, cs, input_, out_,
                                             outputs[0], o * m_ * n_);
@@ -278,6 +324,65 @@ class QuantMatMul final : public Kernel {
   }
 
  private:
+  // The batch of A and of B that output batch o reads (broadcast).
+  void batchSources(size_t o, size_t* aIdx, size_t* bIdx) const {
+    size_t rem = o, aMul = 1, bMul = 1;
+    *aIdx = *bIdx = 0;
+    for (size_t d = batchDims_.size(); d-- > 0;) {
+      const size_t c = rem % batchDims_[d];
+      rem /= batchDims_[d];
+      *aIdx += (aBatch_[d] == 1 ? 0 : c) * aMul;
+      *bIdx += (bBatch_[d] == 1 ? 0 : c) * bMul;
+      aMul *= aBatch_[d];
+      bMul *= bBatch_[d];
+    }
+  }
+
+  // B is an activation: the exact sums straight from its stored values (directProduct),
+  // plus each column's offset times the row sum of A; the same integers as a packed B.
+  Status executeDynamicB(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) {
+    if (out_.biasPending()) out_.readBias(inputs[2]);
+    size_t numBatch = 1;
+    for (uint32_t d : batchDims_) numBatch *= d;
+    const size_t rs = transA_ ? 1 : k_, cs = transA_ ? m_ : 1;
+    const TensorView& b = inputs[1];
+    std::vector<int64_t> acc(m_ * n_), colSums(n_), correction(n_), row(n_);
+    std::vector<uint16_t> a16;
+    std::vector<uint8_t> a8;
+    for (size_t o = 0; o < numBatch; ++o) {
+      size_t aIdx, bIdx;
+      batchSources(o, &aIdx, &bIdx);
+      const size_t bBase = bIdx * k_ * n_;
+      std::vector<int64_t> aSums(m_, 0);
+      if (input_.narrow) {
+        a8.resize(m_ * k_);
+        unsignedRows(inputs[0], aIdx * m_ * k_, m_, k_, rs, cs, input_.shift, a8.data());
+        directProductTyped(a8.data(), m_, k_, b, bBase, n_, transB_, acc.data());
+        for (size_t r = 0; r < m_; ++r)
+          for (size_t kk = 0; kk < k_; ++kk) aSums[r] += a8[r * k_ + kk];
+      } else {
+        a16.resize(m_ * k_);
+        unsignedRows(inputs[0], aIdx * m_ * k_, m_, k_, rs, cs, input_.shift, a16.data());
+        directProductTyped(a16.data(), m_, k_, b, bBase, n_, transB_, acc.data());
+        for (size_t r = 0; r < m_; ++r)
+          for (size_t kk = 0; kk < k_; ++kk) aSums[r] += a16[r * k_ + kk];
+      }
+      std::fill(colSums.begin(), colSums.end(), int64_t(0));
+      for (size_t i = 0; i < k_ * n_; ++i) colSums[transB_ ? i / k_ : i % n_] += loadInt(b, bBase + i);
+      for (size_t j = 0; j < n_; ++j) {
+        colSums[j] += int64_t(k_) * wEnc_[j].offset;
+        correction[j] = -input_.zeroPoint * colSums[j];
+      }
+      for (size_t r = 0; r < m_; ++r) {
+        int64_t* sums = acc.data() + r * n_;
+        for (size_t j = 0; j < n_; ++j) sums[j] += int64_t(wEnc_[j].offset) * aSums[r];
+        out_.finishRow(sums, n_, 0, correction.data(), row.data());
+        storeInts(outputs[0], o * m_ * n_ + r * n_, row.data(), n_);
+      }
+    }
+    return Status::ok();
+  }
+
   void pack(const TensorView& b, size_t index) {
     const size_t base = index * k_ * n_;
     std::vector<int32_t> values(k_ * n_);
