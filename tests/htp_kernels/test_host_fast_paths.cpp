@@ -4,7 +4,8 @@
 //  * Binary with a constant operand (static, one value throughout: table + runs) against
 //    the same op with that operand given only at execute (the per-element rule);
 //  * QuantGemm's wide (16-bit A) product on VNNI against the exact integer product;
-//  * MatMul with a dynamic B (direct sums) against the same B static (packed QuantGemm).
+//  * MatMul with a dynamic B (direct sums) against the same B static (packed QuantGemm);
+//  * the vector float <-> half conversions of the fp16 kernels against sdk/quant/half.h.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -246,6 +247,73 @@ TEST(MatMulDynamicB, EqualsThePackedProduct) {
             ASSERT_EQ(dynamicB.size(), packed.size());
             EXPECT_TRUE(dynamicB == packed);
           }
+}
+
+// Floats around every half boundary (each half value, its midpoints to the neighbours, one
+// ulp either side), subnormals, overflow to infinity at 65520, infinities and NaNs (whose
+// blocks take the scalar code), in blocks and tails of every length.
+TEST(Fp16Conversions, VectorPathsEqualTheScalarRule) {
+  std::vector<float> x;
+  for (uint32_t h = 0; h < 0x10000; h += 3) {
+    const float v = sdk::quant::halfBitsToFloat(uint16_t(h));
+    const float next = sdk::quant::halfBitsToFloat(uint16_t(h + 1));
+    x.push_back(v);
+    if (std::isfinite(v) && std::isfinite(next)) {
+      const float mid = v + (next - v) / 2;
+      x.push_back(mid);
+      x.push_back(std::nextafter(mid, 0.f));
+      x.push_back(std::nextafter(mid, 1e30f));
+    }
+  }
+  for (float v : {65519.f, 65520.f, 65536.f, 1e-8f, -3e-8f, 2.98e-8f, 1e30f, -1e30f}) x.push_back(v);
+  x.push_back(std::numeric_limits<float>::quiet_NaN());
+  uint32_t payload = 0x7fc12345u;
+  float nan;
+  std::memcpy(&nan, &payload, 4);
+  x.push_back(nan);
+  for (size_t n : {x.size(), size_t(15), size_t(17), size_t(33)}) {
+    TensorView f32;
+    f32.dtype = DType::kFloat32;
+    f32.dims = {uint32_t(n)};
+    f32.data = x.data();
+    std::vector<float> got;
+    loadHalfValues(f32, &got, true);
+    ASSERT_EQ(got.size(), n);
+    std::vector<uint16_t> bits(n), wantBits(n);
+    TensorView f16 = f32;
+    f16.dtype = DType::kFloat16;
+    f16.data = bits.data();
+    storeHalfValues(f16, x.data(), n);
+    std::vector<float> stored(n), wantStored(n);
+    TensorView f32out = f32;
+    f32out.data = stored.data();
+    storeHalfValues(f32out, x.data(), n);
+    for (size_t i = 0; i < n; ++i) {
+      const float want = sdk::quant::roundToHalf(x[i]);
+      ASSERT_EQ(std::memcmp(&got[i], &want, 4), 0) << "load " << x[i];
+      ASSERT_EQ(std::memcmp(&stored[i], &want, 4), 0) << "store " << x[i];
+      ASSERT_EQ(bits[i], sdk::quant::floatToHalfBits(x[i])) << "store half " << x[i];
+    }
+    std::vector<float> fromHalf;
+    loadHalfValues(f16, &fromHalf, true);
+    for (size_t i = 0; i < n; ++i) {
+      const float want = sdk::quant::halfBitsToFloat(bits[i]);
+      ASSERT_EQ(std::memcmp(&fromHalf[i], &want, 4), 0) << "half bits " << bits[i];
+    }
+  }
+  // Every half bit pattern, signalling NaNs included, loads as half.h reads it.
+  std::vector<uint16_t> all(0x10000);
+  for (uint32_t h = 0; h < 0x10000; ++h) all[h] = uint16_t(h);
+  TensorView f16;
+  f16.dtype = DType::kFloat16;
+  f16.dims = {0x10000};
+  f16.data = all.data();
+  std::vector<float> v;
+  loadHalfValues(f16, &v, true);
+  for (uint32_t h = 0; h < 0x10000; ++h) {
+    const float want = sdk::quant::halfBitsToFloat(uint16_t(h));
+    ASSERT_EQ(std::memcmp(&v[h], &want, 4), 0) << h;
+  }
 }
 
 }  // namespace

@@ -1,21 +1,88 @@
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
+// GCC 12 reports its own AVX-512 intrinsic headers as maybe-uninitialized (false positives).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#include <immintrin.h>
+#pragma GCC diagnostic pop
+
 #include "fp16.h"
+#include "quant_gemm.h"
 
 #include "core/weight_form_cache.h"
 
 namespace qnn::htp {
 
+namespace {
+// The CPU's float <-> half conversions (AVX-512F: vcvtps2ph with round to nearest even,
+// vcvtph2ps) give the bits of sdk/quant/half.h for every value but NaN, whose payload
+// they keep where half.h makes the canonical quiet NaN: a block holding a NaN is
+// converted by the scalar code. Off with QNN_HTP_PORTABLE_KERNELS=1 (vnniAvailable).
+constexpr size_t kHalfBlock = 16;
+
+__attribute__((target("avx512f"))) size_t roundToHalfVector(const float* in, float* out, size_t n) {
+  size_t i = 0;
+  for (; i + kHalfBlock <= n; i += kHalfBlock) {
+    const __m512 v = _mm512_loadu_ps(in + i);
+    if (_mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q)) break;
+    const __m256i h = _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    _mm512_storeu_ps(out + i, _mm512_cvtph_ps(h));
+  }
+  return i;
+}
+
+__attribute__((target("avx512f"))) size_t halfBitsToFloatVector(const uint16_t* in, float* out, size_t n) {
+  size_t i = 0;
+  for (; i + kHalfBlock <= n; i += kHalfBlock) {
+    const __m256i h = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + i));
+    // exponent 31 with a nonzero mantissa: NaN
+    const __m256i absh = _mm256_and_si256(h, _mm256_set1_epi16(0x7fff));
+    if (_mm256_movemask_epi8(_mm256_cmpgt_epi16(absh, _mm256_set1_epi16(0x7c00)))) break;
+    _mm512_storeu_ps(out + i, _mm512_cvtph_ps(h));
+  }
+  return i;
+}
+
+__attribute__((target("avx512f"))) size_t floatToHalfBitsVector(const float* in, uint16_t* out, size_t n) {
+  size_t i = 0;
+  for (; i + kHalfBlock <= n; i += kHalfBlock) {
+    const __m512 v = _mm512_loadu_ps(in + i);
+    if (_mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q)) break;
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i),
+                        _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+  }
+  return i;
+}
+
+// out[i] = roundToHalf(in[i]) (in == out allowed).
+void roundToHalfBlock(const float* in, float* out, size_t n) {
+  size_t i = 0;
+  while (i < n) {
+    if (vnniAvailable()) i += roundToHalfVector(in + i, out + i, n - i);
+    const size_t end = std::min(n, i + kHalfBlock);  // a block with a NaN, or the tail
+    for (; i < end; ++i) out[i] = roundToHalf(in[i]);
+  }
+}
+}  // namespace
+
 void loadHalfValues(const TensorView& t, std::vector<float>* out, bool round) {
   const size_t n = t.numElements();
   out->resize(n);
+  float* y = out->data();
   if (t.dtype == DType::kFloat16) {
     const auto* h = static_cast<const uint16_t*>(t.data);
-    for (size_t i = 0; i < n; ++i) (*out)[i] = sdk::quant::halfBitsToFloat(h[i]);
+    size_t i = 0;
+    while (i < n) {
+      if (vnniAvailable()) i += halfBitsToFloatVector(h + i, y + i, n - i);
+      const size_t end = std::min(n, i + kHalfBlock);
+      for (; i < end; ++i) y[i] = sdk::quant::halfBitsToFloat(h[i]);
+    }
   } else {
     const auto* f = static_cast<const float*>(t.data);
-    for (size_t i = 0; i < n; ++i) (*out)[i] = round ? roundToHalf(f[i]) : f[i];
+    if (round) roundToHalfBlock(f, y, n);
+    else if (n) std::memcpy(y, f, n * sizeof(float));
   }
 }
 
@@ -31,10 +98,20 @@ float halfOf(float v, bool saturate) {
 void storeHalfValues(const TensorView& t, const float* values, size_t n, bool round, bool saturate) {
   if (t.dtype == DType::kFloat16) {
     auto* h = static_cast<uint16_t*>(t.data);
-    for (size_t i = 0; i < n; ++i) h[i] = sdk::quant::floatToHalfBits(halfOf(values[i], saturate));
+    size_t i = 0;
+    while (i < n) {
+      if (vnniAvailable() && !saturate) i += floatToHalfBitsVector(values + i, h + i, n - i);
+      const size_t end = std::min(n, i + kHalfBlock);
+      for (; i < end; ++i) h[i] = sdk::quant::floatToHalfBits(halfOf(values[i], saturate));
+    }
   } else {
     auto* f = static_cast<float*>(t.data);
-    for (size_t i = 0; i < n; ++i) f[i] = round ? halfOf(values[i], saturate) : values[i];
+    if (!round) {
+      if (n) std::memcpy(f, values, n * sizeof(float));
+    }
+    else if (!saturate) roundToHalfBlock(values, f, n);
+    else
+      for (size_t i = 0; i < n; ++i) f[i] = halfOf(values[i], saturate);
   }
 }
 
