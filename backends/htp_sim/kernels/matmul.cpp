@@ -91,14 +91,37 @@ void directProduct(const TA* a, size_t rows, size_t k, const TB* b, size_t n, bo
   }
 }
 
+// sums[j] = sum_kk b(kk, j), b as in directProduct.
+template <typename TB>
+void columnSums(const TB* b, size_t k, size_t n, bool transB, int64_t* sums) {
+  std::fill(sums, sums + n, int64_t(0));
+  for (size_t kk = 0; kk < k && !transB; ++kk)
+    for (size_t j = 0; j < n; ++j) sums[j] += b[kk * n + j];
+  for (size_t j = 0; j < n && transB; ++j) {
+    int64_t s = 0;
+    for (size_t kk = 0; kk < k; ++kk) s += b[j * k + kk];
+    sums[j] = s;
+  }
+}
+
+template <typename TA, typename TB>
+void directProductAndSums(const TA* a, size_t rows, size_t k, const TB* b, size_t n, bool transB, int64_t* acc,
+                          int64_t* colSums) {
+  directProduct(a, rows, k, b, n, transB, acc);
+  columnSums(b, k, n, transB, colSums);
+}
+
+// directProduct and columnSums of the stored values of b from element `base` on.
 template <typename TA>
 void directProductTyped(const TA* a, size_t rows, size_t k, const TensorView& b, size_t base, size_t n, bool transB,
-                        int64_t* acc) {
+                        int64_t* acc, int64_t* colSums) {
   switch (b.dtype) {
-    case DType::kUFixed8: directProduct(a, rows, k, b.as<const uint8_t>() + base, n, transB, acc); break;
-    case DType::kSFixed8: directProduct(a, rows, k, b.as<const int8_t>() + base, n, transB, acc); break;
-    case DType::kUFixed16: directProduct(a, rows, k, b.as<const uint16_t>() + base, n, transB, acc); break;
-    default: directProduct(a, rows, k, b.as<const int16_t>() + base, n, transB, acc); break;
+    case DType::kUFixed8: directProductAndSums(a, rows, k, b.as<const uint8_t>() + base, n, transB, acc, colSums); break;
+    case DType::kSFixed8: directProductAndSums(a, rows, k, b.as<const int8_t>() + base, n, transB, acc, colSums); break;
+    case DType::kUFixed16:
+      directProductAndSums(a, rows, k, b.as<const uint16_t>() + base, n, transB, acc, colSums);
+      break;
+    default: directProductAndSums(a, rows, k, b.as<const int16_t>() + base, n, transB, acc, colSums); break;
   }
 }
 
@@ -357,18 +380,16 @@ class QuantMatMul final : public Kernel {
       if (input_.narrow) {
         a8.resize(m_ * k_);
         unsignedRows(inputs[0], aIdx * m_ * k_, m_, k_, rs, cs, input_.shift, a8.data());
-        directProductTyped(a8.data(), m_, k_, b, bBase, n_, transB_, acc.data());
+        directProductTyped(a8.data(), m_, k_, b, bBase, n_, transB_, acc.data(), colSums.data());
         for (size_t r = 0; r < m_; ++r)
           for (size_t kk = 0; kk < k_; ++kk) aSums[r] += a8[r * k_ + kk];
       } else {
         a16.resize(m_ * k_);
         unsignedRows(inputs[0], aIdx * m_ * k_, m_, k_, rs, cs, input_.shift, a16.data());
-        directProductTyped(a16.data(), m_, k_, b, bBase, n_, transB_, acc.data());
+        directProductTyped(a16.data(), m_, k_, b, bBase, n_, transB_, acc.data(), colSums.data());
         for (size_t r = 0; r < m_; ++r)
           for (size_t kk = 0; kk < k_; ++kk) aSums[r] += a16[r * k_ + kk];
       }
-      std::fill(colSums.begin(), colSums.end(), int64_t(0));
-      for (size_t i = 0; i < k_ * n_; ++i) colSums[transB_ ? i / k_ : i % n_] += loadInt(b, bBase + i);
       for (size_t j = 0; j < n_; ++j) {
         colSums[j] += int64_t(k_) * wEnc_[j].offset;
         correction[j] = -input_.zeroPoint * colSums[j];
