@@ -11,7 +11,7 @@ goes through it in chunks) with the C++ runner qnn-llm-run and with qnn.llm. Che
   reported; for the quantized binary the agreement is reported only;
 - qnn.llm (Python) generates the same ids as qnn-llm-run on the same binary, and qnn-llm-run the same from the
   two model libraries composed on the backend (--model; --fp16 on the HTP);
-- sampling with a seed repeats itself, and top_k 1 is greedy.
+- sampling with a seed repeats itself, also after --warmup generations, and top_k 1 is greedy.
 
     /usr/bin/python3 examples/llm/check_runner.py BUILD_DIR OUT_DIR [--tiny] [--seconds S] [--steps K]
                      [--backends cpu,htp,htp-w8a8]
@@ -158,6 +158,12 @@ def main():
         if k1 != got:
             failures.append(f"{be}: top_k 1 gave {k1}, greedy {got}")
         print(f"  sampled (T 0.9, top-k 20, top-p 0.9, seed 7): {s1}, repeated {'equal' if s1 == s2 else 'DIFFERENT'}")
+        # --warmup (scripts/bench-llm.sh): generations before the printed one leave no trace in it (the cache
+        # slots they filled are masked, the sampler restarts from its seed)
+        w1 = parse_ids(run_runner(exe, base + samp + ["--warmup", "2"]), "ids")
+        if w1 != s1:
+            failures.append(f"{be}: after two warm-up generations the seeded run gave {w1}, without {s1}")
+        print(f"  the same after --warmup 2: {'equal' if w1 == s1 else w1}")
 
         if TOLERANCE[be] is None:
             continue

@@ -522,6 +522,7 @@ struct Options {
   llm::SamplingOptions sampling;
   bool printIds = false;
   bool tokenizeOnly = false;
+  int32_t warmup = 0;  // untimed generations before the timed one (benchmarks)
 };
 
 void usage() {
@@ -530,11 +531,12 @@ void usage() {
       "                   (--prompt TEXT | --prompt_file F | --prompt_ids I,J,...)\n"
       "                   [--max_tokens N] [--temperature T] [--top_k K] [--top_p P] [--seed S]\n"
       "                   [--system libQnnSystem.so] [--prefill_graph NAME] [--decode_graph NAME] [--ids]\n"
-      "                   [--log_level error|warn|info|verbose]\n"
+      "                   [--log_level error|warn|info|verbose] [--warmup W]\n"
       "Generates text with the prefill (AR-N) and decode (AR-1) graphs of a context binary, or of model\n"
       "libraries composed on the backend (--fp16: HTP graphs in fp16) (examples/llm).\n"
       "Temperature 0 (the default) is greedy; --ids also prints the prompt's and the generated token ids;\n"
-      "--tokenize (with --tokenizer and a prompt only) prints the prompt's token ids and stops.\n");
+      "--tokenize (with --tokenizer and a prompt only) prints the prompt's token ids and stops;\n"
+      "--warmup W runs W untimed generations of the same prompt first (the sampler restarts from its seed).\n");
 }
 
 Options parseOptions(int argc, char** argv) {
@@ -593,6 +595,8 @@ Options parseOptions(int argc, char** argv) {
       o.prefillName = need(i);
     } else if (a == "--decode_graph") {
       o.decodeName = need(i);
+    } else if (a == "--warmup") {
+      o.warmup = static_cast<int32_t>(number(a, need(i)));
     } else if (a == "--ids") {
       o.printIds = true;
     } else if (a == "--log_level") {
@@ -610,6 +614,7 @@ Options parseOptions(int argc, char** argv) {
     fail("--backend and one of --context or --model are required");
   if (o.prompt.empty() && o.promptIds.empty()) fail("give --prompt or --prompt_ids");
   if (o.maxTokens < 1) fail("--max_tokens must be at least 1");
+  if (o.warmup < 0) fail("--warmup must be at least 0");
   if (o.sampling.temperature < 0 || o.sampling.topK < 0 || !(o.sampling.topP > 0 && o.sampling.topP <= 1))
     fail("--temperature >= 0, --top_k >= 0 and 0 < --top_p <= 1");
   if (o.system.empty()) o.system = dirOf(o.backend) + "libQnnSystem.so";
@@ -849,31 +854,47 @@ int run(const Options& o) {
     std::printf("%s", tok.decode(prompt).c_str());
     std::fflush(stdout);
 
-    llm::Sampler sampler(o.sampling);
-    const auto tStart = std::chrono::steady_clock::now();
-    std::vector<float> logits;
-    uint32_t pos = 0;
-    while (pos < prompt.size()) {  // chunks of the prefill graph's length
-      const size_t m = std::min<size_t>(r.arLength(), prompt.size() - pos);
-      // a chunk must fit the prefill graph's past; what no longer fits goes through the decode graph
-      const bool fits = pos <= r.contextLength() - r.arLength();
-      std::vector<int32_t> chunk(prompt.begin() + pos, prompt.begin() + pos + (fits ? m : 1));
-      logits = r.step(fits ? *pre : *dec, chunk, pos);
-      pos += static_cast<uint32_t>(chunk.size());
-    }
-    const double prefillMs = msSince(tStart);
-    std::vector<int32_t> generated{sampler.next(logits)};
-    const double ttftMs = msSince(tStart);
-    std::printf("%s", tok.piece(generated.back()).c_str());
-    std::fflush(stdout);
-    const auto tDecode = std::chrono::steady_clock::now();
-    while (static_cast<int32_t>(generated.size()) < o.maxTokens && pos < r.contextLength()) {
-      logits = r.step(*dec, {generated.back()}, pos++);
-      generated.push_back(sampler.next(logits));
-      std::printf("%s", tok.piece(generated.back()).c_str());
+    // One generation from the prompt: prefill in chunks, then the decode loop (show: print the pieces).
+    // The cache needs no reset between generations: slots beyond the positions in use are masked.
+    struct Timed {
+      std::vector<int32_t> ids;
+      double prefillMs, ttftMs, decodeMs;
+    };
+    auto printPiece = [&](int32_t id) {
+      std::printf("%s", tok.piece(id).c_str());
       std::fflush(stdout);
-    }
-    const double decodeMs = msSince(tDecode);
+    };
+    auto generate = [&](bool show) {
+      llm::Sampler sampler(o.sampling);
+      Timed t;
+      const auto tStart = std::chrono::steady_clock::now();
+      std::vector<float> logits;
+      uint32_t pos = 0;
+      while (pos < prompt.size()) {  // chunks of the prefill graph's length
+        const size_t m = std::min<size_t>(r.arLength(), prompt.size() - pos);
+        // a chunk must fit the prefill graph's past; what no longer fits goes through the decode graph
+        const bool fits = pos <= r.contextLength() - r.arLength();
+        std::vector<int32_t> chunk(prompt.begin() + pos, prompt.begin() + pos + (fits ? m : 1));
+        logits = r.step(fits ? *pre : *dec, chunk, pos);
+        pos += static_cast<uint32_t>(chunk.size());
+      }
+      t.prefillMs = msSince(tStart);
+      t.ids.push_back(sampler.next(logits));
+      t.ttftMs = msSince(tStart);
+      if (show) printPiece(t.ids.back());
+      const auto tDecode = std::chrono::steady_clock::now();
+      while (static_cast<int32_t>(t.ids.size()) < o.maxTokens && pos < r.contextLength()) {
+        logits = r.step(*dec, {t.ids.back()}, pos++);
+        t.ids.push_back(sampler.next(logits));
+        if (show) printPiece(t.ids.back());
+      }
+      t.decodeMs = msSince(tDecode);
+      return t;
+    };
+    for (int32_t w = 0; w < o.warmup; ++w) generate(false);
+    const Timed timed = generate(true);
+    const std::vector<int32_t>& generated = timed.ids;
+    const double prefillMs = timed.prefillMs, ttftMs = timed.ttftMs, decodeMs = timed.decodeMs;
     const size_t decodeSteps = generated.size() - 1;
     std::printf("\n");
     if (o.printIds) {
