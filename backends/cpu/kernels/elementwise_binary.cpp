@@ -211,12 +211,16 @@ class BinaryKernel final : public Kernel {
     // Rank-0 inputs are scalars and broadcast as such.
     std::vector<uint32_t> outDims;
     QNN_SDK_RETURN_IF_ERROR(makeBroadcastPlan(op, {in[0].dims, in[1].dims}, &outDims, &plan_));
-    return checkBroadcastOutputDims(op, out[0], outDims);
+    QNN_SDK_RETURN_IF_ERROR(checkBroadcastOutputDims(op, out[0], outDims));
+    findStaticZeros(in);
+    return Status::ok();
   }
 
   Status execute(const std::vector<TensorView>& in, const std::vector<TensorView>& out) override {
-    if (clamped_) spec_.clampedF32(plan_, in[0], in[1], out[0], lo_, hi_);
-    else runner_(plan_, in[0], in[1], out[0]);
+    const TensorView& a = zeroInput_ == 0 ? zeroView_ : in[0];
+    const TensorView& b = zeroInput_ == 1 ? zeroView_ : in[1];
+    if (clamped_) spec_.clampedF32(plan_, a, b, out[0], lo_, hi_);
+    else runner_(plan_, a, b, out[0]);
     return Status::ok();
   }
 
@@ -227,9 +231,34 @@ class BinaryKernel final : public Kernel {
   }
 
  private:
+  // A float32 Add of a static tensor of +0.0 as large as the output: how converters express ONNX's
+  // Expand (e.g. the LLM decoder's K/V heads repeated for grouped-query attention: a 512 KiB zero
+  // tensor per Expand). The kernel still adds +0.0 to every element (so -0.0 becomes +0.0 as
+  // before, bit for bit), but from one register instead of streaming the zeros from memory:
+  // the zero input's strides become 0 and it reads one float.
+  void findStaticZeros(const std::vector<TensorView>& in) {
+    zeroInput_ = -1;
+    if (std::strcmp(spec_.name, "ElementWiseAdd") != 0 || in[0].dtype != kF32) return;
+    for (int k = 0; k < 2; ++k) {
+      const TensorView& t = in[static_cast<size_t>(k)];
+      if (!t.data || t.numElements() != plan_.numElements || plan_.numElements == 0) continue;
+      const auto* bytes = static_cast<const unsigned char*>(t.data);
+      if (bytes[0] != 0 || std::memcmp(bytes, bytes + 1, t.byteSize() - 1) != 0) continue;
+      zeroInput_ = k;
+      std::fill(plan_.strides[static_cast<size_t>(k)].begin(), plan_.strides[static_cast<size_t>(k)].end(), 0);
+      zeroView_ = TensorView{};
+      zeroView_.data = &zero_;
+      zeroView_.dtype = kF32;
+      return;
+    }
+  }
+
   const BinaryOpSpec& spec_;
   BinaryRunner runner_ = nullptr;
   BroadcastPlan plan_;
+  int zeroInput_ = -1;  // the input findStaticZeros found to be all +0.0, or -1
+  float zero_ = 0.0f;
+  TensorView zeroView_;
   bool clamped_ = false;
   float lo_ = 0.f, hi_ = 0.f;
 };
