@@ -60,7 +60,7 @@ ids=$("$build/bin/qnn-llm-run" --tokenizer "$model/tokenizer.json" --prompt_file
   tr ' ' '\n' | head -n "$prompt_tokens" | paste -sd, -)
 [ "$(echo "$ids" | tr ',' '\n' | wc -l)" = "$prompt_tokens" ] || { echo "the prompt text is too short" >&2; exit 2; }
 echo "== prompt: $prompt_tokens tokens of $prompt_text; $decode_tokens tokens greedy; $rounds rounds"
-baseline=$( { /usr/bin/time -f %M node -e "require('onnxruntime-node')" >/dev/null; } 2>&1 | tail -1) &&
+baseline=$( { NODE_PATH="$modules" /usr/bin/time -f %M node -e "require('onnxruntime-node')" >/dev/null; } 2>&1 | tail -1) &&
   echo "== node with onnxruntime-node loaded, no session: peak RSS $((baseline / 1024)) MB" ||
   true
 
