@@ -17,7 +17,6 @@ goes through it in chunks) with the C++ runner qnn-llm-run and with qnn.llm. Che
                      [--backends cpu,htp,htp-w8a8]
 
 Exit 77 (skipped) without python3-torch / python3-onnx or the corpus."""
-import argparse
 import os
 import subprocess
 import sys
@@ -44,25 +43,11 @@ def parse_ids(out, key):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("build")
-    ap.add_argument("out")
-    ap.add_argument("--tiny", action="store_true")
-    ap.add_argument("--seconds", type=float, default=None)
-    ap.add_argument("--steps", type=int, default=8, help="tokens to generate")
-    ap.add_argument("--backends", default="cpu,htp,htp-w8a8")
-    a = ap.parse_args()
     sys.path.insert(0, HERE)
     sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
     import llm_setup
-    why = llm_setup.missing()
-    if why:
-        print(f"SKIP: {why}")
-        return llm_setup.SKIP
+    a, T, model, c = llm_setup.prepare_check("cpu,htp,htp-w8a8")
     import qnn.llm
-    import torch
-    llm_setup.train(a.out, a.tiny, a.seconds)
-    T, model, c = llm_setup.load(a.out)
     tok_path = os.path.join(a.out, "tokenizer.json")
     tok = T.Tokenizer.load(tok_path)
     _, held_out = T.load_corpus()
@@ -87,20 +72,9 @@ def main():
     assert len(prompt_ids) + a.steps < c["ctx"], "prompt and tokens must fit the context"
 
     def versus_torch(be, prompt_ids, got):
-        """How many of the runner's tokens are PyTorch's argmax over the sequence so far; differences beyond
-        the backend's tolerance are failures, those within it (near ties) are returned."""
-        with torch.no_grad():  # the last token's own logits are not needed (it may end a full context)
-            logits = model(torch.tensor([prompt_ids + got[:-1]]))[0].numpy()
-        ties, agree = [], 0
-        for j, t in enumerate(got):
-            row = logits[len(prompt_ids) - 1 + j]
-            best = int(row.argmax())
-            agree += t == best
-            if t != best and TOLERANCE[be] is not None:
-                if row[best] - row[t] <= TOLERANCE[be]:
-                    ties.append(f"step {j}: {t} instead of {best}, logits {row[best] - row[t]:.1e} apart")
-                else:
-                    failures.append(f"{be}: step {j} chose {t}; PyTorch's argmax is {best} by {row[best] - row[t]:.3g}")
+        """llm_setup.versus_torch at the backend's tolerance; its errors become failures."""
+        agree, ties, errors = llm_setup.versus_torch(model, prompt_ids, got, TOLERANCE[be])
+        failures.extend(f"{be}: {e}" for e in errors)
         return agree, ties
 
     for be in a.backends.split(","):
@@ -179,12 +153,7 @@ def main():
         print(f"  {len(long_ids)}-token prompt to a full context: {got}, PyTorch's argmax at {agree} of {len(got)}"
               + (f"; near ties {ties}" if ties else ""))
 
-    for f in failures:
-        print("FAIL:", f)
-    if failures:
-        return 1
-    print("PASS")
-    return 0
+    return llm_setup.report(failures)
 
 
 if __name__ == "__main__":

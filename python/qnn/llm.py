@@ -33,28 +33,74 @@ from ._core import Backend
 MASK_NEG = -10000.0  # train_llm.py's additive mask value
 
 
+def byte_level_chars():
+    """The byte-level alphabet of Hugging Face tokenizers (GPT-2's): byte b -> one printable character. The
+    printable Latin-1 bytes stand for themselves; the other 68 take code points 256, 257, ... in byte order."""
+    out, extra = [], 0
+    for b in range(256):
+        if 33 <= b <= 126 or 161 <= b <= 172 or 174 <= b <= 255:
+            out.append(chr(b))
+        else:
+            out.append(chr(256 + extra))
+            extra += 1
+    return out
+
+
 class Tokenizer:
-    """The byte-level BPE of tokenizer.json: ids 0..255 are bytes, 256 + r is merge r; text is split by the
-    file's pre-tokenizer pattern and each word merged by its lowest-ranked pair, leftmost first."""
+    """The byte-level BPE of tokenizer.json: text is split by the pre-tokenizer pattern and each word's bytes
+    merged by their lowest-ranked pair, leftmost first. Two file formats: train_llm.py's (ids 0..255 the bytes,
+    256 + r merge r; {"pretokenizer": regex, "merges": [[a, b], ...]}) and Hugging Face's tokenizer.json of a
+    byte-level BPE model (export_genie.py writes one; its pre-tokenizer must be a Split regex, optionally in a
+    Sequence with ByteLevel, since GPT-2's default pattern needs Unicode classes Python's re lacks)."""
 
     def __init__(self, path):
         with open(path, encoding="utf-8") as f:
             doc = json.load(f)
-        self.word = re.compile(doc["pretokenizer"])
-        self.rank = {(a, b): r for r, (a, b) in enumerate(doc["merges"])}
-        self.pieces = [bytes([i]) for i in range(256)]
-        for a, b in doc["merges"]:
-            self.pieces.append(self.pieces[a] + self.pieces[b])
+        if "model" in doc:
+            self._from_hf(doc, path)
+        else:
+            self.word = re.compile(doc["pretokenizer"])
+            self.pieces = [bytes([i]) for i in range(256)]
+            self.merged = []
+            for a, b in doc["merges"]:
+                self.merged.append(len(self.pieces))
+                self.pieces.append(self.pieces[a] + self.pieces[b])
+            self.rank = {(a, b): r for r, (a, b) in enumerate(doc["merges"])}
+            self.initial = list(range(256))
+
+    def _from_hf(self, doc, path):
+        m = doc["model"]
+        if m.get("type") != "BPE":
+            raise ValueError(f"{path}: only byte-level BPE models are supported (model type {m.get('type')})")
+        pre = doc.get("pre_tokenizer") or {}
+        steps = pre.get("pretokenizers", [pre]) if pre.get("type") == "Sequence" else [pre]
+        split = [p for p in steps if p.get("type") == "Split"]
+        if not split or "Regex" not in split[0].get("pattern", {}):
+            raise ValueError(f"{path}: needs a Split pre-tokenizer with a regex")
+        self.word = re.compile(split[0]["pattern"]["Regex"])
+        back = {c: b for b, c in enumerate(byte_level_chars())}
+        vocab = m["vocab"]
+        self.pieces = [b""] * (max(vocab.values()) + 1)
+        for s, i in vocab.items():
+            if any(ch not in back for ch in s):
+                raise ValueError(f"{path}: token {s!r} is not in the byte-level alphabet")
+            self.pieces[i] = bytes(back[ch] for ch in s)
+        self.initial = [vocab[c] for c in byte_level_chars()]
+        self.rank, self.merged = {}, []
+        for r, e in enumerate(m["merges"]):
+            a, b = e.split(" ", 1) if isinstance(e, str) else e
+            self.rank[(vocab[a], vocab[b])] = r
+            self.merged.append(vocab[a + b])
 
     def encode(self, text):
         ids = []
         for w in self.word.findall(text):
-            seq = list(w.encode("utf-8"))
+            seq = [self.initial[c] for c in w.encode("utf-8")]
             while len(seq) > 1:
                 r, i = min((self.rank.get(p, len(self.rank)), i) for i, p in enumerate(zip(seq, seq[1:])))
                 if r == len(self.rank):
                     break
-                seq[i:i + 2] = [256 + r]
+                seq[i:i + 2] = [self.merged[r]]
             ids += seq
         return ids
 
@@ -112,7 +158,7 @@ class Generator:
     """The prefill and decode graphs of a context binary on a backend, their I/O in registered memory."""
 
     def __init__(self, backend, context, tokenizer, prefill="prefill", decode="decode", system_library=None,
-                 log_level="warn"):
+                 log_level="warn", rope_theta=10000.0):
         self.tokenizer = Tokenizer(tokenizer) if isinstance(tokenizer, str) else tokenizer
         self.backend = backend if isinstance(backend, Backend) else Backend(backend, log_level=log_level,
                                                                           system_library=system_library)
@@ -126,14 +172,35 @@ class Generator:
         self.mem = {gr.name: {t.name: gr.register(t.name) for t in gr.inputs + gr.outputs} for gr in (self.pre, self.dec)}
         pi = self.info[self.pre.name]
         self.ar, self.ctx = pi["input_ids"].dims[1], pi["attention_mask"].dims[3]
-        self.layers = sum(1 for n in pi if n.startswith("past_key_"))
+        # Two interfaces: train_llm.py's (position_ids; past_key_L [1, kv_heads, past, head_dim] in, new_key_L out)
+        # and Genie's (export_genie.py: rotary cos/sin inputs; past_key_L_in [1, kv_heads, head_dim, past] in,
+        # past_key_L_out out, keys transposed). Genie's: the angles are position x rope_theta^(-j / rope_dim).
+        self.genie = "past_key_0_in" in pi
+        self.layers = sum(1 for n in pi if n.startswith("past_key_") and not n.endswith("_out"))
         self.vocab = pi["logits"].dims[2]
+        self.rope = None
+        if self.genie:
+            half = pi["position_ids_cos"].dims[3]
+            angle = np.outer(np.arange(self.ctx, dtype=np.float64),
+                             1.0 / rope_theta ** (np.arange(half, dtype=np.float64) / half))
+            self.rope = (np.cos(angle), np.sin(angle))
         if self.info[self.dec.name]["input_ids"].dims[1] != 1:
             raise ValueError("the decode graph must take one token (AR-1)")
         self.on_inputs = None  # on_inputs(graph name, {input name: array}) before every execute
 
     def _kv_names(self):
         return [f"{kind}_{i}" for i in range(self.layers) for kind in ("key", "value")]
+
+    def _kv_in(self, s):
+        return f"past_{s}_in" if self.genie else "past_" + s
+
+    def _kv_out(self, s):
+        return f"past_{s}_out" if self.genie else "new_" + s
+
+    def _slots(self, s, a, b):
+        """Index of cache slots a..b-1 of K/V tensor s: the last axis for Genie's transposed keys."""
+        axis = 3 if self.genie and s.startswith("key") else 2
+        return (slice(None),) * axis + (slice(a, b),)
 
     def _step(self, graph, ids, start):
         info, mem = self.info[graph.name], self.mem[graph.name]
@@ -142,7 +209,12 @@ class Generator:
         if start > past:
             raise ValueError(f"the context ({self.ctx} tokens) is full")
         _store(info["input_ids"], mem["input_ids"].array, [ids + [0] * (n - m)])
-        _store(info["position_ids"], mem["position_ids"].array, [[start + i if i < m else 0 for i in range(n)]])
+        pos = [start + i if i < m else 0 for i in range(n)]
+        if self.genie:
+            _store(info["position_ids_cos"], mem["position_ids_cos"].array, self.rope[0][pos][None, None])
+            _store(info["position_ids_sin"], mem["position_ids_sin"].array, self.rope[1][pos][None, None])
+        else:
+            _store(info["position_ids"], mem["position_ids"].array, [pos])
         mask = np.full((1, 1, n, self.ctx), MASK_NEG, np.float32)
         mask[..., :start] = 0.0  # the past slots in use
         for i in range(n):  # the new tokens causally; a padding row sees itself only
@@ -152,18 +224,20 @@ class Generator:
         cache = self.mem[self.dec.name]
         if graph is not self.dec and start > 0:  # the cache's slots in use into this graph's past
             for s in self._kv_names():
-                mem["past_" + s].array[:, :, :start] = cache["past_" + s].array[:, :, :start]
+                used = self._slots(s, 0, start)
+                mem[self._kv_in(s)].array[used] = cache[self._kv_in(s)].array[used]
         if self.on_inputs:
             self.on_inputs(graph.name, {t.name: mem[t.name].array for t in graph.inputs})
         graph.run({t.name: mem[t.name] for t in graph.inputs}, outputs={t.name: mem[t.name] for t in graph.outputs})
         keep = max(0, min(m, self.ctx - 1 - start))
         for s in self._kv_names():  # new entries into the cache, in place
-            new, dst = mem["new_" + s], cache["past_" + s]
-            if new.array.dtype == dst.array.dtype and info["new_" + s].quant == self.info[self.dec.name]["past_" + s].quant:
-                dst.array[:, :, start:start + keep] = new.array[:, :, :keep]
+            kin, kout = self._kv_in(s), self._kv_out(s)
+            new, dst = mem[kout], cache[kin]
+            src, to = self._slots(s, 0, keep), self._slots(s, start, start + keep)
+            if new.array.dtype == dst.array.dtype and info[kout].quant == self.info[self.dec.name][kin].quant:
+                dst.array[to] = new.array[src]
             else:
-                _store(self.info[self.dec.name]["past_" + s], dst.array[:, :, start:start + keep],
-                       _to_float(info["new_" + s], new.array[:, :, :keep]))
+                _store(self.info[self.dec.name][kin], dst.array[to], _to_float(info[kout], new.array[src]))
         return _to_float(info["logits"], mem["logits"].array[0, m - 1])
 
     def generate(self, prompt, max_tokens=64, temperature=0.0, top_k=0, top_p=1.0, seed=0, stream=None):
@@ -172,7 +246,7 @@ class Generator:
         if not ids or len(ids) >= self.ctx:
             raise ValueError(f"the prompt has {len(ids)} tokens; it must have 1 to {self.ctx - 1}")
         for s in self._kv_names():  # a fresh sequence: the cache starts empty
-            self.mem[self.dec.name]["past_" + s].array[...] = 0
+            self.mem[self.dec.name][self._kv_in(s)].array[...] = 0
         rng = np.random.default_rng(seed)
         t0 = time.perf_counter()
         pos = 0
@@ -379,6 +453,8 @@ def main(argv=None):
     r.add_argument("--top_p", type=float, default=1.0)
     r.add_argument("--seed", type=int, default=0)
     r.add_argument("--ids", action="store_true", help="also print the token ids")
+    r.add_argument("--rope_theta", type=float, default=10000.0, help="Genie-layout binaries (export_genie.py): the "
+                   "rotary base the runner computes cos/sin with")
     a = ap.parse_args(argv)
     if a.cmd == "build":
         print(build(a.bin, a.model, a.backend, a.out, fp16=a.fp16, extension=a.extension, quantize=a.quantize,
@@ -389,7 +465,7 @@ def main(argv=None):
             text = f.read()
         print(calibrate(a.backend, a.context, a.tokenizer, text, a.out, prompts=a.prompts))
         return 0
-    with Generator(a.backend, a.context, a.tokenizer) as gen:
+    with Generator(a.backend, a.context, a.tokenizer, rope_theta=a.rope_theta) as gen:
         def stream(piece):
             sys.stdout.buffer.write(piece)
             sys.stdout.flush()
