@@ -11,7 +11,8 @@ decoder, exports it in Genie's I/O convention, builds one context binary of both
   rotary dimension/theta;
 - qnn.llm generating on the binary (it recognizes the layout; it computes the rotary cos/sin as Genie does) from
   a held-out prompt longer than the prefill graph: every token is PyTorch's argmax over the sequence so far
-  (plain causal pass, no cache), a different one accepted only at a near tie (within the backend's tolerance).
+  (plain causal pass, no cache), a different one accepted only at a near tie (within the backend's tolerance);
+  the C++ runner qnn-llm-run on the same binary and prompt generates the same ids.
 
     /usr/bin/python3 examples/llm/check_genie_layout.py BUILD_DIR OUT_DIR [--tiny] [--seconds S] [--steps K]
                      [--backends cpu,htp]
@@ -19,6 +20,7 @@ decoder, exports it in Genie's I/O convention, builds one context binary of both
 Exit 77 (skipped) without python3-torch / python3-onnx or the corpus."""
 import json
 import os
+import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -121,8 +123,16 @@ def main():
         got = res.ids
         _, ties, errors = llm_setup.versus_torch(model, prompt_ids, got, TOLERANCE[be])
         failures.extend(f"{be}: {e}" for e in errors)
+        p = subprocess.run([os.path.join(a.build, "bin", "qnn-llm-run"), "--backend", lib, "--context", ctx,
+                            "--tokenizer", os.path.join(a.out, "tokenizer.json"), "--prompt_ids",
+                            ",".join(map(str, prompt_ids)), "--max_tokens", str(a.steps), "--ids",
+                            "--rope_theta", str(c["rope_theta"])], capture_output=True, text=True, errors="replace")
+        cpp = next((ln.split(":", 1)[1].split() for ln in p.stdout.splitlines() if ln.startswith("ids:")), None)
+        if p.returncode or [int(x) for x in cpp or []] != got:
+            failures.append(f"{be}: qnn-llm-run gave {cpp} (exit {p.returncode}), qnn.llm {got}\n{p.stderr[-2000:]}")
         print(f"{be}: prompt {len(prompt_ids)} tokens, tokens {got} {tok.decode(got)!r}: PyTorch's argmax at every "
-              f"step{' except near ties: ' + str(ties) if ties else ''}; {res.summary()}")
+              f"step{' except near ties: ' + str(ties) if ties else ''}; qnn-llm-run {'the same' if cpp and [int(x) for x in cpp] == got else 'DIFFERENT'}; "
+              f"{res.summary()}")
 
     return llm_setup.report(failures)
 

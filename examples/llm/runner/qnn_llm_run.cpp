@@ -17,6 +17,11 @@
 // N new tokens), past_key_L / past_value_L [1, kv_heads, ctx-N, head_dim]; outputs logits
 // [1, N, vocab], new_key_L / new_value_L [1, kv_heads, N, head_dim]. Float, fp16 and
 // fixed-point (scale/offset) tensors are converted as their datatypes say.
+// Or the vendor Genie runtime's (export_genie.py; recognized by the name past_key_0_in): the rotary
+// tables' rows as inputs position_ids_cos / position_ids_sin [1, 1, N, head_dim/2] (computed here from
+// --rope_theta as Genie does: angle = position * theta^(-j / (head_dim/2))), the cache as past_key_L_in
+// [1, kv_heads, head_dim, ctx-N] (keys transposed) / past_value_L_in, outputs past_key_L_out /
+// past_value_L_out.
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -523,6 +528,7 @@ struct Options {
   bool printIds = false;
   bool tokenizeOnly = false;
   int32_t warmup = 0;  // untimed generations before the timed one (benchmarks)
+  double ropeTheta = 10000.0;  // Genie-layout graphs: the rotary base
 };
 
 void usage() {
@@ -531,12 +537,14 @@ void usage() {
       "                   (--prompt TEXT | --prompt_file F | --prompt_ids I,J,...)\n"
       "                   [--max_tokens N] [--temperature T] [--top_k K] [--top_p P] [--seed S]\n"
       "                   [--system libQnnSystem.so] [--prefill_graph NAME] [--decode_graph NAME] [--ids]\n"
-      "                   [--log_level error|warn|info|verbose] [--warmup W]\n"
+      "                   [--log_level error|warn|info|verbose] [--warmup W] [--rope_theta THETA]\n"
       "Generates text with the prefill (AR-N) and decode (AR-1) graphs of a context binary, or of model\n"
       "libraries composed on the backend (--fp16: HTP graphs in fp16) (examples/llm).\n"
       "Temperature 0 (the default) is greedy; --ids also prints the prompt's and the generated token ids;\n"
       "--tokenize (with --tokenizer and a prompt only) prints the prompt's token ids and stops;\n"
-      "--warmup W runs W untimed generations of the same prompt first (the sampler restarts from its seed).\n");
+      "--warmup W runs W untimed generations of the same prompt first (the sampler restarts from its seed).\n"
+      "Graphs in the Genie runtime's layout (export_genie.py) get their rotary cos/sin computed with\n"
+      "--rope_theta (default 10000).\n");
 }
 
 Options parseOptions(int argc, char** argv) {
@@ -599,6 +607,9 @@ Options parseOptions(int argc, char** argv) {
       o.warmup = static_cast<int32_t>(number(a, need(i)));
     } else if (a == "--ids") {
       o.printIds = true;
+    } else if (a == "--rope_theta") {
+      o.ropeTheta = number(a, need(i));
+      if (!(o.ropeTheta > 0)) fail("--rope_theta must be positive");
     } else if (a == "--log_level") {
       const std::string v = need(i);
       const std::map<std::string, QnnLog_Level_t> levels = {{"error", QNN_LOG_LEVEL_ERROR}, {"warn", QNN_LOG_LEVEL_WARN},
@@ -624,18 +635,31 @@ Options parseOptions(int argc, char** argv) {
 // ---- the generator -------------------------------------------------------------------------------------
 class Runner {
  public:
-  Runner(const QNN_INTERFACE_VER_TYPE* qnn, Qnn_ContextHandle_t ctx, Graph& prefill, Graph& decode, SharedMemory& shm)
+  Runner(const QNN_INTERFACE_VER_TYPE* qnn, Qnn_ContextHandle_t ctx, Graph& prefill, Graph& decode, SharedMemory& shm,
+         double ropeTheta)
       : qnn_(qnn), ctx_(ctx), pre_(prefill), dec_(decode), shm_(shm) {
     ar_ = shape(pre_.in("input_ids"), 1);
     ctx_len_ = shape(pre_.in("attention_mask"), 3);
     if (shape(dec_.in("input_ids"), 1) != 1) fail("the decode graph must take one token (AR-1)");
     if (shape(dec_.in("attention_mask"), 3) != ctx_len_) fail("the prefill and decode graphs' contexts differ");
-    while (hasInput(pre_, "past_key_" + std::to_string(layers_))) ++layers_;
-    if (layers_ == 0) fail("the prefill graph has no past_key_0 input");
-    const IoTensor& pk = pre_.in("past_key_0");
-    kvHeads_ = shape(pk, 1);
-    headDim_ = shape(pk, 3);
+    genie_ = hasInput(pre_, "past_key_0_in");
+    while (hasInput(pre_, cacheIn("key", layers_))) ++layers_;
+    if (layers_ == 0) fail("the prefill graph has no past_key_0 (or past_key_0_in) input");
+    const IoTensor& pv = pre_.in(cacheIn("value", 0));
+    kvHeads_ = shape(pv, 1);
+    headDim_ = shape(pv, 3);
     vocab_ = shape(pre_.out("logits"), 2);
+    if (genie_) {  // the rotary tables, [position][j] for j < head_dim/2
+      const uint32_t half = shape(pre_.in("position_ids_cos"), 3);
+      cos_.resize(static_cast<size_t>(ctx_len_) * half);
+      sin_.resize(cos_.size());
+      for (uint32_t p = 0; p < ctx_len_; ++p)
+        for (uint32_t j = 0; j < half; ++j) {
+          const double angle = p * std::pow(ropeTheta, -static_cast<double>(j) / half);
+          cos_[static_cast<size_t>(p) * half + j] = std::cos(angle);
+          sin_[static_cast<size_t>(p) * half + j] = std::sin(angle);
+        }
+    }
     for (Graph* g : {&pre_, &dec_}) attach(*g);
   }
   ~Runner() {
@@ -660,10 +684,20 @@ class Runner {
     if (m == 0 || m > n) fail("internal: bad chunk");
     if (start > past) fail("the context (" + std::to_string(ctx_len_) + " tokens) is full");
     IoTensor& inIds = g.in("input_ids");
-    IoTensor& pos = g.in("position_ids");
-    for (uint32_t i = 0; i < n; ++i) {
-      inIds.set(i, i < m ? ids[i] : 0);
-      pos.set(i, i < m ? start + i : 0);
+    for (uint32_t i = 0; i < n; ++i) inIds.set(i, i < m ? ids[i] : 0);
+    if (genie_) {
+      IoTensor& cos = g.in("position_ids_cos");
+      IoTensor& sin = g.in("position_ids_sin");
+      const uint32_t half = shape(cos, 3);
+      for (uint32_t i = 0; i < n; ++i)
+        for (uint32_t j = 0; j < half; ++j) {
+          const size_t at = static_cast<size_t>(i < m ? start + i : 0) * half + j;
+          cos.set(static_cast<size_t>(i) * half + j, cos_[at]);
+          sin.set(static_cast<size_t>(i) * half + j, sin_[at]);
+        }
+    } else {
+      IoTensor& pos = g.in("position_ids");
+      for (uint32_t i = 0; i < n; ++i) pos.set(i, i < m ? start + i : 0);
     }
     IoTensor& mask = g.in("attention_mask");
     for (uint32_t i = 0; i < n; ++i)
@@ -675,7 +709,7 @@ class Runner {
     if (&g != &dec_ && start > 0)  // another graph's past: the cache's slots in use, copied in
       for (uint32_t l = 0; l < layers_; ++l)
         for (const char* kind : {"key", "value"}) {
-          const std::string name = std::string("past_") + kind + "_" + std::to_string(l);
+          const std::string name = cacheIn(kind, l);
           copySlots(dec_.in(name), 0, g.in(name), 0, start);
         }
     Qnn_ErrorHandle_t err = qnn_->graphExecute(g.handle, g.inArray.data(), static_cast<uint32_t>(g.inArray.size()),
@@ -686,10 +720,7 @@ class Runner {
     const uint32_t cacheSlots = ctx_len_ - 1;
     const uint32_t keep = start >= cacheSlots ? 0 : std::min(m, cacheSlots - start);
     for (uint32_t l = 0; l < layers_ && keep; ++l)
-      for (const char* kind : {"key", "value"}) {
-        const std::string suffix = std::string(kind) + "_" + std::to_string(l);
-        copySlots(g.out("new_" + suffix), 0, dec_.in("past_" + suffix), start, keep);
-      }
+      for (const char* kind : {"key", "value"}) copySlots(g.out(cacheOut(kind, l)), 0, dec_.in(cacheIn(kind, l)), start, keep);
     IoTensor& logits = g.out("logits");
     std::vector<float> row(vocab_);
     const size_t base = static_cast<size_t>(m - 1) * vocab_;
@@ -701,6 +732,13 @@ class Runner {
   static uint32_t shape(const IoTensor& t, size_t axis) {
     if (axis >= t.dims.size()) fail("tensor '" + t.name + "' has rank " + std::to_string(t.dims.size()));
     return t.dims[axis];
+  }
+  // The cache tensors of layer l: train_llm.py's past_key_L -> new_key_L, Genie's past_key_L_in -> past_key_L_out.
+  std::string cacheIn(const char* kind, uint32_t l) const {
+    return std::string("past_") + kind + "_" + std::to_string(l) + (genie_ ? "_in" : "");
+  }
+  std::string cacheOut(const char* kind, uint32_t l) const {
+    return std::string(genie_ ? "past_" : "new_") + kind + "_" + std::to_string(l) + (genie_ ? "_out" : "");
   }
   static bool hasInput(const Graph& g, const std::string& n) {
     for (const auto& t : g.inputs)
@@ -728,17 +766,23 @@ class Runner {
     for (IoTensor& t : g.outputs) g.outArray.push_back(t.tensor);
   }
 
-  // count slots of every head: src[h][from + s] -> dst[h][to + s] ([1, heads, slots, head_dim] tensors).
+  // count slots of every head: src[h][from + s] -> dst[h][to + s] ([1, heads, slots, head_dim] tensors), or
+  // for Genie's transposed keys ([1, heads, head_dim, slots]) src[h][d][from + s] -> dst[h][d][to + s].
   void copySlots(const IoTensor& src, uint32_t from, IoTensor& dst, uint32_t to, uint32_t count) {
-    const uint32_t srcSlots = shape(src, 2), dstSlots = shape(dst, 2);
-    if (from + count > srcSlots || to + count > dstSlots || shape(src, 3) != headDim_ || shape(dst, 3) != headDim_ ||
-        shape(src, 1) != kvHeads_ || shape(dst, 1) != kvHeads_)
+    const bool transposed = genie_ && src.name.find("_key_") != std::string::npos;
+    const size_t slotAxis = transposed ? 3 : 2, rowAxis = transposed ? 2 : 3;
+    const uint32_t srcSlots = shape(src, slotAxis), dstSlots = shape(dst, slotAxis);
+    if (from + count > srcSlots || to + count > dstSlots || shape(src, rowAxis) != headDim_ ||
+        shape(dst, rowAxis) != headDim_ || shape(src, 1) != kvHeads_ || shape(dst, 1) != kvHeads_)
       fail("internal: cache copy out of range (" + src.name + " -> " + dst.name + ")");
     const bool raw = src.sameEncoding(dst);
-    for (uint32_t h = 0; h < kvHeads_; ++h) {
-      const size_t s0 = (static_cast<size_t>(h) * srcSlots + from) * headDim_;
-      const size_t d0 = (static_cast<size_t>(h) * dstSlots + to) * headDim_;
-      const size_t n = static_cast<size_t>(count) * headDim_;
+    // runs of n contiguous elements: one per head (slots x head_dim), or one per head and row (slots)
+    const uint32_t runs = transposed ? kvHeads_ * headDim_ : kvHeads_;
+    const size_t width = transposed ? 1 : headDim_;
+    for (uint32_t h = 0; h < runs; ++h) {
+      const size_t s0 = (static_cast<size_t>(h) * srcSlots + from) * width;
+      const size_t d0 = (static_cast<size_t>(h) * dstSlots + to) * width;
+      const size_t n = static_cast<size_t>(count) * width;
       if (raw) {
         std::memcpy(dst.mem.data + d0 * dst.elemBytes, src.mem.data + s0 * src.elemBytes, n * src.elemBytes);
       } else {
@@ -753,6 +797,8 @@ class Runner {
   Graph& dec_;
   SharedMemory& shm_;
   uint32_t ar_ = 0, ctx_len_ = 0, layers_ = 0, kvHeads_ = 0, headDim_ = 0, vocab_ = 0;
+  bool genie_ = false;              // Genie's tensor names and cache layout
+  std::vector<double> cos_, sin_;   // Genie layout: the rotary tables
 };
 
 double msSince(std::chrono::steady_clock::time_point t0) {
@@ -837,7 +883,7 @@ int run(const Options& o) {
   SharedMemory shm;
   int rc = 0;
   {
-    Runner r(qnn, context, *pre, *dec, shm);
+    Runner r(qnn, context, *pre, *dec, shm, o.ropeTheta);
     if (static_cast<uint32_t>(tok.vocabSize()) != r.vocab())
       fail("the tokenizer has " + std::to_string(tok.vocabSize()) + " tokens, the model " + std::to_string(r.vocab()));
     std::string source = o.context;
