@@ -205,6 +205,46 @@ def case_errors(work):
     expect_error([CONV, "-i", f"{work}/conv_rank2.onnx", "-o", f"{work}/r2.cpp"], "ONNX shape inference crashed")
 
 
+def case_lora(work):
+    """--lora_weight_list: y = x W + (x A) B with A, B listed: they become UPDATEABLE_STATIC tensors of their
+    ONNX names and layouts (MatMul inputs), W stays a FullyConnected weight; the outputs are unchanged."""
+    import json
+    w = rs.randn(6, 5).astype(np.float32)
+    a, b = rs.randn(6, 3).astype(np.float32), rs.randn(3, 5).astype(np.float32)
+    N, F = helper.make_node, TensorProto.FLOAT
+    nodes = [N("MatMul", ["x", "W"], ["base"]), N("MatMul", ["x", "lora.A"], ["xa"]),
+             N("MatMul", ["xa", "lora.B"], ["xab"]), N("Add", ["base", "xab"], ["y"])]
+    save(nodes, [helper.make_tensor_value_info("x", F, [2, 6])], [helper.make_tensor_value_info("y", F, [2, 5])],
+         {"W": w, "lora.A": a, "lora.B": b}, f"{work}/lora.onnx")
+    with open(f"{work}/lora_list.txt", "w") as f:
+        f.write("# the adapter's tensors\nlora.A\n\nlora.B\n")
+    x = rs.randn(2, 6).astype(np.float32)
+    got = convert_and_run(f"{work}/lora.onnx", [("x", x)], work, ["--lora_weight_list", f"{work}/lora_list.txt"])
+    check(got["y"], x.astype(np.float64) @ w + (x.astype(np.float64) @ a) @ b, "lora y")
+    tensors = json.load(open(f"{work}/lora_net.json"))["graph"]["tensors"]
+    kinds = {n: (t["type"], t["dims"]) for n, t in tensors.items() if "STATIC" in t["type"]}
+    for name, dims in (("lora_A", [6, 3]), ("lora_B", [3, 5])):
+        if kinds.get(name) != ("QNN_TENSOR_TYPE_UPDATEABLE_STATIC", dims):
+            sys.exit(f"FAIL: lora: {name} is {kinds.get(name)}, want UPDATEABLE_STATIC {dims} (static: {kinds})")
+    others = {n: k for n, k in kinds.items() if n not in ("lora_A", "lora_B")}
+    if not others or any(k[0] != "QNN_TENSOR_TYPE_STATIC" for k in others.values()):
+        sys.exit(f"FAIL: lora: the other static tensors {others} should stay STATIC")
+    cpp = open(f"{work}/lora.cpp").read()
+    if cpp.count("QNN_TENSOR_TYPE_UPDATEABLE_STATIC") != 2:
+        sys.exit("FAIL: lora: model.cpp should create exactly two UPDATEABLE_STATIC tensors")
+    expect_error([CONV, "-i", f"{work}/lora.onnx", "-o", f"{work}/l2.cpp", "--lora_weight_list", f"{work}/none.txt"],
+                 "--lora_weight_list")
+    with open(f"{work}/bad_list.txt", "w") as f:
+        f.write("lora.A\nxa\n")
+    expect_error([CONV, "-i", f"{work}/lora.onnx", "-o", f"{work}/l3.cpp", "--lora_weight_list", f"{work}/bad_list.txt"],
+                 "--lora_weight_list: 'xa' is not a constant (initializer) of the model")
+    with open(f"{work}/empty_list.txt", "w") as f:
+        f.write("# nothing\n")
+    expect_error([CONV, "-i", f"{work}/lora.onnx", "-o", f"{work}/l4.cpp", "--lora_weight_list", f"{work}/empty_list.txt"],
+                 "no tensor names")
+    print("ok: --lora_weight_list makes lora_A / lora_B UPDATEABLE_STATIC MatMul weights in their ONNX layout")
+
+
 def _packed_weights(work, name):
     """{static tensor name: (dataType, encoding union text, raw bytes)} of a converted model.cpp / model.bin."""
     import re
@@ -305,5 +345,5 @@ def case_weight4(work):
 
 with tempfile.TemporaryDirectory() as tmp:
     {"small_cnn": case_small_cnn, "mlp": case_mlp, "bench": case_bench, "errors": case_errors,
-     "weight4": case_weight4}[CASE](tmp)
+     "weight4": case_weight4, "lora": case_lora}[CASE](tmp)
 print("PASS")

@@ -24,6 +24,11 @@ Names: {NAME_RULE}
 Cast ops); such graphs run on the HTP backend.
 --op_package_config XML...: nodes of the ops an op-package config defines become nodes of that package
 (inputs by position, params from attributes by name, outputs as the model declares them).
+--lora_weight_list FILE: the named ONNX constants (one name a line; blank lines and '#' comments skipped)
+become QNN_TENSOR_TYPE_UPDATEABLE_STATIC tensors of their own (never merged into another constant). A MatMul
+weight among them stays a MatMul input in its ONNX layout (not a transposed FullyConnected weight), so the
+tensor's name is the ONNX name (sanitized) and an adapter's values are the framework's tensors as they are;
+qnn-context-binary-generator --adapter_weight_config then writes adapters as binary sections.
 Not supported yet: --restrict_quantization_steps, --converter_op_package_lib."""
 
 
@@ -53,6 +58,9 @@ def parse(argv):
     p.add_argument("--overwrite_model_prefix", action="store_true", help="name functions <ModelName>_composeGraphs")
     p.add_argument("--dry_run", nargs="?", const="info", default=None, help="report unsupported ops; write nothing")
     p.add_argument("--debug", nargs="?", const=True, default=False)
+    p.add_argument("--lora_weight_list", metavar="FILE",
+                   help="text file of ONNX constant names, one a line: those weights become UPDATEABLE_STATIC tensors "
+                        "(LoRA adapters' A/B), keeping their ONNX name and layout")
     p.add_argument("--op_package_config", "-opc", nargs="+", action="extend", default=[], metavar="XML",
                    help="op package XML config(s): model nodes of their ops become custom-op nodes")
     quant.add_arguments(p)
@@ -76,6 +84,21 @@ def parse_op_set(text):
     except ValueError:
         raise argparse.ArgumentTypeError(f"'{text}' is not an op set MAJOR.MINOR (e.g. 2.13)")
     return major, minor
+
+
+def read_lora_weight_list(path):
+    """The ONNX constant names of --lora_weight_list (one a line; blank lines and '#' comments skipped)."""
+    if not path:
+        return []
+    try:
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().splitlines()
+    except OSError as e:
+        raise ConverterError(f"--lora_weight_list {path}: {e.strerror}")
+    names = [ln.strip() for ln in lines if ln.strip() and not ln.strip().startswith("#")]
+    if not names:
+        raise ConverterError(f"--lora_weight_list {path}: no tensor names")
+    return names
 
 
 def build_graph(args, graph_name):
@@ -105,7 +128,9 @@ def build_graph(args, graph_name):
         return None
     from .io_layout import IoLayout
     io = IoLayout(args.input_layout, args.preserve_io, args.custom_io)
-    graph = convert.convert(model, graph_name, io, custom_ops, packages, getattr(args, "target_op_set", None))
+    updateable = read_lora_weight_list(getattr(args, "lora_weight_list", None))
+    graph = convert.convert(model, graph_name, io, custom_ops, packages, getattr(args, "target_op_set", None),
+                            updateable)
     graph.model_inputs, graph.model_consts, graph.model_nodes = model.inputs, model.consts, model.nodes
     if args.float_bitwidth == 16:
         if quant.active(plan):

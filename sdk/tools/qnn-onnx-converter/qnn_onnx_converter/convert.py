@@ -21,16 +21,21 @@ def unsupported(model, custom_ops=None):
     return [n for n in model.nodes if n.op_type not in custom_ops and _converter_of(conv, n) is None]
 
 
-def convert(model, graph_name, io=None, custom_ops=None, packages=None, op_set=None):
+def convert(model, graph_name, io=None, custom_ops=None, packages=None, op_set=None, updateable=()):
     """io: IoLayout choosing graph input/output layouts (default: the vendor's, NHWC for rank-4).
     custom_ops: {op type: custom_ops.OpDef} of --op_package_config (their packages in `packages`).
-    op_set: (major, minor) of --target_op_set; None keeps to the ops API 2.32-era backends run."""
+    op_set: (major, minor) of --target_op_set; None keeps to the ops API 2.32-era backends run.
+    updateable: ONNX constant names (--lora_weight_list) whose static tensors become UPDATEABLE_STATIC."""
     conv = load_all()
     io = io or IoLayout()
     io.check_names(model.inputs, model.outputs)
     g = Graph(graph_name)
     ctx = Ctx(model, g, io)
     ctx.op_set = tuple(op_set) if op_set else (0, 0)
+    for name in updateable:
+        if name not in model.consts:
+            raise ConverterError(f"--lora_weight_list: '{name}' is not a constant (initializer) of the model")
+    ctx.updateable = set(updateable)
     from .ir import sanitize
     g.reserved = {sanitize(o) for o in model.outputs}
     g.reserved_for = set(model.outputs)
@@ -90,8 +95,22 @@ def convert(model, graph_name, io=None, custom_ops=None, packages=None, op_set=N
         g.tensors[q].kind = "out"
         g.outputs.append(q)
         g.axis_format[q] = io.output_format(perm)
+    _mark_updateable(ctx, updateable)
     g.onnx_map = ctx.map   # ONNX tensor -> its QNN tensors by layout (quantization finds encodings by ONNX name)
     return g
+
+
+def _mark_updateable(ctx, names):
+    """The static tensors of --lora_weight_list's constants become updateable; each must be used as it is."""
+    for name in names:
+        made = [q for (src, _, _), q in ctx.cache.items() if src == name]
+        if not made:
+            raise ConverterError(f"--lora_weight_list: constant '{name}' is not an op input of the converted graph "
+                                 "(unused, or folded into another constant)")
+        if len(made) > 1:
+            raise ConverterError(f"--lora_weight_list: constant '{name}' is used in {len(made)} layouts or types; "
+                                 "an updateable tensor must have one")
+        ctx.g.tensors[made[0]].updateable = True
 
 
 def _inverse(perm):

@@ -1,11 +1,9 @@
 """model.cpp in the style of the QNN converters' output (QnnModel helpers, tensor version 1)."""
 import numpy as np
 
-from .ir import QNN_DTYPES
+from .ir import QNN_DTYPES, TENSOR_TYPES, tensor_type
 from .quant.encodings import packed_dtype
 
-_TYPES = {"in": "QNN_TENSOR_TYPE_APP_WRITE", "out": "QNN_TENSOR_TYPE_APP_READ",
-          "native": "QNN_TENSOR_TYPE_NATIVE", "static": "QNN_TENSOR_TYPE_STATIC"}
 _CTYPES = {np.dtype(np.uint32): "uint32_t", np.dtype(np.int32): "int32_t", np.dtype(np.float32): "float",
            np.dtype(np.bool_): "uint8_t", np.dtype(np.uint8): "uint8_t", np.dtype(np.int8): "int8_t"}
 _SCALAR_FIELD = {np.dtype(np.uint32): "uint32Value", np.dtype(np.int32): "int32Value",
@@ -169,7 +167,7 @@ class CppWriter:
         decl, quant = quant_fields(t.name, getattr(t, "quant", None))
         self.out.append(f"  uint32_t dimensions_{t.name}[] = {_dims(t.shape)};\n" + decl +
                         f"  VALIDATE({gname}.addTensor(\"{t.name}\", // Tensor Name\n"
-                        + _tensor_body(35, t.name, _TYPES[t.kind], _dtype_of(t), len(t.shape),
+                        + _tensor_body(35, t.name, tensor_type(t), _dtype_of(t), len(t.shape),
                                        f"dimensions_{t.name}", data, size, quant) + "\n  ), err);\n")
         self.added.add(t.name)
 
@@ -200,7 +198,7 @@ class CppWriter:
             t = g.tensors[o]
             decl, quant = quant_fields(o, getattr(t, "quant", None))
             lines.append(f"  uint32_t dimensions_{o}[] = {_dims(t.shape)};\n" + decl)
-            outs.append(_tensor_body(4, o, _TYPES[t.kind], _dtype_of(t), len(t.shape), f"dimensions_{o}", "nullptr", "0",
+            outs.append(_tensor_body(4, o, TENSOR_TYPES[t.kind], _dtype_of(t), len(t.shape), f"dimensions_{o}", "nullptr", "0",
                                      quant))
             self.added.add(o)
         lines.append(f"  Qnn_Tensor_t outputs_{op.name}[] = {{\n" + ",\n".join(outs) + "\n  };\n")

@@ -12,14 +12,12 @@ import numpy as np
 
 from .emit_cpp import _dtype_of
 from .quant.encodings import static_bytes
-from .ir import QNN_DTYPES
+from .ir import QNN_DTYPES, TENSOR_TYPES
 
 MAGIC = b"OQNNDLC\0"
 VERSION = 1
 PREAMBLE = struct.Struct("<8sIIQQQIIQQ")  # 64 bytes: see docs/dlc-format.md
 ALIGN = 64
-_TYPES = {"in": "QNN_TENSOR_TYPE_APP_WRITE", "out": "QNN_TENSOR_TYPE_APP_READ",
-          "native": "QNN_TENSOR_TYPE_NATIVE", "static": "QNN_TENSOR_TYPE_STATIC"}
 _FLT_MAX = 3.4028234663852886e38
 
 
@@ -87,7 +85,7 @@ def write_dlc(graph, path, converter, command, source_path, metadata=None, quant
         f.write(b"\0" * PREAMBLE.size)
         offset = PREAMBLE.size
         for t in graph.tensors.values():
-            desc = {"type": _TYPES[t.kind], "data_type": _dtype_of(t), "dims": [int(d) for d in t.shape]}
+            desc = {"type": TENSOR_TYPES[t.kind], "data_type": _dtype_of(t), "dims": [int(d) for d in t.shape]}
             q = _quant(getattr(t, "quant", None))
             if q is not None:
                 desc["quant_params"] = q

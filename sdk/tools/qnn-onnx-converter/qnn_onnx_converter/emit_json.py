@@ -3,11 +3,9 @@ import json
 
 import numpy as np
 
-from .ir import QNN_DTYPES
+from .ir import QNN_DTYPES, tensor_type
 from .quant.encodings import packed_dtype
 
-_TYPES = {"in": "QNN_TENSOR_TYPE_APP_WRITE", "out": "QNN_TENSOR_TYPE_APP_READ",
-          "native": "QNN_TENSOR_TYPE_NATIVE", "static": "QNN_TENSOR_TYPE_STATIC"}
 
 
 def _param(p):
@@ -18,7 +16,7 @@ def _param(p):
 def _tensor(t):
     enc = getattr(t, "quant", None)
     if enc is None or enc.is_float:
-        return {"type": _TYPES[t.kind], "data_type": QNN_DTYPES[t.dtype], "dims": t.shape}
+        return {"type": tensor_type(t), "data_type": QNN_DTYPES[t.dtype], "dims": t.shape}
     q = {"bitwidth": enc.bitwidth, "scale": enc.scale.tolist(), "offset": enc.offset.tolist()}
     if enc.per_axis:
         q["axis"] = enc.axis
@@ -27,7 +25,7 @@ def _tensor(t):
         kind = "BLOCKWISE_EXPANSION"
         q.update(num_blocks=int(enc.block_scales.shape[1]), block_scale_bitwidth=int(enc.block_scale_bitwidth),
                  block_scales=enc.block_scales.reshape(-1).tolist())
-    return {"type": _TYPES[t.kind], "data_type": packed_dtype(t) or enc.qnn_dtype(), "dims": t.shape,
+    return {"type": tensor_type(t), "data_type": packed_dtype(t) or enc.qnn_dtype(), "dims": t.shape,
             "quant_params": {"encoding": kind, **q}}
 
 

@@ -55,6 +55,18 @@ def qnn_dtype(np_dtype):
 class Tensor:
     def __init__(self, name, shape, dtype, kind, data=None):
         self.name, self.shape, self.dtype, self.kind, self.data = name, list(shape), np.dtype(dtype), kind, data
+        self.updateable = False  # a static tensor of --lora_weight_list: QNN_TENSOR_TYPE_UPDATEABLE_STATIC
+
+
+TENSOR_TYPES = {"in": "QNN_TENSOR_TYPE_APP_WRITE", "out": "QNN_TENSOR_TYPE_APP_READ",
+                "native": "QNN_TENSOR_TYPE_NATIVE", "static": "QNN_TENSOR_TYPE_STATIC"}
+
+
+def tensor_type(t):
+    """The QNN tensor type enumerator of a graph tensor (UPDATEABLE_STATIC for --lora_weight_list's)."""
+    if t.kind == "static" and getattr(t, "updateable", False):
+        return "QNN_TENSOR_TYPE_UPDATEABLE_STATIC"
+    return TENSOR_TYPES[t.kind]
 
 
 class Param:

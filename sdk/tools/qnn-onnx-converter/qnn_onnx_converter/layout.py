@@ -29,6 +29,7 @@ class Ctx:
         self.op_set = (0, 0)  # --target_op_set: (2, 13) lets converters emit that op set's native ops
         self.map = {}     # onnx name -> {'plain': qnn name, 'nhwc': qnn name}
         self.cache = {}   # (onnx const name, layout) -> qnn name
+        self.updateable = set()  # --lora_weight_list: constants that must stay tensors of their own
 
     # ---- queries ----
     def has_op_set(self, major, minor):

@@ -14,7 +14,7 @@ from . import converter
 @converter("Gemm")
 def gemm(ctx, node, a):
     alpha, beta = a.get("alpha", 1.0), a.get("beta", 1.0)
-    if a.get("transA", 0) or not ctx.is_const(node.input[1]) or (
+    if a.get("transA", 0) or not ctx.is_const(node.input[1]) or node.input[1] in ctx.updateable or (
             len(node.input) > 2 and node.input[2] and not ctx.is_const(node.input[2])):
         return gemm_matmul(ctx, node, a)
     b = ctx.const_value(node.input[1]).astype(np.float32)
@@ -58,7 +58,9 @@ def gemm_matmul(ctx, node, a):
 def matmul(ctx, node, a):
     sa, sb = ctx.shape(node.input[0]), ctx.shape(node.input[1])
     y_shape = ctx.shape(node.output[0])
-    if ctx.is_const(node.input[1]) and len(sb) == 2 and len(sa) >= 2:
+    # An updateable weight (--lora_weight_list) stays a MatMul input in its ONNX layout: an adapter's values
+    # then go into it as the framework holds them.
+    if ctx.is_const(node.input[1]) and len(sb) == 2 and len(sa) >= 2 and node.input[1] not in ctx.updateable:
         # FullyConnected with weights [N, K]; keep_dims keeps the leading dims of rank>2 inputs
         w = ctx.const_value(node.input[1]).astype(np.float32).T
         x = ctx.get(node.input[0], "plain")
