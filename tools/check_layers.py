@@ -7,8 +7,9 @@ source under sdk/ is resolved to the folder it names. It fails (exit 1, one line
   - a header of a layer includes a layer its layer links only PRIVATE (a header's includes are
     its users' includes: that edge must be PUBLIC);
   - a layer declares an edge no file uses (the link edges are the include graph, no more);
-  - a file of a layer includes a project header by its bare name (layers write "core/logger.h";
-    bare names are for the public headers of include/QNN);
+  - a file under sdk/ includes a project header by its bare name or a relative path (write
+    "core/logger.h", "tools/common/tool_error.h": bare names are for the public headers of
+    include/QNN and the model-library sources of sdk/model_lib, shipped as they are);
   - a file under sdk/ includes a header of sdk/forwarding_headers (old paths kept for the
     backends until they are qualified).
   python3 tools/check_layers.py            check
@@ -21,6 +22,8 @@ public = os.path.join(root, 'include', 'QNN')
 forwarding = 'forwarding_headers'
 SOURCE = ('.h', '.hpp', '.cpp', '.c', '.inc')
 HEADER = ('.h', '.hpp', '.inc')
+# Sources shipped for users to compile in their own folder (share/QNN/converter/jni): vendor names, bare.
+VENDOR_SOURCES = ('model_lib',)
 
 
 def read_layers():
@@ -62,6 +65,11 @@ def main():
     layers = read_layers()
     folder_layer = {f: name for name, (folders, _, _) in layers.items() for f in folders}
     findings, edges, used = [], collections.Counter(), collections.defaultdict(set)
+    by_name = collections.defaultdict(list)  # file name -> its paths from sdk/
+    for path in sources():
+        rel = os.path.relpath(path, sdk)
+        if rel.split(os.sep)[0] not in VENDOR_SOURCES + (forwarding,):
+            by_name[os.path.basename(path)].append(rel)
     for path in sources():
         rel = os.path.relpath(path, sdk)
         folder = rel.split(os.sep)[0]
@@ -79,17 +87,21 @@ def main():
                 target = first
             elif os.path.exists(os.path.join(os.path.dirname(path), inc)):
                 target = os.path.relpath(os.path.normpath(os.path.join(os.path.dirname(path), inc)), sdk).split(os.sep)[0]
-                if layer and not inc.startswith('../'):
-                    findings.append('%s: "%s" by its bare name: write "%s"' % (
+                if folder not in VENDOR_SOURCES:
+                    findings.append('%s: "%s" by a path from its own folder: write "%s"' % (
                         where, inc, os.path.relpath(os.path.join(os.path.dirname(path), inc), sdk)))
             elif '/' in inc and os.path.exists(os.path.join(sdk, forwarding, inc)):
                 findings.append('%s: "%s" is an old path (sdk/%s): include the header it forwards to' % (
                     where, inc, forwarding))
                 continue
             else:
-                if layer:
+                known = by_name.get(os.path.basename(inc), [])
+                if folder not in VENDOR_SOURCES and known:
+                    findings.append('%s: "%s" by its bare name: write %s' % (
+                        where, inc, ' or '.join('"%s"' % k for k in known)))
+                elif layer:
                     findings.append('%s: "%s" names no file of sdk/ or include/QNN' % (where, inc))
-                continue  # a tool's own include directories, generated headers
+                continue  # generated headers (build tree)
             edges[(folder, target)] += 1
             if not layer or target == folder:
                 continue

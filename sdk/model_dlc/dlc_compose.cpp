@@ -1,4 +1,4 @@
-#include "dlc_compose.h"
+#include "model_dlc/dlc_compose.h"
 
 #include <cstring>
 #include <map>

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "dlc/dlc_file.h"
-#include "dlc_compose.h"
+#include "model_dlc/dlc_compose.h"
 
 using namespace qnn_wrapper_api;
 

@@ -1,9 +1,9 @@
-#include "op_package_checks.h"
+#include "oppackage/op_package_checks.h"
 
 #include <map>
 
-#include "op_package_values.h"
-#include "op_package_vocabulary.h"
+#include "oppackage/op_package_values.h"
+#include "oppackage/op_package_vocabulary.h"
 
 namespace qnn::oppackage {
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "op_package_config.h"
-#include "op_package_xml.h"
+#include "oppackage/op_package_config.h"
+#include "oppackage/op_package_xml.h"
 
 namespace qnn::oppackage {
 

@@ -1,4 +1,4 @@
-#include "op_package_config.h"
+#include "oppackage/op_package_config.h"
 
 #include <algorithm>
 

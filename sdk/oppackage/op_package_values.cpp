@@ -1,4 +1,4 @@
-#include "op_package_values.h"
+#include "oppackage/op_package_values.h"
 
 #include <cerrno>
 #include <cmath>

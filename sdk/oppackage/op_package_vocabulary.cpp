@@ -1,9 +1,9 @@
-#include "op_package_vocabulary.h"
+#include "oppackage/op_package_vocabulary.h"
 
 #include <algorithm>
 #include <cctype>
 
-#include "op_package_config.h"
+#include "oppackage/op_package_config.h"
 
 namespace qnn::oppackage {
 

@@ -1,4 +1,4 @@
-#include "op_package_xml.h"
+#include "oppackage/op_package_xml.h"
 
 #include <tinyxml2.h>
 
@@ -7,8 +7,8 @@
 #include <initializer_list>
 #include <sstream>
 
-#include "op_package_checks.h"
-#include "op_package_vocabulary.h"
+#include "oppackage/op_package_checks.h"
+#include "oppackage/op_package_vocabulary.h"
 
 namespace qnn::oppackage {
 

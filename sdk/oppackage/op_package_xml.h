@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "op_package_config.h"
+#include "oppackage/op_package_config.h"
 
 namespace qnn::oppackage {
 

@@ -1,4 +1,4 @@
-#include "binary_info.h"
+#include "system/binary_info.h"
 
 #include "HTP/QnnHtpCommon.h"
 #include "binary/prepared_blob.h"

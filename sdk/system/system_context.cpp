@@ -1,4 +1,4 @@
-#include "system_context.h"
+#include "system/system_context.h"
 
 #include <limits>
 

@@ -8,9 +8,9 @@
 #include <mutex>
 #include <vector>
 
-#include "binary_info.h"
 #include "core/handle_registry.h"
 #include "core/status.h"
+#include "system/binary_info.h"
 
 namespace qnn::system {
 

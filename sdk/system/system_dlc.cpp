@@ -1,4 +1,4 @@
-#include "system_dlc.h"
+#include "system/system_dlc.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -11,8 +11,8 @@
 #include "QnnModel.hpp"
 #include "core/dtype.h"
 #include "dlc/dlc_writer.h"
-#include "binary_info.h"
-#include "system_context.h"
+#include "system/binary_info.h"
+#include "system/system_context.h"
 
 namespace qnn::system {
 

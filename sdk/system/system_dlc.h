@@ -20,7 +20,7 @@
 #include "core/logger.h"
 #include "core/status.h"
 #include "dlc/dlc_file.h"
-#include "dlc_compose.h"
+#include "model_dlc/dlc_compose.h"
 
 namespace qnn::system {
 

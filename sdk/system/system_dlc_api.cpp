@@ -9,8 +9,8 @@
 
 #include "System/QnnSystemDlc.h"
 #include "dlc/system_dlc_hook.h"
-#include "system_dlc.h"
-#include "system_guard.h"
+#include "system/system_dlc.h"
+#include "system/system_guard.h"
 
 namespace qnn::system {
 namespace {

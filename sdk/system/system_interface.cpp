@@ -12,8 +12,8 @@
 #include "core/api_members.h"
 #include "core/logger.h"
 #include "runtime/providers.h"
-#include "system_context.h"
-#include "system_guard.h"
+#include "system/system_context.h"
+#include "system/system_guard.h"
 
 namespace qnn::system {
 namespace {

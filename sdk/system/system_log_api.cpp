@@ -2,7 +2,7 @@
 // one) that System API calls taking a logger report through — QnnSystemDlc_createFromFile /
 // createFromBinary, and every later call on the DLC handle made from them.
 #include "System/QnnSystemLog.h"
-#include "system_guard.h"
+#include "system/system_guard.h"
 
 namespace {
 constexpr qnn::system::ComponentErrors kLogErrors{QNN_LOG_ERROR_INVALID_ARGUMENT, QNN_LOG_ERROR_INVALID_HANDLE,

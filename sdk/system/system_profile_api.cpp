@@ -15,7 +15,7 @@
 
 #include "System/QnnSystemProfile.h"
 #include "core/profile_log.h"
-#include "system_guard.h"
+#include "system/system_guard.h"
 
 namespace qnn::system {
 namespace {

@@ -6,7 +6,7 @@
 #include "System/QnnSystemTensor.h"
 #include "core/dtype.h"
 #include "adapters/client_datatypes.h"
-#include "system_guard.h"
+#include "system/system_guard.h"
 
 namespace {
 constexpr qnn::system::ComponentErrors kTensorErrors{

@@ -11,7 +11,7 @@
 #include <utility>
 
 #include "QnnInterface.h"
-#include "trace_args.h"
+#include "trace/trace_args.h"
 
 namespace qnn::trace {
 

@@ -1,4 +1,4 @@
-#include "trace_args.h"
+#include "trace/trace_args.h"
 
 namespace qnn::trace {
 

@@ -15,7 +15,7 @@
 #include <array>
 #include <cstddef>
 
-#include "trace_format.h"
+#include "trace/trace_format.h"
 
 #define QNN_TRACE_ARGS_saverInitialize(A) A(config, List)
 #define QNN_TRACE_ARGS_propertyHasCapability(A) A(key, UInt)

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "core/api_members.h"
-#include "trace_value.h"
+#include "trace/trace_value.h"
 
 namespace qnn::trace {
 

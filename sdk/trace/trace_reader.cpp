@@ -1,4 +1,4 @@
-#include "trace_reader.h"
+#include "trace/trace_reader.h"
 
 #include <zlib.h>
 
@@ -7,7 +7,7 @@
 #include <iterator>
 
 #include "binary/crc.h"
-#include "byte_codec.h"
+#include "trace/byte_codec.h"
 
 namespace qnn::trace {
 namespace {

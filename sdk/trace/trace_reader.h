@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "trace_format.h"
+#include "trace/trace_format.h"
 
 namespace qnn::trace {
 

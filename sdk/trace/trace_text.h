@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "trace_reader.h"
+#include "trace/trace_reader.h"
 
 namespace qnn::trace {
 

@@ -1,6 +1,6 @@
-#include "trace_value.h"
+#include "trace/trace_value.h"
 
-#include "byte_codec.h"
+#include "trace/byte_codec.h"
 
 namespace qnn::trace {
 

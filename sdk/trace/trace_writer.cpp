@@ -1,4 +1,4 @@
-#include "trace_writer.h"
+#include "trace/trace_writer.h"
 
 #include <zlib.h>
 
@@ -6,7 +6,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "byte_codec.h"
+#include "trace/byte_codec.h"
 
 namespace qnn::trace {
 namespace {

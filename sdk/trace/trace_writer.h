@@ -11,7 +11,7 @@
 #include <tuple>
 #include <vector>
 
-#include "trace_format.h"
+#include "trace/trace_format.h"
 
 namespace qnn::trace {
 

@@ -1,4 +1,4 @@
-#include "adapter_config.h"
+#include "tools/common/adapter_config.h"
 
 #include <yaml.h>
 
@@ -6,7 +6,7 @@
 #include <memory>
 #include <set>
 
-#include "tool_error.h"
+#include "tools/common/tool_error.h"
 
 namespace qnn::tools {
 namespace {

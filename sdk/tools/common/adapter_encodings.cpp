@@ -1,4 +1,4 @@
-#include "adapter_encodings.h"
+#include "tools/common/adapter_encodings.h"
 
 #include <algorithm>
 #include <cmath>
@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "tool_error.h"
+#include "tools/common/tool_error.h"
 
 namespace qnn::tools {
 namespace {

@@ -16,7 +16,7 @@
 #include <map>
 #include <string>
 
-#include "tensor_spec.h"
+#include "tools/common/tensor_spec.h"
 
 namespace qnn::tools {
 

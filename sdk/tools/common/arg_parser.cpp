@@ -1,10 +1,10 @@
-#include "arg_parser.h"
+#include "tools/common/arg_parser.h"
 
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 
-#include "tool_error.h"
+#include "tools/common/tool_error.h"
 #include "QnnSdkBuildId.h"
 
 namespace qnn::tools {

@@ -1,10 +1,10 @@
-#include "backend_extensions.h"
+#include "tools/common/backend_extensions.h"
 
 #include <algorithm>
 #include <cstdio>
 
-#include "raw_file.h"
-#include "tool_error.h"
+#include "tools/common/raw_file.h"
+#include "tools/common/tool_error.h"
 
 namespace qnn::tools {
 

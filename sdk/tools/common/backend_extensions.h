@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "dynamic_library.h"
-#include "openqnn_backend_extension.h"
+#include "tools/common/dynamic_library.h"
+#include "tools/common/openqnn_backend_extension.h"
 
 namespace qnn::tools {
 

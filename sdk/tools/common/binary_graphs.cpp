@@ -1,10 +1,10 @@
-#include "binary_graphs.h"
+#include "tools/common/binary_graphs.h"
 
 #include <filesystem>
 
-#include "raw_file.h"
-#include "system_library.h"
-#include "tool_error.h"
+#include "tools/common/raw_file.h"
+#include "tools/common/system_library.h"
+#include "tools/common/tool_error.h"
 
 namespace qnn::tools {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "graph_spec.h"
+#include "tools/common/graph_spec.h"
 
 namespace qnn::tools {
 

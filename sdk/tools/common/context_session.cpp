@@ -1,8 +1,8 @@
-#include "context_session.h"
+#include "tools/common/context_session.h"
 
 #include "QnnSignal.h"
-#include "profiling.h"
-#include "tool_error.h"
+#include "tools/common/profiling.h"
+#include "tools/common/tool_error.h"
 
 namespace qnn::tools {
 

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "graph_spec.h"
-#include "model_loader.h"
-#include "qnn_backend.h"
+#include "tools/common/graph_spec.h"
+#include "tools/common/model_loader.h"
+#include "tools/common/qnn_backend.h"
 
 namespace qnn::tools {
 

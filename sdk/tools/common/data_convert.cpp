@@ -1,12 +1,12 @@
-#include "data_convert.h"
+#include "tools/common/data_convert.h"
 
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <limits>
 
-#include "tensor_spec.h"
-#include "tool_error.h"
+#include "tools/common/tensor_spec.h"
+#include "tools/common/tool_error.h"
 
 namespace qnn::tools {
 namespace {

@@ -1,4 +1,4 @@
-#include "dynamic_library.h"
+#include "tools/common/dynamic_library.h"
 
 #include <dlfcn.h>
 

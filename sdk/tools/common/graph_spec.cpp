@@ -1,9 +1,9 @@
-#include "graph_spec.h"
+#include "tools/common/graph_spec.h"
 
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "tool_error.h"
+#include "tools/common/tool_error.h"
 
 namespace qnn::tools {
 namespace {

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "model_library.h"
-#include "tensor_spec.h"
+#include "tools/common/model_library.h"
+#include "tools/common/tensor_spec.h"
 
 namespace qnn::tools {
 

@@ -1,12 +1,12 @@
-#include "input_list.h"
+#include "tools/common/input_list.h"
 
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
-#include "arg_parser.h"
-#include "raw_file.h"
-#include "tool_error.h"
+#include "tools/common/arg_parser.h"
+#include "tools/common/raw_file.h"
+#include "tools/common/tool_error.h"
 
 namespace qnn::tools {
 namespace {

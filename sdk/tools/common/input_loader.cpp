@@ -1,12 +1,12 @@
-#include "input_loader.h"
+#include "tools/common/input_loader.h"
 
 #include <cstring>
 #include <filesystem>
 
-#include "data_convert.h"
-#include "output_writer.h"
-#include "raw_file.h"
-#include "tool_error.h"
+#include "tools/common/data_convert.h"
+#include "tools/common/output_writer.h"
+#include "tools/common/raw_file.h"
+#include "tools/common/tool_error.h"
 
 namespace qnn::tools {
 

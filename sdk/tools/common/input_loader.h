@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "graph_spec.h"
-#include "input_list.h"
+#include "tools/common/graph_spec.h"
+#include "tools/common/input_list.h"
 
 namespace qnn::tools {
 

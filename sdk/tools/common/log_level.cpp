@@ -1,10 +1,10 @@
-#include "log_level.h"
+#include "tools/common/log_level.h"
 
 #include <cstdarg>
 #include <cstdio>
 #include <mutex>
 
-#include "tool_error.h"
+#include "tools/common/tool_error.h"
 
 namespace qnn::tools {
 

@@ -1,4 +1,4 @@
-#include "model_abi.h"
+#include "tools/common/model_abi.h"
 
 #include <dlfcn.h>
 #include <link.h>
@@ -8,7 +8,7 @@
 #include <set>
 
 #include "adapters/client_interface.h"
-#include "tool_error.h"
+#include "tools/common/tool_error.h"
 
 namespace qnn::tools {
 namespace {

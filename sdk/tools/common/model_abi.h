@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "model_library.h"
+#include "tools/common/model_library.h"
 
 namespace qnn::tools {
 

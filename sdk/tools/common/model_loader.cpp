@@ -1,4 +1,4 @@
-#include "model_loader.h"
+#include "tools/common/model_loader.h"
 
 #include <cstddef>
 #include <cstring>
@@ -6,8 +6,8 @@
 
 #include "adapters/client_layouts.h"
 #include "adapters/client_interface.h"
-#include "log_level.h"
-#include "tool_error.h"
+#include "tools/common/log_level.h"
+#include "tools/common/tool_error.h"
 
 namespace qnn::tools {
 namespace {

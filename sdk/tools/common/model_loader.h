@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "dynamic_library.h"
-#include "model_abi.h"
-#include "model_library.h"
-#include "qnn_backend.h"
+#include "tools/common/dynamic_library.h"
+#include "tools/common/model_abi.h"
+#include "tools/common/model_library.h"
+#include "tools/common/qnn_backend.h"
 
 namespace qnn::adapters {
 class Converted;

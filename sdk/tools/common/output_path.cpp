@@ -1,8 +1,8 @@
-#include "output_path.h"
+#include "tools/common/output_path.h"
 
 #include <sys/stat.h>
 
-#include "tool_error.h"
+#include "tools/common/tool_error.h"
 
 namespace qnn::tools {
 

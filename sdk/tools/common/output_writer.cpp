@@ -1,10 +1,10 @@
-#include "output_writer.h"
+#include "tools/common/output_writer.h"
 
 #include <cctype>
 #include <set>
 
-#include "data_convert.h"
-#include "raw_file.h"
+#include "tools/common/data_convert.h"
+#include "tools/common/raw_file.h"
 
 namespace qnn::tools {
 

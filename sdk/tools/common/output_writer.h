@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "tensor_spec.h"
+#include "tools/common/tensor_spec.h"
 
 namespace qnn::tools {
 

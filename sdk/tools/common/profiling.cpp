@@ -1,12 +1,12 @@
-#include "profiling.h"
+#include "tools/common/profiling.h"
 
 #include <fstream>
 
 #include "QnnProfile.h"
 #include "core/profile_log.h"
-#include "qnn_backend.h"
-#include "raw_file.h"
-#include "tool_error.h"
+#include "tools/common/qnn_backend.h"
+#include "tools/common/raw_file.h"
+#include "tools/common/tool_error.h"
 
 namespace qnn::tools {
 

@@ -1,10 +1,10 @@
-#include "qnn_backend.h"
+#include "tools/common/qnn_backend.h"
 
 #include "QnnBackend.h"
 #include "QnnCommon.h"
-#include "arg_parser.h"
-#include "log_level.h"
-#include "tool_error.h"
+#include "tools/common/arg_parser.h"
+#include "tools/common/log_level.h"
+#include "tools/common/tool_error.h"
 
 namespace qnn::tools {
 

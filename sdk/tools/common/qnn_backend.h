@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "QnnInterface.h"
-#include "dynamic_library.h"
+#include "tools/common/dynamic_library.h"
 
 namespace qnn::tools {
 

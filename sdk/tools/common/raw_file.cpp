@@ -1,4 +1,4 @@
-#include "raw_file.h"
+#include "tools/common/raw_file.h"
 
 #include <unistd.h>
 
@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <system_error>
 
-#include "tool_error.h"
+#include "tools/common/tool_error.h"
 
 namespace qnn::tools {
 

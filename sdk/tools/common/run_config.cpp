@@ -1,9 +1,9 @@
-#include "run_config.h"
+#include "tools/common/run_config.h"
 
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "tool_error.h"
+#include "tools/common/tool_error.h"
 
 namespace qnn::tools {
 namespace {

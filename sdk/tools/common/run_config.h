@@ -13,8 +13,8 @@
 
 #include "QnnContext.h"
 #include "QnnGraph.h"
-#include "backend_extensions.h"
-#include "model_library.h"
+#include "tools/common/backend_extensions.h"
+#include "tools/common/model_library.h"
 
 namespace qnn::tools {
 

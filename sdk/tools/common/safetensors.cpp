@@ -1,11 +1,11 @@
-#include "safetensors.h"
+#include "tools/common/safetensors.h"
 
 #include <nlohmann/json.hpp>
 
 #include <fstream>
 #include <iterator>
 
-#include "tool_error.h"
+#include "tools/common/tool_error.h"
 
 namespace qnn::tools {
 

@@ -1,9 +1,9 @@
-#include "system_library.h"
+#include "tools/common/system_library.h"
 
 #include "QnnCommon.h"
 #include "System/QnnSystemInterface.h"
-#include "dynamic_library.h"
-#include "tool_error.h"
+#include "tools/common/dynamic_library.h"
+#include "tools/common/tool_error.h"
 
 namespace qnn::tools {
 namespace {

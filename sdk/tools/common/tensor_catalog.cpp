@@ -1,6 +1,6 @@
-#include "tensor_catalog.h"
+#include "tools/common/tensor_catalog.h"
 
-#include "tool_error.h"
+#include "tools/common/tool_error.h"
 
 namespace qnn::tools {
 namespace {

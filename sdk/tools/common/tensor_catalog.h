@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "QnnInterface.h"
-#include "tensor_spec.h"
+#include "tools/common/tensor_spec.h"
 
 namespace qnn::tools {
 

@@ -1,6 +1,6 @@
-#include "tensor_spec.h"
+#include "tools/common/tensor_spec.h"
 
-#include "data_convert.h"
+#include "tools/common/data_convert.h"
 
 namespace qnn::tools {
 

@@ -1,10 +1,10 @@
-#include "tool_main.h"
+#include "tools/common/tool_main.h"
 
 #include <cstdio>
 #include <exception>
 #include <new>
 
-#include "tool_error.h"
+#include "tools/common/tool_error.h"
 
 namespace qnn::tools {
 

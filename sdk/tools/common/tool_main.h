@@ -6,7 +6,7 @@
 #include <functional>
 #include <string>
 
-#include "arg_parser.h"
+#include "tools/common/arg_parser.h"
 
 namespace qnn::tools {
 

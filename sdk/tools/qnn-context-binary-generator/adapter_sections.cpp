@@ -1,12 +1,12 @@
-#include "adapter_sections.h"
+#include "tools/qnn-context-binary-generator/adapter_sections.h"
 
 #include <cstring>
 
-#include "adapter_encodings.h"
-#include "data_convert.h"
-#include "raw_file.h"
-#include "safetensors.h"
-#include "tool_error.h"
+#include "tools/common/adapter_encodings.h"
+#include "tools/common/data_convert.h"
+#include "tools/common/raw_file.h"
+#include "tools/common/safetensors.h"
+#include "tools/common/tool_error.h"
 
 namespace qnn::tools {
 namespace {

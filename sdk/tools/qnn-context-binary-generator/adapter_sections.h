@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "adapter_config.h"
-#include "context_session.h"
-#include "tensor_catalog.h"
+#include "tools/common/adapter_config.h"
+#include "tools/common/context_session.h"
+#include "tools/common/tensor_catalog.h"
 
 namespace qnn::tools {
 

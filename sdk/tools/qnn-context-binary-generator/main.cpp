@@ -4,16 +4,16 @@
 // --retrieve_context uses when no libQnnSystem.so is available.
 #include <cstdio>
 
-#include "adapter_sections.h"
-#include "arg_parser.h"
-#include "backend_extensions.h"
-#include "context_session.h"
-#include "log_level.h"
-#include "profiling.h"
-#include "raw_file.h"
-#include "run_config.h"
-#include "tool_error.h"
-#include "tool_main.h"
+#include "tools/common/arg_parser.h"
+#include "tools/common/backend_extensions.h"
+#include "tools/common/context_session.h"
+#include "tools/common/log_level.h"
+#include "tools/common/profiling.h"
+#include "tools/common/raw_file.h"
+#include "tools/common/run_config.h"
+#include "tools/common/tool_error.h"
+#include "tools/common/tool_main.h"
+#include "tools/qnn-context-binary-generator/adapter_sections.h"
 
 namespace qnn::tools {
 namespace {

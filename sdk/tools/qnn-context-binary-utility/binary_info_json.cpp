@@ -1,12 +1,12 @@
-#include "binary_info_json.h"
+#include "tools/qnn-context-binary-utility/binary_info_json.h"
 
 #include <string>
 #include <type_traits>
 
 #include "HTP/QnnHtpSystemContext.h"
 
-#include "qnn_names.h"
-#include "tool_error.h"
+#include "tools/common/tool_error.h"
+#include "tools/qnn-context-binary-utility/qnn_names.h"
 
 namespace qnn::tools {
 namespace {

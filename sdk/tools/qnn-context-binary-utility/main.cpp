@@ -4,13 +4,13 @@
 // the JSON file is written only after the binary was read successfully.
 #include <cstdio>
 
-#include "arg_parser.h"
-#include "binary_info_json.h"
-#include "output_path.h"
-#include "raw_file.h"
-#include "system_context_reader.h"
-#include "tool_error.h"
-#include "tool_main.h"
+#include "tools/common/arg_parser.h"
+#include "tools/common/output_path.h"
+#include "tools/common/raw_file.h"
+#include "tools/common/tool_error.h"
+#include "tools/common/tool_main.h"
+#include "tools/qnn-context-binary-utility/binary_info_json.h"
+#include "tools/qnn-context-binary-utility/system_context_reader.h"
 
 namespace {
 

@@ -1,4 +1,4 @@
-#include "qnn_names.h"
+#include "tools/qnn-context-binary-utility/qnn_names.h"
 
 namespace qnn::tools {
 namespace {

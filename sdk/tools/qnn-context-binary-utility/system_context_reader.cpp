@@ -1,11 +1,11 @@
-#include "system_context_reader.h"
+#include "tools/qnn-context-binary-utility/system_context_reader.h"
 
 #include <unistd.h>
 
 #include <climits>
-#include "qnn_names.h"
-#include "raw_file.h"
-#include "tool_error.h"
+#include "tools/common/raw_file.h"
+#include "tools/common/tool_error.h"
+#include "tools/qnn-context-binary-utility/qnn_names.h"
 
 namespace qnn::tools {
 namespace {

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "System/QnnSystemInterface.h"
-#include "dynamic_library.h"
+#include "tools/common/dynamic_library.h"
 
 namespace qnn::tools {
 

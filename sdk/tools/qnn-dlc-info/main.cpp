@@ -10,14 +10,14 @@
 #include <sstream>
 #include <string>
 
-#include "arg_parser.h"
+#include "tools/common/arg_parser.h"
 #include "core/dtype.h"
 #include "dlc/dlc_file.h"
 #include "adapters/client_datatypes.h"
-#include "output_path.h"
-#include "raw_file.h"
-#include "tool_error.h"
-#include "tool_main.h"
+#include "tools/common/output_path.h"
+#include "tools/common/raw_file.h"
+#include "tools/common/tool_error.h"
+#include "tools/common/tool_main.h"
 
 namespace {
 

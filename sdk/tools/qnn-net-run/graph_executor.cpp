@@ -1,9 +1,9 @@
-#include "graph_executor.h"
+#include "tools/qnn-net-run/graph_executor.h"
 
 #include "QnnSignal.h"
-#include "output_writer.h"
-#include "progress.h"
-#include "tool_error.h"
+#include "tools/common/output_writer.h"
+#include "tools/common/progress.h"
+#include "tools/common/tool_error.h"
 
 namespace qnn::tools::netrun {
 namespace {

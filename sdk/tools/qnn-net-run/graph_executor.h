@@ -5,10 +5,10 @@
 #include <set>
 #include <string>
 
-#include "context_session.h"
-#include "input_loader.h"
-#include "net_run_options.h"
-#include "profiling.h"
+#include "tools/common/context_session.h"
+#include "tools/common/input_loader.h"
+#include "tools/common/profiling.h"
+#include "tools/qnn-net-run/net_run_options.h"
 
 namespace qnn::tools::netrun {
 

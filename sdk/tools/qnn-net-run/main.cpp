@@ -1,8 +1,8 @@
 // qnn-net-run: executes a model library or a context binary on a QNN backend.
 
-#include "net_run.h"
-#include "net_run_options.h"
-#include "tool_main.h"
+#include "tools/common/tool_main.h"
+#include "tools/qnn-net-run/net_run.h"
+#include "tools/qnn-net-run/net_run_options.h"
 
 int main(int argc, char** argv) {
   return qnn::tools::runToolMain("qnn-net-run", [&]() {

@@ -1,4 +1,4 @@
-#include "net_run.h"
+#include "tools/qnn-net-run/net_run.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -6,15 +6,15 @@
 #include <memory>
 #include <optional>
 
-#include "backend_extensions.h"
-#include "binary_graphs.h"
-#include "context_session.h"
-#include "graph_executor.h"
-#include "input_list.h"
-#include "input_loader.h"
-#include "raw_file.h"
-#include "run_config.h"
-#include "tool_error.h"
+#include "tools/common/backend_extensions.h"
+#include "tools/common/binary_graphs.h"
+#include "tools/common/context_session.h"
+#include "tools/common/input_list.h"
+#include "tools/common/input_loader.h"
+#include "tools/common/raw_file.h"
+#include "tools/common/run_config.h"
+#include "tools/common/tool_error.h"
+#include "tools/qnn-net-run/graph_executor.h"
 
 namespace qnn::tools::netrun {
 namespace {

@@ -2,7 +2,7 @@
 // list, execute, write outputs and the profiling log.
 #pragma once
 
-#include "net_run_options.h"
+#include "tools/qnn-net-run/net_run_options.h"
 
 namespace qnn::tools::netrun {
 

@@ -1,8 +1,8 @@
-#include "net_run_options.h"
+#include "tools/qnn-net-run/net_run_options.h"
 
-#include "log_level.h"
-#include "raw_file.h"
-#include "tool_error.h"
+#include "tools/common/log_level.h"
+#include "tools/common/raw_file.h"
+#include "tools/common/tool_error.h"
 
 namespace qnn::tools::netrun {
 

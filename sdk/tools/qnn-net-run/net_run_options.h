@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "arg_parser.h"
-#include "profiling.h"
-#include "qnn_backend.h"
+#include "tools/common/arg_parser.h"
+#include "tools/common/profiling.h"
+#include "tools/common/qnn_backend.h"
 
 namespace qnn::tools::netrun {
 

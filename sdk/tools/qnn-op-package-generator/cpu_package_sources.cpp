@@ -1,13 +1,13 @@
-#include "cpu_package_sources.h"
+#include "tools/qnn-op-package-generator/cpu_package_sources.h"
 
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <set>
 
-#include "cpu_templates.h"
-#include "op_package_values.h"
-#include "op_package_vocabulary.h"
+#include "oppackage/op_package_values.h"
+#include "oppackage/op_package_vocabulary.h"
+#include "tools/qnn-op-package-generator/cpu_templates.h"
 
 namespace qnn::tools::oppackage_gen {
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "op_package_config.h"
+#include "oppackage/op_package_config.h"
 
 namespace qnn::tools::oppackage_gen {
 

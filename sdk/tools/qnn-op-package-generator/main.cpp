@@ -8,12 +8,12 @@
 #include <set>
 #include <sstream>
 
-#include "arg_parser.h"
-#include "cpu_package_sources.h"
-#include "op_package_xml.h"
-#include "package_writer.h"
-#include "tool_error.h"
-#include "tool_main.h"
+#include "oppackage/op_package_xml.h"
+#include "tools/common/arg_parser.h"
+#include "tools/common/tool_error.h"
+#include "tools/common/tool_main.h"
+#include "tools/qnn-op-package-generator/cpu_package_sources.h"
+#include "tools/qnn-op-package-generator/package_writer.h"
 
 namespace {
 

@@ -1,10 +1,10 @@
-#include "package_writer.h"
+#include "tools/qnn-op-package-generator/package_writer.h"
 
 #include <filesystem>
 #include <fstream>
 #include <system_error>
 
-#include "tool_error.h"
+#include "tools/common/tool_error.h"
 
 namespace qnn::tools::oppackage_gen {
 

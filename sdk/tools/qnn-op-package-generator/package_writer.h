@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "cpu_package_sources.h"
+#include "tools/qnn-op-package-generator/cpu_package_sources.h"
 
 namespace qnn::tools::oppackage_gen {
 

@@ -1,4 +1,4 @@
-#include "backend_probe.h"
+#include "tools/qnn-platform-validator/backend_probe.h"
 
 #include <sys/stat.h>
 
@@ -9,11 +9,11 @@
 #include "HTP/QnnHtpDevice.h"
 #include "QnnDevice.h"
 #include "Saver/QnnSaver.h"
-#include "dynamic_library.h"
-#include "log_level.h"
-#include "qnn_backend.h"
-#include "tool_error.h"
-#include "validation_graph.h"
+#include "tools/common/dynamic_library.h"
+#include "tools/common/log_level.h"
+#include "tools/common/qnn_backend.h"
+#include "tools/common/tool_error.h"
+#include "tools/qnn-platform-validator/validation_graph.h"
 
 namespace qnn::tools {
 namespace {

@@ -10,12 +10,12 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "arg_parser.h"
-#include "backend_probe.h"
-#include "raw_file.h"
-#include "tool_error.h"
-#include "tool_main.h"
-#include "validator_report.h"
+#include "tools/common/arg_parser.h"
+#include "tools/common/raw_file.h"
+#include "tools/common/tool_error.h"
+#include "tools/common/tool_main.h"
+#include "tools/qnn-platform-validator/backend_probe.h"
+#include "tools/qnn-platform-validator/validator_report.h"
 
 namespace {
 

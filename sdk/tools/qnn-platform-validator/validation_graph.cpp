@@ -1,4 +1,4 @@
-#include "validation_graph.h"
+#include "tools/qnn-platform-validator/validation_graph.h"
 
 #include <cmath>
 #include <cstring>
@@ -8,7 +8,7 @@
 #include "QnnGraph.h"
 #include "QnnOpDef.h"
 #include "QnnTensor.h"
-#include "tool_error.h"
+#include "tools/common/tool_error.h"
 
 namespace qnn::tools {
 namespace {

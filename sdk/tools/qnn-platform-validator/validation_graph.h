@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "qnn_backend.h"
+#include "tools/common/qnn_backend.h"
 
 namespace qnn::tools {
 

@@ -1,4 +1,4 @@
-#include "validator_report.h"
+#include "tools/qnn-platform-validator/validator_report.h"
 
 namespace qnn::tools {
 namespace {

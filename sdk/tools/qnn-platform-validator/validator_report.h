@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "backend_probe.h"
+#include "tools/qnn-platform-validator/backend_probe.h"
 
 namespace qnn::tools {
 

@@ -1,4 +1,4 @@
-#include "chrome_trace.h"
+#include "tools/qnn-profile-viewer/chrome_trace.h"
 
 namespace qnn::tools {
 namespace {

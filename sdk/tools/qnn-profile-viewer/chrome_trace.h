@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "profile_log.h"
+#include "tools/qnn-profile-viewer/profile_log.h"
 
 namespace qnn::tools {
 

@@ -1,4 +1,4 @@
-#include "html_report.h"
+#include "tools/qnn-profile-viewer/html_report.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -5,15 +5,15 @@
 // exit 1; the trace is written only after the whole log was read.
 #include <cstdio>
 
-#include "arg_parser.h"
-#include "chrome_trace.h"
-#include "html_report.h"
-#include "output_path.h"
-#include "profile_log.h"
-#include "profile_summary.h"
-#include "raw_file.h"
-#include "tool_error.h"
-#include "tool_main.h"
+#include "tools/common/arg_parser.h"
+#include "tools/common/output_path.h"
+#include "tools/common/raw_file.h"
+#include "tools/common/tool_error.h"
+#include "tools/common/tool_main.h"
+#include "tools/qnn-profile-viewer/chrome_trace.h"
+#include "tools/qnn-profile-viewer/html_report.h"
+#include "tools/qnn-profile-viewer/profile_log.h"
+#include "tools/qnn-profile-viewer/profile_summary.h"
 
 namespace {
 

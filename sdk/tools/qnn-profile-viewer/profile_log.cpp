@@ -1,8 +1,8 @@
-#include "profile_log.h"
+#include "tools/qnn-profile-viewer/profile_log.h"
 
 #include <nlohmann/json.hpp>
 
-#include "tool_error.h"
+#include "tools/common/tool_error.h"
 
 namespace qnn::tools {
 namespace {

@@ -1,4 +1,4 @@
-#include "profile_summary.h"
+#include "tools/qnn-profile-viewer/profile_summary.h"
 
 #include <algorithm>
 #include <cstdarg>

@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "profile_log.h"
+#include "tools/qnn-profile-viewer/profile_log.h"
 
 namespace qnn::tools {
 

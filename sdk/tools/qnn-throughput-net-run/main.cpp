@@ -5,11 +5,11 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "arg_parser.h"
-#include "throughput_config.h"
-#include "throughput_runner.h"
-#include "tool_error.h"
-#include "tool_main.h"
+#include "tools/common/arg_parser.h"
+#include "tools/common/tool_error.h"
+#include "tools/common/tool_main.h"
+#include "tools/qnn-throughput-net-run/throughput_config.h"
+#include "tools/qnn-throughput-net-run/throughput_runner.h"
 
 namespace {
 

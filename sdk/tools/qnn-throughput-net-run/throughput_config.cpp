@@ -1,11 +1,11 @@
-#include "throughput_config.h"
+#include "tools/qnn-throughput-net-run/throughput_config.h"
 
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "raw_file.h"
-#include "tool_error.h"
+#include "tools/common/raw_file.h"
+#include "tools/common/tool_error.h"
 
 namespace qnn::tools::throughput {
 namespace {

@@ -1,4 +1,4 @@
-#include "throughput_runner.h"
+#include "tools/qnn-throughput-net-run/throughput_runner.h"
 
 #include <atomic>
 #include <chrono>
@@ -8,17 +8,17 @@
 #include <random>
 #include <thread>
 
-#include "backend_extensions.h"
-#include "binary_graphs.h"
-#include "context_session.h"
-#include "data_convert.h"
-#include "input_list.h"
-#include "input_loader.h"
-#include "log_level.h"
-#include "progress.h"
-#include "raw_file.h"
-#include "run_config.h"
-#include "tool_error.h"
+#include "tools/common/backend_extensions.h"
+#include "tools/common/binary_graphs.h"
+#include "tools/common/context_session.h"
+#include "tools/common/data_convert.h"
+#include "tools/common/input_list.h"
+#include "tools/common/input_loader.h"
+#include "tools/common/log_level.h"
+#include "tools/common/progress.h"
+#include "tools/common/raw_file.h"
+#include "tools/common/run_config.h"
+#include "tools/common/tool_error.h"
 
 namespace qnn::tools::throughput {
 namespace {

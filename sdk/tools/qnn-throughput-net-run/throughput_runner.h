@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "throughput_config.h"
+#include "tools/qnn-throughput-net-run/throughput_config.h"
 
 namespace qnn::tools::throughput {
 

@@ -4,11 +4,11 @@
 #include <cstdio>
 #include <fstream>
 
-#include "arg_parser.h"
-#include "tool_error.h"
-#include "tool_main.h"
-#include "trace_reader.h"
-#include "trace_text.h"
+#include "tools/common/arg_parser.h"
+#include "tools/common/tool_error.h"
+#include "tools/common/tool_main.h"
+#include "trace/trace_reader.h"
+#include "trace/trace_text.h"
 
 namespace {
 

@@ -5,12 +5,12 @@
 // and tensor is reported and the exit code is 2.
 #include <cstdio>
 
-#include "arg_parser.h"
-#include "dynamic_library.h"
-#include "replayer.h"
 #include "runtime/providers.h"
-#include "tool_error.h"
-#include "tool_main.h"
+#include "tools/common/arg_parser.h"
+#include "tools/common/dynamic_library.h"
+#include "tools/common/tool_error.h"
+#include "tools/common/tool_main.h"
+#include "tools/qnn-trace-replay/replayer.h"
 
 namespace {
 

@@ -4,9 +4,9 @@
 #include <cstring>
 #include <future>
 
-#include "replayer.h"
-#include "tool_error.h"
-#include "trace_configs.h"
+#include "tools/common/tool_error.h"
+#include "tools/qnn-trace-replay/replayer.h"
+#include "tools/qnn-trace-replay/trace_configs.h"
 
 namespace qnn::replay {
 

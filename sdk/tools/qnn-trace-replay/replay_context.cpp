@@ -1,8 +1,8 @@
 // Replay of contexts and registered memory: create (from binaries too),
 // configure, get binaries, free; memRegister backed by the replay's memfds.
-#include "qnn_data_bytes.h"
-#include "replayer.h"
-#include "tool_error.h"
+#include "tools/common/tool_error.h"
+#include "tools/qnn-trace-replay/replayer.h"
+#include "trace/qnn_data_bytes.h"
 
 namespace qnn::replay {
 

@@ -1,9 +1,9 @@
-#include "replay_memory.h"
+#include "tools/qnn-trace-replay/replay_memory.h"
 
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "tool_error.h"
+#include "tools/common/tool_error.h"
 
 namespace qnn::replay {
 

@@ -2,8 +2,8 @@
 #include <tuple>
 #include <type_traits>
 
-#include "replayer.h"
-#include "table_params.h"
+#include "tools/qnn-trace-replay/replayer.h"
+#include "trace/table_params.h"
 
 namespace qnn::replay {
 

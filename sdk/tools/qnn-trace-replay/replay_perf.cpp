@@ -5,7 +5,7 @@
 // are skipped: its infrastructure is not a QnnHtpDevice_Infrastructure_t.
 #include "HTP/QnnHtpCommon.h"
 #include "HTP/QnnHtpDevice.h"
-#include "replayer.h"
+#include "tools/qnn-trace-replay/replayer.h"
 
 namespace qnn::replay {
 

@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <cstring>
 
-#include "replayer.h"
-#include "tool_error.h"
+#include "tools/common/tool_error.h"
+#include "tools/qnn-trace-replay/replayer.h"
 
 namespace qnn::replay {
 

@@ -1,11 +1,11 @@
-#include "replayer.h"
+#include "tools/qnn-trace-replay/replayer.h"
 
 #include <cmath>
 #include <cstring>
 #include <sstream>
 
-#include "tool_error.h"
-#include "trace_tensors.h"
+#include "tools/common/tool_error.h"
+#include "tools/qnn-trace-replay/trace_tensors.h"
 
 namespace qnn::replay {
 

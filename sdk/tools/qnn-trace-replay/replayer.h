@@ -13,11 +13,11 @@
 
 #include "HTP/QnnHtpDevice.h"
 #include "QnnInterface.h"
-#include "replay_memory.h"
-#include "trace_args.h"
-#include "trace_configs.h"
-#include "trace_tensors.h"
-#include "trace_reader.h"
+#include "tools/qnn-trace-replay/replay_memory.h"
+#include "trace/trace_args.h"
+#include "tools/qnn-trace-replay/trace_configs.h"
+#include "tools/qnn-trace-replay/trace_tensors.h"
+#include "trace/trace_reader.h"
 
 // The calls qnn-trace-replay replays (one handler each, Replayer::on<Call::x>); any other is skipped.
 #define QNN_REPLAY_HANDLED_CALLS(X) \

@@ -1,4 +1,4 @@
-#include "trace_configs.h"
+#include "tools/qnn-trace-replay/trace_configs.h"
 
 #include <cstring>
 

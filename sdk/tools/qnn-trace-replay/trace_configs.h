@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "QnnInterface.h"
-#include "trace_reader.h"
+#include "trace/trace_reader.h"
 
 namespace qnn::replay {
 

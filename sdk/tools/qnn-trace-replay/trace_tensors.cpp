@@ -1,6 +1,6 @@
-#include "trace_tensors.h"
+#include "tools/qnn-trace-replay/trace_tensors.h"
 
-#include "tool_error.h"
+#include "tools/common/tool_error.h"
 
 namespace qnn::replay {
 

@@ -5,11 +5,11 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "arg_parser.h"
-#include "tool_error.h"
-#include "tool_main.h"
-#include "trace_reader.h"
-#include "trace_to_c.h"
+#include "tools/common/arg_parser.h"
+#include "tools/common/tool_error.h"
+#include "tools/common/tool_main.h"
+#include "trace/cgen/trace_to_c.h"
+#include "trace/trace_reader.h"
 
 namespace {
 

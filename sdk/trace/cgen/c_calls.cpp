@@ -1,8 +1,8 @@
 // One recorded call -> one C block of the generated program: the per-call
 // handler table and the graph and tensor calls.
-#include "c_generator.h"
-#include "c_literals.h"
-#include "trace_format.h"
+#include "trace/cgen/c_generator.h"
+#include "trace/cgen/c_literals.h"
+#include "trace/trace_format.h"
 
 namespace qnn::trace::cgen {
 

@@ -1,7 +1,7 @@
 // Config arrays of the generated program. Each recorded entry names its union
 // member by the field it was recorded under (docs/saver-trace-format.md).
-#include "c_generator.h"
-#include "c_literals.h"
+#include "trace/cgen/c_generator.h"
+#include "trace/cgen/c_literals.h"
 
 namespace qnn::trace::cgen {
 

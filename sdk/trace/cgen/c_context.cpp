@@ -1,8 +1,8 @@
 // Context and registered-memory calls -> C: contexts created (from binaries
 // too), configured, binaries got and kept, memRegister on the program's memfds.
-#include "c_generator.h"
-#include "c_literals.h"
-#include "qnn_data_bytes.h"
+#include "trace/cgen/c_generator.h"
+#include "trace/cgen/c_literals.h"
+#include "trace/qnn_data_bytes.h"
 
 namespace qnn::trace::cgen {
 namespace {

@@ -1,8 +1,8 @@
-#include "c_generator.h"
+#include "trace/cgen/c_generator.h"
 
 #include "QnnInterface.h"
-#include "c_prelude.h"
-#include "trace_format.h"
+#include "trace/cgen/c_prelude.h"
+#include "trace/trace_format.h"
 
 namespace qnn::trace::cgen {
 namespace {

@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "params_file.h"
-#include "trace_args.h"
-#include "trace_reader.h"
+#include "trace/cgen/params_file.h"
+#include "trace/trace_args.h"
+#include "trace/trace_reader.h"
 
 // The calls the C generator writes (one handler each, CGenerator::on<Call::x>); any
 // other is left as a comment.

@@ -3,8 +3,8 @@
 // one serving ranges of its binary), a ListSlot per entry filled by the
 // prelude's noteListLoad, then each recorded context and graph taken from its
 // entry's slot (graphs by name).
-#include "c_generator.h"
-#include "c_literals.h"
+#include "trace/cgen/c_generator.h"
+#include "trace/cgen/c_literals.h"
 
 namespace qnn::trace::cgen {
 

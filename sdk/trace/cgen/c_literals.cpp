@@ -1,4 +1,4 @@
-#include "c_literals.h"
+#include "trace/cgen/c_literals.h"
 
 #include <cmath>
 #include <cstdio>

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string>
 
-#include "trace_value.h"
+#include "trace/trace_value.h"
 
 namespace qnn::trace::cgen {
 

@@ -1,7 +1,7 @@
 // Backend, log, error, profile, device, signal and global-config calls -> C.
-#include "c_generator.h"
-#include "c_literals.h"
-#include "table_params.h"
+#include "trace/cgen/c_generator.h"
+#include "trace/cgen/c_literals.h"
+#include "trace/table_params.h"
 
 namespace qnn::trace::cgen {
 

@@ -5,7 +5,7 @@
 #include <functional>
 #include <utility>
 
-#include "c_generator.h"
+#include "trace/cgen/c_generator.h"
 
 namespace qnn::trace::cgen {
 namespace {

@@ -4,7 +4,7 @@
 // backend exports it, OpenQNN's OpenQnn_getProvidersForClientApi). The parts that
 // name newer types or members are left out when the recording has no use for
 // them, so the file builds against the headers of the recorded client's API.
-#include "c_prelude.h"
+#include "trace/cgen/c_prelude.h"
 
 // The parts are the files prelude/*.c.in, compiled in by the build (cmake/EmbedText.cmake).
 namespace qnn::trace::cgen::prelude {

@@ -2,8 +2,8 @@
 // context binaries, a section the program gets itself (getBinarySection) is
 // kept and used wherever the trace applies the same bytes; a buffer made by
 // getBinarySectionUpdate is a file-scope variable named by its recorded address.
-#include "c_generator.h"
-#include "c_literals.h"
+#include "trace/cgen/c_generator.h"
+#include "trace/cgen/c_literals.h"
 
 namespace qnn::trace::cgen {
 namespace {

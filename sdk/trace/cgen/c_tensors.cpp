@@ -1,6 +1,6 @@
 // Tensor and op-config statements of the generated program.
-#include "c_generator.h"
-#include "c_literals.h"
+#include "trace/cgen/c_generator.h"
+#include "trace/cgen/c_literals.h"
 
 namespace qnn::trace::cgen {
 namespace {

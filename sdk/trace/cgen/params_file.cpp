@@ -1,4 +1,4 @@
-#include "params_file.h"
+#include "trace/cgen/params_file.h"
 
 #include <cstdio>
 

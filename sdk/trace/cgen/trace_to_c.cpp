@@ -1,10 +1,10 @@
-#include "trace_to_c.h"
+#include "trace/cgen/trace_to_c.h"
 
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 
-#include "c_generator.h"
+#include "trace/cgen/c_generator.h"
 
 namespace qnn::trace {
 

@@ -1,4 +1,4 @@
-#include "htp_extension_config.h"
+#include "tools/extensions/htp/htp_extension_config.h"
 
 #include <cmath>
 #include <fstream>

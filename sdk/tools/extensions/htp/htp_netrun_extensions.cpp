@@ -11,8 +11,8 @@
 #include "HTP/QnnHtpContext.h"
 #include "HTP/QnnHtpDevice.h"
 #include "HTP/QnnHtpGraph.h"
-#include "htp_extension_config.h"
-#include "openqnn_backend_extension.h"
+#include "tools/common/openqnn_backend_extension.h"
+#include "tools/extensions/htp/htp_extension_config.h"
 
 namespace qnn::htpext {
 namespace {
