@@ -57,7 +57,7 @@ done
 
 head -c 4000 "$prompt_text" >"$work/prompt.txt"
 ids=$("$build/bin/qnn-llm-run" --tokenizer "$model/tokenizer.json" --prompt_file "$work/prompt.txt" --tokenize |
-  tr ' ' '\n' | head -n "$prompt_tokens" | paste -sd, -)
+  cut -d' ' -f"1-$prompt_tokens" | tr ' ' ',')
 [ "$(echo "$ids" | tr ',' '\n' | wc -l)" = "$prompt_tokens" ] || { echo "the prompt text is too short" >&2; exit 2; }
 echo "== prompt: $prompt_tokens tokens of $prompt_text; $decode_tokens tokens greedy; $rounds rounds"
 baseline=$( { NODE_PATH="$modules" /usr/bin/time -f %M node -e "require('onnxruntime-node')" >/dev/null; } 2>&1 | tail -1) &&
