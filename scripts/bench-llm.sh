@@ -14,7 +14,8 @@
 #   PROMPT_TOKENS=N (default 100)  PROMPT_TEXT=FILE (default /usr/share/common-licenses/Apache-2.0)
 #   THREADS="1 2"  CONFIGS="ort cpu w8a16 w4a16"
 #   BUILD=DIR (default ./build)  BINS=DIR the context binaries, built once and reused (default
-#   $BUILD/llm-bench)  OUT=FILE also writes the table there
+#   $BUILD/llm-bench; delete it after a change to the converter or the binary format)  OUT=FILE also writes the
+#   table there
 #   QNN_ORT_NODE_MODULES=DIR holding onnxruntime-node (default build/ortnode/node_modules)
 set -euo pipefail
 cd "$(dirname "$0")/.."
