@@ -144,7 +144,7 @@ class MemObject : public HandleObject {
   ~MemObject() override;
   std::weak_ptr<ContextObject> context;
   void* data = nullptr;  // the tensor's first byte (inside the mapping)
-  size_t size = 0;
+  size_t size = 0;              // bytes usable from data on: the shape's, or a shared buffer's rest
   int fd = -1;
   uint64_t offset = 0;          // of data in fd
   void* mapBase = nullptr;      // the mapping, page aligned (munmap'ed with the object)

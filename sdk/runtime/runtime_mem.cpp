@@ -5,6 +5,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -36,7 +37,11 @@ Status regionOf(const Qnn_MemDescriptor_t& d, BackendHooks* hooks, FdRegion* out
   }
 }
 
-// Maps the tensor's bytes of `region` (any offset: the mapping starts at the page below it).
+// Maps the tensor's bytes of `region` (any offset: the mapping starts at the page below it). A shared
+// buffer (a CUSTOM descriptor with the allocation's total size) is mapped to its end: its handle backs any
+// tensor that fits from the offset on, not only one of the registered shape. Genie registers one handle
+// per (buffer, offset) with the first tensor it meets there and executes it for the same-named, larger
+// tensors of its other graphs (e.g. input_ids of AR-1 and AR-32 at one address).
 Status mapRegion(const FdRegion& region, size_t bytes, MemObject* m) {
   // The size through lseek (what dma-buf fds answer; fstat reports 0 for them), with the client's
   // file offset put back where it was.
@@ -53,6 +58,7 @@ Status mapRegion(const FdRegion& region, size_t bytes, MemObject* m) {
     return invalidArgument("the tensor (" + std::to_string(bytes) + " bytes at offset " +
                            std::to_string(region.offset) + ") ends beyond the stated buffer size " +
                            std::to_string(region.totalSize));
+  if (region.totalSize) end = std::min<uint64_t>(region.totalSize, static_cast<uint64_t>(fdSize));
   const uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
   const uint64_t start = region.offset / page * page;
   const size_t length = static_cast<size_t>(end - start);
@@ -62,7 +68,7 @@ Status mapRegion(const FdRegion& region, size_t bytes, MemObject* m) {
   m->mapBase = p;
   m->mapSize = length;
   m->data = static_cast<uint8_t*>(p) + (region.offset - start);
-  m->size = bytes;
+  m->size = static_cast<size_t>(end - region.offset);
   m->fd = region.fd;
   m->offset = region.offset;
   return Status::ok();

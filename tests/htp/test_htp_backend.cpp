@@ -592,6 +592,27 @@ TEST_F(HtpGraphTest, MultiTensorSharedBufferAtOffsets) {
   EXPECT_EQ(std::vector<uint8_t>(bytes + outOffset, bytes + total), referenceConvRelu(x, w, b));
   EXPECT_EQ(bytes[outOffset - 1], 0);  // nothing written outside the output's bytes
   EXPECT_EQ(api().memDeRegister(mem, 2), QNN_SUCCESS);
+  // A shared-buffer handle backs a tensor larger than its registered shape while the buffer's rest holds
+  // it: the Genie runtime registers one handle per (buffer, offset), with the shape of the first tensor it
+  // meets there (e.g. input_ids of its AR-1 graph), and executes its AR-N graph's tensor with it.
+  uint32_t oneRow[] = {1, 1, 1, kCin};
+  desc[0].memShape = {4, oneRow, nullptr};
+  ASSERT_EQ(api().memRegister(ctx, desc, 2, mem), QNN_SUCCESS) << LogCapture::take();
+  in.tensor.v1.memHandle = mem[0];
+  out.tensor.v1.memHandle = mem[1];
+  std::memset(bytes + outOffset, 0xEE, outBytes);
+  ASSERT_EQ(api().graphExecute(g, &in.tensor, 1, &out.tensor, 1, nullptr, nullptr), QNN_SUCCESS) << LogCapture::take();
+  EXPECT_EQ(std::vector<uint8_t>(bytes + outOffset, bytes + total), referenceConvRelu(x, w, b));
+  EXPECT_EQ(api().memDeRegister(mem, 1), QNN_SUCCESS);
+  // ... but not one the rest of the buffer cannot hold (here: kCin bytes before its end).
+  htp[0].sharedBufferConfig.offset = total - kCin;
+  ASSERT_EQ(api().memRegister(ctx, desc, 1, mem), QNN_SUCCESS) << LogCapture::take();
+  in.tensor.v1.memHandle = mem[0];
+  EXPECT_EQ(api().graphExecute(g, &in.tensor, 1, &out.tensor, 1, nullptr, nullptr), QNN_GRAPH_ERROR_INVALID_TENSOR);
+  EXPECT_NE(LogCapture::take().find("buffer is " + std::to_string(kCin) + " bytes, the tensor needs " +
+                                    std::to_string(x.size())),
+            std::string::npos);
+  EXPECT_EQ(api().memDeRegister(mem, 2), QNN_SUCCESS);
   // A tensor reaching past the stated buffer size, or past the file, is refused before mapping.
   htp[1].size = total - 1;
   Qnn_MemHandle_t refused = nullptr;
