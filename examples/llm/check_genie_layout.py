@@ -12,7 +12,10 @@ decoder, exports it in Genie's I/O convention, builds one context binary of both
 - qnn.llm generating on the binary (it recognizes the layout; it computes the rotary cos/sin as Genie does) from
   a held-out prompt longer than the prefill graph: every token is PyTorch's argmax over the sequence so far
   (plain causal pass, no cache), a different one accepted only at a near tie (within the backend's tolerance);
-  the C++ runner qnn-llm-run on the same binary and prompt generates the same ids.
+  the C++ runner qnn-llm-run on the same binary and prompt generates the same ids;
+- quantized (w8a16, calibrated on the float CPU binary's inputs): every tensor Genie fills or copies has one
+  encoding in both graphs and a cache input its output's (Genie refuses the model otherwise), and the
+  attention mask's encoding takes Genie's 16-bit "attend" value 65535 to 0; both runners give the same ids.
 
     /usr/bin/python3 examples/llm/check_genie_layout.py BUILD_DIR OUT_DIR [--tiny] [--seconds S] [--steps K]
                      [--backends cpu,htp]
@@ -24,8 +27,9 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-TOLERANCE = {"cpu": 1e-4, "htp": 2e-2}   # fp32 / fp16 logits (as check_runner.py)
-LIBRARY = {"cpu": "libQnnCpu.so", "htp": "libQnnHtp.so"}
+# fp32 / fp16 logits (as check_runner.py); quantized: the agreement with PyTorch is reported only
+TOLERANCE = {"cpu": 1e-4, "htp": 2e-2, "htp-w8a16": None}
+LIBRARY = {"cpu": "libQnnCpu.so", "htp": "libQnnHtp.so", "htp-w8a16": "libQnnHtp.so"}
 
 
 def alphabet():
@@ -46,7 +50,7 @@ def main():
     sys.path.insert(0, HERE)
     sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
     import llm_setup
-    a, T, model, c = llm_setup.prepare_check("cpu,htp")
+    a, T, model, c = llm_setup.prepare_check("cpu,htp,htp-w8a16")
     import numpy as np
     import export_genie
     import qnn.llm
@@ -100,11 +104,37 @@ def main():
     libs = os.path.join(a.build, "lib", "x86_64-linux-clang")
     for be in a.backends.split(","):
         lib = os.path.join(libs, LIBRARY[be])
+        quant = {}
+        if be == "htp-w8a16":
+            float_ctx = os.path.join(gdir, "llm.bin")
+            if not os.path.exists(float_ctx):
+                qnn.llm.build(os.path.join(a.build, "bin"), gdir, os.path.join(libs, LIBRARY["cpu"]), gdir)
+            cal = os.path.join(gdir + "-" + be, "calibration")
+            qnn.llm.calibrate(os.path.join(libs, LIBRARY["cpu"]), float_ctx, hf_path, held_out, cal, prompts=3)
+            quant = {"quantize": "w8a16", "calibration": cal}
         ctx = qnn.llm.build(os.path.join(a.build, "bin"), gdir, lib, gdir if be == "cpu" else gdir + "-" + be,
                             fp16=be == "htp",
-                            extension=os.path.join(a.build, "backends", "htp_sim", "libQnnHtpNetRunExtensions.so"))
+                            extension=os.path.join(a.build, "backends", "htp_sim", "libQnnHtpNetRunExtensions.so"),
+                            **quant)
         with qnn.llm.Generator(lib, ctx, hf_path, rope_theta=c["rope_theta"]) as gen:
+            if quant:   # one encoding per tensor Genie fills (names without _in/_out) across both graphs
+                enc = {}
+                for graph in (gen.pre, gen.dec):
+                    for t in graph.inputs + graph.outputs:
+                        if t.name in ("input_ids", "logits"):
+                            continue
+                        stem = t.name[:-3] if t.name.endswith("_in") else t.name[:-4] if t.name.endswith("_out") else t.name
+                        enc.setdefault(stem, set()).add((t.dtype_name, t.quant))
+                split = {k: v for k, v in enc.items() if len(v) != 1}
+                if split:
+                    failures.append(f"{be}: tensors quantized differently across graphs or in/out: {split}")
+                mask = next(iter(enc["attention_mask"]))[1]
+                if mask is None or abs((65535 + mask[1]) * mask[0]) > 1e-6 or (0 + mask[1]) * mask[0] > -1000:
+                    failures.append(f"{be}: the attention mask's encoding {mask} does not take 65535 to 0 and 0 to "
+                                    "a large negative value")
             for graph in (gen.pre, gen.dec):   # Genie's names, datatypes and shapes
+                if quant:
+                    break
                 n = c["ar"] if graph is gen.pre else 1
                 want = {"input_ids": ("int32", [1, n]), "attention_mask": ("float32", [1, 1, n, c["ctx"]]),
                         "position_ids_cos": ("float32", [1, 1, n, hd // 2]),
@@ -121,7 +151,7 @@ def main():
                 failures.append(f"{be}: qnn.llm did not take the binary for Genie's layout")
             res = gen.generate(prompt_ids, max_tokens=a.steps)
         got = res.ids
-        _, ties, errors = llm_setup.versus_torch(model, prompt_ids, got, TOLERANCE[be])
+        agree, ties, errors = llm_setup.versus_torch(model, prompt_ids, got, TOLERANCE[be])
         failures.extend(f"{be}: {e}" for e in errors)
         p = subprocess.run([os.path.join(a.build, "bin", "qnn-llm-run"), "--backend", lib, "--context", ctx,
                             "--tokenizer", os.path.join(a.out, "tokenizer.json"), "--prompt_ids",
@@ -130,9 +160,11 @@ def main():
         cpp = next((ln.split(":", 1)[1].split() for ln in p.stdout.splitlines() if ln.startswith("ids:")), None)
         if p.returncode or [int(x) for x in cpp or []] != got:
             failures.append(f"{be}: qnn-llm-run gave {cpp} (exit {p.returncode}), qnn.llm {got}\n{p.stderr[-2000:]}")
-        print(f"{be}: prompt {len(prompt_ids)} tokens, tokens {got} {tok.decode(got)!r}: PyTorch's argmax at every "
-              f"step{' except near ties: ' + str(ties) if ties else ''}; qnn-llm-run {'the same' if cpp and [int(x) for x in cpp] == got else 'DIFFERENT'}; "
-              f"{res.summary()}")
+        verdict = (f"PyTorch's argmax at {agree} of {len(got)} steps (not checked: quantized)" if quant else
+                   "PyTorch's argmax at every step" + (f" except near ties: {ties}" if ties else ""))
+        same = cpp is not None and [int(x) for x in cpp] == got
+        print(f"{be}: prompt {len(prompt_ids)} tokens, tokens {got} {tok.decode(got)!r}: {verdict}; qnn-llm-run "
+              f"{'the same' if same else 'DIFFERENT'}; {res.summary()}")
 
     return llm_setup.report(failures)
 

@@ -334,6 +334,43 @@ def lpbq_overrides(onnx_path, out_path):
 
 
 
+def genie_io_overrides(model_dir, calibration, bitwidth, out_path):
+    """For graphs in the Genie runtime's layout (export_genie.py), activation encodings that make every graph
+    input and output that Genie writes or copies quantize alike in both graphs: Genie refuses a model whose
+    same-named tensors, or a cache input and its output (past_key_L_in / past_key_L_out), differ in scale or
+    offset, since it copies the new entries' bytes into the cache as they are. The ranges are the union of
+    the calibration inputs of both graphs (calibrate()'s raw files: a cache input holds earlier outputs),
+    widened to hold 0; the rotary cos/sin get [-1, 1]. input_ids stays an integer, logits are left to the
+    converter. AIMET 1.0.0 entries (asymmetric: scale = range / (2^bw - 1), offset = round(min / scale)).
+    Writes them to out_path (as an overrides file) and returns the entries."""
+    ranges = {}
+    for g in ("prefill", "decode"):
+        with open(os.path.join(calibration, g + "_list.txt")) as f:
+            for line in f:
+                for item in line.split():
+                    name, path = item.split(":=", 1)
+                    if name == "input_ids":
+                        continue
+                    a = np.fromfile(path, np.float32)
+                    stem = name[:-3] if name.endswith("_in") else name
+                    lo, hi = ranges.get(stem, (0.0, 0.0))
+                    ranges[stem] = (min(lo, float(a.min())), max(hi, float(a.max())))
+    for name in ("position_ids_cos", "position_ids_sin"):
+        ranges[name] = (-1.0, 1.0)
+    levels = (1 << bitwidth) - 1
+    entries = []
+    for stem, (lo, hi) in sorted(ranges.items()):
+        scale = (hi - lo) / levels if hi > lo else 1.0
+        offset = int(round(lo / scale))
+        names = [stem + "_in", stem + "_out"] if stem.startswith("past_") else [stem]
+        for n in names:
+            entries.append({"name": n, "enc_type": "PER_TENSOR", "dtype": "INT", "bw": bitwidth, "is_sym": False,
+                            "scale": [scale], "offset": [offset]})
+    with open(out_path, "w") as f:
+        json.dump({"version": "1.0.0", "activation_encodings": entries, "param_encodings": []}, f)
+    return entries
+
+
 def calibrate(backend, context, tokenizer, text, out_dir, prompts=4, prompt_tokens=None, max_tokens=8):
     """Calibration inputs for the quantizer: generates greedily on a float context binary from `prompts`
     stretches of `text` and writes every input each graph was given (raw files) and the input lists
@@ -365,6 +402,12 @@ def calibrate(backend, context, tokenizer, text, out_dir, prompts=4, prompt_toke
     return {g: len(e) for g, e in lists.items()}
 
 
+def _is_genie_layout(onnx_path):
+    """Whether an exported graph has the Genie runtime's tensor names (export_genie.py), from its inputs."""
+    import onnx
+    return any(i.name == "past_key_0_in" for i in onnx.load(onnx_path, load_external_data=False).graph.input)
+
+
 def build(bin_dir, model_dir, backend, out_dir, fp16=False, extension=None, quantize=None, calibration=None):
     """train_llm.py's prefill.onnx and decode.onnx -> one context binary out_dir/llm.bin with both graphs
     (their weights stored once), through qnn-onnx-converter --preserve_io, qnn-model-lib-generator and
@@ -372,12 +415,14 @@ def build(bin_dir, model_dir, backend, out_dir, fp16=False, extension=None, quan
     net-run extension's fp16_relaxed_precision; extension = its library, by default beside the backend).
     The HTP binary is made with the context config weight_sharing_enabled (as the vendor's LLM flows do).
     quantize ("w8a8", "w8a16", "w4a16"; calibration = the directory calibrate() wrote): the converter
-    quantizes with those bit widths from the recorded inputs (fp16 is then ignored).
+    quantizes with those bit widths from the recorded inputs (fp16 is then ignored); graphs in the Genie
+    runtime's layout get the shared encodings of genie_io_overrides() for the tensors Genie fills.
     Returns the binary's path."""
     if quantize and quantize not in QUANT_FLAGS:
         raise ValueError(f"quantize must be one of {sorted(QUANT_FLAGS)}")
     if quantize and not calibration:
         raise ValueError("quantize needs calibration inputs (calibrate())")
+    genie = _is_genie_layout(os.path.join(model_dir, "decode.onnx"))
     def tool(*args):
         p = subprocess.run([os.path.join(bin_dir, args[0]), *args[1:]], capture_output=True, text=True)
         if p.returncode:
@@ -389,10 +434,19 @@ def build(bin_dir, model_dir, backend, out_dir, fp16=False, extension=None, quan
         quant = []
         if quantize:
             quant = ["--input_list", os.path.join(calibration, g + "_list.txt"), *QUANT_FLAGS[quantize]]
+            ov = os.path.join(out_dir, g + "_overrides.json")
+            entries = {"activation_encodings": [], "param_encodings": []}
+            if genie:  # Genie's tensors alike in both graphs, each cache input as its output
+                act_bw = int(QUANT_FLAGS[quantize][QUANT_FLAGS[quantize].index("--act_bw") + 1])
+                entries["activation_encodings"] = genie_io_overrides(model_dir, calibration, act_bw, ov)
             if quantize == "w4a16":
-                ov = os.path.join(out_dir, g + "_lpbq.json")
                 if lpbq_overrides(os.path.join(model_dir, g + ".onnx"), ov) == 0:
                     raise RuntimeError(f"no MatMul weights in {g}.onnx for the w4a16 (LPBQ) recipe")
+                with open(ov) as f:
+                    entries["param_encodings"] = json.load(f)["param_encodings"]
+            if entries["activation_encodings"] or entries["param_encodings"]:
+                with open(ov, "w") as f:
+                    json.dump({"version": "1.0.0", **entries}, f)
                 quant += ["--quantization_overrides", ov]
         tool("qnn-onnx-converter", "-i", os.path.join(model_dir, g + ".onnx"), "-o", cpp, "--preserve_io", *quant)
         tool("qnn-model-lib-generator", "-c", cpp, "-b", os.path.join(out_dir, g + ".bin"), "-o",
