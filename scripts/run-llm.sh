@@ -16,6 +16,9 @@
 #   OUT=DIR        the converted graphs and the context binary (default $BUILD/llm-run/BACKEND; reused while
 #                  newer than the ONNX files)
 #   PYTHON_RUNNER=1  generate with qnn.llm (python/qnn) instead of the C++ runner
+#   GENIE=1        export in the vendor Genie runtime's I/O convention (examples/llm/export_genie.py) into OUT
+#                  (default $BUILD/llm-run/BACKEND...-genie): the graphs, a Hugging Face tokenizer.json and
+#                  OUT/genie_config.json for OUT/llm.bin (genie-t2t-run -c OUT/genie_config.json -p PROMPT)
 # Needs python3-torch, python3-onnx (scripts/install-deps.sh installs them) only to train.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -37,7 +40,8 @@ if [ -n "$quant" ]; then
   [ "$backend" = htp ] || { echo "QUANT is for BACKEND=htp" >&2; exit 2; }
   fp16=0
 fi
-out=${OUT:-$build/llm-run/$backend$([ "$fp16" = 1 ] && echo -fp16)${quant:+-$quant}}
+genie=${GENIE:-0}
+out=${OUT:-$build/llm-run/$backend$([ "$fp16" = 1 ] && echo -fp16)${quant:+-$quant}$([ "$genie" = 1 ] && echo -genie)}
 [ -x "$build/bin/qnn-llm-run" ] || scripts/build.sh
 libdir=$build/lib/x86_64-linux-clang
 
@@ -51,7 +55,17 @@ else
 fi
 
 ext=$build/backends/htp_sim/libQnnHtpNetRunExtensions.so
-fresh() { [ -f "$1" ] && [ "$1" -nt "$model/prefill.onnx" ] && [ "$1" -nt "$model/decode.onnx" ]; }
+graphs=$model  # the directory of the ONNX graphs converted
+theta_arg=()
+if [ "$genie" = 1 ]; then
+  graphs=$out
+  if ! { [ -f "$out/decode.onnx" ] && [ "$out/decode.onnx" -nt "$model/decode.onnx" ]; }; then
+    echo "== export_genie.py: the Genie runtime's layout into $out"
+    "$py" examples/llm/export_genie.py --model "$model" --out "$out" --ctx_bin "$out/llm.bin"
+  fi
+  theta_arg=(--rope_theta "$("$py" -c "import json, sys; print(json.load(open(sys.argv[1]))['config']['rope_theta'])" "$out/meta.json")")
+fi
+fresh() { [ -f "$1" ] && [ "$1" -nt "$graphs/prefill.onnx" ] && [ "$1" -nt "$graphs/decode.onnx" ]; }
 ctx=$out/llm.bin
 if fresh "$ctx"; then
   echo "== context binary: $ctx (reused)"
@@ -61,27 +75,34 @@ else
     float=$out/float-cpu/llm.bin
     if ! fresh "$float"; then
       echo "== the float CPU binary to calibrate on"
-      PYTHONPATH=$root/python "$py" -m qnn.llm build --bin "$build/bin" --model "$model" \
+      PYTHONPATH=$root/python "$py" -m qnn.llm build --bin "$build/bin" --model "$graphs" \
         --backend "$libdir/libQnnCpu.so" --out "$out/float-cpu" >/dev/null
     fi
     echo "== calibration inputs from ${CAL_TEXT:-/usr/share/common-licenses/GPL-3}"
     PYTHONPATH=$root/python "$py" -m qnn.llm calibrate --backend "$libdir/libQnnCpu.so" --context "$float" \
-      --tokenizer "$model/tokenizer.json" --text "${CAL_TEXT:-/usr/share/common-licenses/GPL-3}" --out "$out/calibration"
+      --tokenizer "$model/tokenizer.json" --text "${CAL_TEXT:-/usr/share/common-licenses/GPL-3}" --out "$out/calibration" \
+      "${theta_arg[@]}"
     extra=(--quantize "$quant" --calibration "$out/calibration")
   elif [ "$fp16" = 1 ]; then
     extra=(--fp16)
   fi
   echo "== convert, build the model libraries and one context binary of both graphs ($lib ${quant:-$([ "$fp16" = 1 ] && echo fp16 || echo fp32)})"
-  PYTHONPATH=$root/python "$py" -m qnn.llm build --bin "$build/bin" --model "$model" --backend "$libdir/$lib" \
+  PYTHONPATH=$root/python "$py" -m qnn.llm build --bin "$build/bin" --model "$graphs" --backend "$libdir/$lib" \
     --out "$out" --extension "$ext" "${extra[@]}" >/dev/null
   ls -l "$ctx" | awk '{print "   " $5 " bytes: " $9}'
 fi
 
+tokenizer=$model/tokenizer.json  # train_llm.py's (the Genie export's Hugging Face file has the same ids)
+runner_extra=("${theta_arg[@]}")
+if [ "$genie" = 1 ]; then
+  [ "${PYTHON_RUNNER:-0}" = 1 ] && tokenizer=$out/tokenizer.json
+  echo "== Genie: LD_LIBRARY_PATH=<libGenie.so dir>:$libdir genie-t2t-run -c $out/genie_config.json -p PROMPT"
+fi
 echo "== generate on $lib"
 if [ "${PYTHON_RUNNER:-0}" = 1 ]; then
   LD_LIBRARY_PATH=$libdir PYTHONPATH=$root/python "$py" -m qnn.llm run --backend "$libdir/$lib" --context "$ctx" \
-    --tokenizer "$model/tokenizer.json" --prompt "$prompt" "$@"
+    --tokenizer "$tokenizer" --prompt "$prompt" "${runner_extra[@]}" "$@"
 else
-  "$build/bin/qnn-llm-run" --backend "$libdir/$lib" --context "$ctx" --tokenizer "$model/tokenizer.json" \
-    --prompt "$prompt" "$@"
+  "$build/bin/qnn-llm-run" --backend "$libdir/$lib" --context "$ctx" --tokenizer "$tokenizer" \
+    --prompt "$prompt" "${runner_extra[@]}" "$@"
 fi

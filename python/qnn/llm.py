@@ -371,12 +371,13 @@ def genie_io_overrides(model_dir, calibration, bitwidth, out_path):
     return entries
 
 
-def calibrate(backend, context, tokenizer, text, out_dir, prompts=4, prompt_tokens=None, max_tokens=8):
+def calibrate(backend, context, tokenizer, text, out_dir, prompts=4, prompt_tokens=None, max_tokens=8,
+              rope_theta=10000.0):
     """Calibration inputs for the quantizer: generates greedily on a float context binary from `prompts`
     stretches of `text` and writes every input each graph was given (raw files) and the input lists
     qnn-onnx-converter --input_list takes: out_dir/prefill_list.txt, out_dir/decode_list.txt."""
     lists = {}
-    with Generator(backend, context, tokenizer) as gen:
+    with Generator(backend, context, tokenizer, rope_theta=rope_theta) as gen:
         ids = gen.tokenizer.encode(text)
         n = prompt_tokens or gen.ar * 2 + 3  # more than one prefill chunk
         if len(ids) < n:
@@ -496,6 +497,7 @@ def main(argv=None):
     c.add_argument("--text", required=True, help="a text file the prompts are taken from")
     c.add_argument("--out", required=True)
     c.add_argument("--prompts", type=int, default=4)
+    c.add_argument("--rope_theta", type=float, default=10000.0, help="Genie-layout binaries: the rotary base")
     r = sub.add_parser("run", help="generate text")
     r.add_argument("--backend", required=True)
     r.add_argument("--context", required=True)
@@ -517,7 +519,7 @@ def main(argv=None):
     if a.cmd == "calibrate":
         with open(a.text, encoding="utf-8", errors="replace") as f:
             text = f.read()
-        print(calibrate(a.backend, a.context, a.tokenizer, text, a.out, prompts=a.prompts))
+        print(calibrate(a.backend, a.context, a.tokenizer, text, a.out, prompts=a.prompts, rope_theta=a.rope_theta))
         return 0
     with Generator(a.backend, a.context, a.tokenizer, rope_theta=a.rope_theta) as gen:
         def stream(piece):
