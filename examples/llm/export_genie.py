@@ -74,7 +74,7 @@ def genie_config(c, ctx_bins, tokenizer, max_tokens=64):
     libQnnSystem.so from the library path. The model has no BOS/EOS: bos-token -1 (none), eos-token -1 (never
     sampled), pad-token 0 (the filler of unused input slots)."""
     hd = c["dim"] // c["heads"]
-    htp = {"version": 1, "spill-fill-bufsize": 0, "use-mmap": False, "mmap-budget": 0, "poll": False,
+    htp = {"version": 1, "spill-fill-bufsize": 0, "use-mmap": True, "mmap-budget": 0, "poll": False,
            "cpu-mask": "0x1", "kv-dim": hd, "allow-async-init": False, "enable-graph-switching": False}
     backend = {"version": 1, "type": "QnnHtp", "QnnHtp": htp}
     engine = {"version": 1, "n-threads": 1, "backend": backend,
