@@ -21,6 +21,16 @@ namespace {
 using qnn::sdk::DType;
 using qnn::sdk::TensorView;
 
+// Sets fused work on a prepared kernel as the CPU engine does; false when the kernel declines.
+bool fuse(qnn::cpu::Kernel& kernel, const qnn::sdk::Epilogue& epilogue) {
+  return kernel.supportsEpilogue(epilogue) && kernel.setEpilogue(epilogue).isOk();
+}
+qnn::sdk::Epilogue clampTo(float lo, float hi) {
+  qnn::sdk::Epilogue e;
+  e.clamp = {lo, hi};
+  return e;
+}
+
 std::vector<float> filled(size_t n) {
   std::vector<float> v(n);
   for (size_t i = 0; i < n; ++i) v[i] = float(int(i * 7919 % 201) - 100) / 100.f;
@@ -117,7 +127,7 @@ void runConv(benchmark::State& state, const char* opType, std::vector<uint32_t> 
                                  {bias.data(), DType::kFloat32, {filterDims[3]}, {}}};
   std::vector<TensorView> outDesc{{nullptr, DType::kFloat32, outDims, {}}};
   if (!kernel->init(params).isOk() || !kernel->prepare(inDesc, outDesc).isOk() ||
-      (fuseRelu6 && !kernel->fuseOutputClamp(0.f, 6.f))) {
+      (fuseRelu6 && !fuse(*kernel, clampTo(0.f, 6.f)))) {
     state.SkipWithError("init/prepare/fuse failed");
     return;
   }
@@ -280,8 +290,8 @@ void BM_ExpandDepthwiseBlock(benchmark::State& state) {
   } else {
     k1 = qnn::cpu::findKernel("Conv2d")("Conv2d");
     k2 = qnn::cpu::findKernel("DepthWiseConv2d")("DepthWiseConv2d");
-    if (!k1->init(pw).isOk() || !k1->prepare(pwIn, midOut).isOk() || !k1->fuseOutputClamp(0.f, 6.f) ||
-        !k2->init(dw).isOk() || !k2->prepare(dwIn, out).isOk() || !k2->fuseOutputClamp(0.f, 6.f))
+    if (!k1->init(pw).isOk() || !k1->prepare(pwIn, midOut).isOk() || !fuse(*k1, clampTo(0.f, 6.f)) ||
+        !k2->init(dw).isOk() || !k2->prepare(dwIn, out).isOk() || !fuse(*k2, clampTo(0.f, 6.f)))
       return state.SkipWithError("init/prepare failed");
   }
   pwIn[0].data = x.data(), dwIn[0].data = mid.data(), midOut[0].data = mid.data(), out[0].data = y.data();
@@ -299,7 +309,7 @@ BENCHMARK(BM_ExpandDepthwiseBlock)->ArgName("fused")->Arg(0)->Arg(1)->UseRealTim
 
 // ResNet-18's stem: Conv2d 7x7 stride 2 (3 -> 64, Relu) then PoolMax2d 3x3 stride 2 pad 1. Arg 0: the
 // two kernels one after the other (the 112x112x64 convolution output in between); arg 1: the pool
-// folded into the convolution (OpKernel::fuseFollowingMaxPool, row bands in L2).
+// folded into the convolution (Epilogue::maxPool, row bands in L2).
 void BM_StemConvMaxPool(benchmark::State& state) {
   const bool fused = state.range(0) != 0;
   qnn::sdk::OpParams conv, pool;
@@ -317,10 +327,12 @@ void BM_StemConvMaxPool(benchmark::State& state) {
   std::vector<TensorView> midOut{{nullptr, DType::kFloat32, midDims, {}}}, out{{nullptr, DType::kFloat32, yDims, {}}};
   auto k1 = qnn::cpu::findKernel("Conv2d")("Conv2d");
   auto k2 = qnn::cpu::findKernel("PoolMax2d")("PoolMax2d");
-  if (!k1->init(conv).isOk() || !k1->prepare(convIn, midOut).isOk() || !k1->fuseOutputClamp(0.f, INFINITY) ||
-      !k2->init(pool).isOk() || !k2->prepare(midOut, out).isOk())
+  qnn::sdk::Epilogue relu = clampTo(0.f, INFINITY), reluPool = relu;
+  reluPool.maxPool = &pool, reluPool.maxPoolOut = out[0];
+  if (!k1->init(conv).isOk() || !k1->prepare(convIn, midOut).isOk() || !k2->init(pool).isOk() ||
+      !k2->prepare(midOut, out).isOk())
     return state.SkipWithError("init/prepare failed");
-  if (fused && !k1->fuseFollowingMaxPool(pool, out[0])) return state.SkipWithError("the pair does not qualify");
+  if (!fuse(*k1, fused ? reluPool : relu)) return state.SkipWithError("the pair does not qualify");
   convIn[0].data = x.data(), midOut[0].data = mid.data(), out[0].data = y.data();
   for (auto _ : state) {
     if (fused) {

@@ -31,6 +31,7 @@ class CpuPreparedGraph : public sdk::PreparedGraph {
     if (fuse && !ir_.afterNode) {
       StepGraph graph(ir_, builder_, steps_);
       for (const FusionPass& pass : fusionPasses()) fused_ = pass.run(graph) > 0 || fused_;
+      for (auto& step : steps_) QNN_SDK_RETURN_IF_ERROR(applyEpilogue(*step));
     }
     memory_ = planNativeBuffers(ir_, steps_);
     executor_.reset(ir_, memory_.native);
@@ -46,27 +47,20 @@ class CpuPreparedGraph : public sdk::PreparedGraph {
     (void)source;
     for (uint32_t id : ids)
       if (const TensorInfo* t = ir_.findTensor(id); t && t->kind == TensorKind::kStatic) executor_.setStatic(*t, id);
-    // A fused 1x1 -> depthwise step spans two nodes: rebuild the whole plan; so does a new value
-    // of a scale folded into a Softmax.
+    // A touched step holding more than its node and an activation (a fused pair, a folded
+    // scale) rebuilds the whole plan; the others get a new kernel with the same epilogue.
+    auto touched = [&](const Step& step) {
+      for (const auto* list : {&step.inIds, &step.outIds, &step.foldedStatics})
+        for (uint32_t id : *list)
+          if (ids.count(id)) return true;
+      return false;
+    };
+    for (auto& step : steps_)
+      if (spansNodes(*step) && touched(*step)) return build();
     for (auto& step : steps_) {
-      if (step->foldedScale && ids.count(step->foldedScaleTensor)) return build();
-      if (step->fusedAdd)
-        for (uint32_t id : step->inIds)
-          if (ids.count(id)) return build();
-      if (step->fusedSecond)
-        for (const auto* list : {&step->inIds, &step->outIds})
-          for (uint32_t id : *list)
-            if (ids.count(id)) return build();
-    }
-    for (auto& step : steps_) {
-      bool touched = false;
-      for (const auto* list : {&step->inIds, &step->outIds})
-        for (uint32_t id : *list) touched = touched || ids.count(id) != 0;
-      if (!touched) continue;
+      if (!touched(*step)) continue;
       std::unique_ptr<Step> fresh;
-      QNN_SDK_RETURN_IF_ERROR(builder_.build(*step->node, &fresh));
-      if (step->fusedActivation && !foldActivation(*fresh, *step->fusedActivation, step->outViews[0]))
-        return sdk::internalError("node '" + step->node->name + "': its kernel no longer takes the fused activation");
+      QNN_SDK_RETURN_IF_ERROR(builder_.rebuild(*step, &fresh));
       step = std::move(fresh);
     }
     executor_.bind(ir_, steps_);

@@ -7,6 +7,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,31 @@
 
 namespace qnn::sdk {
 
+// Work a kernel does beside its own op: the nodes next to it that the CPU engine's fusion passes
+// (backends/cpu/engine/) fold into it, done in its loads and stores so the tensor between them is
+// never written to memory. One value per kernel, set at prepare (OpKernel::setEpilogue).
+struct Epilogue {
+  struct Range {
+    float lo, hi;
+  };
+  // Every value written to out[0] clamped into [lo, hi] (lo may be -inf, hi +inf), after
+  // everything else: a folded Relu / ReluMinMax.
+  std::optional<Range> clamp;
+  // An input index: that input (given after the node's own inputs, shaped and laid out as
+  // out[0]) is added to out[0] as it is written, after the bias: a folded ElementWiseAdd of a
+  // residual connection.
+  std::optional<size_t> residualInput;
+  // The params of a PoolMax2d that alone reads out[0], run inside: execute's out[0] is then the
+  // pool's output, described by maxPoolOut, and the kernel's own output is never materialized.
+  const OpParams* maxPool = nullptr;
+  TensorView maxPoolOut;
+  // Compute as if every value of in[0] were first multiplied by this: a folded
+  // ElementWiseMultiply by a static scalar.
+  std::optional<float> inputScale;
+
+  bool empty() const { return !clamp && !residualInput && !maxPool && !inputScale; }
+};
+
 class OpKernel {
  public:
   virtual ~OpKernel() = default;
@@ -23,37 +49,13 @@ class OpKernel {
   virtual Status prepare(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) = 0;
   virtual Status execute(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) = 0;
 
-  // Asks the kernel to clamp every value it writes to out[0] into [lo, hi]
-  // from now on (lo may be -inf, hi +inf). The CPU engine folds a Relu or
-  // ReluMinMax that alone reads out[0] into its producer this way, so the
-  // activation costs no pass of its own over memory. Called after prepare;
-  // false (the default) when the kernel cannot, and the activation stays a node.
-  virtual bool fuseOutputClamp(float lo, float hi) {
-    (void)lo, (void)hi;
-    return false;
-  }
-  // Asks the kernel to also run the PoolMax2d (params `pool`, output `poolOut`) that alone reads
-  // its out[0], writing the pool's output instead of its own, which is then never materialized.
-  // Called after prepare (and after fuseOutputClamp); false (the default) when it cannot.
-  virtual bool fuseFollowingMaxPool(const OpParams& pool, const TensorView& poolOut) {
-    (void)pool, (void)poolOut;
-    return false;
-  }
-  // Asks the kernel to add, from now on, a tensor shaped and laid out as out[0] to out[0] as it
-  // writes it (after the bias, before a clamp from fuseOutputClamp): the CPU engine folds an
-  // ElementWiseAdd of a residual connection into the product that feeds it. Execute then gets
-  // that tensor as input `inputIndex` (the node's own inputs come first, unchanged). Called after
-  // prepare and before fuseOutputClamp; false (the default) when the kernel cannot.
-  virtual bool fuseResidualAdd(size_t inputIndex) {
-    (void)inputIndex;
-    return false;
-  }
-  // Asks the kernel to compute from now on as if every value of in[0] were first multiplied by
-  // `scale` (the CPU engine folds an ElementWiseMultiply by a static scalar that alone feeds a
-  // Softmax into its beta). Called after prepare; false (the default) when it cannot.
-  virtual bool foldInputScale(float scale) {
-    (void)scale;
-    return false;
+  // The one query for fused work: whether this prepared kernel can do all of `epilogue` (below)
+  // beside its own op. Called after prepare; the default takes only the empty epilogue.
+  virtual bool supportsEpilogue(const Epilogue& epilogue) const { return epilogue.empty(); }
+  // Sets the fused work, once, after prepare and before the first execute, to an epilogue
+  // supportsEpilogue accepted. An error (out of memory) leaves the kernel as it was.
+  virtual Status setEpilogue(const Epilogue& epilogue) {
+    return epilogue.empty() ? Status::ok() : notSupported("this kernel takes no fused work");
   }
 };
 

@@ -2,7 +2,8 @@
 // LogSoftmax into the softmax's beta (attention's scores scaled by 1/sqrt(d)). Seen from the API
 // nothing may change: outputs equal the unfused math (references in double), either operand order
 // and a negative scale, the softmax's own beta, a product another node also reads, a new value of
-// an updatable scale, the op debug callback seeing the product, profiling listing both nodes.
+// an updatable scale or of updatable scores, the op debug callback seeing the product, profiling
+// listing both nodes.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -126,6 +127,39 @@ TEST_F(SoftmaxScaleFold, ScoresTheClientAlsoReadsStayWritten) {
   build(0.25f, false, false, 1.f, true);
   expectClose(run(in, &scoresOut), reference(in, 0.25, 1, false), 1e-6, "softmax");
   for (size_t i = 0; i < in.size(); ++i) EXPECT_EQ(scoresOut[i], in[i] * 0.25f) << i;
+}
+
+// The scaled scores come from an updatable tensor: an update to it (not to the scale) gives the
+// softmax of the new scores. The folded softmax reads that tensor in place of the product, so
+// rebuilding its kernel alone would read the product nobody writes any more; the plan is rebuilt.
+TEST_F(SoftmaxScaleFold, UpdatedScoresInputTakesEffect) {
+  const std::vector<uint32_t> dims{1, 2, 6, kLen};
+  std::vector<float> first = randomValues(kRows * kLen, 34), second = randomValues(kRows * kLen, 35);
+  float scale = 0.5f;
+  ASSERT_EQ(api().graphCreate(ctx, "updated_scores", nullptr, &graph), QNN_SUCCESS);
+  TensorSpec in("x", QNN_TENSOR_TYPE_UPDATEABLE_STATIC, QNN_DATATYPE_FLOAT_32, dims, first.data(),
+                uint32_t(first.size() * 4));
+  TensorSpec s("c", QNN_TENSOR_TYPE_STATIC, QNN_DATATYPE_FLOAT_32, std::vector<uint32_t>{1}, &scale, 4);
+  TensorSpec mid("scores", QNN_TENSOR_TYPE_NATIVE, QNN_DATATYPE_FLOAT_32, dims);
+  TensorSpec out("y", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_FLOAT_32, dims);
+  for (TensorSpec* t : {&in, &s, &mid, &out}) add(graph, *t);
+  node(graph, "scale", "ElementWiseMultiply", {}, {in.tensor, s.tensor}, {mid.tensor});
+  node(graph, "softmax", "Softmax", {u32Param("axis", 3)}, {mid.tensor}, {out.tensor});
+  ASSERT_EQ(api().graphFinalize(graph, nullptr, nullptr), QNN_SUCCESS);
+  auto runOnce = [&] {
+    std::vector<float> y(kRows * kLen, -99.f);
+    Qnn_Tensor_t outs[] = {out.tensor};
+    outs[0].v1.clientBuf = {y.data(), uint32_t(y.size() * 4)};
+    EXPECT_EQ(api().graphExecute(graph, nullptr, 0, outs, 1, nullptr, nullptr), QNN_SUCCESS);
+    return y;
+  };
+  expectClose(runOnce(), reference(first, 0.5, 1, false), 1e-6, "first scores");
+  Qnn_Tensor_t t = in.tensor;
+  t.v1.clientBuf = {second.data(), uint32_t(second.size() * 4)};
+  const Qnn_Tensor_t* updates[] = {&t};
+  ASSERT_EQ(api().tensorUpdateGraphTensors(graph, updates, 1), QNN_SUCCESS);
+  ASSERT_EQ(api().graphFinalize(graph, nullptr, nullptr), QNN_SUCCESS);
+  expectClose(runOnce(), reference(second, 0.5, 1, false), 1e-6, "after the update");
 }
 
 }  // namespace

@@ -54,11 +54,9 @@ Status Executor::run(const GraphIR& ir, Steps& steps, const std::vector<sdk::Ten
       auto us = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start);
       timings->push_back({step->node->name, step->node->typeName, static_cast<uint64_t>(us.count()), {},
                           sdk::NodeTiming::steadyMicros(start)});
-      for (const NodeInfo* inner : {step->foldedScale, step->fusedActivation, step->fusedSecond,
-                                    step->fusedSecondActivation, step->fusedAdd, step->fusedAddActivation})
-        if (inner)
-          timings->push_back(
-              {inner->name, inner->typeName, 0, {}, sdk::NodeTiming::steadyMicros(std::chrono::steady_clock::now())});
+      for (const NodeInfo* inner : step->folded)
+        timings->push_back(
+            {inner->name, inner->typeName, 0, {}, sdk::NodeTiming::steadyMicros(std::chrono::steady_clock::now())});
     }
     if (ir.afterNode) {
       std::vector<void*> outs;

@@ -1,6 +1,6 @@
 // ElementWiseMultiply(x, c) -> Softmax / LogSoftmax pairs, c a static float scalar and the
 // softmax the product's only reader (attention's scores scaled by 1/sqrt(d)): the softmax reads x
-// itself with beta * c (OpKernel::foldInputScale), one pass over the scores fewer.
+// itself with beta * c (Epilogue::inputScale), one pass over the scores fewer.
 #include <cstring>
 
 #include "engine/fusion_pass.h"
@@ -13,7 +13,7 @@ size_t foldScaleIntoSoftmax(StepGraph& graph) {
     Step& mul = *graph.steps[i];
     Step& softmax = *graph.steps[j];
     if (mul.floatEmulation || mul.node->typeName != "ElementWiseMultiply" || isPackageOp(*mul.node) ||
-        mul.fusedActivation || mul.inIds.size() != 2)
+        !mul.folded.empty() || mul.inIds.size() != 2)
       return StepGraph::Fold::kNone;
     const TensorInfo* out = ir.findTensor(mul.outIds.empty() ? 0 : mul.outIds[0]);
     size_t scalarAt = 2;
@@ -27,13 +27,16 @@ size_t foldScaleIntoSoftmax(StepGraph& graph) {
     }
     if (scalarAt == 2 || softmax.floatEmulation || isPackageOp(*softmax.node) ||
         (softmax.node->typeName != "Softmax" && softmax.node->typeName != "LogSoftmax") ||
-        softmax.inIds.size() != 1 || softmax.foldedScale)
+        softmax.inIds.size() != 1 || !softmax.folded.empty())
       return StepGraph::Fold::kNone;
     float scale;
     std::memcpy(&scale, ir.findTensor(mul.inIds[scalarAt])->staticData.data(), sizeof(float));
-    if (!softmax.kernel->foldInputScale(scale)) return StepGraph::Fold::kNone;
-    softmax.foldedScale = mul.node;
-    softmax.foldedScaleTensor = mul.inIds[scalarAt];
+    sdk::Epilogue e = softmax.epilogue;
+    e.inputScale = scale;
+    if (!softmax.kernel->supportsEpilogue(e)) return StepGraph::Fold::kNone;
+    softmax.epilogue = e;
+    softmax.folded.push_back(mul.node);
+    softmax.foldedStatics.push_back(mul.inIds[scalarAt]);
     softmax.inIds[0] = mul.inIds[1 - scalarAt];
     softmax.inViews[0] = mul.inViews[1 - scalarAt];
     return StepGraph::Fold::kProducerIntoReader;

@@ -16,8 +16,8 @@ bool staticTail(const GraphIR& ir, const Step& s) {
 }
 
 const gemm::Clamp* clampOf(const Step& s, gemm::Clamp* c) {
-  if (!s.fusedActivation) return nullptr;
-  *c = {s.clampLo, s.clampHi};
+  if (!s.epilogue.clamp) return nullptr;
+  *c = {s.epilogue.clamp->lo, s.epilogue.clamp->hi};
   return c;
 }
 
@@ -27,7 +27,7 @@ size_t fusePointwiseDepthwise(StepGraph& graph) {
   return graph.foldPairs([&](size_t i, size_t j) {
     Step& pw = *graph.steps[i];
     Step& dw = *graph.steps[j];
-    if (pw.floatEmulation || pw.node->typeName != "Conv2d" || isPackageOp(*pw.node) || pw.fusedSecond ||
+    if (pw.floatEmulation || pw.node->typeName != "Conv2d" || isPackageOp(*pw.node) || spansNodes(pw) ||
         !staticTail(graph.ir, pw) || dw.floatEmulation || dw.node->typeName != "DepthWiseConv2d" ||
         isPackageOp(*dw.node) || dw.inIds.empty() || dw.inIds[0] != pw.outIds[0] || dw.outIds.size() != 1 ||
         !staticTail(graph.ir, dw))
@@ -38,10 +38,9 @@ size_t fusePointwiseDepthwise(StepGraph& graph) {
     if (!kernel) return StepGraph::Fold::kNone;
     auto fused = std::make_unique<Step>();
     fused->node = pw.node;
-    fused->fusedActivation = pw.fusedActivation;
-    fused->clampLo = pw.clampLo, fused->clampHi = pw.clampHi;
-    fused->fusedSecond = dw.node;
-    fused->fusedSecondActivation = dw.fusedActivation;
+    fused->folded = pw.folded;  // the clamps went to the kernel; its epilogue stays empty
+    fused->folded.push_back(dw.node);
+    fused->folded.insert(fused->folded.end(), dw.folded.begin(), dw.folded.end());
     fused->kernel = std::move(kernel);
     fused->inIds = pw.inIds;
     fused->inViews = pw.inViews;

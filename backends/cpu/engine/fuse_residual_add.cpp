@@ -3,6 +3,8 @@
 // residual connection: a transformer's output projections, MobileNetV2's projections): the
 // product's store adds it (and the Add's folded activation clamps), one pass over the output
 // fewer. The Add's result is written at the product's place; nothing reads it before the Add's.
+#include <map>
+
 #include "engine/fusion_pass.h"
 
 namespace qnn::cpu {
@@ -17,7 +19,7 @@ size_t fuseResidualAdds(StepGraph& graph) {
     Step& add = *graph.steps[j];
     const std::string& type = mm.node->typeName;
     if (mm.floatEmulation || isPackageOp(*mm.node) || (type != "FullyConnected" && type != "Conv2d") ||
-        mm.fusedActivation || mm.fusedSecond || mm.fusedAdd || add.floatEmulation || isPackageOp(*add.node) ||
+        !mm.folded.empty() || add.floatEmulation || isPackageOp(*add.node) ||
         add.node->typeName != "ElementWiseAdd" || add.inIds.size() != 2 || add.outIds.size() != 1 ||
         add.inIds[0] == add.inIds[1])
       return StepGraph::Fold::kNone;
@@ -30,16 +32,13 @@ size_t fuseResidualAdds(StepGraph& graph) {
       return StepGraph::Fold::kNone;
     const auto made = producer.find(add.inIds[other]);  // graph inputs and static tensors are ready
     if (made != producer.end() && (made->second >= i || graph.removed(made->second))) return StepGraph::Fold::kNone;
-    if (!mm.kernel->fuseResidualAdd(mm.inIds.size())) return StepGraph::Fold::kNone;
-    if (add.fusedActivation && !mm.kernel->fuseOutputClamp(add.clampLo, add.clampHi)) {
-      // A kernel that adds but cannot clamp: its step goes back to the node alone.
-      std::unique_ptr<Step> fresh;
-      if (graph.builder.build(*mm.node, &fresh).isOk()) graph.steps[i] = std::move(fresh);
-      return StepGraph::Fold::kNone;
-    }
-    mm.fusedAdd = add.node;
-    mm.fusedAddActivation = add.fusedActivation;
-    mm.clampLo = add.clampLo, mm.clampHi = add.clampHi;
+    sdk::Epilogue e = mm.epilogue;
+    e.residualInput = mm.inIds.size();
+    e.clamp = add.epilogue.clamp;  // the Add's folded activation
+    if (!mm.kernel->supportsEpilogue(e)) return StepGraph::Fold::kNone;
+    mm.epilogue = e;
+    mm.folded.push_back(add.node);
+    mm.folded.insert(mm.folded.end(), add.folded.begin(), add.folded.end());
     mm.inIds.push_back(add.inIds[other]);
     mm.inViews.push_back(add.inViews[other]);
     mm.inputDequantizedOnce.assign(mm.inIds.size(), false);

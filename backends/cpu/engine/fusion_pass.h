@@ -55,8 +55,4 @@ size_t fuseConvMaxPool(StepGraph& graph);         // fuse_conv_max_pool.cpp
 size_t foldScaleIntoSoftmax(StepGraph& graph);    // fold_softmax_scale.cpp
 size_t fuseResidualAdds(StepGraph& graph);        // fuse_residual_add.cpp
 
-// Makes `step` write `activation`'s output (`activationOut`) through a clamp; false if its
-// kernel cannot (fuse_activation.cpp; also used when a fused step is rebuilt).
-bool foldActivation(Step& step, const NodeInfo& activation, const TensorView& activationOut);
-
 }  // namespace qnn::cpu

@@ -52,6 +52,21 @@ Status createKernel(const NodeInfo& node, const sdk::OpPackageSet* packages, boo
 
 bool isPackageOp(const NodeInfo& node) { return node.packageName != sdk::kBuiltinOpPackage; }
 
+bool isPlainActivation(const NodeInfo& node) {
+  return !isPackageOp(node) && (node.typeName == "Relu" || node.typeName == "ReluMinMax");
+}
+
+bool spansNodes(const Step& step) {
+  return step.folded.size() > 1 || (step.folded.size() == 1 && !isPlainActivation(*step.folded[0]));
+}
+
+Status applyEpilogue(Step& step) {
+  if (step.epilogue.empty()) return Status::ok();
+  Status st = step.kernel->setEpilogue(step.epilogue);
+  if (!st.isOk()) return {st.code(), "node '" + step.node->name + "': " + st.message()};
+  return Status::ok();
+}
+
 // Op packages see float data for fixed-point tensors: the CPU op package
 // interface carries no quantization parameters.
 bool needsFloatEmulation(const NodeInfo& node, const std::vector<const TensorInfo*>& ins,
@@ -111,6 +126,22 @@ Status StepBuilder::build(const NodeInfo& node, std::unique_ptr<Step>* out) cons
   }
   QNN_SDK_RETURN_IF_ERROR(makeKernel(node, packages_, true, step->inViews, step->outViews, &step->kernel));
   *out = std::move(step);
+  return Status::ok();
+}
+
+Status StepBuilder::rebuild(const Step& step, std::unique_ptr<Step>* out) const {
+  std::unique_ptr<Step> fresh;
+  QNN_SDK_RETURN_IF_ERROR(build(*step.node, &fresh));
+  if (!step.folded.empty()) {  // a folded activation: its output, the clamp
+    fresh->folded = step.folded;
+    fresh->epilogue = step.epilogue;
+    fresh->outIds = step.outIds;
+    fresh->outViews[0] = step.outViews[0];
+  }
+  if (!fresh->kernel->supportsEpilogue(fresh->epilogue))
+    return sdk::internalError("node '" + step.node->name + "': its kernel no longer takes the fused activation");
+  QNN_SDK_RETURN_IF_ERROR(applyEpilogue(*fresh));
+  *out = std::move(fresh);
   return Status::ok();
 }
 

@@ -19,22 +19,16 @@ using sdk::TensorKind;
 
 struct Step {
   const NodeInfo* node = nullptr;
-  // A Relu / ReluMinMax folded into this step (its kernel clamps out[0] into
-  // [clampLo, clampHi] and writes the activation's output directly).
-  const NodeInfo* fusedActivation = nullptr;
-  float clampLo = 0.f, clampHi = 0.f;
-  // A DepthWiseConv2d (and its folded activation) computed inside this 1x1
-  // Conv2d step (kernels/pointwise_depthwise.h).
-  const NodeInfo* fusedSecond = nullptr;
-  const NodeInfo* fusedSecondActivation = nullptr;
-  // An ElementWiseMultiply by a static scalar folded into this Softmax step's beta, and that
-  // scalar's tensor (an update to it rebuilds the plan).
-  const NodeInfo* foldedScale = nullptr;
-  uint32_t foldedScaleTensor = 0;
-  // An ElementWiseAdd (and its folded activation) adding a residual to this step's output,
-  // done in the step's store (OpKernel::fuseResidualAdd); the residual is the last input.
-  const NodeInfo* fusedAdd = nullptr;
-  const NodeInfo* fusedAddActivation = nullptr;
+  // The nodes the fusion passes folded into this step, in the order they were folded (profiles
+  // list them after the step's node, with no time of their own).
+  std::vector<const NodeInfo*> folded;
+  // The work they add to the node's kernel, as the passes agreed it with the kernel
+  // (OpKernel::supportsEpilogue); set on the kernel once the passes are done (applyEpilogue).
+  // A step whose kernel was made for the fused pair (pointwise -> depthwise) keeps it empty.
+  sdk::Epilogue epilogue;
+  // Static tensors the folded work read at prepare beyond inIds (a folded scale): an update to
+  // one rebuilds the plan.
+  std::vector<uint32_t> foldedStatics;
   std::unique_ptr<Kernel> kernel;
   std::vector<uint32_t> inIds, outIds;
   std::vector<TensorView> inViews, outViews;  // data pointers refreshed per execute
@@ -48,6 +42,14 @@ struct Step {
 };
 
 using Steps = std::vector<std::unique_ptr<Step>>;
+
+// A Relu or ReluMinMax of the built-in package (what a clamp can stand for).
+bool isPlainActivation(const NodeInfo& node);
+// Whether `step` holds more than its node and a folded activation (a tensor update touching it
+// rebuilds the whole plan).
+bool spansNodes(const Step& step);
+// Sets step.epilogue on its kernel (OpKernel::setEpilogue), when not empty.
+Status applyEpilogue(Step& step);
 
 // A node of a registered op package (not of the built-in package).
 bool isPackageOp(const NodeInfo& node);
@@ -73,6 +75,9 @@ class StepBuilder {
   StepBuilder(const GraphIR& ir, const sdk::OpPackageSet* packages) : ir_(ir), packages_(packages) {}
   // The views, emulation scratch and prepared kernel of one node.
   Status build(const NodeInfo& node, std::unique_ptr<Step>* out) const;
+  // A new kernel for a step that holds its node and at most a folded activation (after a tensor
+  // update): the node's kernel prepared again, the same epilogue set on it.
+  Status rebuild(const Step& step, std::unique_ptr<Step>* out) const;
 
  private:
   const GraphIR& ir_;

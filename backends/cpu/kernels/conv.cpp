@@ -156,28 +156,29 @@ class Conv2dKernel final : public Kernel {
     return Status::ok();
   }
 
-  bool fuseOutputClamp(float lo, float hi) override {
-    clamp_ = {lo, hi};
-    clamped_ = true;
-    return true;
+  // A clamp on every path; a residual on the 1x1 path only (one GEMM over all pixels, whose
+  // store adds it); a following max pool on the small-channel path only (fuseMaxPool).
+  bool supportsEpilogue(const sdk::Epilogue& e) const override {
+    PoolGeometry g;
+    if (e.inputScale || (e.residualInput && e.maxPool)) return false;
+    if (e.residualInput && (!direct1x1_ || group_ != 1 || (*e.residualInput != 2 && *e.residualInput != 3)))
+      return false;
+    return !e.maxPool || poolGeometryOf(*e.maxPool, e.maxPoolOut, &g);
   }
-
-  // The 1x1 path only (one GEMM over all pixels, whose store adds it); not after a fused clamp.
-  bool fuseResidualAdd(size_t inputIndex) override {
-    if (!direct1x1_ || group_ != 1 || clamped_ || (inputIndex != 2 && inputIndex != 3)) return false;
-    residualInput_ = inputIndex;
-    return true;
+  Status setEpilogue(const sdk::Epilogue& e) override {
+    if (e.maxPool) QNN_SDK_RETURN_IF_ERROR(fuseMaxPool(*e.maxPool, e.maxPoolOut));
+    if (e.clamp) clamp_ = {e.clamp->lo, e.clamp->hi}, clamped_ = true;
+    residualInput_ = e.residualInput.value_or(0);
+    return Status::ok();
   }
 
  private:
   const gemm::Clamp* clampOrNull() const { return clamped_ ? &clamp_ : nullptr; }
-  size_t residualInput_ = 0;  // fuseResidualAdd: the residual's input index (0: none)
+  size_t residualInput_ = 0;  // Epilogue::residualInput (0: none)
 
-  // The small-channel path (an RGB stem) with the max pool after it: the convolution rows a band of
-  // pool rows needs go to a per-thread buffer and are pooled from there while in L2, so the
-  // convolution's output (3.2 MB for ResNet-18's stem) never goes to memory and back. A band's
-  // first row may be computed by the band before it too (the pool windows overlap).
-  bool fuseFollowingMaxPool(const OpParams& pool, const TensorView& poolOut) override {
+  // The geometry of a PoolMax2d (params `pool`, output `poolOut`) over this convolution's output
+  // on the small-channel path; false when it does not qualify.
+  bool poolGeometryOf(const OpParams& pool, const TensorView& poolOut, PoolGeometry* geometry) const {
     if (!smallCin_ || poolOut.dtype != DType::kFloat32 || poolOut.dims.size() != 4 || poolOut.dims[0] != batch_ ||
         poolOut.dims[3] != cout_)
       return false;
@@ -186,11 +187,22 @@ class Conv2dKernel final : public Kernel {
         !sdk::readSpatialParam(pool, "PoolMax2d", "stride", 2, 1, true, 1, 1, &stride).isOk() ||
         !sdk::readSpatialParam(pool, "PoolMax2d", "pad_amount", 2, 2, true, 0, 0, &pad).isOk())
       return false;
-    PoolGeometry g{};
+    PoolGeometry& g = *geometry;
+    g = PoolGeometry{};
     g.inH = outH_, g.inW = outW_, g.channels = cout_, g.outW = poolOut.dims[2];
     g.fh = filter[0], g.fw = filter[1], g.sh = stride[0], g.sw = stride[1];
     g.padTop = pad[0], g.padBottom = pad[1], g.padLeft = pad[2], g.padRight = pad[3];
     g.isMax = true, g.countPad = false;
+    return true;
+  }
+
+  // The small-channel path (an RGB stem) with the max pool after it: the convolution rows a band of
+  // pool rows needs go to a per-thread buffer and are pooled from there while in L2, so the
+  // convolution's output (3.2 MB for ResNet-18's stem) never goes to memory and back. A band's
+  // first row may be computed by the band before it too (the pool windows overlap).
+  Status fuseMaxPool(const OpParams& pool, const TensorView& poolOut) {
+    PoolGeometry g;
+    if (!poolGeometryOf(pool, poolOut, &g)) return sdk::notSupported("Conv2d: this max pool cannot be fused");
     pool_ = g;
     poolH_ = poolOut.dims[1];
     // Two bands per thread and image: few rows computed twice, a band's rows within L2.
@@ -202,10 +214,10 @@ class Conv2dKernel final : public Kernel {
       bandRows_ = sdk::allocateLargeArray<float>(size_t(batch_) * ((poolH_ + poolRowsPerBand_ - 1) / poolRowsPerBand_) *
                                                  bandRowFloats_);
     } catch (const std::bad_alloc&) {
-      return false;  // stays two ops
+      return {sdk::StatusCode::kOutOfMemory, "Conv2d: no memory for the fused max pool's row bands"};
     }
     pooled_ = true;
-    return true;
+    return Status::ok();
   }
 
   // Convolution rows [r0, r1) that pool rows [p0, p1) read (clipped to the image).
@@ -431,7 +443,7 @@ class Conv2dKernel final : public Kernel {
   bool winograd_ = false;  // 3x3 stride 1: winograd.cpp's F(2x2, 3x3) or F(4x4, 3x3)
   winograd::Conv3x3 wino_;
   gemm::Clamp clamp_{0.f, 0.f};
-  bool pooled_ = false;  // a PoolMax2d folded in (fuseFollowingMaxPool): out[0] is the pool's
+  bool pooled_ = false;  // a PoolMax2d folded in (Epilogue::maxPool): out[0] is the pool's
   PoolGeometry pool_{};
   size_t poolH_ = 0, poolRowsPerBand_ = 1, bandRowFloats_ = 0;
   sdk::LargeArray<float> bandRows_;  // per band, where its rows go when the thread's scratch cannot grow
@@ -565,9 +577,12 @@ class DepthWiseConv2dKernel final : public Kernel {
     return Status::ok();
   }
 
-  bool fuseOutputClamp(float lo, float hi) override {
-    lo_ = lo, hi_ = hi, clamped_ = true;
-    return true;
+  bool supportsEpilogue(const sdk::Epilogue& e) const override {
+    return !e.residualInput && !e.maxPool && !e.inputScale;
+  }
+  Status setEpilogue(const sdk::Epilogue& e) override {
+    if (e.clamp) lo_ = e.clamp->lo, hi_ = e.clamp->hi, clamped_ = true;
+    return Status::ok();
   }
 
  private:

@@ -224,10 +224,14 @@ class BinaryKernel final : public Kernel {
     return Status::ok();
   }
 
-  bool fuseOutputClamp(float lo, float hi) override {
-    if (!spec_.clampedF32 || runner_ != spec_.pick(DType::kFloat32)) return false;
-    lo_ = lo, hi_ = hi, clamped_ = true;
-    return true;
+  // A clamp, for the float ops with a clamped runner.
+  bool supportsEpilogue(const sdk::Epilogue& e) const override {
+    return e.empty() || (spec_.clampedF32 && runner_ == spec_.pick(DType::kFloat32) && !e.residualInput &&
+                         !e.maxPool && !e.inputScale);
+  }
+  Status setEpilogue(const sdk::Epilogue& e) override {
+    if (e.clamp) lo_ = e.clamp->lo, hi_ = e.clamp->hi, clamped_ = true;
+    return Status::ok();
   }
 
  private:

@@ -104,21 +104,20 @@ class FullyConnectedKernel final : public Kernel {
     return Status::ok();
   }
 
-  bool fuseOutputClamp(float lo, float hi) override {
-    clamp_ = {lo, hi}, clamped_ = true;
-    return true;
+  // A clamp and a residual after the weights and the optional bias.
+  bool supportsEpilogue(const sdk::Epilogue& e) const override {
+    return !e.maxPool && !e.inputScale && (!e.residualInput || *e.residualInput == 2 || *e.residualInput == 3);
   }
-
-  bool fuseResidualAdd(size_t inputIndex) override {
-    if (clamped_ || (inputIndex != 2 && inputIndex != 3)) return false;
-    residualInput_ = inputIndex;
-    return true;
+  Status setEpilogue(const sdk::Epilogue& e) override {
+    if (e.clamp) clamp_ = {e.clamp->lo, e.clamp->hi}, clamped_ = true;
+    residualInput_ = e.residualInput.value_or(0);
+    return Status::ok();
   }
 
  private:
   bool clamped_ = false;  // a fused activation
   gemm::Clamp clamp_{0.f, 0.f};
-  size_t residualInput_ = 0;  // fuseResidualAdd: the residual's input index (0: none)
+  size_t residualInput_ = 0;  // Epilogue::residualInput (0: none)
   bool keepDims_ = false, weightsPacked_ = false;
   uint32_t units_ = 0, depth_ = 0;
   size_t batch_ = 0;
@@ -251,9 +250,12 @@ class MatMulKernel final : public Kernel {
     return Status::ok();
   }
 
-  bool fuseOutputClamp(float lo, float hi) override {
-    clamp_ = {lo, hi}, clamped_ = true;
-    return true;
+  bool supportsEpilogue(const sdk::Epilogue& e) const override {
+    return !e.residualInput && !e.maxPool && !e.inputScale;
+  }
+  Status setEpilogue(const sdk::Epilogue& e) override {
+    if (e.clamp) clamp_ = {e.clamp->lo, e.clamp->hi}, clamped_ = true;
+    return Status::ok();
   }
 
  private:

@@ -204,11 +204,12 @@ class SoftmaxKernel final : public Kernel {
 
   // softmax(beta * (s * x)) is softmax((beta * s) * x): max and exp already take beta * x, for a
   // negative product too.
-  bool foldInputScale(float scale) override {
-    const float folded = beta_ * scale;
-    if (!std::isfinite(folded)) return false;
-    beta_ = folded;
-    return true;
+  bool supportsEpilogue(const sdk::Epilogue& e) const override {
+    return !e.clamp && !e.residualInput && !e.maxPool && (!e.inputScale || std::isfinite(beta_ * *e.inputScale));
+  }
+  Status setEpilogue(const sdk::Epilogue& e) override {
+    if (e.inputScale) beta_ = beta_ * *e.inputScale;
+    return Status::ok();
   }
 
   Status execute(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) override {
