@@ -15,6 +15,9 @@
 #   BUILD=DIR (default ./build)  KEEP=DIR keeps the work files  OUT=FILE also writes the table there
 #   QNN_ORT_NODE_MODULES=DIR holding onnxruntime-node (default build/ortnode/node_modules, where
 #   scripts/install-deps.sh installs it)
+#   BASE_LIB=FILE: a second libQnnCpu.so (say the build before a change) run in every round beside
+#   ours, the two in turns (which goes first alternates by round); adds its median and the median
+#   of the rounds' ours / base to the table
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -74,11 +77,11 @@ open(f"{d}/input_list.txt", "w").write(" ".join(entries) + "\n")
 PY
 done
 
-ours_ms() {  # model threads -> median graph-execute ms over $runs inferences
+ours_ms() {  # model threads [backend] -> median graph-execute ms over $runs inferences
   local d=$work/$1 lib
   lib=$(ls "$d"/lib/x86_64-linux-clang/lib*.so | head -1)
   rm -rf "$d/out"
-  QNN_CPU_NUM_THREADS=$2 "$build/bin/qnn-net-run" --model "$lib" --backend "$build/backends/cpu/libQnnCpu.so" \
+  QNN_CPU_NUM_THREADS=$2 "$build/bin/qnn-net-run" --model "$lib" --backend "${3:-$build/backends/cpu/libQnnCpu.so}" \
     --input_list "$d/input_list.txt" --output_dir "$d/out" --num_inferences "$runs" --keep_num_outputs 1 \
     --profiling_level basic >/dev/null
   "$build/bin/qnn-profile-viewer" --input_log "$d/out/qnn-profiling-data_0.log" --output "$d/out/p.json" >/dev/null
@@ -99,9 +102,18 @@ for r in $(seq 1 "$rounds"); do
   echo "== round $r of $rounds"
   for t in $threads_list; do
     for m in $models; do
-      a=$(ours_ms "$m" "$t")
+      if [ -z "${BASE_LIB:-}" ]; then
+        a=$(ours_ms "$m" "$t")
+        base=
+      elif [ $((r % 2)) = 1 ]; then
+        a=$(ours_ms "$m" "$t")
+        base=$(ours_ms "$m" "$t" "$BASE_LIB")
+      else
+        base=$(ours_ms "$m" "$t" "$BASE_LIB")
+        a=$(ours_ms "$m" "$t")
+      fi
       b=$(ort_ms "$m" "$t")
-      echo "$m $t $a $b" | tee -a "$results"
+      echo "$m $t $a $b $base" | tee -a "$results"
     done
   done
 done
@@ -109,23 +121,27 @@ done
 cpu=$(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1)
 table=$("$py" - "$results" "$rounds" "$runs" "$cpu" "$(git rev-parse --short HEAD)" <<'PY'
 import sys, statistics, collections, datetime
-rows = collections.defaultdict(lambda: ([], []))
+rows = collections.defaultdict(lambda: ([], [], []))
 order = []
 for line in open(sys.argv[1]):
-    m, t, a, b = line.split()
+    m, t, a, b, *base = line.split()
     if (m, t) not in rows: order.append((m, t))
     rows[(m, t)][0].append(float(a)); rows[(m, t)][1].append(float(b))
+    rows[(m, t)][2].extend(float(x) for x in base)
+with_base = any(r[2] for r in rows.values())
 print(f"{datetime.date.today()}, {sys.argv[4]}, {sys.argv[2]} alternating rounds of {sys.argv[3]} runs, commit {sys.argv[5]}")
 print()
-print("| model | threads | OpenQNN CPU ms | ONNX Runtime ms | ratio of medians | median of round ratios |")
-print("|---|---|---|---|---|---|")
+extra = (" base ms | ours / base (median of round ratios) |", "---|---|") if with_base else ("", "")
+print("| model | threads | OpenQNN CPU ms | ONNX Runtime ms | ratio of medians | median of round ratios |" + extra[0])
+print("|---|---|---|---|---|---|" + extra[1])
 for m, t in order:
-    ours, ort = rows[(m, t)]
+    ours, ort, base = rows[(m, t)]
     a, b = statistics.median(ours), statistics.median(ort)
     # Each round runs both back to back, so a round's ratio sees the same host
     # load on both sides; on a noisy host it is the steadier figure.
     paired = statistics.median(x / y for x, y in zip(ours, ort))
-    print(f"| {m} | {t} | {a:.2f} | {b:.2f} | {a / b:.2f} | {paired:.2f} |")
+    cells = f" {statistics.median(base):.2f} | {statistics.median(x / y for x, y in zip(ours, base)):.3f} |" if base else ""
+    print(f"| {m} | {t} | {a:.2f} | {b:.2f} | {a / b:.2f} | {paired:.2f} |" + cells)
 PY
 )
 echo
