@@ -136,6 +136,12 @@ struct Step {
   std::unique_ptr<Kernel> kernel;
   std::vector<sdk::TensorView> ins, outs;
   bool kernelClamps = false;  // the kernel applies plan->clamp itself
+  // Pointer slots of the inputs (-1: static or null, the view keeps its pointer) and outputs.
+  std::vector<int> inSlots, outSlots;
+  // The output is in[0]'s bytes unchanged (Reshape ...) and a native tensor: it reads
+  // in[0]'s buffer instead of a copy.
+  bool aliasesInput = false;
+  void* aliasStatic = nullptr;  // aliasesInput with a static in[0]: its data
 };
 
 class HtpPreparedGraph : public sdk::PreparedGraph {
@@ -152,8 +158,11 @@ class HtpPreparedGraph : public sdk::PreparedGraph {
   Status build() {
     const GraphIR& g = plan_.graph;
     if (plan_.plans.size() != g.nodes.size()) return sdk::corruptData("prepared HTP graph: plan and nodes differ");
-    for (auto& [id, t] : g.tensors)
+    for (auto& [id, t] : g.tensors) {
       if (t.kind == TensorKind::kNative) buffers_[id].resize(std::max<size_t>(1, t.byteSize()));
+      slotOf_[id] = int(baseSlots_.size());
+      baseSlots_.push_back(t.kind == TensorKind::kNative ? buffers_[id].data() : nullptr);
+    }
     for (size_t i = 0; i < g.nodes.size(); ++i) {
       auto s = std::make_unique<Step>();
       s->node = &g.nodes[i];
@@ -172,6 +181,16 @@ class HtpPreparedGraph : public sdk::PreparedGraph {
       QNN_SDK_RETURN_IF_ERROR(
           makeKernel(*s->node, s->ins, s->outs, &s->kernel, options_.fp16, &s->plan->clamp, out0, &s->kernelClamps,
                      options_.fp16ClampOverflow));
+      for (uint32_t id : s->node->inputIds) {
+        const TensorInfo* t = g.findTensor(id);
+        s->inSlots.push_back(t->kind != TensorKind::kStatic && t->kind != TensorKind::kNull ? slotOf_[id] : -1);
+      }
+      for (uint32_t id : s->node->outputIds) s->outSlots.push_back(slotOf_[id]);
+      s->aliasesInput = s->kernel->outputIsInputCopy() && out0 && out0->kind == TensorKind::kNative &&
+                        !s->plan->clamp.active && !s->ins.empty() && s->outs.size() == 1;
+      if (s->aliasesInput && s->inSlots[0] < 0) {  // a static input: its data is the output
+        s->aliasStatic = s->ins[0].data;
+      }
       steps_.push_back(std::move(s));
     }
     return Status::ok();
@@ -181,10 +200,12 @@ class HtpPreparedGraph : public sdk::PreparedGraph {
                  const sdk::ExecuteOptions& options, std::vector<sdk::NodeTiming>* timings) override {
     QNN_SDK_RETURN_IF_ERROR(subsystem_->beginExecute(epoch_));
     auto start = std::chrono::steady_clock::now();
-    std::map<uint32_t, void*> ptr;
-    for (auto& [id, buf] : buffers_) ptr[id] = buf.data();
-    for (auto& b : inputs) ptr[b.tensorId] = b.data;
-    for (auto& b : outputs) ptr[b.tensorId] = b.data;
+    slots_ = baseSlots_;
+    for (const auto* bindings : {&inputs, &outputs})
+      for (auto& b : *bindings) {
+        auto it = slotOf_.find(b.tensorId);
+        if (it != slotOf_.end()) slots_[size_t(it->second)] = b.data;
+      }
     uint64_t cycles = 0;
     // Op trace: the nodes on the accelerator's timeline, one after another from the start of the
     // execute, each as long as its estimated cycles at the current clock.
@@ -193,12 +214,16 @@ class HtpPreparedGraph : public sdk::PreparedGraph {
     for (auto& s : steps_) {
       if (options.checkCancel) QNN_SDK_RETURN_IF_ERROR(options.checkCancel());
       auto nodeStart = std::chrono::steady_clock::now();
-      for (size_t i = 0; i < s->ins.size(); ++i) {
-        const TensorInfo* t = plan_.graph.findTensor(s->node->inputIds[i]);
-        if (t->kind != TensorKind::kStatic && t->kind != TensorKind::kNull) s->ins[i].data = ptr[t->id];
+      for (size_t i = 0; i < s->ins.size(); ++i)
+        if (s->inSlots[i] >= 0) s->ins[i].data = slots_[size_t(s->inSlots[i])];
+      if (s->aliasesInput) {
+        void* in0 = s->inSlots[0] >= 0 ? s->ins[0].data : s->aliasStatic;
+        slots_[size_t(s->outSlots[0])] = in0;
+        s->outs[0].data = in0;
+      } else {
+        for (size_t i = 0; i < s->outs.size(); ++i) s->outs[i].data = slots_[size_t(s->outSlots[i])];
+        QNN_SDK_RETURN_IF_ERROR(s->kernel->execute(s->ins, s->outs));
       }
-      for (size_t i = 0; i < s->outs.size(); ++i) s->outs[i].data = ptr[s->node->outputIds[i]];
-      QNN_SDK_RETURN_IF_ERROR(s->kernel->execute(s->ins, s->outs));
       if (s->plan->clamp.active && !s->kernelClamps)
         applyClamp(s->plan->clamp, *plan_.graph.findTensor(s->node->outputIds[0]), s->outs[0].data);
       if (options.opTrace && options.graphEvents)
@@ -281,6 +306,10 @@ class HtpPreparedGraph : public sdk::PreparedGraph {
   bool restored_;
   uint64_t prepareMicros_;
   std::map<uint32_t, std::vector<uint8_t>> buffers_;  // native tensors
+  // Every tensor's pointer slot: native tensors their buffer, the others null until an
+  // execute binds them (slots_: this execute's pointers, aliases included).
+  std::map<uint32_t, int> slotOf_;
+  std::vector<void*> baseSlots_, slots_;
   std::vector<std::unique_ptr<Step>> steps_;
 };
 

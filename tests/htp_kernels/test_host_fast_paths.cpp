@@ -5,7 +5,8 @@
 //    the same op with that operand given only at execute (the per-element rule);
 //  * QuantGemm's wide (16-bit A) product on VNNI against the exact integer product;
 //  * MatMul with a dynamic B (direct sums) against the same B static (packed QuantGemm);
-//  * the vector float <-> half conversions of the fp16 kernels against sdk/quant/half.h.
+//  * the vector float <-> half conversions of the fp16 kernels against sdk/quant/half.h;
+//  * which movement kernels report a plain copy (the engine then aliases the output).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -314,6 +315,25 @@ TEST(Fp16Conversions, VectorPathsEqualTheScalarRule) {
     const float want = sdk::quant::halfBitsToFloat(uint16_t(h));
     ASSERT_EQ(std::memcmp(&v[h], &want, 4), 0) << h;
   }
+}
+
+// Only a Reshape-like copy with equal dtype and encoding lets the engine alias its output.
+TEST(MovementKernel, ReportsAPlainCopyOnlyForUnchangedBytes) {
+  auto prepared = [](const std::string& op, const sdk::OpParams& p, DType out, std::vector<uint32_t> outDims,
+                     float outScale) {
+    TensorView x = testing::quantView(DType::kUFixed16, {2, 3, 4}, nullptr, 0.5f, -7);
+    TensorView y = testing::quantView(out, std::move(outDims), nullptr, outScale, -7);
+    auto k = findKernel(op)(op);
+    EXPECT_TRUE(k->init(p).isOk());
+    EXPECT_TRUE(k->prepare({x}, {y}).isOk()) << op;
+    return k;
+  };
+  EXPECT_TRUE(prepared("Reshape", {}, DType::kUFixed16, {6, 4}, 0.5f)->outputIsInputCopy());
+  EXPECT_FALSE(prepared("Reshape", {}, DType::kUFixed16, {6, 4}, 0.25f)->outputIsInputCopy());  // requantizes
+  sdk::OpParams perm;
+  perm.set("perm", sdk::tensorU32({3}, {0, 2, 1}));
+  EXPECT_FALSE(prepared("Transpose", perm, DType::kUFixed16, {2, 4, 3}, 0.5f)->outputIsInputCopy());
+  EXPECT_FALSE(findKernel("ElementWiseAdd")("ElementWiseAdd")->outputIsInputCopy());
 }
 
 }  // namespace

@@ -33,6 +33,8 @@ class DtypeDispatch final : public Kernel {
     return chosen_->prepare(inputs, outputs);
   }
 
+  bool outputIsInputCopy() const override { return chosen_ && chosen_->outputIsInputCopy(); }
+
   Status execute(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) override {
     if (!chosen_) return sdk::invalidArgument("kernel executed before prepare");
     return chosen_->execute(inputs, outputs);

@@ -57,6 +57,9 @@ class Kernel {
   // finite float result too large for half is stored as +-65504 instead of +-inf (kernels whose results are
   // computed, not copied, implement it).
   virtual void saturateFp16Overflow() {}
+  // After prepare: execute would only copy in[0]'s bytes into out[0] unchanged (a Reshape
+  // with equal encodings), so the engine may let out[0] read in[0]'s buffer instead.
+  virtual bool outputIsInputCopy() const { return false; }
 };
 
 using KernelFactory = std::unique_ptr<Kernel> (*)(const std::string& opType);

@@ -102,8 +102,14 @@ class MovementKernel : public Kernel {
             map.size(), [&map](size_t i, uint32_t* input, int64_t* index) { *input = map[i].input, *index = map[i].index; },
             &runs_[o]);
       }
+    // One output that is in[0]'s elements in order: a plain copy of its bytes.
+    wholeCopy_ = outputs.size() == 1 && runs_[0].size() == 1 && runs_[0][0].input == 0 && runs_[0][0].src == 0 &&
+                 runs_[0][0].stride == 1 && runs_[0][0].len == inputs[0].numElements() &&
+                 inputs[0].dtype == outputs[0].dtype;
     return Status::ok();
   }
+
+  bool outputIsInputCopy() const override { return wholeCopy_; }
 
   Status execute(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) override {
     QNN_SDK_RETURN_IF_ERROR(refreshMaps(inputs));
@@ -173,6 +179,7 @@ class MovementKernel : public Kernel {
   std::vector<bool> copyOnly_;  // per output: a plain copy through the map
   std::vector<std::vector<CopyRun>> runs_;  // per output: the map as runs (empty: use the map)
   std::vector<const void*> runInputs_;      // execute scratch
+  bool wholeCopy_ = false;
 };
 
 }  // namespace qnn::htp
