@@ -3,6 +3,7 @@
 #include "HTP/QnnHtpCommon.h"
 #include "binary/byte_io.h"
 #include "binary/context_binary.h"
+#include "htp_blockwise.h"
 
 namespace qnn::htp {
 namespace {
@@ -11,8 +12,11 @@ using sdk::binary::ByteReader;
 using sdk::binary::ByteWriter;
 
 constexpr uint32_t kMagic = 0x50505448;  // "HTPP" little-endian
-// 2: static data equal to the source graph's is not stored again; 3: fp16ClampOverflow after the options.
-constexpr uint32_t kVersion = 3;
+// 2: static data equal to the source graph's is not stored again; 3: fp16ClampOverflow after the options;
+// 4: blockwise-expanded weights are re-expanded from the source graph's tensor instead of stored
+// (written only by graphs that have such weights, so the others stay readable by version-3 readers).
+constexpr uint32_t kVersion = 4;
+constexpr uint32_t kVersionWithoutExpanded = 3;
 constexpr size_t kMaxString = 1 << 20;
 
 sdk::Status corrupt(const std::string& what) { return sdk::corruptData("prepared HTP graph: " + what); }
@@ -27,21 +31,32 @@ sdk::Status encodePreparedGraph(const PreparedPlan& plan, const GraphOptions& o,
   // Weights the passes left as they were are the source graph's, which the
   // context binary holds already: stored as a reference (the tensor written as
   // NATIVE without data, its id listed) instead of a second copy.
-  std::vector<uint32_t> fromSource;
+  // Weights the passes expanded from a blockwise (LPBQ) tensor of the source graph are stored
+  // as a reference too (listed in `expanded`); loading expands the source's tensor again.
+  std::vector<uint32_t> fromSource, expanded;
   for (auto& [id, t] : graph.graphs[0].tensors) {
     const sdk::TensorInfo* s = source.findTensor(id);
     if (t.kind != sdk::TensorKind::kStatic || t.staticData.empty() || !s || s->kind != sdk::TensorKind::kStatic ||
-        s->dtype != t.dtype || s->staticData != t.staticData)
+        s->dtype != t.dtype)
       continue;
+    std::vector<uint32_t>* list = nullptr;
+    if (s->staticData == t.staticData) {
+      list = &fromSource;
+    } else if (s->quant.kind == sdk::QuantInfo::Kind::kBlockwiseExpansion) {
+      sdk::TensorInfo again;
+      if (expandBlockwise(*s, &again).isOk() && again.staticData == t.staticData) list = &expanded;
+    }
+    if (!list) continue;
     t.kind = sdk::TensorKind::kNative;
     t.staticData.clear();
-    fromSource.push_back(id);
+    list->push_back(id);
   }
   std::vector<uint8_t> graphBytes;
   QNN_SDK_RETURN_IF_ERROR(sdk::writeContextBinary(graph, &graphBytes));
   ByteWriter w(out);
+  const uint32_t version = expanded.empty() ? kVersionWithoutExpanded : kVersion;
   w.u32(kMagic);
-  w.u32(kVersion);
+  w.u32(version);
   for (uint32_t v : {o.socModel, o.arch, o.vtcmMB, o.optMode, uint32_t(o.fp16), o.hvxThreads,
                      uint32_t(o.foldReluIntoConv), o.contextPriority, uint32_t(o.fp16ClampOverflow)})
     w.u32(v);
@@ -64,6 +79,10 @@ sdk::Status encodePreparedGraph(const PreparedPlan& plan, const GraphOptions& o,
   }
   w.u32(static_cast<uint32_t>(fromSource.size()));
   for (uint32_t id : fromSource) w.u32(id);
+  if (version >= 4) {
+    w.u32(static_cast<uint32_t>(expanded.size()));
+    for (uint32_t id : expanded) w.u32(id);
+  }
   w.u64(graphBytes.size());
   w.bytes(graphBytes.data(), graphBytes.size());
   return sdk::Status::ok();
@@ -110,6 +129,12 @@ sdk::Status decodePreparedGraph(const uint8_t* data, size_t size, const sdk::Gra
     fromSource.resize(n);
     for (uint32_t& id : fromSource) r.u32(&id);
   }
+  std::vector<uint32_t> expanded;
+  if (version >= 4) {
+    if (!r.count(&n, 4)) return corrupt("truncated expanded tensor list");
+    expanded.resize(n);
+    for (uint32_t& id : expanded) r.u32(&id);
+  }
   uint64_t graphSize = 0;
   const uint8_t* graphBytes = nullptr;
   if (!r.u64(&graphSize) || graphSize != r.remaining() || !r.view(graphSize, &graphBytes))
@@ -129,6 +154,19 @@ sdk::Status decodePreparedGraph(const uint8_t* data, size_t size, const sdk::Gra
       return corrupt("tensor id " + std::to_string(id) + " takes its data from the graph, which holds no such weights");
     it->second.kind = sdk::TensorKind::kStatic;
     it->second.staticData = s->staticData;
+  }
+  for (uint32_t id : expanded) {
+    auto it = plan->graph.tensors.find(id);
+    const sdk::TensorInfo* s = source.findTensor(id);
+    sdk::TensorInfo again;
+    if (it == plan->graph.tensors.end() || it->second.kind != sdk::TensorKind::kNative || !s ||
+        s->kind != sdk::TensorKind::kStatic || s->quant.kind != sdk::QuantInfo::Kind::kBlockwiseExpansion ||
+        s->dtype != it->second.dtype || !expandBlockwise(*s, &again).isOk() ||
+        again.staticData.size() != it->second.byteSize())
+      return corrupt("tensor id " + std::to_string(id) +
+                     " is the expansion of the graph's blockwise weights, which the graph does not hold");
+    it->second.kind = sdk::TensorKind::kStatic;
+    it->second.staticData = std::move(again.staticData);
   }
   return sdk::Status::ok();
 }
