@@ -1,6 +1,6 @@
 // The host-speed paths of the HTP kernels against the paths they bypass, bit for bit:
 //  * copy runs (copy_runs.h) against copying element by element through the map;
-//  * a stored-value table against the function it tabulates;
+//  * a stored-value table against the function it tabulates (a Convert's on AVX-512 too);
 //  * Binary with a constant operand (static, one value throughout: table + runs) against
 //    the same op with that operand given only at execute (the per-element rule);
 //  * QuantGemm's wide (16-bit A) product on VNNI against the exact integer product;
@@ -88,6 +88,52 @@ TEST(StoredValueTable, EqualsItsFunctionOnEveryStoredValue) {
   ASSERT_TRUE(id.build(DType::kUFixed16, DType::kUFixed16, [](int64_t q) { return q; }));
   EXPECT_TRUE(id.identity());
   EXPECT_FALSE(id.build(DType::kFloat32, DType::kUFixed16, [](int64_t q) { return q; }));
+}
+
+// A Convert's requantization on AVX-512 (useRequantization) against fx::requantize on every
+// stored value, for several encodings (multipliers below and above 1, offsets far off).
+TEST(StoredValueTable, VectorRequantizationEqualsTheRule) {
+  struct Case {
+    DType in, out;
+    float sin, sout;
+    int32_t oin, oout;
+  };
+  const Case cases[] = {{DType::kUFixed16, DType::kUFixed8, 0.0003f, 0.07f, -32000, -120},
+                        {DType::kUFixed16, DType::kUFixed8, 0.0003f, 0.00002f, -31000, -20},
+                        {DType::kSFixed16, DType::kUFixed16, 0.01f, 0.003f, 100, -30000},
+                        {DType::kUFixed8, DType::kSFixed8, 0.05f, 0.01f, -128, 3},
+                        {DType::kSFixed8, DType::kUFixed16, 0.05f, 0.0001f, 7, -32768},
+                        {DType::kUFixed16, DType::kSFixed16, 0.001f, 0.001f, -40000, 9000}};
+  for (const Case& c : cases) {
+    fx::FixedPointMultiplier m;
+    ASSERT_TRUE(fx::decomposeMultiplier(double(c.sin) / double(c.sout), &m));
+    const fx::QuantRange r = fx::quantRange(c.out);
+    auto f = [&](int64_t q) { return fx::requantize(q + c.oin, m, c.oout, r); };
+    StoredValueTable t;
+    ASSERT_TRUE(t.build(c.in, c.out, f));
+    t.useRequantization(c.oin, m, c.oout, r);
+    EXPECT_EQ(t.vectorized(), vnniAvailable());
+    const fx::QuantRange ri = fx::quantRange(c.in);
+    const size_t n = size_t(ri.hi - ri.lo + 1), inSize = sdk::dtypeSize(c.in), outSize = sdk::dtypeSize(c.out);
+    std::vector<uint8_t> x(n * inSize + 3 * inSize), y(n * outSize + 3 * outSize);
+    for (size_t i = 0; i < n + 3; ++i) {  // every value, then 3 more (a tail)
+      const int64_t q = ri.lo + int64_t(i % n);
+      if (inSize == 1) x[i] = uint8_t(q);
+      else {
+        const uint16_t v = uint16_t(q);
+        std::memcpy(&x[2 * i], &v, 2);
+      }
+    }
+    t.apply(x.data(), n + 3, y.data());
+    for (size_t i = 0; i < n + 3; ++i) {
+      const int64_t q = ri.lo + int64_t(i % n);
+      uint16_t bits = y[i];
+      if (outSize == 2) std::memcpy(&bits, &y[2 * i], 2);
+      const int64_t got = outSize == 1 ? (c.out == DType::kSFixed8 ? int8_t(bits) : bits)
+                                       : (c.out == DType::kSFixed16 ? int16_t(bits) : bits);
+      ASSERT_EQ(got, f(q)) << "case " << (&c - cases) << " q " << q;
+    }
+  }
 }
 
 // One tensor of a kernel run: stored bytes, encoding, and whether prepare sees the data.

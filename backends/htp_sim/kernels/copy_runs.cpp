@@ -1,6 +1,17 @@
 #include "copy_runs.h"
 
+#include <tuple>
+#include <type_traits>
+
 #include <cstring>
+
+// GCC 12 reports its own AVX-512 intrinsic headers as maybe-uninitialized (false positives).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#include <immintrin.h>
+#pragma GCC diagnostic pop
+
+#include "quant_gemm.h"
 
 namespace qnn::htp {
 
@@ -93,6 +104,8 @@ bool StoredValueTable::build(DType in, DType out, const std::function<int64_t(in
   if (!fixedIn || !fixedOut) return false;
   const size_t count = size_t(1) << (8 * inSize_);
   const bool signedIn = in == DType::kSFixed8 || in == DType::kSFixed16;
+  signedIn_ = signedIn;
+  vector_ = false;
   bits_.resize(count);
   identity_ = in == out;
   const uint32_t outMask = outSize_ == 1 ? 0xffu : 0xffffu;
@@ -107,7 +120,97 @@ bool StoredValueTable::build(DType in, DType out, const std::function<int64_t(in
   return true;
 }
 
+namespace {
+// 8 stored values (TI) at a time: widened to int64, requantized in the int32-accumulator
+// branch of fx::applyMultiplier (round half away from zero), offset, saturated, narrowed.
+template <typename TI, typename TO>
+__attribute__((target("avx512f,avx512bw,avx512vl"))) size_t requantizeVector(const TI* x, size_t n, TO* y,
+                                                                             int64_t inOffset, int64_t mantissa,
+                                                                             int shift, int64_t outOffset, int64_t lo,
+                                                                             int64_t hi) {
+  const __m512i vin = _mm512_set1_epi64(inOffset), vm = _mm512_set1_epi64(mantissa),
+                half = _mm512_set1_epi64(int64_t(1) << (shift - 1)), vout = _mm512_set1_epi64(outOffset),
+                vlo = _mm512_set1_epi64(lo), vhi = _mm512_set1_epi64(hi);
+  const __m128i count = _mm_cvtsi32_si128(shift);
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    __m512i acc;
+    if constexpr (sizeof(TI) == 1) {
+      const __m128i raw = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(x + i));
+      acc = std::is_signed_v<TI> ? _mm512_cvtepi8_epi64(raw) : _mm512_cvtepu8_epi64(raw);
+    } else {
+      const __m128i raw = _mm_loadu_si128(reinterpret_cast<const __m128i*>(x + i));
+      acc = std::is_signed_v<TI> ? _mm512_cvtepi16_epi64(raw) : _mm512_cvtepu16_epi64(raw);
+    }
+    acc = _mm512_add_epi64(acc, vin);
+    const __m512i p = _mm512_mul_epi32(acc, vm);  // acc and mantissa fit int32: the exact product
+    __m512i r = _mm512_add_epi64(_mm512_add_epi64(p, half), _mm512_srai_epi64(p, 63));
+    r = _mm512_sra_epi64(r, count);
+    r = _mm512_min_epi64(_mm512_max_epi64(_mm512_sub_epi64(r, vout), vlo), vhi);
+    if constexpr (sizeof(TO) == 1) _mm_storel_epi64(reinterpret_cast<__m128i*>(y + i), _mm512_cvtepi64_epi8(r));
+    else _mm_storeu_si128(reinterpret_cast<__m128i*>(y + i), _mm512_cvtepi64_epi16(r));
+  }
+  return i;
+}
+
+template <typename TI, typename TO>
+size_t requantizeVectorAs(const void* x, size_t n, void* y, int64_t inOffset, int64_t mantissa, int shift,
+                          int64_t outOffset, int64_t lo, int64_t hi) {
+  return requantizeVector(static_cast<const TI*>(x), n, static_cast<TO*>(y), inOffset, mantissa, shift, outOffset, lo,
+                          hi);
+}
+}  // namespace
+
+size_t StoredValueTable::applyVector(const void* in, size_t n, void* out) const {
+  const auto args = std::make_tuple(vInOffset_, vMantissa_, vShift_, vOutOffset_, vLo_, vHi_);
+  auto run = [&](auto fn) {
+    return fn(in, n, out, std::get<0>(args), std::get<1>(args), std::get<2>(args), std::get<3>(args),
+              std::get<4>(args), std::get<5>(args));
+  };
+  // Stored bits are written as unsigned: the saturated value's low bits are the same.
+  if (inSize_ == 1)
+    return outSize_ == 1 ? run(signedIn_ ? requantizeVectorAs<int8_t, uint8_t> : requantizeVectorAs<uint8_t, uint8_t>)
+                         : run(signedIn_ ? requantizeVectorAs<int8_t, uint16_t> : requantizeVectorAs<uint8_t, uint16_t>);
+  return outSize_ == 1 ? run(signedIn_ ? requantizeVectorAs<int16_t, uint8_t> : requantizeVectorAs<uint16_t, uint8_t>)
+                       : run(signedIn_ ? requantizeVectorAs<int16_t, uint16_t> : requantizeVectorAs<uint16_t, uint16_t>);
+}
+
+void StoredValueTable::useRequantization(int32_t inOffset, fx::FixedPointMultiplier m, int32_t outOffset,
+                                         fx::QuantRange range) {
+  vector_ = false;
+  const int shift = 31 - m.exponent;
+  if (bits_.empty() || !vnniAvailable() || shift < 1 || shift > 62) return;
+  const size_t count = bits_.size();
+  const int64_t loAcc = (signedIn_ ? -int64_t(count / 2) : 0) + inOffset;
+  const int64_t hiAcc = (signedIn_ ? int64_t(count / 2) - 1 : int64_t(count) - 1) + inOffset;
+  if (loAcc < INT32_MIN || hiAcc > INT32_MAX) return;  // applyMultiplier's int32 branch only
+  vInOffset_ = inOffset, vMantissa_ = m.mantissa, vShift_ = shift, vOutOffset_ = outOffset;
+  vLo_ = range.lo, vHi_ = range.hi;
+  // Every stored value through the vector code must give the table's entry.
+  std::vector<uint8_t> x(count * inSize_), y(count * outSize_);
+  for (size_t u = 0; u < count; ++u) {
+    if (inSize_ == 1) x[u] = uint8_t(u);
+    else {
+      const uint16_t v = uint16_t(u);
+      std::memcpy(&x[2 * u], &v, 2);
+    }
+  }
+  if (applyVector(x.data(), count, y.data()) != count) return;
+  for (size_t u = 0; u < count; ++u) {
+    uint16_t got = y[u];
+    if (outSize_ == 2) std::memcpy(&got, &y[2 * u], 2);
+    if (got != bits_[u]) return;
+  }
+  vector_ = true;
+}
+
 void StoredValueTable::apply(const void* in, size_t n, void* out) const {
+  if (vector_) {
+    const size_t done = applyVector(in, n, out);
+    in = static_cast<const uint8_t*>(in) + done * inSize_;
+    out = static_cast<uint8_t*>(out) + done * outSize_;
+    n -= done;
+  }
   const uint16_t* t = bits_.data();
   if (inSize_ == 1 && outSize_ == 1) applyTyped(t, static_cast<const uint8_t*>(in), n, static_cast<uint8_t*>(out));
   else if (inSize_ == 1) applyTyped(t, static_cast<const uint8_t*>(in), n, static_cast<uint16_t*>(out));

@@ -43,6 +43,11 @@ class StoredValueTable {
   bool empty() const { return bits_.empty(); }
   // f(q) == q with equal dtypes: the mapping is a plain copy.
   bool identity() const { return identity_; }
+  // Declares f(q) = requantize(q + inOffset, m, outOffset, range) (a Convert): apply() then
+  // computes it with AVX-512 on 8 values at a time instead of reading the table, after checking
+  // at build time that this gives the table's every entry (else the table stays in use).
+  void useRequantization(int32_t inOffset, fx::FixedPointMultiplier m, int32_t outOffset, fx::QuantRange range);
+  bool vectorized() const { return vector_; }
   // out[i] = f(in[i]) for i < n.
   void apply(const void* in, size_t n, void* out) const;
   // out[r.dst + j] = f(in[r.src + j * r.stride]) along runs of one input (no pad runs).
@@ -52,6 +57,12 @@ class StoredValueTable {
   std::vector<uint16_t> bits_;  // stored bits of f(value whose bits are the index)
   size_t inSize_ = 0, outSize_ = 0;
   bool identity_ = false;
+  bool signedIn_ = false;
+  // useRequantization's vector form: acc = q + inOffset_; (acc * mantissa + half + (p < 0 ? -1 : 0)) >> shift.
+  bool vector_ = false;
+  int64_t vInOffset_ = 0, vMantissa_ = 0, vOutOffset_ = 0, vLo_ = 0, vHi_ = 0;
+  int vShift_ = 0;
+  size_t applyVector(const void* in, size_t n, void* out) const;
 };
 
 }  // namespace qnn::htp

@@ -92,6 +92,10 @@ class Requantizer {
   Status prepare(const char* op, const TensorView& in, const TensorView& out);
   bool isIdentity() const { return identity_; }
   int64_t operator()(int64_t q) const { return fx::requantize(q + inOffset_, m_, outOffset_, range_); }
+  int32_t inOffset() const { return inOffset_; }
+  int32_t outOffset() const { return outOffset_; }
+  fx::FixedPointMultiplier multiplier() const { return m_; }
+  fx::QuantRange range() const { return range_; }
 
  private:
   bool identity_ = true;

@@ -36,7 +36,8 @@ class QuantCast final : public Kernel {
       QNN_SDK_RETURN_IF_ERROR(requant_.prepare(op, inputs[0], outputs[0]));
       // Inputs of at most 16 bits: the requantization of every stored value,
       // tabulated once (the KV-cache Converts of an LLM decode step run it per element).
-      table_.build(inputs[0].dtype, outputs[0].dtype, [this](int64_t q) { return requant_(q); });
+      if (table_.build(inputs[0].dtype, outputs[0].dtype, [this](int64_t q) { return requant_(q); }))
+        table_.useRequantization(requant_.inOffset(), requant_.multiplier(), requant_.outOffset(), requant_.range());
     }
     return Status::ok();
   }
