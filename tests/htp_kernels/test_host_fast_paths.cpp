@@ -274,10 +274,11 @@ TEST(MatMulDynamicB, EqualsThePackedProduct) {
     for (DType tb : {DType::kUFixed8, DType::kSFixed8, DType::kUFixed16})
       for (bool transB : {false, true})
         for (uint32_t m : {1u, 4u})
-          for (uint32_t k : {32u, 200u}) {
-            const uint32_t n = 48;
+          for (uint32_t k : {32u, 200u})
+            for (uint32_t n : {48u, 37u}) {
             SCOPED_TRACE("a " + std::to_string(int(ta)) + " b " + std::to_string(int(tb)) + " transB " +
-                         std::to_string(transB) + " m " + std::to_string(m) + " k " + std::to_string(k));
+                         std::to_string(transB) + " m " + std::to_string(m) + " k " + std::to_string(k) + " n " +
+                         std::to_string(n));
             const size_t sa = sdk::dtypeSize(ta), sb = sdk::dtypeSize(tb);
             const std::vector<uint8_t> abytes = pattern<uint8_t>(3 * m * k * sa, seed++);
             const std::vector<uint8_t> bbytes = pattern<uint8_t>(3 * k * n * sb, seed++);
@@ -293,7 +294,7 @@ TEST(MatMulDynamicB, EqualsThePackedProduct) {
             const std::vector<uint8_t> packed = runKernel("MatMul", p, {a, b}, y);
             ASSERT_EQ(dynamicB.size(), packed.size());
             EXPECT_TRUE(dynamicB == packed);
-          }
+            }
 }
 
 // Floats around every half boundary (each half value, its midpoints to the neighbours, one
