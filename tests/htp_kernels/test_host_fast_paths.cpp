@@ -1,5 +1,5 @@
 // The host-speed paths of the HTP kernels against the paths they bypass, bit for bit:
-//  * copy runs (copy_runs.h) against copying element by element through the map;
+//  * copy runs (copy_runs.h, transpose blocks included) against copying element by element through the map;
 //  * a stored-value table against the function it tabulates (a Convert's on AVX-512 too);
 //  * Binary with a constant operand (static, one value throughout: table + runs) against
 //    the same op with that operand given only at execute (the per-element rule);
@@ -43,6 +43,9 @@ TEST(CopyRuns, MatchTheElementMap) {
         map.size(), [&](size_t i, uint32_t* input, int64_t* index) { *input = map[i].first, *index = map[i].second; },
         &runs));
     EXPECT_LT(runs.size(), map.size() / 4);
+    if (&map == &maps[1]) {
+      EXPECT_EQ(runs[0].block, 7u);  // the 7 strided runs form one transpose block
+    }
     std::vector<uint16_t> got(map.size(), 0xdead), want(map.size());
     for (size_t i = 0; i < map.size(); ++i)
       want[i] = map[i].second < 0 ? 0x1234 : (map[i].first ? in1 : in0)[size_t(map[i].second)];

@@ -3,6 +3,7 @@
 #include <tuple>
 #include <type_traits>
 
+#include <algorithm>
 #include <cstring>
 
 // GCC 12 reports its own AVX-512 intrinsic headers as maybe-uninitialized (false positives).
@@ -44,13 +45,48 @@ bool buildCopyRuns(size_t n, const std::function<void(size_t, uint32_t*, int64_t
       return false;
     }
   }
+  // Strided runs that step through consecutive source columns: transpose blocks.
+  for (size_t k = 0; k < runs->size();) {
+    CopyRun& first = (*runs)[k];
+    size_t m = 1;
+    if (first.src >= 0 && first.stride != 1 && first.len > 1)
+      while (k + m < runs->size()) {
+        const CopyRun& next = (*runs)[k + m];
+        if (next.input != first.input || next.len != first.len || next.stride != first.stride ||
+            next.src != first.src + int64_t(m) || next.dst != first.dst + m * first.len)
+          break;
+        ++m;
+      }
+    if (m >= 4) first.block = uint32_t(m);
+    k += m;
+  }
   return true;
 }
 
 namespace {
+// y[i * cols + j] = x[i + j * stride] for i < rows, j < cols, in tiles that stay in L1.
+template <typename T>
+void transposeBlock(const T* x, int64_t stride, size_t rows, size_t cols, T* y) {
+  constexpr size_t kTile = 32;
+  for (size_t j0 = 0; j0 < cols; j0 += kTile)
+    for (size_t i0 = 0; i0 < rows; i0 += kTile) {
+      const size_t j1 = std::min(cols, j0 + kTile), i1 = std::min(rows, i0 + kTile);
+      for (size_t j = j0; j < j1; ++j) {
+        const T* src = x + int64_t(j) * stride;
+        for (size_t i = i0; i < i1; ++i) y[i * cols + j] = src[i];
+      }
+    }
+}
+
 template <typename T>
 void copyRunsTyped(const std::vector<CopyRun>& runs, const std::vector<const void*>& in, T* out, T pad) {
-  for (const CopyRun& r : runs) {
+  for (size_t k = 0; k < runs.size(); ++k) {
+    const CopyRun& r = runs[k];
+    if (r.block > 1) {
+      transposeBlock(static_cast<const T*>(in[r.input]) + r.src, r.stride, r.block, r.len, out + r.dst);
+      k += r.block - 1;
+      continue;
+    }
     T* y = out + r.dst;
     if (r.src < 0) {
       for (size_t j = 0; j < r.len; ++j) y[j] = pad;

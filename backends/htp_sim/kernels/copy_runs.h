@@ -21,6 +21,9 @@ struct CopyRun {
   size_t dst = 0, len = 0;
   int64_t src = -1, stride = 1;
   uint32_t input = 0;
+  // > 1 on the first of `block` runs that together transpose a block: run i of them reads
+  // src + i with this stride into dst + i * len (a Transpose's output rows), copied tile by tile.
+  uint32_t block = 1;
 };
 
 // Runs of the sources of elements 0..n-1 (source(i) sets input and index, index < 0 for a
