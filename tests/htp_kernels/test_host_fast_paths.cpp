@@ -6,7 +6,9 @@
 //  * QuantGemm's wide (16-bit A) product on VNNI against the exact integer product;
 //  * MatMul with a dynamic B (direct sums) against the same B static (packed QuantGemm);
 //  * the vector float <-> half conversions of the fp16 kernels against sdk/quant/half.h;
-//  * which movement kernels report a plain copy (the engine then aliases the output).
+//  * which movement kernels report a plain copy (the engine then aliases the output);
+//  * fp16 Add / Subtract / Multiply with broadcast operands spread along runs, against the
+//    half-rounded float operation per element.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -384,6 +386,36 @@ TEST(MovementKernel, ReportsAPlainCopyOnlyForUnchangedBytes) {
   perm.set("perm", sdk::tensorU32({3}, {0, 2, 1}));
   EXPECT_FALSE(prepared("Transpose", perm, DType::kUFixed16, {2, 4, 3}, 0.5f)->outputIsInputCopy());
   EXPECT_FALSE(findKernel("ElementWiseAdd")("ElementWiseAdd")->outputIsInputCopy());
+}
+
+TEST(Fp16Binary, BroadcastOperandsSpreadAlongRunsGiveTheElementOperation) {
+  const std::vector<uint32_t> da = {2, 1, 3, 8}, db = {1, 4, 1, 8}, dy = {2, 4, 3, 8};
+  std::vector<float> a(2 * 3 * 8), b(4 * 8);
+  uint32_t seed = 5;
+  for (auto* v : {&a, &b})
+    for (float& x : *v) x = float(int32_t((seed = seed * 1664525u + 1013904223u) >> 20) - 2048) / 97.f;
+  a[3] = -0.f;  // -0 + +0 is +0: a broadcast copy would be wrong, the operation is kept
+  b[3] = 0.f;
+  for (const char* op : {"ElementWiseAdd", "ElementWiseSubtract", "ElementWiseMultiply"}) {
+    TensorView va, vb, vy;
+    va.dtype = vb.dtype = vy.dtype = DType::kFloat32;
+    va.dims = da, vb.dims = db, vy.dims = dy;
+    std::vector<float> y(2 * 4 * 3 * 8, -1.f);
+    auto k = findKernel(op)(op);
+    ASSERT_TRUE(k->init({}).isOk());
+    ASSERT_TRUE(k->prepare({va, vb}, {vy}).isOk()) << op;
+    va.data = a.data(), vb.data = b.data(), vy.data = y.data();
+    ASSERT_TRUE(k->execute({va, vb}, {vy}).isOk()) << op;
+    for (uint32_t i = 0; i < 2; ++i)
+      for (uint32_t j = 0; j < 4; ++j)
+        for (uint32_t r = 0; r < 3; ++r)
+          for (uint32_t c = 0; c < 8; ++c) {
+            const float x = sdk::quant::roundToHalf(a[(i * 3 + r) * 8 + c]), w = sdk::quant::roundToHalf(b[j * 8 + c]);
+            const float e = std::string(op) == "ElementWiseAdd" ? x + w : std::string(op) == "ElementWiseSubtract" ? x - w : x * w;
+            const float want = sdk::quant::roundToHalf(e), got = y[((i * 4 + j) * 3 + r) * 8 + c];
+            ASSERT_EQ(std::memcmp(&got, &want, 4), 0) << op << " " << i << j << r << c;
+          }
+  }
 }
 
 }  // namespace

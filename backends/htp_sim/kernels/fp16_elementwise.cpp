@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "copy_runs.h"
 #include "core/generic_elementwise.h"
 #include "fp16.h"
 
@@ -40,20 +41,55 @@ class Fp16Binary final : public Fp16Kernel {
     QNN_SDK_RETURN_IF_ERROR(checkOutputDims(op_.c_str(), out[0], dims));
     mapA_ = broadcastIndexMap(in[0].dims, dims);
     mapB_ = broadcastIndexMap(in[1].dims, dims);
+    // A broadcast operand is spread to the output's shape along copy runs first (memcpy-fast),
+    // then Add / Subtract / Multiply run as one vectorizable loop: the same float operation on
+    // the same pair of values per element.
+    const size_t n = out[0].numElements();
+    for (int side = 0; side < 2; ++side) {
+      const std::vector<uint32_t>& map = side == 0 ? mapA_ : mapB_;
+      runs_[side].clear();
+      if (!map.empty())
+        buildCopyRuns(
+            n, [&map](size_t i, uint32_t* input, int64_t* index) { *input = 0, *index = map[i]; }, &runs_[side]);
+    }
     return Status::ok();
   }
   Status compute(const std::vector<const std::vector<float>*>& in, std::vector<std::vector<float>>& out,
                  const std::vector<TensorView>&) override {
     const std::vector<float>& a = *in[0];
     const std::vector<float>& b = *in[1];
+    const bool plain = (mapA_.empty() || !runs_[0].empty()) && (mapB_.empty() || !runs_[1].empty());
+    if (plain && (op_ == "ElementWiseAdd" || op_ == "ElementWiseSubtract" || op_ == "ElementWiseMultiply")) {
+      const float* x = spread(0, a, out[0].size());
+      const float* y = spread(1, b, out[0].size());
+      float* z = out[0].data();
+      const size_t n = out[0].size();
+      if (op_ == "ElementWiseAdd")
+        for (size_t i = 0; i < n; ++i) z[i] = x[i] + y[i];
+      else if (op_ == "ElementWiseSubtract")
+        for (size_t i = 0; i < n; ++i) z[i] = x[i] - y[i];
+      else
+        for (size_t i = 0; i < n; ++i) z[i] = x[i] * y[i];
+      return Status::ok();
+    }
     for (size_t i = 0; i < out[0].size(); ++i)
       out[0][i] = fn_(a[mapA_.empty() ? i : mapA_[i]], b[mapB_.empty() ? i : mapB_[i]]);
     return Status::ok();
   }
 
  private:
+  // Operand `side` at the output's shape: the values themselves, or spread along its runs.
+  const float* spread(int side, const std::vector<float>& v, size_t n) {
+    if (runs_[side].empty()) return v.data();
+    spread_[side].resize(n);
+    copyAlongRuns(runs_[side], {v.data()}, spread_[side].data(), sizeof(float), 0);
+    return spread_[side].data();
+  }
+
   BinaryFn fn_;
   std::vector<uint32_t> mapA_, mapB_;
+  std::vector<CopyRun> runs_[2];
+  std::vector<float> spread_[2];
 };
 
 class Fp16Unary final : public Fp16Kernel {
