@@ -17,8 +17,16 @@ the prefill graph go through it in chunks. The command line:
     python3 -m qnn.llm build  ... --quantize w8a8 --calibration CAL
     python3 -m qnn.llm run    --backend libQnnHtp.so --context DIR/llm.bin --tokenizer MODEL_DIR/tokenizer.json
                               --prompt TEXT [--max_tokens N] [--temperature T --top_k K --top_p P --seed S]
+                              [--adapter SECTION.bin]
+
+LoRA adapters (examples/llm/train_lora.py): build(..., lora_weights=LIST, adapters={name: safetensors}) makes
+the LoRA branches' tensors updateable (qnn-onnx-converter --lora_weight_list) and each adapter a binary section
+beside the binary (qnn-context-binary-generator --adapter_weight_config: DIR/llm_<name>.bin, the base values
+DIR/llm_default_adapter.bin); Generator.apply_adapter(section) switches between them between prompts
+(QnnContext_applyBinarySection on both graphs, the context stays loaded).
 """
 import argparse
+import ctypes as C
 import json
 import os
 import re
@@ -154,6 +162,26 @@ def _store(t, dst, values):
     dst[...] = np.asarray(values).astype(dst.dtype)
 
 
+class _BinaryBuffer(C.Structure):  # Qnn_BinaryBuffer_t
+    _fields_ = [("data", C.c_void_p), ("dataSize", C.c_uint64)]
+
+
+class _ContextBufferV1(C.Structure):  # QnnContext_BufferV1_t: memType, then the raw buffer or a mem handle
+    class _U(C.Union):
+        _fields_ = [("binaryBuf", _BinaryBuffer), ("memHandle", C.c_void_p)]
+    _anonymous_ = ("u",)
+    _fields_ = [("memType", C.c_int), ("u", _U)]
+
+
+class _ContextBuffer(C.Structure):  # QnnContext_Buffer_t
+    _fields_ = [("version", C.c_int), ("v1", _ContextBufferV1)]
+
+
+_SECTION_UPDATABLE = 1  # QNN_CONTEXT_SECTION_UPDATABLE
+_APPLY_SECTION = C.CFUNCTYPE(C.c_uint64, C.c_void_p, C.c_void_p, C.c_int, C.POINTER(_ContextBuffer), C.c_void_p,
+                             C.c_void_p)
+
+
 class Generator:
     """The prefill and decode graphs of a context binary on a backend, their I/O in registered memory."""
 
@@ -268,6 +296,26 @@ class Generator:
             if stream:
                 stream(self.tokenizer.pieces[out[-1]])
         return Result(ids, out, self.tokenizer.decode(out), t_prefill, t_first, time.perf_counter() - t1)
+
+    def apply_adapter(self, section):
+        """Applies a LoRA binary section (a path or bytes: what build(adapters=...) wrote, the base values'
+        llm_default_adapter.bin included) to both graphs with QnnContext_applyBinarySection; the context stays
+        loaded and the KV cache is untouched. Returns the seconds it took."""
+        if isinstance(section, (str, os.PathLike)):
+            with open(section, "rb") as f:
+                section = f.read()
+        data = C.create_string_buffer(bytes(section), len(section))
+        buf = _ContextBuffer(version=1)  # QNN_CONTEXT_BUFFER_VERSION_1, memType QNN_CONTEXTMEMTYPE_RAW
+        buf.v1.binaryBuf.data, buf.v1.binaryBuf.dataSize = C.cast(data, C.c_void_p), len(section)
+        ptr = getattr(self.backend._lib.provider.table, "contextApplyBinarySection", None)
+        if not ptr:
+            raise ValueError("the backend does not implement QnnContext_applyBinarySection")
+        apply = _APPLY_SECTION(ptr)
+        t0 = time.perf_counter()
+        for graph in (self.pre, self.dec):
+            self.backend._check(apply(self.context._handle, graph._handle, _SECTION_UPDATABLE, C.byref(buf), None, None),
+                                f"QnnContext_applyBinarySection (graph {graph.name})")
+        return time.perf_counter() - t0
 
     def close(self):
         self.context.close()
@@ -409,7 +457,8 @@ def _is_genie_layout(onnx_path):
     return any(i.name == "past_key_0_in" for i in onnx.load(onnx_path, load_external_data=False).graph.input)
 
 
-def build(bin_dir, model_dir, backend, out_dir, fp16=False, extension=None, quantize=None, calibration=None):
+def build(bin_dir, model_dir, backend, out_dir, fp16=False, extension=None, quantize=None, calibration=None,
+          lora_weights=None, adapters=None):
     """train_llm.py's prefill.onnx and decode.onnx -> one context binary out_dir/llm.bin with both graphs
     (their weights stored once), through qnn-onnx-converter --preserve_io, qnn-model-lib-generator and
     qnn-context-binary-generator from bin_dir. fp16 (HTP): the graphs compute in half precision (the HTP
@@ -418,12 +467,17 @@ def build(bin_dir, model_dir, backend, out_dir, fp16=False, extension=None, quan
     quantize ("w8a8", "w8a16", "w4a16"; calibration = the directory calibrate() wrote): the converter
     quantizes with those bit widths from the recorded inputs (fp16 is then ignored); graphs in the Genie
     runtime's layout get the shared encodings of genie_io_overrides() for the tensors Genie fills.
+    lora_weights: a file of the LoRA branches' constant names (train_lora.py's lora_weights.txt), made
+    UPDATEABLE_STATIC tensors; adapters: {name: safetensors path, or (safetensors, AIMET encodings JSON)}, each
+    written as the binary section out_dir/llm_<name>.bin (the base values: out_dir/llm_default_adapter.bin).
     Returns the binary's path."""
     if quantize and quantize not in QUANT_FLAGS:
         raise ValueError(f"quantize must be one of {sorted(QUANT_FLAGS)}")
     if quantize and not calibration:
         raise ValueError("quantize needs calibration inputs (calibrate())")
     genie = _is_genie_layout(os.path.join(model_dir, "decode.onnx"))
+    if adapters and not lora_weights:
+        raise ValueError("adapters need lora_weights (the tensors they replace)")
     def tool(*args):
         p = subprocess.run([os.path.join(bin_dir, args[0]), *args[1:]], capture_output=True, text=True)
         if p.returncode:
@@ -449,6 +503,8 @@ def build(bin_dir, model_dir, backend, out_dir, fp16=False, extension=None, quan
                 with open(ov, "w") as f:
                     json.dump({"version": "1.0.0", **entries}, f)
                 quant += ["--quantization_overrides", ov]
+        if lora_weights:
+            quant += ["--lora_weight_list", os.path.abspath(lora_weights)]
         tool("qnn-onnx-converter", "-i", os.path.join(model_dir, g + ".onnx"), "-o", cpp, "--preserve_io", *quant)
         tool("qnn-model-lib-generator", "-c", cpp, "-b", os.path.join(out_dir, g + ".bin"), "-o",
              os.path.join(out_dir, "lib"))
@@ -472,8 +528,37 @@ def build(bin_dir, model_dir, backend, out_dir, fp16=False, extension=None, quan
             json.dump({"backend_extensions": {"shared_library_path": ext,
                                               "config_file_path": os.path.join(out_dir, "htp_config.json")}}, f)
         args += ["--config_file", os.path.join(out_dir, "config.json")]
+    if adapters:
+        args += ["--adapter_weight_config", _adapter_yaml(adapters, os.path.join(out_dir, "adapters.yaml"))]
     tool(*args)
     return os.path.join(out_dir, "llm.bin")
+
+
+def _adapter_yaml(adapters, path):
+    """The use cases of qnn-context-binary-generator --adapter_weight_config (every graph holding the tensors)."""
+    lines = ["use_case:"]
+    for name, files in adapters.items():
+        if not re.fullmatch(r"[A-Za-z0-9_.-]+", name) or name == "default_adapter":
+            raise ValueError(f"adapter name '{name}': letters, digits, '_', '.', '-' only (not default_adapter)")
+        weights, enc = (files, None) if isinstance(files, (str, os.PathLike)) else files
+        lines += [f"  - name: {name}", f"    weights: {json.dumps(os.path.abspath(weights))}"]
+        if enc:
+            lines.append(f"    encodings: {json.dumps(os.path.abspath(enc))}")
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    return path
+
+
+def adapter_sections(context):
+    """{name: path} of the LoRA sections build() wrote beside the binary `context` (DIR/llm.bin):
+    "base" for llm_default_adapter.bin, else the use case's name."""
+    d, stem = os.path.split(os.path.splitext(context)[0])
+    out = {}
+    for f in sorted(os.listdir(d or ".")):
+        if f.startswith(stem + "_") and f.endswith(".bin"):
+            name = f[len(stem) + 1:-4]
+            out["base" if name == "default_adapter" else name] = os.path.join(d, f)
+    return out
 
 
 def main(argv=None):
@@ -511,6 +596,8 @@ def main(argv=None):
     r.add_argument("--ids", action="store_true", help="also print the token ids")
     r.add_argument("--rope_theta", type=float, default=10000.0, help="Genie-layout binaries (export_genie.py): the "
                    "rotary base the runner computes cos/sin with")
+    r.add_argument("--adapter", help="a LoRA binary section to apply first (build(adapters=...)): its path, or NAME "
+                   "for <context>_NAME.bin beside the binary (base: the base values)")
     a = ap.parse_args(argv)
     if a.cmd == "build":
         print(build(a.bin, a.model, a.backend, a.out, fp16=a.fp16, extension=a.extension, quantize=a.quantize,
@@ -522,6 +609,14 @@ def main(argv=None):
         print(calibrate(a.backend, a.context, a.tokenizer, text, a.out, prompts=a.prompts, rope_theta=a.rope_theta))
         return 0
     with Generator(a.backend, a.context, a.tokenizer, rope_theta=a.rope_theta) as gen:
+        if a.adapter:
+            section = a.adapter if os.sep in a.adapter or a.adapter.endswith(".bin") else \
+                adapter_sections(a.context).get(a.adapter)
+            if section is None:
+                raise SystemExit(f"no section '{a.adapter}' beside {a.context} "
+                                 f"(there are: {', '.join(adapter_sections(a.context)) or 'none'})")
+            print(f"# adapter {a.adapter}: {section} applied in {gen.apply_adapter(section) * 1e3:.2f} ms")
+
         def stream(piece):
             sys.stdout.buffer.write(piece)
             sys.stdout.flush()

@@ -22,6 +22,12 @@
 // --rope_theta as Genie does: angle = position * theta^(-j / (head_dim/2))), the cache as past_key_L_in
 // [1, kv_heads, head_dim, ctx-N] (keys transposed) / past_value_L_in, outputs past_key_L_out /
 // past_value_L_out.
+//
+// LoRA adapters (examples/llm/train_lora.py; the binary made with qnn-context-binary-generator
+// --adapter_weight_config): --adapter NAME applies the binary section DIR/llm_NAME.bin beside the binary
+// (or a section file's path; "base" = llm_default_adapter.bin, the base values) with
+// QnnContext_applyBinarySection on both graphs before the prompt; --prompts FILE / --interactive take one
+// prompt a line, and a line "@adapter NAME" switches the adapter between prompts, the context staying loaded.
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -34,6 +40,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <iostream>
 #include <map>
 #include <memory>
 #include <sstream>
@@ -529,6 +536,9 @@ struct Options {
   bool tokenizeOnly = false;
   int32_t warmup = 0;  // untimed generations before the timed one (benchmarks)
   double ropeTheta = 10000.0;  // Genie-layout graphs: the rotary base
+  std::string adapter;      // applied before the first prompt
+  std::string promptsFile;  // one prompt a line, "@adapter NAME" lines switch
+  bool interactive = false; // the same from stdin
 };
 
 void usage() {
@@ -538,13 +548,18 @@ void usage() {
       "                   [--max_tokens N] [--temperature T] [--top_k K] [--top_p P] [--seed S]\n"
       "                   [--system libQnnSystem.so] [--prefill_graph NAME] [--decode_graph NAME] [--ids]\n"
       "                   [--log_level error|warn|info|verbose] [--warmup W] [--rope_theta THETA]\n"
+      "                   [--adapter NAME|SECTION.bin] [--prompts FILE | --interactive]\n"
       "Generates text with the prefill (AR-N) and decode (AR-1) graphs of a context binary, or of model\n"
       "libraries composed on the backend (--fp16: HTP graphs in fp16) (examples/llm).\n"
       "Temperature 0 (the default) is greedy; --ids also prints the prompt's and the generated token ids;\n"
       "--tokenize (with --tokenizer and a prompt only) prints the prompt's token ids and stops;\n"
       "--warmup W runs W untimed generations of the same prompt first (the sampler restarts from its seed).\n"
       "Graphs in the Genie runtime's layout (export_genie.py) get their rotary cos/sin computed with\n"
-      "--rope_theta (default 10000).\n");
+      "--rope_theta (default 10000).\n"
+      "--adapter applies a LoRA binary section before the prompt: NAME is <binary>_NAME.bin beside the context\n"
+      "binary (base: <binary>_default_adapter.bin, the base values), else a path. --prompts FILE (or\n"
+      "--interactive, from stdin) generates for each line; a line '@adapter NAME' switches the adapter\n"
+      "(QnnContext_applyBinarySection; the context stays loaded).\n");
 }
 
 Options parseOptions(int argc, char** argv) {
@@ -610,6 +625,12 @@ Options parseOptions(int argc, char** argv) {
     } else if (a == "--rope_theta") {
       o.ropeTheta = number(a, need(i));
       if (!(o.ropeTheta > 0)) fail("--rope_theta must be positive");
+    } else if (a == "--adapter") {
+      o.adapter = need(i);
+    } else if (a == "--prompts") {
+      o.promptsFile = need(i);
+    } else if (a == "--interactive") {
+      o.interactive = true;
     } else if (a == "--log_level") {
       const std::string v = need(i);
       const std::map<std::string, QnnLog_Level_t> levels = {{"error", QNN_LOG_LEVEL_ERROR}, {"warn", QNN_LOG_LEVEL_WARN},
@@ -623,7 +644,9 @@ Options parseOptions(int argc, char** argv) {
   if (o.tokenizer.empty()) fail("--tokenizer is required");
   if (!o.tokenizeOnly && (o.backend.empty() || o.context.empty() == o.models.empty()))
     fail("--backend and one of --context or --model are required");
-  if (o.prompt.empty() && o.promptIds.empty()) fail("give --prompt or --prompt_ids");
+  const int sources = !(o.prompt.empty() && o.promptIds.empty()) + !o.promptsFile.empty() + o.interactive;
+  if (sources != 1) fail("give one of --prompt, --prompt_file, --prompt_ids, --prompts or --interactive");
+  if (o.tokenizeOnly && (!o.promptsFile.empty() || o.interactive)) fail("--tokenize takes --prompt or --prompt_file");
   if (o.maxTokens < 1) fail("--max_tokens must be at least 1");
   if (o.warmup < 0) fail("--warmup must be at least 0");
   if (o.sampling.temperature < 0 || o.sampling.topK < 0 || !(o.sampling.topP > 0 && o.sampling.topP <= 1))
@@ -674,6 +697,14 @@ class Runner {
   uint32_t arLength() const { return ar_; }
   uint32_t vocab() const { return vocab_; }
   uint32_t layers() const { return layers_; }
+  Graph& prefill() { return pre_; }
+  Graph& decode() { return dec_; }
+
+  // A fresh sequence: the cache (the decode graph's past inputs) back to the zero bytes it started as.
+  void clearCache() {
+    for (IoTensor& t : dec_.inputs)
+      if (t.name.rfind("past_", 0) == 0) std::memset(t.mem.data, 0, t.bytes());
+  }
 
   // Feeds ids (<= the graph's N) at positions start.. through the graph; stores their K/V in the
   // cache; returns the logits of the last one.
@@ -811,6 +842,125 @@ std::string joinIds(const std::vector<int32_t>& ids) {
   return s;
 }
 
+// One prompt: through the prefill graph in chunks, then the decode loop; prints the text, the ids (--ids)
+// and the speeds.
+// One generation from the prompt: prefill in chunks, then the decode loop (show: print the pieces).
+struct Timed {
+  std::vector<int32_t> ids;
+  double prefillMs, ttftMs, decodeMs;
+};
+
+Timed generateOnce(Runner& r, const llm::BpeTokenizer& tok, const std::vector<int32_t>& prompt, const Options& o,
+                   bool show) {
+  auto printPiece = [&](int32_t id) {
+    std::printf("%s", tok.piece(id).c_str());
+    std::fflush(stdout);
+  };
+  r.clearCache();
+  llm::Sampler sampler(o.sampling);
+  Timed t;
+  const auto tStart = std::chrono::steady_clock::now();
+  std::vector<float> logits;
+  uint32_t pos = 0;
+  while (pos < prompt.size()) {  // chunks of the prefill graph's length
+    const size_t m = std::min<size_t>(r.arLength(), prompt.size() - pos);
+    // a chunk must fit the prefill graph's past; what no longer fits goes through the decode graph
+    const bool fits = pos <= r.contextLength() - r.arLength();
+    std::vector<int32_t> chunk(prompt.begin() + pos, prompt.begin() + pos + (fits ? m : 1));
+    logits = r.step(fits ? r.prefill() : r.decode(), chunk, pos);
+    pos += static_cast<uint32_t>(chunk.size());
+  }
+  t.prefillMs = msSince(tStart);
+  t.ids.push_back(sampler.next(logits));
+  t.ttftMs = msSince(tStart);
+  if (show) printPiece(t.ids.back());
+  const auto tDecode = std::chrono::steady_clock::now();
+  while (static_cast<int32_t>(t.ids.size()) < o.maxTokens && pos < r.contextLength()) {
+    logits = r.step(r.decode(), {t.ids.back()}, pos++);
+    t.ids.push_back(sampler.next(logits));
+    if (show) printPiece(t.ids.back());
+  }
+  t.decodeMs = msSince(tDecode);
+  return t;
+}
+
+// --warmup untimed generations, then the timed one printed with its rates.
+void generate(Runner& r, const llm::BpeTokenizer& tok, const std::vector<int32_t>& prompt, const Options& o) {
+  if (prompt.size() >= r.contextLength()) fail("the prompt does not fit the context");
+  for (int32_t id : prompt)
+    if (id < 0 || id >= tok.vocabSize()) fail("prompt id " + std::to_string(id) + " is outside the vocabulary");
+  std::printf("%s", tok.decode(prompt).c_str());
+  std::fflush(stdout);
+  for (int32_t w = 0; w < o.warmup; ++w) generateOnce(r, tok, prompt, o, false);
+  const Timed t = generateOnce(r, tok, prompt, o, true);
+  const std::vector<int32_t>& generated = t.ids;
+  const size_t decodeSteps = generated.size() - 1;
+  std::printf("\n");
+  if (o.printIds) {
+    std::printf("prompt ids: %s\n", joinIds(prompt).c_str());
+    std::printf("ids: %s\n", joinIds(generated).c_str());
+  }
+  std::printf("# prompt %zu tokens: prefill %.1f ms (%.1f tokens/s), time to first token %.1f ms\n", prompt.size(),
+              t.prefillMs, prompt.size() * 1000.0 / t.prefillMs, t.ttftMs);
+  if (decodeSteps)
+    std::printf("# decode %zu tokens: %.1f ms (%.1f tokens/s)\n", decodeSteps, t.decodeMs,
+                decodeSteps * 1000.0 / t.decodeMs);
+  if (static_cast<int32_t>(generated.size()) < o.maxTokens)
+    std::printf("# stopped: the context (%u tokens) is full\n", r.contextLength());
+  std::fflush(stdout);
+}
+
+// LoRA binary sections applied to the loaded context's graphs (QnnContext_applyBinarySection, graph by
+// graph, as ONNX Runtime applies them); each section file is read once.
+class AdapterSwitch {
+ public:
+  AdapterSwitch(const QNN_INTERFACE_VER_TYPE* qnn, Qnn_ContextHandle_t ctx, std::vector<Graph*> graphs,
+                std::string binary)
+      : qnn_(qnn), ctx_(ctx), graphs_(std::move(graphs)), binary_(std::move(binary)) {}
+
+  // NAME: <binary>_NAME.bin beside the context binary ("base": <binary>_default_adapter.bin); a name with
+  // a '/' or ending in .bin is the section file's path.
+  std::string path(const std::string& name) const {
+    const bool isPath = name.find('/') != std::string::npos ||
+                        (name.size() > 4 && name.compare(name.size() - 4, 4, ".bin") == 0);
+    if (isPath) return name;
+    if (binary_.empty()) fail("adapter '" + name + "': with --model give the section file's path");
+    std::string stem = binary_;
+    if (stem.size() > 4 && stem.compare(stem.size() - 4, 4, ".bin") == 0) stem.resize(stem.size() - 4);
+    return stem + "_" + (name == "base" ? std::string("default_adapter") : name) + ".bin";
+  }
+
+  void apply(const std::string& name) {
+    if (!qnn_->contextApplyBinarySection) fail("the backend has no QnnContext_applyBinarySection");
+    const std::string file = path(name);
+    const auto t0 = std::chrono::steady_clock::now();
+    auto it = sections_.find(file);
+    if (it == sections_.end()) it = sections_.emplace(file, readFile(file)).first;
+    QnnContext_Buffer_t buf{};
+    buf.version = QNN_CONTEXT_BUFFER_VERSION_1;
+    buf.v1.memType = QNN_CONTEXTMEMTYPE_RAW;
+    buf.v1.binaryBuf.data = it->second.data();
+    buf.v1.binaryBuf.dataSize = it->second.size();
+    for (Graph* g : graphs_) {
+      const Qnn_ErrorHandle_t err =
+          qnn_->contextApplyBinarySection(ctx_, g->handle, QNN_CONTEXT_SECTION_UPDATABLE, &buf, nullptr, nullptr);
+      if (err != QNN_SUCCESS)
+        fail("QnnContext_applyBinarySection of " + file + " to graph '" + g->name + "' failed with error " +
+             std::to_string(err));
+    }
+    std::printf("# adapter %s: %s (%zu bytes) applied in %.2f ms\n", name.c_str(), file.c_str(), it->second.size(),
+                msSince(t0));
+    std::fflush(stdout);
+  }
+
+ private:
+  const QNN_INTERFACE_VER_TYPE* qnn_;
+  Qnn_ContextHandle_t ctx_;
+  std::vector<Graph*> graphs_;
+  std::string binary_;
+  std::map<std::string, std::vector<uint8_t>> sections_;
+};
+
 int run(const Options& o) {
   const llm::BpeTokenizer tok = llm::BpeTokenizer::load(o.tokenizer);
   std::vector<int32_t> prompt = o.promptIds.empty() ? tok.encode(o.prompt) : o.promptIds;
@@ -820,7 +970,8 @@ int run(const Options& o) {
     std::printf("%s\n", joinIds(prompt).c_str());
     return 0;
   }
-  if (prompt.empty()) fail("the prompt encodes to no tokens");
+  const bool single = o.promptsFile.empty() && !o.interactive;
+  if (single && prompt.empty()) fail("the prompt encodes to no tokens");
 
   std::unique_ptr<MappedFile> binary;
   std::vector<Graph> graphs;
@@ -896,64 +1047,33 @@ int run(const Options& o) {
       if (g->hasSpillFill)
         std::printf("# graph '%s': spill-fill buffer %llu bytes (binary info)\n", g->name.c_str(),
                     static_cast<unsigned long long>(g->spillFill));
-    if (prompt.size() >= r.contextLength()) fail("the prompt does not fit the context");
-    std::printf("%s", tok.decode(prompt).c_str());
-    std::fflush(stdout);
-
-    // One generation from the prompt: prefill in chunks, then the decode loop (show: print the pieces).
-    // The cache needs no reset between generations: slots beyond the positions in use are masked.
-    struct Timed {
-      std::vector<int32_t> ids;
-      double prefillMs, ttftMs, decodeMs;
-    };
-    auto printPiece = [&](int32_t id) {
-      std::printf("%s", tok.piece(id).c_str());
-      std::fflush(stdout);
-    };
-    auto generate = [&](bool show) {
-      llm::Sampler sampler(o.sampling);
-      Timed t;
-      const auto tStart = std::chrono::steady_clock::now();
-      std::vector<float> logits;
-      uint32_t pos = 0;
-      while (pos < prompt.size()) {  // chunks of the prefill graph's length
-        const size_t m = std::min<size_t>(r.arLength(), prompt.size() - pos);
-        // a chunk must fit the prefill graph's past; what no longer fits goes through the decode graph
-        const bool fits = pos <= r.contextLength() - r.arLength();
-        std::vector<int32_t> chunk(prompt.begin() + pos, prompt.begin() + pos + (fits ? m : 1));
-        logits = r.step(fits ? *pre : *dec, chunk, pos);
-        pos += static_cast<uint32_t>(chunk.size());
+    AdapterSwitch adapters(qnn, context, {pre, dec}, o.context);
+    if (!o.adapter.empty()) adapters.apply(o.adapter);
+    if (single) {
+      generate(r, tok, prompt, o);
+    } else {
+      std::ifstream file;
+      if (!o.promptsFile.empty()) {
+        file.open(o.promptsFile);
+        if (!file) fail("cannot read " + o.promptsFile);
       }
-      t.prefillMs = msSince(tStart);
-      t.ids.push_back(sampler.next(logits));
-      t.ttftMs = msSince(tStart);
-      if (show) printPiece(t.ids.back());
-      const auto tDecode = std::chrono::steady_clock::now();
-      while (static_cast<int32_t>(t.ids.size()) < o.maxTokens && pos < r.contextLength()) {
-        logits = r.step(*dec, {t.ids.back()}, pos++);
-        t.ids.push_back(sampler.next(logits));
-        if (show) printPiece(t.ids.back());
+      std::istream& in = o.promptsFile.empty() ? std::cin : file;
+      std::string line;
+      while (std::getline(in, line)) {
+        if (line.empty()) continue;
+        if (line.rfind("@adapter", 0) == 0) {
+          std::string name = line.substr(8);
+          name.erase(0, name.find_first_not_of(" \t"));
+          name.erase(name.find_last_not_of(" \t\r") + 1);
+          if (name.empty()) fail("'@adapter' needs a name or a section file");
+          adapters.apply(name);
+          continue;
+        }
+        const std::vector<int32_t> ids = tok.encode(line);
+        if (ids.empty()) continue;
+        generate(r, tok, ids, o);
       }
-      t.decodeMs = msSince(tDecode);
-      return t;
-    };
-    for (int32_t w = 0; w < o.warmup; ++w) generate(false);
-    const Timed timed = generate(true);
-    const std::vector<int32_t>& generated = timed.ids;
-    const double prefillMs = timed.prefillMs, ttftMs = timed.ttftMs, decodeMs = timed.decodeMs;
-    const size_t decodeSteps = generated.size() - 1;
-    std::printf("\n");
-    if (o.printIds) {
-      std::printf("prompt ids: %s\n", joinIds(prompt).c_str());
-      std::printf("ids: %s\n", joinIds(generated).c_str());
     }
-    std::printf("# prompt %zu tokens: prefill %.1f ms (%.1f tokens/s), time to first token %.1f ms\n", prompt.size(),
-                prefillMs, prompt.size() * 1000.0 / prefillMs, ttftMs);
-    if (decodeSteps)
-      std::printf("# decode %zu tokens: %.1f ms (%.1f tokens/s)\n", decodeSteps, decodeMs,
-                  decodeSteps * 1000.0 / decodeMs);
-    if (static_cast<int32_t>(generated.size()) < o.maxTokens)
-      std::printf("# stopped: the context (%u tokens) is full\n", r.contextLength());
   }
   check(qnn->contextFree(context, nullptr), "QnnContext_free");
   if (device && qnn->deviceFree) qnn->deviceFree(device);
