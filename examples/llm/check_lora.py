@@ -1,0 +1,145 @@
+#!/usr/bin/python3
+"""A LoRA adapter switched between prompts without reloading, against PyTorch: trains (or reuses) the example
+decoder and a LoRA adapter on the second text (train_lora.py), builds per backend one context binary whose
+LoRA branches are updateable tensors plus the adapter and the base values as binary sections
+(qnn.llm.build(lora_weights=, adapters=)), then, on ONE loaded context, generates greedily from a prompt of the
+second text's held-out part three times: base, after applying the adapter, after applying the base section
+again (qnn-llm-run --prompts with '@adapter' lines, and qnn.llm's Generator.apply_adapter). Checked:
+
+- the base run's tokens are PyTorch's base model's argmax at every step, the adapted run's PyTorch's adapted
+  model's (base + x A B on the adapted projections; plain causal pass, no cache), a different token only
+  where PyTorch's top two logits are within the backend's tolerance (as check_runner.py);
+- switching back gives the first run's ids exactly; qnn.llm the same ids as qnn-llm-run; --adapter NAME on a
+  fresh load the adapted ids;
+- the adapter matters: PyTorch's adapted and base continuations differ (else the check would not tell the
+  sections apart).
+
+    /usr/bin/python3 examples/llm/check_lora.py BUILD_DIR BASE_DIR LORA_DIR [--tiny] [--seconds S]
+                     [--lora_steps K] [--backends cpu,htp]
+
+Exit 77 (skipped) without python3-torch / python3-onnx or the corpora."""
+import argparse
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOLERANCE = {"cpu": 1e-4, "htp": 2e-2}   # logits: fp32; fp16 (as check_runner.py)
+LIBRARY = {"cpu": "libQnnCpu.so", "htp": "libQnnHtp.so"}
+
+
+def all_ids(out):
+    return [[int(x) for x in line.split(":", 1)[1].split()] for line in out.splitlines() if line.startswith("ids:")]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("build")
+    ap.add_argument("base")
+    ap.add_argument("lora")
+    ap.add_argument("--tiny", action="store_true")
+    ap.add_argument("--seconds", type=float, default=None, help="the base model's training cap")
+    ap.add_argument("--lora_steps", type=int, default=None, help="train_lora.py --steps")
+    ap.add_argument("--lora_lr", type=float, default=None, help="train_lora.py --lr")
+    ap.add_argument("--steps", type=int, default=8, help="tokens to generate")
+    ap.add_argument("--backends", default="cpu,htp")
+    a = ap.parse_args()
+    sys.path.insert(0, HERE)
+    sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
+    import llm_setup
+    why = llm_setup.missing()
+    if why:
+        print(f"SKIP: {why}")
+        return llm_setup.SKIP
+    try:
+        import pydoc_data.topics  # noqa: F401  (the second text)
+    except ImportError as e:
+        print(f"SKIP: {e}")
+        return llm_setup.SKIP
+    import qnn.llm
+    llm_setup.train(a.base, a.tiny, a.seconds)
+    extra = (["--steps", str(a.lora_steps)] if a.lora_steps else []) + (["--lr", str(a.lora_lr)] if a.lora_lr else [])
+    subprocess.run([sys.executable, os.path.join(HERE, "train_lora.py"), "--base", a.base, "--out", a.lora, *extra],
+                   check=True)
+    import train_lora
+    base_model, c, _ = train_lora.load(a.base, a.lora, adapted=False)
+    adapted_model, _, _ = train_lora.load(a.base, a.lora, adapted=True)
+    tok_path = os.path.join(a.lora, "tokenizer.json")
+    tok = train_lora.T.Tokenizer.load(tok_path)
+    _, held_out = train_lora.load_second_text(max_chars=60000 if a.tiny else None)
+    prompt_ids = tok.encode(held_out)[:c["ar"] + 3]  # two prefill chunks
+    prompt = tok.decode(prompt_ids)
+    assert tok.encode(prompt) == prompt_ids and len(prompt_ids) + a.steps < c["ctx"]
+    failures = []
+
+    def greedy(model):
+        import torch
+        seq = list(prompt_ids)
+        with torch.no_grad():
+            for _ in range(a.steps):
+                seq.append(int(model(torch.tensor([seq]))[0, -1].argmax()))
+        return seq[len(prompt_ids):]
+    want_base, want_adapted = greedy(base_model), greedy(adapted_model)
+    print(f"PyTorch, prompt of {len(prompt_ids)} held-out tokens of the second text: base {want_base}, "
+          f"adapted {want_adapted}")
+    if want_base == want_adapted:
+        failures.append("PyTorch's adapted and base continuations are equal: the adapter changes nothing here "
+                        "(train it longer)")
+
+    exe = os.path.join(a.build, "bin", "qnn-llm-run")
+    libs = os.path.join(a.build, "lib", "x86_64-linux-clang")
+    prompts = os.path.join(a.lora, "prompts.txt")
+    with open(prompts, "w", encoding="utf-8") as f:
+        f.write(f"{prompt}\n@adapter python\n{prompt}\n@adapter base\n{prompt}\n")
+    for be in a.backends.split(","):
+        lib = os.path.join(libs, LIBRARY[be])
+        ctx = qnn.llm.build(os.path.join(a.build, "bin"), a.lora, lib, os.path.join(a.lora, "run-" + be),
+                            fp16=be == "htp",
+                            extension=os.path.join(a.build, "backends", "htp_sim", "libQnnHtpNetRunExtensions.so"),
+                            lora_weights=os.path.join(a.lora, "lora_weights.txt"),
+                            adapters={"python": os.path.join(a.lora, "adapter.safetensors")})
+        sections = qnn.llm.adapter_sections(ctx)
+        if sorted(sections) != ["base", "python"]:
+            failures.append(f"{be}: sections {sections}, want base and python")
+        common = ["--backend", lib, "--context", ctx, "--tokenizer", tok_path, "--max_tokens", str(a.steps), "--ids"]
+        p = subprocess.run([exe, *common, "--prompts", prompts], capture_output=True, text=True, errors="replace")
+        runs = all_ids(p.stdout)
+        if p.returncode or len(runs) != 3:
+            failures.append(f"{be}: qnn-llm-run --prompts: rc {p.returncode}, {len(runs)} runs\n{p.stdout}{p.stderr}")
+            continue
+        switches = [ln for ln in p.stdout.splitlines() if ln.startswith("# adapter")]
+        for label, got, model in (("base", runs[0], base_model), ("adapted", runs[1], adapted_model),
+                                  ("base again", runs[2], base_model)):
+            agree, ties, errors = llm_setup.versus_torch(model, prompt_ids, got, TOLERANCE[be])
+            failures.extend(f"{be} {label}: {e}" for e in errors)
+            print(f"{be} {label}: {got}, PyTorch's argmax at {agree} of {len(got)}"
+                  + (f"; near ties {ties}" if ties else ""))
+        if runs[2] != runs[0]:
+            failures.append(f"{be}: back on the base section {runs[2]}, first base run {runs[0]}")
+        for ln in switches:
+            print(f"  {ln}")
+        one = all_ids(subprocess.run([exe, *common, "--prompt", prompt, "--adapter", "python"], capture_output=True,
+                                     text=True, errors="replace").stdout)
+        if one != [runs[1]]:
+            failures.append(f"{be}: --adapter python on a fresh load gave {one}, the switched run {runs[1]}")
+        with qnn.llm.Generator(lib, ctx, tok_path) as gen:
+            py = [gen.generate(prompt_ids, max_tokens=a.steps).ids]
+            t_adapter = gen.apply_adapter(sections["python"])
+            py.append(gen.generate(prompt_ids, max_tokens=a.steps).ids)
+            t_base = gen.apply_adapter(sections["base"])
+            py.append(gen.generate(prompt_ids, max_tokens=a.steps).ids)
+        if py != runs:
+            failures.append(f"{be}: qnn.llm generated {py}, qnn-llm-run {runs}")
+        print(f"  qnn.llm: {'same ids' if py == runs else py}; apply_adapter {t_adapter * 1e3:.2f} ms, "
+              f"back to base {t_base * 1e3:.2f} ms")
+
+    for f in failures:
+        print("FAIL:", f)
+    if failures:
+        return 1
+    print("PASS")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
