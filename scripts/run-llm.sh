@@ -7,6 +7,7 @@
 #   -> qnn-llm-run: prompt through the prefill graph, then the decode loop with the KV cache in registered
 #      shared memory; prints the text, tokens/s and time to first token.
 # usage: scripts/run-llm.sh [PROMPT [qnn-llm-run options...]]   e.g. --max_tokens 32 --temperature 0.8 --top_k 40 --seed 1
+#   (with --prompts FILE or --interactive among the options, PROMPT is not used: pass "" )
 #   BUILD=DIR      build dir (default ./build, built by scripts/build.sh if missing)
 #   MODEL=DIR      the model (default $BUILD/llm): used as it is when it holds prefill.onnx, decode.onnx and
 #                  tokenizer.json, else trained there (TINY=1: the test size, seconds; TRAIN_SECONDS=S caps training)
@@ -19,6 +20,11 @@
 #   GENIE=1        export in the vendor Genie runtime's I/O convention (examples/llm/export_genie.py) into OUT
 #                  (default $BUILD/llm-run/BACKEND...-genie): the graphs, a Hugging Face tokenizer.json and
 #                  OUT/genie_config.json for OUT/llm.bin (genie-t2t-run -c OUT/genie_config.json -p PROMPT)
+#   LORA=1         a LoRA adapter (examples/llm/train_lora.py, trained on the Python language reference into
+#                  LORA_DIR, default MODEL-lora; LORA_SECONDS caps training): the graphs carry its branches as
+#                  updateable tensors, the adapter and the base values become binary sections beside the binary
+#                  (llm_python.bin, llm_default_adapter.bin); pass --adapter python to the runner, or --prompts FILE
+#                  with '@adapter python' / '@adapter base' lines to switch between prompts (float only for now)
 # Needs python3-torch, python3-onnx (scripts/install-deps.sh installs them) only to train.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -41,7 +47,10 @@ if [ -n "$quant" ]; then
   fp16=0
 fi
 genie=${GENIE:-0}
-out=${OUT:-$build/llm-run/$backend$([ "$fp16" = 1 ] && echo -fp16)${quant:+-$quant}$([ "$genie" = 1 ] && echo -genie)}
+lora=${LORA:-0}
+if [ "$lora" = 1 ] && [ -n "$quant" ]; then echo "LORA=1 is float / fp16 only for now" >&2; exit 2; fi
+if [ "$lora" = 1 ] && [ "$genie" = 1 ]; then echo "LORA=1 and GENIE=1 do not go together yet" >&2; exit 2; fi
+out=${OUT:-$build/llm-run/$backend$([ "$fp16" = 1 ] && echo -fp16)${quant:+-$quant}$([ "$genie" = 1 ] && echo -genie)$([ "$lora" = 1 ] && echo -lora)}
 [ -x "$build/bin/qnn-llm-run" ] || scripts/build.sh
 libdir=$build/lib/x86_64-linux-clang
 
@@ -52,6 +61,14 @@ else
   train=(--out "$model" ${TINY:+--tiny} ${TRAIN_SECONDS:+--seconds "$TRAIN_SECONDS"})
   echo "== train_llm.py ${train[*]}"
   "$py" examples/llm/train_llm.py "${train[@]}"
+fi
+
+tokenizer=$model/tokenizer.json
+if [ "$lora" = 1 ]; then
+  base=$model
+  model=${LORA_DIR:-$model-lora}
+  echo "== train_lora.py --base $base --out $model"
+  "$py" examples/llm/train_lora.py --base "$base" --out "$model" ${LORA_SECONDS:+--seconds "$LORA_SECONDS"} | tail -1
 fi
 
 ext=$build/backends/htp_sim/libQnnHtpNetRunExtensions.so
@@ -80,29 +97,34 @@ else
     fi
     echo "== calibration inputs from ${CAL_TEXT:-/usr/share/common-licenses/GPL-3}"
     PYTHONPATH=$root/python "$py" -m qnn.llm calibrate --backend "$libdir/libQnnCpu.so" --context "$float" \
-      --tokenizer "$model/tokenizer.json" --text "${CAL_TEXT:-/usr/share/common-licenses/GPL-3}" --out "$out/calibration" \
+      --tokenizer "$tokenizer" --text "${CAL_TEXT:-/usr/share/common-licenses/GPL-3}" --out "$out/calibration" \
       "${theta_arg[@]}"
     extra=(--quantize "$quant" --calibration "$out/calibration")
   elif [ "$fp16" = 1 ]; then
     extra=(--fp16)
   fi
+  [ "$lora" = 1 ] && extra+=(--lora_weights "$model/lora_weights.txt" --adapter python="$model/adapter.safetensors")
   echo "== convert, build the model libraries and one context binary of both graphs ($lib ${quant:-$([ "$fp16" = 1 ] && echo fp16 || echo fp32)})"
   PYTHONPATH=$root/python "$py" -m qnn.llm build --bin "$build/bin" --model "$graphs" --backend "$libdir/$lib" \
     --out "$out" --extension "$ext" "${extra[@]}" >/dev/null
   ls -l "$ctx" | awk '{print "   " $5 " bytes: " $9}'
 fi
 
-tokenizer=$model/tokenizer.json  # train_llm.py's (the Genie export's Hugging Face file has the same ids)
+# the tokenizer stays train_llm.py's (the Genie export's Hugging Face file has the same ids)
 runner_extra=("${theta_arg[@]}")
 if [ "$genie" = 1 ]; then
   [ "${PYTHON_RUNNER:-0}" = 1 ] && tokenizer=$out/tokenizer.json
   echo "== Genie: LD_LIBRARY_PATH=<libGenie.so dir>:$libdir genie-t2t-run -c $out/genie_config.json -p PROMPT"
 fi
 echo "== generate on $lib"
+prompt_arg=(--prompt "$prompt")
+for arg in "$@"; do  # the runner's own prompt sources replace PROMPT
+  case $arg in --prompts|--interactive) prompt_arg=() ;; esac
+done
 if [ "${PYTHON_RUNNER:-0}" = 1 ]; then
   LD_LIBRARY_PATH=$libdir PYTHONPATH=$root/python "$py" -m qnn.llm run --backend "$libdir/$lib" --context "$ctx" \
-    --tokenizer "$tokenizer" --prompt "$prompt" "${runner_extra[@]}" "$@"
+    --tokenizer "$tokenizer" "${prompt_arg[@]}" "${runner_extra[@]}" "$@"
 else
   "$build/bin/qnn-llm-run" --backend "$libdir/$lib" --context "$ctx" --tokenizer "$tokenizer" \
-    --prompt "$prompt" "${runner_extra[@]}" "$@"
+    "${prompt_arg[@]}" "${runner_extra[@]}" "$@"
 fi

@@ -575,6 +575,9 @@ def main(argv=None):
     b.add_argument("--calibration", help="the directory of `calibrate`")
     b.add_argument("--extension", help="HTP: libQnnHtpNetRunExtensions.so (default: beside the backend or in its "
                    "parent directory)")
+    b.add_argument("--lora_weights", help="the LoRA branches' tensor names (train_lora.py's lora_weights.txt)")
+    b.add_argument("--adapter", action="append", default=[], metavar="NAME=SAFETENSORS",
+                   help="a LoRA adapter made the binary section llm_NAME.bin (repeat per adapter)")
     c = sub.add_parser("calibrate", help="record the graphs' inputs on a float binary for the quantizer")
     c.add_argument("--backend", required=True)
     c.add_argument("--context", required=True)
@@ -600,8 +603,14 @@ def main(argv=None):
                    "for <context>_NAME.bin beside the binary (base: the base values)")
     a = ap.parse_args(argv)
     if a.cmd == "build":
+        adapters = {}
+        for spec in a.adapter:
+            name, sep, path = spec.partition("=")
+            if not sep or not name or not path:
+                ap.error(f"--adapter {spec}: give NAME=SAFETENSORS")
+            adapters[name] = path
         print(build(a.bin, a.model, a.backend, a.out, fp16=a.fp16, extension=a.extension, quantize=a.quantize,
-                    calibration=a.calibration))
+                    calibration=a.calibration, lora_weights=a.lora_weights, adapters=adapters or None))
         return 0
     if a.cmd == "calibrate":
         with open(a.text, encoding="utf-8", errors="replace") as f:
