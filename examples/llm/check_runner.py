@@ -47,6 +47,7 @@ def main():
     sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
     import llm_setup
     a, T, model, c = llm_setup.prepare_check("cpu,htp,htp-w8a8")
+    import numpy as np
     import qnn.llm
     tok_path = os.path.join(a.out, "tokenizer.json")
     tok = T.Tokenizer.load(tok_path)
@@ -89,6 +90,11 @@ def main():
                 build(os.path.join(libs, LIBRARY["cpu"]), "cpu")
             cal = os.path.join(a.out, "calibration")
             qnn.llm.calibrate(os.path.join(libs, LIBRARY["cpu"]), float_ctx, tok_path, held_out, cal, prompts=3)
+            # the converter reads --input_list files as float32: the recorded ids must be float32 too
+            first = np.fromfile(os.path.join(cal, "prefill", "0", "input_ids.raw"), np.float32)
+            if first.tolist() != want[:c["ar"]]:
+                failures.append(f"calibration: the first prefill input's ids read as float32 are {first.tolist()[:8]}"
+                                f"..., the text's {want[:8]}...")
             ctx = build(lib, be, quantize="w8a8", calibration=cal)
         else:
             ctx = build(lib, be, fp16=be == "htp")

@@ -438,7 +438,9 @@ def calibrate(backend, context, tokenizer, text, out_dir, prompts=4, prompt_toke
             entries = []
             for name, a in feeds.items():
                 path = os.path.join(d, name + ".raw")
-                a.tofile(path)
+                # float32 files, as the converter reads --input_list by default (ids and positions are small
+                # integers, exact in float32); int32 bytes read as float32 would be ~0
+                np.asarray(a, np.float32).tofile(path)
                 entries.append(f"{name}:={path}")
             lists[graph].append(" ".join(entries))
         gen.on_inputs = record
