@@ -24,7 +24,8 @@
 #                  LORA_DIR, default MODEL-lora; LORA_SECONDS caps training): the graphs carry its branches as
 #                  updateable tensors, the adapter and the base values become binary sections beside the binary
 #                  (llm_python.bin, llm_default_adapter.bin); pass --adapter python to the runner, or --prompts FILE
-#                  with '@adapter python' / '@adapter base' lines to switch between prompts (float only for now)
+#                  with '@adapter python' / '@adapter base' lines to switch between prompts; with QUANT=w8a8|w8a16
+#                  the calibration runs with and without the adapter and both share the union of the ranges
 # Needs python3-torch, python3-onnx (scripts/install-deps.sh installs them) only to train.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -48,7 +49,7 @@ if [ -n "$quant" ]; then
 fi
 genie=${GENIE:-0}
 lora=${LORA:-0}
-if [ "$lora" = 1 ] && [ -n "$quant" ]; then echo "LORA=1 is float / fp16 only for now" >&2; exit 2; fi
+if [ "$lora" = 1 ] && [ "$quant" = w4a16 ]; then echo "LORA=1 takes QUANT=w8a8 or w8a16" >&2; exit 2; fi
 if [ "$lora" = 1 ] && [ "$genie" = 1 ]; then echo "LORA=1 and GENIE=1 do not go together yet" >&2; exit 2; fi
 out=${OUT:-$build/llm-run/$backend$([ "$fp16" = 1 ] && echo -fp16)${quant:+-$quant}$([ "$genie" = 1 ] && echo -genie)$([ "$lora" = 1 ] && echo -lora)}
 [ -x "$build/bin/qnn-llm-run" ] || scripts/build.sh
@@ -88,22 +89,25 @@ if fresh "$ctx"; then
   echo "== context binary: $ctx (reused)"
 else
   extra=()
+  lora_args=()
+  [ "$lora" = 1 ] && lora_args=(--lora_weights "$model/lora_weights.txt" --adapter python="$model/adapter.safetensors")
   if [ -n "$quant" ]; then
     float=$out/float-cpu/llm.bin
     if ! fresh "$float"; then
       echo "== the float CPU binary to calibrate on"
       PYTHONPATH=$root/python "$py" -m qnn.llm build --bin "$build/bin" --model "$graphs" \
-        --backend "$libdir/libQnnCpu.so" --out "$out/float-cpu" >/dev/null
+        --backend "$libdir/libQnnCpu.so" --out "$out/float-cpu" "${lora_args[@]}" >/dev/null
     fi
     echo "== calibration inputs from ${CAL_TEXT:-/usr/share/common-licenses/GPL-3}"
     PYTHONPATH=$root/python "$py" -m qnn.llm calibrate --backend "$libdir/libQnnCpu.so" --context "$float" \
       --tokenizer "$tokenizer" --text "${CAL_TEXT:-/usr/share/common-licenses/GPL-3}" --out "$out/calibration" \
-      "${theta_arg[@]}"
+      "${theta_arg[@]}" \
+      $([ "$lora" = 1 ] && echo --adapter "$out/float-cpu/llm_python.bin")
     extra=(--quantize "$quant" --calibration "$out/calibration")
   elif [ "$fp16" = 1 ]; then
     extra=(--fp16)
   fi
-  [ "$lora" = 1 ] && extra+=(--lora_weights "$model/lora_weights.txt" --adapter python="$model/adapter.safetensors")
+  extra+=("${lora_args[@]}")
   echo "== convert, build the model libraries and one context binary of both graphs ($lib ${quant:-$([ "$fp16" = 1 ] && echo fp16 || echo fp32)})"
   PYTHONPATH=$root/python "$py" -m qnn.llm build --bin "$build/bin" --model "$graphs" --backend "$libdir/$lib" \
     --out "$out" --extension "$ext" "${extra[@]}" >/dev/null

@@ -14,6 +14,11 @@ again (qnn-llm-run --prompts with '@adapter' lines, and qnn.llm's Generator.appl
 - the adapter matters: PyTorch's adapted and base continuations differ (else the check would not tell the
   sections apart).
 
+htp-w8a16: the graphs quantized (qnn.llm.calibrate records the float CPU binary's inputs with the base and with
+the adapter applied; build() gives every activation and branch tensor the union of both states' calibrated
+ranges, so one set of encodings serves both sections); its tokens are checked with a logit tolerance of 0.2, and
+the recorded calibration files must hold the prompt's ids as float32 (the converter's --input_list format).
+
     /usr/bin/python3 examples/llm/check_lora.py BUILD_DIR BASE_DIR LORA_DIR [--tiny] [--seconds S]
                      [--lora_steps K] [--backends cpu,htp]
 
@@ -24,8 +29,10 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-TOLERANCE = {"cpu": 1e-4, "htp": 2e-2}   # logits: fp32; fp16 (as check_runner.py)
-LIBRARY = {"cpu": "libQnnCpu.so", "htp": "libQnnHtp.so"}
+# logits: fp32; fp16 (as check_runner.py); w8a16 (the tiny model's logits within 0.03 of PyTorch's at the prompt,
+# llm_example_tiny_w8a16_htp allows 0.3)
+TOLERANCE = {"cpu": 1e-4, "htp": 2e-2, "htp-w8a16": 0.2}
+LIBRARY = {"cpu": "libQnnCpu.so", "htp": "libQnnHtp.so", "htp-w8a16": "libQnnHtp.so"}
 
 
 def all_ids(out):
@@ -91,13 +98,31 @@ def main():
     prompts = os.path.join(a.lora, "prompts.txt")
     with open(prompts, "w", encoding="utf-8") as f:
         f.write(f"{prompt}\n@adapter python\n{prompt}\n@adapter base\n{prompt}\n")
+    def build(be, **kw):
+        return qnn.llm.build(os.path.join(a.build, "bin"), a.lora, os.path.join(libs, LIBRARY[be]),
+                             os.path.join(a.lora, "run-" + be),
+                             extension=os.path.join(a.build, "backends", "htp_sim", "libQnnHtpNetRunExtensions.so"),
+                             lora_weights=os.path.join(a.lora, "lora_weights.txt"),
+                             adapters={"python": os.path.join(a.lora, "adapter.safetensors")}, **kw)
     for be in a.backends.split(","):
         lib = os.path.join(libs, LIBRARY[be])
-        ctx = qnn.llm.build(os.path.join(a.build, "bin"), a.lora, lib, os.path.join(a.lora, "run-" + be),
-                            fp16=be == "htp",
-                            extension=os.path.join(a.build, "backends", "htp_sim", "libQnnHtpNetRunExtensions.so"),
-                            lora_weights=os.path.join(a.lora, "lora_weights.txt"),
-                            adapters={"python": os.path.join(a.lora, "adapter.safetensors")})
+        if be == "htp-w8a16":
+            float_ctx = os.path.join(a.lora, "run-cpu", "llm.bin")
+            if not os.path.exists(float_ctx):
+                build("cpu")
+            cal = os.path.join(a.lora, "calibration")
+            train_text, _ = train_lora.load_second_text(max_chars=60000 if a.tiny else None)
+            qnn.llm.calibrate(os.path.join(libs, LIBRARY["cpu"]), float_ctx, tok_path, train_text, cal, prompts=3,
+                              adapters=[qnn.llm.adapter_sections(float_ctx)["python"]])
+            import numpy as np
+            first = np.fromfile(os.path.join(cal, "prefill", "0", "input_ids.raw"), np.float32)
+            want_ids = tok.encode(train_text)[:c["ar"]]
+            if first.tolist() != want_ids:
+                failures.append(f"calibration: the first prefill input's ids read as float32 are {first.tolist()[:8]}..., "
+                                f"the prompt's {want_ids[:8]}...")
+            ctx = build(be, quantize="w8a16", calibration=cal)
+        else:
+            ctx = build(be, fp16=be == "htp")
         sections = qnn.llm.adapter_sections(ctx)
         if sorted(sections) != ["base", "python"]:
             failures.append(f"{be}: sections {sections}, want base and python")

@@ -420,10 +420,11 @@ def genie_io_overrides(model_dir, calibration, bitwidth, out_path):
 
 
 def calibrate(backend, context, tokenizer, text, out_dir, prompts=4, prompt_tokens=None, max_tokens=8,
-              rope_theta=10000.0):
+              rope_theta=10000.0, adapters=()):
     """Calibration inputs for the quantizer: generates greedily on a float context binary from `prompts`
     stretches of `text` and writes every input each graph was given (raw files) and the input lists
-    qnn-onnx-converter --input_list takes: out_dir/prefill_list.txt, out_dir/decode_list.txt."""
+    qnn-onnx-converter --input_list takes: out_dir/prefill_list.txt, out_dir/decode_list.txt. adapters:
+    LoRA sections of the binary: the prompts run once on the base and once with each one applied."""
     lists = {}
     with Generator(backend, context, tokenizer, rope_theta=rope_theta) as gen:
         ids = gen.tokenizer.encode(text)
@@ -445,8 +446,11 @@ def calibrate(backend, context, tokenizer, text, out_dir, prompts=4, prompt_toke
             lists[graph].append(" ".join(entries))
         gen.on_inputs = record
         stride = max(1, (len(ids) - n) // max(1, prompts - 1))
-        for p in range(prompts):
-            gen.generate(ids[p * stride:p * stride + n], max_tokens=max_tokens)
+        for section in [None, *adapters]:
+            if section is not None:
+                gen.apply_adapter(section)
+            for p in range(prompts):
+                gen.generate(ids[p * stride:p * stride + n], max_tokens=max_tokens)
     for graph, entries in lists.items():
         with open(os.path.join(out_dir, graph + "_list.txt"), "w") as f:
             f.write("\n".join(entries) + "\n")
@@ -480,6 +484,9 @@ def build(bin_dir, model_dir, backend, out_dir, fp16=False, extension=None, quan
     genie = _is_genie_layout(os.path.join(model_dir, "decode.onnx"))
     if adapters and not lora_weights:
         raise ValueError("adapters need lora_weights (the tensors they replace)")
+    if adapters and quantize == "w4a16":
+        raise ValueError("LoRA adapters are built float, fp16, w8a8 or w8a16 (w4a16's LPBQ overrides and the "
+                         "adapters' calibrated encodings are not merged yet)")
     def tool(*args):
         p = subprocess.run([os.path.join(bin_dir, args[0]), *args[1:]], capture_output=True, text=True)
         if p.returncode:
@@ -507,6 +514,9 @@ def build(bin_dir, model_dir, backend, out_dir, fp16=False, extension=None, quan
                 quant += ["--quantization_overrides", ov]
         if lora_weights:
             quant += ["--lora_weight_list", os.path.abspath(lora_weights)]
+        if quantize and adapters:
+            quant += ["--quantization_overrides", _lora_encodings(tool, os.path.join(model_dir, g + ".onnx"), quant,
+                                                                  lora_weights, adapters, os.path.join(out_dir, "lora_cal"))]
         tool("qnn-onnx-converter", "-i", os.path.join(model_dir, g + ".onnx"), "-o", cpp, "--preserve_io", *quant)
         tool("qnn-model-lib-generator", "-c", cpp, "-b", os.path.join(out_dir, g + ".bin"), "-o",
              os.path.join(out_dir, "lib"))
@@ -534,6 +544,71 @@ def build(bin_dir, model_dir, backend, out_dir, fp16=False, extension=None, quan
         args += ["--adapter_weight_config", _adapter_yaml(adapters, os.path.join(out_dir, "adapters.yaml"))]
     tool(*args)
     return os.path.join(out_dir, "llm.bin")
+
+
+def read_safetensors(path):
+    """{name: float32 array} of a safetensors file of F32/F16 tensors."""
+    with open(path, "rb") as f:
+        raw = f.read()
+    n = int.from_bytes(raw[:8], "little")
+    header = json.loads(raw[8:8 + n])
+    out = {}
+    for name, e in header.items():
+        if name == "__metadata__":
+            continue
+        dt = {"F32": np.float32, "F16": np.float16}.get(e["dtype"])
+        if dt is None:
+            raise ValueError(f"{path}: tensor {name} is {e['dtype']} (F32 or F16 only)")
+        a, b = e["data_offsets"]
+        out[name] = np.frombuffer(raw[8 + n + a:8 + n + b], dt).astype(np.float32).reshape(e["shape"])
+    return out
+
+
+def _lora_encodings(tool, onnx_path, quant, lora_weights, adapters, work):
+    """Encodings for a graph with LoRA branches that hold for the base and every adapter: the converter
+    calibrates the graph with the base values and with each adapter's values in the branch tensors (the same
+    recorded inputs, which calibrate(adapters=) took in every state), and each activation and branch tensor gets
+    the union of the ranges. The final conversion takes them as --quantization_overrides, so one set of
+    encodings serves every section (a zero B stays exactly zero)."""
+    import onnx
+    from onnx import numpy_helper
+    os.makedirs(work, exist_ok=True)
+    g = os.path.splitext(os.path.basename(onnx_path))[0]
+    with open(lora_weights) as f:
+        lora = {ln.strip() for ln in f if ln.strip() and not ln.startswith("#")}
+    variants = {"base": onnx_path}
+    for name, files in adapters.items():
+        values = read_safetensors(files if isinstance(files, (str, os.PathLike)) else files[0])
+        m = onnx.load(onnx_path)
+        for init in m.graph.initializer:
+            if init.name in values:
+                init.CopyFrom(numpy_helper.from_array(values[init.name].reshape(tuple(init.dims)), init.name))
+        variants[name] = os.path.join(work, f"{g}_{name}.onnx")
+        onnx.save(m, variants[name])
+    union = {"version": "0.5.0", "activation_encodings": {}, "param_encodings": {}}
+    for name, path in variants.items():
+        cpp = os.path.join(work, f"{g}_{name}.cpp")
+        tool("qnn-onnx-converter", "-i", path, "-o", cpp, "--preserve_io", *quant)
+        with open(os.path.join(work, f"{g}_{name}_encodings.json")) as f:
+            enc = json.load(f)
+        for kind in ("activation_encodings", "param_encodings"):
+            for t, entries in enc[kind].items():
+                if kind == "param_encodings" and t not in lora:
+                    continue  # the other weights are the same in every variant: their own encodings
+                e = entries[0]
+                if len(entries) != 1 or e.get("dtype") != "int":
+                    union[kind].setdefault(t, entries)
+                    continue
+                prev = union[kind].get(t)
+                lo, hi = e["min"], e["max"]
+                if prev is not None and prev[0].get("dtype") == "int":
+                    lo, hi = min(lo, prev[0]["min"]), max(hi, prev[0]["max"])
+                union[kind][t] = [{"bitwidth": e["bitwidth"], "dtype": "int", "is_symmetric": e["is_symmetric"],
+                                   "min": lo, "max": hi}]
+    path = os.path.join(work, f"{g}_union_encodings.json")
+    with open(path, "w") as f:
+        json.dump(union, f, indent=1)
+    return path
 
 
 def _adapter_yaml(adapters, path):
@@ -588,6 +663,8 @@ def main(argv=None):
     c.add_argument("--out", required=True)
     c.add_argument("--prompts", type=int, default=4)
     c.add_argument("--rope_theta", type=float, default=10000.0, help="Genie-layout binaries: the rotary base")
+    c.add_argument("--adapter", action="append", default=[], metavar="SECTION",
+                   help="a LoRA section of the binary: the prompts run again with it applied (repeatable)")
     r = sub.add_parser("run", help="generate text")
     r.add_argument("--backend", required=True)
     r.add_argument("--context", required=True)
@@ -617,7 +694,8 @@ def main(argv=None):
     if a.cmd == "calibrate":
         with open(a.text, encoding="utf-8", errors="replace") as f:
             text = f.read()
-        print(calibrate(a.backend, a.context, a.tokenizer, text, a.out, prompts=a.prompts, rope_theta=a.rope_theta))
+        print(calibrate(a.backend, a.context, a.tokenizer, text, a.out, prompts=a.prompts, rope_theta=a.rope_theta,
+                        adapters=a.adapter))
         return 0
     with Generator(a.backend, a.context, a.tokenizer, rope_theta=a.rope_theta) as gen:
         if a.adapter:
