@@ -9,7 +9,8 @@ import numpy as np
 
 from . import _abi as A
 from ._config import graph_configs
-from ._core import DTYPE_NAMES, DTYPES, Graph, QnnError, TensorInfo
+from ._graph import Graph, TensorInfo
+from ._types import DTYPE_NAMES, DTYPES, QnnError
 
 _OPDEFS = json.load(open(os.path.join(os.path.dirname(__file__), "opdefs.json")))
 _DTYPE_VALUES = {v: k for k, v in DTYPE_NAMES.items()}

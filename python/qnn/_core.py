@@ -6,36 +6,17 @@ import os
 import numpy as np
 
 from . import _abi as A
-from ._config import backend_configs, context_configs, graph_configs
+from ._build import GraphBuilder
+from ._config import backend_configs, context_configs
+from ._dlc import Dlc
+from ._graph import Graph, TensorInfo
 from ._memory import RegisteredTensor, SharedBuffer
+from ._types import DTYPE_NAMES, DTYPES, QnnError  # noqa: F401  (qnn._core.QnnError, as before)
 
 _log = logging.getLogger("qnn")
 
-# Qnn_DataType_t -> numpy dtype of the values a client buffer holds.
-DTYPES = {
-    8: np.int8, 22: np.int16, 50: np.int32, 100: np.int64, 264: np.uint8, 278: np.uint16, 306: np.uint32,
-    356: np.uint64, 534: np.float16, 562: np.float32, 612: np.float64, 776: np.int8, 790: np.int16,
-    818: np.int32, 1032: np.uint8, 1046: np.uint16, 1074: np.uint32, 1288: np.bool_,
-}
-DTYPE_NAMES = {
-    8: "INT_8", 22: "INT_16", 50: "INT_32", 100: "INT_64", 264: "UINT_8", 278: "UINT_16", 306: "UINT_32",
-    356: "UINT_64", 534: "FLOAT_16", 562: "FLOAT_32", 612: "FLOAT_64", 776: "SFIXED_POINT_8",
-    790: "SFIXED_POINT_16", 818: "SFIXED_POINT_32", 1032: "UFIXED_POINT_8", 1046: "UFIXED_POINT_16",
-    1074: "UFIXED_POINT_32", 1288: "BOOL_8",
-}
 _LOG_LEVELS = {"error": 1, "warn": 2, "info": 3, "verbose": 4, "debug": 5}
 _PY_LEVEL = {1: logging.ERROR, 2: logging.WARNING, 3: logging.INFO, 4: logging.DEBUG, 5: logging.DEBUG}
-_QUANT_SCALE_OFFSET = 0  # QNN_QUANTIZATION_ENCODING_SCALE_OFFSET
-_DEFINED = 1             # QNN_DEFINITION_DEFINED
-
-
-class QnnError(RuntimeError):
-    """A QNN call failed: .code is its Qnn_ErrorHandle_t, the message names the call (and the backend's text)."""
-
-    def __init__(self, message, code=0):
-        super().__init__(message)
-        self.code = code
-
 
 _libc = C.CDLL(None)
 _libc.vsnprintf.argtypes = [C.c_char_p, C.c_size_t, C.c_char_p, C.c_void_p]
@@ -119,158 +100,6 @@ class ProfileEvent:
         return f"ProfileEvent({self.identifier!r}, {self.value} {self.unit}, {len(self.sub_events)} sub-events)"
 
 
-class TensorInfo:
-    """A graph input or output: name, dims, QNN datatype name, numpy dtype, and (scale, offset) when quantized."""
-
-    def __init__(self, t):
-        v = t.v1 if t.version == 1 else t.v2
-        self.name = v.name.decode()
-        self.dims = tuple(v.dimensions[i] for i in range(v.rank))
-        self.qnn_dtype = v.dataType
-        self.dtype_name = DTYPE_NAMES.get(v.dataType, str(v.dataType))
-        self.dtype = np.dtype(DTYPES[v.dataType]) if v.dataType in DTYPES else None
-        q = v.quantizeParams
-        self.quant = None
-        if q.encodingDefinition == _DEFINED and q.quantizationEncoding == _QUANT_SCALE_OFFSET:
-            self.quant = (q.scaleOffsetEncoding.scale, q.scaleOffsetEncoding.offset)
-        self._template = A.Tensor()
-        C.pointer(self._template)[0] = t  # a copy; names and dims point into the system context's info
-        self._dims = (C.c_uint32 * len(self.dims))(*self.dims)
-        self._name = self.name.encode()
-
-    def tensor(self, array):
-        """A Qnn_Tensor_t copy of this tensor with `array` as its client buffer, or with the mem handle of a
-        RegisteredTensor."""
-        t = A.Tensor()
-        C.pointer(t)[0] = self._template
-        v = t.v1 if t.version == 1 else t.v2
-        v.name = self._name
-        v.dimensions = self._dims
-        if isinstance(array, RegisteredTensor):
-            v.memType = 1  # QNN_TENSORMEMTYPE_MEMHANDLE
-            v.memHandle = array.handle
-            return t
-        v.memType = 0  # QNN_TENSORMEMTYPE_RAW
-        v.clientBuf.data = array.ctypes.data_as(C.c_void_p)
-        v.clientBuf.dataSize = array.nbytes
-        return t
-
-    def check_registered(self, graph, mem):
-        """A RegisteredTensor given for this tensor must be live, of this graph's context, dims and datatype."""
-        if mem.handle is None:
-            raise ValueError(f"graph '{graph.name}': the memory given for '{self.name}' was deregistered")
-        if mem.context is not graph.context:
-            raise ValueError(f"graph '{graph.name}': the memory given for '{self.name}' is registered with another "
-                             "context")
-        if mem.dims != self.dims or mem.qnn_dtype != self.qnn_dtype:
-            raise ValueError(f"graph '{graph.name}': '{self.name}' is {list(self.dims)} {self.dtype_name}; the "
-                             f"registered memory is {list(mem.dims)} {DTYPE_NAMES.get(mem.qnn_dtype, mem.qnn_dtype)}")
-
-    def __repr__(self):
-        q = f", scale={self.quant[0]:g}, offset={self.quant[1]}" if self.quant else ""
-        return f"TensorInfo({self.name!r}, {list(self.dims)}, {self.dtype_name}{q})"
-
-
-class Graph:
-    """A finalized graph of a context: .inputs / .outputs (TensorInfo) and run()."""
-
-    def __init__(self, context, handle, name, inputs, outputs):
-        self.context, self._handle, self.name = context, handle, name
-        self.inputs, self.outputs = inputs, outputs
-        self._out_buffers = None
-        self.profile = []  # the last run's ProfileEvents when the backend profiles
-
-    def register(self, name, mem_type="ion", buffer=None, offset=0):
-        """Shared memory for input or output `name` registered with the context (QnnMem_register): a
-        RegisteredTensor whose .array is written (inputs) or read (outputs) in place; pass it to run(). A new
-        memfd buffer unless `buffer` (a SharedBuffer; with mem_type="htp_shared_buffer" several tensors share
-        one at offsets)."""
-        info = {t.name: t for t in self.inputs + self.outputs}.get(name)
-        if info is None:
-            raise ValueError(f"graph '{self.name}' has no input or output '{name}'; it has "
-                             f"{[t.name for t in self.inputs + self.outputs]}")
-        return self.context.register(info.dims, info.dtype_name, mem_type=mem_type, buffer=buffer, offset=offset)
-
-    def set_config(self, priority=None, htp=None):
-        """QnnGraph_setConfig: priority (a name of _config.PRIORITIES, e.g. "normal", "high") and HTP graph options."""
-        self.context._check_open()
-        backend = self.context.backend
-        configs = graph_configs(backend.backend_id, priority=priority, htp=htp)
-        if configs.entries:
-            backend._check(backend._lib.fn("graphSetConfig")(self._handle, configs.typed(A.GraphConfig)),
-                           f"QnnGraph_setConfig of graph '{self.name}'")
-
-    def run(self, feeds, dequantize=False, outputs=None):
-        """feeds: {input name: ndarray} in each input's dims and dtype (float32 arrays are quantized for a
-        quantized input; the arrays are passed to the backend in place). Returns {output name: ndarray}
-        (float32 when dequantize and the output is quantized). outputs: {output name: ndarray} of the
-        output's dims and dtype, C-contiguous, that the backend writes into directly (no copy; those
-        arrays are returned). An input or output may also be a RegisteredTensor (graph.register): the backend
-        reads / writes its shared memory in place and an output's .array is returned."""
-        self.context._check_open()
-        missing = [t.name for t in self.inputs if t.name not in feeds]
-        unknown = sorted(set(feeds) - {t.name for t in self.inputs})
-        if missing or unknown:
-            raise ValueError(f"graph '{self.name}': missing inputs {missing}, unknown inputs {unknown}; it takes "
-                             f"{[t.name for t in self.inputs]}")
-        arrays = [self._input_array(t, feeds[t.name]) for t in self.inputs]  # RegisteredTensors pass as they are
-        if self._out_buffers is None:  # output buffers are reused across runs
-            self._out_buffers = [np.empty(t.dims, dtype=t.dtype) for t in self.outputs]
-        given = dict(outputs or {})
-        unknown_out = sorted(set(given) - {t.name for t in self.outputs})
-        if unknown_out:
-            raise ValueError(f"graph '{self.name}': unknown outputs {unknown_out}")
-        buffers = []
-        for t, own in zip(self.outputs, self._out_buffers):
-            b = given.get(t.name)
-            if b is None:
-                buffers.append(own)
-                continue
-            if isinstance(b, RegisteredTensor):
-                t.check_registered(self, b)
-                buffers.append(b)
-                continue
-            if tuple(b.shape) != t.dims or b.dtype != t.dtype or not b.flags["C_CONTIGUOUS"] or not b.flags["WRITEABLE"]:
-                raise ValueError(f"graph '{self.name}': output buffer '{t.name}' must be a writeable C-contiguous "
-                                 f"{t.dtype} array of shape {list(t.dims)}")
-            buffers.append(b)
-        ins = (A.Tensor * len(arrays))(*[t.tensor(a) for t, a in zip(self.inputs, arrays)])
-        outs = (A.Tensor * len(self.outputs))(*[t.tensor(b) for t, b in zip(self.outputs, buffers)])
-        backend = self.context.backend
-        err = backend._lib.fn("graphExecute")(self._handle, ins, len(arrays), outs, len(self.outputs),
-                                              backend._profile, None)
-        backend._check(err, f"QnnGraph_execute of graph '{self.name}'")
-        self.profile = backend._new_profile_events()
-        result = {}
-        for t, b in zip(self.outputs, buffers):
-            if isinstance(b, RegisteredTensor):
-                b = b.array  # the backend wrote it in place
-            v = b if t.name in given else b.copy()
-            if dequantize and t.quant:
-                v = ((v.astype(np.float64) + t.quant[1]) * t.quant[0]).astype(np.float32)
-            result[t.name] = v
-        return result
-
-    def _input_array(self, t, value):
-        if isinstance(value, RegisteredTensor):
-            t.check_registered(self, value)
-            return value
-        a = np.asarray(value)
-        if tuple(a.shape) != t.dims:
-            raise ValueError(f"graph '{self.name}': input '{t.name}' has shape {list(a.shape)}, the graph takes "
-                             f"{list(t.dims)}")
-        if t.dtype is None:
-            raise ValueError(f"graph '{self.name}': input '{t.name}' has datatype {t.dtype_name}, not supported here")
-        if t.quant and a.dtype == np.float32 and t.dtype != np.float32:
-            info = np.iinfo(t.dtype)
-            q = np.rint(a.astype(np.float64) / t.quant[0]) - t.quant[1]
-            a = np.clip(q, info.min, info.max).astype(t.dtype)
-        if a.dtype != t.dtype:
-            raise TypeError(f"graph '{self.name}': input '{t.name}' is {a.dtype}, the graph takes {t.dtype} "
-                            f"({t.dtype_name})")
-        return np.ascontiguousarray(a)
-
-
 class Context:
     """A context: loaded from a context binary (.graphs {name: Graph}) or new and empty (graph() builds
     graphs into it, save() writes it as a context binary). Free with close() (or a with block)."""
@@ -332,7 +161,6 @@ class Context:
         """A new graph in this context to build (see GraphBuilder): inputs, constants, ops, finalize().
         priority and htp={...} are its graph configs (see set_config of Graph)."""
         self._check_open()
-        from ._build import GraphBuilder
         return GraphBuilder(self, name, priority=priority, htp=htp)
 
     def set_config(self, **configs):
@@ -517,12 +345,10 @@ class Backend:
 
     def dlc(self, destination_dir=None):
         """An empty System DLC (QnnSystemDlc_createWithDestinationDir) to add contexts to."""
-        from ._dlc import Dlc
         return Dlc(self, destination_dir=destination_dir)
 
     def open_dlc(self, source):
         """A System DLC opened from a path or bytes (QnnSystemDlc_createFromFile / createFromBinary)."""
-        from ._dlc import Dlc
         return Dlc(self, source)
 
     def _system(self):

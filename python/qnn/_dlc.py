@@ -4,7 +4,7 @@ saved, read as bytes, its records and graph names listed. The 1.14 functions are
 exported names (the default provider's table is 1.7's)."""
 import ctypes as C
 
-from ._core import QnnError
+from ._types import QnnError
 
 _P = C.c_void_p
 

@@ -15,8 +15,8 @@ from onnx import TensorProto, helper, numpy_helper, save
 
 BUILD = os.environ["QNN_BUILD_DIR"]
 TOOL = os.path.join(BUILD, "bin", "qnn-accuracy-debugger")
-sys.path.insert(0, os.path.join(BUILD, "share", "QNN", "accuracy-debugger", "python"))
-from qnn_accuracy_debugger import verifiers  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "python"))
+from qnn.tools.accuracy_debugger import verifiers  # noqa: E402
 
 
 def run(cwd, *args):

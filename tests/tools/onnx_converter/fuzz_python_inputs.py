@@ -1,6 +1,6 @@
 """Hostile input for the Python tools' readers: mutated ONNX models, DLCs, quantization overrides
 (encodings JSON), op-package XML configs and model.bin tar archives go through the readers the tools
-use (qnn_onnx_converter.loader, read_dlc, quant.overrides, custom_ops; qnn-model-lib-generator's
+use (qnn.converters.onnx.loader, qnn.dlc.reader, qnn.quantization.overrides, custom_ops; qnn-model-lib-generator's
 extract_weights). Each must either read the input or refuse it with the tool's own error (the one
 line the tool prints); any other exception is what a user would see as a traceback, and fails the
 run with the input kept. Mutations: bit flips, byte changes, truncation, insertions, duplicated spans,
@@ -55,11 +55,11 @@ def main():
     build = sys.argv[1]
     seconds = float(sys.argv[2]) if len(sys.argv) > 2 else 10.0
     seed = int(sys.argv[3]) if len(sys.argv) > 3 else random.randrange(1 << 30)
-    sys.path.insert(0, os.path.join(build, "share", "QNN", "converter", "python"))
-    from qnn_onnx_converter.errors import ConverterError
-    from qnn_onnx_converter import loader, custom_ops
-    from qnn_onnx_converter.read_dlc import read_dlc
-    from qnn_onnx_converter.quant import overrides
+    sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "python"))
+    from qnn.errors import ConverterError
+    from qnn.converters.onnx import loader, custom_ops
+    from qnn.dlc.reader import read_dlc
+    from qnn.quantization import overrides
     gen_path = os.path.join(build, "bin", "qnn-model-lib-generator")
     spec = importlib.util.spec_from_loader("libgen", importlib.machinery.SourceFileLoader("libgen", gen_path))
     libgen = importlib.util.module_from_spec(spec)

@@ -322,8 +322,8 @@ def case_weight4(work):
                          f"({len(np.unique(q))} distinct)")
         # The tools that read converted models back (qnn-quantization-checker, qnn-architecture-checker)
         # see the same 4-bit values.
-        sys.path.insert(0, os.path.join(os.path.dirname(CONV), "..", "share", "QNN", "converter", "python"))
-        from qnn_onnx_converter.read_net import read_net
+        sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "python"))
+        from qnn.converters.read_net import read_net
         back = read_net(f"{sub}/w4_net.json", f"{sub}/w4.bin").graph.tensors
         for name, q in stored.items():
             if not np.array_equal(back[name].data.astype(np.int64), q.astype(np.int64)):

@@ -1,4 +1,4 @@
-"""The decoder fusions (sdk/tools/qnn-onnx-converter/qnn_onnx_converter/fusions): hand-built ONNX graphs in the
+"""The decoder fusions (python/qnn/converters/onnx/fusions): hand-built ONNX graphs in the
 forms torch and Hugging Face export convert to one QNN RmsNorm / RotaryEmbedding op, run on libQnnCpu.so
 (qnn-net-run) and match a float64 numpy evaluation of the unfused ONNX graph; near misses stay unfused (and
 still match)."""

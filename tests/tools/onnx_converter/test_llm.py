@@ -16,8 +16,8 @@ from onnx import helper  # noqa: E402
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 BUILD = os.environ["QNN_BUILD_DIR"]
-sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "sdk", "tools", "qnn-onnx-converter"))
-from qnn_onnx_converter import fold  # noqa: E402
+sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "python"))
+from qnn.converters.onnx import fold  # noqa: E402
 BIN = os.path.join(BUILD, "bin")
 CPU = os.path.join(BUILD, "lib", "x86_64-linux-clang", "libQnnCpu.so")
 HTP = os.path.join(BUILD, "lib", "x86_64-linux-clang", "libQnnHtp.so")
