@@ -5,8 +5,6 @@ extract_weights). Each must either read the input or refuse it with the tool's o
 line the tool prints); any other exception is what a user would see as a traceback, and fails the
 run with the input kept. Mutations: bit flips, byte changes, truncation, insertions, duplicated spans,
 splices. usage: fuzz_python_inputs.py BUILD_DIR [SECONDS] [SEED]"""
-import importlib.machinery
-import importlib.util
 import io
 import json
 import os
@@ -60,10 +58,7 @@ def main():
     from qnn.converters.onnx import loader, custom_ops
     from qnn.dlc.reader import read_dlc
     from qnn.quantization import overrides
-    gen_path = os.path.join(build, "bin", "qnn-model-lib-generator")
-    spec = importlib.util.spec_from_loader("libgen", importlib.machinery.SourceFileLoader("libgen", gen_path))
-    libgen = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(libgen)
+    from qnn.tools import model_lib_generator as libgen
 
     work = tempfile.mkdtemp(prefix="qnn_pyfuzz_")
     from test_dlc import small_cnn

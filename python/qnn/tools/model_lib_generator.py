@@ -1,13 +1,12 @@
-#!/usr/bin/env python3
-# qnn-model-lib-generator: compiles a converter's model.cpp (+ model.bin, a tar of
-# raw weight files) together with the model-library helper sources into
-# <output_dir>/x86_64-linux-clang/lib<name>.so, which exports QnnModel_composeGraphs
-# and QnnModel_freeGraphsInfo. The contract and the model.bin convention are in
-# docs/model-library.md. Debian python3, standard library only.
-#
-# This file is a template: CMake fills the two paths below for the build-tree copy
-# and leaves them empty for the installed one, which finds the helpers next to
-# itself (<prefix>/bin -> <prefix>/share/QNN/converter/jni, <prefix>/include/QNN).
+"""qnn-model-lib-generator: compiles a converter's model.cpp (+ model.bin, a tar of raw weight files)
+together with the model-library helper sources into <output_dir>/x86_64-linux-clang/lib<name>.so, which
+exports QnnModel_composeGraphs and QnnModel_freeGraphsInfo. The contract and the model.bin convention are
+in docs/model-library.md. Standard library only.
+
+The helper sources and the QNN headers are found in the source checkout this package runs from
+(sdk/model_lib, include/QNN; the build tree's launcher), else under the prefix of the running tool
+(<prefix>/bin -> <prefix>/share/QNN/converter/jni, <prefix>/include/QNN; the install), else under
+$QNN_SDK_ROOT (e.g. a pip install's console script after bin/envsetup.sh)."""
 import argparse
 import hashlib
 import os
@@ -18,9 +17,6 @@ import subprocess
 import sys
 import tarfile
 import tempfile
-
-CONFIGURED_JNI_DIR = "@QNN_GEN_JNI_DIR@"
-CONFIGURED_INCLUDE_DIR = "@QNN_GEN_INCLUDE_DIR@"
 
 PROG = "qnn-model-lib-generator"
 SUPPORTED_TARGETS = ("x86_64-linux-clang",)
@@ -79,20 +75,19 @@ def check_readable(path, what):
 
 def find_helpers():
     """Returns (jni_dir, include_dir): the helper sources and the QNN API headers."""
-    here = os.path.dirname(os.path.realpath(__file__))
-    candidates = []
-    if CONFIGURED_JNI_DIR and not CONFIGURED_JNI_DIR.startswith("@"):
-        candidates.append((CONFIGURED_JNI_DIR, CONFIGURED_INCLUDE_DIR))
-    prefix = os.path.dirname(here)
-    candidates.append((os.path.join(prefix, "share", "QNN", "converter", "jni"),
-                       os.path.join(prefix, "include", "QNN")))
+    checkout = os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "..", "..")
+    candidates = [(os.path.join(checkout, "sdk", "model_lib"), os.path.join(checkout, "include", "QNN"))]
+    if sys.argv and sys.argv[0]:
+        prefix = os.path.dirname(os.path.dirname(os.path.realpath(sys.argv[0])))
+        candidates.append((os.path.join(prefix, "share", "QNN", "converter", "jni"),
+                           os.path.join(prefix, "include", "QNN")))
     sdk_root = os.environ.get("QNN_SDK_ROOT")
     if sdk_root:
         candidates.append((os.path.join(sdk_root, "share", "QNN", "converter", "jni"),
                            os.path.join(sdk_root, "include", "QNN")))
     for jni, inc in candidates:
         if os.path.isfile(os.path.join(jni, "QnnModel.hpp")) and os.path.isfile(os.path.join(inc, "QnnInterface.h")):
-            return jni, inc
+            return os.path.normpath(jni), os.path.normpath(inc)
     raise GeneratorError("cannot find the model helper sources (QnnModel.hpp) and QNN headers; looked in: "
                          + ", ".join(j for j, _ in candidates))
 
@@ -295,8 +290,8 @@ def build(args):
             print("%s: wrote %s" % (PROG, final))
 
 
-def main(argv):
-    args = parse_args(argv)
+def main(argv=None):
+    args = parse_args(sys.argv[1:] if argv is None else argv)
     try:
         build(args)
     except GeneratorError as e:
@@ -307,7 +302,3 @@ def main(argv):
     except KeyboardInterrupt:
         return 130
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
