@@ -2,7 +2,7 @@
 
 Pipeline: prepare_model() on the loaded ONNX model (QDQ pairs -> carried encodings), equalize() after
 the graph rewrites (--algorithms cle), then quantize() on the converted QNN graph (calibration with
-the numpy evaluator, encodings, Convert/Quantize/Dequantize at precision boundaries).
+the graph on libQnnCpu.so or the numpy evaluator, encodings, Convert/Quantize/Dequantize at precision boundaries).
 """
 import argparse
 import json

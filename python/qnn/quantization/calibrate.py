@@ -5,7 +5,9 @@ import time
 
 import numpy as np
 
-from qnn.errors import ConverterError
+import qnn
+from qnn.errors import ConverterError, first_line
+from .backend_eval import BackendEvaluator, find_backend
 from .evaluator import Evaluator
 
 SAMPLES_PER_INPUT = 4096   # values kept per tensor and input for the enhanced quantizer's histogram
@@ -88,9 +90,21 @@ def _progress_wanted():
     return sys.stderr.isatty() and not os.environ.get("QNN_NO_PROGRESS")
 
 
+def evaluator(graph):
+    """The graph on libQnnCpu.so when the backend can run it (backend_eval.py), else the numpy evaluator."""
+    backend = find_backend()
+    if backend is not None:
+        try:
+            return BackendEvaluator(graph, backend)
+        except (ValueError, TypeError, qnn.QnnError) as e:
+            print(f"calibration: {os.path.basename(backend)} does not run this graph ({first_line(e)}); "
+                  "calibrating with the numpy evaluator", file=sys.stderr)
+    return Evaluator(graph)
+
+
 def calibrate(graph, input_sets, keep_samples):
     stats = Stats(keep_samples)
-    ev = Evaluator(graph)
+    ev = evaluator(graph)
     show = _progress_wanted() and len(input_sets) > 1
     start = time.monotonic()
     for k, feeds in enumerate(input_sets):
@@ -101,4 +115,6 @@ def calibrate(graph, input_sets, keep_samples):
     if show:
         sys.stderr.write("\r\033[K")
         sys.stderr.flush()
+    if hasattr(ev, "close"):
+        ev.close()
     return stats
