@@ -38,7 +38,12 @@ std::vector<uint32_t> addStatic(const std::vector<float>& x, std::vector<float> 
   TensorView aPrep = a;
   aPrep.data = nullptr;  // the native input has no data at prepare
   EXPECT_TRUE((staticFirst ? k->prepare({s, aPrep}, {o}) : k->prepare({aPrep, s}, {o})).isOk());
-  if (relu) EXPECT_TRUE(k->fuseOutputClamp(0.f, std::numeric_limits<float>::infinity()));
+  if (relu) {  // a folded Relu, as the engine's fusion pass hands it over
+    sdk::Epilogue e;
+    e.clamp = sdk::Epilogue::Range{0.f, std::numeric_limits<float>::infinity()};
+    EXPECT_TRUE(k->supportsEpilogue(e));
+    EXPECT_TRUE(k->setEpilogue(e).isOk());
+  }
   if (!executeStatic.empty()) stat = executeStatic;
   EXPECT_TRUE((staticFirst ? k->execute({s, a}, {o}) : k->execute({a, s}, {o})).isOk());
   std::vector<uint32_t> bits;
