@@ -45,6 +45,13 @@ grep -qx "openqnn_version: $build_id" "$tmp/prefix/sdk.yaml" || { echo "sdk.yaml
   source "$tmp/prefix/bin/envsetup.sh" >/dev/null
   [ "$QNN_SDK_ROOT" = "$tmp/prefix" ] || { echo "envsetup.sh: QNN_SDK_ROOT=$QNN_SDK_ROOT"; exit 1; }
   [ "$(command -v qnn-net-run)" = "$tmp/prefix/bin/x86_64-linux-clang/qnn-net-run" ] || { echo "envsetup.sh: PATH"; exit 1; }
+  # Every Python tool (python/pyproject.toml [project.scripts]) runs from the vendor layout's bin/ on PATH,
+  # with the package installed in lib/python3/dist-packages (no source tree, no PYTHONPATH of ours).
+  for t in $(sed -n '/^\[project.scripts\]/,/^\[/s/^\([a-z0-9-]*\) = ".*/\1/p' "$source_dir/python/pyproject.toml"); do
+    [ "$(command -v "$t")" = "$tmp/prefix/bin/x86_64-linux-clang/$t" ] || { echo "envsetup.sh: $t not on PATH"; exit 1; }
+    (cd / && env -u PYTHONPATH "$t" --help) > "$tmp/help.txt" 2>&1 && grep -q "usage: $t" "$tmp/help.txt" \
+      || { echo "installed $t --help failed:"; cat "$tmp/help.txt"; exit 1; }
+  done
   # libcdsprpc.so is found by name, as ONNX Runtime and ExecuTorch dlopen it, and allocates.
   /usr/bin/python3 -c "
 import ctypes
@@ -55,4 +62,4 @@ l.rpcmem_free(ctypes.c_void_p(p)); assert l.rpcmem_to_fd(ctypes.c_void_p(p)) == 
   "$source_dir/scripts/demo.sh" > "$tmp/demo.log" 2>&1 || { cat "$tmp/demo.log"; exit 1; }
   grep -q "retrieve_context: identical outputs" "$tmp/demo.log" || { cat "$tmp/demo.log"; exit 1; }
 )
-echo "install layout, Python package, vendor SDK layout with sdk.yaml, envsetup.sh, libcdsprpc.so, demo from the install and find_package(QNN) client: ok"
+echo "install layout, Python package and its tools, vendor SDK layout with sdk.yaml, envsetup.sh, libcdsprpc.so, demo from the install and find_package(QNN) client: ok"

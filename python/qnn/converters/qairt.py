@@ -1,5 +1,5 @@
 """Command line of qairt-converter: the same ONNX front end as qnn-onnx-converter (cli.build_graph), a
-DLC as output (emit_dlc.py, docs/dlc-format.md). As the reference guide describes it, the source model's
+DLC as output (qnn/dlc/writer.py, docs/dlc-format.md). As the reference guide describes it, the source model's
 input/output layouts are kept by default (the legacy converter makes rank-4 inputs NHWC)."""
 import argparse
 import os

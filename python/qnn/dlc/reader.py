@@ -107,7 +107,7 @@ def _graph(path, g, buf, data_end):
         if "source_name" in t:
             graph.source_names[name] = t["source_name"]
     graph.inputs, graph.outputs = list(g["inputs"]), list(g["outputs"])
-    graph.cached_overrides = g.get("quantization_overrides")  # checked where it is used (quant/overrides.parse)
+    graph.cached_overrides = g.get("quantization_overrides")  # checked where it is used (qnn/quantization/overrides.parse)
     for n in g["nodes"]:
         for ref in list(n["input_names"]) + list(n["output_names"]):
             if ref and ref not in graph.tensors:

@@ -1,5 +1,5 @@
 """Command line of qairt-quantizer: a float DLC (qairt-converter) in, a quantized DLC out, with the
-converter's quantization code (quant/: calibration on the --input_list files with the numpy
+converter's quantization code (qnn/quantization: calibration on the --input_list files on libQnnCpu.so or the numpy
 evaluator, encodings, Convert/Quantize/Dequantize at precision boundaries). The same flags give
 the same encodings as qnn-onnx-converter --input_list on the same model (docs/dlc-format.md)."""
 import argparse

@@ -1,5 +1,5 @@
 """Test helper: writes small TFLite models with the flatbuffers builder (Debian python3-flatbuffers), from the
-public schema's table layouts (the same slot facts tflite_reader.py documents). No TensorFlow is packaged for
+public schema's table layouts (the same slot facts qnn/converters/tflite/reader.py documents). No TensorFlow is packaged for
 Debian, so the tests build their .tflite inputs with this instead of a TFLite converter."""
 import flatbuffers
 import numpy as np

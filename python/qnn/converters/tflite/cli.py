@@ -1,4 +1,4 @@
-"""Command line of qnn-tflite-converter: a .tflite model translated to an ONNX graph (tflite_to_onnx.py), then
+"""Command line of qnn-tflite-converter: a .tflite model translated to an ONNX graph (to_onnx.py), then
 qnn-onnx-converter's front and back end. Inputs and outputs keep TFLite's NHWC order (the graph's raw input and
 output files are laid out as TFLite's); quantized models keep their encodings. Flags: qnn-onnx-converter's
 (quantizer flags included: --input_list re-quantizes a float model), plus --input_dim to pin an input's shape
