@@ -1,6 +1,6 @@
 // QnnSystemProfile_* of libQnnSystem.so: a serialization target is a file that
 // qnn-profile-viewer reads — the profiling log of docs/profiling-log-format.md, written by
-// the same writer as the run tools (core/profile_log.h). Every QnnSystemProfile_ProfileData_t
+// the same writer as the run tools (profile_log/profile_log.h). Every QnnSystemProfile_ProfileData_t
 // (one method call's header and its events) becomes top-level events of that log: the
 // header's method gives the phase, its graph name the graph, its start time (microseconds,
 // taken relative to the target's first message) the start; sub-events nest as given. The
@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "System/QnnSystemProfile.h"
-#include "core/profile_log.h"
+#include "profile_log/profile_log.h"
 #include "system/system_guard.h"
 
 namespace qnn::system {
@@ -112,7 +112,6 @@ class ProfileTargetObject : public sdk::HandleObject {
         ev.phase = phaseOf(v.header.methodType);
         QNN_SDK_RETURN_IF_ERROR(convertEvent(v.profilingEvents[e], 0, &ev));
         ev.graph = v.header.graphName ? v.header.graphName : "";
-        ev.hasStart = true;
         ev.startUs = v.header.startTime >= origin ? v.header.startTime - origin : 0;
         added.push_back(std::move(ev));
       }

@@ -3,30 +3,11 @@
 #include <fstream>
 
 #include "QnnProfile.h"
-#include "core/profile_log.h"
 #include "tools/common/qnn_backend.h"
 #include "tools/common/raw_file.h"
 #include "tools/common/tool_error.h"
 
 namespace qnn::tools {
-
-struct ProfileJson {
-  static sdk::ProfileLogEvent toLog(const ProfileCollector::Event& e) {
-    sdk::ProfileLogEvent l;
-    l.phase = e.phase, l.type = e.type, l.unit = e.unit, l.value = e.value, l.identifier = e.identifier;
-    l.graph = e.graph, l.inference = e.inference;
-    l.hasStart = e.topLevel || e.hasBackendStart;
-    l.startUs = e.topLevel ? e.startUs : e.backendStartUs;
-    for (const auto& s : e.subEvents) l.subEvents.push_back(toLog(s));
-    return l;
-  }
-};
-
-namespace {
-
-std::string unitName(QnnProfile_EventUnit_t unit) { return sdk::profileUnitName(unit); }
-
-}  // namespace
 
 ProfilingLevel parseProfilingLevel(const std::string& value, const std::vector<std::string>& allowed) {
   bool ok = false;
@@ -76,13 +57,12 @@ uint64_t ProfileCollector::nowUs() const {
       std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start_).count());
 }
 
-ProfileCollector::Event ProfileCollector::readEvent(QnnProfile_EventId_t id, int depth) const {
-  Event e;
-  e.topLevel = false;
+sdk::ProfileLogEvent ProfileCollector::readEvent(QnnProfile_EventId_t id, int depth) const {
+  sdk::ProfileLogEvent e;
   QnnProfile_EventData_t data{};
   if (api_->profileGetEventData(id, &data) == QNN_SUCCESS) {
     e.type = data.type;
-    e.unit = unitName(data.unit);
+    e.unit = sdk::profileUnitName(data.unit);
     e.value = data.value;
     e.identifier = data.identifier ? data.identifier : "";
   }
@@ -94,8 +74,7 @@ ProfileCollector::Event ProfileCollector::readEvent(QnnProfile_EventId_t id, int
     const uint64_t toolStart = static_cast<uint64_t>(
         std::chrono::duration_cast<std::chrono::microseconds>(start_.time_since_epoch()).count());
     if (ext.v1.timestamp >= toolStart && ext.v1.timestamp - toolStart <= nowUs()) {
-      e.hasBackendStart = true;
-      e.backendStartUs = ext.v1.timestamp - toolStart;
+      e.startUs = ext.v1.timestamp - toolStart;
     }
   }
   const QnnProfile_EventId_t* subs = nullptr;
@@ -117,12 +96,11 @@ void ProfileCollector::collect(const std::string& phase, const std::string& grap
   // taken once.
   for (uint32_t i = 0; i < n; ++i) {
     if (!seen_.insert(ids[i]).second) continue;
-    Event e = readEvent(ids[i], 0);
-    e.topLevel = true;
+    sdk::ProfileLogEvent e = readEvent(ids[i], 0);
     e.phase = phase;
     e.graph = graph;
-    e.inference = inference;
-    e.startUs = startUs;
+    if (inference >= 0) e.inference = inference;
+    e.startUs = startUs;  // the tool's clock at the call, over the backend's own timestamp
     events_.push_back(std::move(e));
   }
 }
@@ -130,13 +108,13 @@ void ProfileCollector::collect(const std::string& phase, const std::string& grap
 void ProfileCollector::addClientEvent(const std::string& identifier, const std::string& graph, int64_t inference,
                                       uint64_t startUs, uint64_t valueUs) {
   if (!enabled()) return;
-  Event e;
+  sdk::ProfileLogEvent e;
   e.phase = "client";
   e.unit = "us";
   e.value = valueUs;
   e.identifier = identifier;
   e.graph = graph;
-  e.inference = inference;
+  if (inference >= 0) e.inference = inference;
   e.startUs = startUs;
   events_.push_back(std::move(e));
 }
@@ -146,11 +124,9 @@ void ProfileCollector::write(const std::string& outputDir, const std::string& ba
   if (!enabled()) return;
   makeDirectories(outputDir);
   std::string base = backendPath.substr(backendPath.find_last_of('/') + 1);
-  std::vector<sdk::ProfileLogEvent> events;
-  for (const auto& e : events_) events.push_back(ProfileJson::toLog(e));
   const std::string path = outputDir + "/qnn-profiling-data_0.log";
   std::ofstream out(path);
-  out << sdk::profileLogText({tool_, base, buildId, profilingLevelName(level_)}, events);
+  out << sdk::profileLogText({tool_, base, buildId, profilingLevelName(level_)}, events_);
   if (!out) throw ToolError("cannot write profiling log '" + path + "'");
 }
 

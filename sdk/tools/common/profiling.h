@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "QnnInterface.h"
+#include "profile_log/profile_log.h"
 
 namespace qnn::tools {
 
@@ -44,32 +45,17 @@ class ProfileCollector {
   void write(const std::string& outputDir, const std::string& backendPath, const std::string& buildId) const;
 
  private:
-  struct Event {
-    std::string phase;
-    uint32_t type = 0;
-    std::string unit;
-    uint64_t value = 0;
-    std::string identifier;
-    std::string graph;
-    int64_t inference = -1;
-    uint64_t startUs = 0;
-    bool topLevel = true;
-    // A sub-event's start on the tool's clock, from the backend's extended event
-    // data (QnnProfile_getExtendedEventData) when it gives one on this process's
-    // steady clock.
-    bool hasBackendStart = false;
-    uint64_t backendStartUs = 0;
-    std::vector<Event> subEvents;
-  };
-  Event readEvent(QnnProfile_EventId_t id, int depth) const;
+  // An event and its sub-events as the backend reports them; a sub-event's startUs is its start on
+  // the tool's clock, from the backend's extended event data (QnnProfile_getExtendedEventData)
+  // when it gives one on this process's steady clock.
+  sdk::ProfileLogEvent readEvent(QnnProfile_EventId_t id, int depth) const;
   std::string tool_;
   ProfilingLevel level_;
   const QNN_INTERFACE_VER_TYPE* api_ = nullptr;
   Qnn_ProfileHandle_t handle_ = nullptr;
   std::set<QnnProfile_EventId_t> seen_;  // top-level events taken already
   std::chrono::steady_clock::time_point start_;
-  std::vector<Event> events_;
-  friend struct ProfileJson;
+  std::vector<sdk::ProfileLogEvent> events_;
 };
 
 }  // namespace qnn::tools

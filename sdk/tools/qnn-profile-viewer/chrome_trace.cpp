@@ -18,7 +18,7 @@ int threadOf(const std::string& phase) {
 }
 
 // Appends e and its sub-events starting at ts; returns e's duration.
-uint64_t appendEvent(const ProfileLogEvent& e, const std::string& phase, const std::string& graph, uint64_t ts,
+uint64_t appendEvent(const sdk::ProfileLogEvent& e, const std::string& phase, const std::string& graph, uint64_t ts,
                      Json* out) {
   const uint64_t dur = e.isTime() ? e.value : 0;
   Json args;
@@ -48,7 +48,7 @@ uint64_t appendEvent(const ProfileLogEvent& e, const std::string& phase, const s
 
 }  // namespace
 
-nlohmann::ordered_json chromeTrace(const ProfileLog& log) {
+nlohmann::ordered_json chromeTrace(const sdk::ProfileLog& log) {
   Json events = Json::array();
   // A top-level event without startUs (not written by conforming tools) follows
   // the previous one.

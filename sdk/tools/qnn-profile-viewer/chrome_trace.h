@@ -6,12 +6,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include "tools/qnn-profile-viewer/profile_log.h"
+#include "profile_log/profile_log.h"
 
 namespace qnn::tools {
 
 // {"traceEvents": [...], "displayTimeUnit": "ms"}. Events in units other than
 // time get a zero duration and their value in args.
-nlohmann::ordered_json chromeTrace(const ProfileLog& log);
+nlohmann::ordered_json chromeTrace(const sdk::ProfileLog& log);
 
 }  // namespace qnn::tools

@@ -60,7 +60,7 @@ struct Report {
   double timelineSpan = 0;
 };
 
-Report analyse(const ProfileLog& log) {
+Report analyse(const sdk::ProfileLog& log) {
   Report r;
   std::map<std::string, size_t> index;
   bool timelineDone = false;
@@ -143,7 +143,7 @@ std::string cell(const std::string& text, const std::string& sortValue, bool lef
 
 }  // namespace
 
-std::string htmlReport(const ProfileLog& log, const std::string& source) {
+std::string htmlReport(const sdk::ProfileLog& log, const std::string& source) {
   const Report r = analyse(log);
   std::string h = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>QNN profile: " +
                   escape(source) + "</title>\n<style>" + kStyle + "</style></head><body>\n";

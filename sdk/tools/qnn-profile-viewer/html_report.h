@@ -7,11 +7,11 @@
 
 #include <string>
 
-#include "tools/qnn-profile-viewer/profile_log.h"
+#include "profile_log/profile_log.h"
 
 namespace qnn::tools {
 
 // `source` names the log in the page's title.
-std::string htmlReport(const ProfileLog& log, const std::string& source);
+std::string htmlReport(const sdk::ProfileLog& log, const std::string& source);
 
 }  // namespace qnn::tools

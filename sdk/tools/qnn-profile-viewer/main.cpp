@@ -12,7 +12,7 @@
 #include "tools/common/tool_main.h"
 #include "tools/qnn-profile-viewer/chrome_trace.h"
 #include "tools/qnn-profile-viewer/html_report.h"
-#include "tools/qnn-profile-viewer/profile_log.h"
+#include "profile_log/profile_log.h"
 #include "tools/qnn-profile-viewer/profile_summary.h"
 
 namespace {
@@ -44,12 +44,9 @@ int run(const qnn::tools::ArgParser& args) {
   if (!htmlPath.empty()) requireParentDirectory(htmlPath);
 
   const std::vector<uint8_t> bytes = readBinaryFile(args.value("input_log"));
-  ProfileLog log;
-  try {
-    log = parseProfileLog(std::string(bytes.begin(), bytes.end()));
-  } catch (const ToolError& e) {
-    throw ToolError("'" + args.value("input_log") + "': " + e.what());
-  }
+  qnn::sdk::ProfileLog log;
+  const qnn::sdk::Status read = qnn::sdk::readProfileLog(std::string(bytes.begin(), bytes.end()), &log);
+  if (!read.isOk()) throw ToolError("'" + args.value("input_log") + "': " + read.message());
   const std::string summary = formatProfileSummary(log);
   if (!outputPath.empty()) {
     const std::string trace =

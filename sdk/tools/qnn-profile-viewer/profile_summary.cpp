@@ -46,7 +46,7 @@ void splitNodeIdentifier(const std::string& id, std::string* node, std::string* 
   }
 }
 
-std::string phaseTable(const ProfileLog& log) {
+std::string phaseTable(const sdk::ProfileLog& log) {
   // Known phases in their order of occurrence in a run, then any newer ones.
   std::vector<std::string> order = {"init", "finalize", "execute", "deinit", "client"};
   std::map<std::string, Stats> stats;
@@ -75,7 +75,7 @@ std::string phaseTable(const ProfileLog& log) {
 
 // An inference is every execute event with the same "inference" index (e.g. one
 // per graph); an event without an index is an inference of its own.
-std::string inferenceLine(const ProfileLog& log) {
+std::string inferenceLine(const sdk::ProfileLog& log) {
   std::map<uint64_t, uint64_t> byIndex;
   std::vector<uint64_t> unindexed;
   for (const auto& e : log.events) {
@@ -98,7 +98,7 @@ struct OpTotals {
   uint64_t total = 0;
 };
 
-std::string perOpTable(const ProfileLog& log) {
+std::string perOpTable(const sdk::ProfileLog& log) {
   // Per graph: execute events, their total time, and the ops in first-seen order.
   std::map<std::string, Stats> executeByGraph;
   std::vector<OpTotals> ops;
@@ -134,7 +134,7 @@ std::string perOpTable(const ProfileLog& log) {
 
 // The backend's further top-level events (e.g. the HTP's "RPC (execute) time"), and events in
 // other units (bytes, cycles, ...): averaged per phase and identifier, not summed into the calls.
-std::string otherEvents(const ProfileLog& log) {
+std::string otherEvents(const sdk::ProfileLog& log) {
   std::vector<std::pair<std::string, std::string>> order;  // (phase, identifier) in first-seen order
   std::map<std::pair<std::string, std::string>, std::pair<Stats, std::string>> byKey;
   for (const auto& e : log.events) {
@@ -158,7 +158,7 @@ std::string otherEvents(const ProfileLog& log) {
 
 }  // namespace
 
-std::string formatProfileSummary(const ProfileLog& log) {
+std::string formatProfileSummary(const sdk::ProfileLog& log) {
   std::string out = format("log: tool %s, backend %s (%s), profiling level %s\n\n",
                            log.tool.empty() ? "?" : log.tool.c_str(), log.backend.empty() ? "?" : log.backend.c_str(),
                            log.backendBuildId.empty() ? "?" : log.backendBuildId.c_str(),

@@ -6,10 +6,10 @@
 
 #include <string>
 
-#include "tools/qnn-profile-viewer/profile_log.h"
+#include "profile_log/profile_log.h"
 
 namespace qnn::tools {
 
-std::string formatProfileSummary(const ProfileLog& log);
+std::string formatProfileSummary(const sdk::ProfileLog& log);
 
 }  // namespace qnn::tools
