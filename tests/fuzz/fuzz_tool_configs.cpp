@@ -18,7 +18,7 @@
 #include "htp/htp_extension_config.h"
 #include "input_list.h"
 #include "run_config.h"
-#include "safetensors.h"
+#include "safetensors/safetensors.h"
 #include "throughput_config.h"
 
 namespace {
@@ -55,7 +55,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       case 3: (void)qnn::tools::readInputList(path); break;
       case 4: (void)qnn::tools::readAdapterConfig(path); break;
       case 5: (void)qnn::tools::readAdapterEncodings(path); break;
-      case 6: (void)qnn::tools::readSafetensors(path); break;
+      case 6: {
+        std::map<std::string, qnn::sdk::SafeTensor> tensors;
+        (void)qnn::sdk::readSafetensors(path, &tensors);
+        break;
+      }
       default: (void)qnn::tools::readTensorRecord(path); break;
     }
   } catch (const std::exception&) {

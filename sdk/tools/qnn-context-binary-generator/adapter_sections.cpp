@@ -2,10 +2,10 @@
 
 #include <cstring>
 
+#include "safetensors/safetensors.h"
 #include "tools/common/adapter_encodings.h"
 #include "tools/common/data_convert.h"
 #include "tools/common/raw_file.h"
-#include "tools/common/safetensors.h"
 #include "tools/common/tool_error.h"
 
 namespace qnn::tools {
@@ -31,7 +31,7 @@ std::vector<uint8_t> fullSection(const QnnBackend& backend, Qnn_ContextHandle_t 
 }
 
 // The adapter tensor's values in the graph tensor's datatype.
-std::vector<uint8_t> nativeData(const std::string& useCase, const std::string& name, const SafeTensor& t,
+std::vector<uint8_t> nativeData(const std::string& useCase, const std::string& name, const sdk::SafeTensor& t,
                                 const TensorSpec& spec) {
   const std::string who = "use case '" + useCase + "': tensor '" + name + "'";
   uint64_t elements = 1;
@@ -54,7 +54,7 @@ std::vector<uint8_t> nativeData(const std::string& useCase, const std::string& n
   }
   // Integer data: already in the tensor's representation when the widths agree.
   const bool integral = t.dtype[0] == 'I' || t.dtype[0] == 'U';
-  if (integral && safetensorsDtypeSize(t.dtype) == dataTypeSize(spec.dataType) && !spec.perAxisQuantized &&
+  if (integral && sdk::safetensorsDtypeSize(t.dtype) == dataTypeSize(spec.dataType) && !spec.perAxisQuantized &&
       spec.dataType != QNN_DATATYPE_FLOAT_32 && spec.dataType != QNN_DATATYPE_FLOAT_16)
     return t.data;
   throw ToolError(who + " is " + t.dtype + ", which cannot fill a " + dataTypeName(spec.dataType) +
@@ -74,7 +74,8 @@ std::vector<std::string> writeAdapterSections(const QnnBackend& backend, Context
   writeBinaryFile(basePath, base.data(), base.size());
   written.push_back(basePath);
   for (const AdapterUseCase& u : useCases) {
-    std::map<std::string, SafeTensor> weights = readSafetensors(u.weights);
+    std::map<std::string, sdk::SafeTensor> weights;
+    if (sdk::Status s = sdk::readSafetensors(u.weights, &weights); !s.isOk()) throw ToolError(s.message());
     // The adapter's own quantization: its float values are quantized with it,
     // and the section carries it as the tensors' new encoding.
     std::map<std::string, AdapterEncoding> encodings;
