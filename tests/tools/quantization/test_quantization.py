@@ -105,8 +105,11 @@ def check_scale(got, want, what, rel=1e-5):
 
 
 def check_offset(got, unrounded, what):
+    # Calibration computes the model in float32 (on libQnnCpu.so, or the numpy evaluator): a range a few
+    # float32 ulps from the float64 reference moves min/scale by up to ~2.4e-7 of itself (0.008 at 16 bits),
+    # so within that of a tie either rounding is right.
     want = int(np.rint(unrounded))
-    near_tie = abs(abs(unrounded - np.floor(unrounded)) - 0.5) < 1e-3
+    near_tie = abs(abs(unrounded - np.floor(unrounded)) - 0.5) < 1e-3 + 2.0 ** -22 * abs(unrounded)
     if got != want and not (near_tie and abs(got - want) == 1):
         fail(f"{what}: offset {got}, expected {want} (min/scale = {unrounded})")
 
