@@ -8,7 +8,9 @@
 //  * the vector float <-> half conversions of the fp16 kernels against sdk/quant/half.h;
 //  * which movement kernels report a plain copy (the engine then aliases the output);
 //  * fp16 Add / Subtract / Multiply with broadcast operands spread along runs, against the
-//    half-rounded float operation per element.
+//    half-rounded float operation per element;
+//  * Add / Subtract / Multiply of two 8/16-bit activations (binary_wide.h's typed loops,
+//    AVX-512 or not) against the per-element rule, every dtype combination.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -17,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "binary_wide.h"
 #include "copy_runs.h"
 #include "fp16.h"
 #include "htp_kernel.h"
@@ -416,6 +419,49 @@ TEST(Fp16Binary, BroadcastOperandsSpreadAlongRunsGiveTheElementOperation) {
             ASSERT_EQ(std::memcmp(&got, &want, 4), 0) << op << " " << i << j << r << c;
           }
   }
+}
+
+// Random stored values with each dtype's ends and zero among them; equal shapes and either
+// operand repeated along the trailing axes; encodings that saturate and that do not.
+TEST(BinaryWide, TypedLoopsEqualThePerElementRule) {
+  const DType types[] = {DType::kUFixed8, DType::kSFixed8, DType::kUFixed16, DType::kSFixed16};
+  struct Enc {
+    float sa, sb, sy;
+    int32_t oa, ob, oy;
+  };
+  const Enc encs[] = {{0.0007f, 0.003f, 0.004f, -31000, 12, -30000},
+                      {0.02f, 0.0005f, 0.00001f, -100, 0, 7},        // the output saturates
+                      {0.0003f, 0.0003f, 0.0009f, 0, -32768, -20}};
+  const std::vector<uint32_t> full = {2, 3, 37};
+  Lcg rng{99};
+  auto values = [&](DType t, size_t n) {
+    const fx::QuantRange r = fx::quantRange(t);
+    std::vector<int64_t> q(n);
+    for (size_t i = 0; i < n; ++i) q[i] = r.lo + int64_t(rng.next() % uint32_t(r.hi - r.lo + 1));
+    q[0] = r.lo, q[1] = r.hi, q[2 % n] = 0;
+    return storedBytes(t, q);
+  };
+  for (const char* op : {"ElementWiseAdd", "ElementWiseSubtract", "ElementWiseMultiply"})
+    for (DType ta : types)
+      for (DType tb : types)
+        for (DType ty : types)
+          for (const Enc& e : encs)
+            for (int shape = 0; shape < 3; ++shape) {
+              SCOPED_TRACE(std::string(op) + " " + std::to_string(int(ta)) + " " + std::to_string(int(tb)) + " " +
+                           std::to_string(int(ty)) + " shape " + std::to_string(shape));
+              const std::vector<uint32_t> da = shape == 1 ? std::vector<uint32_t>{1, 1, 37} : full;
+              const std::vector<uint32_t> db = shape == 2 ? std::vector<uint32_t>{37} : full;
+              const Operand a{ta, da, values(ta, shape == 1 ? 37 : 222), e.sa, e.oa};
+              const Operand b{tb, db, values(tb, shape == 2 ? 37 : 222), e.sb, e.ob};
+              const Operand y{ty, full, {}, e.sy, e.oy};
+              gBinaryWidePath = true;
+              const std::vector<uint8_t> fast = runKernel(op, {}, {a, b}, y);
+              gBinaryWidePath = false;
+              const std::vector<uint8_t> general = runKernel(op, {}, {a, b}, y);
+              gBinaryWidePath = true;
+              ASSERT_EQ(fast.size(), general.size());
+              ASSERT_TRUE(fast == general);
+            }
 }
 
 }  // namespace

@@ -26,15 +26,26 @@
 // the other operand's stored value, tabulated at prepare by the scalar rule over all
 // 2^8 / 2^16 of them, and applied along the broadcast as runs (a plain broadcast copy
 // when the table is the identity). Same bits as the element loop.
+// Two activations of 8/16 bits (Add, Subtract, Multiply; any dtype mix the byte path does
+// not take), equal shapes or one repeated along the trailing dims: a typed loop per
+// dtype triple with the multipliers unpacked at prepare. The final requantization of a
+// sum beyond int32 splits it as hi * 2^16 + lo so the exact rounding stays in int64
+// (instead of applyMultiplier's 128-bit branch); prepare checks the bounds. Same bits.
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <cstring>
 
+#include "binary_wide.h"
 #include "byte_paths.h"
 #include "copy_runs.h"
 #include "htp_kernel_registry.h"
 #include "htp_kernel_util.h"
 
 namespace qnn::htp {
+
+std::atomic<bool> gBinaryWidePath{true};
+
 namespace {
 
 enum class BinaryOp { kAdd, kSubtract, kMultiply, kMaximum, kMinimum, kDivide, kSquaredDifference, kFloorDiv };
@@ -154,7 +165,9 @@ class BinaryKernel final : public Kernel {
     }
     prepareBytePath(inputs, outputs[0]);
     if (!bytePath_) prepareConstantOperand(inputs, outputs[0], outDims);
-    if (!bytePath_ && !constantPath_) {
+    wide_.loop = nullptr;
+    if (!bytePath_ && !constantPath_) prepareWidePath(inputs, outputs[0]);
+    if (!bytePath_ && !constantPath_ && !wide_.loop) {
       indexA_ = broadcastIndexMap(inputs[0].dims, outDims);
       indexB_ = broadcastIndexMap(inputs[1].dims, outDims);
     }
@@ -165,6 +178,10 @@ class BinaryKernel final : public Kernel {
     const size_t n = outputs[0].numElements();
     if (bytePath_) {
       executeBytes(inputs, outputs[0], n);
+      return Status::ok();
+    }
+    if (wide_.loop) {
+      executeWide(inputs, outputs[0], n);
       return Status::ok();
     }
     if (constantPath_) {
@@ -349,6 +366,77 @@ class BinaryKernel final : public Kernel {
 
   static constexpr size_t kMinChunk = 1024;
 
+  // Enables the typed loop of two 8/16-bit activations (see the top of the file).
+  void prepareWidePath(const std::vector<TensorView>& inputs, const TensorView& out) {
+    if (!gBinaryWidePath.load() || integer_) return;
+    if (kind_ != BinaryOp::kAdd && kind_ != BinaryOp::kSubtract && kind_ != BinaryOp::kMultiply) return;
+    const size_t n = out.numElements();
+    lengthA_ = repeatedBlock(inputs[0].dims, out.dims);
+    lengthB_ = repeatedBlock(inputs[1].dims, out.dims);
+    if (n == 0 || lengthA_ == 0 || lengthB_ == 0 || std::max(lengthA_, lengthB_) != n) return;
+    WideBinary w;
+    w.multiply = kind_ == BinaryOp::kMultiply;
+    w.subtract = kind_ == BinaryOp::kSubtract;
+    w.offA = ea_.offset, w.offB = eb_.offset;
+    // Stored value ranges of the input dtypes, and each operand's part of the rule (monotone).
+    const fx::QuantRange ra = fx::quantRange(inputs[0].dtype), rb = fx::quantRange(inputs[1].dtype);
+    int64_t loA = ra.lo + ea_.offset, hiA = ra.hi + ea_.offset, loB = rb.lo + eb_.offset, hiB = rb.hi + eb_.offset;
+    auto operandShift = [](fx::FixedPointMultiplier m, int64_t* mant, int64_t* half, int* shift) {
+      *shift = 31 - m.exponent;
+      *mant = m.mantissa;
+      *half = (*shift >= 1 && *shift <= 62) ? int64_t(1) << (*shift - 1) : 0;
+      return *shift >= 1 && *shift <= 62;
+    };
+    const int64_t limit = int64_t(1) << 31;
+    for (int64_t v : {loA, hiA, loB, hiB})
+      if (v <= -limit || v >= limit) return;
+    int64_t lo, hi;
+    if (w.multiply) {
+      lo = std::min({loA * loB, loA * hiB, hiA * loB, hiA * hiB});
+      hi = std::max({loA * loB, loA * hiB, hiA * loB, hiA * hiB});
+    } else {
+      const fx::FixedPointMultiplier ma = scaledUp(ma_, kCommonScaleBits), mb = scaledUp(mb_, kCommonScaleBits);
+      if (!operandShift(ma, &w.mantA, &w.halfA, &w.shiftA) || !operandShift(mb, &w.mantB, &w.halfB, &w.shiftB))
+        return;
+      loA = fx::applyMultiplier(loA, ma), hiA = fx::applyMultiplier(hiA, ma);
+      loB = fx::applyMultiplier(loB, mb), hiB = fx::applyMultiplier(hiB, mb);
+      lo = w.subtract ? loA - hiB : loA + loB;
+      hi = w.subtract ? hiA - loB : hiA + hiB;
+    }
+    const int64_t sumLimit = int64_t(1) << 46;  // the high part of a sum fits int32
+    if (lo <= -sumLimit || hi >= sumLimit) return;
+    int64_t halfOut;
+    if (!operandShift(mout_, &w.mantOut, &halfOut, &w.shiftOut) || w.shiftOut < 16 || w.mantOut == 0) return;
+    w.halfOut = halfOut;
+    w.outOffset = eout_.offset, w.lo = range_.lo, w.hi = range_.hi;
+    w.loop = wideBinaryLoop(inputs[0].dtype, inputs[1].dtype, out.dtype, w.multiply);
+    wide_ = w;
+    sizeA_ = sdk::dtypeSize(inputs[0].dtype), sizeB_ = sdk::dtypeSize(inputs[1].dtype);
+  }
+
+  void executeWide(const std::vector<TensorView>& inputs, const TensorView& out, size_t n) {
+    const uint8_t* a = inputs[0].as<const uint8_t>();
+    const uint8_t* b = inputs[1].as<const uint8_t>();
+    uint8_t* y = out.as<uint8_t>();
+    const size_t sizeOut = sdk::dtypeSize(out.dtype);
+    if (lengthA_ == lengthB_) {
+      wide_.loop(wide_, a, b, y, n);
+      return;
+    }
+    // The repeated operand tiled into a chunk of whole periods (as executeBytes).
+    const bool aRepeats = lengthA_ < lengthB_;
+    const uint8_t* block = aRepeats ? a : b;
+    const size_t period = aRepeats ? lengthA_ : lengthB_, size = aRepeats ? sizeA_ : sizeB_;
+    const size_t chunk = period * std::max<size_t>(1, kMinChunk / period);
+    repeated_.resize(chunk * size);
+    for (size_t j = 0; j < chunk; ++j) std::memcpy(&repeated_[j * size], block + (j % period) * size, size);
+    for (size_t first = 0; first < n; first += chunk) {
+      const size_t len = std::min(chunk, n - first);
+      wide_.loop(wide_, aRepeats ? repeated_.data() : a + first * sizeA_,
+                 aRepeats ? b + first * sizeB_ : repeated_.data(), y + first * sizeOut, len);
+    }
+  }
+
   std::string op_;
   BinaryOp kind_;
   bool integer_ = false;
@@ -368,6 +456,9 @@ class BinaryKernel final : public Kernel {
   int32_t tableA_[256] = {}, tableB_[256] = {};
   ByteRequant requant_;
   std::vector<uint8_t> repeated_;  // execute scratch
+  // Two 8/16-bit activations.
+  WideBinary wide_;
+  size_t sizeA_ = 1, sizeB_ = 1;
   // Constant-operand path.
   bool constantPath_ = false;
   size_t dynamicSide_ = 0;
