@@ -3,7 +3,7 @@
 set -euo pipefail
 packages=(build-essential cmake ninja-build pkg-config
           zlib1g-dev nlohmann-json3-dev libtinyxml2-dev libffi-dev libyaml-dev
-          libgtest-dev libgmock-dev libbenchmark-dev python3
+          libgtest-dev libgmock-dev libbenchmark-dev python3 python3-venv python3-pip python3-setuptools python3-wheel
           python3-onnx python3-numpy python3-yaml python3-clang python3-pytest python3-pil python3-flatbuffers libonnx-testdata)
 # References the converter's accuracy tests compare with (tests skip without them; set
 # QNN_SKIP_REFERENCE_DEPS=1 to leave them out): torchvision models and ONNX Runtime via node;
