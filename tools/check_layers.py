@@ -10,8 +10,6 @@ source under sdk/ is resolved to the folder it names. It fails (exit 1, one line
   - a file under sdk/ includes a project header by its bare name or a relative path (write
     "core/logger.h", "tools/common/tool_error.h": bare names are for the public headers of
     include/QNN and the model-library sources of sdk/model_lib, shipped as they are);
-  - a file under sdk/ includes a header of sdk/forwarding_headers (old paths kept for the
-    backends until they are qualified).
   python3 tools/check_layers.py            check
   python3 tools/check_layers.py --graph    also print the folder -> folder include edges of sdk/"""
 import collections, os, re, sys
@@ -19,7 +17,6 @@ import collections, os, re, sys
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sdk = os.path.join(root, 'sdk')
 public = os.path.join(root, 'include', 'QNN')
-forwarding = 'forwarding_headers'
 SOURCE = ('.h', '.hpp', '.cpp', '.c', '.inc')
 HEADER = ('.h', '.hpp', '.inc')
 # Sources shipped for users to compile in their own folder (share/QNN/converter/jni): vendor names, bare.
@@ -68,7 +65,7 @@ def main():
     by_name = collections.defaultdict(list)  # file name -> its paths from sdk/
     for path in sources():
         rel = os.path.relpath(path, sdk)
-        if rel.split(os.sep)[0] not in VENDOR_SOURCES + (forwarding,):
+        if rel.split(os.sep)[0] not in VENDOR_SOURCES:
             by_name[os.path.basename(path)].append(rel)
     for path in sources():
         rel = os.path.relpath(path, sdk)
@@ -90,10 +87,6 @@ def main():
                 if folder not in VENDOR_SOURCES:
                     findings.append('%s: "%s" by a path from its own folder: write "%s"' % (
                         where, inc, os.path.relpath(os.path.join(os.path.dirname(path), inc), sdk)))
-            elif '/' in inc and os.path.exists(os.path.join(sdk, forwarding, inc)):
-                findings.append('%s: "%s" is an old path (sdk/%s): include the header it forwards to' % (
-                    where, inc, forwarding))
-                continue
             else:
                 known = by_name.get(os.path.basename(inc), [])
                 if folder not in VENDOR_SOURCES and known:

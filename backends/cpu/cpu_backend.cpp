@@ -5,7 +5,7 @@
 #include "QnnInterface.h"
 #include "cpu_engine.h"
 #include "cpu_op_package_kernel.h"
-#include "compat/legacy_interface.h"
+#include "adapters/client_interface.h"
 #include "runtime/api_table.h"
 #include "QnnSdkBuildId.h"
 
@@ -41,6 +41,6 @@ extern "C" QNN_API Qnn_ErrorHandle_t QnnInterface_getProviders(const QnnInterfac
 extern "C" QNN_API Qnn_ErrorHandle_t OpenQnn_getProvidersForClientApi(uint32_t major, uint32_t minor,
                                                                       const void*** providerList,
                                                                       uint32_t* numProviders) {
-  return qnn::compat::providersForClient(CpuApi::provider(), major, minor, providerList, numProviders,
+  return qnn::adapters::providersForClient(CpuApi::provider(), major, minor, providerList, numProviders,
                                          &CpuApi::provider2_39());
 }

@@ -5,7 +5,7 @@
 #include "QnnInterface.h"
 #include "htp_engine.h"
 #include "htp_hooks.h"
-#include "compat/legacy_interface.h"
+#include "adapters/client_interface.h"
 #include "runtime/api_table.h"
 #include "QnnSdkBuildId.h"
 
@@ -42,6 +42,6 @@ extern "C" QNN_API Qnn_ErrorHandle_t QnnInterface_getProviders(const QnnInterfac
 extern "C" QNN_API Qnn_ErrorHandle_t OpenQnn_getProvidersForClientApi(uint32_t major, uint32_t minor,
                                                                       const void*** providerList,
                                                                       uint32_t* numProviders) {
-  return qnn::compat::providersForClient(HtpApi::provider(), major, minor, providerList, numProviders,
+  return qnn::adapters::providersForClient(HtpApi::provider(), major, minor, providerList, numProviders,
                                          &HtpApi::provider2_39());
 }

@@ -4,7 +4,7 @@
 #include <cstring>
 
 #include "QnnTypes.h"
-#include "runtime/later_datatypes.h"
+#include "adapters/client_datatypes.h"
 
 namespace qnn::htp {
 namespace {

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "kernels/kernel.h"
-#include "ops/shared_ops.h"
+#include "kernels/shared_ops.h"
 
 namespace qnn::cpu {
 

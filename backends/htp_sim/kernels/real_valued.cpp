@@ -16,7 +16,7 @@
 
 #include "fp16.h"
 #include "htp_kernel_registry.h"
-#include "ops/shared_ops.h"
+#include "kernels/shared_ops.h"
 
 namespace qnn::htp {
 namespace {
