@@ -3,8 +3,8 @@
 
 #include <vector>
 
-#include "kernels/kernel.h"
-#include "kernels/kernel_util.h"
+#include "cpu/kernels/kernel.h"
+#include "cpu/kernels/kernel_util.h"
 
 namespace {
 

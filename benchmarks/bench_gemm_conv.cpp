@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "core/op_params.h"
-#include "kernels/gemm.h"
-#include "kernels/kernel.h"
-#include "kernels/pointwise_depthwise.h"
+#include "cpu/kernels/gemm.h"
+#include "cpu/kernels/kernel.h"
+#include "cpu/kernels/pointwise_depthwise.h"
 
 #if defined(__x86_64__)
 #include <immintrin.h>

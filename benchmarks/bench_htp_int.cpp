@@ -11,8 +11,8 @@
 #include <memory>
 #include <vector>
 
-#include "htp_kernel.h"
-#include "quant_gemm.h"
+#include "htp_sim/kernels/htp_kernel.h"
+#include "htp_sim/kernels/quant_gemm.h"
 
 namespace {
 

@@ -3,8 +3,8 @@
 // checks handles, runs the C++ inside and turns the outcome into an error code.
 #include "CPU/QnnCpuCommon.h"
 #include "QnnInterface.h"
-#include "cpu_engine.h"
-#include "cpu_op_package_kernel.h"
+#include "cpu/cpu_engine.h"
+#include "cpu/cpu_op_package_kernel.h"
 #include "adapters/client_interface.h"
 #include "runtime/api_table.h"
 #include "QnnSdkBuildId.h"

@@ -1,11 +1,11 @@
-#include "cpu_engine.h"
+#include "cpu/cpu_engine.h"
 
-#include "cpu_graph_config.h"
-#include "engine/executor.h"
-#include "engine/fusion_pass.h"
-#include "engine/memory_planner.h"
-#include "engine/step.h"
-#include "kernels/kernel_util.h"
+#include "cpu/cpu_graph_config.h"
+#include "cpu/engine/executor.h"
+#include "cpu/engine/fusion_pass.h"
+#include "cpu/engine/memory_planner.h"
+#include "cpu/engine/step.h"
+#include "cpu/kernels/kernel_util.h"
 
 namespace qnn::cpu {
 namespace {

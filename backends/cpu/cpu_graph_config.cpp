@@ -1,4 +1,4 @@
-#include "cpu_graph_config.h"
+#include "cpu/cpu_graph_config.h"
 
 #include <string>
 #include <vector>

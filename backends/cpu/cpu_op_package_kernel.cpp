@@ -1,4 +1,4 @@
-#include "cpu_op_package_kernel.h"
+#include "cpu/cpu_op_package_kernel.h"
 
 #include <cstdarg>
 #include <cstdio>

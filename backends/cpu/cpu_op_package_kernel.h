@@ -11,7 +11,7 @@
 
 #include "CPU/QnnCpuOpPackage.h"
 #include "graph/graph_ir.h"
-#include "kernels/kernel.h"
+#include "cpu/kernels/kernel.h"
 #include "runtime/op_package_registry.h"
 
 namespace qnn::cpu {

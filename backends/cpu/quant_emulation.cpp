@@ -1,4 +1,4 @@
-#include "quant_emulation.h"
+#include "cpu/quant_emulation.h"
 
 #include <algorithm>
 #include <cmath>

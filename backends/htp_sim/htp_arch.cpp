@@ -1,4 +1,4 @@
-#include "htp_arch.h"
+#include "htp_sim/htp_arch.h"
 
 namespace qnn::htp {
 namespace {

@@ -3,8 +3,8 @@
 // specifics live in the engine (htp_engine.h) and the hooks (htp_hooks.h).
 #include "HTP/QnnHtpCommon.h"
 #include "QnnInterface.h"
-#include "htp_engine.h"
-#include "htp_hooks.h"
+#include "htp_sim/htp_engine.h"
+#include "htp_sim/htp_hooks.h"
 #include "adapters/client_interface.h"
 #include "runtime/api_table.h"
 #include "QnnSdkBuildId.h"

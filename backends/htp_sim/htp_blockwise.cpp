@@ -1,4 +1,4 @@
-#include "htp_blockwise.h"
+#include "htp_sim/htp_blockwise.h"
 
 #include <cstring>
 

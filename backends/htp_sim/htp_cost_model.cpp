@@ -1,4 +1,4 @@
-#include "htp_cost_model.h"
+#include "htp_sim/htp_cost_model.h"
 
 #include <algorithm>
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "graph/graph_ir.h"
-#include "htp_options.h"
+#include "htp_sim/htp_options.h"
 
 namespace qnn::htp {
 

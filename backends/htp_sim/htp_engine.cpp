@@ -1,4 +1,4 @@
-#include "htp_engine.h"
+#include "htp_sim/htp_engine.h"
 
 #include <atomic>
 #include <chrono>
@@ -11,12 +11,12 @@
 #include "QnnProfile.h"
 #include "QnnTypes.h"
 #include "binary/context_binary.h"
-#include "htp_kernels.h"
-#include "htp_passes.h"
-#include "htp_perf_infra.h"
-#include "htp_prepared_format.h"
-#include "htp_blockwise.h"
-#include "htp_support.h"
+#include "htp_sim/htp_kernels.h"
+#include "htp_sim/htp_passes.h"
+#include "htp_sim/htp_perf_infra.h"
+#include "htp_sim/htp_prepared_format.h"
+#include "htp_sim/htp_blockwise.h"
+#include "htp_sim/htp_support.h"
 #include "quant/fixed_point.h"
 
 namespace qnn::htp {

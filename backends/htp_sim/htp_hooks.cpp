@@ -1,4 +1,4 @@
-#include "htp_hooks.h"
+#include "htp_sim/htp_hooks.h"
 
 #include <string>
 
@@ -6,8 +6,8 @@
 #include "HTP/QnnHtpDevice.h"
 #include "HTP/QnnHtpMem.h"
 #include "HTP/QnnHtpProperty.h"
-#include "htp_options.h"
-#include "htp_perf_infra.h"
+#include "htp_sim/htp_options.h"
+#include "htp_sim/htp_perf_infra.h"
 
 namespace qnn::htp {
 namespace {

@@ -12,7 +12,7 @@
 #include "core/tensor_view.h"
 
 #ifdef QNN_HTP_HAVE_KERNELS
-#include "kernels/htp_kernel.h"
+#include "htp_sim/kernels/htp_kernel.h"
 #else
 namespace qnn::htp {
 class Kernel {

@@ -1,4 +1,4 @@
-#include "htp_options.h"
+#include "htp_sim/htp_options.h"
 
 #include <fcntl.h>
 

@@ -11,7 +11,7 @@
 
 #include "QnnDevice.h"
 #include "core/status.h"
-#include "htp_arch.h"
+#include "htp_sim/htp_arch.h"
 
 namespace qnn::htp {
 

@@ -1,6 +1,6 @@
-#include "htp_passes.h"
+#include "htp_sim/htp_passes.h"
 
-#include "htp_blockwise.h"
+#include "htp_sim/htp_blockwise.h"
 
 #include <algorithm>
 #include <cmath>
@@ -8,8 +8,8 @@
 #include <map>
 #include <set>
 
-#include "htp_cost_model.h"
-#include "htp_kernels.h"
+#include "htp_sim/htp_cost_model.h"
+#include "htp_sim/htp_kernels.h"
 #include "quant/fixed_point.h"
 
 namespace qnn::htp {

@@ -11,7 +11,7 @@
 
 #include "core/status.h"
 #include "graph/graph_ir.h"
-#include "htp_options.h"
+#include "htp_sim/htp_options.h"
 
 namespace qnn::htp {
 

@@ -1,4 +1,4 @@
-#include "htp_perf_infra.h"
+#include "htp_sim/htp_perf_infra.h"
 
 #include <algorithm>
 #include <iterator>
@@ -7,7 +7,7 @@
 #include <string>
 #include <utility>
 
-#include "htp_arch.h"
+#include "htp_sim/htp_arch.h"
 #include "runtime/runtime_support.h"
 
 namespace qnn::htp {

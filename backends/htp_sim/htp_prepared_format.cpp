@@ -1,9 +1,9 @@
-#include "htp_prepared_format.h"
+#include "htp_sim/htp_prepared_format.h"
 
 #include "HTP/QnnHtpCommon.h"
 #include "binary/byte_io.h"
 #include "binary/context_binary.h"
-#include "htp_blockwise.h"
+#include "htp_sim/htp_blockwise.h"
 
 namespace qnn::htp {
 namespace {

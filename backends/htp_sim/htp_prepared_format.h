@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "core/status.h"
-#include "htp_options.h"
-#include "htp_passes.h"
+#include "htp_sim/htp_options.h"
+#include "htp_sim/htp_passes.h"
 
 namespace qnn::htp {
 

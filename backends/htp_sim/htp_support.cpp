@@ -1,4 +1,4 @@
-#include "htp_support.h"
+#include "htp_sim/htp_support.h"
 
 #include <algorithm>
 #include <cstring>
@@ -30,8 +30,8 @@ struct HtpOpSupport {
   uint8_t maxInputRank, maxOutputRank;  // 0: no limit stated
 };
 
-#include "htp_support_data.inc"
-#include "htp_support_observed.inc"
+#include "htp_sim/htp_support_data.inc"
+#include "htp_sim/htp_support_observed.inc"
 
 const HtpOpSupport* findOp(const std::string& name) {
   for (const HtpOpSupport& op : kHtpOps)

@@ -2,9 +2,9 @@
 #include "QnnProperty.h"
 #include "Saver/QnnSaver.h"
 #include "Saver/QnnSaverCommon.h"
-#include "saver_api.h"
-#include "saver_forward.h"
-#include "saver_notify.h"
+#include "saver/saver_api.h"
+#include "saver/saver_forward.h"
+#include "saver/saver_notify.h"
 #include "QnnSdkBuildId.h"
 
 namespace qnn::saver {

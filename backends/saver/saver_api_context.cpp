@@ -3,9 +3,9 @@
 // createFromBinary accepts any buffer (its bytes are recorded).
 #include <cstring>
 
-#include "saver_api.h"
-#include "saver_forward.h"
-#include "saver_notify.h"
+#include "saver/saver_api.h"
+#include "saver/saver_forward.h"
+#include "saver/saver_notify.h"
 
 namespace qnn::saver {
 

@@ -3,10 +3,10 @@
 #include <vector>
 
 #include "adapters/client_interface.h"
-#include "saver_api.h"
-#include "saver_forward.h"
-#include "saver_log.h"
-#include "saver_notify.h"
+#include "saver/saver_api.h"
+#include "saver/saver_forward.h"
+#include "saver/saver_log.h"
+#include "saver/saver_notify.h"
 
 namespace qnn::saver {
 

@@ -13,10 +13,10 @@
 #include <string>
 #include <vector>
 
-#include "saver_api.h"
-#include "saver_configs.h"
-#include "saver_forward.h"
-#include "saver_log.h"
+#include "saver/saver_api.h"
+#include "saver/saver_configs.h"
+#include "saver/saver_forward.h"
+#include "saver/saver_log.h"
 
 namespace qnn::saver {
 

@@ -1,7 +1,7 @@
 // Profile, device and signal entries. Without pass-through a profile has no
 // events and the platform info is empty: nothing ran, nothing was measured.
-#include "saver_api.h"
-#include "saver_forward.h"
+#include "saver/saver_api.h"
+#include "saver/saver_forward.h"
 
 namespace qnn::saver {
 

@@ -17,9 +17,9 @@
 
 #include "HTP/QnnHtpCommon.h"
 #include "HTP/QnnHtpDevice.h"
-#include "saver_api.h"
-#include "saver_forward.h"
-#include "saver_log.h"
+#include "saver/saver_api.h"
+#include "saver/saver_forward.h"
+#include "saver/saver_log.h"
 
 namespace qnn::saver {
 

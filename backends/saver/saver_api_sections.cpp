@@ -9,9 +9,9 @@
 // entries of the 2.32 table.
 #include <cstdint>
 
-#include "saver_api.h"
-#include "saver_encode.h"
-#include "saver_forward.h"
+#include "saver/saver_api.h"
+#include "saver/saver_encode.h"
+#include "saver/saver_forward.h"
 
 namespace qnn::saver {
 

@@ -4,8 +4,8 @@
 // are accepted as recorded and the queries answer NOT_SUPPORTED (nothing to ask).
 // A property's custom struct is backend-specific: the Saver forwards the
 // client's pointer and records the options, not the struct's bytes.
-#include "saver_api.h"
-#include "saver_forward.h"
+#include "saver/saver_api.h"
+#include "saver/saver_forward.h"
 
 namespace qnn::saver {
 

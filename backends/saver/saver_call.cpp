@@ -1,4 +1,4 @@
-#include "saver_call.h"
+#include "saver/saver_call.h"
 
 namespace qnn::saver {
 namespace {

@@ -7,9 +7,9 @@
 #include <utility>
 
 #include "QnnCommon.h"
-#include "saver_encode.h"
-#include "saver_state.h"
-#include "trace_format.h"
+#include "saver/saver_encode.h"
+#include "saver/saver_state.h"
+#include "trace/trace_format.h"
 
 namespace qnn::saver {
 

@@ -1,4 +1,4 @@
-#include "saver_configs.h"
+#include "saver/saver_configs.h"
 
 #include <cstring>
 
@@ -7,8 +7,8 @@
 #include "HTP/QnnHtpCommon.h"
 #include "HTP/QnnHtpDevice.h"
 #include "HTP/QnnHtpGraph.h"
-#include "saver_encode.h"
-#include "saver_state.h"
+#include "saver/saver_encode.h"
+#include "saver/saver_state.h"
 
 namespace qnn::saver {
 

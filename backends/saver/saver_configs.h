@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "QnnInterface.h"
-#include "trace_value.h"
+#include "trace/trace_value.h"
 
 namespace qnn::saver {
 

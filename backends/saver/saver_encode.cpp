@@ -1,7 +1,7 @@
-#include "saver_encode.h"
+#include "saver/saver_encode.h"
 
-#include "saver_handles.h"
-#include "saver_state.h"
+#include "saver/saver_handles.h"
+#include "saver/saver_state.h"
 
 namespace qnn::saver {
 

@@ -4,8 +4,8 @@
 #pragma once
 
 #include "QnnInterface.h"
-#include "saver_configs.h"
-#include "trace_value.h"
+#include "saver/saver_configs.h"
+#include "trace/trace_value.h"
 
 namespace qnn::saver {
 

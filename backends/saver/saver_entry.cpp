@@ -4,9 +4,9 @@
 #include "QnnInterface.h"
 #include "Saver/QnnSaver.h"
 #include "Saver/QnnSaverCommon.h"
-#include "saver_call.h"
-#include "saver_state.h"
-#include "saver_table.h"
+#include "saver/saver_call.h"
+#include "saver/saver_state.h"
+#include "saver/saver_table.h"
 #include "adapters/client_interface.h"
 #include "runtime/providers.h"
 

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "QnnInterface.h"
-#include "saver_call.h"
+#include "saver/saver_call.h"
 
 namespace qnn::saver {
 

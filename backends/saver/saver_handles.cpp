@@ -1,4 +1,4 @@
-#include "saver_handles.h"
+#include "saver/saver_handles.h"
 
 namespace qnn::saver {
 

@@ -1,9 +1,9 @@
-#include "saver_mem_views.h"
+#include "saver/saver_mem_views.h"
 
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "qnn_data_bytes.h"
+#include "trace/qnn_data_bytes.h"
 
 namespace qnn::saver {
 

@@ -1,4 +1,4 @@
-#include "saver_notify.h"
+#include "saver/saver_notify.h"
 
 namespace qnn::saver {
 

@@ -4,10 +4,10 @@
 #include <chrono>
 #include <filesystem>
 
-#include "saver_log.h"
-#include "saver_state.h"
-#include "trace_reader.h"
-#include "trace_to_c.h"
+#include "saver/saver_log.h"
+#include "saver/saver_state.h"
+#include "trace/trace_reader.h"
+#include "trace/cgen/trace_to_c.h"
 
 namespace qnn::saver {
 

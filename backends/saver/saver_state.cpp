@@ -1,4 +1,4 @@
-#include "saver_state.h"
+#include "saver/saver_state.h"
 
 #include "runtime/providers.h"
 
@@ -10,7 +10,7 @@
 #include <ctime>
 #include <filesystem>
 
-#include "saver_log.h"
+#include "saver/saver_log.h"
 
 namespace qnn::saver {
 namespace {

@@ -11,9 +11,9 @@
 #include "QnnInterface.h"
 #include "Saver/QnnSaver.h"
 #include "core/api_members.h"
-#include "saver_handles.h"
-#include "saver_mem_views.h"
-#include "trace_writer.h"
+#include "saver/saver_handles.h"
+#include "saver/saver_mem_views.h"
+#include "trace/trace_writer.h"
 
 namespace qnn::saver {
 

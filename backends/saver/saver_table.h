@@ -3,8 +3,8 @@
 // records under its own id. The 2.32 provider takes the first 71.
 #pragma once
 
-#include "saver_api.h"
-#include "saver_call.h"
+#include "saver/saver_api.h"
+#include "saver/saver_call.h"
 
 namespace qnn::saver {
 

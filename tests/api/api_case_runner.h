@@ -9,9 +9,9 @@
 #include <cstring>
 #include <memory>
 
-#include "backend_loader.h"
-#include "compare.h"
-#include "op_case.h"
+#include "tests/api/backend_loader.h"
+#include "tests/conformance/compare.h"
+#include "tests/conformance/op_case.h"
 #include "opdefs/op_catalog.h"
 
 namespace qnn::test {

@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "backend_loader.h"
-#include "relu_chain.h"
+#include "tests/api/backend_loader.h"
+#include "tests/api/relu_chain.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define QNN_TEST_UNDER_ASAN 1

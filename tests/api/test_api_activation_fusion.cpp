@@ -10,8 +10,8 @@
 #include <random>
 #include <vector>
 
-#include "cpu_context_fixture.h"
-#include "cpu_fusion_checks.h"
+#include "tests/api/cpu_context_fixture.h"
+#include "tests/api/cpu_fusion_checks.h"
 
 namespace qnn::test {
 namespace {

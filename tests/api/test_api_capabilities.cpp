@@ -10,7 +10,7 @@
 
 #include "HTP/QnnHtpProperty.h"
 #include "QnnOpPackage.h"
-#include "backend_loader.h"
+#include "tests/api/backend_loader.h"
 
 namespace qnn::test {
 namespace {

@@ -8,7 +8,7 @@
 
 #include <vector>
 
-#include "backend_loader.h"
+#include "tests/api/backend_loader.h"
 
 namespace qnn::test {
 namespace {

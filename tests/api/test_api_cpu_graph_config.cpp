@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "CPU/QnnCpuGraph.h"
-#include "backend_loader.h"
+#include "tests/api/backend_loader.h"
 
 namespace qnn::test {
 namespace {

@@ -10,7 +10,7 @@
 #include <cstring>
 #include <vector>
 
-#include "backend_loader.h"
+#include "tests/api/backend_loader.h"
 
 namespace qnn::test {
 namespace {

@@ -12,8 +12,8 @@
 #include <mutex>
 #include <thread>
 
-#include "backend_loader.h"
-#include "relu_chain.h"
+#include "tests/api/backend_loader.h"
+#include "tests/api/relu_chain.h"
 
 namespace qnn::test {
 namespace {

@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "HTP/QnnHtpDevice.h"
-#include "backend_loader.h"
+#include "tests/api/backend_loader.h"
 
 namespace qnn::test {
 namespace {

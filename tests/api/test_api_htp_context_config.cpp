@@ -14,7 +14,7 @@
 #include <string>
 
 #include "HTP/QnnHtpContext.h"
-#include "backend_loader.h"
+#include "tests/api/backend_loader.h"
 
 namespace qnn::test {
 namespace {

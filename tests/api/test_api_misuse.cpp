@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "backend_loader.h"
+#include "tests/api/backend_loader.h"
 
 namespace qnn::test {
 namespace {

@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "cpu_context_fixture.h"
-#include "cpu_fusion_checks.h"
+#include "tests/api/cpu_context_fixture.h"
+#include "tests/api/cpu_fusion_checks.h"
 
 namespace qnn::test {
 namespace {

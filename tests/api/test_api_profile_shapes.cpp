@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "cpu_context_fixture.h"
+#include "tests/api/cpu_context_fixture.h"
 
 namespace qnn::test {
 namespace {

@@ -7,7 +7,7 @@
 
 #include "HTP/QnnHtpContext.h"
 #include "HTP/QnnHtpGraph.h"
-#include "backend_loader.h"
+#include "tests/api/backend_loader.h"
 
 namespace qnn::test {
 namespace {

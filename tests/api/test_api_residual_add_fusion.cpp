@@ -11,8 +11,8 @@
 #include <cstring>
 #include <vector>
 
-#include "cpu_context_fixture.h"
-#include "cpu_fusion_checks.h"
+#include "tests/api/cpu_context_fixture.h"
+#include "tests/api/cpu_fusion_checks.h"
 
 namespace qnn::test {
 namespace {

@@ -10,8 +10,8 @@
 #include <cmath>
 #include <vector>
 
-#include "cpu_context_fixture.h"
-#include "cpu_fusion_checks.h"
+#include "tests/api/cpu_context_fixture.h"
+#include "tests/api/cpu_fusion_checks.h"
 
 namespace qnn::test {
 namespace {

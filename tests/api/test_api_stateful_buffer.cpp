@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "cpu_context_fixture.h"
+#include "tests/api/cpu_context_fixture.h"
 
 namespace qnn::test {
 namespace {

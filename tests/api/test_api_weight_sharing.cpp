@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "backend_loader.h"
+#include "tests/api/backend_loader.h"
 
 namespace qnn::test {
 namespace {

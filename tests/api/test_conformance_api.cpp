@@ -6,7 +6,7 @@
 #include <cstring>
 #include <memory>
 
-#include "api_case_runner.h"
+#include "tests/api/api_case_runner.h"
 
 namespace qnn::test {
 namespace {

@@ -7,7 +7,7 @@
 #include <cstring>
 #include <random>
 
-#include "backend_loader.h"
+#include "tests/api/backend_loader.h"
 
 namespace qnn::test {
 namespace {

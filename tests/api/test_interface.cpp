@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "QnnSdkBuildId.h"
-#include "backend_loader.h"
+#include "tests/api/backend_loader.h"
 
 namespace qnn::test {
 namespace {

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 #include "QnnInterface.h"
-#include "float_tensor.h"
+#include "tests/c_common/float_tensor.h"
 
 /* Stops the client when a step it cannot go on without fails. */
 #define REQUIRE(cond)                                                                    \

@@ -26,7 +26,7 @@
 
 #include "HTP/QnnHtpMem.h"
 #include "QnnInterface.h"
-#include "../c_common/mul_add_graph.h"
+#include "tests/c_common/mul_add_graph.h"
 
 static int failures = 0;
 #define EXPECT(cond)                                                          \

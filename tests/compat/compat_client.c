@@ -25,8 +25,8 @@
 
 #include "QnnInterface.h"
 #include "System/QnnSystemInterface.h"
-#include "../c_common/float_tensor.h"
-#include "../c_common/qnn_check.h"
+#include "tests/c_common/float_tensor.h"
+#include "tests/c_common/qnn_check.h"
 
 #ifndef CLIENT_MINOR /* a client may demand a newer minor than its headers (refusal test) */
 #define CLIENT_MINOR QNN_API_VERSION_MINOR

@@ -21,8 +21,8 @@
 
 #include "QnnInterface.h"
 #include "Saver/QnnSaver.h"
-#include "../c_common/float_tensor.h"
-#include "../c_common/qnn_check.h"
+#include "tests/c_common/float_tensor.h"
+#include "tests/c_common/qnn_check.h"
 
 static const QNN_INTERFACE_VER_TYPE* qnn;
 static int failures;

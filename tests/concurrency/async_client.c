@@ -28,7 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../c_common/mul_add_graph.h"
+#include "tests/c_common/mul_add_graph.h"
 
 static int failures = 0;
 static pthread_mutex_t failLock = PTHREAD_MUTEX_INITIALIZER;

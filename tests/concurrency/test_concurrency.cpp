@@ -23,8 +23,8 @@
 #include <vector>
 
 #include "Saver/QnnSaver.h"
-#include "backend_loader.h"
-#include "relu_chain.h"
+#include "tests/api/backend_loader.h"
+#include "tests/api/relu_chain.h"
 
 namespace qnn::test {
 namespace {

@@ -5,7 +5,7 @@
 // and a peak on the map's edge.
 #include <cmath>
 
-#include "op_case.h"
+#include "tests/conformance/op_case.h"
 
 namespace qnn::conformance {
 namespace {

@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "op_case.h"
-#include "reference_compute.h"
+#include "tests/conformance/op_case.h"
+#include "tests/conformance/reference_compute.h"
 
 namespace qnn::conformance {
 namespace {

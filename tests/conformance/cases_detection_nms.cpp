@@ -4,7 +4,7 @@
 // with the soft-NMS decays written as their formulas.
 #include <cmath>
 
-#include "op_case.h"
+#include "tests/conformance/op_case.h"
 
 namespace qnn::conformance {
 namespace {

@@ -3,7 +3,7 @@
 // fast NMS; extra delta columns; labels with and without the background class),
 // and a hand-worked check of nms_eta, of a background class other than 0 and of
 // per-item anchors.
-#include "op_case.h"
+#include "tests/conformance/op_case.h"
 
 namespace qnn::conformance {
 namespace {

@@ -2,7 +2,7 @@
 // window origins worked out by hand for each centered/normalized convention,
 // truncation toward zero, zero fill outside the image, and the noise modes on a
 // constant image (where uniform and gaussian noise can only be that constant).
-#include "op_case.h"
+#include "tests/conformance/op_case.h"
 
 namespace qnn::conformance {
 namespace {

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "fixed_point_case.h"
+#include "tests/conformance/fixed_point_case.h"
 
 namespace qnn::conformance {
 

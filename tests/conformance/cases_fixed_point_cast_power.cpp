@@ -7,7 +7,7 @@
 #include <cmath>
 #include <limits>
 
-#include "fixed_point_case.h"
+#include "tests/conformance/fixed_point_case.h"
 
 namespace qnn::conformance {
 namespace {

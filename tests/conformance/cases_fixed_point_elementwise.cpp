@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "fixed_point_case.h"
+#include "tests/conformance/fixed_point_case.h"
 
 namespace qnn::conformance {
 namespace {

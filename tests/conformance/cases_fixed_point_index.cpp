@@ -5,7 +5,7 @@
 // quantized on/off values; the table rule of the operation's real function.
 #include <cmath>
 
-#include "fixed_point_case.h"
+#include "tests/conformance/fixed_point_case.h"
 
 namespace qnn::conformance {
 namespace {

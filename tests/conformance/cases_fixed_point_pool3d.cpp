@@ -4,7 +4,7 @@
 // same and different encodings, power-of-two scales for exact rounding ties).
 #include <algorithm>
 
-#include "fixed_point_case.h"
+#include "tests/conformance/fixed_point_case.h"
 
 namespace qnn::conformance {
 namespace {

@@ -4,7 +4,7 @@
 // Expected outputs: reference_fixed_point.cpp.
 #include <algorithm>
 
-#include "fixed_point_case.h"
+#include "tests/conformance/fixed_point_case.h"
 
 namespace qnn::conformance {
 namespace {

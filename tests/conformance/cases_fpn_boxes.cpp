@@ -5,7 +5,7 @@
 // by batch.
 #include <cmath>
 
-#include "op_case.h"
+#include "tests/conformance/op_case.h"
 
 namespace qnn::conformance {
 namespace {

@@ -9,8 +9,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "op_case.h"
-#include "reference_elementwise.h"
+#include "tests/conformance/op_case.h"
+#include "tests/conformance/reference_elementwise.h"
 
 namespace qnn::conformance {
 namespace {

@@ -8,7 +8,7 @@
 #include <cstring>
 #include <random>
 
-#include "op_case.h"
+#include "tests/conformance/op_case.h"
 
 namespace qnn::conformance {
 namespace {

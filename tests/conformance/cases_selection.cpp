@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "op_case.h"
+#include "tests/conformance/op_case.h"
 
 namespace qnn::conformance {
 namespace {

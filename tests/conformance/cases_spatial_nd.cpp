@@ -9,9 +9,9 @@
 #include <algorithm>
 #include <cmath>
 
-#include "op_case.h"
-#include "reference_compute.h"
-#include "reference_elementwise.h"
+#include "tests/conformance/op_case.h"
+#include "tests/conformance/reference_compute.h"
+#include "tests/conformance/reference_elementwise.h"
 
 namespace qnn::conformance {
 namespace {

@@ -1,10 +1,10 @@
-#include "compare.h"
+#include "tests/conformance/compare.h"
 
 #include <cmath>
 #include <sstream>
 #include <vector>
 
-#include "kernels/kernel_util.h"
+#include "cpu/kernels/kernel_util.h"
 
 namespace qnn::conformance {
 

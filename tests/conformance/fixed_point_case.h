@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "op_case.h"
-#include "reference_fixed_point.h"
+#include "tests/conformance/op_case.h"
+#include "tests/conformance/reference_fixed_point.h"
 
 namespace qnn::conformance {
 

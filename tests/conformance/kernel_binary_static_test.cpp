@@ -10,7 +10,7 @@
 #include <limits>
 #include <vector>
 
-#include "kernels/kernel.h"
+#include "cpu/kernels/kernel.h"
 
 namespace qnn::conformance {
 namespace {

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "compare.h"
-#include "op_case.h"
+#include "tests/conformance/compare.h"
+#include "tests/conformance/op_case.h"
 
 namespace qnn::conformance {
 

@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "kernel_test_values.h"
-#include "kernels/depthwise.h"
+#include "tests/conformance/kernel_test_values.h"
+#include "cpu/kernels/depthwise.h"
 
 namespace qnn::cpu::depthwise {
 namespace {

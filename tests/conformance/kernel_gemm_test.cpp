@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "kernel_test_values.h"
-#include "kernels/gemm.h"
+#include "tests/conformance/kernel_test_values.h"
+#include "cpu/kernels/gemm.h"
 
 namespace qnn::cpu::gemm {
 namespace {

@@ -6,7 +6,7 @@
 
 #include <vector>
 
-#include "kernels/kernel.h"
+#include "cpu/kernels/kernel.h"
 
 namespace qnn::conformance {
 namespace {

@@ -8,9 +8,9 @@
 #include <cmath>
 #include <cstring>
 
-#include "kernel_random_check.h"
-#include "kernels/kernel.h"
-#include "op_case.h"
+#include "tests/conformance/kernel_random_check.h"
+#include "cpu/kernels/kernel.h"
+#include "tests/conformance/op_case.h"
 
 namespace qnn::conformance {
 namespace {

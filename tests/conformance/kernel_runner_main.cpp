@@ -3,8 +3,8 @@
 // QNN C API on every backend.
 #include <gtest/gtest.h>
 
-#include "kernel_case_runner.h"
-#include "kernels/kernel.h"
+#include "tests/conformance/kernel_case_runner.h"
+#include "cpu/kernels/kernel.h"
 
 namespace qnn::conformance {
 namespace {

@@ -9,8 +9,8 @@
 #include <limits>
 #include <vector>
 
-#include "kernels/cpu_isa.h"
-#include "kernels/vector_exp.h"
+#include "cpu/kernels/cpu_isa.h"
+#include "cpu/kernels/vector_exp.h"
 
 #if defined(__x86_64__)
 namespace qnn::cpu {

@@ -1,4 +1,4 @@
-#include "op_case.h"
+#include "tests/conformance/op_case.h"
 
 #include <algorithm>
 #include <map>

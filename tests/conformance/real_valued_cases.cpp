@@ -1,4 +1,4 @@
-#include "real_valued_cases.h"
+#include "tests/conformance/real_valued_cases.h"
 
 #include <gtest/gtest.h>
 

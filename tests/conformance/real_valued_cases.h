@@ -8,7 +8,7 @@
 
 #include <string>
 
-#include "op_case.h"
+#include "tests/conformance/op_case.h"
 
 namespace qnn::conformance {
 

@@ -1,4 +1,4 @@
-#include "reference_compute.h"
+#include "tests/conformance/reference_compute.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "reference_elementwise.h"
+#include "tests/conformance/reference_elementwise.h"
 
 #include <algorithm>
 #include <limits>

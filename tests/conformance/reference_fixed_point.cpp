@@ -1,4 +1,4 @@
-#include "reference_fixed_point.h"
+#include "tests/conformance/reference_fixed_point.h"
 
 #include <algorithm>
 #include <cmath>

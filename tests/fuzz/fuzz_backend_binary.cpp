@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "QnnInterface.h"
-#include "fuzz_backend.h"
+#include "tests/fuzz/fuzz_backend.h"
 #include "binary/context_binary.h"
 
 namespace {

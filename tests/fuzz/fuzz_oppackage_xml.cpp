@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string>
 
-#include "op_package_xml.h"
+#include "oppackage/op_package_xml.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   try {

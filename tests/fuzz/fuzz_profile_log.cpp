@@ -4,10 +4,10 @@
 #include <cstdint>
 #include <string>
 
-#include "chrome_trace.h"
-#include "html_report.h"
+#include "tools/qnn-profile-viewer/chrome_trace.h"
+#include "tools/qnn-profile-viewer/html_report.h"
 #include "profile_log/profile_log.h"
-#include "profile_summary.h"
+#include "tools/qnn-profile-viewer/profile_summary.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   qnn::sdk::ProfileLog log;

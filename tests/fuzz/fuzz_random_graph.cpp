@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "QnnInterface.h"
-#include "fuzz_backend.h"
+#include "tests/fuzz/fuzz_backend.h"
 #include "opdefs/op_catalog.h"
 
 namespace {

@@ -3,7 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "system_context.h"
+#include "system/system_context.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   qnn::system::SystemContextObject ctx;

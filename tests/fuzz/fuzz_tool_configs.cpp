@@ -12,14 +12,14 @@
 #include <exception>
 #include <string>
 
-#include "adapter_config.h"
-#include "adapter_encodings.h"
-#include "graph_spec.h"
-#include "htp/htp_extension_config.h"
-#include "input_list.h"
-#include "run_config.h"
+#include "tools/common/adapter_config.h"
+#include "tools/common/adapter_encodings.h"
+#include "tools/common/graph_spec.h"
+#include "tools/extensions/htp/htp_extension_config.h"
+#include "tools/common/input_list.h"
+#include "tools/common/run_config.h"
 #include "safetensors/safetensors.h"
-#include "throughput_config.h"
+#include "tools/qnn-throughput-net-run/throughput_config.h"
 
 namespace {
 

@@ -3,7 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "trace_reader.h"
+#include "trace/trace_reader.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   qnn::trace::Trace trace;

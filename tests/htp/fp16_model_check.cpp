@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "HTP/QnnHtpGraph.h"
-#include "backend_loader.h"
-#include "../../sdk/tools/common/model_library.h"
+#include "tests/api/backend_loader.h"
+#include "tools/common/model_library.h"
 
 namespace {
 

@@ -13,7 +13,7 @@
 
 #include "HTP/QnnHtpMem.h"
 #include "HTP/QnnHtpProfile.h"
-#include "htp_test_util.h"
+#include "tests/htp/htp_test_util.h"
 
 namespace qnn::test {
 namespace {

@@ -5,7 +5,7 @@
 #include <random>
 #include <thread>
 
-#include "htp_test_util.h"
+#include "tests/htp/htp_test_util.h"
 
 namespace qnn::test {
 namespace {

@@ -2,7 +2,7 @@
 // mode, precision, VTCM, HVX threads), platform info, perf infrastructure.
 #include "HTP/QnnHtpPerfInfrastructure.h"
 #include "HTP/QnnHtpProperty.h"
-#include "htp_test_util.h"
+#include "tests/htp/htp_test_util.h"
 
 namespace qnn::test {
 

@@ -8,10 +8,10 @@
 #include <cmath>
 #include <cstring>
 
-#include "api_case_runner.h"
+#include "tests/api/api_case_runner.h"
 #include "quant/half.h"
-#include "htp_test_util.h"
-#include "real_valued_cases.h"
+#include "tests/htp/htp_test_util.h"
+#include "tests/conformance/real_valued_cases.h"
 
 namespace qnn::test {
 

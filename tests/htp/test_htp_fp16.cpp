@@ -7,7 +7,7 @@
 #include <cstring>
 #include <random>
 
-#include "htp_test_util.h"
+#include "tests/htp/htp_test_util.h"
 
 namespace qnn::test {
 namespace {

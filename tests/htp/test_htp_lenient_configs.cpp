@@ -10,7 +10,7 @@
 
 #include "HTP/QnnHtpPerfInfrastructure.h"
 #include "HTP/QnnHtpProfile.h"
-#include "htp_test_util.h"
+#include "tests/htp/htp_test_util.h"
 
 namespace qnn::test {
 namespace {

@@ -14,7 +14,7 @@
 #include <numeric>
 #include <random>
 
-#include "htp_test_util.h"
+#include "tests/htp/htp_test_util.h"
 
 namespace qnn::test {
 namespace {

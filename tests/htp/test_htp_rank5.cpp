@@ -10,7 +10,7 @@
 #include <functional>
 #include <numeric>
 
-#include "htp_test_util.h"
+#include "tests/htp/htp_test_util.h"
 
 namespace qnn::test {
 namespace {

@@ -3,7 +3,7 @@
 // --retrieve_context runs the stored prepared graph on the simulator.
 #include <gtest/gtest.h>
 
-#include "tool_runner.h"
+#include "tests/tools/net_run/tool_runner.h"
 
 namespace {
 

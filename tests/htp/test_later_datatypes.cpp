@@ -14,7 +14,7 @@
 #include <limits>
 #include <random>
 
-#include "weight_test_support.h"
+#include "tests/htp/weight_test_support.h"
 
 namespace qnn::test {
 

@@ -20,7 +20,7 @@
 #include <set>
 #include <sstream>
 
-#include "weight_test_support.h"
+#include "tests/htp/weight_test_support.h"
 
 namespace qnn::test {
 

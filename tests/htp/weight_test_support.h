@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "Saver/QnnSaver.h"
-#include "htp_test_util.h"
+#include "tests/htp/htp_test_util.h"
 
 namespace qnn::test {
 

@@ -7,8 +7,8 @@
 #include <set>
 #include <string>
 
-#include "htp_kernel.h"
-#include "kernel_case_runner.h"
+#include "htp_sim/kernels/htp_kernel.h"
+#include "tests/conformance/kernel_case_runner.h"
 
 namespace qnn::conformance {
 namespace {

@@ -16,9 +16,9 @@
 #include <set>
 #include <string>
 
-#include "htp_kernel.h"
-#include "kernel_case_runner.h"
-#include "real_valued_cases.h"
+#include "htp_sim/kernels/htp_kernel.h"
+#include "tests/conformance/kernel_case_runner.h"
+#include "tests/conformance/real_valued_cases.h"
 
 namespace qnn::conformance {
 namespace {

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "htp_kernel.h"
+#include "htp_sim/kernels/htp_kernel.h"
 
 namespace qnn::htp::testing {
 

@@ -3,7 +3,7 @@
 // datatypes / shapes outside the op's support are refused at prepare.
 #include <gtest/gtest.h>
 
-#include "quant_views.h"
+#include "tests/htp_kernels/quant_views.h"
 
 namespace qnn::htp {
 namespace {

@@ -7,8 +7,8 @@
 #include <cmath>
 #include <vector>
 
-#include "htp_kernel.h"
-#include "quant_views.h"
+#include "htp_sim/kernels/htp_kernel.h"
+#include "tests/htp_kernels/quant_views.h"
 
 namespace qnn::htp {
 namespace {

@@ -14,7 +14,7 @@
 #include <limits>
 #include <vector>
 
-#include "htp_kernel.h"
+#include "htp_sim/kernels/htp_kernel.h"
 #include "quant/half.h"
 
 namespace qnn::htp {

@@ -19,12 +19,12 @@
 #include <string>
 #include <vector>
 
-#include "binary_wide.h"
-#include "copy_runs.h"
-#include "fp16.h"
-#include "htp_kernel.h"
-#include "quant_gemm.h"
-#include "quant_views.h"
+#include "htp_sim/kernels/binary_wide.h"
+#include "htp_sim/kernels/copy_runs.h"
+#include "htp_sim/kernels/fp16.h"
+#include "htp_sim/kernels/htp_kernel.h"
+#include "htp_sim/kernels/quant_gemm.h"
+#include "tests/htp_kernels/quant_views.h"
 
 namespace qnn::htp {
 namespace {

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "quant_gemm.h"
+#include "htp_sim/kernels/quant_gemm.h"
 
 namespace qnn::htp {
 namespace {

@@ -5,7 +5,7 @@
 // Passes when the process exits cleanly with status 0.
 #include <cstdio>
 
-#include "backend_loader.h"
+#include "tests/api/backend_loader.h"
 
 int main() {
   static qnn::test::LoadedBackend cpu(qnn::test::cpuBackendPath());

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "QnnOpDef.h"
-#include "backend_loader.h"
+#include "tests/api/backend_loader.h"
 
 namespace {
 

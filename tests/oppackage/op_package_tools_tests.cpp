@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-#include "tool_runner.h"
+#include "tests/tools/net_run/tool_runner.h"
 
 using namespace nettest;
 

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "op_package_values.h"
-#include "op_package_vocabulary.h"
-#include "op_package_xml.h"
+#include "oppackage/op_package_values.h"
+#include "oppackage/op_package_vocabulary.h"
+#include "oppackage/op_package_xml.h"
 
 namespace opk = qnn::oppackage;
 

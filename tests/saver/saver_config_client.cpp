@@ -22,7 +22,7 @@
 #include "HTP/QnnHtpDevice.h"
 #include "HTP/QnnHtpGraph.h"
 #include "Saver/QnnSaver.h"
-#include "backend_loader.h"
+#include "tests/api/backend_loader.h"
 
 using namespace qnn::test;
 

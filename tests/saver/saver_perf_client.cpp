@@ -10,7 +10,7 @@
 
 #include "HTP/QnnHtpDevice.h"
 #include "Saver/QnnSaver.h"
-#include "backend_loader.h"
+#include "tests/api/backend_loader.h"
 
 using namespace qnn::test;
 

@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "Saver/QnnSaver.h"
-#include "backend_loader.h"
+#include "tests/api/backend_loader.h"
 
 using namespace qnn::test;
 

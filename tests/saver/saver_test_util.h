@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "trace_args.h"
-#include "trace_reader.h"
-#include "trace_value.h"
+#include "trace/trace_args.h"
+#include "trace/trace_reader.h"
+#include "trace/trace_value.h"
 
 namespace qnn::saver_test {
 

@@ -16,9 +16,9 @@
 #include <sstream>
 
 #include "QnnTypes.h"
-#include "saver_test_util.h"
-#include "trace_reader.h"
-#include "trace_writer.h"
+#include "tests/saver/saver_test_util.h"
+#include "trace/trace_reader.h"
+#include "trace/trace_writer.h"
 
 namespace fs = std::filesystem;
 using qnn::trace::CallRecord;

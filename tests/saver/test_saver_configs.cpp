@@ -14,8 +14,8 @@
 #include "CPU/QnnCpuGraph.h"
 #include "HTP/QnnHtpGraph.h"
 #include "QnnInterface.h"
-#include "saver_test_util.h"
-#include "trace_reader.h"
+#include "tests/saver/saver_test_util.h"
+#include "trace/trace_reader.h"
 
 namespace fs = std::filesystem;
 using qnn::trace::Trace;

@@ -13,7 +13,7 @@
 #include <sstream>
 
 #include "QnnGraph.h"
-#include "saver_test_util.h"
+#include "tests/saver/saver_test_util.h"
 
 namespace fs = std::filesystem;
 using namespace qnn::saver_test;

@@ -16,8 +16,8 @@
 #include "QnnDevice.h"
 #include "QnnSdkBuildId.h"
 #include "Saver/QnnSaver.h"
-#include "saver_test_util.h"
-#include "trace_reader.h"
+#include "tests/saver/saver_test_util.h"
+#include "trace/trace_reader.h"
 
 namespace fs = std::filesystem;
 using qnn::trace::Trace;

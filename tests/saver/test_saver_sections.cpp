@@ -9,8 +9,8 @@
 
 #include <filesystem>
 
-#include "saver_test_util.h"
-#include "trace_reader.h"
+#include "tests/saver/saver_test_util.h"
+#include "trace/trace_reader.h"
 
 namespace fs = std::filesystem;
 using qnn::trace::Trace;

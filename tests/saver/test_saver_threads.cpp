@@ -13,7 +13,7 @@
 #include "QnnInterface.h"
 #include "Saver/QnnSaver.h"
 #include "Saver/QnnSaverCommon.h"
-#include "trace_reader.h"
+#include "trace/trace_reader.h"
 
 namespace fs = std::filesystem;
 

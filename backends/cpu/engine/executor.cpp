@@ -1,8 +1,8 @@
-#include "engine/executor.h"
+#include "cpu/engine/executor.h"
 
 #include <chrono>
 
-#include "quant_emulation.h"
+#include "cpu/quant_emulation.h"
 
 namespace qnn::cpu {
 

@@ -5,7 +5,7 @@
 #include <map>
 #include <vector>
 
-#include "engine/step.h"
+#include "cpu/engine/step.h"
 #include "runtime/engine.h"
 
 namespace qnn::cpu {

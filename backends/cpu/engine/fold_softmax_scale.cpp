@@ -3,7 +3,7 @@
 // itself with beta * c (Epilogue::inputScale), one pass over the scores fewer.
 #include <cstring>
 
-#include "engine/fusion_pass.h"
+#include "cpu/engine/fusion_pass.h"
 
 namespace qnn::cpu {
 

@@ -4,7 +4,7 @@
 // pass and one dispatch fewer per pair. A fused Relu propagates NaN (the node alone maps NaN to 0).
 #include <limits>
 
-#include "engine/fusion_pass.h"
+#include "cpu/engine/fusion_pass.h"
 
 namespace qnn::cpu {
 

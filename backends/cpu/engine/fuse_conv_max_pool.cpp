@@ -2,7 +2,7 @@
 // model's stem): the convolution's kernel pools the rows it computes while they are in cache
 // (Epilogue::maxPool), so its output is never materialized. Kernels that cannot decline and the
 // pool stays a step.
-#include "engine/fusion_pass.h"
+#include "cpu/engine/fusion_pass.h"
 
 namespace qnn::cpu {
 

@@ -2,8 +2,8 @@
 // conv's output become one step computing the depthwise output in row bands
 // (kernels/pointwise_depthwise.h), at the 1x1 conv's place: the depthwise conv's other inputs are
 // static, so they are ready there, and its output is read only after its own former place.
-#include "engine/fusion_pass.h"
-#include "kernels/pointwise_depthwise.h"
+#include "cpu/engine/fusion_pass.h"
+#include "cpu/kernels/pointwise_depthwise.h"
 
 namespace qnn::cpu {
 namespace {

@@ -5,7 +5,7 @@
 // fewer. The Add's result is written at the product's place; nothing reads it before the Add's.
 #include <map>
 
-#include "engine/fusion_pass.h"
+#include "cpu/engine/fusion_pass.h"
 
 namespace qnn::cpu {
 

@@ -1,4 +1,4 @@
-#include "engine/fusion_pass.h"
+#include "cpu/engine/fusion_pass.h"
 
 #include <map>
 

@@ -8,7 +8,7 @@
 #include <functional>
 #include <vector>
 
-#include "engine/step.h"
+#include "cpu/engine/step.h"
 
 namespace qnn::cpu {
 

@@ -1,4 +1,4 @@
-#include "engine/memory_planner.h"
+#include "cpu/engine/memory_planner.h"
 
 #include <algorithm>
 #include <climits>

@@ -6,7 +6,7 @@
 #include <memory>
 
 #include "core/tensor_buffer.h"
-#include "engine/step.h"
+#include "cpu/engine/step.h"
 
 namespace qnn::cpu {
 

@@ -1,8 +1,8 @@
-#include "engine/step.h"
+#include "cpu/engine/step.h"
 
-#include "cpu_op_package_kernel.h"
+#include "cpu/cpu_op_package_kernel.h"
 #include "opdefs/op_catalog.h"
-#include "quant_emulation.h"
+#include "cpu/quant_emulation.h"
 
 namespace qnn::cpu {
 namespace {

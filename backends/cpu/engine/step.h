@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "graph/graph_ir.h"
-#include "kernels/kernel.h"
+#include "cpu/kernels/kernel.h"
 #include "runtime/op_package_registry.h"
 
 namespace qnn::cpu {

@@ -6,11 +6,11 @@
 #include <limits>
 
 #include "core/vector_math.h"
-#include "kernels/broadcast.h"
-#include "kernels/cpu_isa.h"
-#include "kernels/elementwise_map.h"
-#include "kernels/kernel_factories.h"
-#include "kernels/vector_exp.h"
+#include "cpu/kernels/broadcast.h"
+#include "cpu/kernels/cpu_isa.h"
+#include "cpu/kernels/elementwise_map.h"
+#include "cpu/kernels/kernel_factories.h"
+#include "cpu/kernels/vector_exp.h"
 
 namespace qnn::cpu {
 namespace {

@@ -9,7 +9,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "kernels/kernel_util.h"
+#include "cpu/kernels/kernel_util.h"
 
 namespace qnn::cpu {
 

@@ -13,14 +13,14 @@
 #include <new>
 
 #include "core/large_buffer.h"
-#include "kernels/conv_small_cin.h"
-#include "kernels/cpu_isa.h"
-#include "kernels/depthwise.h"
-#include "kernels/gemm.h"
-#include "kernels/kernel_factories.h"
-#include "kernels/kernel_util.h"
-#include "kernels/pool_rows.h"
-#include "kernels/winograd.h"
+#include "cpu/kernels/conv_small_cin.h"
+#include "cpu/kernels/cpu_isa.h"
+#include "cpu/kernels/depthwise.h"
+#include "cpu/kernels/gemm.h"
+#include "cpu/kernels/kernel_factories.h"
+#include "cpu/kernels/kernel_util.h"
+#include "cpu/kernels/pool_rows.h"
+#include "cpu/kernels/winograd.h"
 
 namespace qnn::cpu {
 namespace {

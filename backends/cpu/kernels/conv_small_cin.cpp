@@ -1,9 +1,9 @@
-#include "kernels/conv_small_cin.h"
+#include "cpu/kernels/conv_small_cin.h"
 
-#include "kernels/cpu_isa.h"
+#include "cpu/kernels/cpu_isa.h"
 
 #if defined(__x86_64__)
-#include "kernels/x86_simd.h"
+#include "cpu/kernels/x86_simd.h"
 #define QNN_SMALLCIN_HAVE_X86 1
 #endif
 

@@ -1,6 +1,6 @@
 // Correlation1D: horizontal correlation of two NHWC maps (FlowNet-style cost volume along width).
-#include "kernels/kernel_factories.h"
-#include "kernels/kernel_util.h"
+#include "cpu/kernels/kernel_factories.h"
+#include "cpu/kernels/kernel_util.h"
 
 namespace qnn::cpu {
 namespace {

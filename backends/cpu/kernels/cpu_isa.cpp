@@ -1,4 +1,4 @@
-#include "kernels/cpu_isa.h"
+#include "cpu/kernels/cpu_isa.h"
 
 #include <cstdlib>
 #include <cstring>

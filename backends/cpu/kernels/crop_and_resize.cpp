@@ -7,8 +7,8 @@
 // [0, batch) fails the execute, leaving the output unwritten.
 #include <cmath>
 
-#include "kernels/kernel_factories.h"
-#include "kernels/kernel_util.h"
+#include "cpu/kernels/kernel_factories.h"
+#include "cpu/kernels/kernel_util.h"
 
 namespace qnn::cpu {
 namespace {

@@ -3,9 +3,9 @@
 #include <cstdint>
 #include <string>
 
-#include "kernels/data_movement.h"
-#include "kernels/dtype_storage.h"
-#include "kernels/kernel_factories.h"
+#include "cpu/kernels/data_movement.h"
+#include "cpu/kernels/dtype_storage.h"
+#include "cpu/kernels/kernel_factories.h"
 
 namespace qnn::cpu {
 namespace {

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "kernels/broadcast.h"
-#include "kernels/kernel_util.h"
+#include "cpu/kernels/broadcast.h"
+#include "cpu/kernels/kernel_util.h"
 
 namespace qnn::cpu {
 

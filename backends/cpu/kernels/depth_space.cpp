@@ -10,8 +10,8 @@
 #include <cstring>
 #include <string>
 
-#include "kernels/data_movement.h"
-#include "kernels/kernel_factories.h"
+#include "cpu/kernels/data_movement.h"
+#include "cpu/kernels/kernel_factories.h"
 
 namespace qnn::cpu {
 namespace {

@@ -1,11 +1,11 @@
-#include "kernels/depthwise.h"
+#include "cpu/kernels/depthwise.h"
 
-#include "kernels/cpu_isa.h"
+#include "cpu/kernels/cpu_isa.h"
 
 #include <algorithm>
 
 #if defined(__x86_64__) || defined(__i386__)
-#include "kernels/x86_simd.h"
+#include "cpu/kernels/x86_simd.h"
 #define QNN_DW_HAVE_X86 1
 #endif
 

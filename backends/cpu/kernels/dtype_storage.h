@@ -4,7 +4,7 @@
 
 #include <cstdint>
 
-#include "kernels/kernel.h"
+#include "cpu/kernels/kernel.h"
 
 namespace qnn::cpu {
 

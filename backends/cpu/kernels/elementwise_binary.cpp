@@ -7,9 +7,9 @@
 #include <limits>
 #include <type_traits>
 
-#include "kernels/broadcast.h"
-#include "kernels/dtype_storage.h"
-#include "kernels/kernel_factories.h"
+#include "cpu/kernels/broadcast.h"
+#include "cpu/kernels/dtype_storage.h"
+#include "cpu/kernels/kernel_factories.h"
 
 namespace qnn::cpu {
 namespace {

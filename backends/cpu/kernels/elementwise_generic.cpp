@@ -8,8 +8,8 @@
 #include <string>
 
 #include "core/generic_elementwise.h"
-#include "kernels/elementwise_map.h"
-#include "kernels/kernel_factories.h"
+#include "cpu/kernels/elementwise_map.h"
+#include "cpu/kernels/kernel_factories.h"
 
 namespace qnn::cpu {
 namespace {

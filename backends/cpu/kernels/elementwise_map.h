@@ -7,9 +7,9 @@
 #include <string>
 #include <type_traits>
 
-#include "kernels/broadcast.h"
-#include "kernels/dtype_storage.h"
-#include "kernels/kernel_util.h"
+#include "cpu/kernels/broadcast.h"
+#include "cpu/kernels/dtype_storage.h"
+#include "cpu/kernels/kernel_util.h"
 
 namespace qnn::cpu {
 

@@ -3,8 +3,8 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "kernels/elementwise_map.h"
-#include "kernels/kernel_factories.h"
+#include "cpu/kernels/elementwise_map.h"
+#include "cpu/kernels/kernel_factories.h"
 
 namespace qnn::cpu {
 namespace {

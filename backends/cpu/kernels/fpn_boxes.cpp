@@ -28,8 +28,8 @@
 #include <cstring>
 #include <numeric>
 
-#include "kernels/kernel_factories.h"
-#include "kernels/kernel_util.h"
+#include "cpu/kernels/kernel_factories.h"
+#include "cpu/kernels/kernel_util.h"
 
 namespace qnn::cpu {
 namespace {

@@ -4,18 +4,18 @@
 // one zmm per row), AVX2/FMA (6 x 16), or plain loops the compiler vectorizes
 // for the baseline ISA. MR depends on the kernel; NR is 16 for all of them, so
 // packed weights do not depend on the machine.
-#include "kernels/gemm.h"
+#include "cpu/kernels/gemm.h"
 
 #include <algorithm>
 #include <array>
 #include <limits>
 #include <utility>
 
-#include "kernels/cpu_isa.h"
-#include "kernels/kernel_util.h"
+#include "cpu/kernels/cpu_isa.h"
+#include "cpu/kernels/kernel_util.h"
 
 #if defined(__x86_64__) || defined(__i386__)
-#include "kernels/x86_simd.h"
+#include "cpu/kernels/x86_simd.h"
 #define QNN_GEMM_HAVE_X86 1
 #endif
 

@@ -2,7 +2,7 @@
 // (several ops share a family) and returns nullptr for a type it does not know.
 #pragma once
 
-#include "kernels/kernel.h"
+#include "cpu/kernels/kernel.h"
 #include "kernels/shared_ops.h"
 
 namespace qnn::cpu {

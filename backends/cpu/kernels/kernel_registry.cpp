@@ -4,7 +4,7 @@
 
 #include "core/op_table.h"
 
-#include "kernels/kernel_factories.h"
+#include "cpu/kernels/kernel_factories.h"
 
 namespace qnn::cpu {
 namespace {

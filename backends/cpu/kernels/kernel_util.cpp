@@ -1,4 +1,4 @@
-#include "kernels/kernel_util.h"
+#include "cpu/kernels/kernel_util.h"
 
 #include <algorithm>
 #include <exception>

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "core/kernel_checks.h"
-#include "kernels/kernel.h"
+#include "cpu/kernels/kernel.h"
 
 namespace qnn::cpu {
 

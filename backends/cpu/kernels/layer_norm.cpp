@@ -11,12 +11,12 @@
 #include <algorithm>
 #include <cmath>
 
-#include "kernels/cpu_isa.h"
-#include "kernels/kernel_factories.h"
-#include "kernels/kernel_util.h"
+#include "cpu/kernels/cpu_isa.h"
+#include "cpu/kernels/kernel_factories.h"
+#include "cpu/kernels/kernel_util.h"
 
 #if defined(__x86_64__)
-#include "kernels/x86_simd.h"
+#include "cpu/kernels/x86_simd.h"
 #endif
 
 namespace qnn::cpu {

@@ -6,9 +6,9 @@
 
 #include "core/large_buffer.h"
 #include "core/weight_form_cache.h"
-#include "kernels/gemm.h"
-#include "kernels/kernel_factories.h"
-#include "kernels/kernel_util.h"
+#include "cpu/kernels/gemm.h"
+#include "cpu/kernels/kernel_factories.h"
+#include "cpu/kernels/kernel_util.h"
 
 namespace qnn::cpu {
 namespace {

@@ -6,8 +6,8 @@
 // real value is (q == -offset).
 #include <cstring>
 
-#include "kernels/kernel_factories.h"
-#include "kernels/kernel_util.h"
+#include "cpu/kernels/kernel_factories.h"
+#include "cpu/kernels/kernel_util.h"
 
 namespace qnn::cpu {
 namespace {

@@ -6,9 +6,9 @@
 #include <cstring>
 #include <string>
 
-#include "kernels/data_movement.h"
-#include "kernels/kernel_factories.h"
-#include "kernels/kernel_util.h"
+#include "cpu/kernels/data_movement.h"
+#include "cpu/kernels/kernel_factories.h"
+#include "cpu/kernels/kernel_util.h"
 
 namespace qnn::cpu {
 namespace {

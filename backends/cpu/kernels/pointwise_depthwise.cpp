@@ -1,4 +1,4 @@
-#include "kernels/pointwise_depthwise.h"
+#include "cpu/kernels/pointwise_depthwise.h"
 
 #include <algorithm>
 #include <atomic>
@@ -8,8 +8,8 @@
 
 #include "core/kernel_checks.h"
 #include "core/large_buffer.h"
-#include "kernels/depthwise.h"
-#include "kernels/kernel_util.h"
+#include "cpu/kernels/depthwise.h"
+#include "cpu/kernels/kernel_util.h"
 
 namespace qnn::cpu {
 namespace {

@@ -15,8 +15,8 @@
 #include <memory>
 #include <vector>
 
-#include "kernels/gemm.h"
-#include "kernels/kernel.h"
+#include "cpu/kernels/gemm.h"
+#include "cpu/kernels/kernel.h"
 
 namespace qnn::cpu {
 

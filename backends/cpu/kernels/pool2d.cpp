@@ -12,14 +12,14 @@
 #include <cfloat>
 
 #if defined(__x86_64__)
-#include "kernels/x86_simd.h"
+#include "cpu/kernels/x86_simd.h"
 #endif
 
 #include "core/kernel_checks.h"
-#include "kernels/cpu_isa.h"
-#include "kernels/kernel_factories.h"
-#include "kernels/kernel_util.h"
-#include "kernels/pool_rows.h"
+#include "cpu/kernels/cpu_isa.h"
+#include "cpu/kernels/kernel_factories.h"
+#include "cpu/kernels/kernel_util.h"
+#include "cpu/kernels/pool_rows.h"
 
 namespace qnn::cpu {
 namespace {

@@ -14,9 +14,9 @@
 #include <limits>
 #include <type_traits>
 
-#include "kernels/broadcast.h"
-#include "kernels/kernel_factories.h"
-#include "quant_emulation.h"
+#include "cpu/kernels/broadcast.h"
+#include "cpu/kernels/kernel_factories.h"
+#include "cpu/quant_emulation.h"
 
 namespace qnn::cpu {
 namespace {

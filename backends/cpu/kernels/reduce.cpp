@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <limits>
 
-#include "kernels/data_movement.h"
-#include "kernels/kernel_factories.h"
+#include "cpu/kernels/data_movement.h"
+#include "cpu/kernels/kernel_factories.h"
 
 namespace qnn::cpu {
 namespace {

@@ -13,8 +13,8 @@
 #include <string>
 #include <type_traits>
 
-#include "kernels/data_movement.h"
-#include "kernels/kernel_factories.h"
+#include "cpu/kernels/data_movement.h"
+#include "cpu/kernels/kernel_factories.h"
 
 namespace qnn::cpu {
 namespace {

@@ -5,13 +5,13 @@
 #include <cstring>
 #include <numeric>
 
-#include "kernels/broadcast.h"
-#include "kernels/cpu_isa.h"
-#include "kernels/data_movement.h"
-#include "kernels/kernel_factories.h"
+#include "cpu/kernels/broadcast.h"
+#include "cpu/kernels/cpu_isa.h"
+#include "cpu/kernels/data_movement.h"
+#include "cpu/kernels/kernel_factories.h"
 
 #if defined(__x86_64__)
-#include "kernels/x86_simd.h"
+#include "cpu/kernels/x86_simd.h"
 #endif
 
 namespace qnn::cpu {

@@ -5,10 +5,10 @@
 #include <cmath>
 
 #include "core/vector_math.h"
-#include "kernels/cpu_isa.h"
-#include "kernels/kernel_factories.h"
-#include "kernels/kernel_util.h"
-#include "kernels/vector_exp.h"
+#include "cpu/kernels/cpu_isa.h"
+#include "cpu/kernels/kernel_factories.h"
+#include "cpu/kernels/kernel_util.h"
+#include "cpu/kernels/vector_exp.h"
 
 namespace qnn::cpu {
 namespace {

@@ -8,11 +8,11 @@
 #pragma once
 
 #if defined(__x86_64__)
-#include "kernels/x86_simd.h"
+#include "cpu/kernels/x86_simd.h"
 
 #include <cstdint>
 
-#include "kernels/cpu_isa.h"
+#include "cpu/kernels/cpu_isa.h"
 
 namespace qnn::cpu::vexp {
 

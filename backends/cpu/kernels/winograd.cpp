@@ -1,15 +1,15 @@
-#include "kernels/winograd.h"
+#include "cpu/kernels/winograd.h"
 
 #include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <limits>
 
-#include "kernels/cpu_isa.h"
-#include "kernels/kernel_util.h"
+#include "cpu/kernels/cpu_isa.h"
+#include "cpu/kernels/kernel_util.h"
 
 #if defined(__x86_64__)
-#include "kernels/x86_simd.h"
+#include "cpu/kernels/x86_simd.h"
 #endif
 
 namespace qnn::cpu::winograd {

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "core/large_buffer.h"
-#include "kernels/gemm.h"
+#include "cpu/kernels/gemm.h"
 
 namespace qnn::cpu::winograd {
 

@@ -4,8 +4,8 @@
 // largest = false), best first (ties: the larger index first, as the CPU
 // backend), requantized to out[0]'s encoding (a copy when equal, as the HTP
 // requires), and their indices in out[1].
-#include "htp_kernel_registry.h"
-#include "htp_kernel_util.h"
+#include "htp_sim/kernels/htp_kernel_registry.h"
+#include "htp_sim/kernels/htp_kernel_util.h"
 
 namespace qnn::htp {
 namespace {

@@ -36,11 +36,11 @@
 #include <cmath>
 #include <cstring>
 
-#include "binary_wide.h"
-#include "byte_paths.h"
-#include "copy_runs.h"
-#include "htp_kernel_registry.h"
-#include "htp_kernel_util.h"
+#include "htp_sim/kernels/binary_wide.h"
+#include "htp_sim/kernels/byte_paths.h"
+#include "htp_sim/kernels/copy_runs.h"
+#include "htp_sim/kernels/htp_kernel_registry.h"
+#include "htp_sim/kernels/htp_kernel_util.h"
 
 namespace qnn::htp {
 

@@ -1,4 +1,4 @@
-#include "binary_wide.h"
+#include "htp_sim/kernels/binary_wide.h"
 
 // GCC 12 reports its own AVX-512 intrinsic headers as maybe-uninitialized under -O2: false positives.
 #pragma GCC diagnostic push
@@ -8,7 +8,7 @@
 
 #include <type_traits>
 
-#include "quant_gemm.h"
+#include "htp_sim/kernels/quant_gemm.h"
 
 namespace qnn::htp {
 namespace {

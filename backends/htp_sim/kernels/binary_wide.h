@@ -12,7 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "htp_kernel_util.h"
+#include "htp_sim/kernels/htp_kernel_util.h"
 
 namespace qnn::htp {
 

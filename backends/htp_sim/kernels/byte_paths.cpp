@@ -1,4 +1,4 @@
-#include "byte_paths.h"
+#include "htp_sim/kernels/byte_paths.h"
 
 // GCC 12 reports its own AVX-512 intrinsic headers (their _mm512_undefined_*
 // placeholders) as maybe-uninitialized under -O2: false positives.

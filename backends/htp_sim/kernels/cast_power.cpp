@@ -19,9 +19,9 @@
 #include <cstring>
 #include <limits>
 
-#include "htp_kernel_registry.h"
+#include "htp_sim/kernels/htp_kernel_registry.h"
 #include "quant/half.h"
-#include "htp_kernel_util.h"
+#include "htp_sim/kernels/htp_kernel_util.h"
 
 namespace qnn::htp {
 namespace {

@@ -4,8 +4,8 @@
 // exact in double for every stored integer and float scale. Logic treats a
 // real value != 0 as true. The result is 1 / 0 as an INT_32 / BOOL_8 value, or
 // quantize(1.0) / quantize(0.0) in a fixed-point output's encoding.
-#include "htp_kernel_registry.h"
-#include "htp_kernel_util.h"
+#include "htp_sim/kernels/htp_kernel_registry.h"
+#include "htp_sim/kernels/htp_kernel_util.h"
 
 namespace qnn::htp {
 namespace {

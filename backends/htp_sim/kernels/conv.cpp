@@ -8,9 +8,9 @@
 #include <cstring>
 #include <new>
 
-#include "htp_kernel_registry.h"
-#include "quant_gemm.h"
-#include "weighted_output.h"
+#include "htp_sim/kernels/htp_kernel_registry.h"
+#include "htp_sim/kernels/quant_gemm.h"
+#include "htp_sim/kernels/weighted_output.h"
 
 namespace qnn::htp {
 namespace {

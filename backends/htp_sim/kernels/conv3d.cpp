@@ -10,8 +10,8 @@
 #include <algorithm>
 #include <array>
 
-#include "htp_kernel_registry.h"
-#include "weighted_output.h"
+#include "htp_sim/kernels/htp_kernel_registry.h"
+#include "htp_sim/kernels/weighted_output.h"
 
 namespace qnn::htp {
 namespace {

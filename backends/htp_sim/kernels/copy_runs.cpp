@@ -1,4 +1,4 @@
-#include "copy_runs.h"
+#include "htp_sim/kernels/copy_runs.h"
 
 #include <tuple>
 #include <type_traits>
@@ -12,7 +12,7 @@
 #include <immintrin.h>
 #pragma GCC diagnostic pop
 
-#include "quant_gemm.h"
+#include "htp_sim/kernels/quant_gemm.h"
 
 namespace qnn::htp {
 

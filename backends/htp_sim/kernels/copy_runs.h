@@ -13,7 +13,7 @@
 #include <functional>
 #include <vector>
 
-#include "htp_kernel_util.h"
+#include "htp_sim/kernels/htp_kernel_util.h"
 
 namespace qnn::htp {
 

@@ -2,9 +2,9 @@
 // (or out[0]) decides at prepare which one runs; init is applied to both
 // because params arrive before the tensors. A fused clamp (finalize passes)
 // goes to the integer kernel only: float graphs are not fused.
-#include "dtype_dispatch.h"
+#include "htp_sim/kernels/dtype_dispatch.h"
 
-#include "fp16.h"
+#include "htp_sim/kernels/fp16.h"
 
 namespace qnn::htp {
 namespace {

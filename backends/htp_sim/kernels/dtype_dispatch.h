@@ -3,7 +3,7 @@
 // null (then the other is returned as is).
 #pragma once
 
-#include "htp_kernel.h"
+#include "htp_sim/kernels/htp_kernel.h"
 
 namespace qnn::htp {
 

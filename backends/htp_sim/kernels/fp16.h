@@ -14,7 +14,7 @@
 #include <memory>
 #include <vector>
 
-#include "htp_kernel_util.h"
+#include "htp_sim/kernels/htp_kernel_util.h"
 #include "quant/half.h"
 
 namespace qnn::htp {

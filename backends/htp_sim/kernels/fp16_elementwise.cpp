@@ -5,9 +5,9 @@
 #include <cmath>
 #include <limits>
 
-#include "copy_runs.h"
+#include "htp_sim/kernels/copy_runs.h"
 #include "core/generic_elementwise.h"
-#include "fp16.h"
+#include "htp_sim/kernels/fp16.h"
 
 namespace qnn::htp {
 namespace {

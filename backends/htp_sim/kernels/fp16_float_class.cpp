@@ -6,7 +6,7 @@
 // kernel's fifth kind (fp16_pool_norm.cpp).
 #include <cmath>
 
-#include "fp16.h"
+#include "htp_sim/kernels/fp16.h"
 
 namespace qnn::htp {
 namespace {

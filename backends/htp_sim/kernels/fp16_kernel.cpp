@@ -8,8 +8,8 @@
 #include <immintrin.h>
 #pragma GCC diagnostic pop
 
-#include "fp16.h"
-#include "quant_gemm.h"
+#include "htp_sim/kernels/fp16.h"
+#include "htp_sim/kernels/quant_gemm.h"
 
 #include "core/weight_form_cache.h"
 

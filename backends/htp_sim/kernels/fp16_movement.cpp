@@ -6,8 +6,8 @@
 // graph). Index inputs (Gather*, Scatter* in[1]) pass through untouched.
 #include <cstring>
 
-#include "fp16.h"
-#include "htp_kernel_registry.h"
+#include "htp_sim/kernels/fp16.h"
+#include "htp_sim/kernels/htp_kernel_registry.h"
 
 namespace qnn::htp {
 namespace {

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-#include "fp16.h"
+#include "htp_sim/kernels/fp16.h"
 
 namespace qnn::htp {
 namespace {

@@ -3,7 +3,7 @@
 // an fp16 graph) -> INT_32 / UINT_32 index along `axis` (keep_dims keeps it as
 // 1); the first extreme wins. TopK (values and indices), comparisons, Select. (Cast with float sides is the integer table's
 // Cast kernel, whose rule the fixed-point conformance cases pin down.)
-#include "fp16.h"
+#include "htp_sim/kernels/fp16.h"
 
 namespace qnn::htp {
 namespace {

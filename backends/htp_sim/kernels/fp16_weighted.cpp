@@ -3,7 +3,7 @@
 // to half once (fp16.h).
 #include <algorithm>
 
-#include "fp16.h"
+#include "htp_sim/kernels/fp16.h"
 
 namespace qnn::htp {
 namespace {

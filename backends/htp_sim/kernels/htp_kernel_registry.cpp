@@ -3,10 +3,10 @@
 // rows here and update docs/htp-fixed-point.md.
 // fp16-mode float kernels have their own table (kFp16Table); an op in both
 // tables gets a kernel that picks one by the tensors' datatype at prepare.
-#include "htp_kernel_registry.h"
+#include "htp_sim/kernels/htp_kernel_registry.h"
 
-#include "dtype_dispatch.h"
-#include "fp16.h"
+#include "htp_sim/kernels/dtype_dispatch.h"
+#include "htp_sim/kernels/fp16.h"
 
 #include <algorithm>
 

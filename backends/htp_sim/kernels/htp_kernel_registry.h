@@ -2,7 +2,7 @@
 // to them is htp_kernel_registry.cpp. Each returns a new kernel the caller owns.
 #pragma once
 
-#include "htp_kernel.h"
+#include "htp_sim/kernels/htp_kernel.h"
 
 namespace qnn::htp {
 

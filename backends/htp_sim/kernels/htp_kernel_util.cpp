@@ -1,4 +1,4 @@
-#include "htp_kernel_util.h"
+#include "htp_sim/kernels/htp_kernel_util.h"
 
 #include "core/generic_elementwise.h"
 #include "core/worker_pool.h"

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "core/kernel_checks.h"
-#include "htp_kernel.h"
+#include "htp_sim/kernels/htp_kernel.h"
 #include "quant/fixed_point.h"
 
 namespace qnn::htp {

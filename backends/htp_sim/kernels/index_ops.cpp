@@ -13,9 +13,9 @@
 //    values themselves, rounded to half unless the graph computes in fp32.
 #include <algorithm>
 
-#include "fp16.h"
-#include "htp_kernel_registry.h"
-#include "htp_kernel_util.h"
+#include "htp_sim/kernels/fp16.h"
+#include "htp_sim/kernels/htp_kernel_registry.h"
+#include "htp_sim/kernels/htp_kernel_util.h"
 
 namespace qnn::htp {
 namespace {

@@ -11,8 +11,8 @@
 // LayerNorm's gamma / beta run along the row, InstanceNorm's per channel.
 #include <cmath>
 
-#include "htp_kernel_registry.h"
-#include "htp_kernel_util.h"
+#include "htp_sim/kernels/htp_kernel_registry.h"
+#include "htp_sim/kernels/htp_kernel_util.h"
 
 namespace qnn::htp {
 namespace {

@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "htp_kernel_registry.h"
-#include "movement_map.h"
+#include "htp_sim/kernels/htp_kernel_registry.h"
+#include "htp_sim/kernels/movement_map.h"
 
 namespace qnn::htp {
 namespace {

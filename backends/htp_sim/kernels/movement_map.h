@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "copy_runs.h"
-#include "htp_kernel_util.h"
+#include "htp_sim/kernels/copy_runs.h"
+#include "htp_sim/kernels/htp_kernel_util.h"
 
 namespace qnn::htp {
 

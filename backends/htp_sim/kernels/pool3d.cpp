@@ -8,8 +8,8 @@
 #include <algorithm>
 #include <array>
 
-#include "htp_kernel_registry.h"
-#include "htp_kernel_util.h"
+#include "htp_sim/kernels/htp_kernel_registry.h"
+#include "htp_sim/kernels/htp_kernel_util.h"
 
 namespace qnn::htp {
 namespace {

@@ -14,9 +14,9 @@
 #include <algorithm>
 #include <type_traits>
 
-#include "byte_paths.h"
-#include "htp_kernel_registry.h"
-#include "htp_kernel_util.h"
+#include "htp_sim/kernels/byte_paths.h"
+#include "htp_sim/kernels/htp_kernel_registry.h"
+#include "htp_sim/kernels/htp_kernel_util.h"
 
 namespace qnn::htp {
 namespace {

@@ -4,9 +4,9 @@
 //               (half to even; outputs wider than 16 bits divide in double)
 //   Dequantize: x = s * float(q + offset)
 //   Convert:    q' = requantize(q + offset, s / s')
-#include "copy_runs.h"
-#include "htp_kernel_registry.h"
-#include "htp_kernel_util.h"
+#include "htp_sim/kernels/copy_runs.h"
+#include "htp_sim/kernels/htp_kernel_registry.h"
+#include "htp_sim/kernels/htp_kernel_util.h"
 
 namespace qnn::htp {
 namespace {

@@ -14,8 +14,8 @@
 // Static inputs are converted once at prepare.
 #include <algorithm>
 
-#include "fp16.h"
-#include "htp_kernel_registry.h"
+#include "htp_sim/kernels/fp16.h"
+#include "htp_sim/kernels/htp_kernel_registry.h"
 #include "kernels/shared_ops.h"
 
 namespace qnn::htp {

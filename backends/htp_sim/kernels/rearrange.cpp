@@ -16,8 +16,8 @@
 //    out of range fails the execute.
 #include <algorithm>
 
-#include "htp_kernel_registry.h"
-#include "movement_map.h"
+#include "htp_sim/kernels/htp_kernel_registry.h"
+#include "htp_sim/kernels/movement_map.h"
 
 namespace qnn::htp {
 namespace {

@@ -4,8 +4,8 @@
 //  * ElementWiseSelect: the condition is true where its real value is not 0
 //    (stored + offset != 0); the chosen input is requantized to the output
 //    encoding (s_i / s_y).
-#include "htp_kernel_registry.h"
-#include "htp_kernel_util.h"
+#include "htp_sim/kernels/htp_kernel_registry.h"
+#include "htp_sim/kernels/htp_kernel_util.h"
 
 namespace qnn::htp {
 namespace {

@@ -14,10 +14,10 @@
 #include <cmath>
 #include <functional>
 
-#include "byte_paths.h"
+#include "htp_sim/kernels/byte_paths.h"
 #include "core/generic_elementwise.h"
-#include "htp_kernel_registry.h"
-#include "htp_kernel_util.h"
+#include "htp_sim/kernels/htp_kernel_registry.h"
+#include "htp_sim/kernels/htp_kernel_util.h"
 
 namespace qnn::htp {
 namespace {

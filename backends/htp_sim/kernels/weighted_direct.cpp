@@ -5,8 +5,8 @@
 // Both finish with the output stage of weighted_output.h.
 #include <algorithm>
 
-#include "htp_kernel_registry.h"
-#include "weighted_output.h"
+#include "htp_sim/kernels/htp_kernel_registry.h"
+#include "htp_sim/kernels/weighted_output.h"
 
 namespace qnn::htp {
 namespace {

@@ -1,6 +1,6 @@
-#include "weighted_output.h"
+#include "htp_sim/kernels/weighted_output.h"
 
-#include "quant_gemm.h"
+#include "htp_sim/kernels/quant_gemm.h"
 
 // GCC 12 reports its own AVX-512 intrinsic headers (their _mm512_undefined_*
 // placeholders) as maybe-uninitialized under -O2: false positives.

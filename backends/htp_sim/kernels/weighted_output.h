@@ -10,7 +10,7 @@
 #include <cmath>
 #include <vector>
 
-#include "htp_kernel_util.h"
+#include "htp_sim/kernels/htp_kernel_util.h"
 
 namespace qnn::htp {
 

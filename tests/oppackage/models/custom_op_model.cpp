@@ -1,7 +1,7 @@
 // Test model "custom": input x (float32 [2,3]); soft = ScaledSoftsign(x, alpha 2)
 // from the test op package, then the built-in add: out = soft + x. The model
 // only names the package; the tools register it with --op_packages.
-#include "model_builder.h"
+#include "tests/tools/net_run/models/model_builder.h"
 
 namespace {
 

@@ -13,7 +13,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
-#include "tool_runner.h"
+#include "tests/tools/net_run/tool_runner.h"
 
 using namespace nettest;
 

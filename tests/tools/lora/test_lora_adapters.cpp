@@ -17,8 +17,8 @@
 #include <string>
 #include <vector>
 
-#include "backend_loader.h"
-#include "tool_runner.h"
+#include "tests/api/backend_loader.h"
+#include "tests/tools/net_run/tool_runner.h"
 
 namespace {
 

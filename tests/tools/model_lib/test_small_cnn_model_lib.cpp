@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "QnnWrapperUtils.hpp"
-#include "backend_loader.h"
-#include "small_cnn/reference.h"
+#include "tests/api/backend_loader.h"
+#include "tests/tools/model_lib/small_cnn/reference.h"
 
 namespace {
 

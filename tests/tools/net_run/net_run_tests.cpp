@@ -9,7 +9,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
-#include "tool_runner.h"
+#include "tests/tools/net_run/tool_runner.h"
 
 using namespace nettest;
 

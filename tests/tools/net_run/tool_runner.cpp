@@ -1,4 +1,4 @@
-#include "tool_runner.h"
+#include "tests/tools/net_run/tool_runner.h"
 
 #include <sys/wait.h>
 

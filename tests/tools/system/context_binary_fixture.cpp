@@ -1,4 +1,4 @@
-#include "context_binary_fixture.h"
+#include "tests/tools/system/context_binary_fixture.h"
 
 #include <cstdlib>
 #include <filesystem>
@@ -6,7 +6,7 @@
 
 #include "HTP/QnnHtpCommon.h"
 #include "HTP/QnnHtpContext.h"
-#include "backend_loader.h"
+#include "tests/api/backend_loader.h"
 
 namespace qnn::test {
 namespace {

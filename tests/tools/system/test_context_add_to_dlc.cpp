@@ -21,9 +21,9 @@
 
 #include "QnnContext.h"
 #include "System/QnnSystemDlc.h"
-#include "backend_loader.h"
-#include "relu_chain.h"
-#include "system_loader.h"
+#include "tests/api/backend_loader.h"
+#include "tests/api/relu_chain.h"
+#include "tests/tools/system/system_loader.h"
 
 namespace qnn::test {
 namespace {

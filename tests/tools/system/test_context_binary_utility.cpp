@@ -8,8 +8,8 @@
 
 #include <fstream>
 
-#include "context_binary_fixture.h"
-#include "tool_runner.h"
+#include "tests/tools/system/context_binary_fixture.h"
+#include "tests/tools/system/tool_runner.h"
 #include "QnnSdkBuildId.h"
 
 namespace qnn::test {

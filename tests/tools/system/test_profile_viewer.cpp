@@ -10,8 +10,8 @@
 #include <iterator>
 #include <map>
 
-#include "context_binary_fixture.h"
-#include "tool_runner.h"
+#include "tests/tools/system/context_binary_fixture.h"
+#include "tests/tools/system/tool_runner.h"
 #include "QnnSdkBuildId.h"
 
 namespace qnn::test {

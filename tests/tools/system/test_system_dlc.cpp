@@ -17,9 +17,9 @@
 #include <string>
 #include <vector>
 
-#include "backend_loader.h"
+#include "tests/api/backend_loader.h"
 #include "System/QnnSystemDlc.h"
-#include "system_loader.h"
+#include "tests/tools/system/system_loader.h"
 
 namespace qnn::test {
 namespace {

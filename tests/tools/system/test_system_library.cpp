@@ -10,8 +10,8 @@
 
 #include "HTP/QnnHtpCommon.h"
 #include "HTP/QnnHtpSystemContext.h"
-#include "context_binary_fixture.h"
-#include "system_loader.h"
+#include "tests/tools/system/context_binary_fixture.h"
+#include "tests/tools/system/system_loader.h"
 
 namespace qnn::test {
 namespace {

@@ -8,7 +8,7 @@
 #include <mutex>
 #include <string>
 
-#include "system_loader.h"
+#include "tests/tools/system/system_loader.h"
 
 namespace qnn::test {
 namespace {

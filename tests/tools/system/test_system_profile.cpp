@@ -8,9 +8,9 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "context_binary_fixture.h"
-#include "system_loader.h"
-#include "tool_runner.h"
+#include "tests/tools/system/context_binary_fixture.h"
+#include "tests/tools/system/system_loader.h"
+#include "tests/tools/system/tool_runner.h"
 
 namespace qnn::test {
 namespace {

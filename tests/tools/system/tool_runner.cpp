@@ -1,4 +1,4 @@
-#include "tool_runner.h"
+#include "tests/tools/system/tool_runner.h"
 
 #include <fcntl.h>
 #include <spawn.h>

@@ -11,8 +11,8 @@
 #include <set>
 #include <sstream>
 
-#include "small_cnn/reference.h"
-#include "tool_runner.h"
+#include "tests/tools/model_lib/small_cnn/reference.h"
+#include "tests/tools/net_run/tool_runner.h"
 
 namespace {
 

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "QnnOpDef.h"
-#include "model_library.h"
+#include "tools/common/model_library.h"
 
 namespace testmodel {
 

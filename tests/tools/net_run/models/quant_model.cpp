@@ -2,7 +2,7 @@
 // "q_in" [4] (scale 0.05, offset -100, i.e. real = 0.05 * (q - 100)) and
 // "q_out" = relu(q_in) with the same encoding. Exported with the prefix
 // "Quant" to exercise --model_prefix.
-#include "model_builder.h"
+#include "tests/tools/net_run/models/model_builder.h"
 
 extern "C" __attribute__((visibility("default"))) ModelError_t Quant_composeGraphs(
     Qnn_BackendHandle_t, QNN_INTERFACE_VER_TYPE api, Qnn_ContextHandle_t ctx, const GraphConfigInfo_t** cfgs,

@@ -1,7 +1,7 @@
 // Test model "two_io": inputs x, y (float32 [2,3]); sum = x + y and
 // prod = x * y are intermediates; outputs "out/relu:0" = relu(sum) and
 // "diff" = prod - y. Four ops; the odd output name checks name sanitizing.
-#include "model_builder.h"
+#include "tests/tools/net_run/models/model_builder.h"
 
 extern "C" __attribute__((visibility("default"))) ModelError_t QnnModel_composeGraphs(
     Qnn_BackendHandle_t, QNN_INTERFACE_VER_TYPE api, Qnn_ContextHandle_t ctx, const GraphConfigInfo_t** cfgs,

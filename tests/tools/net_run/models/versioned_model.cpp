@@ -8,7 +8,7 @@
 // arrive where this library reads them.
 #include <cstdarg>
 
-#include "model_builder.h"
+#include "tests/tools/net_run/models/model_builder.h"
 
 #ifndef VERSIONED_LABEL
 #error "VERSIONED_LABEL names the header set"
