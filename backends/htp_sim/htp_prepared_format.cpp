@@ -1,7 +1,7 @@
 #include "htp_sim/htp_prepared_format.h"
 
 #include "HTP/QnnHtpCommon.h"
-#include "binary/byte_io.h"
+#include "byte_io/byte_io.h"
 #include "binary/context_binary.h"
 #include "htp_sim/htp_blockwise.h"
 

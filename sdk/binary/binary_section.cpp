@@ -7,8 +7,8 @@
 #include <exception>
 #include <new>
 
-#include "binary/byte_io.h"
-#include "binary/crc.h"
+#include "byte_io/byte_io.h"
+#include "byte_io/crc.h"
 #include "binary/quant_codec.h"
 #include "core/quant_at.h"
 

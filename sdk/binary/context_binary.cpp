@@ -14,8 +14,8 @@
 #include <unordered_map>
 #include <utility>
 
-#include "binary/byte_io.h"
-#include "binary/crc.h"
+#include "byte_io/byte_io.h"
+#include "byte_io/crc.h"
 #include "binary/quant_codec.h"
 #include "core/quant_at.h"
 

@@ -1,6 +1,6 @@
 #include "binary/prepared_blob.h"
 
-#include "binary/byte_io.h"
+#include "byte_io/byte_io.h"
 
 namespace qnn::sdk {
 namespace {

@@ -4,7 +4,7 @@
 // numBlocks, blockScaleBitwidth, the storage width (8 or 16) and the block multipliers (u16 each).
 #pragma once
 
-#include "binary/byte_io.h"
+#include "byte_io/byte_io.h"
 #include "core/tensor_view.h"
 
 namespace qnn::sdk::binary {

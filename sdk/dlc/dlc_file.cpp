@@ -12,7 +12,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
-#include "binary/crc.h"
+#include "byte_io/crc.h"
 #include "core/dtype.h"
 #include "core/tensor_view.h"
 #include "adapters/client_datatypes.h"

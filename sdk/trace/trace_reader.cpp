@@ -6,7 +6,7 @@
 #include <fstream>
 #include <iterator>
 
-#include "binary/crc.h"
+#include "byte_io/crc.h"
 #include "trace/byte_codec.h"
 
 namespace qnn::trace {

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "binary/byte_io.h"
+#include "byte_io/byte_io.h"
 #include "binary/context_binary.h"
 
 // ---- Allocation tracking: the largest single operator-new request ------------

@@ -1,7 +1,8 @@
-// Little-endian byte writer and bounds-checked byte reader used by the
-// context-binary format. The reader never reads past its end: every read first
-// checks the remaining length and, on failure, leaves the reader in a failed
-// state that every later read also reports.
+// Little-endian byte writer and bounds-checked byte reader shared by the binary
+// formats (context binary, binary section, prepared-graph blob, the HTP's
+// prepared graph). The reader never reads past its end: every read first checks
+// the remaining length and, on failure, leaves the reader in a failed state that
+// every later read also reports.
 #pragma once
 
 #include <cstddef>

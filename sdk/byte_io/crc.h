@@ -1,5 +1,5 @@
 // zlib's crc32 over buffers of any size (crc32 takes a uInt length, so large
-// buffers go in chunks). Shared by the context-binary and binary-section formats.
+// buffers go in chunks). Shared by the context-binary, binary-section, DLC and trace formats.
 #pragma once
 
 #include <zlib.h>
