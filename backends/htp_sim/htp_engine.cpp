@@ -10,7 +10,7 @@
 #include "HTP/QnnHtpProfile.h"
 #include "QnnProfile.h"
 #include "QnnTypes.h"
-#include "binary/context_binary.h"
+#include "context_binary/context_binary.h"
 #include "htp_sim/htp_kernels.h"
 #include "htp_sim/htp_passes.h"
 #include "htp_sim/htp_perf_infra.h"

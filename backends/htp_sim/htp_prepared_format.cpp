@@ -2,7 +2,7 @@
 
 #include "HTP/QnnHtpCommon.h"
 #include "byte_io/byte_io.h"
-#include "binary/context_binary.h"
+#include "context_binary/context_binary.h"
 #include "htp_sim/htp_blockwise.h"
 
 namespace qnn::htp {

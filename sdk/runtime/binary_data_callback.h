@@ -9,7 +9,7 @@
 #include <memory>
 
 #include "QnnContext.h"
-#include "binary/context_binary.h"
+#include "context_binary/context_binary.h"
 #include "core/status.h"
 
 namespace qnn::sdk {

@@ -3,12 +3,12 @@
 // applyBinarySection puts them into a loaded context between executes (the
 // vendor's LoRA adapters); getBinarySectionUpdate / freeBinarySectionUpdate
 // change the tensors of a section the backend allocates. Format:
-// binary/binary_section.h.
+// context_binary/binary_section.h.
 #include <cstring>
 #include <mutex>
 #include <set>
 
-#include "binary/binary_section.h"
+#include "context_binary/binary_section.h"
 #include "runtime/qnn_convert.h"
 #include "runtime/runtime.h"
 #include "runtime/runtime_support.h"

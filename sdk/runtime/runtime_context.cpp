@@ -4,7 +4,7 @@
 #include <cstring>
 #include <set>
 
-#include "binary/context_binary.h"
+#include "context_binary/context_binary.h"
 #include "binary/prepared_blob.h"
 #include "graph/memory_needs.h"
 #include "opdefs/op_catalog.h"

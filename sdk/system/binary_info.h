@@ -11,7 +11,7 @@
 
 #include "HTP/QnnHtpSystemContext.h"
 #include "System/QnnSystemContext.h"
-#include "binary/context_binary.h"
+#include "context_binary/context_binary.h"
 
 namespace qnn::system {
 

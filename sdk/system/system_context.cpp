@@ -2,7 +2,7 @@
 
 #include <limits>
 
-#include "binary/context_binary.h"
+#include "context_binary/context_binary.h"
 
 namespace qnn::system {
 namespace {

@@ -13,7 +13,7 @@
 
 #include "QnnInterface.h"
 #include "tests/fuzz/fuzz_backend.h"
-#include "binary/context_binary.h"
+#include "context_binary/context_binary.h"
 
 namespace {
 

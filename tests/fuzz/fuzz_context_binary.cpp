@@ -3,7 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "binary/context_binary.h"
+#include "context_binary/context_binary.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   (void)qnn::sdk::validateContextBinary(data, size);

@@ -1,11 +1,11 @@
-// The binary-section format (sdk/binary/binary_section.h) and the updateable
+// The binary-section format (sdk/context_binary/binary_section.h) and the updateable
 // flag of context-binary tensor records (format minor 1).
 #include <gtest/gtest.h>
 
 #include <cstring>
 
-#include "binary/binary_section.h"
-#include "binary/context_binary.h"
+#include "context_binary/binary_section.h"
+#include "context_binary/context_binary.h"
 
 namespace qnn::sdk {
 namespace {

@@ -1,4 +1,4 @@
-// Tests of the context-binary format (sdk/binary/context_binary.cpp): round trip,
+// Tests of the context-binary format (sdk/context_binary/context_binary.cpp): round trip,
 // refusal of truncated / corrupted / foreign / newer-major binaries, forward
 // compatibility with newer minor versions, and robustness of the payload parser
 // against hand-crafted counts and lengths (no huge allocations, no crashes).
@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "byte_io/byte_io.h"
-#include "binary/context_binary.h"
+#include "context_binary/context_binary.h"
 
 // ---- Allocation tracking: the largest single operator-new request ------------
 // Lets the huge-count tests assert that a corrupted count never turns into a

@@ -1,5 +1,5 @@
 // The binary-section format (docs/context-binary-format.md, "Binary sections").
-#include "binary/binary_section.h"
+#include "context_binary/binary_section.h"
 
 #include <zlib.h>
 
@@ -9,7 +9,7 @@
 
 #include "byte_io/byte_io.h"
 #include "byte_io/crc.h"
-#include "binary/quant_codec.h"
+#include "context_binary/quant_codec.h"
 #include "core/quant_at.h"
 
 namespace qnn::sdk {

@@ -1,6 +1,6 @@
 // The context-binary format. The byte layout, versioning rules and error
 // behavior are documented in docs/context-binary-format.md; keep the two in step.
-#include "binary/context_binary.h"
+#include "context_binary/context_binary.h"
 
 #include <zlib.h>
 
@@ -16,7 +16,7 @@
 
 #include "byte_io/byte_io.h"
 #include "byte_io/crc.h"
-#include "binary/quant_codec.h"
+#include "context_binary/quant_codec.h"
 #include "core/quant_at.h"
 
 namespace qnn::sdk {
