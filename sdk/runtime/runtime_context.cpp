@@ -5,9 +5,9 @@
 #include <set>
 
 #include "context_binary/context_binary.h"
-#include "binary/prepared_blob.h"
 #include "graph/memory_needs.h"
 #include "opdefs/op_catalog.h"
+#include "prepared_blob/prepared_blob.h"
 #include "runtime/binary_data_callback.h"
 #include "runtime/context_configs.h"
 #include "adapters/client_datatypes.h"

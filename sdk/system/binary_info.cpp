@@ -1,8 +1,8 @@
 #include "system/binary_info.h"
 
 #include "HTP/QnnHtpCommon.h"
-#include "binary/prepared_blob.h"
 #include "graph/memory_needs.h"
+#include "prepared_blob/prepared_blob.h"
 
 namespace qnn::system {
 namespace {

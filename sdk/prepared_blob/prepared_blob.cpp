@@ -1,4 +1,4 @@
-#include "binary/prepared_blob.h"
+#include "prepared_blob/prepared_blob.h"
 
 #include "byte_io/byte_io.h"
 
