@@ -23,7 +23,6 @@ import json
 import math
 import os
 import shutil
-import struct
 import sys
 import time
 import warnings
@@ -34,7 +33,9 @@ import torch.nn.functional as F
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "python"))
 import train_llm as T  # noqa: E402
+from qnn import safetensors  # noqa: E402
 
 TARGETS = {"q": ("attn", "q"), "k": ("attn", "k"), "v": ("attn", "v"), "o": ("attn", "o"),
            "gate": (None, "gate"), "up": (None, "up"), "down": (None, "down")}
@@ -166,20 +167,6 @@ def export(model, mods, n, path):
     onnx.save(m, path)
 
 
-def write_safetensors(path, tensors):
-    """F32 tensors in the safetensors layout: 8-byte header length, JSON header, the data."""
-    header, blobs, off = {}, [], 0
-    for name, t in tensors.items():
-        raw = t.detach().contiguous().float().numpy().tobytes()
-        header[name] = {"dtype": "F32", "shape": list(t.shape), "data_offsets": [off, off + len(raw)]}
-        blobs.append(raw)
-        off += len(raw)
-    text = json.dumps(header, sort_keys=True).encode()
-    text += b" " * (-len(text) % 8)
-    with open(path, "wb") as f:
-        f.write(struct.pack("<Q", len(text)) + text + b"".join(blobs))
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--base", required=True, help="train_llm.py's output directory")
@@ -278,7 +265,8 @@ def main():
         p.requires_grad_(False)
     export(model, mods, c["ar"], os.path.join(a.out, "prefill.onnx"))
     export(model, mods, 1, os.path.join(a.out, "decode.onnx"))
-    write_safetensors(os.path.join(a.out, "adapter.safetensors"), adapter)
+    safetensors.write(os.path.join(a.out, "adapter.safetensors"),
+                      {name: t.detach().float().numpy() for name, t in adapter.items()})
     with open(os.path.join(a.out, "lora_weights.txt"), "w") as f:
         f.write("".join(name + "\n" for name in adapter))
     torch.save({"targets": targets, "rank": a.rank, "seed": 0, "init": init, "adapter": adapter},

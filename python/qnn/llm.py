@@ -36,6 +36,7 @@ import time
 
 import numpy as np
 
+from . import safetensors as _safetensors
 from ._core import Backend
 
 MASK_NEG = -10000.0  # train_llm.py's additive mask value
@@ -547,20 +548,12 @@ def build(bin_dir, model_dir, backend, out_dir, fp16=False, extension=None, quan
 
 
 def read_safetensors(path):
-    """{name: float32 array} of a safetensors file of F32/F16 tensors."""
-    with open(path, "rb") as f:
-        raw = f.read()
-    n = int.from_bytes(raw[:8], "little")
-    header = json.loads(raw[8:8 + n])
+    """{name: float32 array} of a safetensors file of F32/F16 tensors (read by qnn.safetensors)."""
     out = {}
-    for name, e in header.items():
-        if name == "__metadata__":
-            continue
-        dt = {"F32": np.float32, "F16": np.float16}.get(e["dtype"])
-        if dt is None:
-            raise ValueError(f"{path}: tensor {name} is {e['dtype']} (F32 or F16 only)")
-        a, b = e["data_offsets"]
-        out[name] = np.frombuffer(raw[8 + n + a:8 + n + b], dt).astype(np.float32).reshape(e["shape"])
+    for name, t in _safetensors.read(path).items():
+        if t.dtype not in ("F32", "F16"):
+            raise ValueError(f"{path}: tensor {name} is {t.dtype} (F32 or F16 only)")
+        out[name] = _safetensors.as_array(t).astype(np.float32)
     return out
 
 

@@ -10,12 +10,27 @@
 # Values: element i of a tensor with seed s is (((i*29 + s*7) % 19) - 9) / 16; seeds
 # W 1, lora_A 2, lora_B 3 (base), one: lora_A 4, lora_B 5; two: lora_A 6. The tests
 # recompute them (test_lora_adapters.cpp), F16 values being exact in half precision.
+import importlib.util
 import io
 import json
 import os
 import struct
 import sys
 import tarfile
+
+
+def _load_safetensors():
+    """python/qnn/safetensors.py by its path: standard library only, so the build needs no numpy for it
+    (importing the qnn package would load numpy)."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "python", "qnn",
+                        "safetensors.py")
+    spec = importlib.util.spec_from_file_location("qnn_safetensors", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_SAFETENSORS = _load_safetensors()
 
 
 def values(count, seed):
@@ -31,14 +46,7 @@ def f16(v):
 
 
 def safetensors(path, tensors):
-    header, data = {}, b""
-    for name, (dtype, shape, raw) in tensors.items():
-        header[name] = {"dtype": dtype, "shape": shape, "data_offsets": [len(data), len(data) + len(raw)]}
-        data += raw
-    header["__metadata__"] = {"format": "pt"}
-    text = json.dumps(header, sort_keys=True).encode()
-    with open(path, "wb") as f:
-        f.write(struct.pack("<Q", len(text)) + text + data)
+    _SAFETENSORS.write(path, {name: _SAFETENSORS.Tensor(*t) for name, t in tensors.items()}, {"format": "pt"})
 
 
 def main(out):
