@@ -15,6 +15,7 @@
 #include "byte_io/crc.h"
 #include "core/dtype.h"
 #include "core/tensor_view.h"
+#include "dlc/dlc_layout.h"
 #include "adapters/client_datatypes.h"
 
 namespace qnn::dlc {
@@ -23,14 +24,11 @@ namespace {
 using sdk::Status;
 using Json = nlohmann::json;
 
-constexpr char kMagic[8] = {'O', 'Q', 'N', 'N', 'D', 'L', 'C', '\0'};
-constexpr uint32_t kVersion = 1;
-constexpr size_t kPreambleSize = 64;
+using layout::kPreambleSize;
+using layout::kVersion;
 // A header beyond this is refused before anything is allocated for it.
 constexpr uint64_t kMaxHeaderRawSize = uint64_t(256) << 20;
 
-uint32_t le32(const uint8_t* p) { return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24; }
-uint64_t le64(const uint8_t* p) { return uint64_t(le32(p)) | uint64_t(le32(p + 4)) << 32; }
 
 
 // The core's datatype table (core/dtype.h): its values are Qnn_DataType_t's.
@@ -49,19 +47,6 @@ size_t dataTypeSize(Qnn_DataType_t t) { return sdk::dtypeSize(static_cast<sdk::D
 
 Status bad(const std::string& path, const std::string& what) {
   return sdk::corruptData("DLC '" + path + "': " + what);
-}
-
-const std::map<std::string, Qnn_TensorType_t>& tensorTypes() {
-  static const std::map<std::string, Qnn_TensorType_t> kTypes = {
-      {"QNN_TENSOR_TYPE_APP_WRITE", QNN_TENSOR_TYPE_APP_WRITE},
-      {"QNN_TENSOR_TYPE_APP_READ", QNN_TENSOR_TYPE_APP_READ},
-      {"QNN_TENSOR_TYPE_APP_READWRITE", QNN_TENSOR_TYPE_APP_READWRITE},
-      {"QNN_TENSOR_TYPE_NATIVE", QNN_TENSOR_TYPE_NATIVE},
-      {"QNN_TENSOR_TYPE_STATIC", QNN_TENSOR_TYPE_STATIC},
-      {"QNN_TENSOR_TYPE_NULL", QNN_TENSOR_TYPE_NULL},
-      {"QNN_TENSOR_TYPE_UPDATEABLE_STATIC", QNN_TENSOR_TYPE_UPDATEABLE_STATIC},
-  };
-  return kTypes;
 }
 
 template <typename T>
@@ -113,9 +98,8 @@ Graph parseGraph(const Json& g, const uint8_t* file, uint64_t dataEnd) {
   for (const auto& [name, t] : g.at("tensors").items()) {
     Tensor tensor;
     tensor.name = name;
-    const auto type = tensorTypes().find(t.at("type").get<std::string>());
-    if (type == tensorTypes().end()) throw std::invalid_argument("tensor '" + name + "': unknown type");
-    tensor.type = type->second;
+    if (!layout::tensorTypeFromName(t.at("type").get<std::string>(), &tensor.type))
+      throw std::invalid_argument("tensor '" + name + "': unknown type");
     tensor.dataType = dataTypeFromName(t.at("data_type").get<std::string>());
     if (tensor.dataType == QNN_DATATYPE_UNDEFINED) throw std::invalid_argument("tensor '" + name + "': unknown data_type");
     tensor.dims = dimsOf(t.at("dims"));
@@ -156,7 +140,7 @@ Graph parseGraph(const Json& g, const uint8_t* file, uint64_t dataEnd) {
       const uint64_t offset = d.at("offset").get<uint64_t>(), size = d.at("size").get<uint64_t>();
       if (offset < kPreambleSize || offset > dataEnd || size > dataEnd - offset)
         throw std::invalid_argument("tensor '" + name + "': data outside the file's data region");
-      if (!sdk::binary::checksumMatches(crc32Of(file + offset, size), d.at("crc32").get<uint32_t>()))
+      if (!sdk::binary::checksumMatches(sdk::binary::crc32Of(file + offset, size), d.at("crc32").get<uint32_t>()))
         throw std::invalid_argument("tensor '" + name + "': data CRC mismatch (the file is damaged)");
       uint64_t elements = 1;
       for (uint32_t dim : tensor.dims) elements *= dim;
@@ -218,16 +202,6 @@ Graph parseGraph(const Json& g, const uint8_t* file, uint64_t dataEnd) {
 
 }  // namespace
 
-uint32_t crc32Of(const uint8_t* data, size_t size) {
-  uLong crc = crc32(0L, Z_NULL, 0);
-  while (size > 0) {  // zlib takes uInt lengths
-    const uInt n = uInt(std::min<size_t>(size, std::numeric_limits<uInt>::max()));
-    crc = crc32(crc, data, n);
-    data += n, size -= n;
-  }
-  return uint32_t(crc);
-}
-
 Status DlcFile::open(const std::string& path, std::unique_ptr<DlcFile>* out) {
   std::unique_ptr<DlcFile> file(new DlcFile());
   file->path_ = path;
@@ -279,25 +253,25 @@ Status DlcFile::parse(const uint8_t* bytes, uint64_t fileSize) {
   const std::string& path = path_;
   base_ = bytes, size_ = fileSize;
   DlcFile* file = this;
-  if (std::memcmp(bytes, kMagic, sizeof kMagic) != 0) return bad(path, "not an OpenQNN DLC (bad magic)");
-  const uint32_t version = le32(bytes + 8);
-  if (version != kVersion)
-    return bad(path, "format version " + std::to_string(version) + ", this library reads version " +
+  if (std::memcmp(bytes, layout::kMagic, sizeof layout::kMagic) != 0)
+    return bad(path, "not an OpenQNN DLC (bad magic)");
+  const layout::Preamble pre = layout::readPreamble(bytes);
+  if (pre.version != kVersion)
+    return bad(path, "format version " + std::to_string(pre.version) + ", this library reads version " +
                          std::to_string(kVersion));
-  uint8_t covered[kPreambleSize - 4];
-  std::memcpy(covered, bytes, 44);
-  std::memcpy(covered + 44, bytes + 48, 16);
-  if (!sdk::binary::checksumMatches(crc32Of(covered, sizeof covered), le32(bytes + 44))) return bad(path, "preamble CRC mismatch");
-  const uint64_t headerOffset = le64(bytes + 16), headerSize = le64(bytes + 24), headerRawSize = le64(bytes + 32);
-  if (le64(bytes + 48) != fileSize)
-    return bad(path, "the preamble records " + std::to_string(le64(bytes + 48)) + " bytes, the file has " +
+  if (!sdk::binary::checksumMatches(layout::preambleCrcOf(bytes), pre.preambleCrc))
+    return bad(path, "preamble CRC mismatch");
+  const uint64_t headerOffset = pre.headerOffset, headerSize = pre.headerSize, headerRawSize = pre.headerRawSize;
+  if (pre.fileSize != fileSize)
+    return bad(path, "the preamble records " + std::to_string(pre.fileSize) + " bytes, the file has " +
                          std::to_string(fileSize) + " (truncated or appended to)");
   if (headerOffset < kPreambleSize || headerOffset > fileSize || headerSize > fileSize - headerOffset)
     return bad(path, "header outside the file");
   // Deflate expands at most ~1032:1: a larger stated size is refused before it is allocated.
   if (headerRawSize > kMaxHeaderRawSize || headerRawSize > headerSize * 1032 + 64)
     return bad(path, "header size " + std::to_string(headerRawSize) + " refused");
-  if (!sdk::binary::checksumMatches(crc32Of(bytes + headerOffset, headerSize), le32(bytes + 40))) return bad(path, "header CRC mismatch");
+  if (!sdk::binary::checksumMatches(sdk::binary::crc32Of(bytes + headerOffset, headerSize), pre.headerCrc))
+    return bad(path, "header CRC mismatch");
   std::string raw(size_t(headerRawSize), '\0');
   uLongf rawSize = uLongf(headerRawSize);
   if (uncompress(reinterpret_cast<Bytef*>(raw.data()), &rawSize, bytes + headerOffset, uLong(headerSize)) != Z_OK ||
@@ -330,7 +304,7 @@ Status DlcFile::parse(const uint8_t* bytes, uint64_t fileSize) {
         const uint64_t offset = d.at("offset").get<uint64_t>(), size = d.at("size").get<uint64_t>();
         if (offset < kPreambleSize || offset > headerOffset || size > headerOffset - offset || size == 0)
           return bad(path, "context binary '" + cb.name + "' outside the file's data region");
-        if (!sdk::binary::checksumMatches(crc32Of(bytes + offset, size), d.at("crc32").get<uint32_t>()))
+        if (!sdk::binary::checksumMatches(sdk::binary::crc32Of(bytes + offset, size), d.at("crc32").get<uint32_t>()))
           return bad(path, "context binary '" + cb.name + "': CRC mismatch (the file is damaged)");
         cb.data = bytes + offset, cb.size = size;
         file->contextBinaries_.push_back(std::move(cb));

@@ -82,9 +82,6 @@ struct Metadata {
   std::string quantizer, quantizerCommand;  // empty unless qairt-quantizer wrote the file
 };
 
-// CRC-32 (zlib) of any length, as the format's checksums are computed.
-uint32_t crc32Of(const uint8_t* data, size_t size);
-
 class DlcFile {
  public:
   // Opens and checks `path`; on success *out owns the mapping.

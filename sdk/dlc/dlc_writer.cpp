@@ -10,7 +10,9 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "byte_io/crc.h"
 #include "core/dtype.h"
+#include "dlc/dlc_layout.h"
 
 namespace qnn::dlc {
 namespace {
@@ -18,30 +20,9 @@ namespace {
 using Json = nlohmann::ordered_json;
 using sdk::Status;
 
-constexpr char kMagic[8] = {'O', 'Q', 'N', 'N', 'D', 'L', 'C', '\0'};
-constexpr uint32_t kVersion = 1;
-constexpr size_t kPreambleSize = 64, kAlign = 64;
-
-void put32(uint8_t* p, uint32_t v) {
-  for (int i = 0; i < 4; ++i) p[i] = uint8_t(v >> (8 * i));
-}
-void put64(uint8_t* p, uint64_t v) {
-  put32(p, uint32_t(v));
-  put32(p + 4, uint32_t(v >> 32));
-}
-
-const char* tensorTypeName(Qnn_TensorType_t t) {
-  switch (t) {
-    case QNN_TENSOR_TYPE_APP_WRITE: return "QNN_TENSOR_TYPE_APP_WRITE";
-    case QNN_TENSOR_TYPE_APP_READ: return "QNN_TENSOR_TYPE_APP_READ";
-    case QNN_TENSOR_TYPE_APP_READWRITE: return "QNN_TENSOR_TYPE_APP_READWRITE";
-    case QNN_TENSOR_TYPE_NATIVE: return "QNN_TENSOR_TYPE_NATIVE";
-    case QNN_TENSOR_TYPE_STATIC: return "QNN_TENSOR_TYPE_STATIC";
-    case QNN_TENSOR_TYPE_NULL: return "QNN_TENSOR_TYPE_NULL";
-    case QNN_TENSOR_TYPE_UPDATEABLE_STATIC: return "QNN_TENSOR_TYPE_UPDATEABLE_STATIC";
-    default: return nullptr;
-  }
-}
+using layout::kAlign;
+using layout::kPreambleSize;
+using layout::kVersion;
 
 template <typename T>
 T load(const uint8_t* p) {
@@ -122,7 +103,7 @@ Status writeDlc(const std::vector<const Graph*>& graphs, const Metadata& metadat
       return sdk::invalidArgument("graph '" + g->name + "' twice: graph names in a DLC are unique");
     Json tensors = Json::object();
     for (const Tensor& t : g->tensors) {
-      const char* type = tensorTypeName(t.type);
+      const char* type = layout::tensorTypeName(t.type);
       if (!type) return sdk::notSupported("tensor '" + t.name + "': tensor type " + std::to_string(int(t.type)) + " has no DLC form");
       Json d;
       d["type"] = type;
@@ -136,7 +117,8 @@ Status writeDlc(const std::vector<const Graph*>& graphs, const Metadata& metadat
         bytes.resize((bytes.size() + kAlign - 1) / kAlign * kAlign, 0);
         const uint64_t offset = bytes.size();
         bytes.insert(bytes.end(), t.data, t.data + t.size);
-        d["data"] = {{"offset", offset}, {"size", t.size}, {"crc32", crc32Of(t.data, size_t(t.size))}};
+        const uint32_t crc = sdk::binary::crc32Of(t.data, size_t(t.size));
+        d["data"] = {{"offset", offset}, {"size", t.size}, {"crc32", crc}};
       }
       if (tensors.contains(t.name)) return sdk::invalidArgument("graph '" + g->name + "': tensor name '" + t.name + "' twice");
       tensors[t.name] = std::move(d);
@@ -170,8 +152,9 @@ Status writeDlc(const std::vector<const Graph*>& graphs, const Metadata& metadat
     bytes.resize((bytes.size() + kAlign - 1) / kAlign * kAlign, 0);
     const uint64_t offset = bytes.size();
     bytes.insert(bytes.end(), c->data, c->data + c->size);
+    const uint32_t crc = sdk::binary::crc32Of(c->data, size_t(c->size));
     binaries.push_back({{"name", c->name}, {"record_type", c->recordType}, {"backend_id", c->backendId},
-                        {"data", {{"offset", offset}, {"size", c->size}, {"crc32", crc32Of(c->data, size_t(c->size))}}}});
+                        {"data", {{"offset", offset}, {"size", c->size}, {"crc32", crc}}}});
   }
   Json md = {{"converter", metadata.converter}, {"converter_command", metadata.converterCommand},
              {"model_version", metadata.modelVersion},
@@ -192,20 +175,11 @@ Status writeDlc(const std::vector<const Graph*>& graphs, const Metadata& metadat
   bytes.resize((bytes.size() + kAlign - 1) / kAlign * kAlign, 0);
   const uint64_t headerOffset = bytes.size();
   bytes.insert(bytes.end(), packed.begin(), packed.end());
-  uint8_t* pre = bytes.data();
-  std::memcpy(pre, kMagic, sizeof kMagic);
-  put32(pre + 8, kVersion);
-  put32(pre + 12, 0);
-  put64(pre + 16, headerOffset);
-  put64(pre + 24, packed.size());
-  put64(pre + 32, raw.size());
-  put32(pre + 40, crc32Of(packed.data(), packed.size()));
-  put64(pre + 48, bytes.size());
-  put64(pre + 56, 0);
-  uint8_t covered[kPreambleSize - 4];
-  std::memcpy(covered, pre, 44);
-  std::memcpy(covered + 44, pre + 48, 16);
-  put32(pre + 44, crc32Of(covered, sizeof covered));
+  layout::Preamble pre;
+  pre.headerOffset = headerOffset, pre.headerSize = packed.size(), pre.headerRawSize = raw.size();
+  pre.headerCrc = sdk::binary::crc32Of(packed.data(), packed.size());
+  pre.fileSize = bytes.size();
+  layout::writePreamble(pre, bytes.data());
   *out = std::move(bytes);
   return Status::ok();
 }
