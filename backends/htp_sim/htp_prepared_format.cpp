@@ -4,6 +4,7 @@
 #include "byte_io/byte_io.h"
 #include "context_binary/context_binary.h"
 #include "htp_sim/htp_blockwise.h"
+#include "prepared_blob/htp_prepared_head.h"
 
 namespace qnn::htp {
 namespace {
@@ -11,7 +12,6 @@ namespace {
 using sdk::binary::ByteReader;
 using sdk::binary::ByteWriter;
 
-constexpr uint32_t kMagic = 0x50505448;  // "HTPP" little-endian
 // 2: static data equal to the source graph's is not stored again; 3: fp16ClampOverflow after the options;
 // 4: blockwise-expanded weights are re-expanded from the source graph's tensor instead of stored
 // (written only by graphs that have such weights, so the others stay readable by version-3 readers).
@@ -55,11 +55,10 @@ sdk::Status encodePreparedGraph(const PreparedPlan& plan, const GraphOptions& o,
   QNN_SDK_RETURN_IF_ERROR(sdk::writeContextBinary(graph, &graphBytes));
   ByteWriter w(out);
   const uint32_t version = expanded.empty() ? kVersionWithoutExpanded : kVersion;
-  w.u32(kMagic);
-  w.u32(version);
-  for (uint32_t v : {o.socModel, o.arch, o.vtcmMB, o.optMode, uint32_t(o.fp16), o.hvxThreads,
-                     uint32_t(o.foldReluIntoConv), o.contextPriority, uint32_t(o.fp16ClampOverflow)})
-    w.u32(v);
+  sdk::writeHtpPreparedHead(w, version,
+                            {o.socModel, o.arch, o.vtcmMB, o.optMode, uint32_t(o.fp16), o.hvxThreads,
+                             uint32_t(o.foldReluIntoConv), o.contextPriority});
+  w.u32(uint32_t(o.fp16ClampOverflow));
   w.u32(static_cast<uint32_t>(plan.passes.size()));
   for (const PassRecord& p : plan.passes) {
     w.str(p.pass);
@@ -91,18 +90,18 @@ sdk::Status encodePreparedGraph(const PreparedPlan& plan, const GraphOptions& o,
 sdk::Status decodePreparedGraph(const uint8_t* data, size_t size, const sdk::GraphIR& source, PreparedPlan* plan,
                                 GraphOptions* o) {
   ByteReader r(data, size);
-  uint32_t magic = 0, version = 0;
-  if (!r.u32(&magic) || magic != kMagic) return corrupt("bad magic");
+  uint32_t version = 0;
+  if (!sdk::readHtpPreparedMagic(r)) return corrupt("bad magic");
   if (!r.u32(&version) || version < 1 || version > kVersion) return corrupt("unknown version " + std::to_string(version));
-  uint32_t fp16 = 0, fold = 0;
-  for (uint32_t* v : {&o->socModel, &o->arch, &o->vtcmMB, &o->optMode, &fp16, &o->hvxThreads, &fold,
-                      &o->contextPriority})
-    if (!r.u32(v)) return corrupt("truncated options");
+  sdk::HtpPreparedOptions head;
+  if (!sdk::readHtpPreparedOptions(r, &head)) return corrupt("truncated options");
+  o->socModel = head.socModel, o->arch = head.arch, o->vtcmMB = head.vtcmMB, o->optMode = head.optMode;
+  o->hvxThreads = head.hvxThreads, o->contextPriority = head.contextPriority;
   uint32_t clampOverflow = 0;
   if (version >= 3 && !r.u32(&clampOverflow)) return corrupt("truncated options");
   o->fp16ClampOverflow = clampOverflow != 0;
-  o->fp16 = fp16 != 0;
-  o->foldReluIntoConv = fold != 0;
+  o->fp16 = head.fp16 != 0;
+  o->foldReluIntoConv = head.foldReluIntoConv != 0;
   if (!findArch(o->arch)) return corrupt("unknown HTP architecture " + std::to_string(o->arch));
   uint32_t n = 0;
   if (!r.count(&n, 12)) return corrupt("truncated pass records");

@@ -2,6 +2,7 @@
 
 #include "HTP/QnnHtpCommon.h"
 #include "graph/memory_needs.h"
+#include "prepared_blob/htp_prepared_head.h"
 #include "prepared_blob/prepared_blob.h"
 
 namespace qnn::system {
@@ -23,22 +24,14 @@ BinaryInfoStorage::BinaryInfoStorage(const sdk::ContextBinaryContents& c, Format
 
 namespace {
 
-// What the HTP's prepared form of a graph records (docs/context-binary-format.md, "HTP prepared
-// graph": magic, version, then socModel, arch, vtcmMB, optMode, fp16, hvxThreads as u32).
-struct HtpPreparedHeader {
-  uint32_t socModel = 0, vtcmMB = 0, optMode = 0, hvxThreads = 0;
-};
-
-bool readHtpHeader(const std::vector<uint8_t>& bytes, HtpPreparedHeader* out) {
-  constexpr uint32_t kMagic = 0x50505448;  // "HTPP"
-  auto u32 = [&bytes](size_t at) {
-    return static_cast<uint32_t>(bytes[at] | bytes[at + 1] << 8 | bytes[at + 2] << 16 | uint32_t{bytes[at + 3]} << 24);
-  };
-  if (bytes.size() < 32 || u32(0) != kMagic) return false;
-  out->socModel = u32(8);
-  out->vtcmMB = u32(16);
-  out->optMode = u32(20);
-  out->hvxThreads = u32(28);
+// The options the HTP prepared a graph with, from the head of its prepared form
+// (prepared_blob/htp_prepared_head.h); *out unchanged when the bytes have no such head.
+bool readHtpHead(const std::vector<uint8_t>& bytes, sdk::HtpPreparedOptions* out) {
+  sdk::binary::ByteReader r(bytes.data(), bytes.size());
+  uint32_t version = 0;
+  sdk::HtpPreparedOptions head;
+  if (!sdk::readHtpPreparedMagic(r) || !r.u32(&version) || !sdk::readHtpPreparedOptions(r, &head)) return false;
+  *out = head;
   return true;
 }
 
@@ -128,9 +121,9 @@ void BinaryInfoStorage::fillHtpV3(const sdk::ContextBinaryContents& c, FormatVer
       if (t.updateable) updateable.push_back(&t);
     v.numUpdateableTensors = static_cast<uint32_t>(updateable.size());
     v.updateableTensors = keepTensors(updateable);
-    HtpPreparedHeader header;
+    sdk::HtpPreparedOptions header;
     auto it = prepared.find(g.name);
-    if (it != prepared.end() && readHtpHeader(it->second, &header) && !v3.socModel) v3.socModel = header.socModel;
+    if (it != prepared.end() && readHtpHead(it->second, &header) && !v3.socModel) v3.socModel = header.socModel;
     QnnHtpSystemContext_GraphBlobInfo_t& blob = graphBlobs_.emplace_back();
     blob = QnnHtpSystemContext_GraphBlobInfo_t{};
     blob.version = QNN_SYSTEM_CONTEXT_HTP_GRAPH_INFO_BLOB_VERSION_V1;

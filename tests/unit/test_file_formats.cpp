@@ -5,6 +5,7 @@
 
 #include <cstring>
 
+#include "prepared_blob/htp_prepared_head.h"
 #include "profile_log/profile_log.h"
 #include "safetensors/safetensors.h"
 
@@ -108,6 +109,55 @@ TEST(SafetensorsFormat, WriterAndReaderRefuseInconsistentTensors) {
   EXPECT_FALSE(parseSafetensors(bytes.data(), 7, "tiny", &out).isOk());
   EXPECT_EQ(readSafetensors("/nonexistent/a.safetensors", &out).message(),
             "cannot open safetensors file '/nonexistent/a.safetensors'");
+}
+
+// The head of the HTP's prepared graph, which libQnnHtp.so writes and reads and libQnnSystem.so
+// reads for binary info: "HTPP", the version, then socModel, arch, vtcmMB, optMode, fp16,
+// hvxThreads, foldReluIntoConv, contextPriority, u32 little-endian each
+// (docs/context-binary-format.md, "HTP prepared graph").
+TEST(HtpPreparedHead, BytesAsDocumentedAndReadBack) {
+  std::vector<uint8_t> bytes;
+  binary::ByteWriter w(&bytes);
+  writeHtpPreparedHead(w, 4, {60, 0x73, 8, 2, 1, 6, 0, 300});
+  const uint32_t want[] = {4, 60, 0x73, 8, 2, 1, 6, 0, 300};
+  ASSERT_EQ(bytes.size(), 4 + sizeof want);
+  EXPECT_EQ(std::string(bytes.begin(), bytes.begin() + 4), "HTPP");
+  for (size_t i = 0; i < 9; ++i) {
+    const uint8_t* p = bytes.data() + 4 + 4 * i;
+    EXPECT_EQ(uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24, want[i]) << i;
+  }
+  binary::ByteReader r(bytes.data(), bytes.size());
+  uint32_t version = 0;
+  HtpPreparedOptions o;
+  ASSERT_TRUE(readHtpPreparedMagic(r));
+  ASSERT_TRUE(r.u32(&version));
+  ASSERT_TRUE(readHtpPreparedOptions(r, &o));
+  EXPECT_EQ(version, 4u);
+  EXPECT_EQ(o.socModel, 60u);
+  EXPECT_EQ(o.arch, 0x73u);
+  EXPECT_EQ(o.vtcmMB, 8u);
+  EXPECT_EQ(o.optMode, 2u);
+  EXPECT_EQ(o.fp16, 1u);
+  EXPECT_EQ(o.hvxThreads, 6u);
+  EXPECT_EQ(o.foldReluIntoConv, 0u);
+  EXPECT_EQ(o.contextPriority, 300u);
+  EXPECT_TRUE(r.atEnd());
+}
+
+TEST(HtpPreparedHead, ForeignOrTruncatedBytesRefused) {
+  std::vector<uint8_t> bytes;
+  binary::ByteWriter w(&bytes);
+  writeHtpPreparedHead(w, 4, {});
+  binary::ByteReader truncated(bytes.data(), bytes.size() - 1);
+  uint32_t version = 0;
+  HtpPreparedOptions o;
+  ASSERT_TRUE(readHtpPreparedMagic(truncated) && truncated.u32(&version));
+  EXPECT_FALSE(readHtpPreparedOptions(truncated, &o));
+  bytes[0] = 'X';
+  binary::ByteReader foreign(bytes.data(), bytes.size());
+  EXPECT_FALSE(readHtpPreparedMagic(foreign));
+  binary::ByteReader empty(bytes.data(), 0);
+  EXPECT_FALSE(readHtpPreparedMagic(empty));
 }
 
 }  // namespace
