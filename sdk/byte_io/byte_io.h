@@ -13,14 +13,31 @@
 
 namespace qnn::sdk::binary {
 
+// One little-endian fixed-width integer appended to `out` / read from [p, end), p advanced; false
+// (nothing read) when fewer than sizeof(T) bytes remain. The readers and writers below use them,
+// and the Saver's trace encoder and decoder use them directly.
+template <typename T>
+inline void putLE(std::vector<uint8_t>& out, T v) {
+  for (size_t k = 0; k < sizeof(T); ++k) out.push_back(static_cast<uint8_t>(static_cast<uint64_t>(v) >> (8 * k)));
+}
+template <typename T>
+inline bool getLE(const uint8_t*& p, const uint8_t* end, T& v) {
+  if (static_cast<size_t>(end - p) < sizeof(T)) return false;
+  uint64_t r = 0;
+  for (size_t k = 0; k < sizeof(T); ++k) r |= static_cast<uint64_t>(p[k]) << (8 * k);
+  v = static_cast<T>(r);
+  p += sizeof(T);
+  return true;
+}
+
 class ByteWriter {
  public:
   explicit ByteWriter(std::vector<uint8_t>* out) : out_(out) {}
 
   void u8(uint8_t v) { out_->push_back(v); }
-  void u16(uint16_t v) { le(v, 2); }
-  void u32(uint32_t v) { le(v, 4); }
-  void u64(uint64_t v) { le(v, 8); }
+  void u16(uint16_t v) { putLE(*out_, v); }
+  void u32(uint32_t v) { putLE(*out_, v); }
+  void u64(uint64_t v) { putLE(*out_, v); }
   void i32(int32_t v) { u32(static_cast<uint32_t>(v)); }
   void f32(float v) {
     uint32_t bits;
@@ -55,9 +72,6 @@ class ByteWriter {
   }
 
  private:
-  void le(uint64_t v, int n) {
-    for (int i = 0; i < n; ++i) out_->push_back(static_cast<uint8_t>(v >> (8 * i)));
-  }
   std::vector<uint8_t>* out_;
 };
 
@@ -71,10 +85,10 @@ class ByteReader {
   bool atEnd() const { return remaining() == 0; }
   size_t pos() const { return pos_; }
 
-  bool u8(uint8_t* v) { return fixed(v, 1); }
-  bool u16(uint16_t* v) { return fixed(v, 2); }
-  bool u32(uint32_t* v) { return fixed(v, 4); }
-  bool u64(uint64_t* v) { return fixed(v, 8); }
+  bool u8(uint8_t* v) { return fixed(v); }
+  bool u16(uint16_t* v) { return fixed(v); }
+  bool u32(uint32_t* v) { return fixed(v); }
+  bool u64(uint64_t* v) { return fixed(v); }
   bool i32(int32_t* v) {
     uint32_t u;
     if (!u32(&u)) return false;
@@ -139,12 +153,11 @@ class ByteReader {
     return true;
   }
   template <typename T>
-  bool fixed(T* v, size_t n) {
-    if (!need(n)) return false;
-    uint64_t x = 0;
-    for (size_t i = 0; i < n; ++i) x |= static_cast<uint64_t>(p_[pos_ + i]) << (8 * i);
-    pos_ += n;
-    *v = static_cast<T>(x);
+  bool fixed(T* v) {
+    if (!need(sizeof(T))) return false;
+    const uint8_t* p = p_ + pos_;
+    getLE(p, p_ + n_, *v);
+    pos_ += sizeof(T);
     return true;
   }
 

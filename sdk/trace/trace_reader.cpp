@@ -6,10 +6,12 @@
 #include <fstream>
 #include <iterator>
 
+#include "byte_io/byte_io.h"
 #include "byte_io/crc.h"
-#include "trace/byte_codec.h"
 
 namespace qnn::trace {
+
+using sdk::binary::getLE;
 namespace {
 
 bool fail(Trace& t, uint64_t offset, const std::string& message) {

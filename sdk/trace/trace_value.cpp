@@ -1,8 +1,11 @@
 #include "trace/trace_value.h"
 
-#include "trace/byte_codec.h"
+#include "byte_io/byte_io.h"
 
 namespace qnn::trace {
+
+using sdk::binary::getLE;
+using sdk::binary::putLE;
 
 Value Value::uint(uint64_t v) { Value r; r.kind = Kind::UInt; r.u = v; return r; }
 Value Value::sint(int64_t v) { Value r; r.kind = Kind::Int; r.i = v; return r; }

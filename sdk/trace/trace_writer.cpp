@@ -6,9 +6,12 @@
 #include <cmath>
 #include <cstring>
 
-#include "trace/byte_codec.h"
+#include "byte_io/byte_io.h"
 
 namespace qnn::trace {
+
+using sdk::binary::putLE;
+
 namespace {
 
 constexpr size_t kKeptScratch = 64u << 20;
