@@ -40,7 +40,12 @@ def _elements(shape):
 
 
 def _is_uint(v):
-    return isinstance(v, int) and not isinstance(v, bool) and v >= 0
+    """A JSON integer the C++ reader takes as unsigned 64-bit."""
+    return isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 1 << 64
+
+
+def _no_constant(name):
+    raise ValueError(f"{name} is not JSON")  # NaN, Infinity: Python's json takes them, JSON does not
 
 
 def parse(raw, label="<bytes>"):
@@ -54,7 +59,7 @@ def parse(raw, label="<bytes>"):
     if n > len(raw) - 8:
         raise bad(f"header size {n} exceeds the file")
     try:
-        header = json.loads(raw[8:8 + n].decode("utf-8"))
+        header = json.loads(raw[8:8 + n].decode("utf-8"), parse_constant=_no_constant)
     except (UnicodeDecodeError, ValueError):
         header = None
     if not isinstance(header, dict):
