@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import qnn
-from test_build import BUILD, LIB, X, build
+from test_build import B, BUILD, LIB, W, X, build
 
 pytestmark = pytest.mark.skipif(not os.path.isdir(LIB), reason="QNN_BUILD_DIR is not a build tree")
 
@@ -34,3 +34,24 @@ def test_built_graph_through_a_system_dlc(tmp_path, backend):
         with be.load_model_library(os.path.join(BUILD, "sdk", "model_dlc", "libQnnModelDlc.so"),
                                    dlc_path=str(tmp_path / "convrelu.dlc")) as composed:
             assert np.array_equal(composed.graphs["convrelu"].run({"x": X})["y"], y)
+
+
+@pytest.mark.parametrize("backend", ["libQnnCpu.so", "libQnnHtp.so"])
+def test_cpp_written_dlc_read_by_the_python_reader(tmp_path, backend):
+    """The DLC the C++ writer makes (QnnContext_addToDlc, saved by libQnnSystem.so) read by qnn.dlc's
+    reader, which qairt-quantizer uses: the built graph's tensors, weights and ops."""
+    from qnn.dlc.reader import read_dlc
+    with qnn.Backend(os.path.join(LIB, backend)) as be:
+        with be.context() as ctx, be.dlc(str(tmp_path)) as dlc:
+            build(ctx)
+            ctx.add_to_dlc(dlc)
+            dlc.save("convrelu.dlc")
+    read = read_dlc(str(tmp_path / "convrelu.dlc"))
+    assert [g.name for g in read.graphs] == ["convrelu"]
+    g = read.graphs[0]
+    assert (g.inputs, g.outputs) == (["x"], ["y"])
+    assert [op.type for op in g.ops] == ["Conv2d", "Relu"]
+    assert g.tensors["x"].kind == "in" and g.tensors["y"].kind == "out"
+    assert g.tensors["x"].shape == [1, 6, 7, 4] and g.tensors["y"].shape == [1, 6, 7, 5]
+    assert np.array_equal(np.asarray(g.tensors["w"].data).reshape(W.shape), W)
+    assert np.array_equal(np.asarray(g.tensors["b"].data).reshape(B.shape), B)
