@@ -11,7 +11,7 @@
 #include "QnnProfile.h"
 #include "QnnTypes.h"
 #include "context_binary/context_binary.h"
-#include "htp_sim/htp_kernels.h"
+#include "htp_sim/kernels/htp_kernel.h"
 #include "htp_sim/htp_passes.h"
 #include "htp_sim/htp_perf_infra.h"
 #include "htp_sim/htp_prepared_format.h"

@@ -9,7 +9,7 @@
 #include <set>
 
 #include "htp_sim/htp_cost_model.h"
-#include "htp_sim/htp_kernels.h"
+#include "htp_sim/kernels/htp_kernel.h"
 #include "quant/fixed_point.h"
 
 namespace qnn::htp {

@@ -1,8 +1,9 @@
 // The kernel interface shared by the backends' op implementations:
-// init -> prepare -> execute -> free (see backends/cpu/kernels/kernel.h for the
-// contract of each step). The CPU backend's kernels are OpKernels; the float
-// algorithms of sdk/kernels/ are OpKernels that every backend can run (the HTP
-// simulator wraps them with dequantize / quantize, see its real_valued.cpp).
+// init -> [setNumericMode] -> prepare -> execute -> free (see backends/cpu/kernels/kernel.h
+// for the contract of each step). The CPU backend's kernels, the HTP simulator's
+// (backends/htp_sim/kernels/htp_kernel.h) and the float algorithms of sdk/kernels/
+// (which every backend runs; the HTP simulator wraps them with dequantize / quantize,
+// see its real_valued.cpp) are all OpKernels; each backend keeps its own table of them.
 #pragma once
 
 #include <functional>
@@ -17,15 +18,18 @@
 
 namespace qnn::sdk {
 
-// Work a kernel does beside its own op: the nodes next to it that the CPU engine's fusion passes
-// (backends/cpu/engine/) fold into it, done in its loads and stores so the tensor between them is
-// never written to memory. One value per kernel, set at prepare (OpKernel::setEpilogue).
+// Work a kernel does beside its own op: the nodes next to it that a backend's fusion passes
+// (backends/cpu/engine/, backends/htp_sim/htp_passes.cpp) fold into it, done in its loads and
+// stores so the tensor between them is never written to memory. One value per kernel, set once
+// (OpKernel::setEpilogue).
 struct Epilogue {
   struct Range {
     float lo, hi;
   };
   // Every value written to out[0] clamped into [lo, hi] (lo may be -inf, hi +inf), after
-  // everything else: a folded Relu / ReluMinMax.
+  // everything else: a folded Relu / ReluMinMax. The bounds are real values; a fixed-point
+  // out[0] is clamped to the bounds quantized into its encoding (round to nearest, saturated to
+  // the dtype), which equals clamping the real result before quantizing it.
   std::optional<Range> clamp;
   // An input index: that input (given after the node's own inputs, shaped and laid out as
   // out[0]) is added to out[0] as it is written, after the bias: a folded ElementWiseAdd of a
@@ -40,6 +44,27 @@ struct Epilogue {
   std::optional<float> inputScale;
 
   bool empty() const { return !clamp && !residualInput && !maxPool && !inputScale; }
+  // An epilogue of a clamp alone.
+  static Epilogue clampTo(float lo, float hi) {
+    Epilogue e;
+    e.clamp = Range{lo, hi};
+    return e;
+  }
+  // Nothing but (possibly) a clamp.
+  bool clampOnly() const { return !residualInput && !maxPool && !inputScale; }
+};
+
+// How a graph computes its float tensors: one value per graph, given to every kernel of it
+// once, after init and before prepare (OpKernel::setNumericMode). Kernels without float
+// arithmetic ignore it. A kernel never told keeps its backend's default (the CPU's: fp32;
+// the HTP simulator's: fp16).
+struct NumericMode {
+  // Float tensors hold fp16 values (the HTP's QNN_PRECISION_FLOAT16): float results are rounded
+  // to half at every store. Else fp32, values unrounded.
+  bool fp16Floats = false;
+  // With fp16Floats (the HTP's FP16_CLAMP_OVERFLOW): a finite result too large for half is
+  // stored as +-65504 instead of +-inf (kernels whose results are computed, not copied).
+  bool saturateFp16Overflow = false;
 };
 
 class OpKernel {
@@ -49,14 +74,30 @@ class OpKernel {
   virtual Status prepare(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) = 0;
   virtual Status execute(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) = 0;
 
-  // The one query for fused work: whether this prepared kernel can do all of `epilogue` (below)
-  // beside its own op. Called after prepare; the default takes only the empty epilogue.
+  // Once, between init and prepare: the graph's numeric mode. The default ignores it.
+  virtual void setNumericMode(const NumericMode& mode) { (void)mode; }
+
+  // The one query for fused work: whether this kernel can do all of `epilogue` beside its own
+  // op; the default takes only the empty epilogue. Then setEpilogue sets the fused work, once,
+  // to an epilogue supportsEpilogue accepted; an error (out of memory) leaves the kernel as it
+  // was. When both are called is each engine's fixed point, which its kernels follow:
+  //  * the CPU engine: after prepare, before the first execute (supportsEpilogue answers for the
+  //    prepared tensors; the fusion passes run on prepared kernels);
+  //  * the HTP simulator: between init (and setNumericMode) and prepare, and the kernel applies
+  //    the clamp at prepare, because its fixed-point kernels fold the clamp into what prepare
+  //    builds (the saturation range of the requantization, the 8-bit ops' lookup tables). Its
+  //    fusion pass decides from the graph alone and records the clamp in the node's plan (what a
+  //    context binary stores); supportsEpilogue answers before the tensors are known, and a
+  //    kernel that cannot do the clamp for the tensors it is then prepared with fails prepare.
   virtual bool supportsEpilogue(const Epilogue& epilogue) const { return epilogue.empty(); }
-  // Sets the fused work, once, after prepare and before the first execute, to an epilogue
-  // supportsEpilogue accepted. An error (out of memory) leaves the kernel as it was.
   virtual Status setEpilogue(const Epilogue& epilogue) {
     return epilogue.empty() ? Status::ok() : notSupported("this kernel takes no fused work");
   }
+
+  // After prepare: whether execute would only copy in[0]'s bytes into out[0] unchanged (a
+  // Reshape with equal encodings), so an engine may let out[0] read in[0]'s buffer instead and
+  // skip the kernel (the HTP simulator does).
+  virtual bool outputIsInputCopy() const { return false; }
 };
 
 using OpKernelFactory = std::unique_ptr<OpKernel> (*)(const std::string& opType);

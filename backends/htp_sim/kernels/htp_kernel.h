@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "core/op_kernel.h"
 #include "core/op_params.h"
 #include "core/status.h"
 #include "core/tensor_view.h"
@@ -32,12 +33,10 @@ using sdk::QuantInfo;
 using sdk::Status;
 using sdk::TensorView;
 
-class Kernel {
+// Being moved onto the one interface, sdk::OpKernel (core/op_kernel.h); the
+// virtuals below are what is left of the simulator's own.
+class Kernel : public sdk::OpKernel {
  public:
-  virtual ~Kernel() = default;
-  virtual Status init(const OpParams& params) = 0;
-  virtual Status prepare(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) = 0;
-  virtual Status execute(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) = 0;
   // Optional, between init and prepare: fuse a following Relu / Relu1 / Relu6 /
   // ReluMinMax whose output encoding this kernel's output takes over. Outputs are
   // then clamped to [quantize(realMin), quantize(realMax)] of the output encoding,
@@ -57,9 +56,6 @@ class Kernel {
   // finite float result too large for half is stored as +-65504 instead of +-inf (kernels whose results are
   // computed, not copied, implement it).
   virtual void saturateFp16Overflow() {}
-  // After prepare: execute would only copy in[0]'s bytes into out[0] unchanged (a Reshape
-  // with equal encodings), so the engine may let out[0] read in[0]'s buffer instead.
-  virtual bool outputIsInputCopy() const { return false; }
 };
 
 using KernelFactory = std::unique_ptr<Kernel> (*)(const std::string& opType);
