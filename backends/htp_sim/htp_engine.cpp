@@ -98,8 +98,10 @@ Status makeKernel(const NodeInfo& node, const std::vector<sdk::TensorView>& ins,
     return sdk::unsupportedOp("node '" + node.name + "': the HTP simulator has no kernel for op " + node.typeName +
                               " yet");
   Status st = k->init(node.params);
-  if (!fp16Floats) k->computeFloatsInFp32();
-  else if (saturateFp16) k->saturateFp16Overflow();
+  sdk::NumericMode mode;
+  mode.fp16Floats = fp16Floats;
+  mode.saturateFp16Overflow = saturateFp16;
+  k->setNumericMode(mode);
   if (kernelClamps) *kernelClamps = false;
   if (st.isOk() && clamp && clamp->active && clampTensor && kernelClamps &&
       clampTensor->quant.kind == sdk::QuantInfo::Kind::kScaleOffset) {

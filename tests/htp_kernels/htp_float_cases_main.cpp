@@ -48,7 +48,7 @@ bool allFloatOrBool(const OpCase& c) {
 const std::set<std::string> kFloatOnly = {"Argmax", "Argmin"};
 std::unique_ptr<htp::Kernel> fp32Kernel(const std::string& op) {
   auto k = htp::findKernel(op)(op);
-  k->computeFloatsInFp32();
+  k->setNumericMode(sdk::NumericMode{});  // fp32: values unrounded
   return k;
 }
 

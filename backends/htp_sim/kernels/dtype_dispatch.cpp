@@ -22,8 +22,7 @@ class DtypeDispatch final : public Kernel {
   }
 
   bool fuseOutputClamp(double realMin, double realMax) override { return quant_->fuseOutputClamp(realMin, realMax); }
-  void computeFloatsInFp32() override { fp16_->computeFloatsInFp32(); }
-  void saturateFp16Overflow() override { fp16_->saturateFp16Overflow(); }
+  void setNumericMode(const sdk::NumericMode& mode) override { fp16_->setNumericMode(mode); }
 
   Status prepare(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) override {
     const bool isFloat = (!inputs.empty() && isFloatType(inputs[0].dtype)) ||

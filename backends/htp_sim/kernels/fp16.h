@@ -39,8 +39,10 @@ class Fp16Kernel : public Kernel {
   explicit Fp16Kernel(std::string op) : op_(std::move(op)) {}
   Status prepare(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) final;
   Status execute(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) final;
-  void computeFloatsInFp32() final { roundToHalf_ = false; }
-  void saturateFp16Overflow() final { saturate_ = true; }
+  void setNumericMode(const sdk::NumericMode& mode) final {
+    roundToHalf_ = mode.fp16Floats;
+    saturate_ = mode.fp16Floats && mode.saturateFp16Overflow;
+  }
 
  protected:
   // Number of leading inputs that carry float data (the rest, e.g. indices, are read by the subclass).

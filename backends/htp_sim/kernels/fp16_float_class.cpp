@@ -21,7 +21,7 @@ class Fp16FloatClass final : public Kernel {
     detectPositive_ = params.b("detect_positive", true);
     return Status::ok();
   }
-  void computeFloatsInFp32() override { round_ = false; }
+  void setNumericMode(const sdk::NumericMode& mode) override { round_ = mode.fp16Floats; }
 
   Status prepare(const std::vector<TensorView>& in, const std::vector<TensorView>& out) override {
     const char* op = op_.c_str();

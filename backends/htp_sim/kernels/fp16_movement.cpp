@@ -29,7 +29,7 @@ class Fp16Movement final : public Kernel {
       return sdk::notSupported(op_ + ": reductions other than NONE are not supported in fp16 mode yet");
     return inner_->init(params);
   }
-  void computeFloatsInFp32() override { roundToHalf_ = false; }
+  void setNumericMode(const sdk::NumericMode& mode) override { roundToHalf_ = mode.fp16Floats; }
 
   Status prepare(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) override {
     for (size_t i = 0; i < inputs.size(); ++i)

@@ -20,7 +20,7 @@ class Fp16ArgMinMax final : public Kernel {
     keepDims_ = params.b("keep_dims", false);
     return Status::ok();
   }
-  void computeFloatsInFp32() override { round_ = false; }
+  void setNumericMode(const sdk::NumericMode& mode) override { round_ = mode.fp16Floats; }
 
   Status prepare(const std::vector<TensorView>& in, const std::vector<TensorView>& out) override {
     const char* op = op_.c_str();
@@ -72,7 +72,7 @@ class Fp16Compare final : public Kernel {
  public:
   explicit Fp16Compare(std::string op) : op_(std::move(op)) {}
   Status init(const OpParams&) override { return Status::ok(); }
-  void computeFloatsInFp32() override { round_ = false; }
+  void setNumericMode(const sdk::NumericMode& mode) override { round_ = mode.fp16Floats; }
 
   Status prepare(const std::vector<TensorView>& in, const std::vector<TensorView>& out) override {
     const char* op = op_.c_str();
@@ -122,7 +122,7 @@ class Fp16Compare final : public Kernel {
 class Fp16Select final : public Kernel {
  public:
   Status init(const OpParams&) override { return Status::ok(); }
-  void computeFloatsInFp32() override { round_ = false; }
+  void setNumericMode(const sdk::NumericMode& mode) override { round_ = mode.fp16Floats; }
 
   Status prepare(const std::vector<TensorView>& in, const std::vector<TensorView>& out) override {
     const char* op = "ElementWiseSelect";
@@ -167,7 +167,7 @@ class Fp16Select final : public Kernel {
 class Fp16TopK final : public Kernel {
  public:
   Status init(const OpParams& params) override { return topKParams(params, &k_, &largest_); }
-  void computeFloatsInFp32() override { round_ = false; }
+  void setNumericMode(const sdk::NumericMode& mode) override { round_ = mode.fp16Floats; }
 
   Status prepare(const std::vector<TensorView>& in, const std::vector<TensorView>& out) override {
     QNN_SDK_RETURN_IF_ERROR(topKShapes(in, out, k_, &rowLen_));

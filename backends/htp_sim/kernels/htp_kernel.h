@@ -34,7 +34,7 @@ using sdk::Status;
 using sdk::TensorView;
 
 // Being moved onto the one interface, sdk::OpKernel (core/op_kernel.h); the
-// virtuals below are what is left of the simulator's own.
+// virtual below is what is left of the simulator's own.
 class Kernel : public sdk::OpKernel {
  public:
   // Optional, between init and prepare: fuse a following Relu / Relu1 / Relu6 /
@@ -49,13 +49,6 @@ class Kernel : public sdk::OpKernel {
     (void)realMax;
     return false;
   }
-  // Optional, between init and prepare: the graph computes float tensors in
-  // fp32 (no QNN_PRECISION_FLOAT16), so float kernels keep values unrounded.
-  virtual void computeFloatsInFp32() {}
-  // Optional, between init and prepare: fp16 mode with QNN_HTP_GRAPH_CONFIG_OPTION_FP16_CLAMP_OVERFLOW, so a
-  // finite float result too large for half is stored as +-65504 instead of +-inf (kernels whose results are
-  // computed, not copied, implement it).
-  virtual void saturateFp16Overflow() {}
 };
 
 using KernelFactory = std::unique_ptr<Kernel> (*)(const std::string& opType);

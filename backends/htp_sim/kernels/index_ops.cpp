@@ -177,8 +177,10 @@ class QuantOneHot final : public Kernel {
     if (floatOut_) storeHalfValues(outputs[0], values_.data(), values_.size(), round_, saturate_);
     return Status::ok();
   }
-  void computeFloatsInFp32() override { round_ = false; }
-  void saturateFp16Overflow() override { saturate_ = true; }
+  void setNumericMode(const sdk::NumericMode& mode) override {
+    round_ = mode.fp16Floats;
+    saturate_ = mode.fp16Floats && mode.saturateFp16Overflow;
+  }
 
  private:
   uint32_t depth_ = 0, axis_ = 0;

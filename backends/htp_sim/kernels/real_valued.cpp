@@ -27,8 +27,10 @@ class RealValuedKernel final : public Kernel {
  public:
   explicit RealValuedKernel(std::unique_ptr<sdk::OpKernel> inner) : inner_(std::move(inner)) {}
 
-  void computeFloatsInFp32() override { fp32_ = true; }
-  void saturateFp16Overflow() override { saturate_ = true; }
+  void setNumericMode(const sdk::NumericMode& mode) override {
+    fp32_ = !mode.fp16Floats;
+    saturate_ = mode.fp16Floats && mode.saturateFp16Overflow;
+  }
   Status init(const OpParams& params) override { return inner_->init(params); }
 
   Status prepare(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) override {
