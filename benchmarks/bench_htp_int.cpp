@@ -73,9 +73,12 @@ std::unique_ptr<qnn::htp::Kernel> preparedKernel(benchmark::State& state, const 
     state.SkipWithError("init failed");
     return nullptr;
   }
-  if (clamp && !kernel->fuseOutputClamp(clamp[0], clamp[1])) {
-    state.SkipWithError("the kernel does not fuse an activation");
-    return nullptr;
+  if (clamp) {
+    const auto e = qnn::sdk::Epilogue::clampTo(float(clamp[0]), float(clamp[1]));
+    if (!kernel->supportsEpilogue(e) || !kernel->setEpilogue(e).isOk()) {
+      state.SkipWithError("the kernel does not fuse an activation");
+      return nullptr;
+    }
   }
   if (!kernel->prepare(in, out).isOk()) {
     state.SkipWithError("prepare failed");

@@ -75,22 +75,13 @@ sdk::TensorView viewOf(const TensorInfo& t) {
   return v;
 }
 
-// The real bounds of a fused clamp for Kernel::fuseOutputClamp: the plan keeps
-// the quantized bounds [lo, hi] of output tensor t; their dequantized values
-// quantize back to lo and hi exactly, and a bound at the range end is open.
-void clampBounds(const FusedClamp& c, const TensorInfo& t, double* realMin, double* realMax) {
-  const sdk::quant::QuantRange range = sdk::quant::quantRange(t.dtype, t.quant.bitwidth);
-  const double scale = t.quant.scale;
-  *realMin = c.lo <= range.lo ? -INFINITY : scale * (double(c.lo) + t.quant.offset);
-  *realMax = c.hi >= range.hi ? INFINITY : scale * (double(c.hi) + t.quant.offset);
-}
-
-// clamp (may be null): an activation folded into the node; *kernelClamps tells
-// whether the kernel took it over (else the engine clamps after execute).
+// plan (may be null): the node's plan, whose fused activation (plan->clamp) goes to the kernel as
+// its Epilogue, set between init and prepare (the HTP's point, core/op_kernel.h); *kernelClamps
+// tells whether the kernel took it (else the engine clamps after execute).
 // fp16Floats: the graph computes float tensors in fp16 (else fp32); saturateFp16: FP16_CLAMP_OVERFLOW.
 Status makeKernel(const NodeInfo& node, const std::vector<sdk::TensorView>& ins,
                   const std::vector<sdk::TensorView>& outs, std::unique_ptr<Kernel>* out, bool fp16Floats = true,
-                  const FusedClamp* clamp = nullptr, const TensorInfo* clampTensor = nullptr,
+                  const NodePlan* plan = nullptr, const TensorInfo* clampTensor = nullptr,
                   bool* kernelClamps = nullptr, bool saturateFp16 = false) {
   KernelFactory factory = findKernel(node.typeName);
   std::unique_ptr<Kernel> k = factory ? factory(node.typeName) : nullptr;
@@ -103,11 +94,12 @@ Status makeKernel(const NodeInfo& node, const std::vector<sdk::TensorView>& ins,
   mode.saturateFp16Overflow = saturateFp16;
   k->setNumericMode(mode);
   if (kernelClamps) *kernelClamps = false;
-  if (st.isOk() && clamp && clamp->active && clampTensor && kernelClamps &&
-      clampTensor->quant.kind == sdk::QuantInfo::Kind::kScaleOffset) {
-    double realMin, realMax;
-    clampBounds(*clamp, *clampTensor, &realMin, &realMax);
-    *kernelClamps = k->fuseOutputClamp(realMin, realMax);
+  if (st.isOk() && plan && clampTensor && kernelClamps) {
+    const sdk::Epilogue epilogue = fusedEpilogue(*plan, *clampTensor);
+    if (!epilogue.empty() && k->supportsEpilogue(epilogue)) {
+      st = k->setEpilogue(epilogue);
+      *kernelClamps = st.isOk();
+    }
   }
   if (st.isOk()) st = k->prepare(ins, outs);
   if (!st.isOk()) return {st.code(), "node '" + node.name + "' (op " + node.typeName + "): " + st.message()};
@@ -181,7 +173,7 @@ class HtpPreparedGraph : public sdk::PreparedGraph {
       }
       const TensorInfo* out0 = s->node->outputIds.empty() ? nullptr : g.findTensor(s->node->outputIds[0]);
       QNN_SDK_RETURN_IF_ERROR(
-          makeKernel(*s->node, s->ins, s->outs, &s->kernel, options_.fp16, &s->plan->clamp, out0, &s->kernelClamps,
+          makeKernel(*s->node, s->ins, s->outs, &s->kernel, options_.fp16, s->plan, out0, &s->kernelClamps,
                      options_.fp16ClampOverflow));
       for (uint32_t id : s->node->inputIds) {
         const TensorInfo* t = g.findTensor(id);

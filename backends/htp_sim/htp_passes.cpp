@@ -264,6 +264,20 @@ int32_t quantizeScalar(const TensorInfo& t, double real) {
   return static_cast<int32_t>(sdk::quant::quantizeValue(real, t.quant.scale, t.quant.offset, range));
 }
 
+sdk::Epilogue fusedEpilogue(const NodePlan& plan, const TensorInfo& out0) {
+  sdk::Epilogue e;
+  const FusedClamp& c = plan.clamp;
+  if (!c.active || out0.quant.kind != sdk::QuantInfo::Kind::kScaleOffset) return e;
+  const sdk::quant::QuantRange range = sdk::quant::quantRange(out0.dtype, out0.quant.bitwidth);
+  const double scale = out0.quant.scale;
+  const double realMin = c.lo <= range.lo ? -INFINITY : scale * (double(c.lo) + out0.quant.offset);
+  const double realMax = c.hi >= range.hi ? INFINITY : scale * (double(c.hi) + out0.quant.offset);
+  // float bounds: the kernels quantize an 8/16-bit output from float(real) (quantizeValue), so the
+  // rounding to float changes nothing.
+  e.clamp = sdk::Epilogue::Range{float(realMin), float(realMax)};
+  return e;
+}
+
 Status runPasses(const GraphIR& graph, const GraphOptions& o, PreparedPlan* out) {
   out->graph = graph;
   GraphIR& g = out->graph;

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/op_kernel.h"
 #include "core/status.h"
 #include "graph/graph_ir.h"
 #include "htp_sim/htp_options.h"
@@ -48,5 +49,11 @@ sdk::Status runPasses(const sdk::GraphIR& graph, const GraphOptions& options, Pr
 
 // Quantized value of `real` in tensor t's encoding, saturated to t's datatype.
 int32_t quantizeScalar(const sdk::TensorInfo& t, double real);
+
+// The fused work of a node as the kernel interface's Epilogue, for the kernel (set before its
+// prepare): the plan's clamp [lo, hi], quantized in out0's scale/offset encoding, as real bounds.
+// They are the dequantized lo and hi, which quantize back to lo and hi exactly; a bound at the end
+// of the dtype's range is open (+-inf). Empty without a clamp.
+sdk::Epilogue fusedEpilogue(const NodePlan& plan, const sdk::TensorInfo& out0);
 
 }  // namespace qnn::htp

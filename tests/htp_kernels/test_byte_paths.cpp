@@ -71,7 +71,9 @@ std::vector<int32_t> run(const std::string& op, const sdk::OpParams& p, const st
   auto k = findKernel(op)(op);
   EXPECT_TRUE(k->init(p).isOk());
   if (clamp) {
-    EXPECT_TRUE(k->fuseOutputClamp(clamp[0], clamp[1]));
+    const auto e = sdk::Epilogue::clampTo(float(clamp[0]), float(clamp[1]));
+    EXPECT_TRUE(k->supportsEpilogue(e));
+    EXPECT_TRUE(k->setEpilogue(e).isOk());
   }
   auto st = k->prepare(bi.views, bo.views);
   EXPECT_TRUE(st.isOk()) << op << ": " << st.message();

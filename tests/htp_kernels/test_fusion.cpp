@@ -1,5 +1,5 @@
-// Kernel::fuseOutputClamp: a weighted op with a fused activation produces the
-// same bytes as the op followed by the activation (equal encodings).
+// Epilogue::clamp on the HTP kernels (set between init and prepare): a weighted op with a
+// fused activation produces the same bytes as the op followed by the activation (equal encodings).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -21,7 +21,9 @@ std::unique_ptr<Kernel> ready(const char* op, const sdk::OpParams& p, const std:
   auto k = findKernel(op)(op);
   EXPECT_TRUE(k->init(p).isOk());
   if (clamp) {
-    EXPECT_TRUE(k->fuseOutputClamp(clamp[0], clamp[1]));
+    const auto e = sdk::Epilogue::clampTo(float(clamp[0]), float(clamp[1]));
+    EXPECT_TRUE(k->supportsEpilogue(e));
+    EXPECT_TRUE(k->setEpilogue(e).isOk());
   }
   auto st = k->prepare(in, out);
   EXPECT_TRUE(st.isOk()) << st.message();
@@ -65,7 +67,24 @@ TEST(Fusion, Conv2dRelu) { checkConvActivation<uint8_t>(DType::kUFixed8, "Relu",
 
 TEST(Fusion, KernelsWithoutAnOutputClampDecline) {
   auto k = findKernel("PoolMax2d")("PoolMax2d");
-  EXPECT_FALSE(k->fuseOutputClamp(0, 6));
+  const auto relu6 = sdk::Epilogue::clampTo(0, 6);
+  EXPECT_FALSE(k->supportsEpilogue(relu6));
+  EXPECT_FALSE(k->setEpilogue(relu6).isOk());
+  EXPECT_TRUE(k->supportsEpilogue(sdk::Epilogue{}));
+}
+
+TEST(Fusion, ClampFusingKernelsTakeOnlyAClamp) {  // the CPU's other fused work is not the HTP's
+  for (const char* op : {"Conv2d", "FullyConnected", "ElementWiseAdd"}) {
+    auto k = findKernel(op)(op);
+    auto e = sdk::Epilogue::clampTo(0, 6);
+    EXPECT_TRUE(k->supportsEpilogue(e)) << op;
+    e.residualInput = 3;
+    EXPECT_FALSE(k->supportsEpilogue(e)) << op;
+    EXPECT_FALSE(k->setEpilogue(e).isOk()) << op;
+    e.residualInput.reset();
+    e.inputScale = 0.5f;
+    EXPECT_FALSE(k->supportsEpilogue(e)) << op;
+  }
 }
 
 // ElementWiseAdd / Subtract + activation (ResNet's residual Add + Relu): the
@@ -119,7 +138,7 @@ TEST(Fusion, AddRelu1Broadcast16Bit) {  // the general (index map) path
 TEST(Fusion, IntegerBinaryOpRefusesAFusedActivation) {
   auto k = findKernel("ElementWiseAdd")("ElementWiseAdd");
   ASSERT_TRUE(k->init({}).isOk());
-  ASSERT_TRUE(k->fuseOutputClamp(0, INFINITY));
+  ASSERT_TRUE(k->setEpilogue(sdk::Epilogue::clampTo(0, INFINITY)).isOk());
   std::vector<int32_t> a(4), b(4);
   TensorView ta, tb, ty;
   for (TensorView* t : {&ta, &tb, &ty}) t->dtype = DType::kInt32, t->dims = {4};

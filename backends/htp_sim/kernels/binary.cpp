@@ -12,7 +12,7 @@
 //    the scales' 24-bit mantissas; out = quantize(k). A zero divisor is treated as Divide's.
 // INT_32 tensors (Add, Subtract, Multiply, Divide) use plain integer arithmetic,
 // saturated to int32 (Divide truncates; x / 0 = 0).
-// A fused activation (fuseOutputClamp) narrows the output saturation range;
+// A fused activation (Epilogue::clamp, set before prepare) narrows the output saturation range;
 // since every rule above ends in a saturation (Maximum / Minimum: of both
 // operands), that equals clamping the result afterwards.
 // 8-bit fast path (Add, Subtract, Multiply, Maximum, Minimum): the per-operand
@@ -70,17 +70,16 @@ constexpr int kCommonScaleBits = 20;
 constexpr int kSquaredScaleBits = 8;
 constexpr int kQuotientBits = 16;
 
-class BinaryKernel final : public Kernel {
+class BinaryKernel final : public ClampFusingKernel {
  public:
   BinaryKernel(std::string op, BinaryOp kind) : op_(std::move(op)), kind_(kind) {}
 
   Status init(const OpParams&) override { return Status::ok(); }
 
-  bool fuseOutputClamp(double realMin, double realMax) override {
+  void fuseClamp(double realMin, double realMax) override {
     clampMin_ = realMin;
     clampMax_ = realMax;
     fused_ = true;
-    return true;
   }
 
   Status prepare(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) override {

@@ -47,11 +47,10 @@ const TA* unsignedView(const TensorView& x, const UnsignedInput& u, std::vector<
 }
 
 // ---------------------------------------------------------------------------
-class QuantConv2d final : public Kernel {
+class QuantConv2d final : public ClampFusingKernel {
  public:
-  bool fuseOutputClamp(double realMin, double realMax) override {
+  void fuseClamp(double realMin, double realMax) override {
     out_.setClamp(realMin, realMax);
-    return true;
   }
   Status init(const OpParams& params) override {
     QNN_SDK_RETURN_IF_ERROR(readWindow(params, "Conv2d", true, &win_));
@@ -283,11 +282,10 @@ __attribute__((target_clones("avx512f", "avx2", "default"))) void accumulateTap(
 }
 
 // ---------------------------------------------------------------------------
-class QuantDepthWiseConv2d final : public Kernel {
+class QuantDepthWiseConv2d final : public ClampFusingKernel {
  public:
-  bool fuseOutputClamp(double realMin, double realMax) override {
+  void fuseClamp(double realMin, double realMax) override {
     out_.setClamp(realMin, realMax);
-    return true;
   }
   Status init(const OpParams& params) override { return readWindow(params, "DepthWiseConv2d", true, &win_); }
 

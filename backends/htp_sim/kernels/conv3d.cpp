@@ -18,13 +18,12 @@ namespace {
 
 constexpr size_t kSpatial = 3;
 
-class QuantConv3d final : public Kernel {
+class QuantConv3d final : public ClampFusingKernel {
  public:
   explicit QuantConv3d(bool transpose) : transpose_(transpose), op_(transpose ? "TransposeConv3d" : "Conv3d") {}
 
-  bool fuseOutputClamp(double realMin, double realMax) override {
+  void fuseClamp(double realMin, double realMax) override {
     out_.setClamp(realMin, realMax);
-    return true;
   }
 
   Status init(const OpParams& params) override {

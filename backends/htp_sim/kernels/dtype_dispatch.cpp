@@ -21,7 +21,8 @@ class DtypeDispatch final : public Kernel {
     return quantInit_.isOk() || fp16Init_.isOk() ? Status::ok() : quantInit_;
   }
 
-  bool fuseOutputClamp(double realMin, double realMax) override { return quant_->fuseOutputClamp(realMin, realMax); }
+  bool supportsEpilogue(const sdk::Epilogue& epilogue) const override { return quant_->supportsEpilogue(epilogue); }
+  Status setEpilogue(const sdk::Epilogue& epilogue) override { return quant_->setEpilogue(epilogue); }
   void setNumericMode(const sdk::NumericMode& mode) override { fp16_->setNumericMode(mode); }
 
   Status prepare(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) override {

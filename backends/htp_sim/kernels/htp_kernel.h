@@ -1,15 +1,22 @@
-// The HTP simulator's kernel interface: init -> prepare -> execute -> free, as on
-// the CPU backend, but kernels work on the tensors' stored types directly:
-// UFIXED_POINT_8/16 activations, SFIXED/UFIXED 8-bit (or 4-bit) weights with
-// per-tensor or per-axis encodings, INT32 bias, and fp16-mode float tensors.
-// Integer kernels accumulate in int32 and requantize with the one rule of
-// sdk/quant/fixed_point.h, so results are deterministic and bit-exact.
+// The HTP simulator's kernels are sdk::OpKernels (core/op_kernel.h), the interface
+// the CPU backend's kernels implement: init -> setNumericMode -> prepare -> execute ->
+// free. They work on the tensors' stored types directly: UFIXED_POINT_8/16
+// activations, SFIXED/UFIXED 8-bit (or 4-bit) weights with per-tensor or per-axis
+// encodings, INT32 bias, and fp16-mode float tensors. Integer kernels accumulate in
+// int32 and requantize with the one rule of sdk/quant/fixed_point.h, so results are
+// deterministic and bit-exact.
 //
 //  * init(params): once per node at finalize; reads and checks params.
+//  * setNumericMode(mode): once, the graph's float precision (fp16 unless told
+//    otherwise; FP16_CLAMP_OVERFLOW saturation).
+//  * supportsEpilogue / setEpilogue: a fused activation (Epilogue::clamp) given
+//    BEFORE prepare on this backend (see core/op_kernel.h); the fixed-point weighted
+//    and binary ops take it (ClampFusingKernel, htp_kernel_util.h).
 //  * prepare(inputs, outputs): once, with every tensor's dtype, dims and encoding.
 //    Static tensors (weights, bias) carry data here; a kernel precomputes
 //    requantization multipliers and repacked weights now. Every shape, dtype or
 //    encoding problem is reported here, so execute never fails on them.
+//  * outputIsInputCopy(): after prepare; the engine then aliases out[0] to in[0].
 //  * execute(inputs, outputs): any number of times, data pointers set.
 //  * free: the destructor.
 // A kernel object belongs to one node of one prepared graph; a graph is executed
@@ -33,23 +40,7 @@ using sdk::QuantInfo;
 using sdk::Status;
 using sdk::TensorView;
 
-// Being moved onto the one interface, sdk::OpKernel (core/op_kernel.h); the
-// virtual below is what is left of the simulator's own.
-class Kernel : public sdk::OpKernel {
- public:
-  // Optional, between init and prepare: fuse a following Relu / Relu1 / Relu6 /
-  // ReluMinMax whose output encoding this kernel's output takes over. Outputs are
-  // then clamped to [quantize(realMin), quantize(realMax)] of the output encoding,
-  // bit-identical to running the activation after the kernel with equal
-  // encodings. Returns false when the kernel cannot fuse (keep the activation).
-  // Implemented by Conv2d, DepthWiseConv2d, TransposeConv2d, FullyConnected,
-  // MatMul and Batchnorm.
-  virtual bool fuseOutputClamp(double realMin, double realMax) {
-    (void)realMin;
-    (void)realMax;
-    return false;
-  }
-};
+using Kernel = sdk::OpKernel;
 
 using KernelFactory = std::unique_ptr<Kernel> (*)(const std::string& opType);
 

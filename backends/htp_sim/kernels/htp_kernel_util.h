@@ -26,6 +26,23 @@ using sdk::checkRank;
 using sdk::dimsToString;
 using sdk::readUintTensorParam;
 
+// Base of the fixed-point kernels whose only fused work is a clamp of out[0] (a folded
+// activation, Epilogue::clamp), taken before prepare (the HTP contract, core/op_kernel.h):
+// fuseClamp records the real bounds (+-inf: open), and the next prepare narrows out[0]'s
+// saturation range to them quantized into its encoding, which equals clamping afterwards.
+class ClampFusingKernel : public Kernel {
+ public:
+  bool supportsEpilogue(const sdk::Epilogue& epilogue) const final { return epilogue.clampOnly(); }
+  Status setEpilogue(const sdk::Epilogue& epilogue) final {
+    if (!epilogue.clampOnly()) return sdk::notSupported("this kernel fuses only a clamp of its output");
+    if (epilogue.clamp) fuseClamp(epilogue.clamp->lo, epilogue.clamp->hi);
+    return Status::ok();
+  }
+
+ protected:
+  virtual void fuseClamp(double realMin, double realMax) = 0;
+};
+
 // The fixed-point activation types the integer kernels compute on.
 constexpr std::initializer_list<DType> kActivationTypes = {DType::kUFixed8, DType::kSFixed8, DType::kUFixed16,
                                                            DType::kSFixed16};

@@ -261,12 +261,11 @@ class InputChannelFullyConnected {
 };
 
 // ---------------------------------------------------------------------------
-class QuantFullyConnected final : public Kernel {
+class QuantFullyConnected final : public ClampFusingKernel {
  public:
-  bool fuseOutputClamp(double realMin, double realMax) override {
+  void fuseClamp(double realMin, double realMax) override {
     out_.setClamp(realMin, realMax);
     inputChannel_.setClamp(realMin, realMax);
-    return true;
   }
   Status init(const OpParams& params) override {
     keepDims_ = params.b("keep_dims", false);
@@ -331,11 +330,10 @@ class QuantFullyConnected final : public Kernel {
 };
 
 // ---------------------------------------------------------------------------
-class QuantMatMul final : public Kernel {
+class QuantMatMul final : public ClampFusingKernel {
  public:
-  bool fuseOutputClamp(double realMin, double realMax) override {
+  void fuseClamp(double realMin, double realMax) override {
     out_.setClamp(realMin, realMax);
-    return true;
   }
   Status init(const OpParams& params) override {
     transA_ = params.b("transpose_in0", false);

@@ -11,11 +11,10 @@
 namespace qnn::htp {
 namespace {
 
-class QuantTransposeConv2d final : public Kernel {
+class QuantTransposeConv2d final : public ClampFusingKernel {
  public:
-  bool fuseOutputClamp(double realMin, double realMax) override {
+  void fuseClamp(double realMin, double realMax) override {
     out_.setClamp(realMin, realMax);
-    return true;
   }
   Status init(const OpParams& params) override {
     const char* op = "TransposeConv2d";
@@ -111,11 +110,10 @@ class QuantTransposeConv2d final : public Kernel {
 };
 
 // ---------------------------------------------------------------------------
-class QuantBatchnorm final : public Kernel {
+class QuantBatchnorm final : public ClampFusingKernel {
  public:
-  bool fuseOutputClamp(double realMin, double realMax) override {
+  void fuseClamp(double realMin, double realMax) override {
     out_.setClamp(realMin, realMax);
-    return true;
   }
   Status init(const OpParams&) override { return Status::ok(); }
 

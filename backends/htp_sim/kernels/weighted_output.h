@@ -31,7 +31,7 @@ class WeightedOutput {
   // otherwise at every execute (biasPending()).
   Status prepare(const char* op, const Encoding& x, const std::vector<Encoding>& w, const TensorView* bias,
                  const TensorView& out);
-  // A fused activation (Kernel::fuseOutputClamp): applied by the next prepare.
+  // A fused activation (Epilogue::clamp, ClampFusingKernel): applied by the next prepare.
   void setClamp(double realMin, double realMax) {
     clampMin_ = realMin;
     clampMax_ = realMax;
