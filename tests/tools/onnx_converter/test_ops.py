@@ -467,6 +467,19 @@ def case_group_query_attention(work):
         testlib.check(got[name], ref.astype(np.float32), f"gqa: {name}", 1e-5)
     p = testlib.run([TOOLS.conv, "-i", path, "-o", f"{work}/gqa_legacy.cpp"], ok=False)
     assert p.returncode != 0 and "--target_op_set 2.13" in p.stdout + p.stderr, p.stdout + p.stderr
+    # Inside a graph (as in export_gqa.py's decoder): ONNX's shape inference does not know the contrib op, the
+    # loader gives its outputs their shapes (output [B, S, N*H], present = past) so the nodes after it convert.
+    del m.graph.output[:]
+    w = f32(n * h, 3)
+    m.graph.initializer.append(helper.make_tensor("w", TensorProto.FLOAT, w.shape, w.ravel()))
+    m.graph.node.append(N("MatMul", ["o", "w"], ["ow"]))
+    m.graph.node.append(N("Add", ["ow", "ow"], ["y"]))
+    m.graph.node.append(N("Add", ["pres_k", "pres_v"], ["kv"]))
+    m.graph.output.extend([vi("y", [b, s, 3]), vi("kv", [b, kv, L, h])])
+    onnx.save(m, path)
+    got = testlib.convert_and_run(TOOLS, path, feeds, f"{work}/gqa_inner", ("--target_op_set", "2.13"))
+    testlib.check(got["y"], (2 * out @ w).astype(np.float32), "gqa inside a graph: y", 1e-5)
+    testlib.check(got["kv"], (pk + pv).astype(np.float32), "gqa inside a graph: kv", 1e-5)
 
 
 CASES = {k[5:]: v for k, v in globals().items() if k.startswith("case_")}

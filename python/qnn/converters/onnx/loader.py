@@ -93,7 +93,7 @@ def load(path, input_dims, out_nodes, keep_disconnected):
     model.inputs = [vi.name for vi in m.graph.input if vi.name not in init_names]
     model.outputs = list(out_nodes) if out_nodes else [vi.name for vi in m.graph.output]
     _check_size_attributes(m.graph, path)
-    m = _infer(m)
+    m = _infer_with_contrib(m)
     _collect_value_info(m, model)
     nodes = list(m.graph.node)
     # fold everything computable from constants and static shapes, then infer again
@@ -104,7 +104,7 @@ def load(path, input_dims, out_nodes, keep_disconnected):
         del m.graph.initializer[:]
         for name, arr in model.consts.items():
             m.graph.initializer.extend([numpy_helper.from_array(np.asarray(arr), name)])
-        m = _infer(m)
+        m = _infer_with_contrib(m)
         _collect_value_info(m, model)
     known = set(model.consts) | set(model.inputs) | {o for n in remaining for o in n.output}
     for o in model.outputs:
@@ -170,6 +170,58 @@ def _infer(m):
     inferred = onnx.ModelProto()
     inferred.ParseFromString(reply[1:])
     return inferred
+
+
+def _infer_with_contrib(m):
+    """_infer(), plus the output shapes of com.microsoft.GroupQueryAttention nodes, which ONNX's shape
+    inference does not know: each pass adds those whose inputs are known, then infers again (one pass per
+    chained node at most)."""
+    m = _infer(m)
+    for _ in range(sum(n.domain == "com.microsoft" and n.op_type == "GroupQueryAttention" for n in m.graph.node)):
+        if not _gqa_value_info(m):
+            break
+        m = _infer(m)
+    return m
+
+
+def _gqa_value_info(m):
+    """Value infos for the outputs of GroupQueryAttention nodes whose inputs have static shapes: output
+    [B, S, num_heads * head_size], present_key / present_value past's shape (or [B, kv_num_heads,
+    total_sequence_length, head_size] without a past, the total a constant). Returns how many were added."""
+    info = {}
+    for vi in list(m.graph.value_info) + list(m.graph.input) + list(m.graph.output):
+        t = vi.type.tensor_type
+        if t.elem_type and t.HasField("shape") and all(d.HasField("dim_value") for d in t.shape.dim):
+            info[vi.name] = (t.elem_type, [d.dim_value for d in t.shape.dim])
+    consts = {i.name: i for i in m.graph.initializer}
+    for i in m.graph.initializer:
+        info.setdefault(i.name, (i.data_type, list(i.dims)))
+    added = 0
+    for node in m.graph.node:
+        if node.domain != "com.microsoft" or node.op_type != "GroupQueryAttention" or not node.output \
+                or node.output[0] in info or node.input[0] not in info:
+            continue
+        attrs = {a.name: a.i for a in node.attribute}
+        n, kv = attrs.get("num_heads", 0), attrs.get("kv_num_heads", 0)
+        elem, q = info[node.input[0]]
+        packed = len(node.input) < 2 or not node.input[1]
+        if len(q) != 3 or n <= 0 or kv <= 0 or q[2] % (n + 2 * kv if packed else n):
+            continue
+        head = q[2] // (n + 2 * kv if packed else n)
+        shapes = {node.output[0]: [q[0], q[1], n * head]}
+        if len(node.input) > 3 and node.input[3] in info:
+            cache = info[node.input[3]][1]
+        elif len(node.input) > 6 and node.input[6] in consts:
+            cache = [q[0], kv, int(numpy_helper.to_array(consts[node.input[6]]).reshape(-1)[0]), head]
+        else:
+            cache = None
+        if cache is not None:
+            shapes.update({o: cache for o in node.output[1:3] if o})
+        for name, dims in shapes.items():
+            if name not in info:
+                m.graph.value_info.append(onnx.helper.make_tensor_value_info(name, elem, dims))
+                added += 1
+    return added
 
 
 def _infer_here(m):
