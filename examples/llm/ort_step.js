@@ -1,5 +1,5 @@
 // One run of an ONNX graph on ONNX Runtime's CPU provider (onnxruntime-node) for check_llm.py.
-// usage: node ort_step.js MODEL.onnx DIR   (DIR/feeds.json: [{name, type: "int64"|"float32", dims, file}];
+// usage: node ort_step.js MODEL.onnx DIR   (DIR/feeds.json: [{name, type: "int64"|"int32"|"float32", dims, file}];
 // writes DIR/ort_<output name>.raw as float32)
 'use strict';
 const ort = require('onnxruntime-node');
@@ -12,7 +12,7 @@ const path = require('path');
   for (const f of JSON.parse(fs.readFileSync(path.join(dir, 'feeds.json')))) {
     const b = fs.readFileSync(f.file);
     const ab = b.buffer.slice(b.byteOffset, b.byteOffset + b.length);
-    const data = f.type === 'int64' ? new BigInt64Array(ab) : new Float32Array(ab);
+    const data = f.type === 'int64' ? new BigInt64Array(ab) : f.type === 'int32' ? new Int32Array(ab) : new Float32Array(ab);
     feeds[f.name] = new ort.Tensor(f.type, data, f.dims);
   }
   const res = await sess.run(feeds);
