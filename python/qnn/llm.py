@@ -200,7 +200,12 @@ class Generator:
         self.info = {gr.name: {t.name: t for t in gr.inputs + gr.outputs} for gr in (self.pre, self.dec)}
         self.mem = {gr.name: {t.name: gr.register(t.name) for t in gr.inputs + gr.outputs} for gr in (self.pre, self.dec)}
         pi = self.info[self.pre.name]
-        self.ar, self.ctx = pi["input_ids"].dims[1], pi["attention_mask"].dims[3]
+        # A third: export_gqa.py's (com.microsoft.GroupQueryAttention; recognized by seqlens_k): the cache is
+        # past_key_L [1, kv_heads, ctx, head_dim], present_key_L the same with the new rows at start..; the op
+        # derives positions and mask from seqlens_k and total_sequence_length.
+        self.gqa = "seqlens_k" in pi
+        self.ar = pi["input_ids"].dims[1]
+        self.ctx = pi["past_key_0"].dims[2] if self.gqa else pi["attention_mask"].dims[3]
         # Two interfaces: train_llm.py's (position_ids; past_key_L [1, kv_heads, past, head_dim] in, new_key_L out)
         # and Genie's (export_genie.py: rotary cos/sin inputs; past_key_L_in [1, kv_heads, head_dim, past] in,
         # past_key_L_out out, keys transposed). Genie's: the angles are position x rope_theta^(-j / rope_dim).
@@ -224,7 +229,7 @@ class Generator:
         return f"past_{s}_in" if self.genie else "past_" + s
 
     def _kv_out(self, s):
-        return f"past_{s}_out" if self.genie else "new_" + s
+        return f"past_{s}_out" if self.genie else ("present_" if self.gqa else "new_") + s
 
     def _slots(self, s, a, b):
         """Index of cache slots a..b-1 of K/V tensor s: the last axis for Genie's transposed keys."""
@@ -239,17 +244,21 @@ class Generator:
             raise ValueError(f"the context ({self.ctx} tokens) is full")
         _store(info["input_ids"], mem["input_ids"].array, [ids + [0] * (n - m)])
         pos = [start + i if i < m else 0 for i in range(n)]
-        if self.genie:
+        if self.gqa:  # the sequence's length after these n slots (a padded tail included), and that minus 1
+            _store(info["seqlens_k"], mem["seqlens_k"].array, [start + n - 1])
+            _store(info["total_sequence_length"], mem["total_sequence_length"].array, [start + n])
+        elif self.genie:
             _store(info["position_ids_cos"], mem["position_ids_cos"].array, self.rope[0][pos][None, None])
             _store(info["position_ids_sin"], mem["position_ids_sin"].array, self.rope[1][pos][None, None])
         else:
             _store(info["position_ids"], mem["position_ids"].array, [pos])
-        mask = np.full((1, 1, n, self.ctx), MASK_NEG, np.float32)
-        mask[..., :start] = 0.0  # the past slots in use
-        for i in range(n):  # the new tokens causally; a padding row sees itself only
-            mask[0, 0, i, past:past + (i + 1 if i < m else 0)] = 0.0
-            mask[0, 0, i, past + i] = 0.0
-        _store(info["attention_mask"], mem["attention_mask"].array, mask)
+        if not self.gqa:
+            mask = np.full((1, 1, n, self.ctx), MASK_NEG, np.float32)
+            mask[..., :start] = 0.0  # the past slots in use
+            for i in range(n):  # the new tokens causally; a padding row sees itself only
+                mask[0, 0, i, past:past + (i + 1 if i < m else 0)] = 0.0
+                mask[0, 0, i, past + i] = 0.0
+            _store(info["attention_mask"], mem["attention_mask"].array, mask)
         cache = self.mem[self.dec.name]
         if graph is not self.dec and start > 0:  # the cache's slots in use into this graph's past
             for s in self._kv_names():
@@ -262,7 +271,8 @@ class Generator:
         for s in self._kv_names():  # new entries into the cache, in place
             kin, kout = self._kv_in(s), self._kv_out(s)
             new, dst = mem[kout], cache[kin]
-            src, to = self._slots(s, 0, keep), self._slots(s, start, start + keep)
+            first = start if self.gqa else 0  # present holds the whole cache; new_* only the new rows
+            src, to = self._slots(s, first, first + keep), self._slots(s, start, start + keep)
             if new.array.dtype == dst.array.dtype and info[kout].quant == self.info[self.dec.name][kin].quant:
                 dst.array[to] = new.array[src]
             else:
@@ -458,10 +468,14 @@ def calibrate(backend, context, tokenizer, text, out_dir, prompts=4, prompt_toke
     return {g: len(e) for g, e in lists.items()}
 
 
+def _has_input(onnx_path, name):
+    import onnx
+    return any(i.name == name for i in onnx.load(onnx_path, load_external_data=False).graph.input)
+
+
 def _is_genie_layout(onnx_path):
     """Whether an exported graph has the Genie runtime's tensor names (export_genie.py), from its inputs."""
-    import onnx
-    return any(i.name == "past_key_0_in" for i in onnx.load(onnx_path, load_external_data=False).graph.input)
+    return _has_input(onnx_path, "past_key_0_in")
 
 
 def build(bin_dir, model_dir, backend, out_dir, fp16=False, extension=None, quantize=None, calibration=None,
@@ -493,12 +507,14 @@ def build(bin_dir, model_dir, backend, out_dir, fp16=False, extension=None, quan
         if p.returncode:
             raise RuntimeError(f"{' '.join(args)} failed:\n{p.stdout}{p.stderr}")
     os.makedirs(out_dir, exist_ok=True)
+    # export_gqa.py's graphs: com.microsoft.GroupQueryAttention is QNN's GroupQueryAttention of op set 2.13
+    op_set = ["--target_op_set", "2.13"] if _has_input(os.path.join(model_dir, "decode.onnx"), "seqlens_k") else []
     libs = []
     for g in ("prefill", "decode"):
         cpp = os.path.join(out_dir, g + ".cpp")
-        quant = []
+        quant = list(op_set)
         if quantize:
-            quant = ["--input_list", os.path.join(calibration, g + "_list.txt"), *QUANT_FLAGS[quantize]]
+            quant = [*op_set, "--input_list", os.path.join(calibration, g + "_list.txt"), *QUANT_FLAGS[quantize]]
             ov = os.path.join(out_dir, g + "_overrides.json")
             entries = {"activation_encodings": [], "param_encodings": []}
             if genie:  # Genie's tensors alike in both graphs, each cache input as its output

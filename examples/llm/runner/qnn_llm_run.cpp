@@ -22,6 +22,10 @@
 // --rope_theta as Genie does: angle = position * theta^(-j / (head_dim/2))), the cache as past_key_L_in
 // [1, kv_heads, head_dim, ctx-N] (keys transposed) / past_value_L_in, outputs past_key_L_out /
 // past_value_L_out.
+// Or export_gqa.py's (com.microsoft.GroupQueryAttention, QNN's GroupQueryAttention; recognized by the input
+// seqlens_k): no mask or positions but seqlens_k = start + N - 1 and total_sequence_length = start + N
+// (INT_32 [1]), the cache as past_key_L / past_value_L [1, kv_heads, ctx, head_dim], outputs
+// present_key_L / present_value_L of the same shape with the new entries at slots start..start+N-1.
 //
 // LoRA adapters (examples/llm/train_lora.py; the binary made with qnn-context-binary-generator
 // --adapter_weight_config): --adapter NAME applies the binary section DIR/llm_NAME.bin beside the binary
@@ -555,7 +559,8 @@ void usage() {
       "--tokenize (with --tokenizer and a prompt only) prints the prompt's token ids and stops;\n"
       "--warmup W runs W untimed generations of the same prompt first (the sampler restarts from its seed).\n"
       "Graphs in the Genie runtime's layout (export_genie.py) get their rotary cos/sin computed with\n"
-      "--rope_theta (default 10000).\n"
+      "--rope_theta (default 10000). Graphs with com.microsoft.GroupQueryAttention (export_gqa.py; input\n"
+      "seqlens_k) get seqlens_k / total_sequence_length and one ctx-slot cache.\n"
       "--adapter applies a LoRA binary section before the prompt: NAME is <binary>_NAME.bin beside the context\n"
       "binary (base: <binary>_default_adapter.bin, the base values), else a path. --prompts FILE (or\n"
       "--interactive, from stdin) generates for each line; a line '@adapter NAME' switches the adapter\n"
@@ -662,10 +667,13 @@ class Runner {
          double ropeTheta)
       : qnn_(qnn), ctx_(ctx), pre_(prefill), dec_(decode), shm_(shm) {
     ar_ = shape(pre_.in("input_ids"), 1);
-    ctx_len_ = shape(pre_.in("attention_mask"), 3);
-    if (shape(dec_.in("input_ids"), 1) != 1) fail("the decode graph must take one token (AR-1)");
-    if (shape(dec_.in("attention_mask"), 3) != ctx_len_) fail("the prefill and decode graphs' contexts differ");
     genie_ = hasInput(pre_, "past_key_0_in");
+    gqa_ = hasInput(pre_, "seqlens_k");
+    // the context: the mask's columns, or (GroupQueryAttention) the cache's slots
+    auto context = [&](Graph& g) { return gqa_ ? shape(g.in("past_key_0"), 2) : shape(g.in("attention_mask"), 3); };
+    ctx_len_ = context(pre_);
+    if (shape(dec_.in("input_ids"), 1) != 1) fail("the decode graph must take one token (AR-1)");
+    if (context(dec_) != ctx_len_) fail("the prefill and decode graphs' contexts differ");
     while (hasInput(pre_, cacheIn("key", layers_))) ++layers_;
     if (layers_ == 0) fail("the prefill graph has no past_key_0 (or past_key_0_in) input");
     const IoTensor& pv = pre_.in(cacheIn("value", 0));
@@ -716,7 +724,10 @@ class Runner {
     if (start > past) fail("the context (" + std::to_string(ctx_len_) + " tokens) is full");
     IoTensor& inIds = g.in("input_ids");
     for (uint32_t i = 0; i < n; ++i) inIds.set(i, i < m ? ids[i] : 0);
-    if (genie_) {
+    if (gqa_) {  // the sequence's length after the n slots (a padded tail included), and that minus 1
+      g.in("seqlens_k").set(0, static_cast<double>(start) + n - 1);
+      g.in("total_sequence_length").set(0, static_cast<double>(start) + n);
+    } else if (genie_) {
       IoTensor& cos = g.in("position_ids_cos");
       IoTensor& sin = g.in("position_ids_sin");
       const uint32_t half = shape(cos, 3);
@@ -730,13 +741,15 @@ class Runner {
       IoTensor& pos = g.in("position_ids");
       for (uint32_t i = 0; i < n; ++i) pos.set(i, i < m ? start + i : 0);
     }
-    IoTensor& mask = g.in("attention_mask");
-    for (uint32_t i = 0; i < n; ++i)
-      for (uint32_t c = 0; c < ctx_len_; ++c) {
-        // past slots in use; the new tokens causally; a padding row sees itself only
-        const bool open = c < start || (c >= past && (c - past <= i ? (i < m || c - past == i) : false));
-        mask.set(static_cast<size_t>(i) * ctx_len_ + c, open ? 0.0 : kMaskNeg);
-      }
+    if (!gqa_) {
+      IoTensor& mask = g.in("attention_mask");
+      for (uint32_t i = 0; i < n; ++i)
+        for (uint32_t c = 0; c < ctx_len_; ++c) {
+          // past slots in use; the new tokens causally; a padding row sees itself only
+          const bool open = c < start || (c >= past && (c - past <= i ? (i < m || c - past == i) : false));
+          mask.set(static_cast<size_t>(i) * ctx_len_ + c, open ? 0.0 : kMaskNeg);
+        }
+    }
     if (&g != &dec_ && start > 0)  // another graph's past: the cache's slots in use, copied in
       for (uint32_t l = 0; l < layers_; ++l)
         for (const char* kind : {"key", "value"}) {
@@ -747,11 +760,12 @@ class Runner {
                                                g.outArray.data(), static_cast<uint32_t>(g.outArray.size()), nullptr,
                                                nullptr);
     if (err != QNN_SUCCESS) fail("QnnGraph_execute of graph '" + g.name + "' failed with error " + std::to_string(err));
-    // The new entries go into the cache (the decode graph's past inputs) at their positions, in place.
+    // The new entries go into the cache (the decode graph's past inputs) at their positions, in place
+    // (GroupQueryAttention's present holds them at those slots already, new_key_L at 0..).
     const uint32_t cacheSlots = ctx_len_ - 1;
     const uint32_t keep = start >= cacheSlots ? 0 : std::min(m, cacheSlots - start);
     for (uint32_t l = 0; l < layers_ && keep; ++l)
-      for (const char* kind : {"key", "value"}) copySlots(g.out(cacheOut(kind, l)), 0, dec_.in(cacheIn(kind, l)), start, keep);
+      for (const char* kind : {"key", "value"}) copySlots(g.out(cacheOut(kind, l)), gqa_ ? start : 0, dec_.in(cacheIn(kind, l)), start, keep);
     IoTensor& logits = g.out("logits");
     std::vector<float> row(vocab_);
     const size_t base = static_cast<size_t>(m - 1) * vocab_;
@@ -764,12 +778,13 @@ class Runner {
     if (axis >= t.dims.size()) fail("tensor '" + t.name + "' has rank " + std::to_string(t.dims.size()));
     return t.dims[axis];
   }
-  // The cache tensors of layer l: train_llm.py's past_key_L -> new_key_L, Genie's past_key_L_in -> past_key_L_out.
+  // The cache tensors of layer l: train_llm.py's past_key_L -> new_key_L, Genie's past_key_L_in -> past_key_L_out,
+  // export_gqa.py's past_key_L -> present_key_L.
   std::string cacheIn(const char* kind, uint32_t l) const {
     return std::string("past_") + kind + "_" + std::to_string(l) + (genie_ ? "_in" : "");
   }
   std::string cacheOut(const char* kind, uint32_t l) const {
-    return std::string(genie_ ? "past_" : "new_") + kind + "_" + std::to_string(l) + (genie_ ? "_out" : "");
+    return std::string(genie_ ? "past_" : gqa_ ? "present_" : "new_") + kind + "_" + std::to_string(l) + (genie_ ? "_out" : "");
   }
   static bool hasInput(const Graph& g, const std::string& n) {
     for (const auto& t : g.inputs)
@@ -829,6 +844,7 @@ class Runner {
   SharedMemory& shm_;
   uint32_t ar_ = 0, ctx_len_ = 0, layers_ = 0, kvHeads_ = 0, headDim_ = 0, vocab_ = 0;
   bool genie_ = false;              // Genie's tensor names and cache layout
+  bool gqa_ = false;                // export_gqa.py's: GroupQueryAttention, one ctx-slot cache in and out
   std::vector<double> cos_, sin_;   // Genie layout: the rotary tables
 };
 
