@@ -189,7 +189,7 @@ class Assigner:
                 enc.axis = axis
             return enc
         o = self.opts
-        data = t.data.astype(np.float64)
+        data = _float_values(t)
         if op.type in WEIGHTED_OPS and slot == 1:
             if (o.per_channel and op.type in PER_CHANNEL_OPS) or (o.per_row and op.type == "FullyConnected"):
                 other = tuple(a for a in range(data.ndim) if a != axis)
@@ -298,8 +298,14 @@ class Assigner:
                 w_enc = e
 
     def _param_encoding_default(self, q, op, slot):
-        data = self.g.tensors[q].data.astype(np.float64)
+        data = _float_values(self.g.tensors[q])
         return E.compute(self.opts.param_quantizer, data.min(), data.max(), self.opts.weight_bw, data)
+
+
+def _float_values(t):
+    """A static tensor's float values in float64: once quantized for an earlier op (t.quant set), the float
+    data it kept (t.data then holds the integers)."""
+    return (t.float_data if getattr(t, "quant", None) is not None else t.data).astype(np.float64)
 
 
 def _mk_op(g, name, op_type, ins, outs):

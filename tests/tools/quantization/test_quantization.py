@@ -12,6 +12,7 @@ CASE overrides: an AIMET overrides file pins encodings exactly; partial override
   float overrides, --float_fallback, the encodings file round trip, CLE; malformed files and bad flags
   are clear errors.
 CASE qdq: a QDQ model converts to the encodings its QuantizeLinear/DequantizeLinear nodes carry.
+CASE shared_params: a constant read by two quantized ops has its float values' encoding for both.
 """
 import json
 import os
@@ -544,9 +545,47 @@ def case_qdq(work):
             fail(f"QDQ {tag}: outputs differ from the fake-quantized reference")
 
 
+def case_shared_params(work):
+    """A constant read by two quantized ops (y = (x * c) * c; as the rotary cos/sin caches every
+    GroupQueryAttention layer reads): both read it with the encoding of its float values (tf, 8 bits). The
+    second op's encoding was computed from the integers the first op's left in the tensor (scale 1, offset 0),
+    so the second product was by c rounded to integers."""
+    c = np.linspace(-2.0, 3.0, 8).astype(np.float32).reshape(1, 8)
+    N = helper.make_node
+    g = helper.make_graph([N("Mul", ["input", "c"], ["a"]), N("Mul", ["a", "c"], ["output"])], "shared",
+                          [helper.make_tensor_value_info("input", TensorProto.FLOAT, [2, 8])],
+                          [helper.make_tensor_value_info("output", TensorProto.FLOAT, [2, 8])],
+                          [numpy_helper.from_array(c, "c")])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
+    m.ir_version = 8
+    onnx.save(m, f"{work}/shared.onnx")
+    rs = np.random.RandomState(3)
+    xs = [rs.uniform(-1, 1, (2, 8)).astype(np.float32) for _ in range(4)]
+    lst = write_inputs(work, "in", xs, None)
+    cpp = f"{work}/shared.cpp"
+    run([CONV, "-i", f"{work}/shared.onnx", "-o", cpp, "--input_list", lst, "--act_bw", "16", "--weight_bw", "8"])
+    enc = encodings_in_source(cpp)
+    scale, unrounded = expect_tf(-2.0, 3.0, 8)
+    ops = [v["input_names"] for v in json.load(open(f"{work}/shared_net.json"))["graph"]["nodes"].values()]
+    for k, ins in enumerate(ops):
+        static = ins[1]
+        check_scale(enc[static][2][0], scale, f"the constant as op {k}'s input '{static}'")
+        check_offset(enc[static][3][0], unrounded, f"the constant as op {k}'s input '{static}'")
+    build_and_run(cpp, lst, f"{work}/out")
+    # the reference: c at its 8-bit values; each product clipped to the range calibrated on the float graph
+    cq = np.rint(c.astype(np.float64) / scale) * scale
+    a_lo, a_hi = min(float((x * c).min()) for x in xs), max(float((x * c).max()) for x in xs)
+    y_lo, y_hi = min(float((x * c * c).min()) for x in xs), max(float((x * c * c).max()) for x in xs)
+    worst = max(float(np.abs(got.reshape(2, 8) - np.clip(np.clip(x * cq, a_lo, a_hi) * cq, y_lo, y_hi)).max())
+                for got, x in zip(results(f"{work}/out", 4), xs))
+    print(f"shared constant: both ops read it with scale {scale:.5f}; outputs within {worst:.2e} of the reference")
+    if worst > 1e-3:   # 16-bit activations of outputs within about +-5: one step is 1.5e-4
+        fail(f"shared constant: outputs differ from x*c*c by {worst}")
+
+
 with tempfile.TemporaryDirectory() as tmp:
     if CASE in ("mobilenet_v2", "resnet18"):
         case_model(tmp, CASE)
     else:
-        {"overrides": case_overrides, "qdq": case_qdq}[CASE](tmp)
+        {"overrides": case_overrides, "qdq": case_qdq, "shared_params": case_shared_params}[CASE](tmp)
 print("PASS")
