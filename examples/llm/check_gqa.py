@@ -131,6 +131,17 @@ def main():
             if not gen.gqa:
                 failures.append(f"{be}: qnn.llm did not recognize the GQA layout")
             got[be] = [gen._step(gen.pre if graph == "prefill" else gen.dec, ids, start) for graph, _, ids, start in calls]
+            # the last prefill chunk's past: the cache's slots as values (the graphs' encodings may differ)
+            last = max(start for graph, _, _, start in calls if graph == "prefill")
+            for s in gen._kv_names() if last else []:
+                kin = gen._kv_in(s)
+                tp, td = gen.info[gen.pre.name][kin], gen.info[gen.dec.name][kin]
+                step = max(t.quant[0] if t.quant else 0.0 for t in (tp, td))
+                diff = np.abs(qnn.llm._to_float(tp, gen.mem[gen.pre.name][kin].array[:, :, :last]) -
+                              qnn.llm._to_float(td, gen.mem[gen.dec.name][kin].array[:, :, :last])).max()
+                if diff > step:
+                    failures.append(f"{be}: the prefill graph's {kin} slots 0..{last - 1} differ from the cache's "
+                                    f"by {diff:.3g} (one step: {step:.3g})")
             res = gen.generate(prompt, max_tokens=a.steps)
         def runner(ids, max_tokens):
             out = subprocess.run([exe, "--backend", lib, "--context", binaries[be], "--tokenizer", tok_path,

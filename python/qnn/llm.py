@@ -163,6 +163,15 @@ def _store(t, dst, values):
     dst[...] = np.asarray(values).astype(dst.dtype)
 
 
+def _copy(t_src, src, t_dst, dst):
+    """Values of tensor t_src's array view src into t_dst's view dst: the bytes when both have one datatype and
+    encoding, else through float (the prefill and decode graphs' caches may be quantized differently)."""
+    if src.dtype == dst.dtype and t_src.quant == t_dst.quant:
+        dst[...] = src
+    else:
+        _store(t_dst, dst, _to_float(t_src, src))
+
+
 class _BinaryBuffer(C.Structure):  # Qnn_BinaryBuffer_t
     _fields_ = [("data", C.c_void_p), ("dataSize", C.c_uint64)]
 
@@ -263,7 +272,8 @@ class Generator:
         if graph is not self.dec and start > 0:  # the cache's slots in use into this graph's past
             for s in self._kv_names():
                 used = self._slots(s, 0, start)
-                mem[self._kv_in(s)].array[used] = cache[self._kv_in(s)].array[used]
+                kin = self._kv_in(s)
+                _copy(self.info[self.dec.name][kin], cache[kin].array[used], info[kin], mem[kin].array[used])
         if self.on_inputs:
             self.on_inputs(graph.name, {t.name: mem[t.name].array for t in graph.inputs})
         graph.run({t.name: mem[t.name] for t in graph.inputs}, outputs={t.name: mem[t.name] for t in graph.outputs})
@@ -273,10 +283,7 @@ class Generator:
             new, dst = mem[kout], cache[kin]
             first = start if self.gqa else 0  # present holds the whole cache; new_* only the new rows
             src, to = self._slots(s, first, first + keep), self._slots(s, start, start + keep)
-            if new.array.dtype == dst.array.dtype and info[kout].quant == self.info[self.dec.name][kin].quant:
-                dst.array[to] = new.array[src]
-            else:
-                _store(self.info[self.dec.name][kin], dst.array[to], _to_float(info[kout], new.array[src]))
+            _copy(info[kout], new.array[src], self.info[self.dec.name][kin], dst.array[to])
         return _to_float(info["logits"], mem["logits"].array[0, m - 1])
 
     def generate(self, prompt, max_tokens=64, temperature=0.0, top_k=0, top_p=1.0, seed=0, stream=None):
