@@ -20,6 +20,8 @@
 #   GENIE=1        export in the vendor Genie runtime's I/O convention (examples/llm/export_genie.py) into OUT
 #                  (default $BUILD/llm-run/BACKEND...-genie): the graphs, a Hugging Face tokenizer.json and
 #                  OUT/genie_config.json for OUT/llm.bin (genie-t2t-run -c OUT/genie_config.json -p PROMPT)
+#   GQA=1          export with com.microsoft.GroupQueryAttention (examples/llm/export_gqa.py) into OUT (default
+#                  ...-gqa), converted to QNN's GroupQueryAttention (--target_op_set 2.13)
 #   LORA=1         a LoRA adapter (examples/llm/train_lora.py, trained on the Python language reference into
 #                  LORA_DIR, default MODEL-lora; LORA_SECONDS caps training): the graphs carry its branches as
 #                  updateable tensors, the adapter and the base values become binary sections beside the binary
@@ -51,7 +53,7 @@ genie=${GENIE:-0}
 lora=${LORA:-0}
 if [ "$lora" = 1 ] && [ "$quant" = w4a16 ]; then echo "LORA=1 takes QUANT=w8a8 or w8a16" >&2; exit 2; fi
 if [ "$lora" = 1 ] && [ "$genie" = 1 ]; then echo "LORA=1 and GENIE=1 do not go together yet" >&2; exit 2; fi
-out=${OUT:-$build/llm-run/$backend$([ "$fp16" = 1 ] && echo -fp16)${quant:+-$quant}$([ "$genie" = 1 ] && echo -genie)$([ "$lora" = 1 ] && echo -lora)}
+out=${OUT:-$build/llm-run/$backend$([ "$fp16" = 1 ] && echo -fp16)${quant:+-$quant}$([ "$genie" = 1 ] && echo -genie)$([ "$lora" = 1 ] && echo -lora || :)}
 [ -x "$build/bin/qnn-llm-run" ] || scripts/build.sh
 libdir=$build/lib/x86_64-linux-clang
 
@@ -82,6 +84,15 @@ if [ "$genie" = 1 ]; then
     "$py" examples/llm/export_genie.py --model "$model" --out "$out" --ctx_bin "$out/llm.bin"
   fi
   theta_arg=(--rope_theta "$("$py" -c "import json, sys; print(json.load(open(sys.argv[1]))['config']['rope_theta'])" "$out/meta.json")")
+fi
+if [ "${GQA:-0}" = 1 ]; then
+  if [ "$genie" = 1 ] || [ "$lora" = 1 ]; then echo "GQA=1 goes with neither GENIE=1 nor LORA=1" >&2; exit 2; fi
+  [ -n "${OUT:-}" ] || out=$out-gqa
+  graphs=$out
+  if ! { [ -f "$out/decode.onnx" ] && [ "$out/decode.onnx" -nt "$model/decode.onnx" ]; }; then
+    echo "== export_gqa.py: com.microsoft.GroupQueryAttention graphs into $out"
+    "$py" examples/llm/export_gqa.py --model "$model" --out "$out"
+  fi
 fi
 fresh() { [ -f "$1" ] && [ "$1" -nt "$graphs/prefill.onnx" ] && [ "$1" -nt "$graphs/decode.onnx" ]; }
 ctx=$out/llm.bin
