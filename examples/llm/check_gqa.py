@@ -127,6 +127,13 @@ def main():
             kw = {"quantize": "w8a16", "calibration": cal}
         binaries[be] = qnn.llm.build(os.path.join(a.build, "bin"), gqa_dir, lib, os.path.join(gqa_dir, "run-" + be),
                                      extension=ext, **kw)
+        if "quantize" in kw:  # the rotary caches are value tables: the activations' 16 bits, as RotaryEmbedding's
+            with open(os.path.join(os.path.dirname(binaries[be]), "decode_net.json")) as fh:
+                net = json.load(fh)["graph"]
+            bits = {net["tensors"][t]["quant_params"]["bitwidth"] for op in net["nodes"].values()
+                    if op["type"] == "GroupQueryAttention" for t in op["input_names"][7:9]}
+            if bits != {16}:
+                failures.append(f"{be}: GroupQueryAttention's cos/sin caches quantized to {bits} bits, not 16")
         with qnn.llm.Generator(lib, binaries[be], tok_path) as gen:
             if not gen.gqa:
                 failures.append(f"{be}: qnn.llm did not recognize the GQA layout")

@@ -27,7 +27,7 @@ WEIGHTED_OPS = {"Conv2d": 3, "DepthWiseConv2d": 3, "TransposeConv2d": 3, "FullyC
 PER_CHANNEL_OPS = {"Conv2d", "DepthWiseConv2d", "TransposeConv2d"}
 # Static inputs that are value tables read like activations (the rotary cos/sin caches, which an unfused
 # graph gathers into activations): quantized at the activation bitwidth, not the weights'.
-TABLE_INPUTS = {"RotaryEmbedding": (1, 2)}
+TABLE_INPUTS = {"RotaryEmbedding": (1, 2), "GroupQueryAttention": (7, 8)}
 _SUFFIXES = ("_hwio", "_dw", "_fc", "__bnfold", "_gamma")
 
 
