@@ -205,6 +205,174 @@ PassRecord activationFusion(GraphIR& g, std::map<uint32_t, FusedClamp>* clamps) 
   return r;
 }
 
+// The node writing `id`, or -1.
+int producerOf(const GraphIR& g, uint32_t id) {
+  for (size_t i = 0; i < g.nodes.size(); ++i)
+    if (std::count(g.nodes[i].outputIds.begin(), g.nodes[i].outputIds.end(), id)) return static_cast<int>(i);
+  return -1;
+}
+
+// An internal tensor with one reader, written by a node of type `op` with one output: that node's
+// index, else -1.
+int soleChainLink(const GraphIR& g, uint32_t id, const char* op) {
+  const int p = producerOf(g, id);
+  if (p < 0 || g.nodes[size_t(p)].typeName != op || g.nodes[size_t(p)].outputIds.size() != 1 || !isInternal(g, id) ||
+      soleConsumer(g, id) < 0)
+    return -1;
+  return p;
+}
+
+// Whether ElementWiseAdd node `add` (in[0] dynamic [.., G, 1, S, D], in[1] static) stores in[0]'s values
+// repeated along the broadcast axis unchanged, for every stored value of in[0]'s type: its kernel runs on
+// probes covering all of them (the converters' Expand as an Add of zeros).
+bool addIsBroadcastCopy(const GraphIR& g, const NodeInfo& add) {
+  const TensorInfo& x = g.tensors.at(add.inputIds[0]);
+  const TensorInfo& z = g.tensors.at(add.inputIds[1]);
+  const TensorInfo& y = g.tensors.at(add.outputIds[0]);
+  if (z.kind != TensorKind::kStatic || x.kind == TensorKind::kStatic || !sameEncoding(x, y) ||
+      (x.dtype != DType::kUFixed8 && x.dtype != DType::kUFixed16) || x.dims.size() != y.dims.size())
+    return false;
+  KernelFactory factory = findKernel(add.typeName);
+  std::unique_ptr<Kernel> k = factory ? factory(add.typeName) : nullptr;
+  if (!k || !k->init(add.params).isOk()) return false;
+  std::vector<sdk::TensorView> ins = {viewOf(x, nullptr), viewOf(z, const_cast<uint8_t*>(z.staticData.data()))};
+  if (!k->prepare(ins, {viewOf(y, nullptr)}).isOk()) return false;
+  const size_t n = x.numElements(), m = y.numElements(), width = sdk::dtypeSize(x.dtype);
+  const size_t values = size_t(1) << (8 * width);
+  std::vector<uint16_t> in(n), out(m);
+  std::vector<uint8_t> in8(n), out8(m);
+  for (size_t first = 0; first < values; first += n) {
+    for (size_t i = 0; i < n; ++i) in[i] = uint16_t((first + i) % values), in8[i] = uint8_t(in[i]);
+    ins[0].data = width == 1 ? static_cast<void*>(in8.data()) : in.data();
+    if (!k->execute(ins, {viewOf(y, width == 1 ? static_cast<void*>(out8.data()) : out.data())}).isOk()) return false;
+    // y[i] must be x at i's coordinates, broadcast axes (x's dim 1) at 0.
+    for (size_t i = 0; i < m; ++i) {
+      size_t rem = i, src = 0, stride = 1;
+      for (size_t d = y.dims.size(); d-- > 0;) {
+        const size_t c = rem % y.dims[d];
+        rem /= y.dims[d];
+        src += (x.dims[d] == 1 ? 0 : c) * stride;
+        stride *= x.dims[d];
+      }
+      if ((width == 1 ? out8[i] : out[i]) != in[src]) return false;
+    }
+  }
+  return true;
+}
+
+// Grouped-query attention as the converters write it: the G key / value heads of a cache tensor K
+// [1, G, S, D] are repeated R times (Reshape to [1, G, 1, S, D], an Add of zeros broadcast to
+// [1, G, R, S, D], Reshape to [1, H = G R, S, D]), optionally transposed and converted per head, then
+// multiplied (MatMul in[1]) by per-head rows A [1, H, M, Dk]. Each head of a group reads the same
+// values, so the MatMul takes the group's heads as rows instead: A as [1, G, R M, Dk], B the chain on K
+// itself (G heads, not H), the output [1, G, R M, N] reshaped back to [1, H, M, N]. Every output is
+// the same sum over the same integers (rows are independent), so the bytes are equal, without
+// materializing the R copies. Fixed-point tensors only (a float Add of +0 turns -0 into +0).
+PassRecord groupedHeadSharing(GraphIR& g) {
+  PassRecord r{"grouped_head_sharing", 0, ""};
+  uint32_t nextId = 0xF0000000u;
+  for (const auto& [id, t] : g.tensors) nextId = std::max(nextId, id + 1);
+  auto newTensor = [&](const TensorInfo& like, std::vector<uint32_t> dims, const std::string& suffix) {
+    TensorInfo t;
+    t.id = nextId++;
+    t.name = like.name + suffix;
+    t.kind = TensorKind::kNative;
+    t.dtype = like.dtype;
+    t.quant = like.quant;
+    t.dims = std::move(dims);
+    g.tensors[t.id] = t;
+    return t.id;
+  };
+  auto reshapeNode = [](const std::string& name, uint32_t in, uint32_t out) {
+    NodeInfo n;
+    n.name = name;
+    n.packageName = "qti.aisw";
+    n.typeName = "Reshape";
+    n.inputIds = {in};
+    n.outputIds = {out};
+    return n;
+  };
+  for (size_t mi = 0; mi < g.nodes.size(); ++mi) {
+    const NodeInfo& mm = g.nodes[mi];
+    if (mm.typeName != "MatMul" || mm.inputIds.size() != 2 || mm.outputIds.size() != 1 ||
+        mm.params.b("transpose_in0", false))
+      continue;
+    // Back from in[1] through per-head Convert / Transpose (batch axes kept) to the repeating Reshape.
+    std::vector<int> perHead;
+    uint32_t cur = mm.inputIds[1];
+    int p = -1;
+    for (;;) {
+      p = producerOf(g, cur);
+      if (p < 0 || !isInternal(g, cur) || soleConsumer(g, cur) < 0) break;
+      const NodeInfo& n = g.nodes[size_t(p)];
+      if (n.inputIds.size() != 1 || n.outputIds.size() != 1) break;
+      if (n.typeName == "Transpose") {
+        const std::vector<int64_t> perm = n.params.ints("perm", {});
+        if (perm.size() != 4 || perm[0] != 0 || perm[1] != 1) break;
+      } else if (n.typeName != "Convert") {
+        break;
+      }
+      perHead.push_back(p);
+      cur = n.inputIds[0];
+    }
+    const int merge = soleChainLink(g, cur, "Reshape");
+    if (merge < 0) continue;
+    const uint32_t expanded = g.nodes[size_t(merge)].inputIds[0];
+    const int add = soleChainLink(g, expanded, "ElementWiseAdd");
+    if (add < 0 || g.nodes[size_t(add)].inputIds.size() != 2) continue;
+    const uint32_t unsq = g.nodes[size_t(add)].inputIds[0];
+    const int split = soleChainLink(g, unsq, "Reshape");
+    if (split < 0) continue;
+    const uint32_t kv = g.nodes[size_t(split)].inputIds[0];
+    const TensorInfo& kvT = g.tensors.at(kv);
+    const TensorInfo& unsqT = g.tensors.at(unsq);
+    const TensorInfo& expT = g.tensors.at(expanded);
+    const TensorInfo& headsT = g.tensors.at(cur);
+    const TensorInfo& aT = g.tensors.at(mm.inputIds[0]);
+    const TensorInfo& oT = g.tensors.at(mm.outputIds[0]);
+    if (!sdk::dtypeIsFixedPoint(kvT.dtype) || !sameEncoding(kvT, unsqT) || !sameEncoding(expT, headsT) ||
+        kvT.dims.size() != 4 || kvT.dims[0] != 1 || headsT.dims.size() != 4 || aT.dims.size() != 4 ||
+        oT.dims.size() != 4 || g.tensors.at(mm.inputIds[1]).dims.size() != 4)
+      continue;
+    const uint32_t G = kvT.dims[1], S = kvT.dims[2], D = kvT.dims[3];
+    if (unsqT.dims != std::vector<uint32_t>{1, G, 1, S, D} || expT.dims.size() != 5 || expT.dims[1] != G ||
+        expT.dims[2] < 2 || expT.dims[3] != S || expT.dims[4] != D || expT.dims[0] != 1)
+      continue;
+    const uint32_t R = expT.dims[2], H = G * R;
+    if (headsT.dims != std::vector<uint32_t>{1, H, S, D} || aT.dims[0] != 1 || aT.dims[1] != H ||
+        oT.dims[0] != 1 || oT.dims[1] != H || g.tensors.at(mm.inputIds[1]).dims[1] != H)
+      continue;
+    if (!addIsBroadcastCopy(g, g.nodes[size_t(add)])) continue;
+    // Rewrite: the per-head chain reads K; its tensors hold G heads.
+    const std::string name = mm.name;
+    uint32_t from = kv;
+    for (auto it = perHead.rbegin(); it != perHead.rend(); ++it) {
+      NodeInfo& n = g.nodes[size_t(*it)];
+      n.inputIds[0] = from;
+      g.tensors.at(n.outputIds[0]).dims[1] = G;
+      from = n.outputIds[0];
+    }
+    const TensorInfo aLike = aT, oLike = oT;
+    const uint32_t aRows = newTensor(aLike, {1, G, R * aLike.dims[2], aLike.dims[3]}, "_group_rows");
+    const uint32_t oRows = newTensor(oLike, {1, G, R * oLike.dims[2], oLike.dims[3]}, "_group_rows");
+    const uint32_t aId = aLike.id, oId = oLike.id;
+    NodeInfo& m = g.nodes[mi];
+    m.inputIds = {aRows, from};
+    m.outputIds = {oRows};
+    // Drop the repeating nodes (indices after the MatMul's are unaffected), then place the Reshapes.
+    std::vector<int> drop = {merge, add, split};
+    std::sort(drop.rbegin(), drop.rend());
+    for (int d : drop) g.nodes.erase(g.nodes.begin() + d);
+    mi -= size_t(std::count_if(drop.begin(), drop.end(), [&](int d) { return size_t(d) < mi; }));
+    g.nodes.insert(g.nodes.begin() + long(mi) + 1, reshapeNode(name + "_heads", oRows, oId));
+    g.nodes.insert(g.nodes.begin() + long(mi), reshapeNode(name + "_group_rows", aId, aRows));
+    mi += 2;
+    r.detail += (r.changes ? ", " : "") + name + " (" + std::to_string(G) + " x " + std::to_string(R) + " heads)";
+    ++r.changes;
+  }
+  return r;
+}
+
 // Chooses each node's layout and tile count so its working set fits the VTCM budget.
 PassRecord tiling(GraphIR& g, const GraphOptions& o, bool exhaustive, const std::map<uint32_t, FusedClamp>& clamps,
                   std::vector<NodePlan>* plans) {
@@ -292,6 +460,7 @@ Status runPasses(const GraphIR& graph, const GraphOptions& o, PreparedPlan* out)
   if (!fast) out->passes.push_back(constantFolding(g));
   out->passes.push_back(requantizeFolding(g, findKernel("Convert") != nullptr));
   if (!fast && o.foldReluIntoConv) out->passes.push_back(activationFusion(g, &clamps));
+  if (!fast) out->passes.push_back(groupedHeadSharing(g));
   dropDeadTensors(g);
   out->passes.push_back(tiling(g, o, o.optMode == 3, clamps, &out->plans));
   return Status::ok();

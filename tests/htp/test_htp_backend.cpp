@@ -473,6 +473,117 @@ TEST_F(HtpGraphTest, ConstantAndRequantizeFolding) {
   EXPECT_EQ(api().contextFree(ctx, nullptr), QNN_SUCCESS);
 }
 
+// Grouped-query attention as the converters write it (2 key / value heads repeated to 8 by Reshape, an Add of
+// zeros, Reshape; per-head Transpose and Convert before the MatMuls): the grouped_head_sharing pass lets the
+// MatMuls read the 2 heads with the 4 query heads of a group as rows. Its outputs equal mode 1's graph (no
+// pass) byte for byte; an Add of a non-zero constant is no repetition and stays.
+TEST_F(HtpGraphTest, GroupedHeadSharing) {
+  Qnn_ContextHandle_t ctx = nullptr;
+  ASSERT_EQ(api().contextCreate(backend, nullptr, nullptr, &ctx), QNN_SUCCESS);
+  constexpr uint32_t G = 2, R = 4, H = G * R, S = 5, D = 4, M = 2;
+  std::mt19937 rng(5);
+  std::vector<uint16_t> q(H * M * D), kv(G * S * D), vv(G * S * D), p(H * M * S);
+  for (auto* v : {&q, &kv, &vv, &p})
+    for (auto& e : *v) e = uint16_t(rng() % 65536);
+  std::vector<uint8_t> zeros(H * S * D, 7);
+  struct Built {
+    Qnn_GraphHandle_t g;
+    std::vector<uint32_t> ids;  // q, kv, vv, p, scores, ctx
+  };
+  auto build = [&](const char* name, float mode, uint8_t zeroValue) {
+    Built b{};
+    EXPECT_EQ(makeGraph(ctx, name, {optimizationConfig(QNN_HTP_GRAPH_OPTIMIZATION_TYPE_FINALIZE_OPTIMIZATION_FLAG, mode)},
+                        &b.g), QNN_SUCCESS);
+    std::fill(zeros.begin(), zeros.end(), zeroValue);
+    const std::string n = name;
+    const Qnn_DataType_t u16 = QNN_DATATYPE_UFIXED_POINT_16, u8 = QNN_DATATYPE_UFIXED_POINT_8;
+    const auto write = QNN_TENSOR_TYPE_APP_WRITE, read = QNN_TENSOR_TYPE_APP_READ, native = QNN_TENSOR_TYPE_NATIVE;
+    QuantSpec tq(n + "q", write, u16, {1, H, M, D}, 0.0002f, -31000);
+    QuantSpec tk(n + "kv", write, u16, {1, G, S, D}, 0.0001f, -33000);
+    QuantSpec tv(n + "vv", write, u16, {1, G, S, D}, 0.00015f, -30000);
+    QuantSpec tp(n + "p", write, u16, {1, H, M, S}, 1.f / 65536, 0);
+    QuantSpec tz(n + "zeros", QNN_TENSOR_TYPE_STATIC, u8, {1, G, R, S, D}, 1.f, -7, zeros.data(), uint32_t(zeros.size()));
+    QuantSpec ku(n + "ku", native, u16, {1, G, 1, S, D}, 0.0001f, -33000);
+    QuantSpec ke(n + "ke", native, u16, {1, G, R, S, D}, 0.0001f, -33000);
+    QuantSpec kh(n + "kh", native, u16, {1, H, S, D}, 0.0001f, -33000);
+    QuantSpec kt(n + "kt", native, u16, {1, H, D, S}, 0.0001f, -33000);
+    QuantSpec k8(n + "k8", native, u8, {1, H, D, S}, 0.03f, -128);
+    QuantSpec vu(n + "vu", native, u16, {1, G, 1, S, D}, 0.00015f, -30000);
+    QuantSpec ve(n + "ve", native, u16, {1, G, R, S, D}, 0.00015f, -30000);
+    QuantSpec vh(n + "vh", native, u16, {1, H, S, D}, 0.00015f, -30000);
+    QuantSpec v8(n + "v8", native, u8, {1, H, S, D}, 0.04f, -120);
+    QuantSpec ts(n + "scores", read, u16, {1, H, M, S}, 0.002f, -32000);
+    QuantSpec tc(n + "ctx", read, u16, {1, H, M, D}, 0.0001f, -32768);
+    for (QuantSpec* t : {&tq, &tk, &tv, &tp, &tz, &ku, &ke, &kh, &kt, &k8, &vu, &ve, &vh, &v8, &ts, &tc})
+      EXPECT_EQ(api().tensorCreateGraphTensor(b.g, &t->tensor), QNN_SUCCESS) << t->name << LogCapture::take();
+    uint32_t swap[] = {0, 1, 3, 2};
+    TensorSpec perm("perm", QNN_TENSOR_TYPE_STATIC, QNN_DATATYPE_UINT_32, {4}, swap, sizeof swap);
+    Qnn_Param_t permParam = tensorParam("perm", perm);
+    auto node = [&](const char* nodeName, const char* type, std::vector<Qnn_Tensor_t> ins, Qnn_Tensor_t out,
+                    Qnn_Param_t* param = nullptr) {
+      Qnn_OpConfig_t op = QNN_OPCONFIG_INIT;
+      op.v1 = {nodeName, "qti.aisw", type, param ? 1u : 0u, param, uint32_t(ins.size()), ins.data(), 1, &out};
+      EXPECT_EQ(api().graphAddNode(b.g, op), QNN_SUCCESS) << nodeName << LogCapture::take();
+    };
+    node("k_unsqueeze", "Reshape", {tk.tensor}, ku.tensor);
+    node("k_expand", "ElementWiseAdd", {ku.tensor, tz.tensor}, ke.tensor);
+    node("k_heads", "Reshape", {ke.tensor}, kh.tensor);
+    node("k_transpose", "Transpose", {kh.tensor}, kt.tensor, &permParam);
+    node("k_convert", "Convert", {kt.tensor}, k8.tensor);
+    node("qk", "MatMul", {tq.tensor, k8.tensor}, ts.tensor);
+    node("v_unsqueeze", "Reshape", {tv.tensor}, vu.tensor);
+    node("v_expand", "ElementWiseAdd", {vu.tensor, tz.tensor}, ve.tensor);
+    node("v_heads", "Reshape", {ve.tensor}, vh.tensor);
+    node("v_convert", "Convert", {vh.tensor}, v8.tensor);
+    node("pv", "MatMul", {tp.tensor, v8.tensor}, tc.tensor);
+    for (QuantSpec* t : {&tq, &tk, &tv, &tp, &ts, &tc}) b.ids.push_back(t->tensor.v1.id);
+    return b;
+  };
+  auto exec = [&](const Built& b) {
+    std::vector<uint16_t> scores(H * M * S), out(H * M * D);
+    std::vector<TensorSpec> ins, outs;
+    ins.emplace_back("q", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_UFIXED_POINT_16, std::vector<uint32_t>{1, H, M, D},
+                     q.data(), uint32_t(q.size() * 2));
+    ins.emplace_back("kv", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_UFIXED_POINT_16, std::vector<uint32_t>{1, G, S, D},
+                     kv.data(), uint32_t(kv.size() * 2));
+    ins.emplace_back("vv", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_UFIXED_POINT_16, std::vector<uint32_t>{1, G, S, D},
+                     vv.data(), uint32_t(vv.size() * 2));
+    ins.emplace_back("p", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_UFIXED_POINT_16, std::vector<uint32_t>{1, H, M, S},
+                     p.data(), uint32_t(p.size() * 2));
+    outs.emplace_back("scores", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_UFIXED_POINT_16,
+                      std::vector<uint32_t>{1, H, M, S}, scores.data(), uint32_t(scores.size() * 2));
+    outs.emplace_back("ctx", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_UFIXED_POINT_16, std::vector<uint32_t>{1, H, M, D},
+                      out.data(), uint32_t(out.size() * 2));
+    std::vector<Qnn_Tensor_t> in, o;
+    for (size_t i = 0; i < ins.size(); ++i) in.push_back(ins[i].tensor), in.back().v1.id = b.ids[i];
+    for (size_t i = 0; i < outs.size(); ++i) o.push_back(outs[i].tensor), o.back().v1.id = b.ids[4 + i];
+    EXPECT_EQ(api().graphExecute(b.g, in.data(), uint32_t(in.size()), o.data(), uint32_t(o.size()), nullptr, nullptr),
+              QNN_SUCCESS)
+        << LogCapture::take();
+    scores.insert(scores.end(), out.begin(), out.end());
+    return scores;
+  };
+  // Finalizes; whether the profile holds a pass event naming `text`.
+  auto finalize = [&](const Built& b, const std::string& text) {
+    Qnn_ProfileHandle_t prof = nullptr;
+    EXPECT_EQ(api().profileCreate(backend, QNN_PROFILE_LEVEL_BASIC, &prof), QNN_SUCCESS);
+    EXPECT_EQ(api().graphFinalize(b.g, prof, nullptr), QNN_SUCCESS) << LogCapture::take();
+    const bool found = has(events(prof), QNN_PROFILE_EVENTTYPE_BACKEND, text);
+    EXPECT_EQ(api().profileFree(prof), QNN_SUCCESS);
+    return found;
+  };
+  Built shared = build("gqa0", 0, 7), plain = build("gqa1", 1, 7);
+  EXPECT_TRUE(finalize(shared, "pass grouped_head_sharing: qk (2 x 4 heads), pv (2 x 4 heads)"));
+  EXPECT_FALSE(finalize(plain, "grouped_head_sharing"));
+  const std::vector<uint16_t> want = exec(plain);
+  EXPECT_EQ(exec(shared), want);
+  // 7 with offset -7 is 0; 9 is 2: the Add changes every value and the pass leaves it.
+  Built added = build("gqa2", 0, 9);
+  EXPECT_FALSE(finalize(added, "qk (2 x 4 heads)"));
+  EXPECT_NE(exec(added), want);
+  EXPECT_EQ(api().contextFree(ctx, nullptr), QNN_SUCCESS);
+}
+
 // Three 1 MiB tensors in a graph with 1 MB of VTCM: the add runs in 3 tiles, and
 // the node's cycle estimate says so.
 TEST_F(HtpGraphTest, TilingWithinTheVtcmBudget) {
