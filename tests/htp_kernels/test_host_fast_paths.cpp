@@ -10,7 +10,10 @@
 //  * fp16 Add / Subtract / Multiply with broadcast operands spread along runs, against the
 //    half-rounded float operation per element;
 //  * Add / Subtract / Multiply of two 8/16-bit activations (binary_wide.h's typed loops,
-//    AVX-512 or not) against the per-element rule, every dtype combination.
+//    AVX-512 or not) against the per-element rule, every dtype combination;
+//  * Softmax's typed rows (the quotient without a 128-bit division) against the documented rule
+//    computed here in 128 bits;
+//  * WeightedOutput::finishRow on int64 sums (beyond int32) against finish per element.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -25,6 +28,7 @@
 #include "htp_sim/kernels/htp_kernel.h"
 #include "htp_sim/kernels/quant_gemm.h"
 #include "tests/htp_kernels/quant_views.h"
+#include "htp_sim/kernels/weighted_output.h"
 
 namespace qnn::htp {
 namespace {
@@ -281,7 +285,7 @@ TEST(MatMulDynamicB, EqualsThePackedProduct) {
   for (DType ta : {DType::kUFixed16, DType::kUFixed8, DType::kSFixed16})
     for (DType tb : {DType::kUFixed8, DType::kSFixed8, DType::kUFixed16})
       for (bool transB : {false, true})
-        for (uint32_t m : {1u, 4u})
+        for (uint32_t m : {1u, 4u, 6u})
           for (uint32_t k : {32u, 200u})
             for (uint32_t n : {48u, 37u}) {
             SCOPED_TRACE("a " + std::to_string(int(ta)) + " b " + std::to_string(int(tb)) + " transB " +
@@ -462,6 +466,88 @@ TEST(BinaryWide, TypedLoopsEqualThePerElementRule) {
               ASSERT_EQ(fast.size(), general.size());
               ASSERT_TRUE(fast == general);
             }
+}
+
+}  // namespace
+}  // namespace qnn::htp
+
+namespace qnn::htp {
+namespace {
+
+// Softmax on the last axis by the rule of softmax.cpp's header, here in double and 128-bit integers:
+// E[d] = round(exp(-s_in d) 2^30), S = sum E, p = round_half_away(E 2^30 / S), out = requantize(p,
+// 2^-30 / s_out). Rows with values far below their maximum (E = 0), every unsigned dtype pair.
+TEST(QuantSoftmax, TypedRowsEqualTheRule) {
+  __extension__ typedef __int128 Wide;
+  uint32_t seed = 3;
+  for (DType ti : {DType::kUFixed8, DType::kUFixed16})
+    for (DType to : {DType::kUFixed8, DType::kUFixed16})
+      for (uint32_t len : {77u, 512u}) {
+        SCOPED_TRACE(std::to_string(int(ti)) + " -> " + std::to_string(int(to)) + " len " + std::to_string(len));
+        const bool in16 = ti == DType::kUFixed16, out16 = to == DType::kUFixed16;
+        const float si = in16 ? 0.0006f : 0.1f, so = out16 ? 1.f / 65536 : 1.f / 256;
+        const uint32_t rows = 4;
+        const fx::QuantRange ri = fx::quantRange(ti), ro = fx::quantRange(to);
+        std::vector<int64_t> q(rows * len);
+        const std::vector<uint16_t> noise = pattern<uint16_t>(q.size(), seed++);
+        for (size_t i = 0; i < q.size(); ++i) {
+          const size_t r = i / len, c = i % len;
+          // row 0 spread over the range, row 1 near one value, rows 2-3 half masked to the minimum
+          q[i] = r == 0 ? noise[i] % (ri.hi + 1)
+                 : r == 1 ? ri.hi - noise[i] % 9
+                 : (c % 2 ? ri.lo : ri.hi - noise[i] % (in16 ? 3000 : 40));
+        }
+        Operand x{ti, {1, rows, len}, storedBytes(ti, q), si, in16 ? -60000 : -200};
+        const Operand y{to, {1, rows, len}, {}, so, 0};
+        const std::vector<uint8_t> got = runKernel("Softmax", {}, {x}, y);
+        fx::FixedPointMultiplier m;
+        ASSERT_TRUE(fx::decomposeMultiplier(std::ldexp(1.0, -30) / double(so), &m));
+        std::vector<int64_t> want(q.size());
+        size_t zeros = 0;
+        for (uint32_t r = 0; r < rows; ++r) {
+          const int64_t* row = &q[r * len];
+          const int64_t maxQ = *std::max_element(row, row + len);
+          auto e = [&](int64_t v) { return std::llround(std::exp(-double(si) * double(maxQ - v)) * 1073741824.0); };
+          Wide sum = 0;
+          for (uint32_t c = 0; c < len; ++c) sum += e(row[c]);
+          for (uint32_t c = 0; c < len; ++c) {
+            const Wide num = Wide(e(row[c])) << 30;
+            zeros += num == 0;
+            const int64_t p = int64_t((2 * num + sum) / (2 * sum));
+            want[r * len + c] = fx::requantize(p, m, 0, ro);
+          }
+        }
+        EXPECT_GT(zeros, 0u);
+        EXPECT_TRUE(got == storedBytes(to, want));
+      }
+}
+
+// Sums of 16-bit activations leave int32: finishRow's 128-bit loop against finish element by element,
+// sums around the int32 bounds and far beyond, positive and negative, with a bias and a clamp.
+TEST(WeightedOutput, Int64RowsEqualFinishPerElement) {
+  const size_t n = 40;
+  std::vector<Encoding> w(n);
+  for (size_t c = 0; c < n; ++c) w[c] = {0.001f * float(c + 1), 0};
+  std::vector<int32_t> bias(n);
+  for (size_t c = 0; c < n; ++c) bias[c] = int32_t(c * 977) - 20000;
+  const TensorView b = testing::quantView(DType::kSFixed32, {uint32_t(n)}, bias.data(), 0.0000001f, 0);
+  for (DType to : {DType::kUFixed16, DType::kUFixed8}) {
+    const TensorView y = testing::quantView(to, {1, uint32_t(n)}, nullptr, to == DType::kUFixed16 ? 0.01f : 2.f, -30);
+    WeightedOutput out;
+    out.setClamp(-50.0, 300.0);
+    ASSERT_TRUE(out.prepare("FullyConnected", Encoding{0.0001f, -32768}, w, &b, y).isOk());
+    std::vector<int64_t> acc(n), correction(n), got(n);
+    for (int64_t base : {int64_t(INT32_MAX) - 20, int64_t(INT32_MIN) + 3, int64_t(1) << 40, -(int64_t(1) << 41),
+                         int64_t(5)}) {
+      for (size_t j = 0; j < n; ++j) {
+        acc[j] = base + int64_t(j) * 3 - 60;
+        correction[j] = int64_t(j % 3) * 1000 - 1000;
+      }
+      out.finishRow(acc.data(), n, 0, correction.data(), got.data());
+      for (size_t j = 0; j < n; ++j)
+        EXPECT_EQ(got[j], out.finish(acc[j] + out.addend(j) + correction[j], j)) << "base " << base << " j " << j;
+    }
+  }
 }
 
 }  // namespace

@@ -110,51 +110,65 @@ void columnSums(const TB* b, size_t k, size_t n, bool transB, int64_t* sums) {
   }
 }
 
-// 16-bit A rows times 8-bit B (not transposed) and B's column sums on AVX-512: per row, int32
-// partial sums of blocks of 64 products (|a b| < 2^24) flushed into int64. The same integers as
-// directProduct and columnSums.
-template <typename TB>
-__attribute__((target("avx512f,avx512bw"))) void bytesProductAndSumsAvx512(const uint16_t* a, size_t rows, size_t k,
-                                                                           const TB* b, size_t n, int64_t* acc,
-                                                                           int64_t* colSums) {
-  static_assert(sizeof(TB) == 1);
-  thread_local std::vector<int32_t> part, sumPart;
-  part.resize(n);
-  sumPart.resize(n);
+// 16-bit A rows times 8-bit B (not transposed) and B's column sums on AVX-512: 16 columns at a time
+// for up to 4 rows, the int32 partial sums of blocks of 64 products (|a b| < 2^24) in registers,
+// each B row loaded once for all rows, flushed into int64. The same integers as directProduct and
+// columnSums.
+// out[i] += v[i] for the lanes set, v's 16 int32 widened to int64.
+__attribute__((target("avx512f,avx512bw,avx512vl"))) inline void addInt32sToInt64s(__m512i v, __mmask16 lanes,
+                                                                                   int64_t* out) {
+  const __mmask8 lo = __mmask8(lanes), hi = __mmask8(lanes >> 8);
+  const __m512i v0 = _mm512_cvtepi32_epi64(_mm512_castsi512_si256(v));
+  const __m512i v1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(v, 1));
+  _mm512_mask_storeu_epi64(out, lo, _mm512_add_epi64(_mm512_maskz_loadu_epi64(lo, out), v0));
+  _mm512_mask_storeu_epi64(out + 8, hi, _mm512_add_epi64(_mm512_maskz_loadu_epi64(hi, out + 8), v1));
+}
+
+template <int kRows, typename TB>
+__attribute__((target("avx512f,avx512bw,avx512vl"))) inline void bytesBlockAvx512(const uint16_t* a, size_t k,
+                                                                                  const TB* b, size_t n, size_t j,
+                                                                                  __mmask16 lanes, int64_t* acc,
+                                                                                  int64_t* colSums) {
   constexpr size_t kBlock = 64;
+  for (size_t k0 = 0; k0 < k; k0 += kBlock) {
+    const size_t k1 = std::min(k, k0 + kBlock);
+    __m512i p[kRows];
+    for (int r = 0; r < kRows; ++r) p[r] = _mm512_setzero_si512();
+    __m512i s = _mm512_setzero_si512();
+    for (size_t kk = k0; kk < k1; ++kk) {
+      const __m128i raw = _mm_maskz_loadu_epi8(lanes, b + kk * n + j);
+      const __m512i bv = std::is_signed_v<TB> ? _mm512_cvtepi8_epi32(raw) : _mm512_cvtepu8_epi32(raw);
+      for (int r = 0; r < kRows; ++r)
+        p[r] = _mm512_add_epi32(p[r], _mm512_mullo_epi32(_mm512_set1_epi32(int32_t(a[size_t(r) * k + kk])), bv));
+      if (colSums) s = _mm512_add_epi32(s, bv);
+    }
+    for (int r = 0; r < kRows; ++r) addInt32sToInt64s(p[r], lanes, acc + size_t(r) * n + j);
+    if (colSums) addInt32sToInt64s(s, lanes, colSums + j);
+  }
+}
+
+template <typename TB>
+__attribute__((target("avx512f,avx512bw,avx512vl"))) void bytesProductAndSumsAvx512(const uint16_t* a, size_t rows,
+                                                                                    size_t k, const TB* b, size_t n,
+                                                                                    int64_t* acc, int64_t* colSums) {
+  static_assert(sizeof(TB) == 1);
+  std::fill(acc, acc + rows * n, int64_t(0));
   std::fill(colSums, colSums + n, int64_t(0));
-  for (size_t r = 0; r < rows; ++r) {
-    const uint16_t* x = a + r * k;
-    int64_t* out = acc + r * n;
-    const bool sums = r == 0;
-    std::fill(out, out + n, int64_t(0));
-    for (size_t k0 = 0; k0 < k; k0 += kBlock) {
-      const size_t k1 = std::min(k, k0 + kBlock);
-      std::fill(part.begin(), part.end(), 0);
-      if (sums) std::fill(sumPart.begin(), sumPart.end(), 0);
-      for (size_t kk = k0; kk < k1; ++kk) {
-        const __m512i av = _mm512_set1_epi32(int32_t(x[kk]));
-        const TB* row = b + kk * n;
-        size_t j = 0;
-        for (; j + 16 <= n; j += 16) {
-          const __m128i raw = _mm_loadu_si128(reinterpret_cast<const __m128i*>(row + j));
-          const __m512i bv = std::is_signed_v<TB> ? _mm512_cvtepi8_epi32(raw) : _mm512_cvtepu8_epi32(raw);
-          _mm512_storeu_si512(part.data() + j,
-                              _mm512_add_epi32(_mm512_loadu_si512(part.data() + j), _mm512_mullo_epi32(av, bv)));
-          if (sums)
-            _mm512_storeu_si512(sumPart.data() + j, _mm512_add_epi32(_mm512_loadu_si512(sumPart.data() + j), bv));
-        }
-        for (; j < n; ++j) {
-          part[j] += int32_t(x[kk]) * int32_t(row[j]);
-          if (sums) sumPart[j] += int32_t(row[j]);
-        }
+  if (rows == 0) return columnSums(b, k, n, false, colSums);
+  for (size_t j = 0; j < n; j += 16) {
+    const __mmask16 lanes = n - j >= 16 ? __mmask16(0xffff) : __mmask16((1u << (n - j)) - 1);
+    for (size_t r0 = 0; r0 < rows; r0 += 4) {
+      const uint16_t* x = a + r0 * k;
+      int64_t* out = acc + r0 * n;
+      int64_t* sums = r0 == 0 ? colSums : nullptr;
+      switch (std::min<size_t>(4, rows - r0)) {
+        case 1: bytesBlockAvx512<1>(x, k, b, n, j, lanes, out, sums); break;
+        case 2: bytesBlockAvx512<2>(x, k, b, n, j, lanes, out, sums); break;
+        case 3: bytesBlockAvx512<3>(x, k, b, n, j, lanes, out, sums); break;
+        default: bytesBlockAvx512<4>(x, k, b, n, j, lanes, out, sums); break;
       }
-      for (size_t j = 0; j < n; ++j) out[j] += part[j];
-      if (sums)
-        for (size_t j = 0; j < n; ++j) colSums[j] += sumPart[j];
     }
   }
-  if (rows == 0) columnSums(b, k, n, false, colSums);
 }
 
 template <typename TA, typename TB>

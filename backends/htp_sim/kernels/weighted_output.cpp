@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <type_traits>
 
 namespace qnn::htp {
 
@@ -82,9 +83,10 @@ void WeightedOutput::setZeroPointCorrection(int64_t z, const std::vector<int64_t
   refreshAddend();
 }
 
-// The fast loop assumes every sum fits int32 and every shift is in 1..62 (so
-// the product fits int64); a row where that fails is redone element by element
-// with the exact fx::requantize. Both give the same result where both apply.
+// The fast loop (int32 accumulators) assumes every sum fits int32 and every shift is
+// in 1..62 (so the product fits int64); a row where that fails, and every row of int64
+// accumulators, goes element by element through fx::requantize's 128-bit rounding inline.
+// Both give the same result where both apply.
 template <typename TAcc>
 void WeightedOutput::finishRowImpl(const TAcc* acc, size_t n, size_t channelBase, const int64_t* colCorrection,
                                    int64_t* out) const {
@@ -93,19 +95,36 @@ void WeightedOutput::finishRowImpl(const TAcc* acc, size_t n, size_t channelBase
   const int64_t* shift = shift_.data() + channelBase;
   const int64_t* half = half_.data() + channelBase;
   const int64_t lo = range_.lo, hi = range_.hi, outOffset = outOffset_;
-  bool exact = true;
-  for (size_t j = 0; j < n; ++j) {
-    const int64_t a = int64_t(acc[j]) + add[j] + (colCorrection ? colCorrection[j] : 0);
-    exact &= a >= INT32_MIN && a <= INT32_MAX && half[j] != 0;
-    const int64_t p = (a < INT32_MIN ? INT32_MIN : a > INT32_MAX ? INT32_MAX : a) * mant[j];  // no overflow
-    int64_t r = ((p + half[j] - (p < 0)) >> shift[j]) - outOffset;
-    r = r < lo ? lo : r;
-    out[j] = r > hi ? hi : r;
+  // int64 sums (16-bit activations) mostly leave int32.
+  if constexpr (!std::is_same_v<TAcc, int64_t>) {
+    bool exact = true;
+    for (size_t j = 0; j < n; ++j) {
+      const int64_t a = int64_t(acc[j]) + add[j] + (colCorrection ? colCorrection[j] : 0);
+      exact &= a >= INT32_MIN && a <= INT32_MAX && half[j] != 0;
+      const int64_t p = (a < INT32_MIN ? INT32_MIN : a > INT32_MAX ? INT32_MAX : a) * mant[j];  // no overflow
+      int64_t r = ((p + half[j] - (p < 0)) >> shift[j]) - outOffset;
+      r = r < lo ? lo : r;
+      out[j] = r > hi ? hi : r;
+    }
+    if (exact) return;
   }
-  if (exact) return;
+  // The rule's 128-bit rounding of applyMultiplier inline (16-bit activations' sums leave int32);
+  // a shift outside 1..62 or a product beyond int64 after the shift takes finish itself.
+  __extension__ typedef __int128 Wide;
   for (size_t j = 0; j < n; ++j) {
     const int64_t a = int64_t(acc[j]) + add[j] + (colCorrection ? colCorrection[j] : 0);
-    out[j] = finish(a, channelBase + j);
+    if (half[j] == 0) {
+      out[j] = finish(a, channelBase + j);
+      continue;
+    }
+    const Wide p = Wide(a) * mant[j];
+    const Wide r = (p + half[j] - (p < 0)) >> shift[j];
+    if (r > INT64_MAX || r < INT64_MIN) {
+      out[j] = finish(a, channelBase + j);
+      continue;
+    }
+    const int64_t v = int64_t(r) - outOffset;
+    out[j] = v < lo ? lo : v > hi ? hi : v;
   }
 }
 
