@@ -13,7 +13,8 @@
 //    AVX-512 or not) against the per-element rule, every dtype combination;
 //  * Softmax's typed rows (the quotient without a 128-bit division) against the documented rule
 //    computed here in 128 bits;
-//  * WeightedOutput::finishRow on int64 sums (beyond int32) against finish per element.
+//  * WeightedOutput::finishRow on int64 sums (beyond int32) against finish per element;
+//  * a table op (Sigmoid, Tanh) on 16-bit tensors against the real function quantized per value.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -548,6 +549,36 @@ TEST(WeightedOutput, Int64RowsEqualFinishPerElement) {
         EXPECT_EQ(got[j], out.finish(acc[j] + out.addend(j) + correction[j], j)) << "base " << base << " j " << j;
     }
   }
+}
+
+// Every stored value of a 16-bit input (and an 8-bit one into 16 bits) through Sigmoid / Tanh:
+// out = quantize(f(dequantize(q))) by the float-to-fixed rule of sdk/quant/fixed_point.h.
+TEST(TableKernel, WideTablesEqualTheQuantizedFunction) {
+  const struct {
+    DType in, out;
+  } pairs[] = {{DType::kUFixed16, DType::kUFixed16}, {DType::kUFixed16, DType::kUFixed8},
+               {DType::kSFixed16, DType::kUFixed16}, {DType::kUFixed8, DType::kUFixed16}};
+  for (const char* op : {"Sigmoid", "Tanh"})
+    for (const auto& c : pairs) {
+      SCOPED_TRACE(std::string(op) + " " + std::to_string(int(c.in)) + " -> " + std::to_string(int(c.out)));
+      const fx::QuantRange ri = fx::quantRange(c.in), ro = fx::quantRange(c.out);
+      std::vector<int64_t> q;
+      for (int64_t v = ri.lo; v <= ri.hi; ++v) q.push_back(v);
+      const float si = sdk::dtypeSize(c.in) == 2 ? 0.0003f : 0.05f;
+      const int32_t oi = c.in == DType::kUFixed16 ? -33000 : c.in == DType::kUFixed8 ? -120 : 0;
+      const float so = sdk::dtypeSize(c.out) == 2 ? 1.f / 32768 : 1.f / 128;
+      const int32_t oo = std::string(op) == "Tanh" ? (sdk::dtypeSize(c.out) == 2 ? -32768 : -128) : 0;
+      const Operand x{c.in, {1, uint32_t(q.size())}, storedBytes(c.in, q), si, oi};
+      const Operand y{c.out, {1, uint32_t(q.size())}, {}, so, oo};
+      const std::vector<uint8_t> got = runKernel(op, {}, {x}, y);
+      std::vector<int64_t> want(q.size());
+      for (size_t i = 0; i < q.size(); ++i) {
+        const double real = double(fx::dequantizeValue(q[i], si, oi));
+        const double f = std::string(op) == "Tanh" ? std::tanh(real) : 1.0 / (1.0 + std::exp(-real));
+        want[i] = fx::quantizeValue(f, so, oo, ro);
+      }
+      EXPECT_TRUE(got == storedBytes(c.out, want));
+    }
 }
 
 }  // namespace

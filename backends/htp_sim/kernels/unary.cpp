@@ -15,6 +15,7 @@
 #include <functional>
 
 #include "htp_sim/kernels/byte_paths.h"
+#include "htp_sim/kernels/copy_runs.h"
 #include "core/generic_elementwise.h"
 #include "htp_sim/kernels/htp_kernel_registry.h"
 #include "htp_sim/kernels/htp_kernel_util.h"
@@ -108,6 +109,9 @@ class TableKernel final : public Kernel {
     if (bytePath_)
       for (int byte = 0; byte < 256; ++byte)
         byteTable_[byte] = uint8_t(table_[size_t(byteValue(inputs[0].dtype, uint8_t(byte)) - lo_)]);
+    // Other 8/16-bit pairs: the same entries as stored bits (2 bytes each, a typed loop).
+    if (!bytePath_)
+      stored_.build(inputs[0].dtype, outputs[0].dtype, [&](int64_t q) { return int64_t(table_[size_t(q - lo_)]); });
     return Status::ok();
   }
 
@@ -115,6 +119,10 @@ class TableKernel final : public Kernel {
     const size_t n = inputs[0].numElements();
     if (bytePath_) {
       lookupBytes(byteTable_, inputs[0].as<const uint8_t>(), outputs[0].as<uint8_t>(), n);
+      return Status::ok();
+    }
+    if (!stored_.empty()) {
+      stored_.apply(inputs[0].data, n, outputs[0].data);
       return Status::ok();
     }
     for (size_t i = 0; i < n; ++i) storeInt(outputs[0], i, table_[size_t(loadInt(inputs[0], i) - lo_)]);
@@ -128,6 +136,7 @@ class TableKernel final : public Kernel {
   std::vector<int32_t> table_;
   bool bytePath_ = false;
   uint8_t byteTable_[256] = {};
+  StoredValueTable stored_;
 };
 
 // ---------------------------------------------------------------------------
