@@ -240,23 +240,27 @@ void QuantGemm::multiply(const uint16_t* a, size_t rows, size_t lda, int64_t* c)
     return;
   }
   // sum a * b = 256 * sum hi * b + sum lo * b, each byte plane's sum exact in int32
-  // (byteSumsExact at pack); combined in int64.
+  // (byteSumsExact at pack); combined in int64. The planes are rows 2r (lo) and 2r + 1 (hi)
+  // of one product, so each block of B is loaded once for both.
   thread_local std::vector<uint8_t> planes;
   thread_local std::vector<int32_t> sums;
   planes.resize(2 * rows * k_);
   sums.resize(2 * rows * n_);
-  uint8_t* lo = planes.data();
-  uint8_t* hi = lo + rows * k_;
-  for (size_t r = 0; r < rows; ++r)
+  for (size_t r = 0; r < rows; ++r) {
+    uint8_t* lo = planes.data() + 2 * r * k_;
+    uint8_t* hi = lo + k_;
     for (size_t kk = 0; kk < k_; ++kk) {
       const uint16_t v = a[r * lda + kk];
-      lo[r * k_ + kk] = uint8_t(v), hi[r * k_ + kk] = uint8_t(v >> 8);
+      lo[kk] = uint8_t(v), hi[kk] = uint8_t(v >> 8);
     }
-  int32_t* sumLo = sums.data();
-  int32_t* sumHi = sumLo + rows * n_;
-  multiplyColumns(lo, rows, k_, 0, n_, sumLo, n_);
-  multiplyColumns(hi, rows, k_, 0, n_, sumHi, n_);
-  for (size_t i = 0; i < rows * n_; ++i) c[i] = int64_t(sumHi[i]) * 256 + sumLo[i];
+  }
+  multiplyColumns(planes.data(), 2 * rows, k_, 0, n_, sums.data(), n_);
+  for (size_t r = 0; r < rows; ++r) {
+    const int32_t* sumLo = sums.data() + 2 * r * n_;
+    const int32_t* sumHi = sumLo + n_;
+    int64_t* out = c + r * n_;
+    for (size_t j = 0; j < n_; ++j) out[j] = int64_t(sumHi[j]) * 256 + sumLo[j];
+  }
 }
 
 }  // namespace qnn::htp
