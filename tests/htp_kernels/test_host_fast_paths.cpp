@@ -523,8 +523,9 @@ TEST(QuantSoftmax, TypedRowsEqualTheRule) {
       }
 }
 
-// Sums of 16-bit activations leave int32: finishRow's 128-bit loop against finish element by element,
-// sums around the int32 bounds and far beyond, positive and negative, with a bias and a clamp.
+// Sums of 16-bit activations leave int32: finishRow's 128-bit loop (and its AVX-512 form, lanes at
+// 2^62 and beyond left to finish) against finish element by element, sums around the int32 bounds
+// and far beyond, positive and negative, with a bias and a clamp.
 TEST(WeightedOutput, Int64RowsEqualFinishPerElement) {
   const size_t n = 40;
   std::vector<Encoding> w(n);
@@ -539,7 +540,7 @@ TEST(WeightedOutput, Int64RowsEqualFinishPerElement) {
     ASSERT_TRUE(out.prepare("FullyConnected", Encoding{0.0001f, -32768}, w, &b, y).isOk());
     std::vector<int64_t> acc(n), correction(n), got(n);
     for (int64_t base : {int64_t(INT32_MAX) - 20, int64_t(INT32_MIN) + 3, int64_t(1) << 40, -(int64_t(1) << 41),
-                         int64_t(5)}) {
+                         int64_t(5), (int64_t(1) << 62) - 50, -(int64_t(1) << 62) + 50, int64_t(3) << 60}) {
       for (size_t j = 0; j < n; ++j) {
         acc[j] = base + int64_t(j) * 3 - 60;
         correction[j] = int64_t(j % 3) * 1000 - 1000;

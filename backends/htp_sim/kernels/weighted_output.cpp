@@ -51,6 +51,9 @@ Status WeightedOutput::prepare(const char* op, const Encoding& x, const std::vec
     half_[c] = shift >= 1 && shift <= 62 ? int64_t(1) << (shift - 1) : 0;
   }
   shiftsInRange_ = std::all_of(half_.begin(), half_.end(), [](int64_t h) { return h != 0; });
+  wideShifts_ = std::all_of(mult_.begin(), mult_.end(), [](const fx::FixedPointMultiplier& m) {
+    return 31 - m.exponent >= 31 && 31 - m.exponent <= 62 && m.mantissa >= 0;
+  });
   biasAcc_.assign(n, 0);
   correction_.assign(n, 0);
   addend_.assign(n, 0);
@@ -132,8 +135,47 @@ __attribute__((target_clones("avx512f", "default"))) void WeightedOutput::finish
     const int32_t* acc, size_t n, size_t channelBase, const int64_t* colCorrection, int64_t* out) const {
   finishRowImpl(acc, n, channelBase, colCorrection, out);
 }
+namespace {
+// finishRowImpl's 128-bit rounding for int64 sums on AVX-512, 8 channels at a time, every shift s in
+// 31..62 and mantissa in [0, 2^31): a = ah 2^31 + al (0 <= al < 2^31), p = a m = H 2^31 + L with
+// H = ah m, L = al m < 2^62; (p + c) >> s = (H + ((L + c) >> 31)) >> (s - 31) for the rounding term
+// c = half - (a < 0) (floor of a floor), all in int64 for |a| < 2^62. Lanes beyond that take `exact`.
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) void finishWideRowAvx512(
+    const int64_t* acc, size_t n, const int64_t* add, const int64_t* colCorrection, const int64_t* mant,
+    const int64_t* shift, const int64_t* half, int64_t outOffset, int64_t lo, int64_t hi, int64_t* out,
+    const std::function<int64_t(int64_t, size_t)>& exact) {
+  const __m512i vOff = _mm512_set1_epi64(outOffset), vLo = _mm512_set1_epi64(lo), vHi = _mm512_set1_epi64(hi);
+  const __m512i low31 = _mm512_set1_epi64((int64_t(1) << 31) - 1), limit = _mm512_set1_epi64(int64_t(1) << 62);
+  const __m512i thirtyOne = _mm512_set1_epi64(31);
+  for (size_t j = 0; j < n; j += 8) {
+    const __mmask8 lanes = n - j >= 8 ? __mmask8(0xff) : __mmask8((1u << (n - j)) - 1);
+    __m512i a = _mm512_add_epi64(_mm512_maskz_loadu_epi64(lanes, acc + j), _mm512_maskz_loadu_epi64(lanes, add + j));
+    if (colCorrection) a = _mm512_add_epi64(a, _mm512_maskz_loadu_epi64(lanes, colCorrection + j));
+    const __m512i m = _mm512_maskz_loadu_epi64(lanes, mant + j);
+    const __mmask8 big = _mm512_cmpge_epu64_mask(_mm512_abs_epi64(a), limit) & lanes;
+    const __m512i ah = _mm512_srai_epi64(a, 31), al = _mm512_and_si512(a, low31);
+    const __m512i hiPart = _mm512_mul_epi32(ah, m);  // |ah| < 2^31: signed 32 x 32
+    const __m512i loPart = _mm512_mul_epu32(al, m);  // < 2^62
+    const __m512i c = _mm512_add_epi64(_mm512_maskz_loadu_epi64(lanes, half + j), _mm512_srai_epi64(a, 63));
+    const __m512i sum = _mm512_add_epi64(hiPart, _mm512_srai_epi64(_mm512_add_epi64(loPart, c), 31));
+    const __m512i s = _mm512_sub_epi64(_mm512_maskz_loadu_epi64(lanes, shift + j), thirtyOne);
+    __m512i r = _mm512_sub_epi64(_mm512_srav_epi64(sum, s), vOff);
+    r = _mm512_min_epi64(_mm512_max_epi64(r, vLo), vHi);
+    _mm512_mask_storeu_epi64(out + j, lanes, r);
+    for (__mmask8 b = big; b; b &= __mmask8(b - 1)) {
+      const size_t lane = size_t(__builtin_ctz(b));
+      out[j + lane] = exact(acc[j + lane] + add[j + lane] + (colCorrection ? colCorrection[j + lane] : 0), j + lane);
+    }
+  }
+}
+}  // namespace
+
 __attribute__((target_clones("avx512f", "default"))) void WeightedOutput::finishRow(
     const int64_t* acc, size_t n, size_t channelBase, const int64_t* colCorrection, int64_t* out) const {
+  if (wideShifts_ && vnniAvailable())
+    return finishWideRowAvx512(acc, n, addend_.data() + channelBase, colCorrection, mantissa_.data() + channelBase,
+                               shift_.data() + channelBase, half_.data() + channelBase, outOffset_, range_.lo,
+                               range_.hi, out, [&](int64_t a, size_t j) { return finish(a, channelBase + j); });
   finishRowImpl(acc, n, channelBase, colCorrection, out);
 }
 

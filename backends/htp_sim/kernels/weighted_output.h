@@ -75,6 +75,7 @@ class WeightedOutput {
 
   std::vector<int64_t> biasAcc_, correction_, addend_;  // addend_ = biasAcc_ + correction_
   bool shiftsInRange_ = true;  // every channel's shift in 1..62: the vector epilogue applies
+  bool wideShifts_ = false;    // every channel's shift in 31..62: int64 sums on AVX-512 (finishRow)
   std::vector<Encoding> biasEnc_;
   bool biasPending_ = false;
   int32_t outOffset_ = 0;
