@@ -26,8 +26,9 @@
 #                  LORA_DIR, default MODEL-lora; LORA_SECONDS caps training): the graphs carry its branches as
 #                  updateable tensors, the adapter and the base values become binary sections beside the binary
 #                  (llm_python.bin, llm_default_adapter.bin); pass --adapter python to the runner, or --prompts FILE
-#                  with '@adapter python' / '@adapter base' lines to switch between prompts; with QUANT=w8a8|w8a16
-#                  the calibration runs with and without the adapter and both share the union of the ranges
+#                  with '@adapter python' / '@adapter base' lines to switch between prompts; with QUANT=... the
+#                  calibration runs with and without the adapter and both share the union of the ranges (w4a16:
+#                  the base weights LPBQ, the branches' A and B 8-bit)
 # Needs python3-torch, python3-onnx (scripts/install-deps.sh installs them) only to train.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -51,7 +52,6 @@ if [ -n "$quant" ]; then
 fi
 genie=${GENIE:-0}
 lora=${LORA:-0}
-if [ "$lora" = 1 ] && [ "$quant" = w4a16 ]; then echo "LORA=1 takes QUANT=w8a8 or w8a16" >&2; exit 2; fi
 if [ "$lora" = 1 ] && [ "$genie" = 1 ]; then echo "LORA=1 and GENIE=1 do not go together yet" >&2; exit 2; fi
 out=${OUT:-$build/llm-run/$backend$([ "$fp16" = 1 ] && echo -fp16)${quant:+-$quant}$([ "$genie" = 1 ] && echo -genie)$([ "$lora" = 1 ] && echo -lora || :)}
 [ -x "$build/bin/qnn-llm-run" ] || scripts/build.sh

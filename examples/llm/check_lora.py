@@ -9,34 +9,61 @@ again (qnn-llm-run --prompts with '@adapter' lines, and qnn.llm's Generator.appl
 - the base run's tokens are PyTorch's base model's argmax at every step, the adapted run's PyTorch's adapted
   model's (base + x A B on the adapted projections; plain causal pass, no cache), a different token only
   where PyTorch's top two logits are within the backend's tolerance (as check_runner.py);
-- switching back gives the first run's ids exactly; qnn.llm the same ids as qnn-llm-run; --adapter NAME on a
-  fresh load the adapted ids;
+- switching back gives the first run's ids exactly, and (qnn.llm) every step's logits output byte for byte;
+  qnn.llm the same ids as qnn-llm-run; --adapter NAME on a fresh load the adapted ids;
 - the adapter matters: PyTorch's adapted and base continuations differ (else the check would not tell the
-  sections apart).
+  sections apart), and so do the runner's adapted and base runs.
 
 htp-w8a16: the graphs quantized (qnn.llm.calibrate records the float CPU binary's inputs with the base and with
 the adapter applied; build() gives every activation and branch tensor the union of both states' calibrated
 ranges, so one set of encodings serves both sections); its tokens are checked with a logit tolerance of 0.2, and
 the recorded calibration files must hold the prompt's ids as float32 (the converter's --input_list format).
+htp-w4a16: the same with the decoder layers' linear weights LPBQ 4-bit (checked in the converter's encodings, the
+LoRA branches' A and B one 8-bit encoding each), logit tolerance 0.3. Quantized, the logits at the prompt must
+also be within the tolerance of PyTorch's and within half the adapter's own effect on them.
 
     /usr/bin/python3 examples/llm/check_lora.py BUILD_DIR BASE_DIR LORA_DIR [--tiny] [--seconds S]
-                     [--lora_steps K] [--backends cpu,htp]
+                     [--lora_steps K] [--backends cpu,htp,htp-w8a16,htp-w4a16]
 
 Exit 77 (skipped) without python3-torch / python3-onnx or the corpora."""
 import argparse
 import os
 import subprocess
 import sys
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 # logits: fp32; fp16 (as check_runner.py); w8a16 (the tiny model's logits within 0.03 of PyTorch's at the prompt,
-# llm_example_tiny_w8a16_htp allows 0.3)
-TOLERANCE = {"cpu": 1e-4, "htp": 2e-2, "htp-w8a16": 0.2}
-LIBRARY = {"cpu": "libQnnCpu.so", "htp": "libQnnHtp.so", "htp-w8a16": "libQnnHtp.so"}
+# llm_example_tiny_w8a16_htp allows 0.3); w4a16 (LPBQ base weights: measured within 0.055 at the prompt, base and
+# adapted, where the adapter moves them by 0.62; 0.3 lets a token differ only at a near tie, below half the
+# adapter's effect)
+TOLERANCE = {"cpu": 1e-4, "htp": 2e-2, "htp-w8a16": 0.2, "htp-w4a16": 0.3}
+LIBRARY = {"cpu": "libQnnCpu.so", "htp": "libQnnHtp.so", "htp-w8a16": "libQnnHtp.so", "htp-w4a16": "libQnnHtp.so"}
 
 
 def all_ids(out):
     return [[int(x) for x in line.split(":", 1)[1].split()] for line in out.splitlines() if line.startswith("ids:")]
+
+
+def w4a16_encodings(out_dir, lora_dir, layers):
+    """The w4a16 binary's encodings as the converter wrote them: the LoRA branches' A and B one 8-bit encoding
+    each (the union of the states' ranges, not LPBQ: a section replaces their bytes as they are), the decoder
+    layers' 7 linear weights each LPBQ (4-bit); -> the problems found."""
+    import json
+    with open(os.path.join(lora_dir, "lora_weights.txt")) as f:
+        lora = {ln.strip() for ln in f if ln.strip()}
+    problems = []
+    for g in ("prefill", "decode"):
+        with open(os.path.join(out_dir, g + "_encodings.json")) as f:
+            params = json.load(f)["param_encodings"]
+        for t in sorted(lora):
+            e = params.get(t)
+            if not e or len(e) != 1 or e[0].get("bitwidth") != 8:
+                problems.append(f"{g}: LoRA tensor {t} encoded {json.dumps(e)[:120]}, want one 8-bit encoding")
+        lpbq = [t for t, e in params.items() if isinstance(e, dict) and e.get("enc_type") == "LPBQ"]
+        if len(lpbq) != 7 * layers or any(params[t].get("compressed_bw") != 4 for t in lpbq):
+            problems.append(f"{g}: {len(lpbq)} LPBQ weights, want 4-bit q, k, v, o, gate, up, down of {layers} layers")
+    return problems
 
 
 def main():
@@ -106,12 +133,13 @@ def main():
                              adapters={"python": os.path.join(a.lora, "adapter.safetensors")}, **kw)
     for be in a.backends.split(","):
         lib = os.path.join(libs, LIBRARY[be])
-        if be == "htp-w8a16":
+        if be.startswith("htp-w"):
             float_ctx = os.path.join(a.lora, "run-cpu", "llm.bin")
             if not os.path.exists(float_ctx):
                 build("cpu")
             cal = os.path.join(a.lora, "calibration")
             train_text, _ = train_lora.load_second_text(max_chars=60000 if a.tiny else None)
+            t0 = time.time()
             qnn.llm.calibrate(os.path.join(libs, LIBRARY["cpu"]), float_ctx, tok_path, train_text, cal, prompts=3,
                               adapters=[qnn.llm.adapter_sections(float_ctx)["python"]])
             import numpy as np
@@ -120,7 +148,11 @@ def main():
             if first.tolist() != want_ids:
                 failures.append(f"calibration: the first prefill input's ids read as float32 are {first.tolist()[:8]}..., "
                                 f"the prompt's {want_ids[:8]}...")
-            ctx = build(be, quantize="w8a16", calibration=cal)
+            t1 = time.time()
+            ctx = build(be, quantize=be[4:], calibration=cal)
+            print(f"{be}: calibration {t1 - t0:.0f} s, conversions and binary {time.time() - t1:.0f} s")
+            if be == "htp-w4a16":
+                failures.extend(f"{be}: {e}" for e in w4a16_encodings(os.path.dirname(ctx), a.lora, c["layers"]))
         else:
             ctx = build(be, fp16=be == "htp")
         sections = qnn.llm.adapter_sections(ctx)
@@ -147,16 +179,45 @@ def main():
                                      text=True, errors="replace").stdout)
         if one != [runs[1]]:
             failures.append(f"{be}: --adapter python on a fresh load gave {one}, the switched run {runs[1]}")
+        if want_adapted != want_base and runs[1] == runs[0]:
+            failures.append(f"{be}: the adapted run gave the base run's ids {runs[0]}; PyTorch's differ")
         with qnn.llm.Generator(lib, ctx, tok_path) as gen:
-            py = [gen.generate(prompt_ids, max_tokens=a.steps).ids]
-            t_adapter = gen.apply_adapter(sections["python"])
-            py.append(gen.generate(prompt_ids, max_tokens=a.steps).ids)
-            t_base = gen.apply_adapter(sections["base"])
-            py.append(gen.generate(prompt_ids, max_tokens=a.steps).ids)
+            py, raw, times = [], [], []
+            step = gen._step
+
+            def recording(graph, ids, start):  # every step's logits output as the backend wrote it
+                out = step(graph, ids, start)
+                raw[-1].append(gen.mem[graph.name]["logits"].array.tobytes())
+                outs[-1].append(out)
+                return out
+            outs = []
+            gen._step = recording
+            for section in (None, sections["python"], sections["base"]):
+                if section:
+                    times.append(gen.apply_adapter(section))
+                raw.append([])
+                outs.append([])
+                py.append(gen.generate(prompt_ids, max_tokens=a.steps).ids)
         if py != runs:
             failures.append(f"{be}: qnn.llm generated {py}, qnn-llm-run {runs}")
-        print(f"  qnn.llm: {'same ids' if py == runs else py}; apply_adapter {t_adapter * 1e3:.2f} ms, "
-              f"back to base {t_base * 1e3:.2f} ms")
+        if raw[2] != raw[0] and be != "htp":  # htp fp16: the graphs prepared again after a section run in fp32
+            failures.append(f"{be}: back on the base section, the logits differ from the first base run's "
+                            f"(bytes; steps {[k for k, (x, y) in enumerate(zip(raw[0], raw[2])) if x != y]})")
+        if be.startswith("htp-w"):  # the quantization error at the prompt beside the adapter's effect
+            import torch
+            with torch.no_grad():
+                ref = [m(torch.tensor([prompt_ids]))[0, -1].numpy() for m in (base_model, adapted_model)]
+            at = [o[-a.steps] for o in outs]  # the last prefill chunk's logits: the prompt's last token
+            err = [float(abs(x - r).max()) for x, r in zip(at, ref)]
+            move = float(abs(ref[1] - ref[0]).max())
+            print(f"  logits at the prompt vs PyTorch's: base within {err[0]:.3f}, adapted {err[1]:.3f}; the adapter "
+                  f"moves them by {move:.3f}")
+            if max(err) > TOLERANCE[be] or max(err) > move / 2:
+                failures.append(f"{be}: logits at the prompt {max(err):.3f} from PyTorch's, over the tolerance "
+                                f"{TOLERANCE[be]} or half the adapter's effect {move:.3f}")
+        print(f"  qnn.llm: {'same ids' if py == runs else py}; base-again logits "
+              f"{'byte-identical' if raw[2] == raw[0] else 'DIFFERENT'} ({len(raw[0])} steps); apply_adapter "
+              f"{times[0] * 1e3:.2f} ms, back to base {times[1] * 1e3:.2f} ms")
 
     for f in failures:
         print("FAIL:", f)

@@ -378,17 +378,19 @@ def lpbq_entry(name, w):
             "offset": [-(1 << (LPBQ_BW - 1))] * len(chan), "per_block_int_scale": [int(v) for v in ints.reshape(-1)]}
 
 
-def lpbq_overrides(onnx_path, out_path):
+def lpbq_overrides(onnx_path, out_path, exclude=()):
     """LPBQ entries for the decoder layers' linear weights. The output head (the MatMul making `logits`) keeps
     8-bit per-row weights: 4-bit there cost the tiny model 6 of 56 held-out top-1 tokens (50/56 -> 56/56 with
-    it 8-bit, max logit error 0.17 -> 0.06)."""
+    it 8-bit, max logit error 0.17 -> 0.06). `exclude`: weights left to the converter's recipe (the LoRA
+    branches' A and B, which take 8-bit encodings that hold for every adapter)."""
     import onnx
     from onnx import numpy_helper
     m = onnx.load(onnx_path)
     inits = {t.name: t for t in m.graph.initializer}
     entries, seen = [], set()
     for n in m.graph.node:
-        if n.op_type == "MatMul" and n.input[1] in inits and n.input[1] not in seen and "logits" not in n.output:
+        if (n.op_type == "MatMul" and n.input[1] in inits and n.input[1] not in seen and n.input[1] not in exclude
+                and "logits" not in n.output):
             w = numpy_helper.to_array(inits[n.input[1]])
             if w.ndim == 2:
                 seen.add(n.input[1])
@@ -506,9 +508,6 @@ def build(bin_dir, model_dir, backend, out_dir, fp16=False, extension=None, quan
     genie = _is_genie_layout(os.path.join(model_dir, "decode.onnx"))
     if adapters and not lora_weights:
         raise ValueError("adapters need lora_weights (the tensors they replace)")
-    if adapters and quantize == "w4a16":
-        raise ValueError("LoRA adapters are built float, fp16, w8a8 or w8a16 (w4a16's LPBQ overrides and the "
-                         "adapters' calibrated encodings are not merged yet)")
     def tool(*args):
         p = subprocess.run([os.path.join(bin_dir, args[0]), *args[1:]], capture_output=True, text=True)
         if p.returncode:
@@ -528,7 +527,7 @@ def build(bin_dir, model_dir, backend, out_dir, fp16=False, extension=None, quan
                 act_bw = int(QUANT_FLAGS[quantize][QUANT_FLAGS[quantize].index("--act_bw") + 1])
                 entries["activation_encodings"] = genie_io_overrides(model_dir, calibration, act_bw, ov)
             if quantize == "w4a16":
-                if lpbq_overrides(os.path.join(model_dir, g + ".onnx"), ov) == 0:
+                if lpbq_overrides(os.path.join(model_dir, g + ".onnx"), ov, _lora_names(lora_weights)) == 0:
                     raise RuntimeError(f"no MatMul weights in {g}.onnx for the w4a16 (LPBQ) recipe")
                 with open(ov) as f:
                     entries["param_encodings"] = json.load(f)["param_encodings"]
@@ -538,9 +537,13 @@ def build(bin_dir, model_dir, backend, out_dir, fp16=False, extension=None, quan
                 quant += ["--quantization_overrides", ov]
         if lora_weights:
             quant += ["--lora_weight_list", os.path.abspath(lora_weights)]
-        if quantize and adapters:
-            quant += ["--quantization_overrides", _lora_encodings(tool, os.path.join(model_dir, g + ".onnx"), quant,
-                                                                  lora_weights, adapters, os.path.join(out_dir, "lora_cal"))]
+        if quantize and adapters:  # one overrides file (the converter reads the last one given)
+            merged = _lora_encodings(tool, os.path.join(model_dir, g + ".onnx"), quant, lora_weights, adapters,
+                                     os.path.join(out_dir, "lora_cal"), entries)
+            if "--quantization_overrides" in quant:
+                quant[quant.index("--quantization_overrides") + 1] = merged
+            else:
+                quant += ["--quantization_overrides", merged]
         tool("qnn-onnx-converter", "-i", os.path.join(model_dir, g + ".onnx"), "-o", cpp, "--preserve_io", *quant)
         tool("qnn-model-lib-generator", "-c", cpp, "-b", os.path.join(out_dir, g + ".bin"), "-o",
              os.path.join(out_dir, "lib"))
@@ -580,18 +583,27 @@ def read_safetensors(path):
     return out
 
 
-def _lora_encodings(tool, onnx_path, quant, lora_weights, adapters, work):
+def _lora_names(lora_weights):
+    """The tensor names of a lora_weights.txt (one a line, '#' comments), or an empty set without one."""
+    if not lora_weights:
+        return set()
+    with open(lora_weights) as f:
+        return {ln.strip() for ln in f if ln.strip() and not ln.startswith("#")}
+
+
+def _lora_encodings(tool, onnx_path, quant, lora_weights, adapters, work, fixed=None):
     """Encodings for a graph with LoRA branches that hold for the base and every adapter: the converter
     calibrates the graph with the base values and with each adapter's values in the branch tensors (the same
     recorded inputs, which calibrate(adapters=) took in every state), and each activation and branch tensor gets
     the union of the ranges. The final conversion takes them as --quantization_overrides, so one set of
-    encodings serves every section (a zero B stays exactly zero)."""
+    encodings serves every section (a zero B stays exactly zero). fixed: the recipe's own AIMET 1.0.0 entries
+    ({"activation_encodings": [...], "param_encodings": [...]}: w4a16's LPBQ weights, the Genie layout's shared
+    I/O encodings), written into the same file and taking precedence over the calibrated ones."""
     import onnx
     from onnx import numpy_helper
     os.makedirs(work, exist_ok=True)
     g = os.path.splitext(os.path.basename(onnx_path))[0]
-    with open(lora_weights) as f:
-        lora = {ln.strip() for ln in f if ln.strip() and not ln.startswith("#")}
+    lora = _lora_names(lora_weights)
     variants = {"base": onnx_path}
     for name, files in adapters.items():
         values = read_safetensors(files if isinstance(files, (str, os.PathLike)) else files[0])
@@ -621,6 +633,11 @@ def _lora_encodings(tool, onnx_path, quant, lora_weights, adapters, work):
                     lo, hi = min(lo, prev[0]["min"]), max(hi, prev[0]["max"])
                 union[kind][t] = [{"bitwidth": e["bitwidth"], "dtype": "int", "is_symmetric": e["is_symmetric"],
                                    "min": lo, "max": hi}]
+    for kind, entries in (fixed or {}).items():  # 1.0.0 entries stand in a 0.5.0 section as they are
+        for e in entries:
+            if e["name"] in lora:
+                raise ValueError(f"{e['name']} is a LoRA branch tensor: its encoding must hold for every adapter")
+            union[kind][e["name"]] = e
     path = os.path.join(work, f"{g}_union_encodings.json")
     with open(path, "w") as f:
         json.dump(union, f, indent=1)
