@@ -263,6 +263,25 @@ class HtpPreparedGraph : public sdk::PreparedGraph {
     return encodePreparedGraph(plan_, options_, source, out).isOk();
   }
 
+  // After tensor updates (LoRA sections): the passes again with this graph's options, also when it was
+  // restored from a binary (its options are the binary's; the loading context's settings lack graph.fp16).
+  Status prepareAgain(const GraphIR& source, std::unique_ptr<sdk::PreparedGraph>* out) const override {
+    return prepareGraph(source, options_, subsystem_, out);
+  }
+
+  // The optimization passes over `graph` with `options`, then the kernels.
+  static Status prepareGraph(const GraphIR& graph, const GraphOptions& options, std::shared_ptr<Subsystem> subsystem,
+                             std::unique_ptr<sdk::PreparedGraph>* out) {
+    auto start = std::chrono::steady_clock::now();
+    PreparedPlan plan;
+    QNN_SDK_RETURN_IF_ERROR(runPasses(graph, options, &plan));
+    auto prepared =
+        std::make_unique<HtpPreparedGraph>(std::move(plan), options, std::move(subsystem), false, microsSince(start));
+    QNN_SDK_RETURN_IF_ERROR(prepared->build());
+    *out = std::move(prepared);
+    return Status::ok();
+  }
+
   // The HVX thread count may change until the first execution (QnnHtpGraph.h).
   void applySettingsBeforeFirstExecute(const sdk::BackendSettings& settings) override {
     options_.hvxThreads = resolveGraphOptions(settings).hvxThreads;
@@ -328,15 +347,7 @@ class HtpEngine : public sdk::ExecutionEngine {
   }
 
   Status prepare(const GraphIR& graph, std::unique_ptr<sdk::PreparedGraph>* out) override {
-    auto start = std::chrono::steady_clock::now();
-    GraphOptions options = resolveGraphOptions(graph.backendConfig);
-    PreparedPlan plan;
-    QNN_SDK_RETURN_IF_ERROR(runPasses(graph, options, &plan));
-    auto prepared =
-        std::make_unique<HtpPreparedGraph>(std::move(plan), options, subsystem_, false, microsSince(start));
-    QNN_SDK_RETURN_IF_ERROR(prepared->build());
-    *out = std::move(prepared);
-    return Status::ok();
+    return HtpPreparedGraph::prepareGraph(graph, resolveGraphOptions(graph.backendConfig), subsystem_, out);
   }
 
   Status restore(const GraphIR& graph, const uint8_t* data, size_t size,

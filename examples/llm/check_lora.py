@@ -200,7 +200,7 @@ def main():
                 py.append(gen.generate(prompt_ids, max_tokens=a.steps).ids)
         if py != runs:
             failures.append(f"{be}: qnn.llm generated {py}, qnn-llm-run {runs}")
-        if raw[2] != raw[0] and be != "htp":  # htp fp16: the graphs prepared again after a section run in fp32
+        if raw[2] != raw[0]:
             failures.append(f"{be}: back on the base section, the logits differ from the first base run's "
                             f"(bytes; steps {[k for k, (x, y) in enumerate(zip(raw[0], raw[2])) if x != y]})")
         if be.startswith("htp-w"):  # the quantization error at the prompt beside the adapter's effect

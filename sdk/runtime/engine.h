@@ -97,6 +97,14 @@ class PreparedGraph {
   virtual Status refreshTensors(const GraphIR& /*source*/, const std::set<uint32_t>& /*ids*/) {
     return {StatusCode::kNotSupported, "this backend prepares the graph again"};
   }
+  // When refreshTensors did not: `source` prepared again with the options this
+  // form was prepared with. For a graph restored from a context binary those are
+  // the binary's (e.g. the HTP's fp16 precision), which the loading context's
+  // settings in source.backendConfig do not hold. kNotSupported: the runtime calls
+  // ExecutionEngine::prepare(source).
+  virtual Status prepareAgain(const GraphIR& /*source*/, std::unique_ptr<PreparedGraph>* /*out*/) const {
+    return {StatusCode::kNotSupported, "prepared from the graph's settings"};
+  }
 };
 
 class ExecutionEngine {

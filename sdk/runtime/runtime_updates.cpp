@@ -60,7 +60,8 @@ Status applyGraphUpdates(GraphObject& g, const TensorUpdates& updates, GraphUpda
     return Status::ok();
   }
   std::unique_ptr<PreparedGraph> fresh;
-  Status st = g.backend->engine->prepare(g.ir, &fresh);
+  Status st = g.prepared ? g.prepared->prepareAgain(g.ir, &fresh) : notSupported("not prepared");
+  if (st.code() == StatusCode::kNotSupported) st = g.backend->engine->prepare(g.ir, &fresh);
   if (!st.isOk()) {
     applyTensorUpdates(g.ir, previous, nullptr);
     // A refresh that failed half way is taken back the same way.

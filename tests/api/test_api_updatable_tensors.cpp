@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "HTP/QnnHtpGraph.h"
 #include "tests/api/backend_loader.h"
 
 namespace qnn::test {
@@ -55,12 +56,22 @@ class UpdatableTensors : public ::testing::TestWithParam<bool> {
   const QNN_INTERFACE_VER_TYPE& api() { return lib.api(); }
 
   // Builds "lora" in `ctx` with adapter `ad`; ids of A and B land in aId/bId.
-  void build(Qnn_ContextHandle_t ctx, const Adapter& ad, bool sectionUpdates = false) {
+  // fp16 (HTP): the graph config QNN_HTP_GRAPH_CONFIG_OPTION_PRECISION FLOAT16.
+  void build(Qnn_ContextHandle_t ctx, const Adapter& ad, bool sectionUpdates = false, bool fp16 = false) {
     QnnGraph_Config_t enable = QNN_GRAPH_CONFIG_INIT;
     enable.option = QNN_GRAPH_CONFIG_OPTION_ENABLE_BINARY_SECTION_WEIGHTS_UPDATES;
     enable.enableBinarySectionWeightsUpdates = 1;
-    const QnnGraph_Config_t* configs[] = {&enable, nullptr};
-    ASSERT_EQ(api().graphCreate(ctx, "lora", sectionUpdates ? configs : nullptr, &graph), QNN_SUCCESS);
+    QnnHtpGraph_CustomConfig_t precision{};
+    precision.option = QNN_HTP_GRAPH_CONFIG_OPTION_PRECISION;
+    precision.precision = QNN_PRECISION_FLOAT16;
+    QnnGraph_Config_t custom = QNN_GRAPH_CONFIG_INIT;
+    custom.option = QNN_GRAPH_CONFIG_OPTION_CUSTOM;
+    custom.customConfig = &precision;
+    std::vector<const QnnGraph_Config_t*> configs;
+    if (sectionUpdates) configs.push_back(&enable);
+    if (fp16) configs.push_back(&custom);
+    configs.push_back(nullptr);
+    ASSERT_EQ(api().graphCreate(ctx, "lora", configs.size() > 1 ? configs.data() : nullptr, &graph), QNN_SUCCESS);
     Adapter copy = ad;
     TensorSpec x("x", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_FLOAT_32, {1, kIn});
     TensorSpec W("W", QNN_TENSOR_TYPE_STATIC, QNN_DATATYPE_FLOAT_32, {kIn, kOut}, w, sizeof w);
@@ -370,6 +381,34 @@ TEST_P(UpdatableTensors, AdapterSectionsSwitchALoadedContextBetweenExecutes) {
   EXPECT_EQ(apply(other, nullptr, sectionTwo), QNN_CONTEXT_ERROR_INVALID_ARGUMENT);
   EXPECT_EQ(apply(other, otherGraph, sectionTwo), QNN_CONTEXT_ERROR_INVALID_ARGUMENT);
   EXPECT_EQ(api().contextFree(other, nullptr), QNN_SUCCESS);
+  EXPECT_EQ(api().contextFree(loaded, nullptr), QNN_SUCCESS);
+}
+
+// A graph prepared in fp16 and loaded from a context binary keeps computing in
+// fp16 after a section is applied (the graph is prepared again with the options
+// the binary holds, not the loading context's settings): applying the values it
+// already has gives the same output bytes. It used to run in fp32 after any section.
+TEST_P(UpdatableTensors, Fp16GraphFromABinaryStaysFp16AfterASection) {
+  if (!GetParam()) GTEST_SKIP() << "an HTP graph config";
+  Qnn_ContextHandle_t ctx = nullptr;
+  ASSERT_EQ(api().contextCreate(backend, nullptr, nullptr, &ctx), QNN_SUCCESS);
+  Adapter one = adapter(1.f);
+  build(ctx, one, false, true);
+  std::vector<uint8_t> binary = contextBinary(ctx), same = section(ctx, graph);
+  const std::vector<float> built = run(graph);
+  EXPECT_EQ(api().contextFree(ctx, nullptr), QNN_SUCCESS);
+
+  Qnn_GraphHandle_t g = nullptr;
+  Qnn_ContextHandle_t loaded = load(binary, &g);
+  const std::vector<float> before = run(g), want = reference(x, wv(), one);
+  ASSERT_EQ(apply(loaded, g, same), QNN_SUCCESS);
+  const std::vector<float> after = run(g);
+  EXPECT_EQ(std::memcmp(before.data(), built.data(), before.size() * 4), 0) << "loaded vs built";
+  EXPECT_EQ(std::memcmp(after.data(), before.data(), after.size() * 4), 0) << "after the section vs before";
+  double worst = 0;  // fp16 rounding is there (an fp32 graph gives the reference within 1e-6)
+  for (size_t i = 0; i < want.size(); ++i) worst = std::max(worst, std::fabs(double(after[i]) - want[i]));
+  EXPECT_GT(worst, 1e-5);
+  EXPECT_LT(worst, 2e-2);
   EXPECT_EQ(api().contextFree(loaded, nullptr), QNN_SUCCESS);
 }
 
