@@ -18,7 +18,8 @@ class SystemContextObject : public sdk::HandleObject {
  public:
   sdk::HandleKind kind() const override { return sdk::HandleKind::kSystemContext; }
 
-  // Parses the context binary [data, data + size) and keeps its info. On success
+  // Parses the context binary [data, data + size) (or a binary section: its graphs
+  // with their updateable tensors only) and keeps its info. On success
   // *info points into storage this object owns (valid until it is destroyed).
   // A truncated, corrupted or foreign binary is kCorruptData; *info is then
   // untouched. Every info parsed is kept (earlier results stay valid: a client

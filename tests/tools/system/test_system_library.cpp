@@ -10,6 +10,7 @@
 
 #include "HTP/QnnHtpCommon.h"
 #include "HTP/QnnHtpSystemContext.h"
+#include "tests/api/backend_loader.h"
 #include "tests/tools/system/context_binary_fixture.h"
 #include "tests/tools/system/system_loader.h"
 
@@ -276,6 +277,108 @@ TEST_F(SystemLibrary, TruncatedCorruptedAndForeignBinariesAreRefused) {
   EXPECT_EQ(api().systemContextGetMetaData(ctx, foreign.data(), foreign.size(), &info),
             QNN_SYSTEM_CONTEXT_ERROR_MALFORMED_BINARY);
   EXPECT_EQ(info, nullptr);
+}
+
+// A binary section (what QnnContext_getBinarySection writes: a LoRA adapter) is described too: its
+// backend, size and format version, and per graph the section names its name and updateable tensors,
+// no inputs or outputs (a section holds none). The vendor's Genie reads an adapter file's graph count
+// this way and applies the file to that many graphs of its binary.
+TEST_F(SystemLibrary, BinarySectionInfoNamesItsGraphsAndUpdateableTensors) {
+  for (bool htp : {false, true}) {
+    SCOPED_TRACE(htp ? "HTP" : "CPU");
+    LoadedBackend backendLib(htp ? htpBackendPath() : cpuBackendPath());
+    ASSERT_TRUE(backendLib.ok()) << backendLib.error();
+    const auto& qnn = backendLib.api();
+    Qnn_BackendHandle_t backend = nullptr;
+    Qnn_ContextHandle_t context = nullptr;
+    ASSERT_EQ(qnn.backendCreate(nullptr, nullptr, &backend), QNN_SUCCESS);
+    ASSERT_EQ(qnn.contextCreate(backend, nullptr, nullptr, &context), QNN_SUCCESS);
+    // Two graphs y = x + a, `a` UPDATEABLE_STATIC ([1, 3] in "first", [1, 5] in "second").
+    const std::vector<std::pair<std::string, uint32_t>> graphs = {{"first", 3}, {"second", 5}};
+    for (const auto& [name, n] : graphs) {
+      Qnn_GraphHandle_t g = nullptr;
+      ASSERT_EQ(qnn.graphCreate(context, name.c_str(), nullptr, &g), QNN_SUCCESS);
+      std::vector<float> values(n, 0.5f);
+      TensorSpec x("x", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_FLOAT_32, {1, n});
+      TensorSpec a(name + "_a", QNN_TENSOR_TYPE_UPDATEABLE_STATIC, QNN_DATATYPE_FLOAT_32, {1, n}, values.data(),
+                   n * 4);
+      TensorSpec y("y", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_FLOAT_32, {1, n});
+      for (TensorSpec* t : {&x, &a, &y}) ASSERT_EQ(qnn.tensorCreateGraphTensor(g, &t->tensor), QNN_SUCCESS);
+      Qnn_Tensor_t in[] = {x.tensor, a.tensor};
+      Qnn_OpConfig_t op = QNN_OPCONFIG_INIT;
+      op.v1 = {"add", "qti.aisw", "ElementWiseAdd", 0, nullptr, 2, in, 1, &y.tensor};
+      ASSERT_EQ(qnn.graphAddNode(g, op), QNN_SUCCESS);
+      ASSERT_EQ(qnn.graphFinalize(g, nullptr, nullptr), QNN_SUCCESS);
+    }
+    Qnn_ContextBinarySize_t size = 0, written = 0;
+    ASSERT_EQ(qnn.contextGetBinarySectionSize(context, nullptr, QNN_CONTEXT_SECTION_UPDATABLE, &size), QNN_SUCCESS);
+    std::vector<uint8_t> section(size);
+    QnnContext_Buffer_t buf{};
+    buf.version = QNN_CONTEXT_BUFFER_VERSION_1;
+    buf.v1.memType = QNN_CONTEXTMEMTYPE_RAW;
+    buf.v1.binaryBuf = {section.data(), size};
+    ASSERT_EQ(qnn.contextGetBinarySection(context, nullptr, QNN_CONTEXT_SECTION_UPDATABLE, &buf, &written, nullptr,
+                                          nullptr),
+              QNN_SUCCESS);
+    section.resize(written);
+    EXPECT_EQ(qnn.contextFree(context, nullptr), QNN_SUCCESS);
+    EXPECT_EQ(qnn.backendFree(backend), QNN_SUCCESS);
+
+    const QnnSystemContext_BinaryInfo_t* info = nullptr;
+    ASSERT_EQ(getInfo(section, &info), QNN_SUCCESS);
+    const QnnSystemContext_GraphInfo_t* infos = nullptr;
+    uint32_t numGraphs = 0;
+    if (htp) {
+      ASSERT_EQ(info->version, QNN_SYSTEM_CONTEXT_BINARY_INFO_VERSION_3);
+      const auto& v = info->contextBinaryInfoV3;
+      EXPECT_EQ(v.backendId, uint32_t(QNN_BACKEND_ID_HTP));
+      EXPECT_EQ(v.contextBlobSize, section.size());
+      EXPECT_EQ(v.contextBlobVersion.major, 1u);  // the section format's major version
+      EXPECT_EQ(v.numContextTensors, 0u);
+      infos = v.graphs;
+      numGraphs = v.numGraphs;
+    } else {
+      ASSERT_EQ(info->version, QNN_SYSTEM_CONTEXT_BINARY_INFO_VERSION_2);
+      const auto& v = info->contextBinaryInfoV2;
+      EXPECT_EQ(v.backendId, uint32_t(QNN_BACKEND_ID_CPU));
+      EXPECT_EQ(v.contextBlobSize, section.size());
+      infos = v.graphs;
+      numGraphs = v.numGraphs;
+    }
+    ASSERT_EQ(numGraphs, graphs.size());
+    ASSERT_NE(infos, nullptr);
+    for (uint32_t i = 0; i < numGraphs; ++i) {
+      SCOPED_TRACE(graphs[i].first);
+      const Qnn_Tensor_t* updateable = nullptr;
+      if (htp) {
+        ASSERT_EQ(infos[i].version, QNN_SYSTEM_CONTEXT_GRAPH_INFO_VERSION_3);
+        const auto& g = infos[i].graphInfoV3;
+        EXPECT_STREQ(g.graphName, graphs[i].first.c_str());
+        EXPECT_EQ(g.numGraphInputs, 0u);
+        EXPECT_EQ(g.numGraphOutputs, 0u);
+        ASSERT_EQ(g.numUpdateableTensors, 1u);
+        updateable = g.updateableTensors;
+      } else {
+        ASSERT_EQ(infos[i].version, QNN_SYSTEM_CONTEXT_GRAPH_INFO_VERSION_1);
+        const auto& g = infos[i].graphInfoV1;
+        EXPECT_STREQ(g.graphName, graphs[i].first.c_str());
+        EXPECT_EQ(g.numGraphInputs, 0u);
+        EXPECT_EQ(g.numGraphOutputs, 0u);
+      }
+      if (updateable) {
+        EXPECT_STREQ(updateable->v1.name, (graphs[i].first + "_a").c_str());
+        EXPECT_EQ(updateable->v1.type, QNN_TENSOR_TYPE_UPDATEABLE_STATIC);
+        ASSERT_EQ(updateable->v1.rank, 2u);
+        EXPECT_EQ(updateable->v1.dimensions[1], graphs[i].second);
+      }
+    }
+    // A damaged section is refused like a damaged binary.
+    std::vector<uint8_t> corrupted = section;
+    corrupted[corrupted.size() - 2] ^= 0x5a;
+    const QnnSystemContext_BinaryInfo_t* none = nullptr;
+    EXPECT_EQ(getInfo(corrupted, &none), QNN_SYSTEM_CONTEXT_ERROR_MALFORMED_BINARY);
+    EXPECT_EQ(none, nullptr);
+  }
 }
 
 TEST_F(SystemLibrary, InvalidArgumentsAreRefused) {
