@@ -28,7 +28,8 @@
 #                  (llm_python.bin, llm_default_adapter.bin); pass --adapter python to the runner, or --prompts FILE
 #                  with '@adapter python' / '@adapter base' lines to switch between prompts; with QUANT=... the
 #                  calibration runs with and without the adapter and both share the union of the ranges (w4a16:
-#                  the base weights LPBQ, the branches' A and B 8-bit)
+#                  the base weights LPBQ, the branches' A and B 8-bit); with GENIE=1 the Genie-layout graphs carry
+#                  the branches and genie_config.json names the sections (genie-t2t-run ... --lora python)
 # Needs python3-torch, python3-onnx (scripts/install-deps.sh installs them) only to train.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -52,7 +53,6 @@ if [ -n "$quant" ]; then
 fi
 genie=${GENIE:-0}
 lora=${LORA:-0}
-if [ "$lora" = 1 ] && [ "$genie" = 1 ]; then echo "LORA=1 and GENIE=1 do not go together yet" >&2; exit 2; fi
 out=${OUT:-$build/llm-run/$backend$([ "$fp16" = 1 ] && echo -fp16)${quant:+-$quant}$([ "$genie" = 1 ] && echo -genie)$([ "$lora" = 1 ] && echo -lora || :)}
 [ -x "$build/bin/qnn-llm-run" ] || scripts/build.sh
 libdir=$build/lib/x86_64-linux-clang
@@ -129,7 +129,7 @@ fi
 runner_extra=("${theta_arg[@]}")
 if [ "$genie" = 1 ]; then
   [ "${PYTHON_RUNNER:-0}" = 1 ] && tokenizer=$out/tokenizer.json
-  echo "== Genie: LD_LIBRARY_PATH=<libGenie.so dir>:$libdir genie-t2t-run -c $out/genie_config.json -p PROMPT"
+  echo "== Genie: LD_LIBRARY_PATH=<libGenie.so dir>:$libdir genie-t2t-run -c $out/genie_config.json -p PROMPT$([ "$lora" = 1 ] && echo " [--lora python]")"
 fi
 echo "== generate on $lib"
 prompt_arg=(--prompt "$prompt")

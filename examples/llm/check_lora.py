@@ -22,8 +22,12 @@ htp-w4a16: the same with the decoder layers' linear weights LPBQ 4-bit (checked 
 LoRA branches' A and B one 8-bit encoding each), logit tolerance 0.3. Quantized, the logits at the prompt must
 also be within the tolerance of PyTorch's and within half the adapter's own effect on them.
 
+--genie: the same on the Genie-layout export of the adapted model (export_genie.py --model LORA_DIR: the branches
+in Genie's graphs, LORA_DIR/genie), runners given its rotary theta; also checked: genie_config.json's `lora`
+section (lora-version 2, adapters "python" and "base" naming the sections build() wrote beside the binary).
+
     /usr/bin/python3 examples/llm/check_lora.py BUILD_DIR BASE_DIR LORA_DIR [--tiny] [--seconds S]
-                     [--lora_steps K] [--backends cpu,htp,htp-w8a16,htp-w4a16]
+                     [--lora_steps K] [--backends cpu,htp,htp-w8a16,htp-w4a16] [--genie]
 
 Exit 77 (skipped) without python3-torch / python3-onnx or the corpora."""
 import argparse
@@ -66,6 +70,26 @@ def w4a16_encodings(out_dir, lora_dir, layers):
     return problems
 
 
+def genie_lora_config(graphs, ctx):
+    """genie_config.json's LoRA section as Genie reads it (engine.model.binary.lora: version 1, lora-version 2 =
+    adapters applied as binary sections, each adapter version 1 with one section per ctx-bin) naming the sections
+    build() wrote beside `ctx`; -> the problems found."""
+    import json
+    import qnn.llm
+    with open(os.path.join(graphs, "genie_config.json")) as f:
+        binary = json.load(f)["dialog"]["engine"]["model"]["binary"]
+    sections = {k: os.path.abspath(v) for k, v in qnn.llm.adapter_sections(ctx).items()}
+    want = {"version": 1, "lora-version": 2,
+            "adapters": [{"version": 1, "name": "python", "bin-sections": [sections["python"]]},
+                         {"version": 1, "name": "base", "bin-sections": [sections["base"]]}]}
+    problems = []
+    if binary.get("ctx-bins") != [os.path.abspath(ctx)]:
+        problems.append(f"genie_config.json: ctx-bins {binary.get('ctx-bins')}, want [{os.path.abspath(ctx)}]")
+    if binary.get("lora") != want:
+        problems.append(f"genie_config.json: lora {binary.get('lora')}, want {want}")
+    return problems
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("build")
@@ -77,6 +101,7 @@ def main():
     ap.add_argument("--lora_lr", type=float, default=None, help="train_lora.py --lr")
     ap.add_argument("--steps", type=int, default=8, help="tokens to generate")
     ap.add_argument("--backends", default="cpu,htp")
+    ap.add_argument("--genie", action="store_true", help="on the Genie-layout export (export_genie.py)")
     a = ap.parse_args()
     sys.path.insert(0, HERE)
     sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
@@ -125,23 +150,32 @@ def main():
     prompts = os.path.join(a.lora, "prompts.txt")
     with open(prompts, "w", encoding="utf-8") as f:
         f.write(f"{prompt}\n@adapter python\n{prompt}\n@adapter base\n{prompt}\n")
+    graphs, theta, rope = a.lora, [], {}  # the graphs converted; the runners' rotary arguments (Genie layout)
+    if a.genie:
+        import export_genie
+        graphs = os.path.join(a.lora, "genie")
+        first = a.backends.split(",")[0]
+        export_genie.main(["--model", a.lora, "--out", graphs,
+                           "--ctx_bin", os.path.join(graphs, "run-" + first, "llm.bin")])
+        theta, rope = ["--rope_theta", str(c["rope_theta"])], {"rope_theta": c["rope_theta"]}
+
     def build(be, **kw):
-        return qnn.llm.build(os.path.join(a.build, "bin"), a.lora, os.path.join(libs, LIBRARY[be]),
-                             os.path.join(a.lora, "run-" + be),
+        return qnn.llm.build(os.path.join(a.build, "bin"), graphs, os.path.join(libs, LIBRARY[be]),
+                             os.path.join(graphs, "run-" + be),
                              extension=os.path.join(a.build, "backends", "htp_sim", "libQnnHtpNetRunExtensions.so"),
-                             lora_weights=os.path.join(a.lora, "lora_weights.txt"),
-                             adapters={"python": os.path.join(a.lora, "adapter.safetensors")}, **kw)
+                             lora_weights=os.path.join(graphs, "lora_weights.txt"),
+                             adapters={"python": os.path.join(graphs, "adapter.safetensors")}, **kw)
     for be in a.backends.split(","):
         lib = os.path.join(libs, LIBRARY[be])
         if be.startswith("htp-w"):
-            float_ctx = os.path.join(a.lora, "run-cpu", "llm.bin")
+            float_ctx = os.path.join(graphs, "run-cpu", "llm.bin")
             if not os.path.exists(float_ctx):
                 build("cpu")
             cal = os.path.join(a.lora, "calibration")
             train_text, _ = train_lora.load_second_text(max_chars=60000 if a.tiny else None)
             t0 = time.time()
             qnn.llm.calibrate(os.path.join(libs, LIBRARY["cpu"]), float_ctx, tok_path, train_text, cal, prompts=3,
-                              adapters=[qnn.llm.adapter_sections(float_ctx)["python"]])
+                              adapters=[qnn.llm.adapter_sections(float_ctx)["python"]], **rope)
             import numpy as np
             first = np.fromfile(os.path.join(cal, "prefill", "0", "input_ids.raw"), np.float32)
             want_ids = tok.encode(train_text)[:c["ar"]]
@@ -158,7 +192,8 @@ def main():
         sections = qnn.llm.adapter_sections(ctx)
         if sorted(sections) != ["base", "python"]:
             failures.append(f"{be}: sections {sections}, want base and python")
-        common = ["--backend", lib, "--context", ctx, "--tokenizer", tok_path, "--max_tokens", str(a.steps), "--ids"]
+        common = ["--backend", lib, "--context", ctx, "--tokenizer", tok_path, "--max_tokens", str(a.steps), "--ids",
+                  *theta]
         p = subprocess.run([exe, *common, "--prompts", prompts], capture_output=True, text=True, errors="replace")
         runs = all_ids(p.stdout)
         if p.returncode or len(runs) != 3:
@@ -181,7 +216,11 @@ def main():
             failures.append(f"{be}: --adapter python on a fresh load gave {one}, the switched run {runs[1]}")
         if want_adapted != want_base and runs[1] == runs[0]:
             failures.append(f"{be}: the adapted run gave the base run's ids {runs[0]}; PyTorch's differ")
-        with qnn.llm.Generator(lib, ctx, tok_path) as gen:
+        if a.genie and be == first:
+            failures.extend(f"{be}: {e}" for e in genie_lora_config(graphs, ctx))
+        with qnn.llm.Generator(lib, ctx, tok_path, **rope) as gen:
+            if a.genie and not gen.genie:
+                failures.append(f"{be}: qnn.llm did not take the binary for Genie's layout")
             py, raw, times = [], [], []
             step = gen._step
 

@@ -18,6 +18,13 @@ writes into OUT
                    pre-tokenizer, ByteLevel decoder): the same ids as train_llm.py's tokenizer
   genie_config.json  a Genie dialog config for the context binary OUT/llm.bin (`--ctx_bin`), greedy sampling
   meta.json        the model's config (train_llm.py's) plus "layout": "genie"
+With --model a train_lora.py output directory (LoRA=1 of scripts/run-llm.sh), the graphs carry the adapter's
+branches as train_lora.py exports them (constants named as in its lora_weights.txt, A its initialisation, B
+zero: the base model exactly); lora_weights.txt and adapter.safetensors are copied into OUT, and
+genie_config.json gets the `lora` section of engine.model.binary naming the sections `qnn.llm build
+--lora_weights OUT/lora_weights.txt --adapter python=OUT/adapter.safetensors` writes beside the binary:
+adapter "python" (llm_python.bin) and "base" (llm_default_adapter.bin, the base values); genie-t2t-run
+--lora python applies it.
 
 `python3 -m qnn.llm build --model OUT ...` makes the context binary of both graphs from it, and qnn.llm's
 Generator runs it (it recognizes the layout by the tensor names). The math is train_llm.py's, term for term;
@@ -68,17 +75,24 @@ def hf_tokenizer(merges, pattern):
 
 
 # ---- Genie's dialog config -----------------------------------------------------------------------------------
-def genie_config(c, ctx_bins, tokenizer, max_tokens=64):
+def genie_config(c, ctx_bins, tokenizer, max_tokens=64, adapters=None):
     """Genie's dialog config (basic dialog, HTP engine, greedy) for context binaries of this layout. Paths are
     written as given (Genie takes relative ones from its working directory); Genie loads libQnnHtp.so and
     libQnnSystem.so from the library path. The model has no BOS/EOS: bos-token -1 (none), eos-token -1 (never
-    sampled), pad-token 0 (the filler of unused input slots)."""
+    sampled), pad-token 0 (the filler of unused input slots). adapters: {name: [binary section per ctx-bin]}, the
+    LoRA adapters Genie applies with QnnContext_applyBinarySection (its lora-version 2; no alpha tensor: the
+    branches' scale is in B)."""
     hd = c["dim"] // c["heads"]
     htp = {"version": 1, "spill-fill-bufsize": 0, "use-mmap": True, "mmap-budget": 0, "poll": False,
            "cpu-mask": "0x1", "kv-dim": hd, "allow-async-init": False, "enable-graph-switching": False}
     backend = {"version": 1, "type": "QnnHtp", "QnnHtp": htp}
+    binary = {"version": 1, "ctx-bins": list(ctx_bins)}
+    if adapters:
+        binary["lora"] = {"version": 1, "lora-version": 2,
+                          "adapters": [{"version": 1, "name": name, "bin-sections": list(sections)}
+                                       for name, sections in adapters.items()]}
     engine = {"version": 1, "n-threads": 1, "backend": backend,
-              "model": {"version": 1, "type": "binary", "binary": {"version": 1, "ctx-bins": list(ctx_bins)},
+              "model": {"version": 1, "type": "binary", "binary": binary,
                         "positional-encoding": {"type": "rope", "rope-dim": hd // 2, "rope-theta": c["rope_theta"],
                                                 "rope-scaling": {"rope-type": "default"}}}}
     return {"dialog": {"version": 1, "type": "basic", "max-num-tokens": max_tokens,
@@ -90,19 +104,31 @@ def genie_config(c, ctx_bins, tokenizer, max_tokens=64):
 
 
 # ---- the graphs -----------------------------------------------------------------------------------------------
-def genie_step(model):
+def genie_step(model, lora=None):
     import torch
     import train_llm
 
     class GenieStep(torch.nn.Module):
         """train_llm.Step with Genie's tensors: rotary cos/sin (first halves) as inputs, keys cached transposed."""
 
-        def __init__(self, m):
+        def __init__(self, m, lora):
             super().__init__()
             self.m = m
+            self.lora = lora  # {name: train_lora.LoRALinear}
 
-        def forward(self, input_ids, attention_mask, position_ids_cos, position_ids_sin, *past):
+        def forward(self, input_ids, attention_mask, position_ids_cos, position_ids_sin, *rest):
             m = self.m
+            past, lora = rest[:2 * len(m.layers)], rest[2 * len(m.layers):]
+            for j, mod in enumerate(self.lora.values()):  # LoRA branch tensors traced as inputs (see export)
+                mod.ext = (lora[2 * j], lora[2 * j + 1])
+            try:
+                return self.layers(m, input_ids, attention_mask, position_ids_cos, position_ids_sin, past)
+            finally:
+                for mod in self.lora.values():
+                    mod.ext = None
+
+        @staticmethod
+        def layers(m, input_ids, attention_mask, position_ids_cos, position_ids_sin, past):
             cos = torch.cat((position_ids_cos, position_ids_cos), dim=-1)  # [1, 1, N, head_dim]
             sin = torch.cat((position_ids_sin, position_ids_sin), dim=-1)
             x = m.emb(input_ids)
@@ -131,7 +157,7 @@ def genie_step(model):
                 new += [kt, v]
             return (m.head(m.norm(x)), *new)
 
-    return GenieStep(model).eval()
+    return GenieStep(model, lora or {}).eval()
 
 
 def io_names(c):
@@ -143,7 +169,9 @@ def io_names(c):
     return ins, outs
 
 
-def export(model, n, path):
+def export(model, n, path, lora=None):
+    """The graph of AR-n; lora: {name: train_lora.LoRALinear} whose A and B become initializers named
+    name_A / name_B (train_lora.py's names, its lora_weights.txt) holding their current values."""
     import torch
     c = model.c
     hd = c["dim"] // c["heads"]
@@ -153,15 +181,22 @@ def export(model, n, path):
     args = (torch.zeros(1, n, dtype=torch.int32), torch.zeros(1, 1, n, c["ctx"]), torch.ones(1, 1, n, hd // 2),
             torch.zeros(1, 1, n, hd // 2), *past)
     ins, outs = io_names(c)
+    values = {}
+    for name, mod in (lora or {}).items():
+        values[name + "_A"], values[name + "_B"] = mod.A.detach().clone(), mod.B.detach().clone()
     with torch.no_grad(), warnings.catch_warnings():
         warnings.simplefilter("ignore", torch.jit.TracerWarning)
-        torch.onnx.export(genie_step(model), args, path, opset_version=13, input_names=ins, output_names=outs,
-                          do_constant_folding=True)
+        torch.onnx.export(genie_step(model, lora), (*args, *values.values()), path, opset_version=13,
+                          input_names=ins + list(values), output_names=outs, do_constant_folding=True)
+    if values:
+        import train_lora
+        train_lora.inputs_to_initializers(path, values)
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--model", required=True, help="train_llm.py's output directory (model.pt, tokenizer.json)")
+    ap.add_argument("--model", required=True, help="train_llm.py's output directory (model.pt, tokenizer.json), "
+                    "or train_lora.py's (lora.pt: the base model with the adapter's branches)")
     ap.add_argument("--out", required=True)
     ap.add_argument("--ctx_bin", default=None, help="the context binary genie_config.json names "
                     "(default OUT/llm.bin, what `python3 -m qnn.llm build --model OUT --out OUT` writes)")
@@ -170,23 +205,36 @@ def main(argv=None):
     import llm_setup
     import torch
     torch.manual_seed(0)
-    _, model, c = llm_setup.load(a.model)
+    lora, adapters = None, None
     os.makedirs(a.out, exist_ok=True)
     out = os.path.abspath(a.out)
-    export(model, c["ar"], os.path.join(out, "prefill.onnx"))
-    export(model, 1, os.path.join(out, "decode.onnx"))
+    ctx_bin = a.ctx_bin or os.path.join(out, "llm.bin")
+    if os.path.exists(os.path.join(a.model, "lora.pt")):  # train_lora.py's output: the base's model with branches
+        import shutil
+        import train_lora
+        with open(os.path.join(a.model, "meta.json")) as f:
+            base = json.load(f)["base"]
+        model, c, _, lora = train_lora.load(base, a.model, adapted=False, modules=True)
+        for f in ("lora_weights.txt", "adapter.safetensors"):
+            shutil.copyfile(os.path.join(a.model, f), os.path.join(out, f))
+        # qnn.llm.build(adapters={"python": ...}) writes llm_python.bin, the base values llm_default_adapter.bin
+        stem = os.path.join(os.path.dirname(os.path.abspath(ctx_bin)), "llm_")
+        adapters = {"python": [stem + "python.bin"], "base": [stem + "default_adapter.bin"]}
+    else:
+        _, model, c = llm_setup.load(a.model)
+    export(model, c["ar"], os.path.join(out, "prefill.onnx"), lora)
+    export(model, 1, os.path.join(out, "decode.onnx"), lora)
     with open(os.path.join(a.model, "tokenizer.json")) as f:
         ours = json.load(f)
     with open(os.path.join(out, "tokenizer.json"), "w", encoding="utf-8") as f:
         json.dump(hf_tokenizer([tuple(m) for m in ours["merges"]], ours["pretokenizer"]), f, ensure_ascii=False)
-    cfg = genie_config(c, [a.ctx_bin or os.path.join(out, "llm.bin")], os.path.join(out, "tokenizer.json"),
-                       a.max_tokens)
+    cfg = genie_config(c, [ctx_bin], os.path.join(out, "tokenizer.json"), a.max_tokens, adapters)
     with open(os.path.join(out, "genie_config.json"), "w") as f:
         json.dump(cfg, f, indent=1)
     with open(os.path.join(out, "meta.json"), "w") as f:
         json.dump({"layout": "genie", "config": c}, f, indent=1)
     print(f"wrote {out}: prefill.onnx (AR-{c['ar']}), decode.onnx (AR-1), tokenizer.json (Hugging Face format), "
-          "genie_config.json")
+          "genie_config.json" + (", lora_weights.txt, adapter.safetensors (LoRA branches in the graphs)" if lora else ""))
     return 0
 
 

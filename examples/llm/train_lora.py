@@ -110,16 +110,17 @@ def set_lora(mods, values):
             m.B.copy_(values[name + "_B"])
 
 
-def load(base_dir, lora_dir, adapted=True):
+def load(base_dir, lora_dir, adapted=True, modules=False):
     """The base model of base_dir with lora_dir's branches: the adapter's values (adapted) or the base graphs'
-    (init A, zero B). Returns (model in eval mode, config, lora.pt contents)."""
+    (init A, zero B). Returns (model in eval mode, config, lora.pt contents), and with modules=True also
+    {tensor name without _A/_B: LoRALinear} (add_lora's)."""
     saved = torch.load(os.path.join(base_dir, "model.pt"))
     model = T.Llama(saved["config"])
     model.load_state_dict(saved["state"])
     lora = torch.load(os.path.join(lora_dir, "lora.pt"))
     mods = add_lora(model, lora["targets"], lora["rank"], lora["seed"])
     set_lora(mods, lora["adapter"] if adapted else lora["init"])
-    return model.eval(), saved["config"], lora
+    return (model.eval(), saved["config"], lora) + ((mods,) if modules else ())
 
 
 class LoraStep(nn.Module):
@@ -144,8 +145,6 @@ class LoraStep(nn.Module):
 def export(model, mods, n, path):
     """train_llm.export's graph with the LoRA branches; their tensors become initializers named as in
     lora_state() holding the current values."""
-    import onnx
-    from onnx import numpy_helper
     c = model.c
     hd = c["dim"] // c["heads"]
     past = [torch.zeros(1, c["kv_heads"], c["ctx"] - n, hd) for _ in range(2 * c["layers"])]
@@ -157,6 +156,14 @@ def export(model, mods, n, path):
         warnings.simplefilter("ignore", torch.jit.TracerWarning)
         torch.onnx.export(LoraStep(model, mods).eval(), args, path, opset_version=13,
                           input_names=ins + list(values), output_names=outs, do_constant_folding=True)
+    inputs_to_initializers(path, values)
+
+
+def inputs_to_initializers(path, values):
+    """Turns the ONNX file's graph inputs named in `values` ({name: tensor}) into initializers of those names
+    holding the values (the export traced the LoRA tensors as inputs so that they keep their names)."""
+    import onnx
+    from onnx import numpy_helper
     m = onnx.load(path)
     keep = [i for i in m.graph.input if i.name not in values]
     del m.graph.input[:]
