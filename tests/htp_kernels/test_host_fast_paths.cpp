@@ -310,6 +310,48 @@ TEST(MatMulDynamicB, EqualsThePackedProduct) {
             }
 }
 
+// MatMul with in1_parts (the graph pass matmul_concat_reading): B given as parts along axis rank-2
+// (transposed: parts of the output columns; else parts of the summed axis) gives the bytes of B whole.
+TEST(MatMulDynamicB, PartsOfBEqualBWhole) {
+  uint32_t seed = 7;
+  for (DType ta : {DType::kUFixed16, DType::kUFixed8})
+    for (DType tb : {DType::kUFixed8, DType::kSFixed8, DType::kUFixed16})
+      for (bool transB : {false, true})
+        for (std::vector<uint32_t> lengths : {std::vector<uint32_t>{69, 1}, std::vector<uint32_t>{16, 33, 21}}) {
+          SCOPED_TRACE("a " + std::to_string(int(ta)) + " b " + std::to_string(int(tb)) + " transB " +
+                       std::to_string(transB) + " parts " + std::to_string(lengths.size()));
+          constexpr uint32_t m = 2, other = 40;  // k = 40 with transB (n = 70), else n = 40 (k = 70)
+          const size_t sa = sdk::dtypeSize(ta), sb = sdk::dtypeSize(tb);
+          const uint32_t total = 70, k = transB ? other : total, n = transB ? total : other;
+          const Operand a{ta, {1, 2, m, k}, pattern<uint8_t>(2 * m * k * sa, seed++), 0.002f,
+                          ta == DType::kUFixed16 ? -30000 : -100};
+          const float bScale = 0.01f;
+          const int32_t bOffset = tb == DType::kSFixed8 ? 0 : tb == DType::kUFixed8 ? -128 : -32768;
+          // Part p holds rows [at, at + len) of each batch's [total, other] matrix.
+          const std::vector<uint8_t> whole = pattern<uint8_t>(2 * total * other * sb, seed++);
+          std::vector<Operand> ins = {a};
+          uint32_t at = 0;
+          for (uint32_t len : lengths) {
+            std::vector<uint8_t> bytes;
+            for (uint32_t batch = 0; batch < 2; ++batch) {
+              const uint8_t* first = whole.data() + (size_t(batch) * total + at) * other * sb;
+              bytes.insert(bytes.end(), first, first + size_t(len) * other * sb);
+            }
+            ins.push_back(Operand{tb, {1, 2, len, other}, bytes, bScale, bOffset});
+            at += len;
+          }
+          const Operand y{DType::kUFixed16, {1, 2, m, n}, {}, 0.05f, -32768};
+          sdk::OpParams p;
+          p.set("transpose_in1", sdk::scalarBool(transB));
+          const std::vector<uint8_t> want =
+              runKernel("MatMul", p, {a, Operand{tb, {1, 2, total, other}, whole, bScale, bOffset}}, y);
+          p.set("in1_parts", sdk::scalarU32(uint32_t(lengths.size())));
+          const std::vector<uint8_t> got = runKernel("MatMul", p, ins, y);
+          ASSERT_EQ(got.size(), want.size());
+          EXPECT_TRUE(got == want);
+        }
+}
+
 // Floats around every half boundary (each half value, its midpoints to the neighbours, one
 // ulp either side), subnormals, overflow to infinity at 65520, infinities and NaNs (whose
 // blocks take the scalar code), in blocks and tails of every length.

@@ -171,11 +171,82 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) void bytesProductAndSumsAvx
   }
 }
 
+// Lane j of the result: the sum of v[j]'s 16 int32 lanes (a transpose-and-add tree, no
+// horizontal sums per vector). Every partial sum is a sub-sum of one v[j]'s lanes.
+__attribute__((target("avx512f,avx512bw,avx512vl"))) inline __m512i sumEachOf16(__m512i* v) {
+  __m512i y[8], z[4], w[2];
+  for (int i = 0; i < 8; ++i)
+    y[i] = _mm512_add_epi32(_mm512_unpacklo_epi32(v[2 * i], v[2 * i + 1]),
+                            _mm512_unpackhi_epi32(v[2 * i], v[2 * i + 1]));
+  for (int i = 0; i < 4; ++i)
+    z[i] = _mm512_add_epi32(_mm512_unpacklo_epi64(y[2 * i], y[2 * i + 1]),
+                            _mm512_unpackhi_epi64(y[2 * i], y[2 * i + 1]));
+  for (int i = 0; i < 2; ++i)
+    w[i] = _mm512_add_epi32(_mm512_shuffle_i32x4(z[2 * i], z[2 * i + 1], _MM_SHUFFLE(2, 0, 2, 0)),
+                            _mm512_shuffle_i32x4(z[2 * i], z[2 * i + 1], _MM_SHUFFLE(3, 1, 3, 1)));
+  return _mm512_add_epi32(_mm512_shuffle_i32x4(w[0], w[1], _MM_SHUFFLE(2, 0, 2, 0)),
+                          _mm512_shuffle_i32x4(w[0], w[1], _MM_SHUFFLE(3, 1, 3, 1)));
+}
+
+// `count` (<= 32) stored 8-bit values from p as int16, zeros after them.
+template <typename TB>
+__attribute__((target("avx512f,avx512bw,avx512vl"))) inline __m512i int16Chunk(const TB* p, size_t count) {
+  const __mmask32 m = count == 32 ? __mmask32(0xffffffffu) : __mmask32((1u << count) - 1);
+  const __m256i raw = _mm256_maskz_loadu_epi8(m, p);
+  return std::is_signed_v<TB> ? _mm512_cvtepi8_epi16(raw) : _mm512_cvtepu8_epi16(raw);
+}
+
+// The same with B transposed (column j's k values at b + j * k: attention's K read in its cache layout):
+// A - 32768 as int16 times B's values as int16, pairs summed by vpmaddwd, 32 values at a time, for 16
+// columns at once, summed across lanes by sumEachOf16; then 32768 times the column's sum added back.
+// Per block of 64 products every partial sum stays below 64 * 32768 * 255 < 2^31 in magnitude, then int64.
+template <typename TB>
+__attribute__((target("avx512f,avx512bw,avx512vl"))) void bytesProductAndSumsTransAvx512(
+    const uint16_t* a, size_t rows, size_t k, const TB* b, size_t n, int64_t* acc, int64_t* colSums) {
+  static_assert(sizeof(TB) == 1);
+  constexpr size_t kBlock = 64, kRows = 4;
+  const size_t chunks = (k + 31) / 32;
+  thread_local std::vector<int16_t> centered;  // per row: k values A - 32768, zeros to a multiple of 32
+  centered.assign(rows * chunks * 32, 0);
+  int16_t* const ac = centered.data();  // once: thread_local access is a call in a shared library
+  for (size_t r = 0; r < rows; ++r)
+    for (size_t kk = 0; kk < k; ++kk) ac[r * chunks * 32 + kk] = int16_t(int32_t(a[r * k + kk]) - 32768);
+  std::fill(acc, acc + rows * n, int64_t(0));
+  std::fill(colSums, colSums + n, int64_t(0));
+  const __m512i ones = _mm512_set1_epi16(1);
+  __m512i v[kRows + 1][16];  // column sums, then up to kRows rows
+  for (size_t j0 = 0; j0 < n; j0 += 16) {
+    const size_t cols = std::min<size_t>(16, n - j0);
+    const __mmask16 lanes = cols == 16 ? __mmask16(0xffff) : __mmask16((1u << cols) - 1);
+    for (size_t r0 = 0; r0 < std::max<size_t>(rows, 1); r0 += kRows) {
+      const size_t nr = std::min(kRows, rows - std::min(rows, r0));
+      for (size_t c0 = 0; c0 < chunks; c0 += kBlock / 32) {
+        const size_t c1 = std::min(chunks, c0 + kBlock / 32);
+        for (size_t c = 0; c < 16; ++c) {
+          for (size_t r = 0; r <= nr; ++r) v[r][c] = _mm512_setzero_si512();
+          for (size_t ch = c0; ch < c1 && c < cols; ++ch) {
+            const __m512i bv = int16Chunk(b + (j0 + c) * k + ch * 32, std::min<size_t>(32, k - ch * 32));
+            v[0][c] = _mm512_add_epi32(v[0][c], _mm512_madd_epi16(bv, ones));
+            for (size_t r = 0; r < nr; ++r)
+              v[r + 1][c] = _mm512_add_epi32(
+                  v[r + 1][c], _mm512_madd_epi16(_mm512_loadu_si512(ac + ((r0 + r) * chunks + ch) * 32), bv));
+          }
+        }
+        if (r0 == 0) addInt32sToInt64s(sumEachOf16(v[0]), lanes, colSums + j0);
+        for (size_t r = 0; r < nr; ++r) addInt32sToInt64s(sumEachOf16(v[r + 1]), lanes, acc + (r0 + r) * n + j0);
+      }
+    }
+  }
+  for (size_t r = 0; r < rows; ++r)
+    for (size_t j = 0; j < n; ++j) acc[r * n + j] += 32768 * colSums[j];
+}
+
 template <typename TA, typename TB>
 void directProductAndSums(const TA* a, size_t rows, size_t k, const TB* b, size_t n, bool transB, int64_t* acc,
                           int64_t* colSums) {
   if constexpr (std::is_same_v<TA, uint16_t> && sizeof(TB) == 1) {
     if (!transB && vnniAvailable()) return bytesProductAndSumsAvx512(a, rows, k, b, n, acc, colSums);
+    if (transB && vnniAvailable()) return bytesProductAndSumsTransAvx512(a, rows, k, b, n, acc, colSums);
   }
   directProduct(a, rows, k, b, n, transB, acc);
   columnSums(b, k, n, transB, colSums);
@@ -352,11 +423,14 @@ class QuantMatMul final : public ClampFusingKernel {
   Status init(const OpParams& params) override {
     transA_ = params.b("transpose_in0", false);
     transB_ = params.b("transpose_in1", false);
+    parts_ = params.u32("in1_parts", 0);
     return Status::ok();
   }
 
-  Status prepare(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) override {
+  Status prepare(const std::vector<TensorView>& given, const std::vector<TensorView>& outputs) override {
     const char* op = "MatMul";
+    std::vector<TensorView> inputs = given;
+    if (parts_) QNN_SDK_RETURN_IF_ERROR(joinParts(given, &inputs));
     QNN_SDK_RETURN_IF_ERROR(checkWeighted(op, inputs, outputs, kActivationTypes));
     const auto& ad = inputs[0].dims;
     const auto& bd = inputs[1].dims;
@@ -389,7 +463,7 @@ class QuantMatMul final : public ClampFusingKernel {
     for (uint32_t d : bBatch) numB *= d;
     gemms_.assign(numB, QuantGemm{});
     narrow_.assign(numB, false);
-    staticB_ = inputs[1].data != nullptr;
+    staticB_ = inputs[1].data != nullptr && !parts_;
     if (staticB_)
       for (size_t i = 0; i < numB; ++i) pack(inputs[1], i);
     return Status::ok();
@@ -429,6 +503,58 @@ class QuantMatMul final : public ClampFusingKernel {
     }
   }
 
+  // in1_parts (the graph pass matmul_concat_reading): in[1] is the concatenation of inputs 1.. along
+  // axis rank-2 (equal encodings, dtypes and other dims); *joined gets in[0] and that in[1] (no data).
+  Status joinParts(const std::vector<TensorView>& given, std::vector<TensorView>* joined) {
+    if (given.size() != 1 + size_t(parts_))
+      return sdk::invalidParam("MatMul: in1_parts " + std::to_string(parts_) + " needs " + std::to_string(parts_ + 1) +
+                               " inputs, got " + std::to_string(given.size()));
+    TensorView b = given[1];
+    b.data = nullptr;
+    const size_t rank = b.dims.size();
+    partLengths_.clear();
+    for (size_t i = 1; i < given.size(); ++i) {
+      const TensorView& t = given[i];
+      bool same = rank >= 2 && t.dims.size() == rank && t.dtype == b.dtype && t.quant == b.quant;
+      for (size_t d = 0; same && d < rank; ++d) same = d == rank - 2 || t.dims[d] == b.dims[d];
+      if (!same)
+        return sdk::invalidTensor("MatMul: in1_parts need equal encodings and dims but axis rank-2, got " +
+                                  dimsToString(given[1].dims) + " and " + dimsToString(t.dims));
+      partLengths_.push_back(t.dims[rank - 2]);
+      if (i > 1) b.dims[rank - 2] += t.dims[rank - 2];
+    }
+    *joined = {given[0], b};
+    return Status::ok();
+  }
+
+  // acc (m_ x n_) and colSums (n_) of unsigned rows a (m_ x k_) times B batch bIdx: in[1], or its parts
+  // (transposed: each part's columns; else each part's rows, with A's columns of the part).
+  template <typename TA>
+  void productOfB(const std::vector<TensorView>& inputs, const TA* a, size_t bIdx, int64_t* acc, int64_t* colSums) {
+    if (!parts_) return directProductTyped(a, m_, k_, inputs[1], bIdx * k_ * n_, n_, transB_, acc, colSums);
+    std::fill(acc, acc + m_ * n_, int64_t(0));
+    std::fill(colSums, colSums + n_, int64_t(0));
+    std::vector<int64_t> partAcc, partSums;
+    std::vector<TA> aPart;
+    size_t at = 0;
+    for (size_t p = 0; p < partLengths_.size(); at += partLengths_[p], ++p) {
+      const size_t len = partLengths_[p];
+      const TensorView& b = inputs[1 + p];
+      if (transB_) {
+        partAcc.resize(m_ * len), partSums.resize(len);
+        directProductTyped(a, m_, k_, b, bIdx * len * k_, len, true, partAcc.data(), partSums.data());
+        for (size_t r = 0; r < m_; ++r) std::copy_n(partAcc.data() + r * len, len, acc + r * n_ + at);
+        std::copy_n(partSums.data(), len, colSums + at);
+      } else {
+        aPart.resize(m_ * len), partAcc.resize(m_ * n_), partSums.resize(n_);
+        for (size_t r = 0; r < m_; ++r) std::copy_n(a + r * k_ + at, len, aPart.data() + r * len);
+        directProductTyped(aPart.data(), m_, len, b, bIdx * len * n_, n_, false, partAcc.data(), partSums.data());
+        for (size_t i = 0; i < m_ * n_; ++i) acc[i] += partAcc[i];
+        for (size_t j = 0; j < n_; ++j) colSums[j] += partSums[j];
+      }
+    }
+  }
+
   // B is an activation: the exact sums straight from its stored values (directProduct),
   // plus each column's offset times the row sum of A; the same integers as a packed B.
   Status executeDynamicB(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) {
@@ -436,25 +562,23 @@ class QuantMatMul final : public ClampFusingKernel {
     size_t numBatch = 1;
     for (uint32_t d : batchDims_) numBatch *= d;
     const size_t rs = transA_ ? 1 : k_, cs = transA_ ? m_ : 1;
-    const TensorView& b = inputs[1];
     std::vector<int64_t> acc(m_ * n_), colSums(n_), correction(n_), row(n_);
     std::vector<uint16_t> a16;
     std::vector<uint8_t> a8;
     for (size_t o = 0; o < numBatch; ++o) {
       size_t aIdx, bIdx;
       batchSources(o, &aIdx, &bIdx);
-      const size_t bBase = bIdx * k_ * n_;
       std::vector<int64_t> aSums(m_, 0);
       if (input_.narrow) {
         a8.resize(m_ * k_);
         unsignedRows(inputs[0], aIdx * m_ * k_, m_, k_, rs, cs, input_.shift, a8.data());
-        directProductTyped(a8.data(), m_, k_, b, bBase, n_, transB_, acc.data(), colSums.data());
+        productOfB(inputs, a8.data(), bIdx, acc.data(), colSums.data());
         for (size_t r = 0; r < m_; ++r)
           for (size_t kk = 0; kk < k_; ++kk) aSums[r] += a8[r * k_ + kk];
       } else {
         a16.resize(m_ * k_);
         unsignedRows(inputs[0], aIdx * m_ * k_, m_, k_, rs, cs, input_.shift, a16.data());
-        directProductTyped(a16.data(), m_, k_, b, bBase, n_, transB_, acc.data(), colSums.data());
+        productOfB(inputs, a16.data(), bIdx, acc.data(), colSums.data());
         for (size_t r = 0; r < m_; ++r)
           for (size_t kk = 0; kk < k_; ++kk) aSums[r] += a16[r * k_ + kk];
       }
@@ -484,6 +608,8 @@ class QuantMatMul final : public ClampFusingKernel {
   }
 
   bool transA_ = false, transB_ = false, staticB_ = false;
+  uint32_t parts_ = 0;                // in1_parts: in[1] given as parts (0: one tensor)
+  std::vector<size_t> partLengths_;  // each part's extent along axis rank-2
   size_t m_ = 0, k_ = 0, n_ = 0;
   std::vector<uint32_t> batchDims_, aBatch_, bBatch_;
   std::vector<Encoding> wEnc_;
