@@ -373,6 +373,53 @@ PassRecord groupedHeadSharing(GraphIR& g) {
   return r;
 }
 
+// A Transpose swapping the last two axes (batch axes kept) in front of a fixed-point MatMul's in[1],
+// optionally followed by a Convert with one encoding per side (a map of each stored value, the same
+// wherever the value sits): the MatMul reads the Transpose's input with transpose_in1 instead, the
+// Convert (if any) applied to that input; the MatMul sums the same integers, so the bytes are equal,
+// without a transposed copy of K every step (attention's K^T).
+PassRecord matmulTransposeFolding(GraphIR& g) {
+  PassRecord r{"matmul_transpose_folding", 0, ""};
+  for (size_t mi = 0; mi < g.nodes.size(); ++mi) {
+    const NodeInfo& mm = g.nodes[mi];
+    if (mm.typeName != "MatMul" || mm.inputIds.size() < 2 || mm.params.b("transpose_in1", false)) continue;
+    const TensorInfo& bT = g.tensors.at(mm.inputIds[1]);
+    if (!sdk::dtypeIsFixedPoint(bT.dtype) || bT.quant.kind != sdk::QuantInfo::Kind::kScaleOffset) continue;
+    int convert = soleChainLink(g, mm.inputIds[1], "Convert");
+    const uint32_t transposed = convert >= 0 ? g.nodes[size_t(convert)].inputIds[0] : mm.inputIds[1];
+    if (convert >= 0) {
+      const TensorInfo& cIn = g.tensors.at(transposed);
+      if (g.nodes[size_t(convert)].inputIds.size() != 1 || !sdk::dtypeIsFixedPoint(cIn.dtype) ||
+          cIn.quant.kind != sdk::QuantInfo::Kind::kScaleOffset)
+        continue;
+    }
+    const int tr = soleChainLink(g, transposed, "Transpose");
+    if (tr < 0 || g.nodes[size_t(tr)].inputIds.size() != 1) continue;
+    const std::vector<int64_t> perm = g.nodes[size_t(tr)].params.ints("perm", {});
+    const size_t rank = perm.size();
+    bool swapsLastTwo = rank >= 2 && perm[rank - 1] == int64_t(rank - 2) && perm[rank - 2] == int64_t(rank - 1);
+    for (size_t d = 0; d + 2 < rank && swapsLastTwo; ++d) swapsLastTwo = perm[d] == int64_t(d);
+    const uint32_t source = g.nodes[size_t(tr)].inputIds[0];
+    if (!swapsLastTwo || g.tensors.at(transposed).dims.size() != rank ||
+        !sameEncoding(g.tensors.at(source), g.tensors.at(transposed)))
+      continue;
+    if (convert >= 0) {
+      NodeInfo& c = g.nodes[size_t(convert)];
+      c.inputIds[0] = source;
+      g.tensors.at(c.outputIds[0]).dims = g.tensors.at(source).dims;
+    } else {
+      g.nodes[mi].inputIds[1] = source;
+    }
+    g.nodes[mi].params.set("transpose_in1", sdk::scalarBool(true));
+    r.detail += (r.changes ? ", " : "") + g.nodes[mi].name;
+    ++r.changes;
+    g.tensors.erase(transposed);
+    g.nodes.erase(g.nodes.begin() + tr);
+    if (size_t(tr) < mi) --mi;
+  }
+  return r;
+}
+
 // Chooses each node's layout and tile count so its working set fits the VTCM budget.
 PassRecord tiling(GraphIR& g, const GraphOptions& o, bool exhaustive, const std::map<uint32_t, FusedClamp>& clamps,
                   std::vector<NodePlan>* plans) {
@@ -461,6 +508,7 @@ Status runPasses(const GraphIR& graph, const GraphOptions& o, PreparedPlan* out)
   out->passes.push_back(requantizeFolding(g, findKernel("Convert") != nullptr));
   if (!fast && o.foldReluIntoConv) out->passes.push_back(activationFusion(g, &clamps));
   if (!fast) out->passes.push_back(groupedHeadSharing(g));
+  if (!fast) out->passes.push_back(matmulTransposeFolding(g));
   dropDeadTensors(g);
   out->passes.push_back(tiling(g, o, o.optMode == 3, clamps, &out->plans));
   return Status::ok();

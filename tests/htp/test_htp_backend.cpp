@@ -103,6 +103,25 @@ class HtpGraphTest : public HtpTest {
   static bool has(const std::vector<QnnProfile_EventData_t>& ev, uint32_t type, const std::string& text = "") {
     return hasEvent(ev, type, text);
   }
+  // Adds a node of the default package with one output and at most one param.
+  void addNode(Qnn_GraphHandle_t g, const char* name, const char* type, std::vector<Qnn_Tensor_t> ins, Qnn_Tensor_t out,
+               Qnn_Param_t* param = nullptr) {
+    Qnn_OpConfig_t op = QNN_OPCONFIG_INIT;
+    op.v1 = {name, "qti.aisw", type, param ? 1u : 0u, param, uint32_t(ins.size()), ins.data(), 1, &out};
+    EXPECT_EQ(api().graphAddNode(g, op), QNN_SUCCESS) << name << LogCapture::take();
+  }
+  // Finalizes g with a basic profile: the identifiers of its backend events starting with `prefix`, joined by "; ".
+  std::string finalizeEvents(Qnn_GraphHandle_t g, const std::string& prefix) {
+    Qnn_ProfileHandle_t prof = nullptr;
+    EXPECT_EQ(api().profileCreate(backend, QNN_PROFILE_LEVEL_BASIC, &prof), QNN_SUCCESS);
+    EXPECT_EQ(api().graphFinalize(g, prof, nullptr), QNN_SUCCESS) << LogCapture::take();
+    std::string found;
+    for (const QnnProfile_EventData_t& e : events(prof))
+      if (e.type == QNN_PROFILE_EVENTTYPE_BACKEND && e.identifier && std::string(e.identifier).find(prefix) == 0)
+        found += (found.empty() ? "" : "; ") + std::string(e.identifier);
+    EXPECT_EQ(api().profileFree(prof), QNN_SUCCESS);
+    return found;
+  }
 
   std::vector<uint8_t> x;
   std::vector<int8_t> w;
@@ -520,11 +539,7 @@ TEST_F(HtpGraphTest, GroupedHeadSharing) {
     TensorSpec perm("perm", QNN_TENSOR_TYPE_STATIC, QNN_DATATYPE_UINT_32, {4}, swap, sizeof swap);
     Qnn_Param_t permParam = tensorParam("perm", perm);
     auto node = [&](const char* nodeName, const char* type, std::vector<Qnn_Tensor_t> ins, Qnn_Tensor_t out,
-                    Qnn_Param_t* param = nullptr) {
-      Qnn_OpConfig_t op = QNN_OPCONFIG_INIT;
-      op.v1 = {nodeName, "qti.aisw", type, param ? 1u : 0u, param, uint32_t(ins.size()), ins.data(), 1, &out};
-      EXPECT_EQ(api().graphAddNode(b.g, op), QNN_SUCCESS) << nodeName << LogCapture::take();
-    };
+                    Qnn_Param_t* param = nullptr) { addNode(b.g, nodeName, type, std::move(ins), out, param); };
     node("k_unsqueeze", "Reshape", {tk.tensor}, ku.tensor);
     node("k_expand", "ElementWiseAdd", {ku.tensor, tz.tensor}, ke.tensor);
     node("k_heads", "Reshape", {ke.tensor}, kh.tensor);
@@ -563,14 +578,9 @@ TEST_F(HtpGraphTest, GroupedHeadSharing) {
     scores.insert(scores.end(), out.begin(), out.end());
     return scores;
   };
-  // Finalizes; whether the profile holds a pass event naming `text`.
+  // Finalizes; whether a pass event names `text`.
   auto finalize = [&](const Built& b, const std::string& text) {
-    Qnn_ProfileHandle_t prof = nullptr;
-    EXPECT_EQ(api().profileCreate(backend, QNN_PROFILE_LEVEL_BASIC, &prof), QNN_SUCCESS);
-    EXPECT_EQ(api().graphFinalize(b.g, prof, nullptr), QNN_SUCCESS) << LogCapture::take();
-    const bool found = has(events(prof), QNN_PROFILE_EVENTTYPE_BACKEND, text);
-    EXPECT_EQ(api().profileFree(prof), QNN_SUCCESS);
-    return found;
+    return finalizeEvents(b.g, "pass ").find(text) != std::string::npos;
   };
   Built shared = build("gqa0", 0, 7), plain = build("gqa1", 1, 7);
   EXPECT_TRUE(finalize(shared, "pass grouped_head_sharing: qk (2 x 4 heads), pv (2 x 4 heads)"));
@@ -581,6 +591,86 @@ TEST_F(HtpGraphTest, GroupedHeadSharing) {
   Built added = build("gqa2", 0, 9);
   EXPECT_FALSE(finalize(added, "qk (2 x 4 heads)"));
   EXPECT_NE(exec(added), want);
+  EXPECT_EQ(api().contextFree(ctx, nullptr), QNN_SUCCESS);
+}
+
+// Attention's K^T as the converters write it: K [1, 2, S, D] (16-bit) through a Transpose of the last two
+// axes and a Convert to 8 bits into MatMul in[1] (q1k), and an 8-bit K through a Transpose alone (q2k):
+// the matmul_transpose_folding pass lets both MatMuls read K as it is stored (transpose_in1). The
+// outputs equal mode 1's graph (no pass) byte for byte; a Transpose that requantizes stays.
+TEST_F(HtpGraphTest, MatMulTransposeFolding) {
+  Qnn_ContextHandle_t ctx = nullptr;
+  ASSERT_EQ(api().contextCreate(backend, nullptr, nullptr, &ctx), QNN_SUCCESS);
+  constexpr uint32_t H = 2, S = 77, D = 40, M = 3;
+  std::mt19937 rng(9);
+  std::vector<uint16_t> q(H * M * D), k16(H * S * D);
+  std::vector<uint8_t> k8(H * S * D);
+  for (auto& e : q) e = uint16_t(rng() % 65536);
+  for (auto& e : k16) e = uint16_t(rng() % 65536);
+  for (auto& e : k8) e = uint8_t(rng() % 256);
+  struct Built {
+    Qnn_GraphHandle_t g;
+    std::vector<uint32_t> ids;  // q, k16, k8, s1, s2
+  };
+  auto build = [&](const char* name, float mode, float transposedScale) {
+    Qnn_GraphHandle_t g = nullptr;
+    EXPECT_EQ(makeGraph(ctx, name, {optimizationConfig(QNN_HTP_GRAPH_OPTIMIZATION_TYPE_FINALIZE_OPTIMIZATION_FLAG, mode)},
+                        &g), QNN_SUCCESS);
+    const Qnn_DataType_t u16 = QNN_DATATYPE_UFIXED_POINT_16, u8 = QNN_DATATYPE_UFIXED_POINT_8;
+    const auto write = QNN_TENSOR_TYPE_APP_WRITE, read = QNN_TENSOR_TYPE_APP_READ, native = QNN_TENSOR_TYPE_NATIVE;
+    QuantSpec tq("q", write, u16, {1, H, M, D}, 0.0002f, -31000);
+    QuantSpec tk("k16", write, u16, {1, H, S, D}, 0.0001f, -33000);
+    QuantSpec tk8("k8", write, u8, {1, H, S, D}, 0.02f, -120);
+    QuantSpec kt("kt", native, u16, {1, H, D, S}, 0.0001f, -33000);
+    QuantSpec kc("kc", native, u8, {1, H, D, S}, 0.03f, -128);
+    QuantSpec k8t("k8t", native, u8, {1, H, D, S}, transposedScale, -120);
+    QuantSpec s1("s1", read, u16, {1, H, M, S}, 0.002f, -32000);
+    QuantSpec s2("s2", read, u16, {1, H, M, S}, 0.003f, -32000);
+    for (QuantSpec* t : {&tq, &tk, &tk8, &kt, &kc, &k8t, &s1, &s2})
+      EXPECT_EQ(api().tensorCreateGraphTensor(g, &t->tensor), QNN_SUCCESS) << t->name << LogCapture::take();
+    uint32_t swap[] = {0, 1, 3, 2};
+    TensorSpec perm("perm", QNN_TENSOR_TYPE_STATIC, QNN_DATATYPE_UINT_32, {4}, swap, sizeof swap);
+    Qnn_Param_t permParam = tensorParam("perm", perm);
+    auto node = [&](const char* nodeName, const char* type, std::vector<Qnn_Tensor_t> ins, Qnn_Tensor_t out,
+                    Qnn_Param_t* param = nullptr) { addNode(g, nodeName, type, std::move(ins), out, param); };
+    node("k_transpose", "Transpose", {tk.tensor}, kt.tensor, &permParam);
+    node("k_convert", "Convert", {kt.tensor}, kc.tensor);
+    node("q1k", "MatMul", {tq.tensor, kc.tensor}, s1.tensor);
+    node("k8_transpose", "Transpose", {tk8.tensor}, k8t.tensor, &permParam);
+    node("q2k", "MatMul", {tq.tensor, k8t.tensor}, s2.tensor);
+    Built b{g, {}};
+    for (QuantSpec* t : {&tq, &tk, &tk8, &s1, &s2}) b.ids.push_back(t->tensor.v1.id);
+    return b;
+  };
+  auto exec = [&](const Built& b) {
+    std::vector<uint16_t> r1(H * M * S), r2(H * M * S);
+    TensorSpec ti("q", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_UFIXED_POINT_16, {1, H, M, D}, q.data(),
+                  uint32_t(q.size() * 2));
+    TensorSpec tk("k16", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_UFIXED_POINT_16, {1, H, S, D}, k16.data(),
+                  uint32_t(k16.size() * 2));
+    TensorSpec tk8("k8", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_UFIXED_POINT_8, {1, H, S, D}, k8.data(),
+                   uint32_t(k8.size()));
+    TensorSpec o1("s1", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_UFIXED_POINT_16, {1, H, M, S}, r1.data(),
+                  uint32_t(r1.size() * 2));
+    TensorSpec o2("s2", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_UFIXED_POINT_16, {1, H, M, S}, r2.data(),
+                  uint32_t(r2.size() * 2));
+    Qnn_Tensor_t in[] = {ti.tensor, tk.tensor, tk8.tensor}, out[] = {o1.tensor, o2.tensor};
+    for (uint32_t i = 0; i < 3; ++i) in[i].v1.id = b.ids[i];
+    out[0].v1.id = b.ids[3], out[1].v1.id = b.ids[4];
+    EXPECT_EQ(api().graphExecute(b.g, in, 3, out, 2, nullptr, nullptr), QNN_SUCCESS) << LogCapture::take();
+    r1.insert(r1.end(), r2.begin(), r2.end());
+    return r1;
+  };
+  auto finalize = [&](const Built& b) { return finalizeEvents(b.g, "pass matmul_transpose_folding"); };
+  Built folded = build("ktf0", 0, 0.02f), plain = build("ktf1", 1, 0.02f),
+                    requant = build("ktf2", 0, 0.025f);
+  EXPECT_EQ(finalize(folded), "pass matmul_transpose_folding: q1k, q2k");
+  EXPECT_EQ(finalize(plain), "");
+  EXPECT_EQ(finalize(requant), "pass matmul_transpose_folding: q1k");
+  const std::vector<uint16_t> want = exec(plain);
+  EXPECT_EQ(exec(folded), want);
+  const std::vector<uint16_t> third = exec(requant);
+  EXPECT_TRUE(std::equal(want.begin(), want.begin() + H * M * S, third.begin()));
   EXPECT_EQ(api().contextFree(ctx, nullptr), QNN_SUCCESS);
 }
 
