@@ -420,6 +420,82 @@ PassRecord matmulTransposeFolding(GraphIR& g) {
   return r;
 }
 
+// A Concat along axis rank-2 of a fixed-point MatMul's in[1] (attention's past cache and new row: the
+// output columns of Q K^T with transpose_in1, the summed axis of P V), optionally followed by a Convert
+// with one encoding per side: the MatMul reads the Concat's inputs as parts of in[1] (param
+// in1_parts; each converted by its own copy of the Convert, a map of each stored value), so the cache
+// is not copied every step. The same integers are summed, so the bytes are equal.
+PassRecord matmulConcatReading(GraphIR& g) {
+  PassRecord r{"matmul_concat_reading", 0, ""};
+  uint32_t nextId = 0xF0000000u;
+  for (const auto& [id, t] : g.tensors) nextId = std::max(nextId, id + 1);
+  for (size_t mi = 0; mi < g.nodes.size(); ++mi) {
+    if (g.nodes[mi].typeName != "MatMul" || g.nodes[mi].inputIds.size() != 2 ||
+        g.nodes[mi].params.has("in1_parts"))
+      continue;
+    const uint32_t bId = g.nodes[mi].inputIds[1];
+    const TensorInfo& bT = g.tensors.at(bId);
+    if (!sdk::dtypeIsFixedPoint(bT.dtype) || bT.quant.kind != sdk::QuantInfo::Kind::kScaleOffset ||
+        bT.dims.size() < 2)
+      continue;
+    const int convert = soleChainLink(g, bId, "Convert");
+    const uint32_t joined = convert >= 0 ? g.nodes[size_t(convert)].inputIds[0] : bId;
+    if (convert >= 0 && g.nodes[size_t(convert)].inputIds.size() != 1) continue;
+    const int concat = soleChainLink(g, joined, "Concat");
+    if (concat < 0) continue;
+    const NodeInfo& cat = g.nodes[size_t(concat)];
+    const TensorInfo& jT = g.tensors.at(joined);
+    const size_t rank = jT.dims.size();
+    const int64_t axis = cat.params.has("axis") ? int64_t(cat.params.u32("axis", 0)) : int64_t(rank) - 1;
+    if (rank != bT.dims.size() || axis != int64_t(rank) - 2 || cat.inputIds.size() < 2 || !sdk::dtypeIsFixedPoint(jT.dtype) ||
+        jT.quant.kind != sdk::QuantInfo::Kind::kScaleOffset)
+      continue;
+    bool plain = true;  // every part in the Concat output's encoding and shape but the axis
+    for (uint32_t in : cat.inputIds) {
+      const TensorInfo* t = g.findTensor(in);
+      plain = plain && t && t->kind != TensorKind::kNull && sameEncoding(*t, jT) && t->dims.size() == rank;
+      for (size_t d = 0; plain && d < rank; ++d) plain = d == size_t(axis) || t->dims[d] == jT.dims[d];
+    }
+    if (!plain) continue;
+    const std::string name = g.nodes[mi].name;
+    const std::vector<uint32_t> sources = cat.inputIds;
+    std::vector<uint32_t> parts;
+    std::vector<NodeInfo> converts;
+    for (size_t i = 0; i < sources.size() && convert >= 0; ++i) {
+      const NodeInfo& c = g.nodes[size_t(convert)];
+      TensorInfo t = g.tensors.at(c.outputIds[0]);
+      t.id = nextId++;
+      t.name += "_part" + std::to_string(i);
+      t.dims = g.tensors.at(sources[i]).dims;
+      g.tensors[t.id] = t;
+      NodeInfo n = c;
+      n.name += "_part" + std::to_string(i);
+      n.inputIds = {sources[i]};
+      n.outputIds = {t.id};
+      converts.push_back(n);
+      parts.push_back(t.id);
+    }
+    if (convert < 0) parts = sources;
+    NodeInfo& m = g.nodes[mi];
+    m.inputIds.resize(1);
+    m.inputIds.insert(m.inputIds.end(), parts.begin(), parts.end());
+    m.params.set("in1_parts", sdk::scalarU32(uint32_t(parts.size())));
+    // Drop the Concat (and Convert) with their outputs, then place the part Converts before the MatMul.
+    g.tensors.erase(joined);
+    if (convert >= 0) g.tensors.erase(bId);
+    std::vector<int> drop = {concat};
+    if (convert >= 0) drop.push_back(convert);
+    std::sort(drop.rbegin(), drop.rend());
+    for (int d : drop) g.nodes.erase(g.nodes.begin() + d);
+    mi -= size_t(std::count_if(drop.begin(), drop.end(), [&](int d) { return size_t(d) < mi; }));
+    g.nodes.insert(g.nodes.begin() + long(mi), converts.begin(), converts.end());
+    mi += converts.size();
+    r.detail += (r.changes ? ", " : "") + name + " (" + std::to_string(parts.size()) + " parts)";
+    ++r.changes;
+  }
+  return r;
+}
+
 // Chooses each node's layout and tile count so its working set fits the VTCM budget.
 PassRecord tiling(GraphIR& g, const GraphOptions& o, bool exhaustive, const std::map<uint32_t, FusedClamp>& clamps,
                   std::vector<NodePlan>* plans) {
@@ -509,6 +585,7 @@ Status runPasses(const GraphIR& graph, const GraphOptions& o, PreparedPlan* out)
   if (!fast && o.foldReluIntoConv) out->passes.push_back(activationFusion(g, &clamps));
   if (!fast) out->passes.push_back(groupedHeadSharing(g));
   if (!fast) out->passes.push_back(matmulTransposeFolding(g));
+  if (!fast) out->passes.push_back(matmulConcatReading(g));
   dropDeadTensors(g);
   out->passes.push_back(tiling(g, o, o.optMode == 3, clamps, &out->plans));
   return Status::ok();

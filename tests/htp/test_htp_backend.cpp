@@ -674,6 +674,99 @@ TEST_F(HtpGraphTest, MatMulTransposeFolding) {
   EXPECT_EQ(api().contextFree(ctx, nullptr), QNN_SUCCESS);
 }
 
+// Attention over a KV cache as the converters write it: K = Concat(past, new) along axis 2, Transpose,
+// Convert to 8 bits, MatMul in[1] (qk); V = Concat(past, new), Convert, MatMul in[1] (pv). The passes
+// matmul_transpose_folding and matmul_concat_reading let both MatMuls read past and new as parts of
+// in[1], each through its own Convert: no cache copy. The outputs equal mode 1's graph byte for byte.
+TEST_F(HtpGraphTest, MatMulConcatReading) {
+  Qnn_ContextHandle_t ctx = nullptr;
+  ASSERT_EQ(api().contextCreate(backend, nullptr, nullptr, &ctx), QNN_SUCCESS);
+  constexpr uint32_t H = 2, S = 70, D = 36, M = 2;
+  std::mt19937 rng(11);
+  std::vector<uint16_t> q(H * M * D), p(H * M * S), kp(H * (S - 1) * D), kn(H * D), vp(H * (S - 1) * D), vn(H * D);
+  for (auto* v : {&q, &p, &kp, &kn, &vp, &vn})
+    for (auto& e : *v) e = uint16_t(rng() % 65536);
+  struct Built {
+    Qnn_GraphHandle_t g;
+    std::vector<uint32_t> ids;  // q, p, kp, kn, vp, vn, scores, ctx
+  };
+  auto build = [&](const char* name, float mode) {
+    Built b{};
+    EXPECT_EQ(makeGraph(ctx, name, {optimizationConfig(QNN_HTP_GRAPH_OPTIMIZATION_TYPE_FINALIZE_OPTIMIZATION_FLAG, mode)},
+                        &b.g), QNN_SUCCESS);
+    const Qnn_DataType_t u16 = QNN_DATATYPE_UFIXED_POINT_16, u8 = QNN_DATATYPE_UFIXED_POINT_8;
+    const auto write = QNN_TENSOR_TYPE_APP_WRITE, read = QNN_TENSOR_TYPE_APP_READ, native = QNN_TENSOR_TYPE_NATIVE;
+    QuantSpec tq("q", write, u16, {1, H, M, D}, 0.0002f, -31000);
+    QuantSpec tp("p", write, u16, {1, H, M, S}, 1.f / 65536, 0);
+    QuantSpec tkp("kp", write, u16, {1, H, S - 1, D}, 0.0001f, -33000);
+    QuantSpec tkn("kn", write, u16, {1, H, 1, D}, 0.0001f, -33000);
+    QuantSpec tvp("vp", write, u16, {1, H, S - 1, D}, 0.00015f, -30000);
+    QuantSpec tvn("vn", write, u16, {1, H, 1, D}, 0.00015f, -30000);
+    QuantSpec kc("kc", native, u16, {1, H, S, D}, 0.0001f, -33000);
+    QuantSpec kt("kt", native, u16, {1, H, D, S}, 0.0001f, -33000);
+    QuantSpec k8("k8", native, u8, {1, H, D, S}, 0.03f, -128);
+    QuantSpec vc("vc", native, u16, {1, H, S, D}, 0.00015f, -30000);
+    QuantSpec v8("v8", native, u8, {1, H, S, D}, 0.04f, -120);
+    QuantSpec ts("scores", read, u16, {1, H, M, S}, 0.002f, -32000);
+    QuantSpec tc("ctx", read, u16, {1, H, M, D}, 0.0001f, -32768);
+    for (QuantSpec* t : {&tq, &tp, &tkp, &tkn, &tvp, &tvn, &kc, &kt, &k8, &vc, &v8, &ts, &tc})
+      EXPECT_EQ(api().tensorCreateGraphTensor(b.g, &t->tensor), QNN_SUCCESS) << t->name << LogCapture::take();
+    uint32_t swap[] = {0, 1, 3, 2};
+    TensorSpec perm("perm", QNN_TENSOR_TYPE_STATIC, QNN_DATATYPE_UINT_32, {4}, swap, sizeof swap);
+    Qnn_Param_t permParam = tensorParam("perm", perm);
+    Qnn_Param_t axisParam = QNN_PARAM_INIT;
+    axisParam.paramType = QNN_PARAMTYPE_SCALAR;
+    axisParam.name = "axis";
+    axisParam.scalarParam.dataType = QNN_DATATYPE_UINT_32;
+    axisParam.scalarParam.uint32Value = 2;
+    auto node = [&](const char* nodeName, const char* type, std::vector<Qnn_Tensor_t> ins, Qnn_Tensor_t out,
+                    Qnn_Param_t* param = nullptr) { addNode(b.g, nodeName, type, std::move(ins), out, param); };
+    node("k_concat", "Concat", {tkp.tensor, tkn.tensor}, kc.tensor, &axisParam);
+    node("k_transpose", "Transpose", {kc.tensor}, kt.tensor, &permParam);
+    node("k_convert", "Convert", {kt.tensor}, k8.tensor);
+    node("qk", "MatMul", {tq.tensor, k8.tensor}, ts.tensor);
+    node("v_concat", "Concat", {tvp.tensor, tvn.tensor}, vc.tensor, &axisParam);
+    node("v_convert", "Convert", {vc.tensor}, v8.tensor);
+    node("pv", "MatMul", {tp.tensor, v8.tensor}, tc.tensor);
+    for (QuantSpec* t : {&tq, &tp, &tkp, &tkn, &tvp, &tvn, &ts, &tc}) b.ids.push_back(t->tensor.v1.id);
+    return b;
+  };
+  auto exec = [&](const Built& b) {
+    std::vector<uint16_t> scores(H * M * S), out(H * M * D);
+    const auto u16 = QNN_DATATYPE_UFIXED_POINT_16;
+    std::vector<TensorSpec> ins, outs;
+    ins.emplace_back("q", QNN_TENSOR_TYPE_APP_WRITE, u16, std::vector<uint32_t>{1, H, M, D}, q.data(), uint32_t(q.size() * 2));
+    ins.emplace_back("p", QNN_TENSOR_TYPE_APP_WRITE, u16, std::vector<uint32_t>{1, H, M, S}, p.data(), uint32_t(p.size() * 2));
+    ins.emplace_back("kp", QNN_TENSOR_TYPE_APP_WRITE, u16, std::vector<uint32_t>{1, H, S - 1, D}, kp.data(),
+                     uint32_t(kp.size() * 2));
+    ins.emplace_back("kn", QNN_TENSOR_TYPE_APP_WRITE, u16, std::vector<uint32_t>{1, H, 1, D}, kn.data(),
+                     uint32_t(kn.size() * 2));
+    ins.emplace_back("vp", QNN_TENSOR_TYPE_APP_WRITE, u16, std::vector<uint32_t>{1, H, S - 1, D}, vp.data(),
+                     uint32_t(vp.size() * 2));
+    ins.emplace_back("vn", QNN_TENSOR_TYPE_APP_WRITE, u16, std::vector<uint32_t>{1, H, 1, D}, vn.data(),
+                     uint32_t(vn.size() * 2));
+    outs.emplace_back("scores", QNN_TENSOR_TYPE_APP_READ, u16, std::vector<uint32_t>{1, H, M, S}, scores.data(),
+                      uint32_t(scores.size() * 2));
+    outs.emplace_back("ctx", QNN_TENSOR_TYPE_APP_READ, u16, std::vector<uint32_t>{1, H, M, D}, out.data(),
+                      uint32_t(out.size() * 2));
+    std::vector<Qnn_Tensor_t> in, o;
+    for (size_t i = 0; i < ins.size(); ++i) in.push_back(ins[i].tensor), in.back().v1.id = b.ids[i];
+    for (size_t i = 0; i < outs.size(); ++i) o.push_back(outs[i].tensor), o.back().v1.id = b.ids[6 + i];
+    EXPECT_EQ(api().graphExecute(b.g, in.data(), uint32_t(in.size()), o.data(), uint32_t(o.size()), nullptr, nullptr),
+              QNN_SUCCESS)
+        << LogCapture::take();
+    scores.insert(scores.end(), out.begin(), out.end());
+    return scores;
+  };
+  auto finalize = [&](const Built& b) { return finalizeEvents(b.g, "pass matmul_"); };
+  Built parts = build("kvc0", 0), plain = build("kvc1", 1);
+  EXPECT_EQ(finalize(parts), "pass matmul_concat_reading: qk (2 parts), pv (2 parts); pass matmul_transpose_folding: qk");
+  EXPECT_EQ(finalize(plain), "");
+  const std::vector<uint16_t> want = exec(plain);
+  EXPECT_EQ(exec(parts), want);
+  EXPECT_EQ(api().contextFree(ctx, nullptr), QNN_SUCCESS);
+}
+
 // Three 1 MiB tensors in a graph with 1 MB of VTCM: the add runs in 3 tiles, and
 // the node's cycle estimate says so.
 TEST_F(HtpGraphTest, TilingWithinTheVtcmBudget) {
