@@ -258,12 +258,7 @@ def main():
               f"{'byte-identical' if raw[2] == raw[0] else 'DIFFERENT'} ({len(raw[0])} steps); apply_adapter "
               f"{times[0] * 1e3:.2f} ms, back to base {times[1] * 1e3:.2f} ms")
 
-    for f in failures:
-        print("FAIL:", f)
-    if failures:
-        return 1
-    print("PASS")
-    return 0
+    return llm_setup.report(failures)
 
 
 if __name__ == "__main__":
