@@ -9,7 +9,10 @@ the members' ranges). A static float input of such an op (an embedding table und
 joined by a Concat) belongs to the group too: its values widen the group's range and it is stored with
 the group's (activation) encoding. An op runs quantized when all its float activations have integer encodings;
 otherwise it runs in float: Dequantize ops feed it and Quantize ops take its results to encoded
-tensors. A quantized op whose input has another bitwidth than its output gets a Convert op first.
+tensors. A quantized op whose inputs have fewer bits than its output gets a Convert op first; one whose
+inputs all have more bits (an override narrowing its output, e.g. an 8-bit KV cache written by a 16-bit
+op) computes at its inputs' bitwidth over the output's range and a Convert after it narrows the result,
+so precision is lost once, at the end. The zero Add an ONNX Expand becomes is a byte copy too.
 """
 import re
 import sys
@@ -130,10 +133,17 @@ class Assigner:
         return acts, params
 
     # ---------- activations ----------
+    def _is_broadcast_copy(self, op):
+        """The converter's Expand: an ElementWiseAdd of a static all-zero tensor, which copies its other input."""
+        if op.type != "ElementWiseAdd" or len(op.inputs) != 2:
+            return False
+        t = self.g.tensors[op.inputs[1]]
+        return t.kind == "static" and t.dtype == np.float32 and not np.any(_float_values(t))
+
     def _groups(self):
         groups = _Groups()
         for op in self.g.ops:
-            if op.type in BYTE_COPY_OPS:
+            if op.type in BYTE_COPY_OPS or self._is_broadcast_copy(op):
                 members = [op.inputs[0]] + list(op.inputs[1:] if op.type == "Concat" else []) + list(op.outputs)
                 members = [m for m in members if self.g.tensors[m].dtype == np.float32]
                 for m in members[1:]:
@@ -246,9 +256,12 @@ class Assigner:
                         new_ops.append(_mk_op(g, o + "_quantize", "Quantize", [tmp], [o]))
                 continue
             out_bw = enc[float_outs[0]].bitwidth if float_outs else None
+            narrowed = self._narrowing_output(op, float_ins, float_outs, enc)
+            if narrowed is not None:
+                out_bw = narrowed
             for k, i in enumerate(op.inputs):
                 want = out_bw
-                if op.type == "MatMul" and k == 1 and i in float_ins and enc[i].bitwidth == 16 and not enc[i].signed:
+                if op.type == "MatMul" and k == 1 and i in float_ins and enc[i].bitwidth in (8, 16) and not enc[i].signed:
                     want = 8   # the HTP's MatMul takes a second activation of 8 bits (or signed 16), not UFIXED_16
                 if i in float_ins and want is not None and op.type not in BYTE_COPY_OPS and enc[i].bitwidth != want:
                     key = (i, want)
@@ -261,6 +274,13 @@ class Assigner:
                     op.inputs[k] = quant_done[key]
             self._quantize_params(op, enc)
             new_ops.append(op)
+            if narrowed is not None:   # computed at the inputs' bitwidth; narrowed to the output's encoding
+                o = op.outputs[0]
+                lo, hi = enc[o].bounds()
+                wide = g.add_tensor(f"{o}_a{narrowed}", g.tensors[o].shape, np.float32, "native")
+                enc[wide] = E.asymmetric(lo[0], hi[0], narrowed)
+                op.outputs[0] = wide
+                new_ops.append(_mk_op(g, f"{o}_convert_{enc[o].bitwidth}", "Convert", [wide], [o]))
         g.ops = new_ops
         for name, e in enc.items():
             if e is not None:
@@ -268,6 +288,18 @@ class Assigner:
         for name, ov in self.param_over.items():
             if ("p", name) not in self.used_overrides:
                 warn(f"quantization_overrides: param '{name}' is not a param of a quantized op; ignored")
+
+    def _narrowing_output(self, op, float_ins, float_outs, enc):
+        """The bitwidth op computes at when its one output is narrower than all its activation inputs (which
+        share one unsigned bitwidth), else None. Byte copies and per-axis outputs keep the rule of the rest."""
+        if op.type in BYTE_COPY_OPS or len(float_outs) != 1 or len(op.outputs) != 1 or not float_ins:
+            return None
+        out = enc[float_outs[0]]
+        widths = {enc[i].bitwidth for i in float_ins}
+        if len(widths) != 1 or out.per_axis or out.signed or any(enc[i].signed for i in float_ins):
+            return None
+        wide = widths.pop()
+        return wide if wide > out.bitwidth else None
 
     def _quantize_params(self, op, enc):
         g = self.g

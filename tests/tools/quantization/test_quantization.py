@@ -13,6 +13,9 @@ CASE overrides: an AIMET overrides file pins encodings exactly; partial override
   are clear errors.
 CASE qdq: a QDQ model converts to the encodings its QuantizeLinear/DequantizeLinear nodes carry.
 CASE shared_params: a constant read by two quantized ops has its float values' encoding for both.
+CASE kv_cache: an 8-bit KV cache in a 16-bit graph (overrides on the cache input and the new entries): what
+  writes the cache computes at 16 bits and one Convert after it narrows the entries; the Expand that repeats
+  the cache's heads and the attention MatMul read the 8-bit cache as it is (no Convert of the whole cache).
 """
 import json
 import os
@@ -583,9 +586,98 @@ def case_shared_params(work):
         fail(f"shared constant: outputs differ from x*c*c by {worst}")
 
 
+def case_kv_cache(work):
+    """new = x @ W (written to the cache), kv = Concat(past, new), its heads repeated by Expand, s = q @ kv^T:
+    with act_bw 16 and past / new overridden to one 8-bit encoding, the product x @ W runs at 16 bits into a
+    tensor over new's range and a Convert narrows it (before: x was converted to 8 bits first), the Expand's
+    zero Add keeps the cache's encoding, and the MatMul takes the 8-bit cache as its second input."""
+    rs = np.random.RandomState(5)
+    w = rs.uniform(-0.5, 0.5, (8, 8)).astype(np.float32)
+    N = helper.make_node
+    shape = numpy_helper.from_array(np.array([1, 2, 6, 8], np.int64), "rep_shape")
+    axes = numpy_helper.from_array(np.array([1], np.int64), "axes")
+    nodes = [N("MatMul", ["x", "w"], ["new"]),
+             N("Concat", ["past", "new"], ["kv"], axis=1),
+             N("Unsqueeze", ["kv", "axes"], ["kv1"]),
+             N("Expand", ["kv1", "rep_shape"], ["rep"]),
+             N("Transpose", ["rep"], ["kt"], perm=[0, 1, 3, 2]),
+             N("MatMul", ["q", "kt"], ["s"])]
+    vi = helper.make_tensor_value_info
+    g = helper.make_graph(nodes, "kv", [vi("x", TensorProto.FLOAT, [1, 1, 8]), vi("past", TensorProto.FLOAT, [1, 5, 8]),
+                                        vi("q", TensorProto.FLOAT, [1, 2, 1, 8])],
+                          [vi("new", TensorProto.FLOAT, [1, 1, 8]), vi("s", TensorProto.FLOAT, [1, 2, 1, 6])],
+                          [numpy_helper.from_array(w, "w"), shape, axes])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
+    m.ir_version = 8
+    onnx.save(m, f"{work}/kv.onnx")
+    feeds = [{k: v.astype(np.float32).astype(np.float64) for k, v in   # the values the graph is given
+              (("x", rs.uniform(-1, 1, (1, 1, 8))), ("past", rs.uniform(-2, 2, (1, 5, 8))),
+               ("q", rs.uniform(-1, 1, (1, 2, 1, 8))))} for _ in range(4)]
+    lines = []
+    for k, f in enumerate(feeds):
+        parts = []
+        for name, v in f.items():
+            v.astype(np.float32).tofile(f"{work}/{name}{k}.raw")
+            parts.append(f"{name}:={work}/{name}{k}.raw")
+        lines.append(" ".join(parts) + "\n")
+    open(f"{work}/kv.txt", "w").writelines(lines)
+    lo, hi = -2.0, 2.0
+    cache = {"bw": 8, "is_sym": False, "enc_type": "PER_TENSOR", "dtype": "INT", "scale": [(hi - lo) / 255],
+             "offset": [int(round(lo / ((hi - lo) / 255)))]}
+    ov = {"version": "1.0.0", "param_encodings": [],
+          "activation_encodings": [dict(cache, name="past"), dict(cache, name="new")]}
+    json.dump(ov, open(f"{work}/kv_ov.json", "w"))
+    cpp = f"{work}/kv/kv.cpp"
+    run([CONV, "-i", f"{work}/kv.onnx", "-o", cpp, "--preserve_io", "--input_list", f"{work}/kv.txt", "--act_bw", "16",
+         "--weight_bw", "8", "--quantization_overrides", f"{work}/kv_ov.json"])
+    enc = encodings_in_source(cpp)
+    nodes = json.load(open(f"{work}/kv/kv_net.json"))["graph"]["nodes"]
+    producer = {o: (n["type"], n["input_names"]) for n in nodes.values() for o in n["output_names"]}
+    converts = sorted(n["input_names"][0] + " -> " + n["output_names"][0] for n in nodes.values() if n["type"] == "Convert")
+    if len(converts) != 1 or producer["new"][0] != "Convert":
+        fail(f"kv_cache: expected one Convert, making 'new' (the cache entry); got {converts}")
+    wide = producer["new"][1][0]
+    fc_type, fc_ins = producer[wide]
+    if fc_type not in ("FullyConnected", "MatMul") or enc[fc_ins[0]][0] != "QNN_DATATYPE_UFIXED_POINT_16":
+        fail(f"kv_cache: 'new' should come from the product at 16 bits; its producer {fc_type} reads {fc_ins[0]} "
+             f"as {enc[fc_ins[0]][0]}")
+    if enc[wide][0] != "QNN_DATATYPE_UFIXED_POINT_16":
+        fail(f"kv_cache: the product's own output {wide} is {enc[wide][0]}, not 16-bit")
+    add = [n for n in nodes.values() if n["type"] == "ElementWiseAdd"]
+    if len(add) != 1 or len({(enc[t][0], float(enc[t][2][0]), int(enc[t][3][0]))
+                              for t in (add[0]["input_names"][0], add[0]["output_names"][0], "past", "new")}) != 1:
+        fail("kv_cache: the Expand's Add does not keep the cache's 8-bit encoding")
+    mm = [n for n in nodes.values() if n["type"] == "MatMul" and n["output_names"] == ["s"]]
+    if not mm or enc[mm[0]["input_names"][1]][0] != "QNN_DATATYPE_UFIXED_POINT_8":
+        fail("kv_cache: the attention MatMul does not read the 8-bit cache")
+    print(f"8-bit cache in a 16-bit graph: the product writes {wide} (16-bit), one Convert makes 'new'; the Expand and "
+          "the MatMul read the cache at 8 bits")
+    build_and_run(cpp, f"{work}/kv.txt", f"{work}/kv_out")
+    step = cache["scale"][0]
+    worst_new = worst_s = 0.0
+    for k, f in enumerate(feeds):
+        ref_new = f["x"].astype(np.float64) @ w.astype(np.float64)
+        got_new = np.fromfile(f"{work}/kv_out/Result_{k}/new.raw", np.float32).reshape(1, 1, 8)
+        worst_new = max(worst_new, float(np.abs(got_new - ref_new).max()))
+        # the reference attention reads the cache at the values the graph stored (past quantized on input)
+        q0 = cache["offset"][0]   # the 8-bit grid: (k + offset) * step, k in 0..255
+        past_q = np.clip(np.rint(f["past"] / step), q0, q0 + 255) * step
+        kv = np.concatenate([past_q, got_new.astype(np.float64)], axis=1)
+        s_scale, s_off = float(enc["s"][2][0]), int(enc["s"][3][0])   # s clips to its calibrated range
+        ref_s = np.clip(np.einsum("bhid,bjd->bhij", f["q"], kv), s_off * s_scale, (s_off + 65535) * s_scale)
+        got_s = np.fromfile(f"{work}/kv_out/Result_{k}/s.raw", np.float32).reshape(1, 2, 1, 6)
+        worst_s = max(worst_s, float(np.abs(got_s - ref_s).max()))
+    print(f"new within {worst_new:.4f} of x @ W (8-bit step {step:.4f}); s within {worst_s:.4f} of q . kv")
+    # new: half an 8-bit step plus the 8-bit weights' error (|x| <= 1, 8 terms of <= 1/255); s: q at 16 bits,
+    # the cache exact at its stored values, the output at 16 bits over its calibrated range
+    if worst_new > step / 2 + 8 * (1.0 / 255) or worst_s > 2e-3:
+        fail(f"kv_cache: outputs off the reference (new {worst_new}, s {worst_s})")
+
+
 with tempfile.TemporaryDirectory() as tmp:
     if CASE in ("mobilenet_v2", "resnet18"):
         case_model(tmp, CASE)
     else:
-        {"overrides": case_overrides, "qdq": case_qdq, "shared_params": case_shared_params}[CASE](tmp)
+        {"overrides": case_overrides, "qdq": case_qdq, "shared_params": case_shared_params,
+         "kv_cache": case_kv_cache}[CASE](tmp)
 print("PASS")
