@@ -13,7 +13,8 @@
 #                  tokenizer.json, else trained there (TINY=1: the test size, seconds; TRAIN_SECONDS=S caps training)
 #   BACKEND=htp|cpu  (default htp; FP16=0 keeps the HTP in fp32)
 #   QUANT=w8a8|w8a16|w4a16  (HTP) quantize: inputs recorded on the float CPU binary from prompts of CAL_TEXT
-#                  (default /usr/share/common-licenses/GPL-3) calibrate qnn-onnx-converter's quantizer
+#                  (default /usr/share/common-licenses/GPL-3) calibrate qnn-onnx-converter's quantizer; w8a16 and
+#                  w4a16 keep the KV cache at 8 bits (KV_BW=16 keeps it at the activations' 16; GENIE=1 / GQA=1: 16)
 #   OUT=DIR        the converted graphs and the context binary (default $BUILD/llm-run/BACKEND; reused while
 #                  newer than the ONNX files)
 #   PYTHON_RUNNER=1  generate with qnn.llm (python/qnn) instead of the C++ runner
@@ -114,7 +115,7 @@ else
       --tokenizer "$tokenizer" --text "${CAL_TEXT:-/usr/share/common-licenses/GPL-3}" --out "$out/calibration" \
       "${theta_arg[@]}" \
       $([ "$lora" = 1 ] && echo --adapter "$out/float-cpu/llm_python.bin")
-    extra=(--quantize "$quant" --calibration "$out/calibration")
+    extra=(--quantize "$quant" --calibration "$out/calibration" ${KV_BW:+--kv_bw "$KV_BW"})
   elif [ "$fp16" = 1 ]; then
     extra=(--fp16)
   fi

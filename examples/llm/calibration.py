@@ -1,5 +1,6 @@
-"""Quantization inputs for check_llm.py --quant: the converter's --input_list of each graph and, for w4a16, the
-LPBQ overrides of the linear layers' weights.
+"""Quantization inputs for check_llm.py --quant: the converter's --input_list of each graph, the 8-bit KV
+cache's encodings (qnn.llm.kv_cache_overrides, as qnn.llm.build makes them) and, for w4a16, the LPBQ
+overrides of the linear layers' weights.
 
 Calibration feeds are the runner's own (llm_io.step_feeds) on training text: prefill calls at position 0
 (a full window and a short padded prompt) and decode calls at positions spread over the context, their
@@ -11,7 +12,7 @@ import os
 import numpy as np
 
 import llm_io
-from qnn.llm import QUANT_FLAGS, lpbq_overrides
+from qnn.llm import KV_CACHE_BW, QUANT_FLAGS, kv_cache_overrides, lpbq_overrides
 
 
 
@@ -62,16 +63,23 @@ def write_list(sets, d):
 
 
 def prepare(model, tok, text, out_dir, quant, chunks):
-    """Write the calibration lists (and LPBQ overrides) under out_dir; -> {graph: converter flags}."""
+    """Write the calibration lists and overrides under out_dir; -> {graph: converter flags}."""
     sets = calibration_sets(model, tok, text, chunks)
+    lists = {g: write_list(feeds, os.path.join(out_dir, "calib_" + g)) for g, feeds in sets.items()}
+    kv = kv_cache_overrides(lists.values(), KV_CACHE_BW[quant])
     flags = {}
-    for g, feeds in sets.items():
-        lst = write_list(feeds, os.path.join(out_dir, "calib_" + g))
-        flags[g] = ["--input_list", lst, *QUANT_FLAGS["w8a16"]]
+    for g, lst in lists.items():
+        flags[g] = ["--input_list", lst, *QUANT_FLAGS[quant]]
+        params = []
         if quant == "w4a16":
-            ov = os.path.join(out_dir, g + "_lpbq.json")
+            lpbq = os.path.join(out_dir, g + "_lpbq.json")
             onnx_path = os.path.join(os.path.dirname(os.path.abspath(out_dir)), g + ".onnx")
-            if lpbq_overrides(onnx_path, ov) == 0:
+            if lpbq_overrides(onnx_path, lpbq) == 0:
                 raise SystemExit(f"FAIL: no MatMul weights in {onnx_path} for LPBQ")
-            flags[g] += ["--quantization_overrides", ov]
+            with open(lpbq) as f:
+                params = json.load(f)["param_encodings"]
+        ov = os.path.join(out_dir, g + "_overrides.json")
+        with open(ov, "w") as f:
+            json.dump({"version": "1.0.0", "activation_encodings": kv, "param_encodings": params}, f)
+        flags[g] += ["--quantization_overrides", ov]
     return flags

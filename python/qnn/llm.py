@@ -402,6 +402,50 @@ def lpbq_overrides(onnx_path, out_path, exclude=()):
 
 
 
+def _input_ranges(list_paths, keep):
+    """{input name: (min, max)} over every file of the converter input lists at list_paths (name:=path
+    entries) whose name keep(name) accepts, each range widened to hold 0."""
+    ranges = {}
+    for list_path in list_paths:
+        with open(list_path) as f:
+            for line in f:
+                for item in line.split():
+                    name, path = item.split(":=", 1)
+                    if not keep(name):
+                        continue
+                    a = np.fromfile(path, np.float32)
+                    lo, hi = ranges.get(name, (0.0, 0.0))
+                    ranges[name] = (min(lo, float(a.min())), max(hi, float(a.max())))
+    return ranges
+
+
+def _asymmetric_entry(name, lo, hi, bitwidth):
+    """An AIMET 1.0.0 per-tensor asymmetric activation entry over [lo, hi] (scale = range / (2^bw - 1))."""
+    scale = (hi - lo) / ((1 << bitwidth) - 1) if hi > lo else 1.0
+    return {"name": name, "enc_type": "PER_TENSOR", "dtype": "INT", "bw": bitwidth, "is_sym": False,
+            "scale": [scale], "offset": [int(round(lo / scale))]}
+
+
+# The 16-bit-activation recipes keep the KV cache at 8 bits, as device LLM deployments do: the attention's
+# MatMuls read K and V at 8 bits anyway (the HTP's MatMul takes no unsigned 16-bit second input), so an 8-bit
+# cache loses nothing more, halves the cache, and spares every step a conversion of the whole cache.
+KV_CACHE_BW = {"w8a16": 8, "w4a16": 8}
+
+
+def kv_cache_overrides(list_paths, bitwidth):
+    """Activation encodings of train_llm.py's cache tensors (past_key_L / past_value_L in, new_key_L /
+    new_value_L out) at `bitwidth` bits, one per cache shared by both graphs and by a cache input and its
+    output (the runner copies the new entries' bytes into the cache): the union of the cache inputs' ranges
+    in the calibration input lists at list_paths (a cache input holds earlier outputs), widened to hold 0.
+    The converter narrows what writes a cache (RotaryEmbedding, the value projection) with a Convert after
+    it, so only the stored entries lose the bits."""
+    ranges = _input_ranges(list_paths, lambda n: n.startswith("past_"))
+    entries = []
+    for name, (lo, hi) in sorted(ranges.items()):
+        entries += [_asymmetric_entry(n, lo, hi, bitwidth) for n in (name, "new_" + name[len("past_"):])]
+    return entries
+
+
 def genie_io_overrides(model_dir, calibration, bitwidth, out_path):
     """For graphs in the Genie runtime's layout (export_genie.py), activation encodings that make every graph
     input and output that Genie writes or copies quantize alike in both graphs: Genie refuses a model whose
@@ -412,28 +456,17 @@ def genie_io_overrides(model_dir, calibration, bitwidth, out_path):
     converter. AIMET 1.0.0 entries (asymmetric: scale = range / (2^bw - 1), offset = round(min / scale)).
     Writes them to out_path (as an overrides file) and returns the entries."""
     ranges = {}
-    for g in ("prefill", "decode"):
-        with open(os.path.join(calibration, g + "_list.txt")) as f:
-            for line in f:
-                for item in line.split():
-                    name, path = item.split(":=", 1)
-                    if name == "input_ids":
-                        continue
-                    a = np.fromfile(path, np.float32)
-                    stem = name[:-3] if name.endswith("_in") else name
-                    lo, hi = ranges.get(stem, (0.0, 0.0))
-                    ranges[stem] = (min(lo, float(a.min())), max(hi, float(a.max())))
+    lists = [os.path.join(calibration, g + "_list.txt") for g in ("prefill", "decode")]
+    for name, (lo, hi) in _input_ranges(lists, lambda n: n != "input_ids").items():
+        stem = name[:-3] if name.endswith("_in") else name
+        old_lo, old_hi = ranges.get(stem, (0.0, 0.0))
+        ranges[stem] = (min(lo, old_lo), max(hi, old_hi))
     for name in ("position_ids_cos", "position_ids_sin"):
         ranges[name] = (-1.0, 1.0)
-    levels = (1 << bitwidth) - 1
     entries = []
     for stem, (lo, hi) in sorted(ranges.items()):
-        scale = (hi - lo) / levels if hi > lo else 1.0
-        offset = int(round(lo / scale))
         names = [stem + "_in", stem + "_out"] if stem.startswith("past_") else [stem]
-        for n in names:
-            entries.append({"name": n, "enc_type": "PER_TENSOR", "dtype": "INT", "bw": bitwidth, "is_sym": False,
-                            "scale": [scale], "offset": [offset]})
+        entries += [_asymmetric_entry(n, lo, hi, bitwidth) for n in names]
     with open(out_path, "w") as f:
         json.dump({"version": "1.0.0", "activation_encodings": entries, "param_encodings": []}, f)
     return entries
@@ -488,7 +521,7 @@ def _is_genie_layout(onnx_path):
 
 
 def build(bin_dir, model_dir, backend, out_dir, fp16=False, extension=None, quantize=None, calibration=None,
-          lora_weights=None, adapters=None):
+          lora_weights=None, adapters=None, kv_bw=None):
     """train_llm.py's prefill.onnx and decode.onnx -> one context binary out_dir/llm.bin with both graphs
     (their weights stored once), through qnn-onnx-converter --preserve_io, qnn-model-lib-generator and
     qnn-context-binary-generator from bin_dir. fp16 (HTP): the graphs compute in half precision (the HTP
@@ -497,6 +530,9 @@ def build(bin_dir, model_dir, backend, out_dir, fp16=False, extension=None, quan
     quantize ("w8a8", "w8a16", "w4a16"; calibration = the directory calibrate() wrote): the converter
     quantizes with those bit widths from the recorded inputs (fp16 is then ignored); graphs in the Genie
     runtime's layout get the shared encodings of genie_io_overrides() for the tensors Genie fills.
+    kv_bw: the KV cache's bit width in train_llm.py's layout (kv_cache_overrides()); by default KV_CACHE_BW's
+    for the recipe (8 for w8a16 / w4a16), else the activations'. Genie-layout and GroupQueryAttention graphs
+    keep the activations' width.
     lora_weights: a file of the LoRA branches' constant names (train_lora.py's lora_weights.txt), made
     UPDATEABLE_STATIC tensors; adapters: {name: safetensors path, or (safetensors, AIMET encodings JSON)}, each
     written as the binary section out_dir/llm_<name>.bin (the base values: out_dir/llm_default_adapter.bin).
@@ -514,7 +550,14 @@ def build(bin_dir, model_dir, backend, out_dir, fp16=False, extension=None, quan
             raise RuntimeError(f"{' '.join(args)} failed:\n{p.stdout}{p.stderr}")
     os.makedirs(out_dir, exist_ok=True)
     # export_gqa.py's graphs: com.microsoft.GroupQueryAttention is QNN's GroupQueryAttention of op set 2.13
-    op_set = ["--target_op_set", "2.13"] if _has_input(os.path.join(model_dir, "decode.onnx"), "seqlens_k") else []
+    gqa = _has_input(os.path.join(model_dir, "decode.onnx"), "seqlens_k")
+    op_set = ["--target_op_set", "2.13"] if gqa else []
+    act_bw = int(QUANT_FLAGS[quantize][QUANT_FLAGS[quantize].index("--act_bw") + 1]) if quantize else None
+    if kv_bw is None and quantize:
+        kv_bw = act_bw if genie or gqa else KV_CACHE_BW.get(quantize, act_bw)
+    if kv_bw is not None and kv_bw != act_bw and (not quantize or genie or gqa):
+        raise ValueError("kv_bw is for quantized graphs in train_llm.py's layout (not Genie's, not "
+                         "GroupQueryAttention's)" if quantize else "kv_bw needs quantize")
     libs = []
     for g in ("prefill", "decode"):
         cpp = os.path.join(out_dir, g + ".cpp")
@@ -524,8 +567,10 @@ def build(bin_dir, model_dir, backend, out_dir, fp16=False, extension=None, quan
             ov = os.path.join(out_dir, g + "_overrides.json")
             entries = {"activation_encodings": [], "param_encodings": []}
             if genie:  # Genie's tensors alike in both graphs, each cache input as its output
-                act_bw = int(QUANT_FLAGS[quantize][QUANT_FLAGS[quantize].index("--act_bw") + 1])
                 entries["activation_encodings"] = genie_io_overrides(model_dir, calibration, act_bw, ov)
+            elif kv_bw != act_bw:
+                entries["activation_encodings"] = kv_cache_overrides(
+                    [os.path.join(calibration, n + "_list.txt") for n in ("prefill", "decode")], kv_bw)
             if quantize == "w4a16":
                 if lpbq_overrides(os.path.join(model_dir, g + ".onnx"), ov, _lora_names(lora_weights)) == 0:
                     raise RuntimeError(f"no MatMul weights in {g}.onnx for the w4a16 (LPBQ) recipe")
@@ -685,6 +730,8 @@ def main(argv=None):
     b.add_argument("--calibration", help="the directory of `calibrate`")
     b.add_argument("--extension", help="HTP: libQnnHtpNetRunExtensions.so (default: beside the backend or in its "
                    "parent directory)")
+    b.add_argument("--kv_bw", type=int, choices=(8, 16), help="with --quantize: the KV cache's bit width "
+                   "(default 8 for w8a16 / w4a16, else the activations')")
     b.add_argument("--lora_weights", help="the LoRA branches' tensor names (train_lora.py's lora_weights.txt)")
     b.add_argument("--adapter", action="append", default=[], metavar="NAME=SAFETENSORS",
                    help="a LoRA adapter made the binary section llm_NAME.bin (repeat per adapter)")
@@ -722,7 +769,8 @@ def main(argv=None):
                 ap.error(f"--adapter {spec}: give NAME=SAFETENSORS")
             adapters[name] = path
         print(build(a.bin, a.model, a.backend, a.out, fp16=a.fp16, extension=a.extension, quantize=a.quantize,
-                    calibration=a.calibration, lora_weights=a.lora_weights, adapters=adapters or None))
+                    calibration=a.calibration, lora_weights=a.lora_weights, adapters=adapters or None,
+                    kv_bw=a.kv_bw))
         return 0
     if a.cmd == "calibrate":
         with open(a.text, encoding="utf-8", errors="replace") as f:
