@@ -11,8 +11,8 @@
 //    half-rounded float operation per element;
 //  * Add / Subtract / Multiply of two 8/16-bit activations (binary_wide.h's typed loops,
 //    AVX-512 or not) against the per-element rule, every dtype combination;
-//  * Softmax's typed rows (the quotient without a 128-bit division) against the documented rule
-//    computed here in 128 bits;
+//  * Softmax's typed rows (the quotient without a 128-bit division; AVX-512 or not) against the
+//    documented rule computed here in 128 bits;
 //  * WeightedOutput::finishRow on int64 sums (beyond int32) against finish per element;
 //  * a table op (Sigmoid, Tanh) on 16-bit tensors against the real function quantized per value.
 #include <gtest/gtest.h>
@@ -27,6 +27,7 @@
 #include "htp_sim/kernels/copy_runs.h"
 #include "htp_sim/kernels/fp16.h"
 #include "htp_sim/kernels/htp_kernel.h"
+#include "htp_sim/kernels/htp_kernel_registry.h"
 #include "htp_sim/kernels/quant_gemm.h"
 #include "tests/htp_kernels/quant_views.h"
 #include "htp_sim/kernels/weighted_output.h"
@@ -519,50 +520,58 @@ namespace {
 
 // Softmax on the last axis by the rule of softmax.cpp's header, here in double and 128-bit integers:
 // E[d] = round(exp(-s_in d) 2^30), S = sum E, p = round_half_away(E 2^30 / S), out = requantize(p,
-// 2^-30 / s_out). Rows with values far below their maximum (E = 0), every unsigned dtype pair.
+// 2^-30 / s_out). Rows with values far below their maximum (E = 0; alternating, and a masked suffix
+// as an attention mask gives), every unsigned dtype pair, the AVX-512 rows and the scalar ones.
 TEST(QuantSoftmax, TypedRowsEqualTheRule) {
   __extension__ typedef __int128 Wide;
   uint32_t seed = 3;
-  for (DType ti : {DType::kUFixed8, DType::kUFixed16})
-    for (DType to : {DType::kUFixed8, DType::kUFixed16})
-      for (uint32_t len : {77u, 512u}) {
-        SCOPED_TRACE(std::to_string(int(ti)) + " -> " + std::to_string(int(to)) + " len " + std::to_string(len));
-        const bool in16 = ti == DType::kUFixed16, out16 = to == DType::kUFixed16;
-        const float si = in16 ? 0.0006f : 0.1f, so = out16 ? 1.f / 65536 : 1.f / 256;
-        const uint32_t rows = 4;
-        const fx::QuantRange ri = fx::quantRange(ti), ro = fx::quantRange(to);
-        std::vector<int64_t> q(rows * len);
-        const std::vector<uint16_t> noise = pattern<uint16_t>(q.size(), seed++);
-        for (size_t i = 0; i < q.size(); ++i) {
-          const size_t r = i / len, c = i % len;
-          // row 0 spread over the range, row 1 near one value, rows 2-3 half masked to the minimum
-          q[i] = r == 0 ? noise[i] % (ri.hi + 1)
-                 : r == 1 ? ri.hi - noise[i] % 9
-                 : (c % 2 ? ri.lo : ri.hi - noise[i] % (in16 ? 3000 : 40));
-        }
-        Operand x{ti, {1, rows, len}, storedBytes(ti, q), si, in16 ? -60000 : -200};
-        const Operand y{to, {1, rows, len}, {}, so, 0};
-        const std::vector<uint8_t> got = runKernel("Softmax", {}, {x}, y);
-        fx::FixedPointMultiplier m;
-        ASSERT_TRUE(fx::decomposeMultiplier(std::ldexp(1.0, -30) / double(so), &m));
-        std::vector<int64_t> want(q.size());
-        size_t zeros = 0;
-        for (uint32_t r = 0; r < rows; ++r) {
-          const int64_t* row = &q[r * len];
-          const int64_t maxQ = *std::max_element(row, row + len);
-          auto e = [&](int64_t v) { return std::llround(std::exp(-double(si) * double(maxQ - v)) * 1073741824.0); };
-          Wide sum = 0;
-          for (uint32_t c = 0; c < len; ++c) sum += e(row[c]);
-          for (uint32_t c = 0; c < len; ++c) {
-            const Wide num = Wide(e(row[c])) << 30;
-            zeros += num == 0;
-            const int64_t p = int64_t((2 * num + sum) / (2 * sum));
-            want[r * len + c] = fx::requantize(p, m, 0, ro);
+  for (bool vector : {true, false})
+    for (DType ti : {DType::kUFixed8, DType::kUFixed16})
+      for (DType to : {DType::kUFixed8, DType::kUFixed16})
+        for (uint32_t len : {77u, 512u}) {
+          SCOPED_TRACE(std::to_string(int(ti)) + " -> " + std::to_string(int(to)) + " len " + std::to_string(len) +
+                       (vector ? " vector" : " scalar"));
+          const bool in16 = ti == DType::kUFixed16, out16 = to == DType::kUFixed16;
+          const float si = in16 ? 0.0006f : 0.1f, so = out16 ? 1.f / 65536 : 1.f / 256;
+          const uint32_t rows = 5;
+          const fx::QuantRange ri = fx::quantRange(ti), ro = fx::quantRange(to);
+          std::vector<int64_t> q(rows * len);
+          const std::vector<uint16_t> noise = pattern<uint16_t>(q.size(), seed++);
+          for (size_t i = 0; i < q.size(); ++i) {
+            const size_t r = i / len, c = i % len;
+            const int64_t near = ri.hi - noise[i] % (in16 ? 3000 : 40);
+            // row 0 spread over the range, row 1 near one value, rows 2-3 half masked to the minimum,
+            // row 4 masked after its first 37 values
+            q[i] = r == 0 ? noise[i] % (ri.hi + 1)
+                   : r == 1 ? ri.hi - noise[i] % 9
+                   : r == 4 ? (c < 37 ? near : ri.lo)
+                            : (c % 2 ? ri.lo : near);
           }
+          Operand x{ti, {1, rows, len}, storedBytes(ti, q), si, in16 ? -60000 : -200};
+          const Operand y{to, {1, rows, len}, {}, so, 0};
+          gSoftmaxVectorRows = vector;
+          const std::vector<uint8_t> got = runKernel("Softmax", {}, {x}, y);
+          gSoftmaxVectorRows = true;
+          fx::FixedPointMultiplier m;
+          ASSERT_TRUE(fx::decomposeMultiplier(std::ldexp(1.0, -30) / double(so), &m));
+          std::vector<int64_t> want(q.size());
+          size_t zeros = 0;
+          for (uint32_t r = 0; r < rows; ++r) {
+            const int64_t* row = &q[r * len];
+            const int64_t maxQ = *std::max_element(row, row + len);
+            auto e = [&](int64_t v) { return std::llround(std::exp(-double(si) * double(maxQ - v)) * 1073741824.0); };
+            Wide sum = 0;
+            for (uint32_t c = 0; c < len; ++c) sum += e(row[c]);
+            for (uint32_t c = 0; c < len; ++c) {
+              const Wide num = Wide(e(row[c])) << 30;
+              zeros += num == 0;
+              const int64_t p = int64_t((2 * num + sum) / (2 * sum));
+              want[r * len + c] = fx::requantize(p, m, 0, ro);
+            }
+          }
+          EXPECT_GT(zeros, 0u);
+          EXPECT_TRUE(got == storedBytes(to, want));
         }
-        EXPECT_GT(zeros, 0u);
-        EXPECT_TRUE(got == storedBytes(to, want));
-      }
 }
 
 // Sums of 16-bit activations leave int32: finishRow's 128-bit loop (and its AVX-512 form, lanes at

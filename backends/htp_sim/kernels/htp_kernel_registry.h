@@ -2,6 +2,8 @@
 // to them is htp_kernel_registry.cpp. Each returns a new kernel the caller owns.
 #pragma once
 
+#include <atomic>
+
 #include "htp_sim/kernels/htp_kernel.h"
 
 namespace qnn::htp {
@@ -28,6 +30,8 @@ std::unique_ptr<Kernel> makeSharedMove(const std::string& op);      // real_valu
 std::unique_ptr<Kernel> makeQuantPool(const std::string& op);
 std::unique_ptr<Kernel> makeQuantReduce(const std::string& op);
 std::unique_ptr<Kernel> makeQuantSoftmax(const std::string& op);
+// Tests: false makes unsigned 8/16-bit Softmax kernels prepared afterwards take the scalar rows.
+extern std::atomic<bool> gSoftmaxVectorRows;
 std::unique_ptr<Kernel> makeQuantResize(const std::string& op);
 std::unique_ptr<Kernel> makeQuantLayerNorm(const std::string& op);
 std::unique_ptr<Kernel> makeQuantInstanceNorm(const std::string& op);

@@ -10,19 +10,129 @@
 // computed once), and the rounded quotient, at most 2^30, comes from a double estimate corrected
 // to the exact floor((2 E 2^30 + S) / (2 S)) in uint64 (2 E 2^30 + S < 2^63 for rows shorter than
 // 2^31): the same p as the 128-bit division.
+// On AVX-512 the typed rows run 8 values at a time: the same estimate and corrections per lane
+// (E = 0 gives p = 0 there too), 8 values of E = 0 (mask, far below the maximum) skip the
+// table and the quotient; requantize in int64 lanes (p <= 2^30, shift 1..62 checked at prepare).
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <string>
 #include <type_traits>
 
+// GCC 12 reports its own AVX-512 intrinsic headers as maybe-uninitialized under -O2: false positives.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#include <immintrin.h>
+#pragma GCC diagnostic pop
+
 #include "htp_sim/kernels/htp_kernel_registry.h"
 #include "htp_sim/kernels/htp_kernel_util.h"
+#include "htp_sim/kernels/quant_gemm.h"
 
 namespace qnn::htp {
+
+std::atomic<bool> gSoftmaxVectorRows{true};
+
 namespace {
 
 constexpr int kProbabilityBits = 30;
+
+// One typed row's constants (softmaxRows).
+struct SoftmaxRow {
+  const int64_t* table;  // E[d]
+  size_t nonzero;        // E[d] > 0 exactly for d < nonzero (E does not increase with d)
+  fx::FixedPointMultiplier mult;
+  int32_t outOffset;
+  fx::QuantRange range;
+};
+
+// The scalar quotient and requantization of one value (e = E[d]; e = 0 gives p = 0).
+inline int64_t softmaxValue(uint64_t e, uint64_t sum, double inverse, const SoftmaxRow& c) {
+  const uint64_t den = 2 * sum, num = (e << (kProbabilityBits + 1)) + sum;
+  uint64_t p = uint64_t(double(num) * inverse);
+  while (p * den > num) --p;
+  while ((p + 1) * den <= num) ++p;
+  return fx::requantize(int64_t(p), c.mult, c.outOffset, c.range);
+}
+
+template <typename T>
+__attribute__((target("avx512f,avx512vl"))) inline __m256i load8x32(const T* p) {
+  if constexpr (sizeof(T) == 1) return _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p)));
+  else return _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+}
+
+// The largest of n unsigned 8/16-bit values.
+template <typename T>
+__attribute__((target("avx512f,avx512bw"))) T rowMaxAvx512(const T* x, size_t n) {
+  constexpr size_t kLanes = 64 / sizeof(T);
+  __m512i m = _mm512_setzero_si512();
+  size_t i = 0;
+  for (; i + kLanes <= n; i += kLanes) {
+    const __m512i v = _mm512_loadu_si512(x + i);
+    m = sizeof(T) == 1 ? _mm512_max_epu8(m, v) : _mm512_max_epu16(m, v);
+  }
+  alignas(64) T lanes[kLanes];
+  _mm512_store_si512(lanes, m);
+  T r = 0;
+  for (T v : lanes) r = std::max(r, v);
+  for (; i < n; ++i) r = std::max(r, x[i]);
+  return r;
+}
+
+// The typed row on AVX-512: returns how many values it wrote (a multiple of 8; the caller finishes
+// the rest with softmaxValue from the returned sum). maxQ is the row's maximum.
+template <typename TIn, typename TOut>
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl"))) size_t softmaxRowAvx512(const TIn* x, TOut* y,
+                                                                                      size_t n, uint32_t maxQ,
+                                                                                      const SoftmaxRow& c,
+                                                                                      uint64_t* sumOut) {
+  const size_t vec = n / 8 * 8;
+  const __m256i maxV = _mm256_set1_epi32(int(maxQ)), nonzero = _mm256_set1_epi32(int(c.nonzero));
+  const long long* table = reinterpret_cast<const long long*>(c.table);
+  __m512i acc = _mm512_setzero_si512();
+  for (size_t i = 0; i < vec; i += 8) {
+    const __m256i d = _mm256_sub_epi32(maxV, load8x32(x + i));
+    const __mmask8 live = _mm256_cmplt_epu32_mask(d, nonzero);
+    if (live) acc = _mm512_add_epi64(acc, _mm512_mask_i32gather_epi64(_mm512_setzero_si512(), live, d, table, 8));
+  }
+  alignas(64) uint64_t lanes[8];
+  _mm512_store_si512(lanes, acc);
+  uint64_t sum = 0;
+  for (uint64_t lane : lanes) sum += lane;
+  for (size_t i = vec; i < n; ++i) sum += uint64_t(c.table[maxQ - x[i]]);
+  *sumOut = sum;
+  const uint64_t den = 2 * sum;
+  const __m512i sumV = _mm512_set1_epi64(int64_t(sum)), denV = _mm512_set1_epi64(int64_t(den));
+  const __m512d inverse = _mm512_set1_pd(1.0 / double(den));
+  const __m512i one = _mm512_set1_epi64(1), mant = _mm512_set1_epi64(c.mult.mantissa);
+  const int shift = 31 - c.mult.exponent;
+  const __m512i half = _mm512_set1_epi64(int64_t(1) << (shift - 1));
+  const __m128i shiftV = _mm_cvtsi32_si128(shift);
+  const __m512i outOffset = _mm512_set1_epi64(c.outOffset);
+  const __m512i lo = _mm512_set1_epi64(c.range.lo), hi = _mm512_set1_epi64(c.range.hi);
+  const __m512i zeroOut = _mm512_set1_epi64(fx::requantize(0, c.mult, c.outOffset, c.range));
+  for (size_t i = 0; i < vec; i += 8) {
+    const __m256i d = _mm256_sub_epi32(maxV, load8x32(x + i));
+    const __mmask8 live = _mm256_cmplt_epu32_mask(d, nonzero);
+    __m512i v = zeroOut;
+    if (live) {
+      const __m512i e = _mm512_mask_i32gather_epi64(_mm512_setzero_si512(), live, d, table, 8);
+      const __m512i num = _mm512_add_epi64(_mm512_slli_epi64(e, kProbabilityBits + 1), sumV);
+      __m512i p = _mm512_cvttpd_epu64(_mm512_mul_pd(_mm512_cvtepu64_pd(num), inverse));
+      for (__mmask8 m; (m = _mm512_cmpgt_epu64_mask(_mm512_mullo_epi64(p, denV), num));)
+        p = _mm512_mask_sub_epi64(p, m, p, one);
+      for (__mmask8 m; (m = _mm512_cmple_epu64_mask(_mm512_mullo_epi64(_mm512_add_epi64(p, one), denV), num));)
+        p = _mm512_mask_add_epi64(p, m, p, one);
+      // p <= 2^30 and mantissa < 2^31: the product is exact in 64 bits, p >= 0 rounds half up.
+      v = _mm512_srl_epi64(_mm512_add_epi64(_mm512_mul_epu32(p, mant), half), shiftV);
+      v = _mm512_min_epi64(_mm512_max_epi64(_mm512_sub_epi64(v, outOffset), lo), hi);
+    }
+    if constexpr (sizeof(TOut) == 1) _mm_storel_epi64(reinterpret_cast<__m128i*>(y + i), _mm512_cvtepi64_epi8(v));
+    else _mm_storeu_si128(reinterpret_cast<__m128i*>(y + i), _mm512_cvtepi64_epi16(v));
+  }
+  return vec;
+}
 
 class QuantSoftmax final : public Kernel {
  public:
@@ -65,6 +175,9 @@ class QuantSoftmax final : public Kernel {
     const auto unsignedType = [](DType t) { return t == DType::kUFixed8 || t == DType::kUFixed16; };
     typed_ = !isLog_ && rowLen_ < (size_t(1) << 31) && unsignedType(inputs[0].dtype) && unsignedType(outputs[0].dtype);
     zeroOut_ = fx::requantize(0, mult_, outOffset_, range_);
+    nonzero_ = size_t(std::find(expTable_.begin(), expTable_.end(), 0) - expTable_.begin());
+    const int shift = 31 - mult_.exponent;
+    vector_ = typed_ && gSoftmaxVectorRows.load() && vnniAvailable() && shift >= 1 && shift <= 62;
     return Status::ok();
   }
 
@@ -108,24 +221,23 @@ class QuantSoftmax final : public Kernel {
     TOut* y = out.as<TOut>();
     const size_t rows = in.numElements() / rowLen_;
     const int64_t* table = expTable_.data();
+    const SoftmaxRow c{table, nonzero_, mult_, outOffset_, range_};
     for (size_t r = 0; r < rows; ++r, x += rowLen_, y += rowLen_) {
       TIn maxQ = 0;
-      for (size_t i = 0; i < rowLen_; ++i) maxQ = std::max(maxQ, x[i]);
+      if (vector_) maxQ = rowMaxAvx512(x, rowLen_);
+      else
+        for (size_t i = 0; i < rowLen_; ++i) maxQ = std::max(maxQ, x[i]);
       uint64_t sum = 0;
-      for (size_t i = 0; i < rowLen_; ++i) sum += uint64_t(table[maxQ - x[i]]);
-      const uint64_t den = 2 * sum;  // sum >= E[0] = 2^30 (the maximum's term)
-      const double inverse = 1.0 / double(den);
-      for (size_t i = 0; i < rowLen_; ++i) {
+      size_t done = 0;
+      if (vector_) {
+        done = softmaxRowAvx512<TIn, TOut>(x, y, rowLen_, maxQ, c, &sum);
+      } else {
+        for (size_t i = 0; i < rowLen_; ++i) sum += uint64_t(table[maxQ - x[i]]);
+      }
+      const double inverse = 1.0 / double(2 * sum);  // sum >= E[0] = 2^30 (the maximum's term)
+      for (size_t i = done; i < rowLen_; ++i) {
         const uint64_t e = uint64_t(table[maxQ - x[i]]);
-        if (e == 0) {
-          y[i] = TOut(zeroOut_);
-          continue;
-        }
-        const uint64_t num = (e << (kProbabilityBits + 1)) + sum;
-        uint64_t p = uint64_t(double(num) * inverse);
-        while (p * den > num) --p;
-        while ((p + 1) * den <= num) ++p;
-        y[i] = TOut(fx::requantize(int64_t(p), mult_, outOffset_, range_));
+        y[i] = TOut(e == 0 ? zeroOut_ : softmaxValue(e, sum, inverse, c));
       }
     }
   }
@@ -142,7 +254,9 @@ class QuantSoftmax final : public Kernel {
   float outScale_ = 1.f, inScale_ = 1.f;
   fx::QuantRange range_;
   bool typed_ = false;  // unsigned 8/16-bit Softmax: softmaxRows
+  bool vector_ = false;  // ... on AVX-512 (softmaxRowAvx512)
   int64_t zeroOut_ = 0;  // the output of p = 0
+  size_t nonzero_ = 0;   // E[d] > 0 for d < nonzero_
 };
 
 }  // namespace
