@@ -13,6 +13,7 @@
 //    AVX-512 or not) against the per-element rule, every dtype combination;
 //  * Softmax's typed rows (the quotient without a 128-bit division; AVX-512 or not) against the
 //    documented rule computed here in 128 bits;
+//  * quantizeFloats / dequantizeAll (AVX-512 or not) against the scalar rule per value;
 //  * WeightedOutput::finishRow on int64 sums (beyond int32) against finish per element;
 //  * a table op (Sigmoid, Tanh) on 16-bit tensors against the real function quantized per value.
 #include <gtest/gtest.h>
@@ -572,6 +573,49 @@ TEST(QuantSoftmax, TypedRowsEqualTheRule) {
           EXPECT_GT(zeros, 0u);
           EXPECT_TRUE(got == storedBytes(to, want));
         }
+}
+
+// quantizeFloats / dequantizeAll (Quantize, Dequantize, the real-valued kernels' conversions; AVX-512
+// for 8/16-bit tensors) against fx::quantizeValue / fx::dequantizeValue per element: ties of the float
+// quotient, NaN, infinities, values beyond the range, a 4-bit range in 8 bits, lengths with a tail.
+TEST(QuantizeFloats, EqualTheScalarRulePerValue) {
+  const struct {
+    DType t;
+    float scale;
+    int32_t offset;
+    uint32_t bitwidth;
+  } cases[] = {{DType::kUFixed8, 0.02f, -128, 0},   {DType::kSFixed8, 0.5f, 3, 0},
+               {DType::kUFixed16, 0.0003f, -33084, 0}, {DType::kSFixed16, 7.f, -100, 0},
+               {DType::kUFixed8, 0.1f, -8, 4},     {DType::kUFixed16, 1.4922e-05f, 0, 0}};
+  Lcg rng{7};
+  for (const auto& c : cases)
+    for (size_t n : {size_t(5), size_t(16), size_t(77)}) {
+      SCOPED_TRACE(std::to_string(int(c.t)) + " scale " + std::to_string(c.scale) + " n " + std::to_string(n));
+      std::vector<float> x(n);
+      for (size_t i = 0; i < n; ++i) {
+        const float k = float(int32_t(rng.next() % 4001) - 2000) * 0.5f;  // whole and half steps
+        x[i] = i % 3 == 0 ? (k - float(c.offset)) * c.scale : float(int32_t(rng.next() % 2000001) - 1000000) * 1e-3f;
+      }
+      const float specials[] = {std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity(),
+                                -std::numeric_limits<float>::infinity(), 3e38f, -3e38f, -0.f, 1e-40f};
+      for (size_t i = 0; i < std::size(specials) && 2 * i + 1 < n; ++i) x[2 * i + 1] = specials[i];
+      const fx::QuantRange range = fx::quantRange(c.t, c.bitwidth);
+      std::vector<uint8_t> got(n * sdk::dtypeSize(c.t));
+      const TensorView out = testing::quantView(c.t, {uint32_t(n)}, got.data(), c.scale, c.offset);
+      quantizeFloats(x.data(), n, Encoding{c.scale, c.offset}, range, out);
+      std::vector<int64_t> want(n), stored(n);
+      for (size_t i = 0; i < n; ++i) {
+        want[i] = fx::quantizeValue(x[i], c.scale, c.offset, range);
+        stored[i] = loadInt(out, i);
+      }
+      EXPECT_EQ(stored, want);
+      std::vector<float> back(n);
+      dequantizeAll(out, Encoding{c.scale, c.offset}, back.data());
+      for (size_t i = 0; i < n; ++i) {
+        const float ref = fx::dequantizeValue(stored[i], c.scale, c.offset);
+        EXPECT_EQ(std::memcmp(&back[i], &ref, sizeof(float)), 0) << i;
+      }
+    }
 }
 
 // Sums of 16-bit activations leave int32: finishRow's 128-bit loop (and its AVX-512 form, lanes at

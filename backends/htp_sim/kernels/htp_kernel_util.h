@@ -97,6 +97,11 @@ inline void storeInt(const TensorView& t, size_t i, int64_t v) {
 // n elements from `first` on: the dtype switch once per call, not per element
 // (the hot loops of the weighted ops).
 void storeInts(const TensorView& t, size_t first, const int64_t* values, size_t n);
+// Element i of out (i < n) = fx::quantizeValue(x[i], e.scale, e.offset, range), and
+// out[i] = fx::dequantizeValue(element i of t, e.scale, e.offset) for every element of t:
+// on AVX-512 for 8/16-bit fixed point (quant_cast.cpp), the same values.
+void quantizeFloats(const float* x, size_t n, Encoding e, fx::QuantRange range, const TensorView& out);
+void dequantizeAll(const TensorView& t, Encoding e, float* out);
 // dst[j] = TA(element (first + j * step) + shift) for j < n.
 void loadShifted(const TensorView& t, size_t first, size_t step, size_t n, int32_t shift, uint8_t* dst);
 void loadShifted(const TensorView& t, size_t first, size_t step, size_t n, int32_t shift, uint16_t* dst);

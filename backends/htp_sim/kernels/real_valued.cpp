@@ -12,8 +12,6 @@
 //    even, docs/htp-fixed-point.md) with saturation; a float output is rounded to half unless fp32; integer and bool
 //    outputs are written by the algorithm as they are.
 // Static inputs are converted once at prepare.
-#include <algorithm>
-
 #include "htp_sim/kernels/fp16.h"
 #include "htp_sim/kernels/htp_kernel_registry.h"
 #include "kernels/shared_ops.h"
@@ -34,60 +32,59 @@ class RealValuedKernel final : public Kernel {
   Status init(const OpParams& params) override { return inner_->init(params); }
 
   Status prepare(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) override {
-    staticIn_.clear();
     in_.assign(inputs.size(), {});
     out_.assign(outputs.size(), {});
     inEnc_.assign(inputs.size(), {});
     outEnc_.assign(outputs.size(), {});
-    std::vector<TensorView> inViews(inputs.size()), outViews(outputs.size());
+    inViews_.assign(inputs.begin(), inputs.end());
+    outViews_.assign(outputs.begin(), outputs.end());
+    convertedIn_.assign(inputs.size(), false);
     for (size_t i = 0; i < inputs.size(); ++i) {
-      inViews[i] = inputs[i];
-      inViews[i].quant = {};
+      inViews_[i].quant = {};
       if (!isConverted(inputs[i].dtype) || inputs[i].dims.empty()) continue;
       if (sdk::dtypeIsFixedPoint(inputs[i].dtype))
         QNN_SDK_RETURN_IF_ERROR(tensorEncoding("real-valued op", "an input", inputs[i], &inEnc_[i]));
-      inViews[i].dtype = DType::kFloat32;
-      inViews[i].data = nullptr;
+      inViews_[i].dtype = DType::kFloat32;
+      inViews_[i].data = nullptr;
       if (inputs[i].data) {  // static: converted once
         convertIn(inputs[i], inEnc_[i], &in_[i]);
-        inViews[i].data = in_[i].data();
-        staticIn_.push_back(i);
+        inViews_[i].data = in_[i].data();
+      } else {
+        convertedIn_[i] = true;
       }
     }
     for (size_t i = 0; i < outputs.size(); ++i) {
-      outViews[i] = outputs[i];
-      outViews[i].quant = {};
+      outViews_[i].quant = {};
       if (!isConverted(outputs[i].dtype)) continue;
       if (sdk::dtypeIsFixedPoint(outputs[i].dtype))
         QNN_SDK_RETURN_IF_ERROR(tensorEncoding("real-valued op", "an output", outputs[i], &outEnc_[i]));
-      outViews[i].dtype = DType::kFloat32;
+      outViews_[i].dtype = DType::kFloat32;
       out_[i].resize(outputs[i].numElements());
     }
-    return inner_->prepare(inViews, outViews);
+    return inner_->prepare(inViews_, outViews_);
   }
 
+  // The inner kernel's views kept from prepare (no per-execute copies): the dynamic fixed-point /
+  // float inputs converted into in_, the others' buffers passed as they are, out_ converted after.
   Status execute(const std::vector<TensorView>& inputs, const std::vector<TensorView>& outputs) override {
-    std::vector<TensorView> inViews(inputs), outViews(outputs);
     for (size_t i = 0; i < inputs.size(); ++i) {
-      inViews[i].quant = {};
-      if (!isConverted(inputs[i].dtype) || inputs[i].dims.empty()) continue;
-      if (std::find(staticIn_.begin(), staticIn_.end(), i) == staticIn_.end()) convertIn(inputs[i], inEnc_[i], &in_[i]);
-      inViews[i].dtype = DType::kFloat32;
-      inViews[i].data = in_[i].data();
+      if (inViews_[i].dims != inputs[i].dims) inViews_[i].dims = inputs[i].dims;
+      if (convertedIn_[i]) {
+        convertIn(inputs[i], inEnc_[i], &in_[i]);
+        inViews_[i].data = in_[i].data();
+      } else if (!isConverted(inputs[i].dtype) || inputs[i].dims.empty()) {
+        inViews_[i].data = inputs[i].data;
+      }
     }
     for (size_t i = 0; i < outputs.size(); ++i) {
-      outViews[i].quant = {};
-      if (!isConverted(outputs[i].dtype)) continue;
-      outViews[i].dtype = DType::kFloat32;
-      outViews[i].data = out_[i].data();
+      if (outViews_[i].dims != outputs[i].dims) outViews_[i].dims = outputs[i].dims;
+      outViews_[i].data = isConverted(outputs[i].dtype) ? static_cast<void*>(out_[i].data()) : outputs[i].data;
     }
-    QNN_SDK_RETURN_IF_ERROR(inner_->execute(inViews, outViews));
+    QNN_SDK_RETURN_IF_ERROR(inner_->execute(inViews_, outViews_));
     for (size_t i = 0; i < outputs.size(); ++i) {
       const TensorView& t = outputs[i];
       if (sdk::dtypeIsFixedPoint(t.dtype)) {
-        const fx::QuantRange range = rangeOf(t);
-        for (size_t k = 0; k < out_[i].size(); ++k)
-          storeInt(t, k, fx::quantizeValue(out_[i][k], outEnc_[i].scale, outEnc_[i].offset, range));
+        quantizeFloats(out_[i].data(), out_[i].size(), outEnc_[i], rangeOf(t), t);
       } else if (isFloatType(t.dtype)) {
         storeHalfValues(t, out_[i].data(), out_[i].size(), !fp32_, saturate_);
       }
@@ -99,14 +96,15 @@ class RealValuedKernel final : public Kernel {
   void convertIn(const TensorView& t, const Encoding& e, std::vector<float>* out) const {
     if (isFloatType(t.dtype)) return loadHalfValues(t, out, !fp32_);
     out->resize(t.numElements());
-    for (size_t k = 0; k < out->size(); ++k) (*out)[k] = fx::dequantizeValue(loadInt(t, k), e.scale, e.offset);
+    dequantizeAll(t, e, out->data());
   }
 
   std::unique_ptr<sdk::OpKernel> inner_;
   bool fp32_ = false, saturate_ = false;
   std::vector<std::vector<float>> in_, out_;
   std::vector<Encoding> inEnc_, outEnc_;
-  std::vector<size_t> staticIn_;
+  std::vector<TensorView> inViews_, outViews_;
+  std::vector<bool> convertedIn_;  // dynamic inputs converted at execute into in_
 };
 
 }  // namespace
