@@ -150,6 +150,11 @@ TEST_P(BytePathBinary, EveryPairOfBytesBroadcast) {
     Values full{e.tb, {7, 37}, {}, e.sb, e.ob};
     for (int v : pattern<uint8_t>(7 * 37, 5)) full.q.push_back(lowOf(e.tb) + v);
     expectFastEqualsGeneral(GetParam(), {}, {s, full}, {e.to, {7, 37}, {}, e.so, e.oo});
+    // A repeated operand longer than the tiling chunk (1100 values), read as it is.
+    Values row{e.ta, {1100}, {}, e.sa, e.oa}, rows{e.tb, {3, 1100}, {}, e.sb, e.ob};
+    for (int v : pattern<uint8_t>(1100, 6)) row.q.push_back(lowOf(e.ta) + v);
+    for (int v : pattern<uint8_t>(3300, 7)) rows.q.push_back(lowOf(e.tb) + v);
+    expectFastEqualsGeneral(GetParam(), {}, {row, rows}, {e.to, {3, 1100}, {}, e.so, e.oo});
   }
 }
 

@@ -495,14 +495,16 @@ TEST(BinaryWide, TypedLoopsEqualThePerElementRule) {
       for (DType tb : types)
         for (DType ty : types)
           for (const Enc& e : encs)
-            for (int shape = 0; shape < 3; ++shape) {
+            for (int shape = 0; shape < 4; ++shape) {
               SCOPED_TRACE(std::string(op) + " " + std::to_string(int(ta)) + " " + std::to_string(int(tb)) + " " +
                            std::to_string(int(ty)) + " shape " + std::to_string(shape));
-              const std::vector<uint32_t> da = shape == 1 ? std::vector<uint32_t>{1, 1, 37} : full;
-              const std::vector<uint32_t> db = shape == 2 ? std::vector<uint32_t>{37} : full;
-              const Operand a{ta, da, values(ta, shape == 1 ? 37 : 222), e.sa, e.oa};
-              const Operand b{tb, db, values(tb, shape == 2 ? 37 : 222), e.sb, e.ob};
-              const Operand y{ty, full, {}, e.sy, e.oy};
+              // shape 3: a period (1100) longer than the kernels' tiling chunk, used as it is
+              const std::vector<uint32_t> out = shape == 3 ? std::vector<uint32_t>{3, 1100} : full;
+              const std::vector<uint32_t> da = shape == 1 ? std::vector<uint32_t>{1, 1, 37} : out;
+              const std::vector<uint32_t> db = shape == 2 ? std::vector<uint32_t>{37} : shape == 3 ? std::vector<uint32_t>{1100} : out;
+              const Operand a{ta, da, values(ta, shape == 1 ? 37 : shape == 3 ? 3300 : 222), e.sa, e.oa};
+              const Operand b{tb, db, values(tb, shape == 2 ? 37 : shape == 3 ? 1100 : 222), e.sb, e.ob};
+              const Operand y{ty, out, {}, e.sy, e.oy};
               gBinaryWidePath = true;
               const std::vector<uint8_t> fast = runKernel(op, {}, {a, b}, y);
               gBinaryWidePath = false;

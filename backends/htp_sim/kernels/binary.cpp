@@ -185,7 +185,10 @@ class BinaryKernel final : public ClampFusingKernel {
     }
     if (constantPath_) {
       const void* x = inputs[dynamicSide_].data;
-      if (table_.identity()) copyAlongRuns(runs_, {x}, outputs[0].data, sdk::dtypeSize(outputs[0].dtype), 0);
+      if (table_.identity()) {
+        source_[0] = x;  // (a member: no vector made per execute)
+        copyAlongRuns(runs_, source_, outputs[0].data, sdk::dtypeSize(outputs[0].dtype), 0);
+      }
       else table_.applyAlongRuns(runs_, x, outputs[0].data);
       return Status::ok();
     }
@@ -354,12 +357,15 @@ class BinaryKernel final : public ClampFusingKernel {
     const uint8_t* block = aRepeats ? a : b;
     const size_t period = aRepeats ? lengthA_ : lengthB_;
     const size_t chunk = period * std::max<size_t>(1, kMinChunk / period);
-    repeated_.resize(chunk);
-    for (size_t j = 0; j < chunk; ++j) repeated_[j] = block[j % period];
+    if (chunk > period) {
+      repeated_.resize(chunk);
+      for (size_t j = 0; j < chunk; j += period) std::memcpy(&repeated_[j], block, period);
+    }
+    const uint8_t* tiled = chunk > period ? repeated_.data() : block;  // a long period as it is
     for (size_t first = 0; first < n; first += chunk) {
       const size_t len = std::min(chunk, n - first);
-      combineBytes(combine_, tableA_, tableB_, requant_, aRepeats ? repeated_.data() : a + first,
-                   aRepeats ? b + first : repeated_.data(), y + first, len);
+      combineBytes(combine_, tableA_, tableB_, requant_, aRepeats ? tiled : a + first, aRepeats ? b + first : tiled,
+                   y + first, len);
     }
   }
 
@@ -427,12 +433,15 @@ class BinaryKernel final : public ClampFusingKernel {
     const uint8_t* block = aRepeats ? a : b;
     const size_t period = aRepeats ? lengthA_ : lengthB_, size = aRepeats ? sizeA_ : sizeB_;
     const size_t chunk = period * std::max<size_t>(1, kMinChunk / period);
-    repeated_.resize(chunk * size);
-    for (size_t j = 0; j < chunk; ++j) std::memcpy(&repeated_[j * size], block + (j % period) * size, size);
+    if (chunk > period) {
+      repeated_.resize(chunk * size);
+      for (size_t j = 0; j < chunk; j += period) std::memcpy(&repeated_[j * size], block, period * size);
+    }
+    const uint8_t* tiled = chunk > period ? repeated_.data() : block;
     for (size_t first = 0; first < n; first += chunk) {
       const size_t len = std::min(chunk, n - first);
-      wide_.loop(wide_, aRepeats ? repeated_.data() : a + first * sizeA_,
-                 aRepeats ? b + first * sizeB_ : repeated_.data(), y + first * sizeOut, len);
+      wide_.loop(wide_, aRepeats ? tiled : a + first * sizeA_, aRepeats ? b + first * sizeB_ : tiled,
+                 y + first * sizeOut, len);
     }
   }
 
@@ -455,6 +464,7 @@ class BinaryKernel final : public ClampFusingKernel {
   int32_t tableA_[256] = {}, tableB_[256] = {};
   ByteRequant requant_;
   std::vector<uint8_t> repeated_;  // execute scratch
+  std::vector<const void*> source_{nullptr};  // the constant path's copy source
   // Two 8/16-bit activations.
   WideBinary wide_;
   size_t sizeA_ = 1, sizeB_ = 1;

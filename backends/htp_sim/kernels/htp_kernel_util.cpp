@@ -153,13 +153,12 @@ sdk::WorkerPool& workerPool() {
 
 unsigned hostThreads() { return workerPool().threads(); }
 
-void parallelChunks(size_t n, double work, const std::function<void(size_t, size_t)>& fn) {
+size_t parallelChunkCount(size_t n, double work) {
   constexpr double kMinWorkPerThread = 2e5;
-  const size_t threads = std::min<size_t>({hostThreads(), n, size_t(work / kMinWorkPerThread) + 1});
-  if (threads <= 1) {
-    if (n) fn(0, n);
-    return;
-  }
+  return std::min<size_t>({hostThreads(), n, size_t(work / kMinWorkPerThread) + 1});
+}
+
+void parallelChunksOnPool(size_t n, size_t threads, const std::function<void(size_t, size_t)>& fn) {
   const size_t chunk = (n + threads - 1) / threads;
   const std::function<void(size_t)> chunkFn = [&](size_t c) {
     const size_t begin = c * chunk, end = std::min(n, begin + chunk);

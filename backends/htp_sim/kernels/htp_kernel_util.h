@@ -139,7 +139,16 @@ unsigned hostThreads();
 // enough to pay for waking it, else inline (also when the pool is busy with
 // another graph). fn must be safe to run concurrently on disjoint ranges;
 // results do not depend on the split.
-void parallelChunks(size_t n, double work, const std::function<void(size_t, size_t)>& fn);
+// (Inline: one chunk calls fn directly, without making a std::function, which allocates for
+// lambdas capturing more than two pointers.)
+size_t parallelChunkCount(size_t n, double work);
+void parallelChunksOnPool(size_t n, size_t threads, const std::function<void(size_t, size_t)>& fn);
+template <typename Fn>
+void parallelChunks(size_t n, double work, const Fn& fn) {
+  const size_t threads = parallelChunkCount(n, work);
+  if (threads > 1) return parallelChunksOnPool(n, threads, fn);
+  if (n) fn(0, n);
+}
 
 // FullyConnected's shape rule: in[0] is rows of k = weights dim 1 (failing
 // otherwise); the output is [n] for a rank-1 input, in[0]'s leading dims + [n]

@@ -42,12 +42,16 @@ template <typename TA, typename TAcc>
 void multiplyAndFinish(const QuantGemm& g, const TensorView& x, size_t xBase, size_t rows, size_t k, size_t rs,
                        size_t cs, const UnsignedInput& u, const WeightedOutput& out, const TensorView& y,
                        size_t yBase) {
-  std::vector<TA> a(rows * k);
+  // Per-thread scratch, kept between executes (no allocation per call once grown).
+  thread_local std::vector<TA> a;
+  thread_local std::vector<TAcc> acc;
+  thread_local std::vector<int64_t> correction, row;
+  a.resize(rows * k);
   unsignedRows(x, xBase, rows, k, rs, cs, u.shift, a.data());
   const size_t n = g.n();
-  std::vector<TAcc> acc(rows * n);
+  acc.resize(rows * n);
   g.multiply(a.data(), rows, k, acc.data());
-  std::vector<int64_t> correction(n), row(n);
+  correction.resize(n), row.resize(n);
   for (size_t j = 0; j < n; ++j) correction[j] = -u.zeroPoint * g.columnSums()[j];
   for (size_t r = 0; r < rows; ++r) {
     out.finishRow(acc.data() + r * n, n, 0, correction.data(), row.data());
@@ -532,10 +536,13 @@ class QuantMatMul final : public ClampFusingKernel {
   template <typename TA>
   void productOfB(const std::vector<TensorView>& inputs, const TA* a, size_t bIdx, int64_t* acc, int64_t* colSums) {
     if (!parts_) return directProductTyped(a, m_, k_, inputs[1], bIdx * k_ * n_, n_, transB_, acc, colSums);
-    std::fill(acc, acc + m_ * n_, int64_t(0));
-    std::fill(colSums, colSums + n_, int64_t(0));
-    std::vector<int64_t> partAcc, partSums;
-    std::vector<TA> aPart;
+    if (!transB_) {  // each part adds to every sum (transposed: the parts' columns fill them)
+      std::fill(acc, acc + m_ * n_, int64_t(0));
+      std::fill(colSums, colSums + n_, int64_t(0));
+    }
+    std::vector<int64_t>& partAcc = scratch_.partAcc;
+    std::vector<int64_t>& partSums = scratch_.partSums;
+    std::vector<TA>& aPart = scratch_.rows(TA());
     size_t at = 0;
     for (size_t p = 0; p < partLengths_.size(); at += partLengths_[p], ++p) {
       const size_t len = partLengths_[p];
@@ -562,13 +569,15 @@ class QuantMatMul final : public ClampFusingKernel {
     size_t numBatch = 1;
     for (uint32_t d : batchDims_) numBatch *= d;
     const size_t rs = transA_ ? 1 : k_, cs = transA_ ? m_ : 1;
-    std::vector<int64_t> acc(m_ * n_), colSums(n_), correction(n_), row(n_);
-    std::vector<uint16_t> a16;
-    std::vector<uint8_t> a8;
+    Scratch& w = scratch_;
+    w.acc.resize(m_ * n_), w.colSums.resize(n_), w.correction.resize(n_), w.row.resize(n_);
+    std::vector<int64_t>&acc = w.acc, &colSums = w.colSums, &correction = w.correction, &row = w.row, &aSums = w.aSums;
+    std::vector<uint16_t>& a16 = w.a16;
+    std::vector<uint8_t>& a8 = w.a8;
     for (size_t o = 0; o < numBatch; ++o) {
       size_t aIdx, bIdx;
       batchSources(o, &aIdx, &bIdx);
-      std::vector<int64_t> aSums(m_, 0);
+      aSums.assign(m_, 0);
       if (input_.narrow) {
         a8.resize(m_ * k_);
         unsignedRows(inputs[0], aIdx * m_ * k_, m_, k_, rs, cs, input_.shift, a8.data());
@@ -617,6 +626,14 @@ class QuantMatMul final : public ClampFusingKernel {
   WeightedOutput out_;
   std::vector<QuantGemm> gemms_;
   std::vector<bool> narrow_;
+  // executeDynamicB's buffers, kept between executes (sized by the first).
+  struct Scratch {
+    std::vector<int64_t> acc, colSums, correction, row, aSums, partAcc, partSums;
+    std::vector<uint16_t> a16, part16;
+    std::vector<uint8_t> a8, part8;
+    std::vector<uint16_t>& rows(uint16_t) { return part16; }
+    std::vector<uint8_t>& rows(uint8_t) { return part8; }
+  } scratch_;
 };
 
 }  // namespace
