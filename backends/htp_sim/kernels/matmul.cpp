@@ -3,6 +3,7 @@
 // weighted_output.h for the formula).
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <type_traits>
 
 // GCC 12 reports its own AVX-512 intrinsic headers as maybe-uninitialized (false positives).
@@ -175,21 +176,11 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) void bytesProductAndSumsAvx
   }
 }
 
-// Lane j of the result: the sum of v[j]'s 16 int32 lanes (a transpose-and-add tree, no
-// horizontal sums per vector). Every partial sum is a sub-sum of one v[j]'s lanes.
-__attribute__((target("avx512f,avx512bw,avx512vl"))) inline __m512i sumEachOf16(__m512i* v) {
-  __m512i y[8], z[4], w[2];
-  for (int i = 0; i < 8; ++i)
-    y[i] = _mm512_add_epi32(_mm512_unpacklo_epi32(v[2 * i], v[2 * i + 1]),
-                            _mm512_unpackhi_epi32(v[2 * i], v[2 * i + 1]));
-  for (int i = 0; i < 4; ++i)
-    z[i] = _mm512_add_epi32(_mm512_unpacklo_epi64(y[2 * i], y[2 * i + 1]),
-                            _mm512_unpackhi_epi64(y[2 * i], y[2 * i + 1]));
-  for (int i = 0; i < 2; ++i)
-    w[i] = _mm512_add_epi32(_mm512_shuffle_i32x4(z[2 * i], z[2 * i + 1], _MM_SHUFFLE(2, 0, 2, 0)),
-                            _mm512_shuffle_i32x4(z[2 * i], z[2 * i + 1], _MM_SHUFFLE(3, 1, 3, 1)));
-  return _mm512_add_epi32(_mm512_shuffle_i32x4(w[0], w[1], _MM_SHUFFLE(2, 0, 2, 0)),
-                          _mm512_shuffle_i32x4(w[0], w[1], _MM_SHUFFLE(3, 1, 3, 1)));
+// acc + the int16 pair products of a and b summed per int32 lane (vpdpwssd: madd_epi16 and add in one,
+// the same wrapping sums), acc kept in its register (see quant_gemm.cpp's dpbusd).
+__attribute__((target("avx512f,avx512vnni"))) inline __m512i dpwssd(__m512i acc, __m512i a, __m512i b) {
+  asm("vpdpwssd %2, %1, %0" : "+v"(acc) : "v"(a), "v"(b));
+  return acc;
 }
 
 // `count` (<= 32) stored 8-bit values from p as int16, zeros after them.
@@ -200,15 +191,43 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) inline __m512i int16Chunk(c
   return std::is_signed_v<TB> ? _mm512_cvtepi8_epi16(raw) : _mm512_cvtepu8_epi16(raw);
 }
 
+// Transposes 16 vectors of 16 int32 lanes: out[p] lane c = in[c] lane p.
+__attribute__((target("avx512f"))) inline void transpose16x16(__m512i* v) {
+  __m512i t[16];
+  for (int i = 0; i < 16; i += 2) {
+    t[i] = _mm512_unpacklo_epi32(v[i], v[i + 1]);
+    t[i + 1] = _mm512_unpackhi_epi32(v[i], v[i + 1]);
+  }
+  for (int i = 0; i < 16; i += 4)
+    for (int h = 0; h < 2; ++h) {
+      v[i + 2 * h] = _mm512_unpacklo_epi64(t[i + h], t[i + 2 + h]);
+      v[i + 2 * h + 1] = _mm512_unpackhi_epi64(t[i + h], t[i + 2 + h]);
+    }
+  // 128-bit block L of v[4g + q] now holds lanes 4L + q of in[4g .. 4g + 3]: a 4 x 4 transpose of the
+  // blocks of v[q], v[4 + q], v[8 + q], v[12 + q] gives out[4L + q].
+  for (int q = 0; q < 4; ++q) {
+    const __m512i a = _mm512_shuffle_i32x4(v[q], v[4 + q], _MM_SHUFFLE(2, 0, 2, 0));
+    const __m512i b = _mm512_shuffle_i32x4(v[q], v[4 + q], _MM_SHUFFLE(3, 1, 3, 1));
+    const __m512i c = _mm512_shuffle_i32x4(v[8 + q], v[12 + q], _MM_SHUFFLE(2, 0, 2, 0));
+    const __m512i d = _mm512_shuffle_i32x4(v[8 + q], v[12 + q], _MM_SHUFFLE(3, 1, 3, 1));
+    t[q] = _mm512_shuffle_i32x4(a, c, _MM_SHUFFLE(2, 0, 2, 0));
+    t[4 + q] = _mm512_shuffle_i32x4(b, d, _MM_SHUFFLE(2, 0, 2, 0));
+    t[8 + q] = _mm512_shuffle_i32x4(a, c, _MM_SHUFFLE(3, 1, 3, 1));
+    t[12 + q] = _mm512_shuffle_i32x4(b, d, _MM_SHUFFLE(3, 1, 3, 1));
+  }
+  for (int i = 0; i < 16; ++i) v[i] = t[i];
+}
+
 // The same with B transposed (column j's k values at b + j * k: attention's K read in its cache layout):
-// A - 32768 as int16 times B's values as int16, pairs summed by vpmaddwd, 32 values at a time, for 16
-// columns at once, summed across lanes by sumEachOf16; then 32768 times the column's sum added back.
+// 16 columns at a time, each 32 values of k as int16 (one vector per column), transposed so that
+// vector p holds the pair (2p, 2p + 1) of every column; then A - 32768 as int16 pairs times those
+// pairs (vpdpwssd) sum 16 columns per instruction, and 32768 times the column's sum is added back.
 // Per block of 64 products every partial sum stays below 64 * 32768 * 255 < 2^31 in magnitude, then int64.
 template <typename TB>
-__attribute__((target("avx512f,avx512bw,avx512vl"))) void bytesProductAndSumsTransAvx512(
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni"))) void bytesProductAndSumsTransAvx512(
     const uint16_t* a, size_t rows, size_t k, const TB* b, size_t n, int64_t* acc, int64_t* colSums) {
   static_assert(sizeof(TB) == 1);
-  constexpr size_t kBlock = 64, kRows = 4;
+  constexpr size_t kRows = 4;
   const size_t chunks = (k + 31) / 32;
   thread_local std::vector<int16_t> centered;  // per row: k values A - 32768, zeros to a multiple of 32
   centered.assign(rows * chunks * 32, 0);
@@ -218,26 +237,35 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) void bytesProductAndSumsTra
   std::fill(acc, acc + rows * n, int64_t(0));
   std::fill(colSums, colSums + n, int64_t(0));
   const __m512i ones = _mm512_set1_epi16(1);
-  __m512i v[kRows + 1][16];  // column sums, then up to kRows rows
   for (size_t j0 = 0; j0 < n; j0 += 16) {
     const size_t cols = std::min<size_t>(16, n - j0);
     const __mmask16 lanes = cols == 16 ? __mmask16(0xffff) : __mmask16((1u << cols) - 1);
-    for (size_t r0 = 0; r0 < std::max<size_t>(rows, 1); r0 += kRows) {
-      const size_t nr = std::min(kRows, rows - std::min(rows, r0));
-      for (size_t c0 = 0; c0 < chunks; c0 += kBlock / 32) {
-        const size_t c1 = std::min(chunks, c0 + kBlock / 32);
-        for (size_t c = 0; c < 16; ++c) {
-          for (size_t r = 0; r <= nr; ++r) v[r][c] = _mm512_setzero_si512();
-          for (size_t ch = c0; ch < c1 && c < cols; ++ch) {
-            const __m512i bv = int16Chunk(b + (j0 + c) * k + ch * 32, std::min<size_t>(32, k - ch * 32));
-            v[0][c] = _mm512_add_epi32(v[0][c], _mm512_madd_epi16(bv, ones));
-            for (size_t r = 0; r < nr; ++r)
-              v[r + 1][c] = _mm512_add_epi32(
-                  v[r + 1][c], _mm512_madd_epi16(_mm512_loadu_si512(ac + ((r0 + r) * chunks + ch) * 32), bv));
-          }
-        }
-        if (r0 == 0) addInt32sToInt64s(sumEachOf16(v[0]), lanes, colSums + j0);
-        for (size_t r = 0; r < nr; ++r) addInt32sToInt64s(sumEachOf16(v[r + 1]), lanes, acc + (r0 + r) * n + j0);
+    for (size_t c0 = 0; c0 < chunks; c0 += 2) {  // blocks of 64 products
+      const size_t c1 = std::min(chunks, c0 + 2);
+      __m512i pairs[2][16];
+      for (size_t ch = c0; ch < c1; ++ch) {
+        __m512i* v = pairs[ch - c0];
+        for (size_t c = 0; c < 16; ++c)
+          v[c] = c < cols ? int16Chunk(b + (j0 + c) * k + ch * 32, std::min<size_t>(32, k - ch * 32))
+                          : _mm512_setzero_si512();
+        transpose16x16(v);
+      }
+      __m512i s = _mm512_setzero_si512();
+      for (size_t ch = c0; ch < c1; ++ch)
+        for (int q = 0; q < 16; ++q) s = dpwssd(s, ones, pairs[ch - c0][q]);
+      addInt32sToInt64s(s, lanes, colSums + j0);
+      for (size_t r0 = 0; r0 < rows; r0 += kRows) {
+        const size_t nr = std::min(kRows, rows - r0);
+        __m512i sum[kRows];
+        for (size_t r = 0; r < kRows; ++r) sum[r] = _mm512_setzero_si512();
+        for (size_t ch = c0; ch < c1; ++ch)
+          for (int q = 0; q < 16; ++q)
+            for (size_t r = 0; r < nr; ++r) {
+              int32_t pair;
+              std::memcpy(&pair, ac + ((r0 + r) * chunks + ch) * 32 + 2 * q, 4);
+              sum[r] = dpwssd(sum[r], _mm512_set1_epi32(pair), pairs[ch - c0][q]);
+            }
+        for (size_t r = 0; r < nr; ++r) addInt32sToInt64s(sum[r], lanes, acc + (r0 + r) * n + j0);
       }
     }
   }
@@ -556,8 +584,9 @@ class QuantMatMul final : public ClampFusingKernel {
         aPart.resize(m_ * len), partAcc.resize(m_ * n_), partSums.resize(n_);
         for (size_t r = 0; r < m_; ++r) std::copy_n(a + r * k_ + at, len, aPart.data() + r * len);
         directProductTyped(aPart.data(), m_, len, b, bIdx * len * n_, n_, false, partAcc.data(), partSums.data());
-        for (size_t i = 0; i < m_ * n_; ++i) acc[i] += partAcc[i];
-        for (size_t j = 0; j < n_; ++j) colSums[j] += partSums[j];
+        const int64_t *pa = partAcc.data(), *ps = partSums.data();
+        for (size_t i = 0, end = m_ * n_; i < end; ++i) acc[i] += pa[i];
+        for (size_t j = 0, end = n_; j < end; ++j) colSums[j] += ps[j];
       }
     }
   }
@@ -570,36 +599,50 @@ class QuantMatMul final : public ClampFusingKernel {
     for (uint32_t d : batchDims_) numBatch *= d;
     const size_t rs = transA_ ? 1 : k_, cs = transA_ ? m_ : 1;
     Scratch& w = scratch_;
-    w.acc.resize(m_ * n_), w.colSums.resize(n_), w.correction.resize(n_), w.row.resize(n_);
-    std::vector<int64_t>&acc = w.acc, &colSums = w.colSums, &correction = w.correction, &row = w.row, &aSums = w.aSums;
-    std::vector<uint16_t>& a16 = w.a16;
-    std::vector<uint8_t>& a8 = w.a8;
+    const size_t m = m_, k = k_, n = n_;  // locals: the int64 stores below cannot alias them
+    w.acc.resize(m * n), w.colSums.resize(n), w.correction.resize(n), w.row.resize(n), w.aSums.resize(m);
+    w.offsets.resize(n);
+    int64_t *acc = w.acc.data(), *colSums = w.colSums.data(), *correction = w.correction.data();
+    int64_t *row = w.row.data(), *aSums = w.aSums.data(), *offsets = w.offsets.data();
+    bool uniform = n > 0;
+    for (size_t j = 0; j < n; ++j) offsets[j] = wEnc_[j].offset, uniform = uniform && offsets[j] == offsets[0];
+    const int64_t zeroPoint = input_.zeroPoint;
+    auto rowSums = [&](const auto* a) {
+      for (size_t r = 0; r < m; ++r) {
+        int64_t s = 0;
+        for (size_t kk = 0; kk < k; ++kk) s += a[r * k + kk];
+        aSums[r] = s;
+      }
+    };
     for (size_t o = 0; o < numBatch; ++o) {
       size_t aIdx, bIdx;
       batchSources(o, &aIdx, &bIdx);
-      aSums.assign(m_, 0);
       if (input_.narrow) {
-        a8.resize(m_ * k_);
-        unsignedRows(inputs[0], aIdx * m_ * k_, m_, k_, rs, cs, input_.shift, a8.data());
-        productOfB(inputs, a8.data(), bIdx, acc.data(), colSums.data());
-        for (size_t r = 0; r < m_; ++r)
-          for (size_t kk = 0; kk < k_; ++kk) aSums[r] += a8[r * k_ + kk];
+        w.a8.resize(m * k);
+        unsignedRows(inputs[0], aIdx * m * k, m, k, rs, cs, input_.shift, w.a8.data());
+        productOfB(inputs, w.a8.data(), bIdx, acc, colSums);
+        rowSums(w.a8.data());
       } else {
-        a16.resize(m_ * k_);
-        unsignedRows(inputs[0], aIdx * m_ * k_, m_, k_, rs, cs, input_.shift, a16.data());
-        productOfB(inputs, a16.data(), bIdx, acc.data(), colSums.data());
-        for (size_t r = 0; r < m_; ++r)
-          for (size_t kk = 0; kk < k_; ++kk) aSums[r] += a16[r * k_ + kk];
+        w.a16.resize(m * k);
+        unsignedRows(inputs[0], aIdx * m * k, m, k, rs, cs, input_.shift, w.a16.data());
+        productOfB(inputs, w.a16.data(), bIdx, acc, colSums);
+        rowSums(w.a16.data());
       }
-      for (size_t j = 0; j < n_; ++j) {
-        colSums[j] += int64_t(k_) * wEnc_[j].offset;
-        correction[j] = -input_.zeroPoint * colSums[j];
+      for (size_t j = 0; j < n; ++j) {
+        colSums[j] += int64_t(k) * offsets[j];
+        correction[j] = -zeroPoint * colSums[j];
       }
-      for (size_t r = 0; r < m_; ++r) {
-        int64_t* sums = acc.data() + r * n_;
-        for (size_t j = 0; j < n_; ++j) sums[j] += int64_t(wEnc_[j].offset) * aSums[r];
-        out_.finishRow(sums, n_, 0, correction.data(), row.data());
-        storeInts(outputs[0], o * m_ * n_ + r * n_, row.data(), n_);
+      for (size_t r = 0; r < m; ++r) {
+        int64_t* sums = acc + r * n;
+        const int64_t aSum = aSums[r];
+        if (uniform) {  // one encoding (an activation's): a constant per row
+          const int64_t add = offsets[0] * aSum;
+          for (size_t j = 0; j < n; ++j) sums[j] += add;
+        } else {
+          for (size_t j = 0; j < n; ++j) sums[j] += offsets[j] * aSum;
+        }
+        out_.finishRow(sums, n, 0, correction, row);
+        storeInts(outputs[0], o * m * n + r * n, row, n);
       }
     }
     return Status::ok();
@@ -628,7 +671,7 @@ class QuantMatMul final : public ClampFusingKernel {
   std::vector<bool> narrow_;
   // executeDynamicB's buffers, kept between executes (sized by the first).
   struct Scratch {
-    std::vector<int64_t> acc, colSums, correction, row, aSums, partAcc, partSums;
+    std::vector<int64_t> acc, colSums, correction, row, aSums, offsets, partAcc, partSums;
     std::vector<uint16_t> a16, part16;
     std::vector<uint8_t> a8, part8;
     std::vector<uint16_t>& rows(uint16_t) { return part16; }
