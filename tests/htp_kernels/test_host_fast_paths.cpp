@@ -289,7 +289,7 @@ TEST(MatMulDynamicB, EqualsThePackedProduct) {
     for (DType tb : {DType::kUFixed8, DType::kSFixed8, DType::kUFixed16})
       for (bool transB : {false, true})
         for (uint32_t m : {1u, 4u, 6u})
-          for (uint32_t k : {32u, 200u})
+          for (uint32_t k : {32u, 37u, 200u})
             for (uint32_t n : {48u, 37u}) {
             SCOPED_TRACE("a " + std::to_string(int(ta)) + " b " + std::to_string(int(tb)) + " transB " +
                          std::to_string(transB) + " m " + std::to_string(m) + " k " + std::to_string(k) + " n " +

@@ -115,10 +115,6 @@ void columnSums(const TB* b, size_t k, size_t n, bool transB, int64_t* sums) {
   }
 }
 
-// 16-bit A rows times 8-bit B (not transposed) and B's column sums on AVX-512: 16 columns at a time
-// for up to 4 rows, the int32 partial sums of blocks of 64 products (|a b| < 2^24) in registers,
-// each B row loaded once for all rows, flushed into int64. The same integers as directProduct and
-// columnSums.
 // out[i] += v[i] for the lanes set, v's 16 int32 widened to int64.
 __attribute__((target("avx512f,avx512bw,avx512vl"))) inline void addInt32sToInt64s(__m512i v, __mmask16 lanes,
                                                                                    int64_t* out) {
@@ -129,23 +125,41 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) inline void addInt32sToInt6
   _mm512_mask_storeu_epi64(out + 8, hi, _mm512_add_epi64(_mm512_maskz_loadu_epi64(hi, out + 8), v1));
 }
 
+// acc + the int16 pair products of a and b summed per int32 lane (vpdpwssd: madd_epi16 and add in one,
+// the same wrapping sums), acc kept in its register (see quant_gemm.cpp's dpbusd).
+__attribute__((target("avx512f,avx512vnni"))) inline __m512i dpwssd(__m512i acc, __m512i a, __m512i b) {
+  asm("vpdpwssd %2, %1, %0" : "+v"(acc) : "v"(a), "v"(b));
+  return acc;
+}
+
+// 16-bit A rows times 8-bit B (not transposed) and B's column sums on AVX-512: 16 columns at a time
+// for up to 4 rows, two rows of B interleaved into int16 pairs (column j in int32 lane j) times the pair
+// of A - 32768 (vpdpwssd), the int32 partial sums of blocks of 64 products (|(a - 32768) b| < 2^23)
+// in registers, flushed into int64; then 32768 times the column sums added back. The same integers
+// as directProduct and columnSums.
 template <int kRows, typename TB>
-__attribute__((target("avx512f,avx512bw,avx512vl"))) inline void bytesBlockAvx512(const uint16_t* a, size_t k,
-                                                                                  const TB* b, size_t n, size_t j,
-                                                                                  __mmask16 lanes, int64_t* acc,
-                                                                                  int64_t* colSums) {
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni"))) inline void bytesBlockAvx512(
+    const int16_t* ac, size_t kp, size_t k, const TB* b, size_t n, size_t j, __mmask16 lanes, int64_t* acc,
+    int64_t* colSums) {
   constexpr size_t kBlock = 64;
+  const __m512i ones = _mm512_set1_epi16(1);
   for (size_t k0 = 0; k0 < k; k0 += kBlock) {
     const size_t k1 = std::min(k, k0 + kBlock);
     __m512i p[kRows];
     for (int r = 0; r < kRows; ++r) p[r] = _mm512_setzero_si512();
     __m512i s = _mm512_setzero_si512();
-    for (size_t kk = k0; kk < k1; ++kk) {
-      const __m128i raw = _mm_maskz_loadu_epi8(lanes, b + kk * n + j);
-      const __m512i bv = std::is_signed_v<TB> ? _mm512_cvtepi8_epi32(raw) : _mm512_cvtepu8_epi32(raw);
-      for (int r = 0; r < kRows; ++r)
-        p[r] = _mm512_add_epi32(p[r], _mm512_mullo_epi32(_mm512_set1_epi32(int32_t(a[size_t(r) * k + kk])), bv));
-      if (colSums) s = _mm512_add_epi32(s, bv);
+    for (size_t kk = k0; kk < k1; kk += 2) {
+      const __m128i r0 = _mm_maskz_loadu_epi8(lanes, b + kk * n + j);
+      const __m128i r1 = kk + 1 < k ? _mm_maskz_loadu_epi8(lanes, b + (kk + 1) * n + j) : _mm_setzero_si128();
+      const __m256i raw = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_unpacklo_epi8(r0, r1)),
+                                                  _mm_unpackhi_epi8(r0, r1), 1);
+      const __m512i bv = std::is_signed_v<TB> ? _mm512_cvtepi8_epi16(raw) : _mm512_cvtepu8_epi16(raw);
+      for (int r = 0; r < kRows; ++r) {
+        int32_t pair;
+        std::memcpy(&pair, ac + size_t(r) * kp + kk, 4);
+        p[r] = dpwssd(p[r], _mm512_set1_epi32(pair), bv);
+      }
+      if (colSums) s = dpwssd(s, ones, bv);
     }
     for (int r = 0; r < kRows; ++r) addInt32sToInt64s(p[r], lanes, acc + size_t(r) * n + j);
     if (colSums) addInt32sToInt64s(s, lanes, colSums + j);
@@ -153,34 +167,34 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) inline void bytesBlockAvx51
 }
 
 template <typename TB>
-__attribute__((target("avx512f,avx512bw,avx512vl"))) void bytesProductAndSumsAvx512(const uint16_t* a, size_t rows,
-                                                                                    size_t k, const TB* b, size_t n,
-                                                                                    int64_t* acc, int64_t* colSums) {
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni"))) void bytesProductAndSumsAvx512(
+    const uint16_t* a, size_t rows, size_t k, const TB* b, size_t n, int64_t* acc, int64_t* colSums) {
   static_assert(sizeof(TB) == 1);
   std::fill(acc, acc + rows * n, int64_t(0));
   std::fill(colSums, colSums + n, int64_t(0));
   if (rows == 0) return columnSums(b, k, n, false, colSums);
+  const size_t kp = (k + 1) / 2 * 2;
+  thread_local std::vector<int16_t> centered;  // per row: k values A - 32768, a zero to an even count
+  centered.assign(rows * kp, 0);
+  int16_t* const ac = centered.data();
+  for (size_t r = 0; r < rows; ++r)
+    for (size_t kk = 0; kk < k; ++kk) ac[r * kp + kk] = int16_t(int32_t(a[r * k + kk]) - 32768);
   for (size_t j = 0; j < n; j += 16) {
     const __mmask16 lanes = n - j >= 16 ? __mmask16(0xffff) : __mmask16((1u << (n - j)) - 1);
     for (size_t r0 = 0; r0 < rows; r0 += 4) {
-      const uint16_t* x = a + r0 * k;
+      const int16_t* x = ac + r0 * kp;
       int64_t* out = acc + r0 * n;
       int64_t* sums = r0 == 0 ? colSums : nullptr;
       switch (std::min<size_t>(4, rows - r0)) {
-        case 1: bytesBlockAvx512<1>(x, k, b, n, j, lanes, out, sums); break;
-        case 2: bytesBlockAvx512<2>(x, k, b, n, j, lanes, out, sums); break;
-        case 3: bytesBlockAvx512<3>(x, k, b, n, j, lanes, out, sums); break;
-        default: bytesBlockAvx512<4>(x, k, b, n, j, lanes, out, sums); break;
+        case 1: bytesBlockAvx512<1>(x, kp, k, b, n, j, lanes, out, sums); break;
+        case 2: bytesBlockAvx512<2>(x, kp, k, b, n, j, lanes, out, sums); break;
+        case 3: bytesBlockAvx512<3>(x, kp, k, b, n, j, lanes, out, sums); break;
+        default: bytesBlockAvx512<4>(x, kp, k, b, n, j, lanes, out, sums); break;
       }
     }
   }
-}
-
-// acc + the int16 pair products of a and b summed per int32 lane (vpdpwssd: madd_epi16 and add in one,
-// the same wrapping sums), acc kept in its register (see quant_gemm.cpp's dpbusd).
-__attribute__((target("avx512f,avx512vnni"))) inline __m512i dpwssd(__m512i acc, __m512i a, __m512i b) {
-  asm("vpdpwssd %2, %1, %0" : "+v"(acc) : "v"(a), "v"(b));
-  return acc;
+  for (size_t r = 0; r < rows; ++r)
+    for (size_t j = 0; j < n; ++j) acc[r * n + j] += 32768 * colSums[j];
 }
 
 // `count` (<= 32) stored 8-bit values from p as int16, zeros after them.
