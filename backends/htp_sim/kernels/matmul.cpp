@@ -60,18 +60,19 @@ void multiplyAndFinish(const QuantGemm& g, const TensorView& x, size_t xBase, si
   }
 }
 
-// acc[r * n + j] = sum_kk a[r * k + kk] * b(kk, j) exactly, b(kk, j) the stored value at
+// acc[r * ldc + j] = sum_kk a[r * k + kk] * b(kk, j) exactly, b(kk, j) the stored value at
 // b[kk * n + j] (or b[j * k + kk] with transB): the integers QuantGemm would sum, without
 // packing B (a dynamic B, as attention's K^T and V, is new at every execute). 8-bit B
 // sums blocks of 64 products in int32 (|a b| < 2^24), then int64.
 template <typename TA, typename TB>
-void directProduct(const TA* a, size_t rows, size_t k, const TB* b, size_t n, bool transB, int64_t* acc) {
+void directProduct(const TA* a, size_t rows, size_t k, const TB* b, size_t n, bool transB, int64_t* acc,
+                   size_t ldc) {
   using Part = std::conditional_t<sizeof(TB) == 1, int32_t, int64_t>;
   constexpr size_t kBlock = sizeof(TB) == 1 ? 64 : size_t(1) << 40;
   thread_local std::vector<Part> part;
   for (size_t r = 0; r < rows; ++r) {
     const TA* x = a + r * k;
-    int64_t* out = acc + r * n;
+    int64_t* out = acc + r * ldc;
     if (!transB) {
       std::fill(out, out + n, int64_t(0));
       part.resize(n);
@@ -140,7 +141,7 @@ __attribute__((target("avx512f,avx512vnni"))) inline __m512i dpwssd(__m512i acc,
 template <int kRows, typename TB>
 __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni"))) inline void bytesBlockAvx512(
     const int16_t* ac, size_t kp, size_t k, const TB* b, size_t n, size_t j, __mmask16 lanes, int64_t* acc,
-    int64_t* colSums) {
+    size_t ldc, int64_t* colSums) {
   constexpr size_t kBlock = 64;
   const __m512i ones = _mm512_set1_epi16(1);
   for (size_t k0 = 0; k0 < k; k0 += kBlock) {
@@ -161,16 +162,16 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni"))) inline void byte
       }
       if (colSums) s = dpwssd(s, ones, bv);
     }
-    for (int r = 0; r < kRows; ++r) addInt32sToInt64s(p[r], lanes, acc + size_t(r) * n + j);
+    for (int r = 0; r < kRows; ++r) addInt32sToInt64s(p[r], lanes, acc + size_t(r) * ldc + j);
     if (colSums) addInt32sToInt64s(s, lanes, colSums + j);
   }
 }
 
 template <typename TB>
 __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni"))) void bytesProductAndSumsAvx512(
-    const uint16_t* a, size_t rows, size_t k, const TB* b, size_t n, int64_t* acc, int64_t* colSums) {
+    const uint16_t* a, size_t rows, size_t k, const TB* b, size_t n, int64_t* acc, size_t ldc, int64_t* colSums) {
   static_assert(sizeof(TB) == 1);
-  std::fill(acc, acc + rows * n, int64_t(0));
+  for (size_t r = 0; r < rows; ++r) std::fill(acc + r * ldc, acc + r * ldc + n, int64_t(0));
   std::fill(colSums, colSums + n, int64_t(0));
   if (rows == 0) return columnSums(b, k, n, false, colSums);
   const size_t kp = (k + 1) / 2 * 2;
@@ -183,18 +184,18 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni"))) void bytesProduc
     const __mmask16 lanes = n - j >= 16 ? __mmask16(0xffff) : __mmask16((1u << (n - j)) - 1);
     for (size_t r0 = 0; r0 < rows; r0 += 4) {
       const int16_t* x = ac + r0 * kp;
-      int64_t* out = acc + r0 * n;
+      int64_t* out = acc + r0 * ldc;
       int64_t* sums = r0 == 0 ? colSums : nullptr;
       switch (std::min<size_t>(4, rows - r0)) {
-        case 1: bytesBlockAvx512<1>(x, kp, k, b, n, j, lanes, out, sums); break;
-        case 2: bytesBlockAvx512<2>(x, kp, k, b, n, j, lanes, out, sums); break;
-        case 3: bytesBlockAvx512<3>(x, kp, k, b, n, j, lanes, out, sums); break;
-        default: bytesBlockAvx512<4>(x, kp, k, b, n, j, lanes, out, sums); break;
+        case 1: bytesBlockAvx512<1>(x, kp, k, b, n, j, lanes, out, ldc, sums); break;
+        case 2: bytesBlockAvx512<2>(x, kp, k, b, n, j, lanes, out, ldc, sums); break;
+        case 3: bytesBlockAvx512<3>(x, kp, k, b, n, j, lanes, out, ldc, sums); break;
+        default: bytesBlockAvx512<4>(x, kp, k, b, n, j, lanes, out, ldc, sums); break;
       }
     }
   }
   for (size_t r = 0; r < rows; ++r)
-    for (size_t j = 0; j < n; ++j) acc[r * n + j] += 32768 * colSums[j];
+    for (size_t j = 0; j < n; ++j) acc[r * ldc + j] += 32768 * colSums[j];
 }
 
 // `count` (<= 32) stored 8-bit values from p as int16, zeros after them.
@@ -239,7 +240,7 @@ __attribute__((target("avx512f"))) inline void transpose16x16(__m512i* v) {
 // Per block of 64 products every partial sum stays below 64 * 32768 * 255 < 2^31 in magnitude, then int64.
 template <typename TB>
 __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni"))) void bytesProductAndSumsTransAvx512(
-    const uint16_t* a, size_t rows, size_t k, const TB* b, size_t n, int64_t* acc, int64_t* colSums) {
+    const uint16_t* a, size_t rows, size_t k, const TB* b, size_t n, int64_t* acc, size_t ldc, int64_t* colSums) {
   static_assert(sizeof(TB) == 1);
   constexpr size_t kRows = 4;
   const size_t chunks = (k + 31) / 32;
@@ -248,7 +249,7 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni"))) void bytesProduc
   int16_t* const ac = centered.data();  // once: thread_local access is a call in a shared library
   for (size_t r = 0; r < rows; ++r)
     for (size_t kk = 0; kk < k; ++kk) ac[r * chunks * 32 + kk] = int16_t(int32_t(a[r * k + kk]) - 32768);
-  std::fill(acc, acc + rows * n, int64_t(0));
+  for (size_t r = 0; r < rows; ++r) std::fill(acc + r * ldc, acc + r * ldc + n, int64_t(0));
   std::fill(colSums, colSums + n, int64_t(0));
   const __m512i ones = _mm512_set1_epi16(1);
   for (size_t j0 = 0; j0 < n; j0 += 16) {
@@ -279,36 +280,40 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni"))) void bytesProduc
               std::memcpy(&pair, ac + ((r0 + r) * chunks + ch) * 32 + 2 * q, 4);
               sum[r] = dpwssd(sum[r], _mm512_set1_epi32(pair), pairs[ch - c0][q]);
             }
-        for (size_t r = 0; r < nr; ++r) addInt32sToInt64s(sum[r], lanes, acc + (r0 + r) * n + j0);
+        for (size_t r = 0; r < nr; ++r) addInt32sToInt64s(sum[r], lanes, acc + (r0 + r) * ldc + j0);
       }
     }
   }
   for (size_t r = 0; r < rows; ++r)
-    for (size_t j = 0; j < n; ++j) acc[r * n + j] += 32768 * colSums[j];
+    for (size_t j = 0; j < n; ++j) acc[r * ldc + j] += 32768 * colSums[j];
 }
 
 template <typename TA, typename TB>
 void directProductAndSums(const TA* a, size_t rows, size_t k, const TB* b, size_t n, bool transB, int64_t* acc,
-                          int64_t* colSums) {
+                          size_t ldc, int64_t* colSums) {
   if constexpr (std::is_same_v<TA, uint16_t> && sizeof(TB) == 1) {
-    if (!transB && vnniAvailable()) return bytesProductAndSumsAvx512(a, rows, k, b, n, acc, colSums);
-    if (transB && vnniAvailable()) return bytesProductAndSumsTransAvx512(a, rows, k, b, n, acc, colSums);
+    if (!transB && vnniAvailable()) return bytesProductAndSumsAvx512(a, rows, k, b, n, acc, ldc, colSums);
+    if (transB && vnniAvailable()) return bytesProductAndSumsTransAvx512(a, rows, k, b, n, acc, ldc, colSums);
   }
-  directProduct(a, rows, k, b, n, transB, acc);
+  directProduct(a, rows, k, b, n, transB, acc, ldc);
   columnSums(b, k, n, transB, colSums);
 }
 
 // directProduct and columnSums of the stored values of b from element `base` on.
 template <typename TA>
 void directProductTyped(const TA* a, size_t rows, size_t k, const TensorView& b, size_t base, size_t n, bool transB,
-                        int64_t* acc, int64_t* colSums) {
+                        int64_t* acc, size_t ldc, int64_t* colSums) {
   switch (b.dtype) {
-    case DType::kUFixed8: directProductAndSums(a, rows, k, b.as<const uint8_t>() + base, n, transB, acc, colSums); break;
-    case DType::kSFixed8: directProductAndSums(a, rows, k, b.as<const int8_t>() + base, n, transB, acc, colSums); break;
-    case DType::kUFixed16:
-      directProductAndSums(a, rows, k, b.as<const uint16_t>() + base, n, transB, acc, colSums);
+    case DType::kUFixed8:
+      directProductAndSums(a, rows, k, b.as<const uint8_t>() + base, n, transB, acc, ldc, colSums);
       break;
-    default: directProductAndSums(a, rows, k, b.as<const int16_t>() + base, n, transB, acc, colSums); break;
+    case DType::kSFixed8:
+      directProductAndSums(a, rows, k, b.as<const int8_t>() + base, n, transB, acc, ldc, colSums);
+      break;
+    case DType::kUFixed16:
+      directProductAndSums(a, rows, k, b.as<const uint16_t>() + base, n, transB, acc, ldc, colSums);
+      break;
+    default: directProductAndSums(a, rows, k, b.as<const int16_t>() + base, n, transB, acc, ldc, colSums); break;
   }
 }
 
@@ -577,7 +582,7 @@ class QuantMatMul final : public ClampFusingKernel {
   // (transposed: each part's columns; else each part's rows, with A's columns of the part).
   template <typename TA>
   void productOfB(const std::vector<TensorView>& inputs, const TA* a, size_t bIdx, int64_t* acc, int64_t* colSums) {
-    if (!parts_) return directProductTyped(a, m_, k_, inputs[1], bIdx * k_ * n_, n_, transB_, acc, colSums);
+    if (!parts_) return directProductTyped(a, m_, k_, inputs[1], bIdx * k_ * n_, n_, transB_, acc, n_, colSums);
     if (!transB_) {  // each part adds to every sum (transposed: the parts' columns fill them)
       std::fill(acc, acc + m_ * n_, int64_t(0));
       std::fill(colSums, colSums + n_, int64_t(0));
@@ -589,15 +594,12 @@ class QuantMatMul final : public ClampFusingKernel {
     for (size_t p = 0; p < partLengths_.size(); at += partLengths_[p], ++p) {
       const size_t len = partLengths_[p];
       const TensorView& b = inputs[1 + p];
-      if (transB_) {
-        partAcc.resize(m_ * len), partSums.resize(len);
-        directProductTyped(a, m_, k_, b, bIdx * len * k_, len, true, partAcc.data(), partSums.data());
-        for (size_t r = 0; r < m_; ++r) std::copy_n(partAcc.data() + r * len, len, acc + r * n_ + at);
-        std::copy_n(partSums.data(), len, colSums + at);
+      if (transB_) {  // the part's columns, written in place
+        directProductTyped(a, m_, k_, b, bIdx * len * k_, len, true, acc + at, n_, colSums + at);
       } else {
         aPart.resize(m_ * len), partAcc.resize(m_ * n_), partSums.resize(n_);
         for (size_t r = 0; r < m_; ++r) std::copy_n(a + r * k_ + at, len, aPart.data() + r * len);
-        directProductTyped(aPart.data(), m_, len, b, bIdx * len * n_, n_, false, partAcc.data(), partSums.data());
+        directProductTyped(aPart.data(), m_, len, b, bIdx * len * n_, n_, false, partAcc.data(), n_, partSums.data());
         const int64_t *pa = partAcc.data(), *ps = partSums.data();
         for (size_t i = 0, end = m_ * n_; i < end; ++i) acc[i] += pa[i];
         for (size_t j = 0, end = n_; j < end; ++j) colSums[j] += ps[j];
