@@ -37,6 +37,7 @@ import time
 import numpy as np
 
 from . import safetensors as _safetensors
+from .errors import run_tool
 from ._core import Backend
 
 MASK_NEG = -10000.0  # train_llm.py's additive mask value
@@ -717,6 +718,17 @@ def adapter_sections(context):
 
 
 def main(argv=None):
+    """The command line: a refused argument or a failed step is one 'error:' line and exit status 1."""
+    def run(args):
+        try:
+            return _main(args)
+        except (ValueError, RuntimeError) as e:   # build()'s and the tools' refusals: the user's to fix
+            print(f"python3 -m qnn.llm: error: {e}", file=sys.stderr)
+            return 1
+    return run_tool("python3 -m qnn.llm", run, argv)
+
+
+def _main(argv):
     ap = argparse.ArgumentParser(prog="python3 -m qnn.llm", description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
     b = sub.add_parser("build", help="ONNX graphs -> one context binary with both graphs")
