@@ -72,7 +72,26 @@ void BM_GemmSquare(benchmark::State& state) {
   }
   state.counters["FLOP/s"] = benchmark::Counter(2.0 * n * n * n, benchmark::Counter::kIsIterationInvariantRate);
 }
-BENCHMARK(BM_GemmSquare)->Arg(256)->Arg(512)->Arg(1024)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_GemmSquare)->Arg(256)->Arg(512)->Arg(768)->Arg(1024)->Arg(2048)->Unit(benchmark::kMillisecond);
+
+// The same products through one level of Strassen (gemm::multiplyStrassen; 7/8 of the multiply-adds,
+// FLOP/s counted as for the classic product).
+void BM_GemmStrassen(benchmark::State& state) {
+  const size_t n = size_t(state.range(0));
+  if (!qnn::cpu::gemm::strassenSupported(n, n, n, false)) {
+    state.SkipWithError("no AVX-512");
+    return;
+  }
+  std::vector<float> a = filled(n * n), b = filled(n * n), c(n * n);
+  std::vector<float> packed(qnn::cpu::gemm::strassenPackedBSize(n, n));
+  qnn::cpu::gemm::packBStrassen(b.data(), n, false, n, n, packed.data());
+  for (auto _ : state) {
+    qnn::cpu::gemm::multiplyStrassen(n, n, n, a.data(), n, packed.data(), nullptr, c.data(), n);
+    benchmark::DoNotOptimize(c.data());
+  }
+  state.counters["FLOP/s"] = benchmark::Counter(2.0 * n * n * n, benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(BM_GemmStrassen)->Arg(512)->Arg(768)->Arg(1024)->Arg(2048)->Unit(benchmark::kMillisecond);
 
 // The transformer's FullyConnected products (seq 128, hidden 256, FFN 1024): args M, K, N. K = 1024
 // (the FFN down projection) has A's rows 4 KiB apart, which the GEMM copies before reading.

@@ -184,6 +184,9 @@ void addFullyConnectedCases(std::vector<OpCase>& out) {
       {"FullyConnected_keep_dims", {2, 3, 16}, {9, 16}, true, true, false},
       {"FullyConnected_deep_k300", {4, 300}, {130, 300}, true, false, true},
       {"FullyConnected_batch1_wide", {1, 64}, {1000, 64}, true, false, true},
+      // Large enough for one level of Strassen on AVX-512 (gemm::useStrassen): the weights' quadrant
+      // sums packed at prepare, the bias on the first write of each quadrant of C.
+      {"FullyConnected_strassen_512", {512, 1024}, {512, 1024}, true, false, true},
   };
   uint64_t seed = 200;
   for (const auto& s : specs) {
@@ -222,6 +225,10 @@ void addMatMulCases(std::vector<OpCase>& out) {
       {"MatMul_dynamic_rhs_in_place_broadcast_bias", {3, 20, 40}, {40, 48}, false, false, true, false},
       // A's rows 4 KiB apart (K = 1024): tiles of at most 11 rows read A in place.
       {"MatMul_k1024_rows_4k_apart", {30, 1024}, {1024, 20}, false, false, true, true},
+      // Large enough for one level of Strassen on AVX-512 (gemm::useStrassen), over two batches,
+      // B transposed; then K odd (the classic product).
+      {"MatMul_strassen_batch2_transpose_in1_bias", {2, 512, 512}, {512, 512}, false, true, true, true},
+      {"MatMul_k_odd_not_strassen", {512, 513}, {513, 512}, false, false, false, true},
   };
   uint64_t seed = 300;
   for (const auto& s : specs) {

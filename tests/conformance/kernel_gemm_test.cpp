@@ -7,6 +7,9 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -129,6 +132,98 @@ TEST(Gemm, UnpackedB) {
   for (size_t m : {1, 13, 30, 128})
     for (size_t n : {16, 32, 64, 128})
       for (size_t k : {8, 64, 300}) check({m, n, k, m % 2 == 1, n == 64, false, n == 32, m > 13}, true);
+}
+
+// One level of Strassen (multiplyStrassen, B packed by packBStrassen) against the double reference,
+// beside the classic product of the same operands: the largest error over C relative to C's largest
+// magnitude, for both. Shapes: the smallest, ragged column panels (N / 2 = 17, 33), several K
+// blocks (K / 2 = 513), several row blocks and tiles, rows of C wider than N, B transposed, the
+// bias, a clamp, threads, and the benchmark's 1024^3.
+struct StrassenErrors {
+  double strassen, classic;
+};
+
+double relativeError(const std::vector<float>& c, const std::vector<double>& want, size_t m, size_t n, size_t ldc) {
+  double err = 0, scale = 0;
+  for (size_t i = 0; i < m; ++i)
+    for (size_t j = 0; j < n; ++j) {
+      err = std::max(err, std::fabs(double(c[i * ldc + j]) - want[i * ldc + j]));
+      scale = std::max(scale, std::fabs(want[i * ldc + j]));
+    }
+  return err / scale;
+}
+
+// positive: A and B in [0, 1] (no cancellation in C's sums) instead of [-1, 1].
+StrassenErrors strassenErrors(const Shape& s, bool transB, bool positive) {
+  const size_t lda = s.k, ldc = s.wideC ? s.n + 5 : s.n;
+  std::vector<float> a = values(s.m * lda, 11), given = values(s.k * s.n, 12);
+  const std::vector<float> bias = values(s.n, 13);
+  if (positive)
+    for (auto* v : {&a, &given})
+      for (float& x : *v) x = std::fabs(x);
+  std::vector<float> b = given;  // B as K x N rows, for the reference and the classic product
+  if (transB)
+    for (size_t p = 0; p < s.k; ++p)
+      for (size_t j = 0; j < s.n; ++j) b[p * s.n + j] = given[j * s.k + p];
+  const std::vector<float> c0 = values(s.m * ldc, 14);
+  const Clamp clamp{-4.f, 3.f};
+  const std::vector<double> want = reference(s, a, lda, b, bias, c0, ldc, clamp, {});
+  std::vector<float> packed(strassenPackedBSize(s.k, s.n)), c = c0;
+  packBStrassen(given.data(), transB ? s.k : s.n, transB, s.k, s.n, packed.data());
+  multiplyStrassen(s.m, s.n, s.k, a.data(), lda, packed.data(), s.bias ? bias.data() : nullptr, c.data(), ldc,
+                   s.parallel, s.clamp ? &clamp : nullptr);
+  for (size_t i = 0; i < s.m; ++i)
+    for (size_t j = s.n; j < ldc; ++j) EXPECT_EQ(c[i * ldc + j], c0[i * ldc + j]) << name(s) << ": past N";
+  std::vector<float> classicPacked(packedBSize(s.k, s.n)), classic = c0;
+  packB(b.data(), s.n, false, s.k, s.n, classicPacked.data());
+  multiply(s.m, s.n, s.k, a.data(), lda, false, classicPacked.data(), s.bias ? bias.data() : nullptr, classic.data(),
+           ldc, s.parallel, s.clamp ? &clamp : nullptr);
+  return {relativeError(c, want, s.m, s.n, ldc), relativeError(classic, want, s.m, s.n, ldc)};
+}
+
+TEST(Gemm, StrassenAgainstDoubleReference) {
+  if (!strassenSupported(2, 2, 2, false)) GTEST_SKIP() << "Strassen's products run on AVX-512 only";
+  EXPECT_FALSE(strassenSupported(2, 2, 3, false));
+  EXPECT_FALSE(strassenSupported(4, 4, 4, true));
+  struct Case {
+    Shape s;
+    bool transB, positive;
+  };
+  const std::vector<Case> cases = {
+      {{2, 2, 2, false, false, false, false, false}, false, false},
+      {{30, 34, 1026, true, false, false, false, false}, false, false},
+      {{86, 66, 64, true, true, false, true, true}, true, false},
+      {{200, 96, 48, false, false, false, true, true}, false, false},
+      {{512, 512, 512, true, false, false, false, true}, true, true},
+      {{1024, 1024, 1024, false, false, false, false, true}, false, false},
+      {{1024, 1024, 1024, false, false, false, false, true}, false, true},
+  };
+  for (const auto& [s, transB, positive] : cases) {
+    const StrassenErrors e = strassenErrors(s, transB, positive);
+    std::printf("  %-46s Strassen %.2e  classic %.2e  (%.1fx)\n",
+                (name(s) + (transB ? " transB" : "") + (positive ? " positive" : "")).c_str(), e.strassen, e.classic,
+                e.strassen / e.classic);
+    // Measured (docs/cpu-ops.md): 1-3x the classic product's error; the sums of quadrants (S4 and
+    // T4 of three or four terms) add a few roundings to each product a term of C goes through, a
+    // few units of the last place when K is tiny and the classic product is nearly exact.
+    EXPECT_LE(e.strassen, 6 * e.classic + 6 * std::numeric_limits<float>::epsilon()) << name(s);
+    EXPECT_LE(e.strassen, 1e-5) << name(s);
+  }
+}
+
+// Which products take Strassen's path: large (each of M, N, K at least 512), even, A not
+// transposed; QNN_CPU_STRASSEN=0 turns it off.
+TEST(Gemm, StrassenOnlyForLargeEvenProducts) {
+  if (!strassenSupported(2, 2, 2, false)) GTEST_SKIP() << "Strassen's products run on AVX-512 only";
+  const char* env = std::getenv("QNN_CPU_STRASSEN");
+  EXPECT_EQ(useStrassen(1024, 1024, 1024, false), !(env && std::string(env) == "0"));
+  EXPECT_FALSE(useStrassen(1024, 1024, 1023, false));
+  EXPECT_FALSE(useStrassen(1023, 1024, 1024, false));
+  EXPECT_FALSE(useStrassen(1024, 1024, 1024, true));
+  EXPECT_FALSE(useStrassen(256, 1024, 1024, false));
+  EXPECT_FALSE(useStrassen(1024, 256, 1024, false));
+  EXPECT_FALSE(useStrassen(1024, 1024, 256, false));
+  EXPECT_FALSE(useStrassen(2048, 2048, 2048, false));  // beyond one K block of the halves: no gain
 }
 
 }  // namespace

@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <utility>
 
@@ -35,6 +37,8 @@ constexpr size_t kKC = 256;  // A block of MC x KC floats = 84 KiB: stays in L2
 // 0.9 % at 1, the rest level.
 constexpr size_t kKCDirect = 1024;
 constexpr size_t kMC = 84;   // multiple of every MR (6 and 14)
+// Rows of a direct-A tile whose rows are 4 KiB apart (multiplyImpl).
+constexpr size_t kMRAliased = 11;
 // Below this many multiply-adds a product runs on the calling thread: waking
 // the pool costs more than it saves.
 constexpr size_t kMinParallelWork = size_t(1) << 18;
@@ -161,15 +165,12 @@ constexpr size_t kPrefetchK = 64;
 // kPackedB: B's rows are kNR floats apart (packed panels; bRow is ignored so
 // the step stays a constant: a run-time step cost the packed products ~1 %).
 // Otherwise B is row-major, read in place, rows bRow floats apart.
-// kResidual: the store adds `residual` (rows ldc apart, as C) before the clamp; an instantiation of
-// its own, so the others' stores stay as they were (a run-time test per row cost the short
-// products, K = 16-24, 4-5 %).
-template <size_t MR, size_t NV, bool kPackedB, bool kResidual>
-__attribute__((target("avx512f"))) void microKernelAvx512DirectA(size_t kc, const float* a, size_t lda,
-                                                                 const float* b, size_t bStride, size_t bRowIn,
-                                                                 float* c, size_t ldc, size_t nr,
-                                                                 const float* bias, bool first,
-                                                                 const Clamp* clamp, const float* residual) {
+// The K loop of the direct-A tiles: acc[v][i] = sum over k < kc of A[i][k] * B[k][panel v]
+// (kAccumulate: acc[v][i] += that sum).
+template <size_t MR, size_t NV, bool kPackedB, bool kAccumulate = false>
+__attribute__((target("avx512f"), always_inline)) inline void directATileSums(size_t kc, const float* a, size_t lda,
+                                                                               const float* b, size_t bStride,
+                                                                               size_t bRowIn, __m512 (&acc)[NV][MR]) {
   const size_t bRow = kPackedB ? kNR : bRowIn;
   // Every loop over the accumulators is unrolled: a loop GCC leaves rolled
   // indexes acc[] at run time and so keeps it in memory (it stored all 28
@@ -177,11 +178,12 @@ __attribute__((target("avx512f"))) void microKernelAvx512DirectA(size_t kc, cons
   // store loop, a fifth of a tile's time when K = 16-24 as in MobileNet's
   // 1x1 convolutions).
   constexpr size_t kLow = MR < 7 ? MR : 7;
-  __m512 acc[NV][MR];
+  if constexpr (!kAccumulate) {
 #pragma GCC unroll 2
-  for (size_t v = 0; v < NV; ++v)
+    for (size_t v = 0; v < NV; ++v)
 #pragma GCC unroll 14
-    for (size_t i = 0; i < MR; ++i) acc[v][i] = _mm512_setzero_ps();
+      for (size_t i = 0; i < MR; ++i) acc[v][i] = _mm512_setzero_ps();
+  }
   const float* a0 = a;
   const float* a7 = a + (MR > 7 ? 7 * lda : 0);
   for (size_t k = 0; k < kc; ++k, ++a0, ++a7, b += bRow) {
@@ -203,6 +205,19 @@ __attribute__((target("avx512f"))) void microKernelAvx512DirectA(size_t kc, cons
       }
     }
   }
+}
+
+// kResidual: the store adds `residual` (rows ldc apart, as C) before the clamp; an instantiation of
+// its own, so the others' stores stay as they were (a run-time test per row cost the short
+// products, K = 16-24, 4-5 %).
+template <size_t MR, size_t NV, bool kPackedB, bool kResidual>
+__attribute__((target("avx512f"))) void microKernelAvx512DirectA(size_t kc, const float* a, size_t lda,
+                                                                 const float* b, size_t bStride, size_t bRowIn,
+                                                                 float* c, size_t ldc, size_t nr,
+                                                                 const float* bias, bool first,
+                                                                 const Clamp* clamp, const float* residual) {
+  __m512 acc[NV][MR];
+  directATileSums<MR, NV, kPackedB>(kc, a, lda, b, bStride, bRowIn, acc);
   // The clamp bounds are +-inf without a fused activation: one store path.
   const __m512 lo = _mm512_set1_ps(clamp ? clamp->lo : -std::numeric_limits<float>::infinity());
   const __m512 hi = _mm512_set1_ps(clamp ? clamp->hi : std::numeric_limits<float>::infinity());
@@ -316,6 +331,113 @@ constexpr std::array<std::array<DirectAMicroKernel, kMRAvx512>, 2> kAvx512Direct
     directAKernels<2, false, false>(std::make_index_sequence<kMRAvx512>())};
 #endif
 
+// One register tile of a chain of Strassen-Winograd products (multiplyStrassen): the tile's sums
+// over one or two segments (A operand x B operand, kc steps each, the second adding to the first),
+// each followed by stores of the running sum into up to three quadrants of C: the first write of a
+// quadrant replaces it (plus the bias), later ones add, and the last one clamps.
+struct WinogradSegment {
+  const float* a;  // the tile's first row of the A operand, rows lda apart
+  size_t lda;
+  const float* b;  // the first panel of the B operand at this K block
+  float* c[3];     // the tile's top-left in each quadrant it is stored into; null: fewer
+  bool first[3], last[3];
+  const float* bias[3];  // the tile's columns of the bias for a first write, or null
+};
+
+using WinogradMicroKernel = void (*)(size_t kc, const WinogradSegment* seg, size_t segments, size_t bStride,
+                                     size_t ldc, size_t nr, const Clamp* clamp);
+
+#ifdef QNN_GEMM_HAVE_X86
+template <size_t MR, size_t NV>
+__attribute__((target("avx512f"), always_inline)) inline void winogradStores(const WinogradSegment& s,
+                                                                              __m512 (&acc)[NV][MR], size_t ldc,
+                                                                              size_t nr, const Clamp* clamp) {
+  const __m512 lo = _mm512_set1_ps(clamp ? clamp->lo : -std::numeric_limits<float>::infinity());
+  const __m512 hi = _mm512_set1_ps(clamp ? clamp->hi : std::numeric_limits<float>::infinity());
+  for (size_t d = 0; d < 3 && s.c[d]; ++d) {
+    const bool first = s.first[d], clamps = clamp && s.last[d];
+#pragma GCC unroll 2
+    for (size_t v = 0; v < NV; ++v) {
+      const size_t cols = std::min(kNR, nr - v * kNR);
+      const __mmask16 mask = cols == kNR ? __mmask16(0xFFFF) : __mmask16((1u << cols) - 1);
+      const __m512 biasRow =
+          first && s.bias[d] ? _mm512_maskz_loadu_ps(mask, s.bias[d] + v * kNR) : _mm512_setzero_ps();
+#pragma GCC unroll 14
+      for (size_t i = 0; i < MR; ++i) {
+        float* row = s.c[d] + i * ldc + v * kNR;
+        __m512 sum = _mm512_add_ps(acc[v][i], first ? biasRow : _mm512_maskz_loadu_ps(mask, row));
+        if (clamps) sum = _mm512_min_ps(hi, _mm512_max_ps(lo, sum));  // operand order keeps NaN
+        _mm512_mask_storeu_ps(row, mask, sum);
+      }
+    }
+  }
+}
+
+// The rows of C a segment adds to, fetched during the last kTail steps of its K loop (fetched
+// before it, B's panels streaming through L1 evicted them again).
+template <size_t MR, size_t NV>
+__attribute__((target("avx512f"), always_inline)) inline void prefetchDestinations(const WinogradSegment& s,
+                                                                                    size_t ldc) {
+  for (size_t d = 0; d < 3 && s.c[d]; ++d)
+    if (!s.first[d])
+#pragma GCC unroll 14
+      for (size_t i = 0; i < MR; ++i)
+#pragma GCC unroll 2
+        for (size_t v = 0; v < NV; ++v)
+          _mm_prefetch(reinterpret_cast<const char*>(s.c[d] + i * ldc + v * kNR), _MM_HINT_T0);
+}
+
+template <size_t MR, size_t NV>
+__attribute__((target("avx512f"))) void microKernelAvx512Winograd(size_t kc, const WinogradSegment* seg,
+                                                                  size_t segments, size_t bStride, size_t ldc,
+                                                                  size_t nr, const Clamp* clamp) {
+  constexpr size_t kTail = 32;
+  const size_t head = kc > kTail ? kc - kTail : 0;
+  __m512 acc[NV][MR];
+#pragma GCC unroll 2
+  for (size_t v = 0; v < NV; ++v)
+#pragma GCC unroll 14
+    for (size_t i = 0; i < MR; ++i) acc[v][i] = _mm512_setzero_ps();
+  for (size_t n = 0; n < segments; ++n) {
+    const WinogradSegment& s = seg[n];
+    directATileSums<MR, NV, true, true>(head, s.a, s.lda, s.b, bStride, kNR, acc);
+    prefetchDestinations<MR, NV>(s, ldc);
+    directATileSums<MR, NV, true, true>(kc - head, s.a + head, s.lda, s.b + head * kNR, bStride, kNR, acc);
+    winogradStores<MR, NV>(s, acc, ldc, nr, clamp);
+  }
+}
+
+// The Winograd sums of a block of A's quadrants (rows lda apart) into four operands (rows ld apart,
+// rows x cols each, 'stride' floats from one to the next): S1 = A21 + A22, S2 = S1 - A11,
+// S3 = A11 - A21, S4 = A12 - S2, from one read of the quadrants.
+__attribute__((target("avx512f"))) void winogradOperandsA(const float* const (&q)[4], size_t lda, size_t rows,
+                                                          size_t cols, float* dst, size_t ld, size_t stride) {
+  for (size_t i = 0; i < rows; ++i) {
+    const size_t in = i * lda;
+    float* out = dst + i * ld;
+    for (size_t k = 0; k < cols; k += kNR) {
+      const __mmask16 mask = cols - k >= kNR ? __mmask16(0xFFFF) : __mmask16((1u << (cols - k)) - 1);
+      const __m512 a11 = _mm512_maskz_loadu_ps(mask, q[0] + in + k), a12 = _mm512_maskz_loadu_ps(mask, q[1] + in + k);
+      const __m512 a21 = _mm512_maskz_loadu_ps(mask, q[2] + in + k), a22 = _mm512_maskz_loadu_ps(mask, q[3] + in + k);
+      const __m512 s1 = _mm512_add_ps(a21, a22), s2 = _mm512_sub_ps(s1, a11);
+      _mm512_mask_storeu_ps(out + k, mask, s1);
+      _mm512_mask_storeu_ps(out + stride + k, mask, s2);
+      _mm512_mask_storeu_ps(out + 2 * stride + k, mask, _mm512_sub_ps(a11, a21));
+      _mm512_mask_storeu_ps(out + 3 * stride + k, mask, _mm512_sub_ps(a12, s2));
+    }
+  }
+}
+
+template <size_t NV, size_t... I>
+constexpr std::array<WinogradMicroKernel, sizeof...(I)> winogradKernels(std::index_sequence<I...>) {
+  return {&microKernelAvx512Winograd<I + 1, NV>...};
+}
+// [panels - 1][rows - 1]
+constexpr std::array<std::array<WinogradMicroKernel, kMRAvx512>, 2> kAvx512Winograd = {
+    winogradKernels<1>(std::make_index_sequence<kMRAvx512>()),
+    winogradKernels<2>(std::make_index_sequence<kMRAvx512>())};
+#endif
+
 struct MicroKernelInfo {
   MicroKernel run;
   size_t mr;
@@ -373,6 +495,22 @@ size_t panelsSize(size_t K, size_t N) { return K * ((N + kNR - 1) / kNR) * kNR; 
 
 size_t packedBSize(size_t K, size_t N) { return panelsSize(K, N) + (pairedRows(N) ? K * 2 * N : 0); }
 
+namespace {
+// Writes the K x N matrix whose element (k, j) is at(k, j) as packB's column panels.
+template <typename At>
+void packPanels(size_t K, size_t N, float* packed, const At& at) {
+  for (size_t j0 = 0; j0 < N; j0 += kNR) {
+    const size_t cols = std::min(kNR, N - j0);
+    float* panel = packed + j0 * K;  // panel j0/kNR starts at (j0/kNR) * K * kNR
+    for (size_t k = 0; k < K; ++k) {
+      float* dst = panel + k * kNR;
+      for (size_t j = 0; j < cols; ++j) dst[j] = at(k, j0 + j);
+      for (size_t j = cols; j < kNR; ++j) dst[j] = 0.f;
+    }
+  }
+}
+}  // namespace
+
 void packB(const float* B, size_t ldb, bool transB, size_t K, size_t N, float* packed) {
   if (pairedRows(N)) {
     float* paired = packed + panelsSize(K, N);
@@ -380,20 +518,10 @@ void packB(const float* B, size_t ldb, bool transB, size_t K, size_t N, float* p
       for (size_t j = 0; j < N; ++j)
         paired[k * 2 * N + j] = paired[k * 2 * N + N + j] = transB ? B[j * ldb + k] : B[k * ldb + j];
   }
-  for (size_t j0 = 0; j0 < N; j0 += kNR) {
-    const size_t cols = std::min(kNR, N - j0);
-    float* panel = packed + j0 * K;  // panel j0/kNR starts at (j0/kNR) * K * kNR
-    for (size_t k = 0; k < K; ++k) {
-      float* dst = panel + k * kNR;
-      if (!transB) {
-        const float* src = B + k * ldb + j0;
-        for (size_t j = 0; j < cols; ++j) dst[j] = src[j];
-      } else {
-        for (size_t j = 0; j < cols; ++j) dst[j] = B[(j0 + j) * ldb + k];
-      }
-      for (size_t j = cols; j < kNR; ++j) dst[j] = 0.f;
-    }
-  }
+  if (!transB)
+    packPanels(K, N, packed, [&](size_t k, size_t j) { return B[k * ldb + j]; });
+  else
+    packPanels(K, N, packed, [&](size_t k, size_t j) { return B[j * ldb + k]; });
 }
 
 void clampBlock(float* C, size_t rows, size_t cols, size_t ldc, const Clamp& clamp) {
@@ -445,7 +573,6 @@ void multiplyImpl(size_t M, size_t N, size_t K, const float* A, size_t lda, bool
   // per thread) is kept.
   const bool useDirectA = !transA && micro.directA != nullptr;
   const auto* directA = B.packed ? micro.directA : micro.directAUnpackedB;
-  constexpr size_t kMRAliased = 11;
   const size_t directRows = lda % 1024 == 0 ? kMRAliased : mrK;
 
   // Tasks are (row block x column block) tiles; split columns too when there
@@ -628,6 +755,216 @@ void multiplyUnpackedB(size_t M, size_t N, size_t K, const float* A, size_t lda,
                        const float* bias, float* C, size_t ldc, bool parallel, const Clamp* clamp) {
   multiplyImpl(M, N, K, A, lda, false, BLayout{B, kNR, ldb, false, nullptr}, bias, C, ldc, parallel, clamp, false,
                nullptr);
+}
+
+// One level of Strassen's algorithm in Winograd's form: seven half-size products instead of eight,
+//   S1 = A21 + A22   S2 = S1 - A11   S3 = A11 - A21   S4 = A12 - S2
+//   T1 = B12 - B11   T2 = B22 - T1   T3 = B22 - B12   T4 = T2 - B21
+//   M1 = A11 B11   M2 = A12 B21   M3 = S4 B22   M4 = A22 T4   M5 = S1 T1   M6 = S2 T2   M7 = S3 T3
+//   C11 = M1 + M2   C12 = M1 + M6 + M5 + M3   C21 = M1 + M6 + M7 - M4   C22 = M1 + M6 + M7 + M5
+// The products run as four chains, each a register tile carried from one product to the next:
+//   M1 -> C11 (first write), + M6 -> C12, C21, C22 (first writes);   M2 -> C11;
+//   M7 -> C22, + (-M4) -> C21;   M5 -> C22, + M3 -> C12
+// so C takes 4 first writes and 5 read-modify-writes (Strassen's own form: 4 and 8), C needs no
+// zeroing and no product is kept. B's operands are packed at prepare in the chains' order (T4
+// negated); A11, A12, A22 are read in place and S1..S4 formed per block of rows in one pass.
+// Quadrants are numbered 0 = 11, 1 = 12, 2 = 21, 3 = 22.
+namespace {
+// A's operands: 0..3 A's quadrants, 4..7 S1..S4.
+struct WinogradStep {
+  int a;         // A's operand
+  int dest[3];   // quadrants the running sum is stored into after this product, -1: fewer
+};
+struct WinogradChain {
+  WinogradStep step[3];
+  int steps;
+};
+constexpr WinogradChain kChains[4] = {{{{0, {0, -1, -1}}, {5, {1, -1, -1}}, {6, {2, 3, -1}}}, 3},  // M1, M6, M7
+                                      {{{1, {0, -1, -1}}}, 1},                                       // M2
+                                      {{{3, {2, -1, -1}}}, 1},                                       // -M4
+                                      {{{4, {3, -1, -1}}, {7, {1, -1, -1}}}, 2}};                    // M5, M3
+// Element (k, j) of B's operand number p (the products in the chains' order: B11, T2, B21, T3,
+// -T4, T1, B22) from B's quadrants b(q, k, j).
+template <typename B>
+float winogradOperandB(int p, const B& b, size_t k, size_t j) {
+  const float b11 = b(0, k, j), b12 = b(1, k, j), b21 = b(2, k, j), b22 = b(3, k, j);
+  const float t1 = b12 - b11, t2 = b22 - t1;
+  switch (p) {
+    case 0: return b11;
+    case 1: return t2;
+    case 2: return b22 - b12;
+    case 3: return b21;
+    case 4: return -(t2 - b21);
+    case 5: return t1;
+    default: return b22;
+  }
+}
+// Whether the chain step (c, s) is the first (last) to write quadrant q.
+bool writesQuadrant(size_t c, int s, int q) {
+  const WinogradStep& st = kChains[c].step[s];
+  return s < kChains[c].steps && (st.dest[0] == q || st.dest[1] == q || st.dest[2] == q);
+}
+bool firstWriter(size_t c, int s, int q) {
+  for (size_t e = 0; e < 4; ++e)
+    for (int f = 0; f < 3; ++f)
+      if ((e < c || (e == c && f < s)) && writesQuadrant(e, f, q)) return false;
+  return true;
+}
+bool lastWriter(size_t c, int s, int q) {
+  for (size_t e = 0; e < 4; ++e)
+    for (int f = 0; f < 3; ++f)
+      if ((e > c || (e == c && f > s)) && writesQuadrant(e, f, q)) return false;
+  return true;
+}
+// Blocks of at most kStrassenMC rows of the quadrants and kStrassenKC columns of A's (S1..S4 of a
+// block, 4 x 44 x 528 floats, stay in L2), C's columns kStrassenNC at a time (all chains then
+// write those tiles of C while they are in cache).
+constexpr size_t kStrassenMC = 44;
+constexpr size_t kStrassenKC = 512;
+constexpr size_t kStrassenNC = 4 * kNR;
+constexpr size_t kStrassenLd = kStrassenKC + 16;  // rows of an A operand off 4 KiB strides
+// Products at least this large in each of M, N, K take useStrassen() (512^3: 0.96 of the classic time).
+constexpr size_t kStrassenMin = 512;
+
+bool strassenEnabled() {
+  const char* env = std::getenv("QNN_CPU_STRASSEN");
+  return !(env && std::strcmp(env, "0") == 0);
+}
+}  // namespace
+
+bool strassenSupported(size_t M, size_t N, size_t K, bool transA) {
+  static const MicroKernelInfo micro = selectMicroKernel();
+  return micro.directA != nullptr && !transA && M % 2 == 0 && N % 2 == 0 && K % 2 == 0 && M > 0 && N > 0 && K > 0;
+}
+
+bool useStrassen(size_t M, size_t N, size_t K, bool transA) {
+  static const bool enabled = strassenEnabled();
+  // K / 2 beyond one K block (kStrassenKC) adds C updates per block: 2048^3 measured no faster.
+  return enabled && M >= kStrassenMin && N >= kStrassenMin && K >= kStrassenMin && K / 2 <= kStrassenKC &&
+         strassenSupported(M, N, K, transA);
+}
+
+size_t strassenPackedBSize(size_t K, size_t N) { return 7 * panelsSize(K / 2, N / 2); }
+
+void packBStrassen(const float* B, size_t ldb, bool transB, size_t K, size_t N, float* packed) {
+  const size_t k2 = K / 2, n2 = N / 2;
+  // Element (k, j) of quadrant q of B.
+  auto quadrant = [&](int q, size_t k, size_t j) {
+    k += q >= 2 ? k2 : 0, j += q % 2 == 1 ? n2 : 0;
+    return transB ? B[j * ldb + k] : B[k * ldb + j];
+  };
+  for (int p = 0; p < 7; ++p) {
+    packPanels(k2, n2, packed, [&](size_t k, size_t j) { return winogradOperandB(p, quadrant, k, j); });
+    packed += panelsSize(k2, n2);
+  }
+}
+
+void multiplyStrassen(size_t M, size_t N, size_t K, const float* A, size_t lda, const float* packedB,
+                      const float* bias, float* C, size_t ldc, bool parallel, const Clamp* clamp) {
+#ifdef QNN_GEMM_HAVE_X86
+  const size_t m2 = M / 2, n2 = N / 2, k2 = K / 2;
+  const float* aQuadrant[4] = {A, A + k2, A + m2 * lda, A + m2 * lda + k2};
+  float* cQuadrant[4] = {C, C + n2, C + m2 * ldc, C + m2 * ldc + n2};
+  const float* biasOf[4] = {bias, bias ? bias + n2 : nullptr, bias, bias ? bias + n2 : nullptr};
+  const size_t operandSize = panelsSize(k2, n2);
+  const size_t kBlocks = (k2 + kStrassenKC - 1) / kStrassenKC;
+  const size_t maxRows = lda % 1024 == 0 ? kMRAliased : kMRAvx512;
+  // Tasks are blocks of the quadrants' rows, each running the chains over every column: a block of
+  // rows of C is then written by one thread only, in the chains' order. Equal blocks of at most
+  // kStrassenMC rows, a multiple of the thread count of them.
+  const bool worthSplitting = parallel && m2 * n2 * k2 >= kMinParallelWork;
+  const size_t threads = worthSplitting ? workerThreads() : 1;
+  const size_t blocks = ((m2 + kStrassenMC - 1) / kStrassenMC + threads - 1) / threads * threads;
+  const size_t mBase = m2 / blocks, mExtra = m2 % blocks;
+  constexpr size_t kOperandFloats = kStrassenMC * kStrassenLd;
+  // Rows [i0, i0 + mc) of the quadrants, S1..S4 formed in `sums` (4 operands `stride` floats apart).
+  // The rows of the next block (nextMc of them from nextI0; 0: none) are fetched into L2 a few
+  // cache lines per tile, the first K block's columns: forming S1..S4 then reads them from there,
+  // not from memory (forming them took 2.6 % of the 1024^3 product's time, with this 1.9 %).
+  const size_t rowLines = (k2 / kBlocks + kNR - 1) / kNR;  // lines of one quadrant's row
+  auto runRows = [&](size_t i0, size_t mc, float* sums, size_t stride, size_t nextI0, size_t nextMc) {
+    const size_t tiles = (mc + maxRows - 1) / maxRows, tileBase = mc / tiles, tileExtra = mc % tiles;
+    const size_t calls = kBlocks * 4 * tiles * ((n2 + 2 * kNR - 1) / (2 * kNR));
+    const size_t toFetch = 4 * nextMc * rowLines, perCall = (toFetch + calls - 1) / calls;
+    size_t fetched = 0, row = 0, q = 0, line = 0;
+    auto fetchNext = [&] {
+      for (size_t end = std::min(toFetch, fetched + perCall); fetched < end; ++fetched) {
+        _mm_prefetch(reinterpret_cast<const char*>(aQuadrant[q] + (nextI0 + row) * lda + line * kNR), _MM_HINT_T1);
+        if (++line == rowLines) {
+          line = 0;
+          if (++q == 4) q = 0, ++row;
+        }
+      }
+    };
+    for (size_t kb = 0; kb < kBlocks; ++kb) {
+      const size_t k0 = kb * k2 / kBlocks, kc = (kb + 1) * k2 / kBlocks - k0;
+      const float* const rowsAt[4] = {aQuadrant[0] + i0 * lda + k0, aQuadrant[1] + i0 * lda + k0,
+                                      aQuadrant[2] + i0 * lda + k0, aQuadrant[3] + i0 * lda + k0};
+      winogradOperandsA(rowsAt, lda, mc, kc, sums, kStrassenLd, stride);
+      for (size_t c0 = 0; c0 < n2; c0 += kStrassenNC) {
+        const size_t pEnd = (std::min(n2, c0 + kStrassenNC) + kNR - 1) / kNR;
+        for (size_t ch = 0, product = 0; ch < 4; product += size_t(kChains[ch].steps), ++ch) {
+          const WinogradChain& chain = kChains[ch];
+          WinogradSegment seg[3]{};
+          for (int s = 0; s < chain.steps; ++s)
+            for (int d = 0; d < 3 && chain.step[s].dest[d] >= 0; ++d) {
+              const int q = chain.step[s].dest[d];
+              seg[s].first[d] = kb == 0 && firstWriter(ch, s, q);
+              seg[s].last[d] = kb + 1 == kBlocks && lastWriter(ch, s, q);
+            }
+          for (size_t pp = c0 / kNR; pp < pEnd;) {
+            const size_t panels = pp + 1 < pEnd ? 2 : 1, j0 = pp * kNR, nr = std::min(panels * kNR, n2 - j0);
+            for (size_t t = 0, ip = 0; t < tiles; ++t) {
+              const size_t rows = tileBase + (t < tileExtra ? 1 : 0);
+              for (int s = 0; s < chain.steps; ++s) {
+                const WinogradStep& st = chain.step[s];
+                if (st.a < 4)
+                  seg[s].a = rowsAt[st.a] + ip * lda, seg[s].lda = lda;
+                else
+                  seg[s].a = sums + size_t(st.a - 4) * stride + ip * kStrassenLd, seg[s].lda = kStrassenLd;
+                seg[s].b = packedB + (product + size_t(s)) * operandSize + pp * k2 * kNR + k0 * kNR;
+                for (int d = 0; d < 3; ++d) {
+                  const int q = st.dest[d];
+                  seg[s].c[d] = q < 0 ? nullptr : cQuadrant[q] + (i0 + ip) * ldc + j0;
+                  seg[s].bias[d] = q >= 0 && seg[s].first[d] && biasOf[q] ? biasOf[q] + j0 : nullptr;
+                }
+              }
+              kAvx512Winograd[panels - 1][rows - 1](kc, seg, size_t(chain.steps), k2 * kNR, ldc, nr, clamp);
+              fetchNext();
+              ip += rows;
+            }
+            pp += panels;
+          }
+        }
+      }
+    }
+  };
+  auto runBlocks = [&](size_t begin, size_t end) {
+    // S1..S4 of a block in this thread's scratch; without the memory for them, the block runs a
+    // tile's rows at a time, their sums on the stack.
+    float* sums = threadScratch(4 * kOperandFloats);
+    for (size_t block = begin; block < end; ++block) {
+      const size_t i0 = block * mBase + std::min(block, mExtra), mc = mBase + (block < mExtra ? 1 : 0);
+      if (sums) {
+        const size_t next = block + 1 < end ? block + 1 : block;
+        const size_t nextI0 = next * mBase + std::min(next, mExtra);
+        const size_t nextMc = next == block ? 0 : mBase + (next < mExtra ? 1 : 0);
+        if (mc > 0) runRows(i0, mc, sums, kOperandFloats, nextI0, nextMc);
+        continue;
+      }
+      alignas(64) float small[4 * kStrassenLd * kMRAvx512];
+      for (size_t r = 0; r < mc; r += maxRows)
+        runRows(i0 + r, std::min(maxRows, mc - r), small, kStrassenLd * kMRAvx512, 0, 0);
+    }
+  };
+  if (worthSplitting)
+    parallelFor(blocks, 1, runBlocks);
+  else
+    runBlocks(0, blocks);
+#else
+  (void)M, (void)N, (void)K, (void)A, (void)lda, (void)packedB, (void)bias, (void)C, (void)ldc, (void)parallel,
+      (void)clamp;
+#endif
 }
 
 }  // namespace qnn::cpu::gemm

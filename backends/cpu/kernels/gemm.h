@@ -47,6 +47,22 @@ bool unpackedBSupported(size_t N, bool transA);
 void multiplyUnpackedB(size_t M, size_t N, size_t K, const float* A, size_t lda, const float* B, size_t ldb,
                        const float* bias, float* C, size_t ldc, bool parallel = true, const Clamp* clamp = nullptr);
 
+// One level of Strassen's algorithm (Winograd's form) for a large product with a constant B: seven
+// half-size products instead of eight (1/8 fewer multiply-adds; the sums of quadrants of A and B
+// raise the rounding error 1-3x, see docs/cpu-ops.md). B is packed once by packBStrassen into
+// seven operands (7/4 of packB's size).
+// Whether multiplyStrassen can run: an AVX-512 CPU, A not transposed, M, N, K even.
+bool strassenSupported(size_t M, size_t N, size_t K, bool transA);
+// Whether a product should take it: strassenSupported, M, N, K each at least 512, and the
+// environment variable QNN_CPU_STRASSEN is not "0".
+bool useStrassen(size_t M, size_t N, size_t K, bool transA);
+size_t strassenPackedBSize(size_t K, size_t N);
+void packBStrassen(const float* B, size_t ldb, bool transB, size_t K, size_t N, float* packed);
+// C = A * B (+ bias), clamped, as multiply() does, B packed by packBStrassen; only where
+// strassenSupported(M, N, K, false).
+void multiplyStrassen(size_t M, size_t N, size_t K, const float* A, size_t lda, const float* packedB,
+                      const float* bias, float* C, size_t ldc, bool parallel = true, const Clamp* clamp = nullptr);
+
 // Clamps rows x cols of C (rows ldc apart) into [clamp.lo, clamp.hi].
 void clampBlock(float* C, size_t rows, size_t cols, size_t ldc, const Clamp& clamp);
 

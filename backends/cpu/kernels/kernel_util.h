@@ -41,7 +41,8 @@ void warmUpWorkers();
 // scratch is memory this core's cache holds already rather than the op's own
 // buffer, cold since the last inference (writing a cold line first reads it
 // from memory). Valid until the thread asks again; kernels ask once per piece
-// and never across a call into another kernel (gemm keeps its own). Null when
+// and never across a call into another kernel (gemm::multiply keeps its own;
+// gemm::multiplyStrassen asks for one). Null when
 // it cannot grow: the kernel then uses memory it reserved at prepare. Never
 // throws (it runs on the worker threads).
 float* threadScratch(size_t floats) noexcept;

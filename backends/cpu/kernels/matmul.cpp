@@ -71,13 +71,21 @@ class FullyConnectedKernel final : public Kernel {
     }
     QNN_SDK_RETURN_IF_ERROR(checkOutputDims(op, outputs[0], expected));
     weightsPacked_ = inputs[1].data != nullptr;
+    // A large product with static weights: one level of Strassen (gemm.h), the weights packed for it.
+    strassen_ = weightsPacked_ && gemm::useStrassen(batch_, units_, depth_, false);
     try {
       if (weightsPacked_) {
         // Static weights: packed once, and shared with every kernel packing the same weights.
         const float* w = inputs[1].as<const float>();
-        shared_ = packedForms().get(w, inputs[1].numElements() * 4, "fc:" + std::to_string(depth_) + "x" +
-                                                                          std::to_string(units_),
+        shared_ = packedForms().get(w, inputs[1].numElements() * 4,
+                                    "fc:" + std::to_string(depth_) + "x" + std::to_string(units_) +
+                                        (strassen_ ? "s" : ""),
                                     [&] {
+                                      if (strassen_) {
+                                        sdk::LargeVector<float> packed(gemm::strassenPackedBSize(depth_, units_));
+                                        gemm::packBStrassen(w, depth_, true, depth_, units_, packed.data());
+                                        return packed;
+                                      }
                                       sdk::LargeVector<float> packed(gemm::packedBSize(depth_, units_), 0.f);
                                       gemm::packB(w, depth_, true, depth_, units_, packed.data());
                                       return packed;
@@ -97,6 +105,12 @@ class FullyConnectedKernel final : public Kernel {
     const float* packed = weightsPacked_ ? shared_->data() : packedWeights_.data();
     // With a residual after its own inputs, the bias is there when those were three.
     const bool hasBias = residualInput_ ? residualInput_ == 3 : inputs.size() == 3;
+    if (strassen_) {  // no residual (supportsEpilogue)
+      gemm::multiplyStrassen(batch_, units_, depth_, inputs[0].as<const float>(), depth_, packed,
+                             hasBias ? inputs[2].as<const float>() : nullptr, outputs[0].as<float>(), units_, true,
+                             clamped_ ? &clamp_ : nullptr);
+      return Status::ok();
+    }
     gemm::multiply(batch_, units_, depth_, inputs[0].as<const float>(), depth_, false, packed,
                    hasBias ? inputs[2].as<const float>() : nullptr, outputs[0].as<float>(), units_, true,
                    clamped_ ? &clamp_ : nullptr, false,
@@ -104,9 +118,10 @@ class FullyConnectedKernel final : public Kernel {
     return Status::ok();
   }
 
-  // A clamp and a residual after the weights and the optional bias.
+  // A clamp and a residual after the weights and the optional bias (no residual on Strassen's path).
   bool supportsEpilogue(const sdk::Epilogue& e) const override {
-    return !e.maxPool && !e.inputScale && (!e.residualInput || *e.residualInput == 2 || *e.residualInput == 3);
+    return !e.maxPool && !e.inputScale &&
+           (!e.residualInput || (!strassen_ && (*e.residualInput == 2 || *e.residualInput == 3)));
   }
   Status setEpilogue(const sdk::Epilogue& e) override {
     if (e.clamp) clamp_ = {e.clamp->lo, e.clamp->hi}, clamped_ = true;
@@ -119,6 +134,7 @@ class FullyConnectedKernel final : public Kernel {
   gemm::Clamp clamp_{0.f, 0.f};
   size_t residualInput_ = 0;  // Epilogue::residualInput (0: none)
   bool keepDims_ = false, weightsPacked_ = false;
+  bool strassen_ = false;  // static weights packed for gemm::multiplyStrassen
   uint32_t units_ = 0, depth_ = 0;
   size_t batch_ = 0;
   std::vector<float> packedWeights_;   // weights given at execute
@@ -194,8 +210,10 @@ class MatMulKernel final : public Kernel {
     }
     numBBatches_ = 1;
     for (uint32_t d : bBatch) numBBatches_ *= d;
-    packedSize_ = gemm::packedBSize(k_, n_);
     bPacked_ = inputs[1].data != nullptr;
+    // A large product with a constant B: one level of Strassen (gemm.h), B packed for it.
+    strassen_ = bPacked_ && gemm::useStrassen(m_, n_, k_, transA_);
+    packedSize_ = strassen_ ? gemm::strassenPackedBSize(k_, n_) : gemm::packedBSize(k_, n_);
     directB_ = false;
     try {
       if (bPacked_) {
@@ -203,7 +221,7 @@ class MatMulKernel final : public Kernel {
         const float* b = inputs[1].as<const float>();
         shared_ = packedForms().get(b, inputs[1].numElements() * 4,
                                     "matmul:" + std::to_string(numBBatches_) + "x" + std::to_string(k_) + "x" +
-                                        std::to_string(n_) + (transB_ ? "t" : ""),
+                                        std::to_string(n_) + (transB_ ? "t" : "") + (strassen_ ? "s" : ""),
                                     [&] {
                                       sdk::LargeVector<float> packed(numBBatches_ * packedSize_, 0.f);
                                       packAllB(b, packed.data());
@@ -231,7 +249,10 @@ class MatMulKernel final : public Kernel {
     const size_t lda = transA_ ? m_ : k_;
     const gemm::Clamp* clamp = clamped_ ? &clamp_ : nullptr;
     auto run = [&](size_t o, bool parallel) {
-      if (directB_)
+      if (strassen_)
+        gemm::multiplyStrassen(m_, n_, k_, a + aBatchOf_[o] * aSize, lda, packedB + bBatchOf_[o] * packedSize_,
+                               bias, out + o * outSize, n_, parallel, clamp);
+      else if (directB_)
         gemm::multiplyUnpackedB(m_, n_, k_, a + aBatchOf_[o] * aSize, lda, bIn + bBatchOf_[o] * bSize, n_, bias,
                                 out + o * outSize, n_, parallel, clamp);
       else
@@ -263,12 +284,18 @@ class MatMulKernel final : public Kernel {
     const size_t bSize = size_t(k_) * n_;
     const size_t ldb = transB_ ? k_ : n_;
     parallelFor(numBBatches_, 1, [&](size_t s, size_t e) {
-      for (size_t i = s; i < e; ++i) gemm::packB(b + i * bSize, ldb, transB_, k_, n_, packed + i * packedSize_);
+      for (size_t i = s; i < e; ++i) {
+        if (strassen_)
+          gemm::packBStrassen(b + i * bSize, ldb, transB_, k_, n_, packed + i * packedSize_);
+        else
+          gemm::packB(b + i * bSize, ldb, transB_, k_, n_, packed + i * packedSize_);
+      }
     });
   }
 
   bool transA_ = false, transB_ = false, bPacked_ = false, clamped_ = false;
   bool directB_ = false;  // a right-hand side given at execute, read in place (gemm::multiplyUnpackedB)
+  bool strassen_ = false;  // a constant right-hand side packed for gemm::multiplyStrassen
   gemm::Clamp clamp_{0.f, 0.f};  // a fused activation, when clamped_
   uint32_t m_ = 0, k_ = 0, n_ = 0;
   size_t numBBatches_ = 1, packedSize_ = 0;
