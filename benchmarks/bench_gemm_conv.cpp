@@ -7,8 +7,10 @@
 #include <memory>
 #include <vector>
 
+#include "core/large_buffer.h"
 #include "core/op_params.h"
 #include "cpu/kernels/gemm.h"
+#include "cpu/kernels/gemm_amx.h"
 #include "cpu/kernels/kernel.h"
 #include "cpu/kernels/pointwise_depthwise.h"
 
@@ -110,7 +112,27 @@ void BM_GemmTransformer(benchmark::State& state) {
   }
   state.counters["FLOP/s"] = benchmark::Counter(2.0 * m * n * k, benchmark::Counter::kIsIterationInvariantRate);
 }
-BENCHMARK(BM_GemmTransformer)->Args({128, 256, 256, 0})->Args({128, 256, 1024, 0})->Args({128, 1024, 256, 0})->Args({128, 256, 256, 1})->Args({128, 256, 1024, 1})->Args({128, 1024, 256, 1})->UseRealTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_GemmTransformer)->Args({128, 256, 256, 0})->Args({128, 256, 1024, 0})->Args({128, 1024, 256, 0})->Args({128, 256, 256, 1})->Args({128, 256, 1024, 1})->Args({128, 1024, 256, 1})->Args({1024, 1024, 1024, 0})->UseRealTime()->Unit(benchmark::kMicrosecond);
+
+// The same products as six bfloat16 products on the AMX tile unit (gemm_amx.h), where the CPU has one.
+void BM_GemmAmxTransformer(benchmark::State& state) {
+  if (!qnn::cpu::gemm::amxSupported()) {
+    state.SkipWithError("no AMX tile unit (or QNN_CPU_AMX=0)");
+    return;
+  }
+  const size_t m = size_t(state.range(0)), k = size_t(state.range(1)), n = size_t(state.range(2));
+  const bool cold = state.range(3) != 0;
+  std::vector<float> a = filled(m * k), b = filled(k * n), bias = filled(n), c(m * n);
+  qnn::sdk::LargeVector<float> packed(qnn::cpu::gemm::amxPackedBSize(k, n));  // 64-byte aligned, as the kernels' are
+  qnn::cpu::gemm::packBAmx(b.data(), n, false, k, n, packed.data());
+  for (auto _ : state) {
+    if (cold) evictCaches(state);
+    qnn::cpu::gemm::multiplyAmx(m, n, k, a.data(), k, packed.data(), bias.data(), c.data(), n);
+    benchmark::DoNotOptimize(c.data());
+  }
+  state.counters["FLOP/s"] = benchmark::Counter(2.0 * m * n * k, benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(BM_GemmAmxTransformer)->Args({128, 256, 256, 0})->Args({128, 256, 1024, 0})->Args({128, 1024, 256, 0})->Args({128, 256, 256, 1})->Args({128, 256, 1024, 1})->Args({128, 1024, 256, 1})->Args({1024, 1024, 1024, 0})->UseRealTime()->Unit(benchmark::kMicrosecond);
 
 // Writes 64 MiB (more than the L3) outside the timed region: the next run finds its weights, input,
 // output and scratch in memory, as a layer of a whole model does (its weights were last read one

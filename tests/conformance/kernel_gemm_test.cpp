@@ -15,6 +15,7 @@
 
 #include "tests/conformance/kernel_test_values.h"
 #include "cpu/kernels/gemm.h"
+#include "cpu/kernels/gemm_amx.h"
 
 namespace qnn::cpu::gemm {
 namespace {
@@ -134,13 +135,10 @@ TEST(Gemm, UnpackedB) {
       for (size_t k : {8, 64, 300}) check({m, n, k, m % 2 == 1, n == 64, false, n == 32, m > 13}, true);
 }
 
-// One level of Strassen (multiplyStrassen, B packed by packBStrassen) against the double reference,
-// beside the classic product of the same operands: the largest error over C relative to C's largest
-// magnitude, for both. Shapes: the smallest, ragged column panels (N / 2 = 17, 33), several K
-// blocks (K / 2 = 513), several row blocks and tiles, rows of C wider than N, B transposed, the
-// bias, a clamp, threads, and the benchmark's 1024^3.
-struct StrassenErrors {
-  double strassen, classic;
+// An alternative product of the classic one's operands against the double reference, beside the
+// classic product: the largest error over C relative to C's largest magnitude, for both.
+struct Errors {
+  double alternative, classic;
 };
 
 double relativeError(const std::vector<float>& c, const std::vector<double>& want, size_t m, size_t n, size_t ldc) {
@@ -153,42 +151,67 @@ double relativeError(const std::vector<float>& c, const std::vector<double>& wan
   return err / scale;
 }
 
+// The operands of a case: B as given to the packing (N x K when transB) and as K x N rows;
 // positive: A and B in [0, 1] (no cancellation in C's sums) instead of [-1, 1].
-StrassenErrors strassenErrors(const Shape& s, bool transB, bool positive) {
-  const size_t lda = s.k, ldc = s.wideC ? s.n + 5 : s.n;
-  std::vector<float> a = values(s.m * lda, 11), given = values(s.k * s.n, 12);
-  const std::vector<float> bias = values(s.n, 13);
+struct Operands {
+  std::vector<float> a, given, b, bias, c0, residual;
+  Clamp clamp{-4.f, 3.f};
+};
+
+Operands operands(const Shape& s, bool transB, bool positive) {
+  const size_t ldc = s.wideC ? s.n + 5 : s.n;
+  Operands o{values(s.m * s.k, 11), values(s.k * s.n, 12), {}, values(s.n, 13), values(s.m * ldc, 14),
+             values(s.m * ldc, 15)};
   if (positive)
-    for (auto* v : {&a, &given})
+    for (auto* v : {&o.a, &o.given})
       for (float& x : *v) x = std::fabs(x);
-  std::vector<float> b = given;  // B as K x N rows, for the reference and the classic product
+  o.b = o.given;
   if (transB)
     for (size_t p = 0; p < s.k; ++p)
-      for (size_t j = 0; j < s.n; ++j) b[p * s.n + j] = given[j * s.k + p];
-  const std::vector<float> c0 = values(s.m * ldc, 14);
-  const Clamp clamp{-4.f, 3.f};
-  const std::vector<double> want = reference(s, a, lda, b, bias, c0, ldc, clamp, {});
-  std::vector<float> packed(strassenPackedBSize(s.k, s.n)), c = c0;
-  packBStrassen(given.data(), transB ? s.k : s.n, transB, s.k, s.n, packed.data());
-  multiplyStrassen(s.m, s.n, s.k, a.data(), lda, packed.data(), s.bias ? bias.data() : nullptr, c.data(), ldc,
-                   s.parallel, s.clamp ? &clamp : nullptr);
+      for (size_t j = 0; j < s.n; ++j) o.b[p * s.n + j] = o.given[j * s.k + p];
+  return o;
+}
+
+// A case of an alternative product: its shape, B given transposed, operands all positive.
+struct Case {
+  Shape s;
+  bool transB, positive;
+};
+
+// product(operands, C) computes the alternative product into C (rows ldc apart, holding C0).
+template <typename Product>
+Errors errorsBesideClassic(const Shape& s, bool transB, bool positive, const Product& product) {
+  const size_t lda = s.k, ldc = s.wideC ? s.n + 5 : s.n;
+  const Operands o = operands(s, transB, positive);
+  const std::vector<double> want = reference(s, o.a, lda, o.b, o.bias, o.c0, ldc, o.clamp, o.residual);
+  std::vector<float> c = o.c0;
+  product(o, c);
   for (size_t i = 0; i < s.m; ++i)
-    for (size_t j = s.n; j < ldc; ++j) EXPECT_EQ(c[i * ldc + j], c0[i * ldc + j]) << name(s) << ": past N";
-  std::vector<float> classicPacked(packedBSize(s.k, s.n)), classic = c0;
-  packB(b.data(), s.n, false, s.k, s.n, classicPacked.data());
-  multiply(s.m, s.n, s.k, a.data(), lda, false, classicPacked.data(), s.bias ? bias.data() : nullptr, classic.data(),
-           ldc, s.parallel, s.clamp ? &clamp : nullptr);
+    for (size_t j = s.n; j < ldc; ++j) EXPECT_EQ(c[i * ldc + j], o.c0[i * ldc + j]) << name(s) << ": past N";
+  std::vector<float> classicPacked(packedBSize(s.k, s.n)), classic = o.c0;
+  packB(o.b.data(), s.n, false, s.k, s.n, classicPacked.data());
+  multiply(s.m, s.n, s.k, o.a.data(), lda, false, classicPacked.data(), s.bias ? o.bias.data() : nullptr,
+           classic.data(), ldc, s.parallel, s.clamp ? &o.clamp : nullptr, false,
+           s.residual ? o.residual.data() : nullptr);
   return {relativeError(c, want, s.m, s.n, ldc), relativeError(classic, want, s.m, s.n, ldc)};
+}
+
+// One level of Strassen (multiplyStrassen, B packed by packBStrassen). Shapes: the smallest, ragged
+// column panels (N / 2 = 17, 33), several K blocks (K / 2 = 513), several row blocks and tiles, rows
+// of C wider than N, B transposed, the bias, a clamp, threads, and the benchmark's 1024^3.
+Errors strassenErrors(const Shape& s, bool transB, bool positive) {
+  return errorsBesideClassic(s, transB, positive, [&](const Operands& o, std::vector<float>& c) {
+    std::vector<float> packed(strassenPackedBSize(s.k, s.n));
+    packBStrassen(o.given.data(), transB ? s.k : s.n, transB, s.k, s.n, packed.data());
+    multiplyStrassen(s.m, s.n, s.k, o.a.data(), s.k, packed.data(), s.bias ? o.bias.data() : nullptr, c.data(),
+                     s.wideC ? s.n + 5 : s.n, s.parallel, s.clamp ? &o.clamp : nullptr);
+  });
 }
 
 TEST(Gemm, StrassenAgainstDoubleReference) {
   if (!strassenSupported(2, 2, 2, false)) GTEST_SKIP() << "Strassen's products run on AVX-512 only";
   EXPECT_FALSE(strassenSupported(2, 2, 3, false));
   EXPECT_FALSE(strassenSupported(4, 4, 4, true));
-  struct Case {
-    Shape s;
-    bool transB, positive;
-  };
   const std::vector<Case> cases = {
       {{2, 2, 2, false, false, false, false, false}, false, false},
       {{30, 34, 1026, true, false, false, false, false}, false, false},
@@ -199,15 +222,15 @@ TEST(Gemm, StrassenAgainstDoubleReference) {
       {{1024, 1024, 1024, false, false, false, false, true}, false, true},
   };
   for (const auto& [s, transB, positive] : cases) {
-    const StrassenErrors e = strassenErrors(s, transB, positive);
+    const Errors e = strassenErrors(s, transB, positive);
     std::printf("  %-46s Strassen %.2e  classic %.2e  (%.1fx)\n",
-                (name(s) + (transB ? " transB" : "") + (positive ? " positive" : "")).c_str(), e.strassen, e.classic,
-                e.strassen / e.classic);
+                (name(s) + (transB ? " transB" : "") + (positive ? " positive" : "")).c_str(), e.alternative,
+                e.classic, e.alternative / e.classic);
     // Measured (docs/cpu-ops.md): 1-3x the classic product's error; the sums of quadrants (S4 and
     // T4 of three or four terms) add a few roundings to each product a term of C goes through, a
     // few units of the last place when K is tiny and the classic product is nearly exact.
-    EXPECT_LE(e.strassen, 6 * e.classic + 6 * std::numeric_limits<float>::epsilon()) << name(s);
-    EXPECT_LE(e.strassen, 1e-5) << name(s);
+    EXPECT_LE(e.alternative, 6 * e.classic + 6 * std::numeric_limits<float>::epsilon()) << name(s);
+    EXPECT_LE(e.alternative, 1e-5) << name(s);
   }
 }
 
@@ -224,6 +247,92 @@ TEST(Gemm, StrassenOnlyForLargeEvenProducts) {
   EXPECT_FALSE(useStrassen(1024, 256, 1024, false));
   EXPECT_FALSE(useStrassen(1024, 1024, 256, false));
   EXPECT_FALSE(useStrassen(2048, 2048, 2048, false));  // beyond one K block of the halves: no gain
+}
+
+// The products on the AMX tile unit (bf16x6, gemm_amx.h) beside the classic one: tiles of C cut by
+// M and N (16 + 1, 33, 47 rows / columns), K off a step (33, 300), several blocks of rows, rows of C
+// wider than N, B transposed, the bias, a clamp, a residual, threads, the transformer's and the
+// benchmark's products. B's parts in a std::vector (16-byte aligned): right, if slower.
+TEST(Gemm, AmxAgainstDoubleReference) {
+  if (!amxSupported()) GTEST_SKIP() << "no AMX tile unit (or QNN_CPU_AMX=0)";
+  std::vector<Case> cases = {
+      {{16, 16, 32, false, false, false, false, false}, false, false},
+      {{17, 33, 33, true, false, false, true, false}, false, false},
+      {{47, 100, 300, true, true, false, false, true}, true, false},
+      {{128, 256, 256, true, false, false, false, true}, true, false},
+      {{128, 1024, 256, true, false, false, false, false}, true, true},
+      {{128, 256, 1024, false, false, false, false, true}, true, false},
+      {{300, 64, 2048, true, false, false, true, true}, false, false},
+      {{1024, 1024, 1024, false, false, false, false, true}, false, false},
+  };
+  cases.push_back({{61, 48, 96, true, true, false, false, true}, false, false});
+  cases.back().s.residual = true;
+  for (const auto& [s, transB, positive] : cases) {
+    const Errors e = errorsBesideClassic(s, transB, positive, [&](const Operands& o, std::vector<float>& c) {
+      std::vector<float> packed(amxPackedBSize(s.k, s.n));
+      packBAmx(o.given.data(), transB ? s.k : s.n, transB, s.k, s.n, packed.data());
+      multiplyAmx(s.m, s.n, s.k, o.a.data(), s.k, packed.data(), s.bias ? o.bias.data() : nullptr, c.data(),
+                  s.wideC ? s.n + 5 : s.n, s.parallel, s.clamp ? &o.clamp : nullptr,
+                  s.residual ? o.residual.data() : nullptr);
+    });
+    std::printf("  %-46s AMX bf16x6 %.2e  classic %.2e  (%.2fx)\n",
+                (name(s) + (transB ? " transB" : "") + (positive ? " positive" : "")).c_str(), e.alternative,
+                e.classic, e.alternative / e.classic);
+    // Measured (docs/cpu-ops.md): 0.4-1.0x the classic product's error.
+    EXPECT_LE(e.alternative, 2 * e.classic + 2 * std::numeric_limits<float>::epsilon()) << name(s);
+  }
+}
+
+// A row of A with an infinity, a NaN or a value past bfloat16's range gives, in its row of C, what
+// the classic product gives (infinities, NaNs, the huge value's products); the other rows are
+// unchanged by it. A B the split cannot carry is refused (amxCarries).
+TEST(Gemm, AmxRowsTheSplitCannotCarry) {
+  if (!amxSupported()) GTEST_SKIP() << "no AMX tile unit (or QNN_CPU_AMX=0)";
+  const size_t m = 40, n = 48, k = 70;
+  std::vector<float> a = values(m * k, 31);
+  const std::vector<float> b = values(k * n, 32), bias = values(n, 33);
+  const float inf = std::numeric_limits<float>::infinity();
+  a[3 * k + 5] = inf;
+  a[17 * k + 0] = std::numeric_limits<float>::quiet_NaN();
+  a[20 * k + 69] = -inf;
+  a[33 * k + 7] = 3.4e38f;  // finite, rounds to infinity in bfloat16
+  std::vector<float> packed(amxPackedBSize(k, n)), classicPacked(packedBSize(k, n)), c(m * n), want(m * n);
+  packBAmx(b.data(), n, false, k, n, packed.data());
+  packB(b.data(), n, false, k, n, classicPacked.data());
+  multiplyAmx(m, n, k, a.data(), k, packed.data(), bias.data(), c.data(), n, true);
+  multiply(m, n, k, a.data(), k, false, classicPacked.data(), bias.data(), want.data(), n, true);
+  for (size_t i = 0; i < m; ++i)
+    for (size_t j = 0; j < n; ++j) {
+      const float got = c[i * n + j], expect = want[i * n + j];
+      if (std::isfinite(expect))
+        EXPECT_NEAR(got, expect, 1e-5 * std::max(1.f, std::fabs(expect))) << "C[" << i << "][" << j << "]";
+      else if (std::isnan(expect))
+        EXPECT_TRUE(std::isnan(got)) << "C[" << i << "][" << j << "] = " << got;
+      else
+        EXPECT_EQ(got, expect) << "C[" << i << "][" << j << "]";
+    }
+  EXPECT_FALSE(std::isfinite(c[3 * n]));
+  std::vector<float> bad = b;
+  EXPECT_TRUE(amxCarries(bad.data(), bad.size()));
+  bad[10] = inf;
+  EXPECT_FALSE(amxCarries(bad.data(), bad.size()));
+  bad[10] = std::numeric_limits<float>::quiet_NaN();
+  EXPECT_FALSE(amxCarries(bad.data(), bad.size()));
+  bad[10] = -3.4e38f;
+  EXPECT_FALSE(amxCarries(bad.data(), bad.size()));
+}
+
+// Which products take the tile path: at least a tile of rows and columns, K within 32..8192, A not
+// transposed; QNN_CPU_AMX=0 turns it off.
+TEST(Gemm, AmxOnlyForTileSizedProducts) {
+  if (!amxSupported()) GTEST_SKIP() << "no AMX tile unit (or QNN_CPU_AMX=0)";
+  EXPECT_TRUE(useAmx(16, 16, 32, false));
+  EXPECT_TRUE(useAmx(128, 256, 256, false));
+  EXPECT_FALSE(useAmx(15, 256, 256, false));
+  EXPECT_FALSE(useAmx(128, 15, 256, false));
+  EXPECT_FALSE(useAmx(128, 256, 31, false));
+  EXPECT_FALSE(useAmx(128, 256, 8193, false));
+  EXPECT_FALSE(useAmx(128, 256, 256, true));
 }
 
 }  // namespace

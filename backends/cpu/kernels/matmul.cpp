@@ -7,6 +7,7 @@
 #include "core/large_buffer.h"
 #include "core/weight_form_cache.h"
 #include "cpu/kernels/gemm.h"
+#include "cpu/kernels/gemm_amx.h"
 #include "cpu/kernels/kernel_factories.h"
 #include "cpu/kernels/kernel_util.h"
 
@@ -71,16 +72,24 @@ class FullyConnectedKernel final : public Kernel {
     }
     QNN_SDK_RETURN_IF_ERROR(checkOutputDims(op, outputs[0], expected));
     weightsPacked_ = inputs[1].data != nullptr;
-    // A large product with static weights: one level of Strassen (gemm.h), the weights packed for it.
-    strassen_ = weightsPacked_ && gemm::useStrassen(batch_, units_, depth_, false);
+    // Static weights on a CPU with the AMX tile unit: the bf16x6 products (gemm_amx.h), the weights
+    // packed in their parts; else, large, one level of Strassen (gemm.h).
+    amx_ = weightsPacked_ && gemm::useAmx(batch_, units_, depth_, false) &&
+           gemm::amxCarries(inputs[1].as<const float>(), inputs[1].numElements());
+    strassen_ = weightsPacked_ && !amx_ && gemm::useStrassen(batch_, units_, depth_, false);
     try {
       if (weightsPacked_) {
         // Static weights: packed once, and shared with every kernel packing the same weights.
         const float* w = inputs[1].as<const float>();
         shared_ = packedForms().get(w, inputs[1].numElements() * 4,
                                     "fc:" + std::to_string(depth_) + "x" + std::to_string(units_) +
-                                        (strassen_ ? "s" : ""),
+                                        (strassen_ ? "s" : amx_ ? "a" : ""),
                                     [&] {
+                                      if (amx_) {
+                                        sdk::LargeVector<float> packed(gemm::amxPackedBSize(depth_, units_));
+                                        gemm::packBAmx(w, depth_, true, depth_, units_, packed.data());
+                                        return packed;
+                                      }
                                       if (strassen_) {
                                         sdk::LargeVector<float> packed(gemm::strassenPackedBSize(depth_, units_));
                                         gemm::packBStrassen(w, depth_, true, depth_, units_, packed.data());
@@ -105,6 +114,12 @@ class FullyConnectedKernel final : public Kernel {
     const float* packed = weightsPacked_ ? shared_->data() : packedWeights_.data();
     // With a residual after its own inputs, the bias is there when those were three.
     const bool hasBias = residualInput_ ? residualInput_ == 3 : inputs.size() == 3;
+    if (amx_) {
+      gemm::multiplyAmx(batch_, units_, depth_, inputs[0].as<const float>(), depth_, packed,
+                        hasBias ? inputs[2].as<const float>() : nullptr, outputs[0].as<float>(), units_, true,
+                        clamped_ ? &clamp_ : nullptr, residualInput_ ? inputs[residualInput_].as<const float>() : nullptr);
+      return Status::ok();
+    }
     if (strassen_) {  // no residual (supportsEpilogue)
       gemm::multiplyStrassen(batch_, units_, depth_, inputs[0].as<const float>(), depth_, packed,
                              hasBias ? inputs[2].as<const float>() : nullptr, outputs[0].as<float>(), units_, true,
@@ -135,6 +150,7 @@ class FullyConnectedKernel final : public Kernel {
   size_t residualInput_ = 0;  // Epilogue::residualInput (0: none)
   bool keepDims_ = false, weightsPacked_ = false;
   bool strassen_ = false;  // static weights packed for gemm::multiplyStrassen
+  bool amx_ = false;       // static weights packed for gemm::multiplyAmx
   uint32_t units_ = 0, depth_ = 0;
   size_t batch_ = 0;
   std::vector<float> packedWeights_;   // weights given at execute
@@ -211,9 +227,14 @@ class MatMulKernel final : public Kernel {
     numBBatches_ = 1;
     for (uint32_t d : bBatch) numBBatches_ *= d;
     bPacked_ = inputs[1].data != nullptr;
-    // A large product with a constant B: one level of Strassen (gemm.h), B packed for it.
-    strassen_ = bPacked_ && gemm::useStrassen(m_, n_, k_, transA_);
-    packedSize_ = strassen_ ? gemm::strassenPackedBSize(k_, n_) : gemm::packedBSize(k_, n_);
+    // A constant B on a CPU with the AMX tile unit: the bf16x6 products (gemm_amx.h), B packed in
+    // its parts; else, large, one level of Strassen (gemm.h).
+    amx_ = bPacked_ && gemm::useAmx(m_, n_, k_, transA_) &&
+           gemm::amxCarries(inputs[1].as<const float>(), inputs[1].numElements());
+    strassen_ = bPacked_ && !amx_ && gemm::useStrassen(m_, n_, k_, transA_);
+    packedSize_ = amx_        ? gemm::amxPackedBSize(k_, n_)
+                  : strassen_ ? gemm::strassenPackedBSize(k_, n_)
+                              : gemm::packedBSize(k_, n_);
     directB_ = false;
     try {
       if (bPacked_) {
@@ -221,7 +242,7 @@ class MatMulKernel final : public Kernel {
         const float* b = inputs[1].as<const float>();
         shared_ = packedForms().get(b, inputs[1].numElements() * 4,
                                     "matmul:" + std::to_string(numBBatches_) + "x" + std::to_string(k_) + "x" +
-                                        std::to_string(n_) + (transB_ ? "t" : "") + (strassen_ ? "s" : ""),
+                                        std::to_string(n_) + (transB_ ? "t" : "") + (strassen_ ? "s" : amx_ ? "a" : ""),
                                     [&] {
                                       sdk::LargeVector<float> packed(numBBatches_ * packedSize_, 0.f);
                                       packAllB(b, packed.data());
@@ -249,7 +270,10 @@ class MatMulKernel final : public Kernel {
     const size_t lda = transA_ ? m_ : k_;
     const gemm::Clamp* clamp = clamped_ ? &clamp_ : nullptr;
     auto run = [&](size_t o, bool parallel) {
-      if (strassen_)
+      if (amx_)
+        gemm::multiplyAmx(m_, n_, k_, a + aBatchOf_[o] * aSize, lda, packedB + bBatchOf_[o] * packedSize_, bias,
+                          out + o * outSize, n_, parallel, clamp);
+      else if (strassen_)
         gemm::multiplyStrassen(m_, n_, k_, a + aBatchOf_[o] * aSize, lda, packedB + bBatchOf_[o] * packedSize_,
                                bias, out + o * outSize, n_, parallel, clamp);
       else if (directB_)
@@ -285,7 +309,9 @@ class MatMulKernel final : public Kernel {
     const size_t ldb = transB_ ? k_ : n_;
     parallelFor(numBBatches_, 1, [&](size_t s, size_t e) {
       for (size_t i = s; i < e; ++i) {
-        if (strassen_)
+        if (amx_)
+          gemm::packBAmx(b + i * bSize, ldb, transB_, k_, n_, packed + i * packedSize_);
+        else if (strassen_)
           gemm::packBStrassen(b + i * bSize, ldb, transB_, k_, n_, packed + i * packedSize_);
         else
           gemm::packB(b + i * bSize, ldb, transB_, k_, n_, packed + i * packedSize_);
@@ -296,6 +322,7 @@ class MatMulKernel final : public Kernel {
   bool transA_ = false, transB_ = false, bPacked_ = false, clamped_ = false;
   bool directB_ = false;  // a right-hand side given at execute, read in place (gemm::multiplyUnpackedB)
   bool strassen_ = false;  // a constant right-hand side packed for gemm::multiplyStrassen
+  bool amx_ = false;       // a constant right-hand side packed for gemm::multiplyAmx
   gemm::Clamp clamp_{0.f, 0.f};  // a fused activation, when clamped_
   uint32_t m_ = 0, k_ = 0, n_ = 0;
   size_t numBBatches_ = 1, packedSize_ = 0;
