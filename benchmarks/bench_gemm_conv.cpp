@@ -114,10 +114,10 @@ void BM_GemmTransformer(benchmark::State& state) {
 }
 BENCHMARK(BM_GemmTransformer)->Args({128, 256, 256, 0})->Args({128, 256, 1024, 0})->Args({128, 1024, 256, 0})->Args({128, 256, 256, 1})->Args({128, 256, 1024, 1})->Args({128, 1024, 256, 1})->Args({1024, 1024, 1024, 0})->UseRealTime()->Unit(benchmark::kMicrosecond);
 
-// The same products as six bfloat16 products on the AMX tile unit (gemm_amx.h), where the CPU has one.
+// The same products as six bfloat16 products on the AMX tile unit (gemm_amx.h; QNN_CPU_AMX=1).
 void BM_GemmAmxTransformer(benchmark::State& state) {
   if (!qnn::cpu::gemm::amxSupported()) {
-    state.SkipWithError("no AMX tile unit (or QNN_CPU_AMX=0)");
+    state.SkipWithError("no AMX tile unit, or QNN_CPU_AMX is not 1");
     return;
   }
   const size_t m = size_t(state.range(0)), k = size_t(state.range(1)), n = size_t(state.range(2));

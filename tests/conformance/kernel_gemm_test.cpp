@@ -254,7 +254,7 @@ TEST(Gemm, StrassenOnlyForLargeEvenProducts) {
 // wider than N, B transposed, the bias, a clamp, a residual, threads, the transformer's and the
 // benchmark's products. B's parts in a std::vector (16-byte aligned): right, if slower.
 TEST(Gemm, AmxAgainstDoubleReference) {
-  if (!amxSupported()) GTEST_SKIP() << "no AMX tile unit (or QNN_CPU_AMX=0)";
+  if (!amxSupported()) GTEST_SKIP() << "no AMX tile unit, or QNN_CPU_AMX is not 1";
   std::vector<Case> cases = {
       {{16, 16, 32, false, false, false, false, false}, false, false},
       {{17, 33, 33, true, false, false, true, false}, false, false},
@@ -287,7 +287,7 @@ TEST(Gemm, AmxAgainstDoubleReference) {
 // the classic product gives (infinities, NaNs, the huge value's products); the other rows are
 // unchanged by it. A B the split cannot carry is refused (amxCarries).
 TEST(Gemm, AmxRowsTheSplitCannotCarry) {
-  if (!amxSupported()) GTEST_SKIP() << "no AMX tile unit (or QNN_CPU_AMX=0)";
+  if (!amxSupported()) GTEST_SKIP() << "no AMX tile unit, or QNN_CPU_AMX is not 1";
   const size_t m = 40, n = 48, k = 70;
   std::vector<float> a = values(m * k, 31);
   const std::vector<float> b = values(k * n, 32), bias = values(n, 33);
@@ -322,10 +322,10 @@ TEST(Gemm, AmxRowsTheSplitCannotCarry) {
   EXPECT_FALSE(amxCarries(bad.data(), bad.size()));
 }
 
-// Which products take the tile path: at least a tile of rows and columns, K within 32..8192, A not
-// transposed; QNN_CPU_AMX=0 turns it off.
+// Which products take the tile path (QNN_CPU_AMX=1): at least a tile of rows and columns, K within
+// 32..8192, A not transposed.
 TEST(Gemm, AmxOnlyForTileSizedProducts) {
-  if (!amxSupported()) GTEST_SKIP() << "no AMX tile unit (or QNN_CPU_AMX=0)";
+  if (!amxSupported()) GTEST_SKIP() << "no AMX tile unit, or QNN_CPU_AMX is not 1";
   EXPECT_TRUE(useAmx(16, 16, 32, false));
   EXPECT_TRUE(useAmx(128, 256, 256, false));
   EXPECT_FALSE(useAmx(15, 256, 256, false));

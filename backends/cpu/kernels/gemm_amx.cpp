@@ -39,7 +39,9 @@ constexpr size_t kParts = 3;
 constexpr size_t kStepElems = kParts * 2 * kTileElems;  // one K step of a row or column pair
 constexpr size_t kPair = 2 * kTileRows;            // rows (columns) of a pair of tiles
 constexpr size_t kMaxK = 8192;
-// Rows of A formed at a time: a block's parts stay in L2 while every column pair of B passes.
+// A's parts formed in one round (all of a 1024 x 1024 A's: 6 MiB), and a block of them (in L2
+// while every column pair of B passes).
+constexpr size_t kMaxRoundBytes = size_t(16) << 20;
 constexpr size_t kABlockBytes = size_t(768) << 10;
 constexpr size_t kMaxBlockPairs = 8;
 constexpr size_t kMinParallelWork = size_t(1) << 18;
@@ -90,8 +92,8 @@ constexpr long kXfeatureXtiledata = 18;
 
 bool detectAmx() {
   if (cpuIsa() != Isa::kAvx512) return false;
-  const char* env = std::getenv("QNN_CPU_AMX");
-  if (env && std::strcmp(env, "0") == 0) return false;
+  const char* env = std::getenv("QNN_CPU_AMX");  // opt-in: see gemm_amx.h
+  if (!env || std::strcmp(env, "1") != 0) return false;
   unsigned a = 0, b = 0, c = 0, d = 0;
   if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return false;
   const bool tile = (d & (1u << 24)) != 0, amxBf16 = (d & (1u << 22)) != 0;
@@ -294,66 +296,65 @@ void multiplyAmx(size_t M, size_t N, size_t K, const float* A, size_t lda, const
                  const float* bias, float* C, size_t ldc, bool parallel, const Clamp* clamp, const float* residual) {
 #ifdef QNN_GEMM_HAVE_AMX
   const auto* packedB = reinterpret_cast<const uint16_t*>(packedBFloats);
-  const size_t steps = roundUp(K, kStepK) / kStepK;
+  const size_t steps = roundUp(K, kStepK) / kStepK, pairElems = steps * kStepElems;
   const size_t rowPairs = roundUp(M, kPair) / kPair, colPairs = roundUp(N, kPair) / kPair;
-  const size_t pairBytes = steps * kStepElems * sizeof(uint16_t);
-  const size_t blockPairs = std::clamp<size_t>(kABlockBytes / pairBytes, 1, kMaxBlockPairs);
-  const size_t rowBlocks = (rowPairs + blockPairs - 1) / blockPairs;
-  // Tasks are (block of rows x range of column pairs); with fewer row blocks than two a thread, the
-  // columns split too (each thread then forms the block's parts of A itself and reads only its
-  // share of B, the weights that come from memory).
-  const bool worthSplitting = parallel && M * N * K >= kMinParallelWork;
-  const size_t threads = worthSplitting ? workerThreads() : 1;
-  const size_t colChunks =
-      threads > 1 && rowBlocks < 2 * threads ? std::min(colPairs, (2 * threads + rowBlocks - 1) / rowBlocks) : 1;
-  const size_t tasks = rowBlocks * colChunks;
-  auto run = [&](size_t begin, size_t end) {
-    auto* aParts = reinterpret_cast<uint16_t*>(threadScratch((blockPairs * steps * kStepElems + 1) / 2));
-    if (!aParts) {  // no memory for A's parts: every row in float32 from B's parts (slow, still right)
+  // A's parts are formed for many rows at once (a round), then every block of rows (its parts in
+  // L2) meets every column pair of B. Both steps run on the threads in many small tasks the pool
+  // balances: the tile unit is shared with another hardware thread on many hosts, and a core whose
+  // twin uses it runs its tiles at half speed or less (static halves then waited for the slow one).
+  const size_t roundPairs = std::clamp<size_t>(kMaxRoundBytes / (pairElems * sizeof(uint16_t)), 1, rowPairs);
+  const size_t blockPairs = std::clamp<size_t>(kABlockBytes / (pairElems * sizeof(uint16_t)), 1, kMaxBlockPairs);
+  const bool split = parallel && M * N * K >= kMinParallelWork && workerThreads() > 1;
+  const size_t partsFloats = (roundPairs * pairElems + 1) / 2;
+  float* scratch = threadScratch(partsFloats + (roundPairs * kPair + 3) / 4);
+  if (!scratch) {  // no memory for A's parts: every row in float32 from B's parts (slow, still right)
+    for (size_t i = 0; i < M; ++i)
+      exactRow(A + i * lda, K, packedB, steps, 0, N, bias, residual ? residual + i * ldc : nullptr, C + i * ldc, clamp);
+    return;
+  }
+  auto* aParts = reinterpret_cast<uint16_t*>(scratch);
+  auto* bad = reinterpret_cast<uint8_t*>(scratch + partsFloats);  // a flag a row of the round
+  for (size_t r0 = 0; r0 < rowPairs; r0 += roundPairs) {
+    const size_t pairs = std::min(roundPairs, rowPairs - r0), blocks = (pairs + blockPairs - 1) / blockPairs;
+    auto pack = [&](size_t begin, size_t end) {
+      for (size_t p = begin; p < end; ++p) packA(A, lda, M, K, (r0 + p) * kPair, 1, aParts + p * pairElems, bad + p * kPair);
+    };
+    // Task t: block t / colPairs of the round's rows with column pair t % colPairs. A thread's
+    // range of tasks is then a few blocks, each kept while B passes.
+    auto compute = [&](size_t begin, size_t end) {
+      configureTiles();
+      alignas(64) float out[kPair * kPair];
+      const size_t pairLines = pairElems * sizeof(uint16_t) / 64;
       for (size_t t = begin; t < end; ++t) {
-        const size_t block = t / colChunks, chunk = t % colChunks;
-        const size_t j0 = chunk * colPairs / colChunks * kPair, j1 = std::min(N, (chunk + 1) * colPairs / colChunks * kPair);
-        for (size_t i = block * blockPairs * kPair; i < std::min(M, (block + 1) * blockPairs * kPair); ++i)
-          exactRow(A + i * lda, K, packedB, steps, j0, j1, bias, residual ? residual + i * ldc : nullptr, C + i * ldc,
-                   clamp);
-      }
-      return;
-    }
-    configureTiles();
-    uint8_t bad[kMaxBlockPairs * kPair];
-    alignas(64) float out[kPair * kPair];
-    for (size_t t = begin; t < end; ++t) {
-      const size_t block = t / colChunks, chunk = t % colChunks;
-      const size_t p0 = block * blockPairs, pairs = std::min(blockPairs, rowPairs - p0);
-      const size_t c0 = chunk * colPairs / colChunks, c1 = (chunk + 1) * colPairs / colChunks;
-      const size_t i0 = p0 * kPair;
-      packA(A, lda, M, K, i0, pairs, aParts, bad);
-      for (size_t cp = c0; cp < c1; ++cp) {
+        const size_t block = t / colPairs, cp = t % colPairs;
+        const size_t p0 = block * blockPairs, p1 = std::min(pairs, p0 + blockPairs);
         const size_t j0 = cp * kPair, cols = std::min(kPair, N - j0);
-        const size_t pairLines = steps * kStepElems * sizeof(uint16_t) / 64, fetch = (pairLines + pairs * steps - 1) / (pairs * steps);
-        const char* next = reinterpret_cast<const char*>(packedB + (cp + 1) * steps * kStepElems);
-        for (size_t p = 0; p < pairs; ++p) {
-          const size_t i = i0 + p * kPair, rows = std::min(kPair, M - i);
-          // The task's last pair fetches nothing (a prefetch past the next pair's end does not fault).
-          const size_t lines = cp + 1 < c1 ? fetch : 0;
-          blockProduct(steps, aParts + p * steps * kStepElems, packedB + cp * steps * kStepElems, out,
-                       next + p * steps * fetch * 64, lines);
+        // The next task's column pair fetched a share a step (nothing after the range's last).
+        const size_t fetch = t + 1 < end && cp + 1 < colPairs ? (pairLines + (p1 - p0) * steps - 1) / ((p1 - p0) * steps) : 0;
+        const char* next = reinterpret_cast<const char*>(packedB + (cp + 1) * pairElems);
+        for (size_t p = p0; p < p1; ++p) {
+          const size_t i = (r0 + p) * kPair, rows = std::min(kPair, M - i);
+          blockProduct(steps, aParts + p * pairElems, packedB + cp * pairElems, out,
+                       next + (p - p0) * steps * fetch * 64, fetch);
           storeBlock(out, rows, cols, bias ? bias + j0 : nullptr, residual ? residual + i * ldc + j0 : nullptr,
                      C + i * ldc + j0, ldc, clamp);
         }
       }
-      const size_t j0 = c0 * kPair, j1 = std::min(N, c1 * kPair);
-      for (size_t r = 0; r < pairs * kPair && i0 + r < M; ++r)
-        if (bad[r])
-          exactRow(A + (i0 + r) * lda, K, packedB, steps, j0, j1, bias, residual ? residual + (i0 + r) * ldc : nullptr,
-                   C + (i0 + r) * ldc, clamp);
+      releaseTiles();
+    };
+    if (split) {
+      parallelFor(pairs, 1, pack);
+      parallelFor(blocks * colPairs, 1, compute);
+    } else {
+      pack(0, pairs);
+      compute(0, blocks * colPairs);
     }
-    releaseTiles();
-  };
-  if (tasks > 1 && threads > 1)
-    parallelFor(tasks, 1, run);
-  else
-    run(0, tasks);
+    for (size_t r = 0; r < pairs * kPair && r0 * kPair + r < M; ++r)
+      if (bad[r]) {
+        const size_t i = r0 * kPair + r;
+        exactRow(A + i * lda, K, packedB, steps, 0, N, bias, residual ? residual + i * ldc : nullptr, C + i * ldc, clamp);
+      }
+  }
 #else
   (void)M, (void)N, (void)K, (void)A, (void)lda, (void)packedBFloats, (void)bias, (void)C, (void)ldc, (void)parallel,
       (void)clamp, (void)residual;

@@ -21,8 +21,15 @@ namespace qnn::cpu::gemm {
 
 struct Clamp;
 
-// An AVX-512 CPU with AMX-TILE, AMX-BF16 and AVX512-BF16 whose kernel lends this process the tile
-// state, QNN_CPU_ISA not lowered and the environment variable QNN_CPU_AMX not "0".
+// The environment variable QNN_CPU_AMX is "1", on an AVX-512 CPU with AMX-TILE, AMX-BF16 and
+// AVX512-BF16 whose kernel lends this process the tile state (QNN_CPU_ISA not lowered).
+//
+// Opt-in: the tile unit belongs to a physical core, and where the core's other hardware thread
+// runs tile products too (another tenant of a shared host) each gets half of it or less. Measured on
+// such a host (docs/benchmarks.md): with the unit to itself the transformer's products ran 1.6-2.2x
+// faster than the AVX-512 FMA loop; while the twin used it, 1.2-1.35x slower than that loop, and the
+// FMA loop keeps its speed there. Where the cores are the process's own, QNN_CPU_AMX=1 is the fast
+// path.
 bool amxSupported();
 
 // Whether a product should take the tile path: amxSupported, A not transposed, M and N at least 16
