@@ -7,9 +7,11 @@ packages=(build-essential cmake ninja-build pkg-config
           python3-onnx python3-numpy python3-yaml python3-clang python3-pytest python3-pil python3-flatbuffers libonnx-testdata)
 # References the converter's accuracy tests compare with (tests skip without them; set
 # QNN_SKIP_REFERENCE_DEPS=1 to leave them out): torchvision models and ONNX Runtime via node;
-# and chromium, the headless browser the HTML profile report is checked in.
+# and chromium, the headless browser the HTML profile report is checked in. libopenblas0-pthread
+# takes over libblas.so.3 from the reference BLAS Debian's torch otherwise links (a 1024^3 product
+# 41 ms instead of 540-750; examples/llm trains ~8x faster).
 if [ "${QNN_SKIP_REFERENCE_DEPS:-0}" != 1 ]; then
-  packages+=(python3-torch python3-torchvision nodejs chromium)
+  packages+=(python3-torch python3-torchvision libopenblas0-pthread nodejs chromium)
   command -v npm >/dev/null 2>&1 || packages+=(npm)
 fi
 missing=()
