@@ -22,6 +22,7 @@ python3-onnx, python3-numpy; nothing from PyPI. The graphs' interface (what a ru
     new_key_L, new_value_L float [1, kv_heads, N, head_dim]  the runner writes them into its cache
 """
 import argparse
+import copy
 import glob
 import hashlib
 import json
@@ -320,6 +321,11 @@ def main():
     tok.save(os.path.join(a.out, "tokenizer.json"))
     train_ids = torch.tensor(tok.encode(train_text))
     test_ids = torch.tensor(tok.encode(test_text))
+    # The training text's last 5 % picks the checkpoint (every 50 steps and the last): past a few hundred
+    # steps this model learns the texts by heart and does worse on text it has not seen (the 600-step
+    # default model: held-out perplexity 75.8 against 56.9 at step 201). The held-out text stays unseen.
+    val_ids = train_ids[-(len(train_ids) // 20):]
+    train_ids = train_ids[:-len(val_ids)]
     t_bpe = time.time() - t0
     print(f"corpus {len(train_text)}+{len(test_text)} chars -> {len(train_ids)}+{len(test_ids)} tokens, "
           f"vocab {c['vocab']} (BPE {t_bpe:.1f} s)", flush=True)
@@ -329,6 +335,15 @@ def main():
     opt = torch.optim.AdamW(model.parameters(), lr=c["lr"], betas=(0.9, 0.95), weight_decay=0.1)
     seq, bs = c["seq"], c["batch"]
     t1, step = time.time(), 0
+    best = (float("inf"), 0, None)  # validation perplexity, step, state
+
+    def keep_if_best():
+        nonlocal best
+        v = perplexity(model, val_ids, seq)
+        if v < best[0]:
+            best = (v, step, copy.deepcopy(model.state_dict()))
+        return v
+
     while True:
         frac = max(step / steps, (time.time() - t1) / seconds)
         if frac >= 1:
@@ -345,16 +360,21 @@ def main():
         opt.step()
         step += 1
         if step % 50 == 0:
-            print(f"step {step} loss {loss.item():.3f} lr {lr:.2e} {time.time() - t1:.0f} s", flush=True)
+            print(f"step {step} loss {loss.item():.3f} lr {lr:.2e} validation perplexity {keep_if_best():.2f} "
+                  f"{time.time() - t1:.0f} s", flush=True)
+    if best[1] != step:
+        keep_if_best()
     t_train = time.time() - t1
+    model.load_state_dict(best[2])
     model.eval()
     ppl = perplexity(model, test_ids, seq)
-    print(f"{params} parameters, {step} steps in {t_train:.0f} s; held-out perplexity {ppl:.2f} "
-          f"over {len(test_ids)} tokens", flush=True)
+    print(f"{params} parameters, {step} steps in {t_train:.0f} s, kept step {best[1]} (validation perplexity "
+          f"{best[0]:.2f}); held-out perplexity {ppl:.2f} over {len(test_ids)} tokens", flush=True)
     torch.save({"config": c, "state": model.state_dict()}, os.path.join(a.out, "model.pt"))
     export(model, c["ar"], os.path.join(a.out, "prefill.onnx"))
     export(model, 1, os.path.join(a.out, "decode.onnx"))
-    json.dump(dict(key=key, config=c, parameters=params, steps=step, train_seconds=round(t_train, 1),
+    json.dump(dict(key=key, config=c, parameters=params, steps=step, kept_step=best[1],
+                   validation_perplexity=best[0], train_seconds=round(t_train, 1),
                    bpe_seconds=round(t_bpe, 1), held_out_tokens=len(test_ids), held_out_perplexity=ppl,
                    corpus=a.corpus), open(meta_path, "w"), indent=1)
     print(f"wrote {a.out}/prefill.onnx (AR-{c['ar']}), decode.onnx (AR-1), ctx {c['ctx']}")
