@@ -197,15 +197,13 @@ QNN_AMX_TARGET void storeBlock(const float* out, size_t rows, size_t cols, const
   }
 }
 
-// The parts of A's rows [i0, i0 + rows) (rows past M as zeros) for every K step, in pairs of row
-// tiles from `dst`; marks in `bad` (one flag a row) the rows with a value the split cannot carry.
-QNN_AMX_TARGET void packA(const float* A, size_t lda, size_t M, size_t K, size_t i0, size_t pairs, uint16_t* dst,
-                          uint8_t* bad) {
+// The parts of the pair of row tiles A[i0, i0 + 32) (rows past M as zeros) for every K step, into
+// `dst`; marks in `bad` (one flag a row) the rows with a value the split cannot carry.
+QNN_AMX_TARGET void packA(const float* A, size_t lda, size_t M, size_t K, size_t i0, uint16_t* dst, uint8_t* bad) {
   const size_t steps = roundUp(K, kStepK) / kStepK;
   const __m512i exponent = _mm512_set1_epi16(0x7F80);
-  for (size_t r = 0; r < pairs * kPair; ++r) {
-    uint16_t* rowAt = dst + (r / kPair) * steps * kStepElems + (r % kPair / kTileRows) * kTileElems +
-                      (r % kTileRows) * kStepK;
+  for (size_t r = 0; r < kPair; ++r) {
+    uint16_t* rowAt = dst + (r / kTileRows) * kTileElems + (r % kTileRows) * kStepK;
     const size_t i = i0 + r;
     if (i >= M) {
       bad[r] = 0;
@@ -317,7 +315,7 @@ void multiplyAmx(size_t M, size_t N, size_t K, const float* A, size_t lda, const
   for (size_t r0 = 0; r0 < rowPairs; r0 += roundPairs) {
     const size_t pairs = std::min(roundPairs, rowPairs - r0), blocks = (pairs + blockPairs - 1) / blockPairs;
     auto pack = [&](size_t begin, size_t end) {
-      for (size_t p = begin; p < end; ++p) packA(A, lda, M, K, (r0 + p) * kPair, 1, aParts + p * pairElems, bad + p * kPair);
+      for (size_t p = begin; p < end; ++p) packA(A, lda, M, K, (r0 + p) * kPair, aParts + p * pairElems, bad + p * kPair);
     };
     // Task t: block t / colPairs of the round's rows with column pair t % colPairs. A thread's
     // range of tasks is then a few blocks, each kept while B passes.
