@@ -39,10 +39,14 @@ std::vector<double> reference(const Shape& s, const std::vector<float>& a, size_
                               const std::vector<float>& bias, const std::vector<float>& c0, size_t ldc,
                               const Clamp& clamp, const std::vector<float>& r) {
   std::vector<double> c(c0.begin(), c0.end());
+  std::vector<float> columns(s.k * s.n);  // B's columns as rows: the sums below read memory in order
+  for (size_t p = 0; p < s.k; ++p)
+    for (size_t j = 0; j < s.n; ++j) columns[j * s.k + p] = b[p * s.n + j];
   for (size_t i = 0; i < s.m; ++i)
     for (size_t j = 0; j < s.n; ++j) {
       double acc = s.accumulate ? c0[i * ldc + j] : (s.bias ? bias[j] : 0.0);
-      for (size_t p = 0; p < s.k; ++p) acc += double(a[i * lda + p]) * b[p * s.n + j];
+      const float *row = &a[i * lda], *column = &columns[j * s.k];
+      for (size_t p = 0; p < s.k; ++p) acc += double(row[p]) * column[p];
       if (s.residual) acc += r[i * ldc + j];
       if (s.clamp) acc = std::min(std::max(acc, double(clamp.lo)), double(clamp.hi));
       c[i * ldc + j] = acc;

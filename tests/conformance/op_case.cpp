@@ -29,13 +29,20 @@ bool registerCaseSource(const std::string& family, CaseSource source) {
   return true;
 }
 
-std::vector<OpCase> allCases() { return collect(sources()); }
+// Built once per process (every reference computed once): a test program reads them for several suites.
+const std::vector<OpCase>& allCases() {
+  static const std::vector<OpCase> cases = collect(sources());
+  return cases;
+}
 
 bool registerFixedPointCaseSource(const std::string& family, CaseSource source) {
   fixedPointSources()[family] = std::move(source);
   return true;
 }
 
-std::vector<OpCase> allFixedPointCases() { return collect(fixedPointSources()); }
+const std::vector<OpCase>& allFixedPointCases() {
+  static const std::vector<OpCase> cases = collect(fixedPointSources());
+  return cases;
+}
 
 }  // namespace qnn::conformance

@@ -123,14 +123,15 @@ class CaseRng {
 //   static const bool kRegistered = registerCaseSource("Conv2d", conv2dCases);
 using CaseSource = std::function<std::vector<OpCase>()>;
 bool registerCaseSource(const std::string& family, CaseSource source);
-// Every case of every registered source, in registration-independent (sorted) order.
-std::vector<OpCase> allCases();
+// Every case of every registered source, in registration-independent (sorted) order; built on the
+// first call (after static initialization has registered the sources).
+const std::vector<OpCase>& allCases();
 
 // Fixed-point cases: quantized tensors whose expected outputs follow the integer
 // rule of docs/htp-fixed-point.md (reference_fixed_point.*). Backends that
 // implement that rule (htp_sim) must match them bit-exactly; they are kept apart
 // from allCases() because float-emulating backends (cpu) round differently.
 bool registerFixedPointCaseSource(const std::string& family, CaseSource source);
-std::vector<OpCase> allFixedPointCases();
+const std::vector<OpCase>& allFixedPointCases();
 
 }  // namespace qnn::conformance

@@ -129,7 +129,7 @@ Floats matMul(const Floats& a, const Dims& ad, const Floats& b, const Dims& bd, 
   outDims->push_back(uint32_t(M));
   outDims->push_back(uint32_t(N));
   const size_t numBatch = count(oB);
-  Floats out(numBatch * M * N);
+  Floats out(numBatch * M * N), rows(M * K), columns(N * K);
   for (size_t o = 0; o < numBatch; ++o) {
     size_t rem = o, aIdx = 0, bIdx = 0, aMul = 1, bMul = 1;
     for (size_t d = rank; d-- > 0;) {
@@ -142,14 +142,16 @@ Floats matMul(const Floats& a, const Dims& ad, const Floats& b, const Dims& bd, 
     }
     const float* A = a.data() + aIdx * ar * ac;
     const float* B = b.data() + bIdx * br * bc;
+    // A's rows and B's columns each laid out as K values in a row, so the sums read memory in order.
+    for (size_t i = 0; i < M; ++i)
+      for (size_t k = 0; k < K; ++k) rows[i * K + k] = transA ? A[k * ac + i] : A[i * ac + k];
+    for (size_t j = 0; j < N; ++j)
+      for (size_t k = 0; k < K; ++k) columns[j * K + k] = transB ? B[j * bc + k] : B[k * bc + j];
     for (size_t i = 0; i < M; ++i)
       for (size_t j = 0; j < N; ++j) {
         double acc = bias.empty() ? 0.0 : bias[j];
-        for (size_t k = 0; k < K; ++k) {
-          const double av = transA ? A[k * ac + i] : A[i * ac + k];
-          const double bv = transB ? B[j * bc + k] : B[k * bc + j];
-          acc += av * bv;
-        }
+        const float *row = &rows[i * K], *column = &columns[j * K];
+        for (size_t k = 0; k < K; ++k) acc += double(row[k]) * column[k];
         out[(o * M + i) * N + j] = float(acc);
       }
   }
