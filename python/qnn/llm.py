@@ -375,7 +375,7 @@ def lpbq_entry(name, w):
     top, qmax = 1 << (LPBQ_BW - LPBQ_COMPRESSED), (1 << (LPBQ_COMPRESSED - 1)) - 1
     ks = np.arange(1, top + 1, dtype=np.float64)[:, None, None]        # every integer a block may take
     widest = np.maximum(np.abs(w3).max(axis=(1, 2)) / qmax, 1e-12)      # the channel's largest block scale
-    best_err, chan, ints = None, None, None
+    best_err, chan, ints = np.full(len(widest), np.inf), np.zeros(len(widest)), np.zeros(w3.shape[:2], int)
     # Each block's integer multiple of the channel scale: of all 16, the one with the smallest squared error
     # over the block's weights (the block's own max / 7 is not it: clipping a block's largest weight a little
     # often rounds the rest finer). The channel scale itself: its largest block's / 16, or a little less
@@ -386,12 +386,9 @@ def lpbq_entry(name, w):
         q = np.clip(np.round(w3[None] / scales[..., None]), -qmax - 1, qmax)
         err = ((q * scales[..., None] - w3[None]) ** 2).sum(-1)         # [16, out, blocks]
         pick, e = err.argmin(0), err.min(0).sum(-1)                     # [out, blocks], [out]
-        if best_err is None:
-            best_err, chan, ints = e, c, pick + 1
-        else:
-            better = e < best_err
-            best_err, chan = np.where(better, e, best_err), np.where(better, c, chan)
-            ints = np.where(better[:, None], pick + 1, ints)
+        better = e < best_err
+        best_err, chan = np.where(better, e, best_err), np.where(better, c, chan)
+        ints = np.where(better[:, None], pick + 1, ints)
     return {"name": name, "enc_type": "LPBQ", "dtype": "INT", "bw": LPBQ_BW, "compressed_bw": LPBQ_COMPRESSED,
             "block_size": bs, "is_sym": True, "scale": [float(v) for v in chan],
             "offset": [-(1 << (LPBQ_BW - 1))] * len(chan), "per_block_int_scale": [int(v) for v in ints.reshape(-1)]}
