@@ -42,8 +42,12 @@ struct Epilogue {
   // Compute as if every value of in[0] were first multiplied by this: a folded
   // ElementWiseMultiply by a static scalar.
   std::optional<float> inputScale;
+  // Every value written to a float out[0] is Gelu(value), 0.5 x (1 + erf(x / sqrt 2)), as the Gelu
+  // op computes it: a folded Gelu. Kernels take it alone (with neither a clamp nor a residual,
+  // whose order against it the fold does not record).
+  bool gelu = false;
 
-  bool empty() const { return !clamp && !residualInput && !maxPool && !inputScale; }
+  bool empty() const { return !clamp && !residualInput && !maxPool && !inputScale && !gelu; }
   // An epilogue of a clamp alone.
   static Epilogue clampTo(float lo, float hi) {
     Epilogue e;
@@ -51,7 +55,7 @@ struct Epilogue {
     return e;
   }
   // Nothing but (possibly) a clamp.
-  bool clampOnly() const { return !residualInput && !maxPool && !inputScale; }
+  bool clampOnly() const { return !residualInput && !maxPool && !inputScale && !gelu; }
 };
 
 // How a graph computes its float tensors: one value per graph, given to every kernel of it

@@ -22,12 +22,7 @@ size_t fuseActivations(StepGraph& graph) {
     sdk::Epilogue e = producer.epilogue;
     e.clamp = {minMax ? act.node->params.f32("min_value", 0.f) : 0.f,
                minMax ? act.node->params.f32("max_value", 0.f) : std::numeric_limits<float>::infinity()};
-    if (!producer.kernel->supportsEpilogue(e)) return StepGraph::Fold::kNone;
-    producer.epilogue = e;
-    producer.folded.push_back(act.node);
-    producer.outIds = act.outIds;
-    producer.outViews[0] = act.outViews[0];
-    return StepGraph::Fold::kReaderIntoProducer;
+    return StepGraph::foldReaderAsEpilogue(producer, act, e);
   });
 }
 

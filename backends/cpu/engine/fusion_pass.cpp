@@ -37,6 +37,7 @@ size_t StepGraph::foldPairs(const std::function<Fold(size_t producer, size_t rea
 const std::vector<FusionPass>& fusionPasses() {
   static const std::vector<FusionPass> passes = {
       {"activation", fuseActivations},
+      {"gelu", fuseGelus},
       {"pointwise-depthwise", fusePointwiseDepthwise},
       {"conv-maxpool", fuseConvMaxPool},
       {"softmax-scale", foldScaleIntoSoftmax},

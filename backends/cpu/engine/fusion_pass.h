@@ -30,6 +30,17 @@ class StepGraph {
   size_t foldPairs(const std::function<Fold(size_t producer, size_t reader)>& tryFold);
   // Within foldPairs: whether step k was folded away.
   bool removed(size_t k) const { return removed_[k]; }
+  // An element-wise reader folded into its producer as the producer's epilogue `e` (an activation
+  // written with the product's stores, into the reader's output), where the producer's kernel takes
+  // it; kNone otherwise.
+  static Fold foldReaderAsEpilogue(Step& producer, Step& reader, const sdk::Epilogue& e) {
+    if (!producer.kernel->supportsEpilogue(e)) return Fold::kNone;
+    producer.epilogue = e;
+    producer.folded.push_back(reader.node);
+    producer.outIds = reader.outIds;
+    producer.outViews[0] = reader.outViews[0];
+    return Fold::kReaderIntoProducer;
+  }
 
   const GraphIR& ir;
   const StepBuilder& builder;
@@ -50,6 +61,7 @@ struct FusionPass {
 const std::vector<FusionPass>& fusionPasses();
 
 size_t fuseActivations(StepGraph& graph);         // fuse_activation.cpp
+size_t fuseGelus(StepGraph& graph);               // fuse_gelu.cpp
 size_t fusePointwiseDepthwise(StepGraph& graph);  // fuse_pointwise_depthwise.cpp
 size_t fuseConvMaxPool(StepGraph& graph);         // fuse_conv_max_pool.cpp
 size_t foldScaleIntoSoftmax(StepGraph& graph);    // fold_softmax_scale.cpp

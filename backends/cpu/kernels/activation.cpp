@@ -10,6 +10,7 @@
 #include "cpu/kernels/cpu_isa.h"
 #include "cpu/kernels/elementwise_map.h"
 #include "cpu/kernels/kernel_factories.h"
+#include "cpu/kernels/vector_activation.h"
 #include "cpu/kernels/vector_exp.h"
 
 namespace qnn::cpu {
@@ -68,10 +69,6 @@ void geluPortable(const float* x, float* y, size_t n) { geluBody(x, y, n); }
 QNN_CPU_TARGET_AVX512 void sigmoidAvx512(const float* x, float* y, size_t n) { sigmoidBody(x, y, n); }
 QNN_CPU_TARGET_AVX2 void sigmoidAvx2(const float* x, float* y, size_t n) { sigmoidBody(x, y, n); }
 void sigmoidPortable(const float* x, float* y, size_t n) { sigmoidBody(x, y, n); }
-void geluRange(const float* x, float* y, size_t n) {
-  static const RangeFn fn = pickForIsa<RangeFn>(geluAvx512, geluAvx2, geluPortable);
-  fn(x, y, n);
-}
 void sigmoidRange(const float* x, float* y, size_t n) {
   static const RangeFn fn = pickForIsa<RangeFn>(sigmoidAvx512, sigmoidAvx2, sigmoidPortable);
   fn(x, y, n);
@@ -182,6 +179,11 @@ class PreluKernel final : public Kernel {
 };
 
 }  // namespace
+
+void geluRange(const float* x, float* y, size_t n) {
+  static const RangeFn fn = pickForIsa<RangeFn>(geluAvx512, geluAvx2, geluPortable);
+  fn(x, y, n);
+}
 
 std::unique_ptr<Kernel> makeActivation(const std::string& opType) { return makeMapKernel(kActivations, opType); }
 

@@ -15,6 +15,7 @@
 
 #include "cpu/kernels/cpu_isa.h"
 #include "cpu/kernels/kernel_util.h"
+#include "cpu/kernels/vector_activation.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include "cpu/kernels/x86_simd.h"
@@ -543,6 +544,11 @@ struct BLayout {
   const float* paired;  // B's rows twice over (packB, N = 24 or 40), or null
 };
 
+// Gelu over C rows [i0, i0 + rows) x columns [j0, j1).
+void geluBlock(float* C, size_t ldc, size_t i0, size_t rows, size_t j0, size_t j1) {
+  for (size_t i = i0; i < i0 + rows; ++i) geluRange(C + i * ldc + j0, C + i * ldc + j0, j1 - j0);
+}
+
 // C rows [i0, i0 + rows) x columns [j0, j1) += the same block of R (rows ldc apart, as C).
 void addResidualBlock(float* C, const float* R, size_t ldc, size_t i0, size_t rows, size_t j0, size_t j1) {
   for (size_t i = i0; i < i0 + rows; ++i)
@@ -559,9 +565,12 @@ void multiplyImpl(size_t M, size_t N, size_t K, const float* A, size_t lda, bool
         for (size_t j = 0; j < N; ++j) C[i * ldc + j] = bias ? bias[j] : 0.f;
     if (residual) addResidualBlock(C, residual, ldc, 0, M, 0, N);
     if (clamp) clampBlock(C, M, N, ldc, *clamp);
+    if (clamp && clamp->gelu) geluBlock(C, ldc, 0, M, 0, N);
     return;
   }
   if (accumulate) bias = nullptr;
+  // A folded Gelu: on each task's block of C after its last K block (the block is in L1 or L2).
+  const bool gelu = clamp && clamp->gelu;
   static const MicroKernelInfo micro = selectMicroKernel();
   const size_t mrK = micro.mr;
   // Rows 4 KiB apart (K a multiple of 1024: a transformer's FFN down
@@ -686,6 +695,7 @@ void multiplyImpl(size_t M, size_t N, size_t K, const float* A, size_t lda, bool
 #ifdef QNN_GEMM_HAVE_X86
       if (paired) {
         runPairedRows(i0, mc);
+        if (gelu) geluBlock(C, ldc, i0, mc, 0, N);
         continue;
       }
 #endif
@@ -728,6 +738,7 @@ void multiplyImpl(size_t M, size_t N, size_t K, const float* A, size_t lda, bool
       if (residual && !useDirectA) addResidualBlock(C, residual, ldc, i0, mc, p0 * kNR, std::min(N, p1 * kNR));
       if (clamp && !useDirectA)
         clampBlock(C + i0 * ldc + p0 * kNR, mc, std::min(N, p1 * kNR) - p0 * kNR, ldc, *clamp);
+      if (gelu) geluBlock(C, ldc, i0, mc, p0 * kNR, std::min(N, p1 * kNR));
     }
   };
   if (worthSplitting)

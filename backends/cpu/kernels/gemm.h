@@ -17,9 +17,12 @@ size_t packedBSize(size_t K, size_t N);
 void packB(const float* B, size_t ldb, bool transB, size_t K, size_t N, float* packed);
 
 // Bounds every value of C is clamped into after the product (a fused Relu:
-// {0, +inf}; ReluMinMax: {min, max}).
+// {0, +inf}; ReluMinMax: {min, max}). With gelu, C = Gelu(value) instead, the values the Gelu op
+// gives (a folded Gelu: each block of C while it is still in cache); the bounds are then
+// -inf / +inf.
 struct Clamp {
   float lo, hi;
+  bool gelu = false;
 };
 
 // C = op(A) * packedB (+ bias). op(A) is A (M x K, row stride lda) or, when

@@ -1,6 +1,7 @@
 // FullyConnected and MatMul on float32, both on the shared packed GEMM. Static
 // right-hand sides (weights) are packed once in prepare.
 #include <algorithm>
+#include <limits>
 #include <new>
 #include <string>
 
@@ -10,12 +11,25 @@
 #include "cpu/kernels/gemm_amx.h"
 #include "cpu/kernels/kernel_factories.h"
 #include "cpu/kernels/kernel_util.h"
+#include "cpu/kernels/vector_activation.h"
 
 namespace qnn::cpu {
 namespace {
 
 Status outOfMemory(const char* op) {
   return {sdk::StatusCode::kOutOfMemory, std::string(op) + ": out of memory for packed weights"};
+}
+
+// A folded Gelu (Epilogue::gelu) alone: the order of a clamp or a residual against it is not known.
+bool geluFoldable(const sdk::Epilogue& e) { return !e.clamp && !e.residualInput; }
+// The classic products apply it to each block of C they finish (gemm::Clamp::gelu, no bounds);
+// the tile and Strassen products take the unbounded clamp and leave it to geluAll after them.
+gemm::Clamp geluClamp() {
+  const float inf = std::numeric_limits<float>::infinity();
+  return {-inf, inf, true};
+}
+void geluAll(float* c, size_t n) {
+  parallelFor(n, sdk::kElementwiseGrain, [&](size_t b, size_t e) { geluRange(c + b, c + b, e - b); });
 }
 
 // Packed static weights, shared by the kernels of every graph using the same weights.
@@ -118,12 +132,14 @@ class FullyConnectedKernel final : public Kernel {
       gemm::multiplyAmx(batch_, units_, depth_, inputs[0].as<const float>(), depth_, packed,
                         hasBias ? inputs[2].as<const float>() : nullptr, outputs[0].as<float>(), units_, true,
                         clamped_ ? &clamp_ : nullptr, residualInput_ ? inputs[residualInput_].as<const float>() : nullptr);
+      if (clamp_.gelu) geluAll(outputs[0].as<float>(), batch_ * units_);
       return Status::ok();
     }
     if (strassen_) {  // no residual (supportsEpilogue)
       gemm::multiplyStrassen(batch_, units_, depth_, inputs[0].as<const float>(), depth_, packed,
                              hasBias ? inputs[2].as<const float>() : nullptr, outputs[0].as<float>(), units_, true,
                              clamped_ ? &clamp_ : nullptr);
+      if (clamp_.gelu) geluAll(outputs[0].as<float>(), batch_ * units_);
       return Status::ok();
     }
     gemm::multiply(batch_, units_, depth_, inputs[0].as<const float>(), depth_, false, packed,
@@ -133,13 +149,16 @@ class FullyConnectedKernel final : public Kernel {
     return Status::ok();
   }
 
-  // A clamp and a residual after the weights and the optional bias (no residual on Strassen's path).
+  // A clamp and a residual after the weights and the optional bias (no residual on Strassen's path);
+  // a Gelu alone on the classic path.
   bool supportsEpilogue(const sdk::Epilogue& e) const override {
     return !e.maxPool && !e.inputScale &&
-           (!e.residualInput || (!strassen_ && (*e.residualInput == 2 || *e.residualInput == 3)));
+           (!e.residualInput || (!strassen_ && (*e.residualInput == 2 || *e.residualInput == 3))) &&
+           (!e.gelu || geluFoldable(e));
   }
   Status setEpilogue(const sdk::Epilogue& e) override {
     if (e.clamp) clamp_ = {e.clamp->lo, e.clamp->hi}, clamped_ = true;
+    if (e.gelu) clamp_ = geluClamp(), clamped_ = true;
     residualInput_ = e.residualInput.value_or(0);
     return Status::ok();
   }
@@ -270,13 +289,15 @@ class MatMulKernel final : public Kernel {
     const size_t lda = transA_ ? m_ : k_;
     const gemm::Clamp* clamp = clamped_ ? &clamp_ : nullptr;
     auto run = [&](size_t o, bool parallel) {
-      if (amx_)
-        gemm::multiplyAmx(m_, n_, k_, a + aBatchOf_[o] * aSize, lda, packedB + bBatchOf_[o] * packedSize_, bias,
-                          out + o * outSize, n_, parallel, clamp);
-      else if (strassen_)
-        gemm::multiplyStrassen(m_, n_, k_, a + aBatchOf_[o] * aSize, lda, packedB + bBatchOf_[o] * packedSize_,
-                               bias, out + o * outSize, n_, parallel, clamp);
-      else if (directB_)
+      if (amx_ || strassen_) {
+        if (amx_)
+          gemm::multiplyAmx(m_, n_, k_, a + aBatchOf_[o] * aSize, lda, packedB + bBatchOf_[o] * packedSize_, bias,
+                            out + o * outSize, n_, parallel, clamp);
+        else
+          gemm::multiplyStrassen(m_, n_, k_, a + aBatchOf_[o] * aSize, lda, packedB + bBatchOf_[o] * packedSize_,
+                                 bias, out + o * outSize, n_, parallel, clamp);
+        if (clamp_.gelu) geluRange(out + o * outSize, out + o * outSize, outSize);
+      } else if (directB_)
         gemm::multiplyUnpackedB(m_, n_, k_, a + aBatchOf_[o] * aSize, lda, bIn + bBatchOf_[o] * bSize, n_, bias,
                                 out + o * outSize, n_, parallel, clamp);
       else
@@ -296,10 +317,11 @@ class MatMulKernel final : public Kernel {
   }
 
   bool supportsEpilogue(const sdk::Epilogue& e) const override {
-    return !e.residualInput && !e.maxPool && !e.inputScale;
+    return !e.residualInput && !e.maxPool && !e.inputScale && (!e.gelu || geluFoldable(e));
   }
   Status setEpilogue(const sdk::Epilogue& e) override {
     if (e.clamp) clamp_ = {e.clamp->lo, e.clamp->hi}, clamped_ = true;
+    if (e.gelu) clamp_ = geluClamp(), clamped_ = true;
     return Status::ok();
   }
 
