@@ -137,6 +137,9 @@ BENCHMARK(BM_GemmAmxTransformer)->Args({128, 256, 256, 0})->Args({128, 256, 1024
 // Writes 64 MiB (more than the L3) outside the timed region: the next run finds its weights, input,
 // output and scratch in memory, as a layer of a whole model does (its weights were last read one
 // inference ago; a hot micro-benchmark hid ~100 us per ResNet-18 3x3 layer that the model paid).
+// The pause itself is not free: on the Xeon host of docs/benchmarks.md a PauseTiming / ResumeTiming
+// pair with nothing between added 70-80 us to the next 128 x 256 x 1024 product, so `/1` figures
+// overstate what cold operands cost (timed per call there: +6-13 %).
 void evictCaches(benchmark::State& state) {
   static std::vector<float> junk(size_t(16) << 20);
   state.PauseTiming();
