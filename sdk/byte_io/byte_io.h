@@ -152,8 +152,11 @@ class ByteReader {
     if (!ok_ || n > n_ - pos_) return fail();
     return true;
   }
+  // A failed read leaves *v zero (callers test the result first; a value on every path also tells
+  // the compiler that none reads it uninitialized).
   template <typename T>
   bool fixed(T* v) {
+    *v = T{};
     if (!need(sizeof(T))) return false;
     const uint8_t* p = p_ + pos_;
     getLE(p, p_ + n_, *v);
