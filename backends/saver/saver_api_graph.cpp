@@ -90,7 +90,8 @@ Qnn_ErrorHandle_t graphCreateSubgraph(Qnn_GraphHandle_t graph, const char* name,
     if (!name || !*name) return QNN_GRAPH_ERROR_INVALID_NAME;
     void* rs = nullptr;
     Qnn_ErrorHandle_t rc =
-        pass() ? forward(pass()->graphCreateSubgraph, real, name, &rs) : QNN_GRAPH_ERROR_UNSUPPORTED_FEATURE;
+        pass() ? forward(pass()->graphCreateSubgraph, real, name, &rs)
+               : Qnn_ErrorHandle_t(QNN_GRAPH_ERROR_UNSUPPORTED_FEATURE);
     if (rc == QNN_SUCCESS) created(a, "subgraph", Kind::Graph, rs, subgraph, graph);
     return rc;
   });

@@ -146,7 +146,8 @@ Qnn_ErrorHandle_t contextFreeBinarySectionUpdate(QnnContext_Buffer_t update, Qnn
     a.add("update", Value::uint(update.version == QNN_CONTEXT_BUFFER_VERSION_1
                                     ? reinterpret_cast<uintptr_t>(update.v1.binaryBuf.data)
                                     : 0));
-    return pass() ? forward(pass()->contextFreeBinarySectionUpdate, update, rl) : QNN_CONTEXT_ERROR_INVALID_ARGUMENT;
+    return pass() ? forward(pass()->contextFreeBinarySectionUpdate, update, rl)
+                  : Qnn_ErrorHandle_t(QNN_CONTEXT_ERROR_INVALID_ARGUMENT);
   });
 }
 
@@ -185,7 +186,7 @@ Qnn_ErrorHandle_t contextReleaseIncrementalBinary(Qnn_ContextHandle_t context, c
     a.add("startOffset", Value::uint(startOffset));
     if (!buffer) return QNN_CONTEXT_ERROR_INVALID_ARGUMENT;
     return pass() ? forward(pass()->contextReleaseIncrementalBinary, rc, buffer, startOffset)
-                  : QNN_CONTEXT_ERROR_INCREMENT_INVALID_BUFFER;
+                  : Qnn_ErrorHandle_t(QNN_CONTEXT_ERROR_INCREMENT_INVALID_BUFFER);
   });
 }
 

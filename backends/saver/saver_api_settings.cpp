@@ -82,7 +82,8 @@ Qnn_ErrorHandle_t backendGetProperty(Qnn_BackendHandle_t backend, QnnBackend_Pro
     void* real = nullptr;
     if (!useHandle(a, "backend", backend, Kind::Backend, false, &real)) return QNN_BACKEND_ERROR_INVALID_HANDLE;
     if (!propertyOptions(a, properties)) return QNN_BACKEND_ERROR_INVALID_ARGUMENT;
-    return pass() ? forward(pass()->backendGetProperty, real, properties) : QNN_BACKEND_ERROR_NOT_SUPPORTED;
+    return pass() ? forward(pass()->backendGetProperty, real, properties)
+                  : Qnn_ErrorHandle_t(QNN_BACKEND_ERROR_NOT_SUPPORTED);
   });
 }
 
@@ -91,7 +92,8 @@ Qnn_ErrorHandle_t contextGetProperty(Qnn_ContextHandle_t context, QnnContext_Pro
     void* real = nullptr;
     if (!useHandle(a, "context", context, Kind::Context, false, &real)) return QNN_CONTEXT_ERROR_INVALID_HANDLE;
     if (!propertyOptions(a, properties)) return QNN_CONTEXT_ERROR_INVALID_ARGUMENT;
-    return pass() ? forward(pass()->contextGetProperty, real, properties) : QNN_CONTEXT_ERROR_UNSUPPORTED_FEATURE;
+    return pass() ? forward(pass()->contextGetProperty, real, properties)
+                  : Qnn_ErrorHandle_t(QNN_CONTEXT_ERROR_UNSUPPORTED_FEATURE);
   });
 }
 
@@ -100,7 +102,8 @@ Qnn_ErrorHandle_t graphGetProperty(Qnn_GraphHandle_t graph, QnnGraph_Property_t*
     void* real = nullptr;
     if (!useHandle(a, "graph", graph, Kind::Graph, false, &real)) return QNN_GRAPH_ERROR_INVALID_HANDLE;
     if (!propertyOptions(a, properties)) return QNN_GRAPH_ERROR_INVALID_ARGUMENT;
-    return pass() ? forward(pass()->graphGetProperty, real, properties) : QNN_GRAPH_ERROR_UNSUPPORTED_FEATURE;
+    return pass() ? forward(pass()->graphGetProperty, real, properties)
+                  : Qnn_ErrorHandle_t(QNN_GRAPH_ERROR_UNSUPPORTED_FEATURE);
   });
 }
 
