@@ -305,10 +305,11 @@ TEST(Gemm, AmxAgainstDoubleReference) {
 
 // A row of A with an infinity, a NaN or a value past bfloat16's range gives, in its row of C, what
 // the classic product gives (infinities, NaNs, the huge value's products); the other rows are
-// unchanged by it. A B the split cannot carry is refused (amxCarries).
+// unchanged by it (80 rows: split over the worker threads where there are several). A B the split
+// cannot carry is refused (amxCarries).
 TEST(Gemm, AmxRowsTheSplitCannotCarry) {
   if (!amxSupported()) GTEST_SKIP() << "no AMX tile unit, or QNN_CPU_AMX is not 1";
-  const size_t m = 40, n = 48, k = 70;
+  const size_t m = 80, n = 48, k = 70;  // 80 x 48 x 70: split over the threads (multiplyAmxRowTasks)
   std::vector<float> a = values(m * k, 31);
   const std::vector<float> b = values(k * n, 32), bias = values(n, 33);
   const float inf = std::numeric_limits<float>::infinity();

@@ -251,6 +251,64 @@ void exactRow(const float* a, size_t K, const uint16_t* packedB, size_t steps, s
     c[j] = sum;
   }
 }
+
+// multiplyAmx split over the worker threads: tasks of whole row pairs, each forming its rows' parts
+// on its own thread (in that thread's scratch) and meeting every column pair of B with them, in one
+// pass. The split before (all of A's parts formed in a first parallel pass, then the column pairs
+// shared out: parts read from the other core's cache, two waits on the pool) ran the transformer's
+// 128-row products at 2 threads in 0.86-1.19x the AVX-512 FMA products' time; this one in 0.64-0.97x
+// (median of per-call ratios, two runs per shape, docs/benchmarks.md). Tasks of up to blockPairs row
+// pairs, two per thread where the rows allow: one per thread was faster still while both tile units
+// ran free (0.58-0.76x) but up to 1.24x while one was shared with its twin hardware thread, the
+// other thread then waiting with nothing to take from its range.
+void multiplyAmxRowTasks(size_t M, size_t N, size_t K, const float* A, size_t lda, const uint16_t* packedB,
+                         const float* bias, float* C, size_t ldc, const Clamp* clamp, const float* residual,
+                         size_t blockPairs) {
+  const size_t steps = roundUp(K, kStepK) / kStepK, pairElems = steps * kStepElems;
+  const size_t rowPairs = roundUp(M, kPair) / kPair, colPairs = roundUp(N, kPair) / kPair;
+  const size_t taskPairs = std::clamp<size_t>(rowPairs / (2 * workerThreads()), 1, blockPairs);
+  const size_t tasks = (rowPairs + taskPairs - 1) / taskPairs;
+  const size_t pairLines = pairElems * sizeof(uint16_t) / 64;
+  parallelFor(tasks, 1, [&](size_t begin, size_t end) {
+    const size_t partsFloats = (taskPairs * pairElems + 1) / 2;
+    float* scratch = threadScratch(partsFloats + (taskPairs * kPair + 3) / 4);
+    for (size_t task = begin; task < end; ++task) {
+      const size_t p0 = task * taskPairs, p1 = std::min(rowPairs, p0 + taskPairs), i0 = p0 * kPair;
+      const size_t rowsOfTask = std::min(M, p1 * kPair) - i0;
+      if (!scratch) {  // no memory for the parts: the task's rows in float32 from B's parts
+        for (size_t i = i0; i < i0 + rowsOfTask; ++i)
+          exactRow(A + i * lda, K, packedB, steps, 0, N, bias, residual ? residual + i * ldc : nullptr, C + i * ldc,
+                   clamp);
+        continue;
+      }
+      auto* parts = reinterpret_cast<uint16_t*>(scratch);
+      auto* bad = reinterpret_cast<uint8_t*>(scratch + partsFloats);
+      for (size_t p = p0; p < p1; ++p) packA(A, lda, M, K, p * kPair, parts + (p - p0) * pairElems, bad + (p - p0) * kPair);
+      configureTiles();
+      alignas(64) float out[kPair * kPair];
+      // The next column pair of B fetched into L2 a share a step, over this one's row pairs.
+      const size_t fetch = (pairLines + (p1 - p0) * steps - 1) / ((p1 - p0) * steps);
+      for (size_t cp = 0; cp < colPairs; ++cp) {
+        const size_t j0 = cp * kPair, cols = std::min(kPair, N - j0);
+        const char* next = reinterpret_cast<const char*>(packedB + (cp + 1) * pairElems);
+        for (size_t p = p0; p < p1; ++p) {
+          const size_t i = p * kPair, rows = std::min(kPair, M - i);
+          blockProduct(steps, parts + (p - p0) * pairElems, packedB + cp * pairElems, out,
+                       next + (p - p0) * steps * fetch * 64, cp + 1 < colPairs ? fetch : 0);
+          storeBlock(out, rows, cols, bias ? bias + j0 : nullptr, residual ? residual + i * ldc + j0 : nullptr,
+                     C + i * ldc + j0, ldc, clamp);
+        }
+      }
+      releaseTiles();
+      for (size_t r = 0; r < rowsOfTask; ++r)
+        if (bad[r]) {
+          const size_t i = i0 + r;
+          exactRow(A + i * lda, K, packedB, steps, 0, N, bias, residual ? residual + i * ldc : nullptr, C + i * ldc,
+                   clamp);
+        }
+    }
+  });
+}
 #endif
 
 }  // namespace
@@ -296,13 +354,15 @@ void multiplyAmx(size_t M, size_t N, size_t K, const float* A, size_t lda, const
   const auto* packedB = reinterpret_cast<const uint16_t*>(packedBFloats);
   const size_t steps = roundUp(K, kStepK) / kStepK, pairElems = steps * kStepElems;
   const size_t rowPairs = roundUp(M, kPair) / kPair, colPairs = roundUp(N, kPair) / kPair;
-  // A's parts are formed for many rows at once (a round), then every block of rows (its parts in
-  // L2) meets every column pair of B. Both steps run on the threads in many small tasks the pool
-  // balances: the tile unit is shared with another hardware thread on many hosts, and a core whose
-  // twin uses it runs its tiles at half speed or less (static halves then waited for the slow one).
+  // On one thread: A's parts are formed for many rows at once (a round), then every block of rows
+  // (its parts in L2) meets every column pair of B. Split over threads: multiplyAmxRowTasks.
   const size_t roundPairs = std::clamp<size_t>(kMaxRoundBytes / (pairElems * sizeof(uint16_t)), 1, rowPairs);
   const size_t blockPairs = std::clamp<size_t>(kABlockBytes / (pairElems * sizeof(uint16_t)), 1, kMaxBlockPairs);
   const bool split = parallel && M * N * K >= kMinParallelWork && workerThreads() > 1;
+  if (split) {
+    multiplyAmxRowTasks(M, N, K, A, lda, packedB, bias, C, ldc, clamp, residual, blockPairs);
+    return;
+  }
   const size_t partsFloats = (roundPairs * pairElems + 1) / 2;
   float* scratch = threadScratch(partsFloats + (roundPairs * kPair + 3) / 4);
   if (!scratch) {  // no memory for A's parts: every row in float32 from B's parts (slow, still right)
@@ -340,13 +400,8 @@ void multiplyAmx(size_t M, size_t N, size_t K, const float* A, size_t lda, const
       }
       releaseTiles();
     };
-    if (split) {
-      parallelFor(pairs, 1, pack);
-      parallelFor(blocks * colPairs, 1, compute);
-    } else {
-      pack(0, pairs);
-      compute(0, blocks * colPairs);
-    }
+    pack(0, pairs);
+    compute(0, blocks * colPairs);
     for (size_t r = 0; r < pairs * kPair && r0 * kPair + r < M; ++r)
       if (bad[r]) {
         const size_t i = r0 * kPair + r;
