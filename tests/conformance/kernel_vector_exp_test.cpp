@@ -9,7 +9,10 @@
 #include <limits>
 #include <vector>
 
+#include <random>
+
 #include "cpu/kernels/cpu_isa.h"
+#include "cpu/kernels/vector_activation.h"
 #include "cpu/kernels/vector_exp.h"
 
 #if defined(__x86_64__)
@@ -142,6 +145,48 @@ TEST(VectorExp, Erf512LanesIndependent) {
   EXPECT_TRUE(std::isnan(out[0]));
   EXPECT_EQ(out[1], 1.f);
   EXPECT_EQ(out[2], -1.f);
+}
+
+// geluRange (the Gelu op's and the folded Gelu's range function) gives each element 0.5 x (1 +
+// erf512(x / sqrt 2)) bit for bit, though it runs erf512's erfc form only on the elements that
+// need it (packed together per block): over normal values with the transformer's spread of tails,
+// the specials (NaN, infinities, zeros, subnormals, huge values, the switch-over at 2 sqrt 2), every
+// length around its blocks of 512, and in place.
+QNN_CPU_TARGET_AVX512 void geluByErf512(const float* x, float* y, size_t n) {
+  for (size_t i = 0; i < n; i += 16) {
+    const __mmask16 m = n - i >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (n - i)) - 1);
+    const __m512 a = _mm512_maskz_loadu_ps(m, x + i);
+    const __m512 e = vexp::erf512(_mm512_mul_ps(a, _mm512_set1_ps(float(M_SQRT1_2))));
+    _mm512_mask_storeu_ps(y + i, m,
+                          _mm512_mul_ps(_mm512_mul_ps(_mm512_set1_ps(0.5f), a), _mm512_add_ps(_mm512_set1_ps(1.f), e)));
+  }
+}
+
+TEST(VectorExp, GeluRangeIsErf512LaneByLane) {
+  if (cpuIsa() < Isa::kAvx512) GTEST_SKIP() << "no AVX-512 path on this CPU (or QNN_CPU_ISA lowered it)";
+  std::mt19937 rng(5);
+  std::normal_distribution<float> normal(0.f, 1.5f);
+  std::vector<float> xs(5000);
+  for (float& v : xs) v = normal(rng);
+  const float inf = std::numeric_limits<float>::infinity();
+  const float specials[] = {std::numeric_limits<float>::quiet_NaN(), inf, -inf, 0.f, -0.f, 1e-40f, -1e-40f,
+                            1e30f, -1e30f, 2.8284271f, -2.8284271f, 2.8284273f, -2.8284273f, -9.f, -14.f, 40.f};
+  for (size_t k = 0; k < 16; ++k) xs[37 * k + 3] = specials[k], xs[4000 + k] = specials[k];
+  auto bits = [](float v) {
+    uint32_t u;
+    std::memcpy(&u, &v, 4);
+    return u;
+  };
+  for (size_t n : {1, 15, 16, 17, 100, 511, 512, 513, 1024, 1100, 4096, 5000}) {
+    std::vector<float> got(n), want(n), inPlace(xs.begin(), xs.begin() + n);
+    geluRange(xs.data(), got.data(), n);
+    geluByErf512(xs.data(), want.data(), n);
+    geluRange(inPlace.data(), inPlace.data(), n);
+    for (size_t i = 0; i < n; ++i) {
+      ASSERT_EQ(bits(got[i]), bits(want[i])) << "n " << n << ", x[" << i << "] = " << xs[i];
+      ASSERT_EQ(bits(inPlace[i]), bits(want[i])) << "in place, n " << n << ", x[" << i << "] = " << xs[i];
+    }
+  }
 }
 
 TEST(VectorExp, Avx2AgainstDoubleExp) {
