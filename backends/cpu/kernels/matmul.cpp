@@ -150,7 +150,7 @@ class FullyConnectedKernel final : public Kernel {
   }
 
   // A clamp and a residual after the weights and the optional bias (no residual on Strassen's path);
-  // a Gelu alone on the classic path.
+  // a Gelu alone.
   bool supportsEpilogue(const sdk::Epilogue& e) const override {
     return !e.maxPool && !e.inputScale &&
            (!e.residualInput || (!strassen_ && (*e.residualInput == 2 || *e.residualInput == 3))) &&
@@ -296,7 +296,8 @@ class MatMulKernel final : public Kernel {
         else
           gemm::multiplyStrassen(m_, n_, k_, a + aBatchOf_[o] * aSize, lda, packedB + bBatchOf_[o] * packedSize_,
                                  bias, out + o * outSize, n_, parallel, clamp);
-        if (clamp_.gelu) geluRange(out + o * outSize, out + o * outSize, outSize);
+        if (clamp_.gelu && parallel) geluAll(out + o * outSize, outSize);
+        if (clamp_.gelu && !parallel) geluRange(out + o * outSize, out + o * outSize, outSize);
       } else if (directB_)
         gemm::multiplyUnpackedB(m_, n_, k_, a + aBatchOf_[o] * aSize, lda, bIn + bBatchOf_[o] * bSize, n_, bias,
                                 out + o * outSize, n_, parallel, clamp);
