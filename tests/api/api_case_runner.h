@@ -117,7 +117,9 @@ inline void runCaseThroughApi(const LoadedBackend* lib, const OpCase& c, const Q
   // what graphAddNode takes.
   const Qnn_ErrorHandle_t validated = onnxRuntimeNulls ? api.backendValidateOpConfig(backend, op) : QNN_SUCCESS;
   Qnn_ErrorHandle_t added = api.graphAddNode(graph, op);
-  if (added == QNN_SUCCESS) EXPECT_EQ(validated, QNN_SUCCESS) << "backendValidateOpConfig refused what graphAddNode took";
+  if (added == QNN_SUCCESS) {
+    EXPECT_EQ(validated, QNN_SUCCESS) << "backendValidateOpConfig refused what graphAddNode took";
+  }
   if (refused && added != QNN_SUCCESS) {
     *refused = true;
     EXPECT_EQ(api.contextFree(ctx, nullptr), QNN_SUCCESS);

@@ -40,7 +40,7 @@ size_t virtualBytes() {
 }
 
 // Runs in the child; returns the exit status (0: every expectation held), printing what failed.
-int limitedScenario() {
+[[maybe_unused]] int limitedScenario() {  // unused where the sanitizers skip the test
   LoadedBackend lib(cpuBackendPath());
   if (!lib.ok()) return 10;
   const auto& api = lib.api();

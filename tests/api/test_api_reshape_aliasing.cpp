@@ -80,9 +80,11 @@ TEST_F(ReshapeAliasing, SharedBufferLivesUntilTheLastReaderOfEitherName) {
   recordEveryOp(api(), g, &seen);
   ASSERT_EQ(api().graphExecute(g, ins.data(), 2, outs.data(), 3, nullptr, nullptr), QNN_SUCCESS);
   ASSERT_EQ(seen.size(), 7u);
-  for (const SeenOp& op : seen)
-    if (op.name == "reshape_b" || op.name == "reshape_c" || op.name == "reshape_copy")
+  for (const SeenOp& op : seen) {
+    if (op.name == "reshape_b" || op.name == "reshape_c" || op.name == "reshape_copy") {
       EXPECT_EQ(op.values, wantCopy) << op.name;
+    }
+  }
   EXPECT_EQ(sum, wantSum);
   EXPECT_EQ(sq, wantSq);
 }

@@ -379,7 +379,7 @@ TEST_F(HtpGraphTest, OpTraceEventsFollowTheEstimatedCycles) {
                            std::vector<Ext>* nodeCycles, Ext* accel) {
     Qnn_ProfileHandle_t prof = nullptr;
     ASSERT_EQ(api().profileCreate(backend, level, &prof), QNN_SUCCESS);
-    if (trace) ASSERT_EQ(api().profileSetConfig(prof, configs), QNN_SUCCESS) << LogCapture::take();
+    if (trace) { ASSERT_EQ(api().profileSetConfig(prof, configs), QNN_SUCCESS) << LogCapture::take(); }
     std::vector<uint8_t> got;
     ASSERT_EQ(run(g, &got, prof), QNN_SUCCESS) << LogCapture::take();
     const QnnProfile_EventId_t* ids = nullptr;

@@ -242,7 +242,7 @@ TEST_F(HtpLenientTest, DeviceOptionsOfApi239) {
     const QnnDevice_Config_t* list[] = {&config, nullptr};
     Qnn_DeviceHandle_t dev = nullptr;
     Qnn_ErrorHandle_t rc = api().deviceCreate(log, list, &dev);
-    if (rc == QNN_SUCCESS) EXPECT_EQ(api().deviceFree(dev), QNN_SUCCESS);
+    if (rc == QNN_SUCCESS) { EXPECT_EQ(api().deviceFree(dev), QNN_SUCCESS); }
     return rc;
   };
   // Options 4-6 exist only in 2.39's headers: their configs come in 2.39's 24-byte layout.

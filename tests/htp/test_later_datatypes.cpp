@@ -357,7 +357,7 @@ TEST(CpuLaterDatatypesUpdate, PackedWeightTakesPackedUpdates) {
     Ids ids;
     ASSERT_EQ(buildAdd(api, ctx, *w, &g, &ids), QNN_SUCCESS) << LogCapture::take();
     std::unique_ptr<Weight> next = c.make(rng);  // same type and encoding, other values
-    if (next->spec.tensor.v1.dataType != QNN_DATATYPE_FLOAT_8) ASSERT_NE(next->bytes, w->bytes);
+    if (next->spec.tensor.v1.dataType != QNN_DATATYPE_FLOAT_8) { ASSERT_NE(next->bytes, w->bytes); }
     next->spec.tensor.v1.id = w->spec.tensor.v1.id;
     next->spec.tensor.v1.type = QNN_TENSOR_TYPE_UPDATEABLE_STATIC;
     next->spec.tensor.v1.quantizeParams = QNN_QUANTIZE_PARAMS_INIT;  // data only

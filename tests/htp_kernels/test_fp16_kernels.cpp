@@ -118,7 +118,7 @@ TEST(Fp16Rounding, EveryHalfDecodesExactly) {
     }
     const double magnitude = e == 0 ? std::ldexp(double(m), -24) : std::ldexp(1024.0 + m, e - 25);
     ASSERT_EQ(double(got), negative ? -magnitude : magnitude) << h;
-    if (e != 0 || m != 0) ASSERT_EQ(sdk::quant::floatToHalfBits(got), h) << h;  // round trip
+    if (e != 0 || m != 0) { ASSERT_EQ(sdk::quant::floatToHalfBits(got), h) << h; }  // round trip
   }
 }
 

@@ -22,7 +22,7 @@ namespace {
 
 constexpr size_t kOutputBytes = 5 * 6 * 4 * 4;  // one execute's float output (1x5x6x4)
 
-std::string compile(const fs::path& dir, const std::string& extra) {
+std::string compile(const std::string& extra) {  // run in the test's directory
   return std::string(QNN_TEST_C_COMPILER) + " -std=c11 -Wall -Wextra -Werror " + QNN_TEST_C_FLAGS + " -I'" +
          QNN_TEST_INCLUDE_DIR + "' saver_output.c -o saver_output " + extra + " -ldl";
 }
@@ -73,7 +73,7 @@ TEST_F(SaverOutputC, RecordOnlyProgramCompilesAndReplaysLikeDirectRun) {
   // params.bin holds the static data once: weights (108 floats), bias, stride,
   // pad, and the inputs of the three distinct executes.
   EXPECT_GE(fs::file_size(d / "params.bin"), (108 + 4) * 4u + 8 + 16 + 3 * (90 + 120) * 4u);
-  Outcome cc = run(compile(d, "-DSAVER_OUTPUT_NO_LINKED_BACKEND"), d);
+  Outcome cc = run(compile("-DSAVER_OUTPUT_NO_LINKED_BACKEND"), d);
   ASSERT_EQ(cc.exitCode, 0) << cc.err;
   Outcome replay = run(std::string("./saver_output --backend ") + QNN_TEST_CPU_BACKEND_PATH, d);
   ASSERT_EQ(replay.exitCode, 0) << replay.err;
@@ -86,7 +86,7 @@ TEST_F(SaverOutputC, PassThroughProgramLinkedWithCpuBackendReplaysLikeDirectRun)
   fs::path d = dir_ / "pass";
   fs::path cpu = fs::path(QNN_TEST_CPU_BACKEND_PATH);
   // Linked at build time: no --backend needed.
-  Outcome cc = run(compile(d, "-L'" + cpu.parent_path().string() + "' -lQnnCpu -Wl,-rpath,'" + cpu.parent_path().string() + "'"), d);
+  Outcome cc = run(compile("-L'" + cpu.parent_path().string() + "' -lQnnCpu -Wl,-rpath,'" + cpu.parent_path().string() + "'"), d);
   ASSERT_EQ(cc.exitCode, 0) << cc.err;
   Outcome replay = run("./saver_output --logging error", d);
   ASSERT_EQ(replay.exitCode, 0) << replay.err;
@@ -115,7 +115,7 @@ TEST_F(SaverOutputC, FailingCallPrintsItsLineAndErrorCode) {
   std::fill(params.begin() + long(offset), params.begin() + long(offset) + 8, 0);
   std::ofstream(d / "params.bin", std::ios::binary).write(reinterpret_cast<const char*>(params.data()), long(params.size()));
 
-  Outcome cc = run(compile(d, "-DSAVER_OUTPUT_NO_LINKED_BACKEND"), d);
+  Outcome cc = run(compile("-DSAVER_OUTPUT_NO_LINKED_BACKEND"), d);
   ASSERT_EQ(cc.exitCode, 0) << cc.err;
   Outcome replay = run(std::string("./saver_output -l error --backend ") + QNN_TEST_CPU_BACKEND_PATH, d);
   EXPECT_EQ(replay.exitCode, 1);
@@ -135,7 +135,7 @@ TEST_F(SaverOutputC, RefusesBadArgumentsAndMismatchedParams) {
   fs::path d = dir_ / "args";
   fs::create_directories(d);
   fs::copy_file(dir_ / "rec" / "saver_output.c", d / "saver_output.c");
-  ASSERT_EQ(run(compile(d, "-DSAVER_OUTPUT_NO_LINKED_BACKEND"), d).exitCode, 0);
+  ASSERT_EQ(run(compile("-DSAVER_OUTPUT_NO_LINKED_BACKEND"), d).exitCode, 0);
   std::string backend = std::string(" --backend ") + QNN_TEST_CPU_BACKEND_PATH;
   Outcome r = run("./saver_output --logging loud" + backend, d);
   EXPECT_EQ(r.exitCode, 2);
@@ -164,7 +164,7 @@ TEST_F(SaverOutputC, KilledProcessTraceConvertsAndReplaysItsPrefix) {
   Outcome convert = run(std::string(QNN_TEST_TRACE_TO_C) + " --trace saver_output.qnntrace -o .", d);
   ASSERT_EQ(convert.exitCode, 0) << convert.err;
   EXPECT_NE(convert.out.find("(17 calls)"), std::string::npos) << convert.out;
-  ASSERT_EQ(run(compile(d, "-DSAVER_OUTPUT_NO_LINKED_BACKEND"), d).exitCode, 0);
+  ASSERT_EQ(run(compile("-DSAVER_OUTPUT_NO_LINKED_BACKEND"), d).exitCode, 0);
   Outcome replay = run(std::string("./saver_output --backend ") + QNN_TEST_CPU_BACKEND_PATH, d);
   ASSERT_EQ(replay.exitCode, 0) << replay.err;
   std::vector<uint8_t> all = direct();

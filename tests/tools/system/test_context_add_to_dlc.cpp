@@ -74,8 +74,8 @@ class ContextAddToDlc : public ::testing::TestWithParam<Backend> {
     ASSERT_EQ(std::system(("mkdir -p '" + dir + "'").c_str()), 0);
   }
   void TearDown() override {
-    if (context) EXPECT_EQ(qnn().contextFree(context, nullptr), QNN_SUCCESS);
-    if (backend) EXPECT_EQ(qnn().backendFree(backend), QNN_SUCCESS);
+    if (context) { EXPECT_EQ(qnn().contextFree(context, nullptr), QNN_SUCCESS); }
+    if (backend) { EXPECT_EQ(qnn().backendFree(backend), QNN_SUCCESS); }
     EXPECT_EQ(std::system(("rm -rf '" + dir + "'").c_str()), 0);
   }
   const QNN_INTERFACE_VER_TYPE& qnn() { return be.api(); }
@@ -97,7 +97,7 @@ class ContextAddToDlc : public ::testing::TestWithParam<Backend> {
     Qnn_OpConfig_t relu = QNN_OPCONFIG_INIT;
     relu.v1 = {"relu", "qti.aisw", "Relu", 0, nullptr, 1, &t.tensor, 1, &y.tensor};
     EXPECT_EQ(qnn().graphAddNode(g, relu), QNN_SUCCESS);
-    if (finalize) EXPECT_EQ(qnn().graphFinalize(g, nullptr, nullptr), QNN_SUCCESS);
+    if (finalize) { EXPECT_EQ(qnn().graphFinalize(g, nullptr, nullptr), QNN_SUCCESS); }
     return g;
   }
   // Runs a graph with one [1,4] float input and output (the given tensor descriptions).
@@ -225,7 +225,7 @@ TEST_P(ContextAddToDlc, GraphsSavedReloadedComposedAndRunGiveTheSameOutputs) {
   EXPECT_STREQ(name, "x");
   count = 0;
   EXPECT_EQ(F(getContextGraphInfoGraphBlobInfoSize)(cg, &count), onlyV3);
-  if (v3) EXPECT_GT(count, 0u);  // the HTP's QnnHtpSystemContext_GraphBlobInfo_t
+  if (v3) { EXPECT_GT(count, 0u); }  // the HTP's QnnHtpSystemContext_GraphBlobInfo_t
   EXPECT_EQ(F(getContextGraphInfoNumUpdateableTensors)(cg, &count), onlyV3);
   EXPECT_EQ(F(getContextGraphInfoHandle)(binaries[0], 2, &cg), QNN_SYSTEM_DLC_ERROR_INVALID_ARGUMENT);
 

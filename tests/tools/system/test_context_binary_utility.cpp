@@ -42,7 +42,7 @@ class ContextBinaryUtility : public ::testing::Test {
     EXPECT_NE(r.exitCode, 0) << r.out;
     const std::string libraryLine = "[qnn ERROR] QnnSystemContext_getBinaryInfo: context binary: " + libraryCause;
     EXPECT_EQ(countLines(r.err), libraryCause.empty() ? 1u : 2u) << r.err;
-    if (!libraryCause.empty()) EXPECT_EQ(r.err.rfind(libraryLine, 0), 0u) << r.err;
+    if (!libraryCause.empty()) { EXPECT_EQ(r.err.rfind(libraryLine, 0), 0u) << r.err; }
     EXPECT_NE(r.err.find("error"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find(needle), std::string::npos) << r.err;
     EXPECT_FALSE(fileExists(jsonPath)) << jsonPath;

@@ -91,8 +91,8 @@ class SystemDlc : public ::testing::Test {
     ASSERT_EQ(qnn().contextCreate(backend, nullptr, nullptr, &context), QNN_SUCCESS);
   }
   void TearDown() override {
-    if (context) EXPECT_EQ(qnn().contextFree(context, nullptr), QNN_SUCCESS);
-    if (backend) EXPECT_EQ(qnn().backendFree(backend), QNN_SUCCESS);
+    if (context) { EXPECT_EQ(qnn().contextFree(context, nullptr), QNN_SUCCESS); }
+    if (backend) { EXPECT_EQ(qnn().backendFree(backend), QNN_SUCCESS); }
     std::remove(path.c_str());
   }
   const QNN_SYSTEM_INTERFACE_VER_TYPE& api() { return sys.api(); }
