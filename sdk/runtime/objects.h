@@ -153,12 +153,45 @@ class MemObject : public HandleObject {
   std::vector<uint32_t> dims;
 };
 
+// One call holds a signal at a time ("in use" for the call's duration, QnnSignal.h), and
+// QnnSignal_trigger counts only while a call holds it. Holding, releasing and triggering are each
+// one step under the mutex: a trigger that reports success is never lost to a call's start (which
+// clears the previous call's trigger) nor left behind after its end for the next call to see.
 class SignalObject : public HandleObject {
  public:
   HandleKind kind() const override { return HandleKind::kSignal; }
-  std::atomic<bool> triggered{false};
-  std::atomic<bool> inUse{false};
+  bool acquire();  // false: another call holds it
+  bool release();  // true: triggered while held
+  bool trigger();  // false: idle (no call holds it)
+  bool inUse() const;
+  bool triggered() const { return triggered_.load(); }  // polled between a call's steps
   uint64_t timeoutUs = 0;  // 0 = none
+
+ private:
+  mutable std::mutex mutex_;
+  bool inUse_ = false;
+  std::atomic<bool> triggered_{false};
+};
+
+// Holds a signal (or nothing, for a null one) from a call's start to its end.
+class SignalHold {
+ public:
+  explicit SignalHold(SignalObject* signal)
+      : signal_(signal && signal->acquire() ? signal : nullptr), busy_(signal && !signal_) {}
+  SignalHold(const SignalHold&) = delete;
+  SignalHold& operator=(const SignalHold&) = delete;
+  ~SignalHold() { release(); }
+  bool busy() const { return busy_; }  // another call holds the signal: this call must not start
+  // Ends the hold early; true when the signal was triggered during it.
+  bool release() {
+    SignalObject* s = signal_;
+    signal_ = nullptr;
+    return s && s->release();
+  }
+
+ private:
+  SignalObject* signal_;
+  bool busy_;
 };
 
 class LogObject : public Logger {

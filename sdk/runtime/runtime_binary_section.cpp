@@ -199,8 +199,10 @@ Qnn_ErrorHandle_t Runtime::contextGetBinarySection(Qnn_ContextHandle_t context, 
     SectionCall call;
     if (Qnn_ErrorHandle_t rc = openSectionCall(api, context, profile, signal, buffer, section, &call)) return rc;
     auto& [ctx, prof, sig, log, dest, capacity] = call;
+    SignalHold signalHold(sig.get());  // in use for the call's duration, as for the other calls
+    if (signalHold.busy()) return QNN_SIGNAL_ERROR_SIGNAL_IN_USE;
     if (!written) return fail(log, ApiGroup::kContext, api, invalidArgument("writtenBufferSize is null"));
-    if (sig && sig->triggered.exchange(false)) return QNN_CONTEXT_ERROR_ABORTED;
+    if (sig && sig->triggered()) return QNN_CONTEXT_ERROR_ABORTED;
     uint64_t start = nowMicros();
     BinarySection s;
     std::vector<uint8_t> bytes;
@@ -229,6 +231,8 @@ Qnn_ErrorHandle_t Runtime::contextApplyBinarySection(Qnn_ContextHandle_t context
     SectionCall call;
     if (Qnn_ErrorHandle_t rc = openSectionCall(api, context, profile, signal, buffer, section, &call)) return rc;
     auto& [ctx, prof, sig, log, data, size] = call;
+    SignalHold signalHold(sig.get());  // in use for the call's duration, as for the other calls
+    if (signalHold.busy()) return QNN_SIGNAL_ERROR_SIGNAL_IN_USE;
     uint64_t start = nowMicros();
     BinarySection s;
     Status st = readBinarySection(data, size, &s);
@@ -275,7 +279,7 @@ Qnn_ErrorHandle_t Runtime::contextApplyBinarySection(Qnn_ContextHandle_t context
     }
     if (graph && targets.empty())
       return sectionFailure(log, api, invalidArgument("the section holds nothing for this graph"), false);
-    if (sig && sig->triggered.exchange(false)) return QNN_CONTEXT_ERROR_ABORTED;
+    if (sig && sig->triggered()) return QNN_CONTEXT_ERROR_ABORTED;
     // Apply graph by graph; a failure restores the graphs already changed, so the
     // context "retains its prior state" (QnnContext.h).
     std::vector<GraphUpdateUndo> undos(targets.size());
@@ -323,6 +327,8 @@ Qnn_ErrorHandle_t Runtime::contextGetBinarySectionUpdate(const QnnContext_Buffer
         !lookupOptional(signal, HandleKind::kSignal, &sig))
       return QNN_CONTEXT_ERROR_INVALID_HANDLE;
     const Logger* log = client ? client.get() : anyLogger().get();
+    SignalHold signalHold(sig.get());  // in use for the call's duration, as for the other calls
+    if (signalHold.busy()) return QNN_SIGNAL_ERROR_SIGNAL_IN_USE;
     const char* api = "QnnContext_getBinarySectionUpdate";
     size_t size = 0;
     const uint8_t* data = rawBuffer(buffer, &size);
@@ -338,7 +344,7 @@ Qnn_ErrorHandle_t Runtime::contextGetBinarySectionUpdate(const QnnContext_Buffer
                  std::string(api) + ": the section was made with keepUpdatable = 0 and can no longer be updated");
       return QNN_TENSOR_ERROR_INCOMPATIBLE_TENSOR_UPDATE;
     }
-    if (sig && sig->triggered.exchange(false)) return QNN_CONTEXT_ERROR_ABORTED;
+    if (sig && sig->triggered()) return QNN_CONTEXT_ERROR_ABORTED;
     for (uint64_t i = 0; i < numTensors; ++i) {
       if (!tensors[i]) return fail(log, ApiGroup::kContext, api, invalidArgument("tensor " + std::to_string(i) + " is null"));
       const uint32_t id = tensorVersionSupported(*tensors[i]) ? tensorFields(*tensors[i]).id : 0;

@@ -281,14 +281,8 @@ Qnn_ErrorHandle_t Runtime::createFromBinaryHoldingSignal(Qnn_BackendHandle_t bac
     std::shared_ptr<SignalObject> sig;
     if (!lookupOptional(signal, HandleKind::kSignal, &sig)) return QNN_CONTEXT_ERROR_INVALID_HANDLE;
     // The signal is in use for the whole call (QnnContext.h).
-    if (sig && sig->inUse.exchange(true)) return QNN_SIGNAL_ERROR_SIGNAL_IN_USE;
-    if (sig) sig->triggered = false;  // only a trigger during this call counts
-    struct SignalUse {
-      SignalObject* s;
-      ~SignalUse() {
-        if (s) s->inUse = false;
-      }
-    } signalUse{sig.get()};
+    SignalHold signalHold(sig.get());
+    if (signalHold.busy()) return QNN_SIGNAL_ERROR_SIGNAL_IN_USE;
     return loadContextBinary(backend, device, config, buffer, size, context, profile, sig.get(), nowMicros(),
                              nullptr, dataCallback);
   }
@@ -305,7 +299,7 @@ Qnn_ErrorHandle_t Runtime::loadContextBinary(Qnn_BackendHandle_t backend, Qnn_De
     auto interrupted = [&](const std::string& before) -> Qnn_ErrorHandle_t {
       if (!sig) return QNN_SUCCESS;
       Qnn_ErrorHandle_t stop = QNN_SUCCESS;
-      if (sig->triggered.load())
+      if (sig->triggered())
         stop = QNN_CONTEXT_ERROR_ABORTED;
       else if (sig->timeoutUs && nowMicros() - begun > sig->timeoutUs)
         stop = QNN_CONTEXT_ERROR_TIMED_OUT;

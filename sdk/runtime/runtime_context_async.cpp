@@ -125,8 +125,7 @@ Qnn_ErrorHandle_t Runtime::contextCreateFromBinaryListAsync(Qnn_BackendHandle_t 
       jobs.push_back(std::move(job));
     }
     // In use "for the duration of the call including the asynchronous deserialization".
-    if (sig && sig->inUse.exchange(true)) return QNN_SIGNAL_ERROR_SIGNAL_IN_USE;
-    if (sig) sig->triggered = false;
+    if (sig && !sig->acquire()) return QNN_SIGNAL_ERROR_SIGNAL_IN_USE;
     auto remaining = std::make_shared<std::atomic<size_t>>(jobs.size());
     auto ended = std::make_shared<Latch>(jobs.size());
     const uint64_t begun = nowMicros();
@@ -137,7 +136,7 @@ Qnn_ErrorHandle_t Runtime::contextCreateFromBinaryListAsync(Qnn_BackendHandle_t 
       auto cannotStart = [&] {
         const size_t notStarted = jobs.size() - started;
         for (size_t k = 0; k < notStarted; ++k) ended->countDown();
-        if (remaining->fetch_sub(notStarted) == notStarted && sig) sig->inUse = false;
+        if (remaining->fetch_sub(notStarted) == notStarted && sig) sig->release();
         lock.unlock();
         ended->wait();
         logMessage(log, QNN_LOG_LEVEL_ERROR, std::string(api) + ": cannot start a loader thread");
@@ -157,7 +156,7 @@ Qnn_ErrorHandle_t Runtime::contextCreateFromBinaryListAsync(Qnn_BackendHandle_t 
                                      job.hasDataCallback ? &job.dataCallback : nullptr);
           });
           // The load is over: the signal is free again before the client hears of it.
-          if (remaining->fetch_sub(1) == 1 && sig) sig->inUse = false;
+          if (remaining->fetch_sub(1) == 1 && sig) sig->release();
           if (rc == QNN_SUCCESS) {
             for (auto& [name, graph] : graphs)
               job.notify(context, graph, name.c_str(), QNN_CONTEXT_NOTIFY_TYPE_GRAPH_INIT, job.notifyParam, QNN_SUCCESS);

@@ -285,10 +285,20 @@ Qnn_ErrorHandle_t Runtime::graphFinalize(Qnn_GraphHandle_t graph, Qnn_ProfileHan
     const Logger* log = loggerOf(g->backend);
     if (Status pst = profileForCall(*g, false, &prof); !pst.isOk())
       return fail(log, ApiGroup::kGraph, "QnnGraph_finalize", pst);
+    SignalHold signalHold(sig.get());
+    if (signalHold.busy()) return QNN_GRAPH_ERROR_SIGNAL_IN_USE;
+    const uint64_t called = nowMicros();
+    // Abort (QnnSignal_trigger) and timeout, checked between the steps of the finalize.
+    auto interrupted = [&]() -> Qnn_ErrorHandle_t {
+      if (!sig) return QNN_SUCCESS;
+      if (sig->triggered()) return QNN_GRAPH_ERROR_ABORTED;
+      if (sig->timeoutUs && nowMicros() - called > sig->timeoutUs) return QNN_GRAPH_ERROR_TIMED_OUT;
+      return QNN_SUCCESS;
+    };
     std::lock_guard<std::mutex> lock(g->mutex);
     // Tensor updates "will not take effect until QnnGraph_finalize() is called" (QnnTensor.h).
     if (g->state == GraphObject::State::kFinalized && !g->pendingUpdates.empty()) {
-      if (sig && sig->triggered.exchange(false)) return QNN_GRAPH_ERROR_ABORTED;
+      if (Qnn_ErrorHandle_t stop = interrupted()) return stop;
       uint64_t start = nowMicros();
       TensorUpdates updates = std::move(g->pendingUpdates);
       g->pendingUpdates.clear();
@@ -312,17 +322,26 @@ Qnn_ErrorHandle_t Runtime::graphFinalize(Qnn_GraphHandle_t graph, Qnn_ProfileHan
       logMessage(log, QNN_LOG_LEVEL_ERROR, "QnnGraph_finalize: graph '" + g->ir.name + "' is already finalized");
       return QNN_GRAPH_ERROR_GRAPH_FINALIZED;
     }
-    if (sig && sig->triggered.exchange(false)) return QNN_GRAPH_ERROR_ABORTED;
+    if (Qnn_ErrorHandle_t stop = interrupted()) return stop;
     uint64_t start = nowMicros();
     Status st = checkConnectivity(g->ir);
     if (!st.isOk()) {
       logMessage(log, QNN_LOG_LEVEL_ERROR, "QnnGraph_finalize: " + st.message());
       return QNN_GRAPH_ERROR_UNCONNECTED_NODE;
     }
+    if (Qnn_ErrorHandle_t stop = interrupted()) return stop;
     st = g->backend->engine->prepare(g->ir, &g->prepared);
     if (!st.isOk()) {
       logMessage(log, QNN_LOG_LEVEL_ERROR, "QnnGraph_finalize: " + st.message());
       return st.code() == StatusCode::kOutOfMemory ? QNN_GRAPH_ERROR_MEM_ALLOC : QNN_GRAPH_ERROR_FINALIZE_FAILED;
+    }
+    // A trigger or the timeout during the preparation: the graph stays unfinalized (the call can be repeated).
+    if (Qnn_ErrorHandle_t stop = interrupted()) {
+      g->prepared.reset();
+      logMessage(log, QNN_LOG_LEVEL_ERROR,
+                 std::string("QnnGraph_finalize: ") +
+                     (stop == QNN_GRAPH_ERROR_ABORTED ? "aborted by the signal" : "the signal's timeout expired"));
+      return stop;
     }
     g->state = GraphObject::State::kFinalized;
     if (prof) {
@@ -504,7 +523,8 @@ Qnn_ErrorHandle_t Runtime::executeGraph(Qnn_GraphHandle_t graph, const Qnn_Tenso
       return rc;
     Status st;
 
-    if (sig && sig->inUse.exchange(true)) return QNN_GRAPH_ERROR_SIGNAL_IN_USE;
+    SignalHold signalHold(sig.get());
+    if (signalHold.busy()) return QNN_GRAPH_ERROR_SIGNAL_IN_USE;
     struct ProfileUse {  // QnnProfile_setConfig refuses to reconfigure meanwhile
       ProfileObject* p;
       explicit ProfileUse(ProfileObject* profile) : p(profile) {
@@ -514,13 +534,6 @@ Qnn_ErrorHandle_t Runtime::executeGraph(Qnn_GraphHandle_t graph, const Qnn_Tenso
         if (p) --p->users;
       }
     } profileUse{prof.get()};
-    struct SignalRelease {
-      SignalObject* s;
-      ~SignalRelease() {
-        if (s) s->inUse = false;
-      }
-    } release{sig.get()};
-    if (sig) sig->triggered = false;
     uint64_t start = nowMicros();
     ExecuteOptions options;
     options.collectNodeTimings = prof && prof->detailed();
@@ -529,7 +542,7 @@ Qnn_ErrorHandle_t Runtime::executeGraph(Qnn_GraphHandle_t graph, const Qnn_Tenso
       uint64_t deadline = sig->timeoutUs ? start + sig->timeoutUs : 0;
       SignalObject* s = sig.get();
       options.checkCancel = [s, deadline]() -> Status {
-        if (s->triggered.load()) return {StatusCode::kAborted, "execution aborted by a signal"};
+        if (s->triggered()) return {StatusCode::kAborted, "execution aborted by a signal"};
         if (deadline && nowMicros() > deadline) return {StatusCode::kTimedOut, "execution timed out"};
         return Status::ok();
       };
@@ -545,6 +558,9 @@ Qnn_ErrorHandle_t Runtime::executeGraph(Qnn_GraphHandle_t graph, const Qnn_Tenso
       g->executed = true;
       st = g->prepared->execute(in, out, options, &timings);
     }
+    // A trigger that QnnSignal_trigger reported as taken aborts the call, also one that came
+    // after the last step's check: the client was told the execution stops.
+    if (signalHold.release() && st.isOk()) st = {StatusCode::kAborted, "execution aborted by a signal"};
     if (!st.isOk()) return fail(log, ApiGroup::kGraph, "QnnGraph_execute", st);
     if (prof) {
       const uint64_t ended = nowMicros();

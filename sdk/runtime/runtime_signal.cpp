@@ -6,6 +6,32 @@
 namespace qnn::sdk {
 using namespace rt;
 
+bool SignalObject::acquire() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (inUse_) return false;
+  inUse_ = true;
+  triggered_ = false;  // only a trigger during this call counts
+  return true;
+}
+
+bool SignalObject::release() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  inUse_ = false;
+  return triggered_.exchange(false);
+}
+
+bool SignalObject::trigger() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!inUse_) return false;
+  triggered_ = true;
+  return true;
+}
+
+bool SignalObject::inUse() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return inUse_;
+}
+
 static Status applySignalConfig(SignalObject& s, const QnnSignal_Config_t** config) {
   if (!config) return Status::ok();
   for (size_t i = 0; config[i]; ++i) {
@@ -33,7 +59,7 @@ Qnn_ErrorHandle_t Runtime::signalSetConfig(Qnn_SignalHandle_t signal, const QnnS
   return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
     auto s = handles().get<SignalObject>(signal, HandleKind::kSignal);
     if (!s) return QNN_SIGNAL_ERROR_INVALID_HANDLE;
-    if (s->inUse) return QNN_SIGNAL_ERROR_SIGNAL_IN_USE;
+    if (s->inUse()) return QNN_SIGNAL_ERROR_SIGNAL_IN_USE;
     Status st = applySignalConfig(*s, config);
     return st.isOk() ? QNN_SUCCESS : refuse(nullptr, "QnnSignal_setConfig", st.message(), QNN_SIGNAL_ERROR_INVALID_ARGUMENT);
   });
@@ -43,9 +69,7 @@ Qnn_ErrorHandle_t Runtime::signalTrigger(Qnn_SignalHandle_t signal) {
   return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
     auto s = handles().get<SignalObject>(signal, HandleKind::kSignal);
     if (!s) return QNN_SIGNAL_ERROR_INVALID_HANDLE;
-    if (!s->inUse) return QNN_SIGNAL_ERROR_SIGNAL_IDLE;
-    s->triggered = true;
-    return QNN_SUCCESS;
+    return s->trigger() ? QNN_SUCCESS : QNN_SIGNAL_ERROR_SIGNAL_IDLE;
   });
 }
 
@@ -53,7 +77,7 @@ Qnn_ErrorHandle_t Runtime::signalFree(Qnn_SignalHandle_t signal) {
   return guarded(__func__, [&]() -> Qnn_ErrorHandle_t {
     auto s = handles().get<SignalObject>(signal, HandleKind::kSignal);
     if (!s) return QNN_SIGNAL_ERROR_INVALID_HANDLE;
-    if (s->inUse) return QNN_SIGNAL_ERROR_SIGNAL_IN_USE;
+    if (s->inUse()) return QNN_SIGNAL_ERROR_SIGNAL_IN_USE;
     handles().remove(signal, HandleKind::kSignal);
     return QNN_SUCCESS;
   });

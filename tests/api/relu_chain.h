@@ -5,8 +5,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "tests/api/backend_loader.h"
@@ -17,7 +19,7 @@ namespace qnn::test {
 class ReluChain {
  public:
   ReluChain(const QNN_INTERFACE_VER_TYPE& api, Qnn_ContextHandle_t ctx, const std::string& name, uint32_t n,
-            int depth)
+            int depth, bool finalize = true)
       : api_(api), in_("in", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_FLOAT_32, {1, n}),
         out_("out", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_FLOAT_32, {1, n}) {
     EXPECT_EQ(api.graphCreate(ctx, name.c_str(), nullptr, &graph), QNN_SUCCESS);
@@ -41,7 +43,9 @@ class ReluChain {
       EXPECT_EQ(api.graphAddNode(graph, op), QNN_SUCCESS);
       prev = next;
     }
-    EXPECT_EQ(api.graphFinalize(graph, nullptr, nullptr), QNN_SUCCESS);
+    if (finalize) {
+      EXPECT_EQ(api.graphFinalize(graph, nullptr, nullptr), QNN_SUCCESS);
+    }
     input.resize(n);
     output.assign(n, 0.f);
     for (uint32_t i = 0; i < n; ++i) input[i] = (i % 2 ? 1.f : -1.f) * float(i);
@@ -58,6 +62,29 @@ class ReluChain {
     for (size_t i = 0; i < input.size(); ++i)
       if (output[i] != std::max(input[i], 0.f)) return false;
     return true;
+  }
+
+  // The outcome of an execute interrupted from another thread.
+  struct Interrupted {
+    Qnn_ErrorHandle_t execute = QNN_SUCCESS;
+    Qnn_ErrorHandle_t trigger = QNN_SIGNAL_ERROR_SIGNAL_IDLE;  // the last trigger's answer
+  };
+  // Executes with `signal` on another thread and triggers the signal from this one for as long as the
+  // execution runs: refused as idle until the execution holds it, then taken (however the threads are
+  // scheduled; on a machine busy enough the execution may end before a trigger lands).
+  Interrupted executeAndTrigger(Qnn_SignalHandle_t signal) {
+    std::atomic<bool> started{false}, done{false};
+    Interrupted got;
+    std::thread exec([&] {
+      started = true;
+      got.execute = execute(nullptr, signal);
+      done = true;
+    });
+    while (!started) std::this_thread::yield();
+    while (!done && (got.trigger = api_.signalTrigger(signal)) == QNN_SIGNAL_ERROR_SIGNAL_IDLE)
+      std::this_thread::yield();
+    exec.join();
+    return got;
   }
 
   const QNN_INTERFACE_VER_TYPE& api_;

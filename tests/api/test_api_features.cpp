@@ -110,18 +110,90 @@ TEST_F(Features, SignalTriggerAbortsExecution) {
   ReluChain chain(api(), ctx, "long", 1 << 16, 4000);
   Qnn_SignalHandle_t signal = nullptr;
   ASSERT_EQ(api().signalCreate(backend, nullptr, &signal), QNN_SUCCESS);
-  std::atomic<Qnn_ErrorHandle_t> result{QNN_SUCCESS};
-  std::thread runner([&] { result = chain.execute(nullptr, signal); });
-  // Trigger once the execution holds the signal (trigger on an idle signal is refused).
-  Qnn_ErrorHandle_t trig = QNN_SIGNAL_ERROR_SIGNAL_IDLE;
-  for (int i = 0; i < 20000 && trig == QNN_SIGNAL_ERROR_SIGNAL_IDLE; ++i) {
-    trig = api().signalTrigger(signal);
-    if (trig == QNN_SIGNAL_ERROR_SIGNAL_IDLE) std::this_thread::sleep_for(std::chrono::microseconds(50));
+  // A machine busy enough to run the whole execution before a trigger lands gets another attempt.
+  int taken = 0;
+  for (int attempt = 0; attempt < 10 && taken == 0; ++attempt) {
+    const ReluChain::Interrupted got = chain.executeAndTrigger(signal);
+    if (got.trigger == QNN_SUCCESS) {
+      ++taken;
+      EXPECT_EQ(got.execute, QNN_GRAPH_ERROR_ABORTED) << "the trigger was taken";
+    } else {
+      EXPECT_EQ(got.execute, QNN_SUCCESS) << "aborted without a taken trigger";
+    }
   }
-  runner.join();
-  ASSERT_EQ(trig, QNN_SUCCESS);
-  EXPECT_EQ(result.load(), QNN_GRAPH_ERROR_ABORTED);
+  EXPECT_EQ(taken, 1) << "no trigger landed while the execution ran, in 10 attempts";
   EXPECT_EQ(api().signalFree(signal), QNN_SUCCESS);
+}
+
+// QnnSignal_trigger's success means the call it interrupts reports ABORTED, however late in the
+// execution the trigger lands (also after the last node's check), and a trigger never outlives
+// its call: each round triggers once, after a delay that sweeps across the execution's length.
+TEST_F(Features, ATakenTriggerAlwaysAbortsTheExecution) {
+  ReluChain chain(api(), ctx, "short", 16384, 16);
+  Qnn_SignalHandle_t signal = nullptr;
+  ASSERT_EQ(api().signalCreate(backend, nullptr, &signal), QNN_SUCCESS);
+  using Clock = std::chrono::steady_clock;
+  auto t0 = Clock::now();
+  for (int i = 0; i < 20; ++i) ASSERT_EQ(chain.execute(nullptr, signal), QNN_SUCCESS);
+  const auto length = (Clock::now() - t0) / 20;
+  constexpr int kRounds = 400;
+  // Each round starts with both threads running: the trigger thread says it is ready, the main
+  // thread then starts the round and at once the execution, and the trigger thread counts its
+  // delay from the start.
+  std::atomic<int> ready{-1}, round{-1}, done{-1};
+  std::vector<Qnn_ErrorHandle_t> trig(kRounds, QNN_SUCCESS);
+  std::thread trigger([&] {
+    for (int r = 0; r < kRounds; ++r) {
+      ready = r;
+      while (round.load() < r) {
+      }
+      const auto until = Clock::now() + length * 3 / 2 * (r % 40) / 40;
+      while (Clock::now() < until) {
+      }
+      trig[r] = api().signalTrigger(signal);
+      done = r;
+    }
+  });
+  int taken = 0, idle = 0;
+  for (int r = 0; r < kRounds; ++r) {
+    while (ready.load() < r) std::this_thread::yield();
+    round = r;
+    const Qnn_ErrorHandle_t rc = chain.execute(nullptr, signal);
+    while (done.load() < r) std::this_thread::yield();
+    if (trig[r] == QNN_SUCCESS) {
+      ++taken;
+      EXPECT_EQ(rc, QNN_GRAPH_ERROR_ABORTED) << "round " << r << ": the trigger was taken, the call went on";
+    } else {
+      ++idle;
+      EXPECT_EQ(trig[r], QNN_SIGNAL_ERROR_SIGNAL_IDLE) << "round " << r;
+      EXPECT_EQ(rc, QNN_SUCCESS) << "round " << r << ": aborted without a taken trigger";
+    }
+  }
+  trigger.join();
+  std::printf("%d rounds over an execution of %.1f us: trigger taken (call aborted) %d, refused as idle (call "
+              "completed) %d\n",
+              kRounds, std::chrono::duration<double, std::micro>(length).count(), taken, idle);
+  EXPECT_EQ(chain.execute(nullptr, signal), QNN_SUCCESS);  // no trigger left over
+  EXPECT_TRUE(chain.outputCorrect());
+  EXPECT_EQ(api().signalFree(signal), QNN_SUCCESS);
+}
+
+// QnnGraph_finalize holds its signal for the call: an expired timeout stops the preparation, and
+// the graph stays unfinalized (a later finalize without the signal prepares it).
+TEST_F(Features, SignalTimeoutStopsFinalize) {
+  ReluChain chain(api(), ctx, "unfinalized", 1024, 400, /*finalize=*/false);
+  QnnSignal_Config_t timeout = QNN_SIGNAL_CONFIG_INIT;
+  timeout.option = QNN_SIGNAL_CONFIG_OPTION_TIMEOUT;
+  timeout.timeoutDurationUs = 1;  // checking 400 nodes and preparing them takes longer
+  const QnnSignal_Config_t* configs[] = {&timeout, nullptr};
+  Qnn_SignalHandle_t signal = nullptr;
+  ASSERT_EQ(api().signalCreate(backend, configs, &signal), QNN_SUCCESS);
+  EXPECT_EQ(api().graphFinalize(chain.graph, nullptr, signal), QNN_GRAPH_ERROR_TIMED_OUT);
+  EXPECT_EQ(chain.execute(), QNN_GRAPH_ERROR_GRAPH_NOT_FINALIZED);
+  EXPECT_EQ(api().signalFree(signal), QNN_SUCCESS);  // released with the call
+  EXPECT_EQ(api().graphFinalize(chain.graph, nullptr, nullptr), QNN_SUCCESS);
+  EXPECT_EQ(chain.execute(), QNN_SUCCESS);
+  EXPECT_TRUE(chain.outputCorrect());
 }
 
 TEST_F(Features, AsyncExecuteNotifies) {

@@ -158,20 +158,10 @@ TEST_F(Concurrency, AbortSignalFromAnotherThread) {
   ASSERT_EQ(api().signalCreate(backend, nullptr, &signal), QNN_SUCCESS);
   int aborted = 0;
   for (int attempt = 0; attempt < 20 && aborted == 0; ++attempt) {
-    std::atomic<bool> started{false}, done{false};
-    Qnn_ErrorHandle_t rc = QNN_SUCCESS;
-    std::thread exec([&] {
-      started = true;
-      rc = chain.execute(nullptr, signal);
-      done = true;
-    });
-    while (!started) std::this_thread::yield();
-    // Trigger until the execute has taken the signal (SIGNAL_IDLE before that) or ended: as long as
-    // it runs, however the threads are scheduled on a loaded machine.
-    while (!done && api().signalTrigger(signal) != QNN_SUCCESS) std::this_thread::yield();
-    exec.join();
-    EXPECT_TRUE(rc == QNN_SUCCESS || rc == QNN_GRAPH_ERROR_ABORTED) << rc;
-    if (rc == QNN_GRAPH_ERROR_ABORTED) ++aborted;
+    const ReluChain::Interrupted got = chain.executeAndTrigger(signal);
+    // A taken trigger aborts the execute; one refused as idle found it ended.
+    EXPECT_EQ(got.execute, got.trigger == QNN_SUCCESS ? QNN_GRAPH_ERROR_ABORTED : QNN_SUCCESS) << got.execute;
+    if (got.execute == QNN_GRAPH_ERROR_ABORTED) ++aborted;
   }
   EXPECT_GT(aborted, 0) << "no execute was aborted in 20 attempts";
   EXPECT_EQ(api().signalTrigger(signal), QNN_SIGNAL_ERROR_SIGNAL_IDLE);
