@@ -46,8 +46,19 @@ struct Epilogue {
   // op computes it: a folded Gelu. Kernels take it alone (with neither a clamp nor a residual,
   // whose order against it the fold does not record).
   bool gelu = false;
+  // Operands addressed through a folded Transpose, each once: an input (index) read in place from
+  // the Transpose's input, or out[0] (kOut) written in place into the Transpose's output. `strides`
+  // gives, per dim of the operand as the kernel was prepared, its step in elements in that tensor
+  // (a permutation of the tensor's row-major strides). Kernels take them where their loops can
+  // address the operand so (MatMul: matrices with rows or columns contiguous).
+  static constexpr size_t kOut = static_cast<size_t>(-1);
+  struct StridedOperand {
+    size_t index;
+    std::vector<size_t> strides;
+  };
+  std::vector<StridedOperand> strided;
 
-  bool empty() const { return !clamp && !residualInput && !maxPool && !inputScale && !gelu; }
+  bool empty() const { return !clamp && !residualInput && !maxPool && !inputScale && !gelu && strided.empty(); }
   // An epilogue of a clamp alone.
   static Epilogue clampTo(float lo, float hi) {
     Epilogue e;
@@ -55,7 +66,7 @@ struct Epilogue {
     return e;
   }
   // Nothing but (possibly) a clamp.
-  bool clampOnly() const { return !residualInput && !maxPool && !inputScale && !gelu; }
+  bool clampOnly() const { return !residualInput && !maxPool && !inputScale && !gelu && strided.empty(); }
 };
 
 // How a graph computes its float tensors: one value per graph, given to every kernel of it

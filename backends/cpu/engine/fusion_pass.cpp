@@ -38,6 +38,7 @@ const std::vector<FusionPass>& fusionPasses() {
   static const std::vector<FusionPass> passes = {
       {"activation", fuseActivations},
       {"gelu", fuseGelus},
+      {"transpose-matmul", foldTransposesIntoMatMuls},
       {"pointwise-depthwise", fusePointwiseDepthwise},
       {"conv-maxpool", fuseConvMaxPool},
       {"softmax-scale", foldScaleIntoSoftmax},

@@ -57,13 +57,15 @@ struct FusionPass {
 };
 
 // The passes in the order they run: activations first (the later passes read the clamps they
-// leave), the residual add last (it takes the Add's folded activation with it).
+// leave; a Transpose after a product's activation then reads the clamped values), the residual
+// add last (it takes the Add's folded activation with it).
 const std::vector<FusionPass>& fusionPasses();
 
 size_t fuseActivations(StepGraph& graph);         // fuse_activation.cpp
 size_t fuseGelus(StepGraph& graph);               // fuse_gelu.cpp
 size_t fusePointwiseDepthwise(StepGraph& graph);  // fuse_pointwise_depthwise.cpp
 size_t fuseConvMaxPool(StepGraph& graph);         // fuse_conv_max_pool.cpp
+size_t foldTransposesIntoMatMuls(StepGraph& graph);  // fold_transpose_matmul.cpp
 size_t foldScaleIntoSoftmax(StepGraph& graph);    // fold_softmax_scale.cpp
 size_t fuseResidualAdds(StepGraph& graph);        // fuse_residual_add.cpp
 

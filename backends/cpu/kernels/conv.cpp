@@ -160,7 +160,7 @@ class Conv2dKernel final : public Kernel {
   // store adds it); a following max pool on the small-channel path only (fuseMaxPool).
   bool supportsEpilogue(const sdk::Epilogue& e) const override {
     PoolGeometry g;
-    if (e.inputScale || e.gelu || (e.residualInput && e.maxPool)) return false;
+    if (e.inputScale || e.gelu || !e.strided.empty() || (e.residualInput && e.maxPool)) return false;
     if (e.residualInput && (!direct1x1_ || group_ != 1 || (*e.residualInput != 2 && *e.residualInput != 3)))
       return false;
     return !e.maxPool || poolGeometryOf(*e.maxPool, e.maxPoolOut, &g);
@@ -578,7 +578,7 @@ class DepthWiseConv2dKernel final : public Kernel {
   }
 
   bool supportsEpilogue(const sdk::Epilogue& e) const override {
-    return !e.residualInput && !e.maxPool && !e.inputScale && !e.gelu;
+    return !e.residualInput && !e.maxPool && !e.inputScale && !e.gelu && e.strided.empty();
   }
   Status setEpilogue(const sdk::Epilogue& e) override {
     if (e.clamp) lo_ = e.clamp->lo, hi_ = e.clamp->hi, clamped_ = true;

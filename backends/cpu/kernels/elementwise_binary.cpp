@@ -227,7 +227,7 @@ class BinaryKernel final : public Kernel {
   // A clamp, for the float ops with a clamped runner.
   bool supportsEpilogue(const sdk::Epilogue& e) const override {
     return e.empty() || (spec_.clampedF32 && runner_ == spec_.pick(DType::kFloat32) && !e.residualInput &&
-                         !e.maxPool && !e.inputScale && !e.gelu);
+                         !e.maxPool && !e.inputScale && !e.gelu && e.strided.empty());
   }
   Status setEpilogue(const sdk::Epilogue& e) override {
     if (e.clamp) lo_ = e.clamp->lo, hi_ = e.clamp->hi, clamped_ = true;

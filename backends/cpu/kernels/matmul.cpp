@@ -177,7 +177,9 @@ class FullyConnectedKernel final : public Kernel {
 };
 
 // out[..., M, N] = op(in0)[..., M, K] x op(in1)[..., K, N] (+ bias[N]), with
-// numpy broadcasting of the leading (batch) dims.
+// numpy broadcasting of the leading (batch) dims. An operand or the result may be addressed through
+// a folded Transpose (Epilogue::strided): each batch's matrix then starts at its own offset, with
+// its own leading dimension, in the tensor the Transpose read or wrote.
 class MatMulKernel final : public Kernel {
  public:
   Status init(const OpParams& params) override {
@@ -245,6 +247,17 @@ class MatMulKernel final : public Kernel {
     }
     numBBatches_ = 1;
     for (uint32_t d : bBatch) numBBatches_ *= d;
+    // Row-major operands: batch i at i matrices, rows a row apart.
+    aBatchDims_ = aBatch, bBatchDims_ = bBatch, outBatchDims_ = outBatch;
+    size_t numABatches = 1;
+    for (uint32_t d : aBatch) numABatches *= d;
+    aOffset_.resize(numABatches);
+    for (size_t i = 0; i < aOffset_.size(); ++i) aOffset_[i] = i * size_t(m_) * k_;
+    bOffset_.resize(numBBatches_);
+    for (size_t i = 0; i < numBBatches_; ++i) bOffset_[i] = i * size_t(k_) * n_;
+    cOffset_.resize(numOut);
+    for (size_t o = 0; o < numOut; ++o) cOffset_[o] = o * size_t(m_) * n_;
+    lda_ = transA_ ? m_ : k_, ldb_ = transB_ ? k_ : n_, ldc_ = n_;
     bPacked_ = inputs[1].data != nullptr;
     // A constant B on a CPU with the AMX tile unit: the bf16x6 products (gemm_amx.h), B packed in
     // its parts; else, large, one level of Strassen (gemm.h).
@@ -285,25 +298,26 @@ class MatMulKernel final : public Kernel {
     const float* bIn = inputs[1].as<const float>();
     const float* bias = inputs.size() == 3 ? inputs[2].as<const float>() : nullptr;
     float* out = outputs[0].as<float>();
-    const size_t aSize = size_t(m_) * k_, bSize = size_t(k_) * n_, outSize = size_t(m_) * n_;
-    const size_t lda = transA_ ? m_ : k_;
+    const size_t outSize = size_t(m_) * n_;
     const gemm::Clamp* clamp = clamped_ ? &clamp_ : nullptr;
     auto run = [&](size_t o, bool parallel) {
-      if (amx_ || strassen_) {
+      const float* aAt = a + aOffset_[aBatchOf_[o]];
+      float* c = out + cOffset_[o];
+      if (amx_ || strassen_) {  // row-major operands only (supportsEpilogue)
         if (amx_)
-          gemm::multiplyAmx(m_, n_, k_, a + aBatchOf_[o] * aSize, lda, packedB + bBatchOf_[o] * packedSize_, bias,
-                            out + o * outSize, n_, parallel, clamp);
+          gemm::multiplyAmx(m_, n_, k_, aAt, lda_, packedB + bBatchOf_[o] * packedSize_, bias, c, ldc_, parallel,
+                            clamp);
         else
-          gemm::multiplyStrassen(m_, n_, k_, a + aBatchOf_[o] * aSize, lda, packedB + bBatchOf_[o] * packedSize_,
-                                 bias, out + o * outSize, n_, parallel, clamp);
-        if (clamp_.gelu && parallel) geluAll(out + o * outSize, outSize);
-        if (clamp_.gelu && !parallel) geluRange(out + o * outSize, out + o * outSize, outSize);
+          gemm::multiplyStrassen(m_, n_, k_, aAt, lda_, packedB + bBatchOf_[o] * packedSize_, bias, c, ldc_,
+                                 parallel, clamp);
+        if (clamp_.gelu && parallel) geluAll(c, outSize);
+        if (clamp_.gelu && !parallel) geluRange(c, c, outSize);
       } else if (directB_)
-        gemm::multiplyUnpackedB(m_, n_, k_, a + aBatchOf_[o] * aSize, lda, bIn + bBatchOf_[o] * bSize, n_, bias,
-                                out + o * outSize, n_, parallel, clamp);
+        gemm::multiplyUnpackedB(m_, n_, k_, aAt, lda_, bIn + bOffset_[bBatchOf_[o]], ldb_, bias, c, ldc_, parallel,
+                                clamp);
       else
-        gemm::multiply(m_, n_, k_, a + aBatchOf_[o] * aSize, lda, transA_, packedB + bBatchOf_[o] * packedSize_,
-                       bias, out + o * outSize, n_, parallel, clamp);
+        gemm::multiply(m_, n_, k_, aAt, lda_, transA_, packedB + bBatchOf_[o] * packedSize_, bias, c, ldc_, parallel,
+                       clamp);
     };
     // Many small products (attention heads) parallelize best across products.
     const size_t numOut = aBatchOf_.size();
@@ -318,26 +332,66 @@ class MatMulKernel final : public Kernel {
   }
 
   bool supportsEpilogue(const sdk::Epilogue& e) const override {
-    return !e.residualInput && !e.maxPool && !e.inputScale && (!e.gelu || geluFoldable(e));
+    if (e.residualInput || e.maxPool || e.inputScale || (e.gelu && !geluFoldable(e))) return false;
+    if (e.strided.empty()) return true;
+    if (bPacked_) return false;  // a static B: its products (AMX, Strassen) take row-major operands
+    std::vector<bool> seen(3, false);
+    for (const auto& operand : e.strided) {
+      const size_t slot = operand.index == sdk::Epilogue::kOut ? 2 : operand.index;
+      if (slot > 2 || seen[slot]) return false;
+      seen[slot] = true;
+      const size_t rank = 2 + (slot == 0 ? aBatchDims_ : slot == 1 ? bBatchDims_ : outBatchDims_).size();
+      // Matrices with contiguous rows: the products' leading dimensions. (One with contiguous columns
+      // would be a transposed operand; a right-hand side then packs on every call, slower than the
+      // Transpose's copy: fold_transpose_matmul.cpp.)
+      if (operand.strides.size() != rank || operand.strides.back() != 1) return false;
+    }
+    return true;
   }
   Status setEpilogue(const sdk::Epilogue& e) override {
     if (e.clamp) clamp_ = {e.clamp->lo, e.clamp->hi}, clamped_ = true;
     if (e.gelu) clamp_ = geluClamp(), clamped_ = true;
+    if (e.strided.empty()) return Status::ok();
+    for (const auto& operand : e.strided) {
+      const auto& st = operand.strides;
+      const size_t ld = st[st.size() - 2];  // the rows' step (the stored matrix's, transposed or not)
+      if (operand.index == 0) {
+        lda_ = ld;
+        batchOffsets(aBatchDims_, st, &aOffset_);
+      } else if (operand.index == 1) {
+        ldb_ = ld;
+        batchOffsets(bBatchDims_, st, &bOffset_);
+      } else {
+        ldc_ = ld;
+        batchOffsets(outBatchDims_, st, &cOffset_);
+      }
+    }
     return Status::ok();
   }
 
  private:
+  // The offset of each batch (row-major over batchDims) in a tensor addressed with `strides`.
+  static void batchOffsets(const std::vector<uint32_t>& batchDims, const std::vector<size_t>& strides,
+                           std::vector<size_t>* offsets) {
+    for (size_t i = 0; i < offsets->size(); ++i) {
+      size_t rem = i, at = 0;
+      for (size_t d = batchDims.size(); d-- > 0;) {
+        at += rem % batchDims[d] * strides[d];
+        rem /= batchDims[d];
+      }
+      (*offsets)[i] = at;
+    }
+  }
+
   void packAllB(const float* b, float* packed) {
-    const size_t bSize = size_t(k_) * n_;
-    const size_t ldb = transB_ ? k_ : n_;
     parallelFor(numBBatches_, 1, [&](size_t s, size_t e) {
       for (size_t i = s; i < e; ++i) {
         if (amx_)
-          gemm::packBAmx(b + i * bSize, ldb, transB_, k_, n_, packed + i * packedSize_);
+          gemm::packBAmx(b + bOffset_[i], ldb_, transB_, k_, n_, packed + i * packedSize_);
         else if (strassen_)
-          gemm::packBStrassen(b + i * bSize, ldb, transB_, k_, n_, packed + i * packedSize_);
+          gemm::packBStrassen(b + bOffset_[i], ldb_, transB_, k_, n_, packed + i * packedSize_);
         else
-          gemm::packB(b + i * bSize, ldb, transB_, k_, n_, packed + i * packedSize_);
+          gemm::packB(b + bOffset_[i], ldb_, transB_, k_, n_, packed + i * packedSize_);
       }
     });
   }
@@ -349,7 +403,12 @@ class MatMulKernel final : public Kernel {
   gemm::Clamp clamp_{0.f, 0.f};  // a fused activation, when clamped_
   uint32_t m_ = 0, k_ = 0, n_ = 0;
   size_t numBBatches_ = 1, packedSize_ = 0;
-  std::vector<size_t> aBatchOf_, bBatchOf_;
+  std::vector<size_t> aBatchOf_, bBatchOf_;  // per output batch: the batch of A and of B it reads
+  std::vector<uint32_t> aBatchDims_, bBatchDims_, outBatchDims_;
+  // Where each batch's matrix starts (A's and B's by their own batch index, C's by the output's)
+  // and the leading dimensions: row-major unless an operand is strided (setEpilogue).
+  std::vector<size_t> aOffset_, bOffset_, cOffset_;
+  size_t lda_ = 0, ldb_ = 0, ldc_ = 0;
   std::vector<float> packedB_;               // a right-hand side given at execute
   PackedForms::Form shared_;  // a static one
 };

@@ -205,7 +205,8 @@ class SoftmaxKernel final : public Kernel {
   // softmax(beta * (s * x)) is softmax((beta * s) * x): max and exp already take beta * x, for a
   // negative product too.
   bool supportsEpilogue(const sdk::Epilogue& e) const override {
-    return !e.clamp && !e.residualInput && !e.maxPool && !e.gelu && (!e.inputScale || std::isfinite(beta_ * *e.inputScale));
+    return !e.clamp && !e.residualInput && !e.maxPool && !e.gelu && e.strided.empty() &&
+           (!e.inputScale || std::isfinite(beta_ * *e.inputScale));
   }
   Status setEpilogue(const sdk::Epilogue& e) override {
     if (e.inputScale) beta_ = beta_ * *e.inputScale;
