@@ -7,8 +7,20 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 jobs=$(nproc)
+# ctest in build dir $1 (the rest: variables for its environment). When a test fails, the failing cases'
+# lines are printed again last: a CI log is read from its tail, where ctest's summary names only the
+# test program, not the case, the assertion or the sanitizer's report.
+run_ctest() {
+  local dir=$1
+  shift
+  if (cd "$dir" && env "$@" ctest --output-on-failure -j "$jobs" -LE long); then return 0; fi
+  echo "== the failing cases again (from $dir/Testing/Temporary/LastTest.log)"
+  grep -E -A3 '^\[  FAILED  \] [A-Za-z]|: Failure$|ERROR: [A-Za-z]+Sanitizer|^SUMMARY: |runtime error:|Tracer caught' \
+    "$dir/Testing/Temporary/LastTest.log" | head -80
+  return 1
+}
 scripts/build.sh
-(cd build && ctest --output-on-failure -j "$jobs" -LE long)
+run_ctest build
 # -g1: line tables only (sanitizer reports keep file:line), a fifth less compile time than -g. -O1: the
 # sanitizers' usual level; instrumented library code compiles no slower than at -O0 and runs several
 # times faster (the tests' own code stays at -O0, tests/CMakeLists.txt). Debug keeps the assertions.
@@ -20,7 +32,6 @@ cmake --build build-asan
 # checker's tracer then dies at exit ("Tracer caught signal 11", no report; google/sanitizers#1322,
 # fixed after GCC 13 / LLVM 16). Which block lands there depends on the libraries' TLS layout: it hit
 # qnn-net-run in workflow_small_cnn when libQnnCpu.so's TLS shrank. Leak checking stays on.
-(cd build-asan && ASAN_OPTIONS=detect_leaks=1:intercept_tls_get_addr=0 UBSAN_OPTIONS=print_stacktrace=1 \
-  ctest --output-on-failure -j "$jobs" -LE long)
+run_ctest build-asan ASAN_OPTIONS=detect_leaks=1:intercept_tls_get_addr=0 UBSAN_OPTIONS=print_stacktrace=1
 # What the API allows concurrently, under ThreadSanitizer (the concurrency tests and the libraries they load).
 scripts/tsan.sh
