@@ -164,7 +164,11 @@ class SignalObject : public HandleObject {
   bool release();  // true: triggered while held
   bool trigger();  // false: idle (no call holds it)
   bool inUse() const;
-  bool triggered() const { return triggered_.load(); }  // polled between a call's steps
+  bool triggered() const { return triggered_.load(); }
+  // What stops a call that began at `begunMicros` (nowMicros()), polled between its steps: a trigger,
+  // else an expired timeout.
+  enum class Stop { kNone, kAborted, kTimedOut };
+  Stop stopFor(uint64_t begunMicros) const;
   uint64_t timeoutUs = 0;  // 0 = none
 
  private:

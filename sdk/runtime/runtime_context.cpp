@@ -298,11 +298,10 @@ Qnn_ErrorHandle_t Runtime::loadContextBinary(Qnn_BackendHandle_t backend, Qnn_De
     // Abort (QnnSignal_trigger) and timeout, checked between the steps of the load.
     auto interrupted = [&](const std::string& before) -> Qnn_ErrorHandle_t {
       if (!sig) return QNN_SUCCESS;
-      Qnn_ErrorHandle_t stop = QNN_SUCCESS;
-      if (sig->triggered())
-        stop = QNN_CONTEXT_ERROR_ABORTED;
-      else if (sig->timeoutUs && nowMicros() - begun > sig->timeoutUs)
-        stop = QNN_CONTEXT_ERROR_TIMED_OUT;
+      const SignalObject::Stop why = sig->stopFor(begun);
+      const Qnn_ErrorHandle_t stop = why == SignalObject::Stop::kAborted    ? QNN_CONTEXT_ERROR_ABORTED
+                                     : why == SignalObject::Stop::kTimedOut ? QNN_CONTEXT_ERROR_TIMED_OUT
+                                                                            : QNN_SUCCESS;
       if (stop)
         logMessage(loggerOf(handles().get<BackendObject>(backend, HandleKind::kBackend)), QNN_LOG_LEVEL_ERROR,
                    std::string("QnnContext_createFromBinaryWithSignal: ") +

@@ -290,9 +290,11 @@ Qnn_ErrorHandle_t Runtime::graphFinalize(Qnn_GraphHandle_t graph, Qnn_ProfileHan
     const uint64_t called = nowMicros();
     // Abort (QnnSignal_trigger) and timeout, checked between the steps of the finalize.
     auto interrupted = [&]() -> Qnn_ErrorHandle_t {
-      if (!sig) return QNN_SUCCESS;
-      if (sig->triggered()) return QNN_GRAPH_ERROR_ABORTED;
-      if (sig->timeoutUs && nowMicros() - called > sig->timeoutUs) return QNN_GRAPH_ERROR_TIMED_OUT;
+      switch (sig ? sig->stopFor(called) : SignalObject::Stop::kNone) {
+        case SignalObject::Stop::kAborted: return QNN_GRAPH_ERROR_ABORTED;
+        case SignalObject::Stop::kTimedOut: return QNN_GRAPH_ERROR_TIMED_OUT;
+        case SignalObject::Stop::kNone: break;
+      }
       return QNN_SUCCESS;
     };
     std::lock_guard<std::mutex> lock(g->mutex);
@@ -539,11 +541,13 @@ Qnn_ErrorHandle_t Runtime::executeGraph(Qnn_GraphHandle_t graph, const Qnn_Tenso
     options.collectNodeTimings = prof && prof->detailed();
     options.opTrace = prof && prof->traceOps();
     if (sig) {
-      uint64_t deadline = sig->timeoutUs ? start + sig->timeoutUs : 0;
       SignalObject* s = sig.get();
-      options.checkCancel = [s, deadline]() -> Status {
-        if (s->triggered()) return {StatusCode::kAborted, "execution aborted by a signal"};
-        if (deadline && nowMicros() > deadline) return {StatusCode::kTimedOut, "execution timed out"};
+      options.checkCancel = [s, start]() -> Status {
+        switch (s->stopFor(start)) {
+          case SignalObject::Stop::kAborted: return {StatusCode::kAborted, "execution aborted by a signal"};
+          case SignalObject::Stop::kTimedOut: return {StatusCode::kTimedOut, "execution timed out"};
+          case SignalObject::Stop::kNone: break;
+        }
         return Status::ok();
       };
     }

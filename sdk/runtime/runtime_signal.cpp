@@ -27,6 +27,12 @@ bool SignalObject::trigger() {
   return true;
 }
 
+SignalObject::Stop SignalObject::stopFor(uint64_t begunMicros) const {
+  if (triggered()) return Stop::kAborted;
+  if (timeoutUs && nowMicros() - begunMicros > timeoutUs) return Stop::kTimedOut;
+  return Stop::kNone;
+}
+
 bool SignalObject::inUse() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return inUse_;
