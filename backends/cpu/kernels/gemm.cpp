@@ -408,9 +408,9 @@ __attribute__((target("avx512f"))) void microKernelAvx512Winograd(size_t kc, con
   }
 }
 
-// The Winograd sums of a block of A's quadrants (rows lda apart) into four operands (rows ld apart,
-// rows x cols each, 'stride' floats from one to the next): S1 = A21 + A22, S2 = S1 - A11,
-// S3 = A11 - A21, S4 = A12 - S2, from one read of the quadrants.
+// A's seven operands of a block of its quadrants (rows lda apart), rows x cols each, rows ld apart,
+// 'stride' floats from one operand to the next, from one read of the quadrants: copies of A11, A12
+// and A22, then S1 = A21 + A22, S2 = S1 - A11, S3 = A11 - A21, S4 = A12 - S2.
 __attribute__((target("avx512f"))) void winogradOperandsA(const float* const (&q)[4], size_t lda, size_t rows,
                                                           size_t cols, float* dst, size_t ld, size_t stride) {
   for (size_t i = 0; i < rows; ++i) {
@@ -421,10 +421,13 @@ __attribute__((target("avx512f"))) void winogradOperandsA(const float* const (&q
       const __m512 a11 = _mm512_maskz_loadu_ps(mask, q[0] + in + k), a12 = _mm512_maskz_loadu_ps(mask, q[1] + in + k);
       const __m512 a21 = _mm512_maskz_loadu_ps(mask, q[2] + in + k), a22 = _mm512_maskz_loadu_ps(mask, q[3] + in + k);
       const __m512 s1 = _mm512_add_ps(a21, a22), s2 = _mm512_sub_ps(s1, a11);
-      _mm512_mask_storeu_ps(out + k, mask, s1);
-      _mm512_mask_storeu_ps(out + stride + k, mask, s2);
-      _mm512_mask_storeu_ps(out + 2 * stride + k, mask, _mm512_sub_ps(a11, a21));
-      _mm512_mask_storeu_ps(out + 3 * stride + k, mask, _mm512_sub_ps(a12, s2));
+      _mm512_mask_storeu_ps(out + k, mask, a11);
+      _mm512_mask_storeu_ps(out + stride + k, mask, a12);
+      _mm512_mask_storeu_ps(out + 2 * stride + k, mask, a22);
+      _mm512_mask_storeu_ps(out + 3 * stride + k, mask, s1);
+      _mm512_mask_storeu_ps(out + 4 * stride + k, mask, s2);
+      _mm512_mask_storeu_ps(out + 5 * stride + k, mask, _mm512_sub_ps(a11, a21));
+      _mm512_mask_storeu_ps(out + 6 * stride + k, mask, _mm512_sub_ps(a12, s2));
     }
   }
 }
@@ -778,10 +781,12 @@ void multiplyUnpackedB(size_t M, size_t N, size_t K, const float* A, size_t lda,
 //   M7 -> C22, + (-M4) -> C21;   M5 -> C22, + M3 -> C12
 // so C takes 4 first writes and 5 read-modify-writes (Strassen's own form: 4 and 8), C needs no
 // zeroing and no product is kept. B's operands are packed at prepare in the chains' order (T4
-// negated); A11, A12, A22 are read in place and S1..S4 formed per block of rows in one pass.
+// negated); A's seven operands are formed per block of rows in one pass, copies of A11, A12, A22
+// included: with every operand's rows kStrassenLd apart, tiles take 14 rows even where A's rows are
+// 4 KiB apart (read in place, 11-row tiles: the 1024^3 product ~3 % slower).
 // Quadrants are numbered 0 = 11, 1 = 12, 2 = 21, 3 = 22.
 namespace {
-// A's operands: 0..3 A's quadrants, 4..7 S1..S4.
+// A's operands, as winogradOperandsA stores them: 0 A11, 1 A12, 2 A22, 3..6 S1..S4.
 struct WinogradStep {
   int a;         // A's operand
   int dest[3];   // quadrants the running sum is stored into after this product, -1: fewer
@@ -790,10 +795,10 @@ struct WinogradChain {
   WinogradStep step[3];
   int steps;
 };
-constexpr WinogradChain kChains[4] = {{{{0, {0, -1, -1}}, {5, {1, -1, -1}}, {6, {2, 3, -1}}}, 3},  // M1, M6, M7
+constexpr WinogradChain kChains[4] = {{{{0, {0, -1, -1}}, {4, {1, -1, -1}}, {5, {2, 3, -1}}}, 3},  // M1, M6, M7
                                       {{{1, {0, -1, -1}}}, 1},                                       // M2
-                                      {{{3, {2, -1, -1}}}, 1},                                       // -M4
-                                      {{{4, {3, -1, -1}}, {7, {1, -1, -1}}}, 2}};                    // M5, M3
+                                      {{{2, {2, -1, -1}}}, 1},                                       // -M4
+                                      {{{3, {3, -1, -1}}, {6, {1, -1, -1}}}, 2}};                    // M5, M3
 // Element (k, j) of B's operand number p (the products in the chains' order: B11, T2, B21, T3,
 // -T4, T1, B22) from B's quadrants b(q, k, j).
 template <typename B>
@@ -827,10 +832,10 @@ bool lastWriter(size_t c, int s, int q) {
       if ((e > c || (e == c && f > s)) && writesQuadrant(e, f, q)) return false;
   return true;
 }
-// Blocks of at most kStrassenMC rows of the quadrants and kStrassenKC columns of A's (S1..S4 of a
-// block, 4 x 44 x 528 floats, stay in L2), C's columns kStrassenNC at a time (all chains then
+// Blocks of at most kStrassenMC rows of the quadrants and kStrassenKC columns of A's (A's operands of
+// a block, 7 x 42 x 528 floats, stay in L2), C's columns kStrassenNC at a time (all chains then
 // write those tiles of C while they are in cache).
-constexpr size_t kStrassenMC = 44;
+constexpr size_t kStrassenMC = 42;  // three tiles of 14 rows
 constexpr size_t kStrassenKC = 512;
 constexpr size_t kStrassenNC = 4 * kNR;
 constexpr size_t kStrassenLd = kStrassenKC + 16;  // rows of an A operand off 4 KiB strides
@@ -879,7 +884,7 @@ void multiplyStrassen(size_t M, size_t N, size_t K, const float* A, size_t lda, 
   const float* biasOf[4] = {bias, bias ? bias + n2 : nullptr, bias, bias ? bias + n2 : nullptr};
   const size_t operandSize = panelsSize(k2, n2);
   const size_t kBlocks = (k2 + kStrassenKC - 1) / kStrassenKC;
-  const size_t maxRows = lda % 1024 == 0 ? kMRAliased : kMRAvx512;
+  constexpr size_t maxRows = kMRAvx512;
   // Tasks are blocks of the quadrants' rows, each running the chains over every column: a block of
   // rows of C is then written by one thread only, in the chains' order. Equal blocks of at most
   // kStrassenMC rows, a multiple of the thread count of them.
@@ -887,13 +892,13 @@ void multiplyStrassen(size_t M, size_t N, size_t K, const float* A, size_t lda, 
   const size_t threads = worthSplitting ? workerThreads() : 1;
   const size_t blocks = ((m2 + kStrassenMC - 1) / kStrassenMC + threads - 1) / threads * threads;
   const size_t mBase = m2 / blocks, mExtra = m2 % blocks;
-  constexpr size_t kOperandFloats = kStrassenMC * kStrassenLd;
-  // Rows [i0, i0 + mc) of the quadrants, S1..S4 formed in `sums` (4 operands `stride` floats apart).
-  // The rows of the next block (nextMc of them from nextI0; 0: none) are fetched into L2 a few
-  // cache lines per tile, the first K block's columns: forming S1..S4 then reads them from there,
-  // not from memory (forming them took 2.6 % of the 1024^3 product's time, with this 1.9 %).
+  constexpr size_t kOperandsA = 7, kOperandFloats = kStrassenMC * kStrassenLd;
+  // Rows [i0, i0 + mc) of the quadrants, A's operands formed in `operands` (7 of them, `stride`
+  // floats apart). The rows of the next block (nextMc of them from nextI0; 0: none) are fetched into
+  // L2 a few cache lines per tile, the first K block's columns: forming the operands then reads them
+  // from there, not from memory (forming S1..S4 took 2.6 % of the 1024^3 product's time, with this 1.9 %).
   const size_t rowLines = (k2 / kBlocks + kNR - 1) / kNR;  // lines of one quadrant's row
-  auto runRows = [&](size_t i0, size_t mc, float* sums, size_t stride, size_t nextI0, size_t nextMc) {
+  auto runRows = [&](size_t i0, size_t mc, float* operands, size_t stride, size_t nextI0, size_t nextMc) {
     const size_t tiles = (mc + maxRows - 1) / maxRows, tileBase = mc / tiles, tileExtra = mc % tiles;
     const size_t calls = kBlocks * 4 * tiles * ((n2 + 2 * kNR - 1) / (2 * kNR));
     const size_t toFetch = 4 * nextMc * rowLines, perCall = (toFetch + calls - 1) / calls;
@@ -911,7 +916,7 @@ void multiplyStrassen(size_t M, size_t N, size_t K, const float* A, size_t lda, 
       const size_t k0 = kb * k2 / kBlocks, kc = (kb + 1) * k2 / kBlocks - k0;
       const float* const rowsAt[4] = {aQuadrant[0] + i0 * lda + k0, aQuadrant[1] + i0 * lda + k0,
                                       aQuadrant[2] + i0 * lda + k0, aQuadrant[3] + i0 * lda + k0};
-      winogradOperandsA(rowsAt, lda, mc, kc, sums, kStrassenLd, stride);
+      winogradOperandsA(rowsAt, lda, mc, kc, operands, kStrassenLd, stride);
       for (size_t c0 = 0; c0 < n2; c0 += kStrassenNC) {
         const size_t pEnd = (std::min(n2, c0 + kStrassenNC) + kNR - 1) / kNR;
         for (size_t ch = 0, product = 0; ch < 4; product += size_t(kChains[ch].steps), ++ch) {
@@ -929,10 +934,7 @@ void multiplyStrassen(size_t M, size_t N, size_t K, const float* A, size_t lda, 
               const size_t rows = tileBase + (t < tileExtra ? 1 : 0);
               for (int s = 0; s < chain.steps; ++s) {
                 const WinogradStep& st = chain.step[s];
-                if (st.a < 4)
-                  seg[s].a = rowsAt[st.a] + ip * lda, seg[s].lda = lda;
-                else
-                  seg[s].a = sums + size_t(st.a - 4) * stride + ip * kStrassenLd, seg[s].lda = kStrassenLd;
+                seg[s].a = operands + size_t(st.a) * stride + ip * kStrassenLd, seg[s].lda = kStrassenLd;
                 seg[s].b = packedB + (product + size_t(s)) * operandSize + pp * k2 * kNR + k0 * kNR;
                 for (int d = 0; d < 3; ++d) {
                   const int q = st.dest[d];
@@ -951,19 +953,19 @@ void multiplyStrassen(size_t M, size_t N, size_t K, const float* A, size_t lda, 
     }
   };
   auto runBlocks = [&](size_t begin, size_t end) {
-    // S1..S4 of a block in this thread's scratch; without the memory for them, the block runs a
-    // tile's rows at a time, their sums on the stack.
-    float* sums = threadScratch(4 * kOperandFloats);
+    // A's operands of a block in this thread's scratch; without the memory for them, the block runs
+    // a tile's rows at a time, their operands on the stack.
+    float* operands = threadScratch(kOperandsA * kOperandFloats);
     for (size_t block = begin; block < end; ++block) {
       const size_t i0 = block * mBase + std::min(block, mExtra), mc = mBase + (block < mExtra ? 1 : 0);
-      if (sums) {
+      if (operands) {
         const size_t next = block + 1 < end ? block + 1 : block;
         const size_t nextI0 = next * mBase + std::min(next, mExtra);
         const size_t nextMc = next == block ? 0 : mBase + (next < mExtra ? 1 : 0);
-        if (mc > 0) runRows(i0, mc, sums, kOperandFloats, nextI0, nextMc);
+        if (mc > 0) runRows(i0, mc, operands, kOperandFloats, nextI0, nextMc);
         continue;
       }
-      alignas(64) float small[4 * kStrassenLd * kMRAvx512];
+      alignas(64) float small[kOperandsA * kStrassenLd * kMRAvx512];
       for (size_t r = 0; r < mc; r += maxRows)
         runRows(i0 + r, std::min(maxRows, mc - r), small, kStrassenLd * kMRAvx512, 0, 0);
     }
