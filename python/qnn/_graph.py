@@ -101,6 +101,31 @@ class Graph:
         output's dims and dtype, C-contiguous, that the backend writes into directly (no copy; those
         arrays are returned). An input or output may also be a RegisteredTensor (graph.register): the backend
         reads / writes its shared memory in place and an output's .array is returned."""
+        arrays, buffers = self._bind_arrays(feeds, outputs)
+        given = outputs or {}
+        self._execute(*self._structs(arrays, buffers))
+        result = {}
+        for t, b in zip(self.outputs, buffers):
+            if isinstance(b, RegisteredTensor):
+                b = b.array  # the backend wrote it in place
+            v = b if t.name in given else b.copy()
+            if dequantize and t.quant:
+                v = ((v.astype(np.float64) + t.quant[1]) * t.quant[0]).astype(np.float32)
+            result[t.name] = v
+        return result
+
+    def bind(self, feeds, outputs=None):
+        """The inputs and outputs of repeated runs checked and converted once, as run() takes them (ONNX
+        Runtime's IOBinding): returns a BoundRun whose run() executes the graph on them again without
+        converting anything per call: bound.inputs are the arrays the backend reads (change them in place
+        between runs), bound.outputs those it writes (the ones given, new arrays for the others). A
+        benchmark's or a decode loop's inner call."""
+        arrays, buffers = self._bind_arrays(feeds, outputs, fresh_outputs=True)
+        return BoundRun(self, arrays, buffers)
+
+    def _bind_arrays(self, feeds, outputs, fresh_outputs=False):
+        """The input arrays (converted) and output buffers of a run: those given, else this graph's own
+        (reused by every run()), or new ones with fresh_outputs."""
         self.context._check_open()
         missing = [t.name for t in self.inputs if t.name not in feeds]
         unknown = sorted(set(feeds) - {t.name for t in self.inputs})
@@ -108,14 +133,18 @@ class Graph:
             raise ValueError(f"graph '{self.name}': missing inputs {missing}, unknown inputs {unknown}; it takes "
                              f"{[t.name for t in self.inputs]}")
         arrays = [self._input_array(t, feeds[t.name]) for t in self.inputs]  # RegisteredTensors pass as they are
-        if self._out_buffers is None:  # output buffers are reused across runs
-            self._out_buffers = [np.empty(t.dims, dtype=t.dtype) for t in self.outputs]
+        if fresh_outputs:
+            own_buffers = [np.empty(t.dims, dtype=t.dtype) for t in self.outputs]
+        else:
+            if self._out_buffers is None:  # output buffers are reused across runs
+                self._out_buffers = [np.empty(t.dims, dtype=t.dtype) for t in self.outputs]
+            own_buffers = self._out_buffers
         given = dict(outputs or {})
         unknown_out = sorted(set(given) - {t.name for t in self.outputs})
         if unknown_out:
             raise ValueError(f"graph '{self.name}': unknown outputs {unknown_out}")
         buffers = []
-        for t, own in zip(self.outputs, self._out_buffers):
+        for t, own in zip(self.outputs, own_buffers):
             b = given.get(t.name)
             if b is None:
                 buffers.append(own)
@@ -128,22 +157,19 @@ class Graph:
                 raise ValueError(f"graph '{self.name}': output buffer '{t.name}' must be a writeable C-contiguous "
                                  f"{t.dtype} array of shape {list(t.dims)}")
             buffers.append(b)
+        return arrays, buffers
+
+    def _structs(self, arrays, buffers):
         ins = (A.Tensor * len(arrays))(*[t.tensor(a) for t, a in zip(self.inputs, arrays)])
         outs = (A.Tensor * len(self.outputs))(*[t.tensor(b) for t, b in zip(self.outputs, buffers)])
+        return ins, outs
+
+    def _execute(self, ins, outs):
+        self.context._check_open()
         backend = self.context.backend
-        err = backend._lib.fn("graphExecute")(self._handle, ins, len(arrays), outs, len(self.outputs),
-                                              backend._profile, None)
+        err = backend._lib.fn("graphExecute")(self._handle, ins, len(ins), outs, len(outs), backend._profile, None)
         backend._check(err, f"QnnGraph_execute of graph '{self.name}'")
         self.profile = backend._new_profile_events()
-        result = {}
-        for t, b in zip(self.outputs, buffers):
-            if isinstance(b, RegisteredTensor):
-                b = b.array  # the backend wrote it in place
-            v = b if t.name in given else b.copy()
-            if dequantize and t.quant:
-                v = ((v.astype(np.float64) + t.quant[1]) * t.quant[0]).astype(np.float32)
-            result[t.name] = v
-        return result
 
     def _input_array(self, t, value):
         if isinstance(value, RegisteredTensor):
@@ -163,3 +189,20 @@ class Graph:
             raise TypeError(f"graph '{self.name}': input '{t.name}' is {a.dtype}, the graph takes {t.dtype} "
                             f"({t.dtype_name})")
         return np.ascontiguousarray(a)
+
+
+class BoundRun:
+    """Graph.bind's result: run() executes the graph on the bound inputs and outputs (whose arrays may be
+    changed in place between runs) and returns .outputs, {output name: the array the backend wrote}."""
+
+    def __init__(self, graph, arrays, buffers):
+        self.graph, self._arrays, self._buffers = graph, arrays, buffers  # kept alive: the structs point into them
+        self._ins, self._outs = graph._structs(arrays, buffers)
+        self.inputs = {t.name: (a.array if isinstance(a, RegisteredTensor) else a)
+                       for t, a in zip(graph.inputs, arrays)}
+        self.outputs = {t.name: (b.array if isinstance(b, RegisteredTensor) else b)
+                        for t, b in zip(graph.outputs, buffers)}
+
+    def run(self):
+        self.graph._execute(self._ins, self._outs)
+        return self.outputs

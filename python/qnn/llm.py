@@ -209,6 +209,10 @@ class Generator:
         self.pre, self.dec = g[prefill], g[decode]
         self.info = {gr.name: {t.name: t for t in gr.inputs + gr.outputs} for gr in (self.pre, self.dec)}
         self.mem = {gr.name: {t.name: gr.register(t.name) for t in gr.inputs + gr.outputs} for gr in (self.pre, self.dec)}
+        # Each graph's runs read and write the same registered memory: bound once, no per-step conversion.
+        self.bound = {gr.name: gr.bind({t.name: self.mem[gr.name][t.name] for t in gr.inputs},
+                                       outputs={t.name: self.mem[gr.name][t.name] for t in gr.outputs})
+                      for gr in (self.pre, self.dec)}
         pi = self.info[self.pre.name]
         # A third: export_gqa.py's (com.microsoft.GroupQueryAttention; recognized by seqlens_k): the cache is
         # past_key_L [1, kv_heads, ctx, head_dim], present_key_L the same with the new rows at start..; the op
@@ -277,7 +281,7 @@ class Generator:
                 _copy(self.info[self.dec.name][kin], cache[kin].array[used], info[kin], mem[kin].array[used])
         if self.on_inputs:
             self.on_inputs(graph.name, {t.name: mem[t.name].array for t in graph.inputs})
-        graph.run({t.name: mem[t.name] for t in graph.inputs}, outputs={t.name: mem[t.name] for t in graph.outputs})
+        self.bound[graph.name].run()
         keep = max(0, min(m, self.ctx - 1 - start))
         for s in self._kv_names():  # new entries into the cache, in place
             kin, kout = self._kv_in(s), self._kv_out(s)

@@ -99,6 +99,36 @@ def test_bad_inputs_raise(model):
             b.load_context(b"")
 
 
+
+def test_bound_runs_equal_run(model):
+    """Graph.bind: inputs converted once (the HTP graph's float input quantized once), outputs written in
+    place into the bound arrays, the same bytes as run(); an input changed in place between runs is read
+    again; a closed context raises."""
+    for name, backend in (("cpu", "libQnnCpu.so"), ("htp", "libQnnHtp.so")):
+        with qnn.Backend(os.path.join(LIB, backend)) as b:
+            ctx = b.load_context(str(model["dir"] / f"{name}.bin"))
+            g = next(iter(ctx.graphs.values()))
+            x0, x1 = model["inputs"]
+            given = np.empty(g.outputs[1].dims, dtype=g.outputs[1].dtype)
+            bound = g.bind({"x": x0}, outputs={"probs": given})
+            assert bound.outputs["probs"] is given and set(bound.outputs) == {"logits", "probs"}
+            out = bound.run()
+            assert out is bound.outputs
+            want = g.run({"x": x0})
+            for k in want:
+                assert out[k].tobytes() == want[k].tobytes(), (name, k)
+            # change the bound input in place: the next run reads it
+            np.copyto(bound.inputs["x"], g.bind({"x": x1}).inputs["x"])
+            out = bound.run()
+            want = g.run({"x": x1})
+            for k in want:
+                assert out[k].tobytes() == want[k].tobytes(), (name, k)
+            with pytest.raises(ValueError, match="unknown outputs"):
+                g.bind({"x": x0}, outputs={"nope": given})
+            ctx.close()
+            with pytest.raises(qnn.QnnError, match="closed"):
+                bound.run()
+
 def test_libraries_that_are_not_backends():
     with pytest.raises(qnn.QnnError, match="not a QNN backend"):
         qnn.Backend(os.path.join(LIB, "libQnnSystem.so"))
