@@ -5,13 +5,15 @@
 // Outputs are bound to tensors allocated once, so the timed runs exclude output allocation.
 // WARMUP untimed runs, then RUNS timed ones; prints one line
 //   <model> threads=T runs=R median_ms=M min_ms=A max_ms=B mean_ms=C
-// usage: node ort_run.js MODEL.onnx [--threads T] [--runs R] [--warmup W] [--seed S]
+// With --serve 1 (benchmarks/lockstep_vs_ort.py): after the warmup prints "ready", then runs once per
+// line read from stdin and prints that run's milliseconds; ends at the end of stdin.
+// usage: node ort_run.js MODEL.onnx [--threads T] [--runs R] [--warmup W] [--seed S] [--serve 1]
 'use strict';
 const ort = require('onnxruntime-node');
 const path = require('path');
 
 function options(args) {
-  const o = { threads: 1, runs: 20, warmup: 3, seed: 1 };
+  const o = { threads: 1, runs: 20, warmup: 3, seed: 1, serve: 0 };
   const rest = [];
   for (let i = 0; i < args.length; i++) {
     const key = args[i].replace(/^--/, '');
@@ -19,7 +21,9 @@ function options(args) {
     else if (args[i].startsWith('--')) throw new Error(`unknown option ${args[i]}`);
     else rest.push(args[i]);
   }
-  if (rest.length !== 1 || !(o.runs >= 1)) throw new Error('usage: node ort_run.js MODEL.onnx [--threads T] [--runs R] [--warmup W] [--seed S]');
+  if (rest.length !== 1 || !(o.runs >= 1)) {
+    throw new Error('usage: node ort_run.js MODEL.onnx [--threads T] [--runs R] [--warmup W] [--seed S] [--serve 1]');
+  }
   o.model = rest[0];
   return o;
 }
@@ -69,6 +73,17 @@ async function main() {
   }
   const once = () => (fetches ? session.run(feeds, fetches) : session.run(feeds));
   for (let i = 0; i < o.warmup; i++) await once();
+  if (o.serve) {
+    console.log('ready');
+    for await (const line of require('readline').createInterface({ input: process.stdin })) {
+      if (line.trim() === '') continue;
+      const t0 = process.hrtime.bigint();
+      await once();
+      console.log((Number(process.hrtime.bigint() - t0) / 1e6).toFixed(4));
+    }
+    await session.release();
+    return;
+  }
   const ms = [];
   for (let i = 0; i < o.runs; i++) {
     const t0 = process.hrtime.bigint();

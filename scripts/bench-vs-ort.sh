@@ -18,6 +18,10 @@
 #   BASE_LIB=FILE: a second libQnnCpu.so (say the build before a change) run in every round beside
 #   ours, the two in turns (which goes first alternates by round); adds its median and the median
 #   of the rounds' ours / base to the table
+#   LOCKSTEP=PAIRS: instead of the rounds, each model at each thread count runs once in lockstep
+#   (benchmarks/lockstep_vs_ort.py): both sides stay loaded and take turns one inference at a time,
+#   PAIRS pairs; the table gives the medians and the median of the pairs' ours / ORT with its
+#   quartiles (on a host whose speed changes within seconds, the figure the hour moves least)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -95,6 +99,38 @@ ort_ms() {  # model threads -> median ms over $runs runs
   NODE_PATH=$modules node benchmarks/ort_run.js "$work/models/$(onnx_of "$1")" --threads "$2" --runs "$runs" |
     sed -n 's/.* median_ms=\([0-9.]*\) .*/\1/p'
 }
+
+if [ -n "${LOCKSTEP:-}" ]; then
+  echo "== lockstep, $LOCKSTEP pairs"
+  lines=
+  for t in $threads_list; do
+    for m in $models; do
+      d=$work/$m
+      line=$("$py" benchmarks/lockstep_vs_ort.py --model-lib "$(ls "$d"/lib/x86_64-linux-clang/lib*.so | head -1)" \
+        --backend "$build/backends/cpu/libQnnCpu.so" --input-list "$d/input_list.txt" \
+        --onnx "$work/models/$(onnx_of "$m")" --threads "$t" --pairs "$LOCKSTEP" --node-modules "$modules")
+      echo "$m $t $line"
+      lines+="$m $t $line"$'\n'
+    done
+  done
+  cpu=$(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1)
+  table=$(printf '%s' "$lines" | "$py" -c "
+import sys, datetime
+print(f'{datetime.date.today()}, {sys.argv[1]}, lockstep, {sys.argv[2]} pairs, commit {sys.argv[3]}')
+print()
+print('| model | threads | OpenQNN CPU ms | ONNX Runtime ms | ratio of medians | median of pair ratios (quartiles) |')
+print('|---|---|---|---|---|---|')
+for line in sys.stdin:
+    m, t, *kv = line.split()
+    v = dict(x.split('=') for x in kv)
+    print(f\"| {m} | {t} | {float(v['ours_ms']):.2f} | {float(v['ort_ms']):.2f} | {float(v['ratio']):.2f} | \"
+          f\"{float(v['pair_ratio']):.2f} ({float(v['p25']):.2f}-{float(v['p75']):.2f}) |\")
+" "$cpu" "$LOCKSTEP" "$(git rev-parse --short HEAD)")
+  echo
+  echo "$table"
+  [ -n "${OUT:-}" ] && echo "$table" >"$OUT"
+  exit 0
+fi
 
 results=$work/results.txt
 : >"$results"
