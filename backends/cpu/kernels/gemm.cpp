@@ -954,7 +954,7 @@ void multiplyStrassen(size_t M, size_t N, size_t K, const float* A, size_t lda, 
   };
   auto runBlocks = [&](size_t begin, size_t end) {
     // A's operands of a block in this thread's scratch; without the memory for them, the block runs
-    // a tile's rows at a time, their operands on the stack.
+    // a few rows at a time, their operands on the stack.
     float* operands = threadScratch(kOperandsA * kOperandFloats);
     for (size_t block = begin; block < end; ++block) {
       const size_t i0 = block * mBase + std::min(block, mExtra), mc = mBase + (block < mExtra ? 1 : 0);
@@ -965,9 +965,11 @@ void multiplyStrassen(size_t M, size_t N, size_t K, const float* A, size_t lda, 
         if (mc > 0) runRows(i0, mc, operands, kOperandFloats, nextI0, nextMc);
         continue;
       }
-      alignas(64) float small[kOperandsA * kStrassenLd * kMRAvx512];
-      for (size_t r = 0; r < mc; r += maxRows)
-        runRows(i0 + r, std::min(maxRows, mc - r), small, kStrassenLd * kMRAvx512, 0, 0);
+      // Half tiles: the seven operands of 7 rows take 101 KiB of the stack (the caller's thread's at 1 thread).
+      constexpr size_t kSmallRows = kMRAvx512 / 2;
+      alignas(64) float small[kOperandsA * kStrassenLd * kSmallRows];
+      for (size_t r = 0; r < mc; r += kSmallRows)
+        runRows(i0 + r, std::min(kSmallRows, mc - r), small, kStrassenLd * kSmallRows, 0, 0);
     }
   };
   if (worthSplitting)
