@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """One model on libQnnCpu.so and on ONNX Runtime's CPU provider in lockstep: both stay loaded, and
-they take turns one inference at a time (which side goes first alternates), a short pause between
-turns so neither side's spinning worker threads overlap the other's run. Each pair of runs is then
+they take turns one inference at a time (which side goes first alternates), a pause between turns
+so neither side's spinning worker threads overlap the other's run: ORT's intra-op workers spin for
+tens of milliseconds after a run (with 20 ms pauses ours ran 1.2x slower at 2 threads than with 60
+or 150 ms); ours park after 300 us. Each pair of runs is then
 milliseconds apart: on a host whose speed changes every few seconds (another tenant on the twin
 hardware thread, docs/benchmarks.md), both runs of a pair meet the same speed, and the median of
 the pairs' ratios measures the two implementations, not the hour.
@@ -12,7 +14,7 @@ the pairs' ratios measures the two implementations, not the hour.
 
 usage: lockstep_vs_ort.py --model-lib LIB.so --backend libQnnCpu.so --input-list input_list.txt
                           --onnx MODEL.onnx [--threads T] [--pairs N] [--warmup W] [--gap-ms G]
-                          [--node-modules DIR]
+                          [--pairs-out FILE] [--node-modules DIR]
 Prints one line: ours_ms=<median> ort_ms=<median> ratio=<ours / ORT of medians>
 pair_ratio=<median of pairs' ours / ORT> p25=.. p75=.. pairs=N (times in ms).
 """
@@ -35,7 +37,8 @@ def parse_args():
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--pairs", type=int, default=100)
     p.add_argument("--warmup", type=int, default=3)
-    p.add_argument("--gap-ms", type=float, default=20.0)
+    p.add_argument("--gap-ms", type=float, default=100.0)
+    p.add_argument("--pairs-out", help="also write each pair there: which side ran first, ours ms, ORT ms")
     p.add_argument("--node-modules", default=os.path.join(HERE, "..", "build", "ortnode", "node_modules"))
     return p.parse_args()
 
@@ -95,6 +98,9 @@ def main():
     finally:
         ort.stdin.close()
         ort.wait()
+    if a.pairs_out:
+        with open(a.pairs_out, "w") as f:
+            f.writelines(f"{'ours' if i % 2 == 0 else 'ort'} {o:.3f} {t:.3f}\n" for i, (o, t) in enumerate(zip(ours, theirs)))
     ratios = [o / t for o, t in zip(ours, theirs)]
     mo, mt = statistics.median(ours), statistics.median(theirs)
     print(f"ours_ms={mo:.3f} ort_ms={mt:.3f} ratio={mo / mt:.3f} pair_ratio={statistics.median(ratios):.3f} "
