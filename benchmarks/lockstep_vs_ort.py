@@ -1,12 +1,11 @@
 #!/usr/bin/env python3
-"""One model on libQnnCpu.so and on ONNX Runtime's CPU provider in lockstep: both stay loaded, and
-they take turns one inference at a time (which side goes first alternates), a pause between turns
-so neither side's spinning worker threads overlap the other's run: ORT's intra-op workers spin for
-tens of milliseconds after a run (with 20 ms pauses ours ran 1.2x slower at 2 threads than with 60
-or 150 ms); ours park after 300 us. Each pair of runs is then
-milliseconds apart: on a host whose speed changes every few seconds (another tenant on the twin
-hardware thread, docs/benchmarks.md), both runs of a pair meet the same speed, and the median of
-the pairs' ratios measures the two implementations, not the hour.
+"""One model on libQnnCpu.so and on ONNX Runtime's CPU provider in lockstep: both stay loaded and
+take turns one inference at a time (which side goes first alternates), 100 ms apart. On a host whose
+speed changes every few seconds (another tenant on the twin hardware thread, docs/benchmarks.md) both
+runs of a pair meet the same speed, and the median of the pairs' ratios compares the two
+implementations, not the hour. The pause keeps either side's spinning worker threads off the other's
+run: ORT's intra-op workers spin for tens of milliseconds after a run (with 20 ms pauses ours ran 1.2x
+slower at 2 threads than with 60 or 150 ms); ours park after 300 us.
 
   ours: the converted model library on the backend, through the Python package (qnn), timed around
         QnnGraph_execute from Python (Graph.bind: ~30 us of Python a call included)
@@ -100,7 +99,8 @@ def main():
         ort.wait()
     if a.pairs_out:
         with open(a.pairs_out, "w") as f:
-            f.writelines(f"{'ours' if i % 2 == 0 else 'ort'} {o:.3f} {t:.3f}\n" for i, (o, t) in enumerate(zip(ours, theirs)))
+            for i, (o, t) in enumerate(zip(ours, theirs)):
+                f.write(f"{'ours' if i % 2 == 0 else 'ort'} {o:.3f} {t:.3f}\n")
     ratios = [o / t for o, t in zip(ours, theirs)]
     mo, mt = statistics.median(ours), statistics.median(theirs)
     print(f"ours_ms={mo:.3f} ort_ms={mt:.3f} ratio={mo / mt:.3f} pair_ratio={statistics.median(ratios):.3f} "
