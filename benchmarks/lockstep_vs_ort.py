@@ -74,6 +74,9 @@ def main():
             ctx = backend.load_model_library(a.model_lib)
             graph = next(iter(ctx.graphs.values()))
             paths = dict(e.split(":=", 1) for e in open(a.input_list).read().split())
+            missing = [t.name for t in graph.inputs if t.name not in paths]
+            if missing:
+                raise ValueError(f"{a.input_list} names no file for the graph's inputs {missing}")
             feeds = {t.name: np.fromfile(paths[t.name], dtype=t.dtype).reshape(t.dims) for t in graph.inputs}
             bound = graph.bind(feeds)  # converted once: each timed call is QnnGraph_execute and ~30 us of Python
 
