@@ -21,7 +21,9 @@
 #   LOCKSTEP=PAIRS: instead of the rounds, each model at each thread count runs once in lockstep
 #   (benchmarks/lockstep_vs_ort.py): both sides stay loaded and take turns one inference at a time,
 #   PAIRS pairs; the table gives the medians and the median of the pairs' ours / ORT with its
-#   quartiles (on a host whose speed changes within seconds, the figure the hour moves least)
+#   quartiles (on a host whose speed changes within seconds, the figure the hour moves least), and
+#   the ratio of each side's fastest tenth (both at the host's full speed); with KEEP, the pairs
+#   are kept in KEEP/pairs-MODEL-THREADS.txt
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -108,7 +110,8 @@ if [ -n "${LOCKSTEP:-}" ]; then
       d=$work/$m
       line=$("$py" benchmarks/lockstep_vs_ort.py --model-lib "$(ls "$d"/lib/x86_64-linux-clang/lib*.so | head -1)" \
         --backend "$build/backends/cpu/libQnnCpu.so" --input-list "$d/input_list.txt" \
-        --onnx "$work/models/$(onnx_of "$m")" --threads "$t" --pairs "$LOCKSTEP" --node-modules "$modules")
+        --onnx "$work/models/$(onnx_of "$m")" --threads "$t" --pairs "$LOCKSTEP" --node-modules "$modules" \
+        ${KEEP:+--pairs-out "$work/pairs-$m-$t.txt"})
       echo "$m $t $line"
       lines+="$m $t $line"$'\n'
     done
@@ -118,13 +121,15 @@ if [ -n "${LOCKSTEP:-}" ]; then
 import sys, datetime
 print(f'{datetime.date.today()}, {sys.argv[1]}, lockstep, {sys.argv[2]} pairs, commit {sys.argv[3]}')
 print()
-print('| model | threads | OpenQNN CPU ms | ONNX Runtime ms | ratio of medians | median of pair ratios (quartiles) |')
-print('|---|---|---|---|---|---|')
+print('| model | threads | OpenQNN CPU ms | ONNX Runtime ms | ratio of medians | median of pair ratios (quartiles) '
+      '| fastest tenths |')
+print('|---|---|---|---|---|---|---|')
 for line in sys.stdin:
     m, t, *kv = line.split()
     v = dict(x.split('=') for x in kv)
     print(f\"| {m} | {t} | {float(v['ours_ms']):.2f} | {float(v['ort_ms']):.2f} | {float(v['ratio']):.2f} | \"
-          f\"{float(v['pair_ratio']):.2f} ({float(v['p25']):.2f}-{float(v['p75']):.2f}) |\")
+          f\"{float(v['pair_ratio']):.2f} ({float(v['p25']):.2f}-{float(v['p75']):.2f}) \"
+          f\"| {float(v['fast_ratio']):.2f} |\")
 " "$cpu" "$LOCKSTEP" "$(git rev-parse --short HEAD)")
   echo
   echo "$table"
