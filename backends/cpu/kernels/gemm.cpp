@@ -833,12 +833,12 @@ bool lastWriter(size_t c, int s, int q) {
   return true;
 }
 // Blocks of at most kStrassenMC rows of the quadrants and kStrassenKC columns of A's (A's operands of
-// a block, 7 x 42 x 528 floats, stay in L2), C's columns kStrassenNC at a time (all chains then
+// a block, 7 x 14 x 528 floats, stay in L2), C's columns kStrassenNC at a time (all chains then
 // write those tiles of C while they are in cache).
 // One tile of 14 rows: A's seven operands of a block then take 207 KiB of L2, not 620 (three tiles).
 // B's operands stream from L3 once per block either way; with the core's twin hardware thread busy
-// (its tenant sharing L2), the 1024^3 product ran 2-2.5 % faster in median (1 and 2 threads, lockstep
-// against 42 rows, 100-200 pairs, three runs), as fast with the core to itself.
+// (its tenant sharing L2), the 1024^3 product ran 2-2.5 % faster in median (lockstep against 42 rows,
+// 100-200 pairs: two runs at 1 thread, one at 2), as fast with the core to itself.
 constexpr size_t kStrassenMC = 14;
 constexpr size_t kStrassenKC = 512;
 constexpr size_t kStrassenNC = 4 * kNR;
