@@ -50,7 +50,9 @@ struct Epilogue {
   // the Transpose's input, or out[0] (kOut) written in place into the Transpose's output. `strides`
   // gives, per dim of the operand as the kernel was prepared, its step in elements in that tensor
   // (a permutation of the tensor's row-major strides). Kernels take them where their loops can
-  // address the operand so (MatMul: matrices with rows or columns contiguous).
+  // address the operand so (MatMul: matrices with rows or columns contiguous). The same form gives
+  // an operand rows a padded pitch apart, agreed between a producer (kOut) and its one reader (0)
+  // (the CPU's FullyConnected: backends/cpu/engine/pad_row_pitch.cpp).
   static constexpr size_t kOut = static_cast<size_t>(-1);
   struct StridedOperand {
     size_t index;

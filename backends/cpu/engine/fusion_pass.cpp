@@ -43,6 +43,7 @@ const std::vector<FusionPass>& fusionPasses() {
       {"conv-maxpool", fuseConvMaxPool},
       {"softmax-scale", foldScaleIntoSoftmax},
       {"residual-add", fuseResidualAdds},
+      {"row-pitch", padRowPitch},
   };
   return passes;
 }

@@ -58,7 +58,8 @@ struct FusionPass {
 
 // The passes in the order they run: activations first (the later passes read the clamps they
 // leave; a Transpose after a product's activation then reads the clamped values), the residual
-// add last (it takes the Add's folded activation with it).
+// add after them (it takes the Add's folded activation with it), the row pitches last (they read the
+// residuals the adds leave).
 const std::vector<FusionPass>& fusionPasses();
 
 size_t fuseActivations(StepGraph& graph);         // fuse_activation.cpp
@@ -68,5 +69,6 @@ size_t fuseConvMaxPool(StepGraph& graph);         // fuse_conv_max_pool.cpp
 size_t foldTransposesIntoMatMuls(StepGraph& graph);  // fold_transpose_matmul.cpp
 size_t foldScaleIntoSoftmax(StepGraph& graph);    // fold_softmax_scale.cpp
 size_t fuseResidualAdds(StepGraph& graph);        // fuse_residual_add.cpp
+size_t padRowPitch(StepGraph& graph);             // pad_row_pitch.cpp (folds nothing: returns 0)
 
 }  // namespace qnn::cpu

@@ -49,6 +49,7 @@ MemoryPlan planNativeBuffers(const GraphIR& ir, const Steps& steps) {
       const TensorInfo* t = ir.findTensor(id);
       if (!t || t->kind != TensorKind::kNative || sharedWith.count(id)) continue;
       size_t need = std::max<size_t>(t->byteSize(), 1);
+      if (id == steps[n]->outIds[0]) need = std::max(need, steps[n]->outBytes);
       auto it = freeBySize.lower_bound(need);
       if (it != freeBySize.end()) {
         assigned[id] = it->second;

@@ -57,7 +57,8 @@ bool isPlainActivation(const NodeInfo& node) {
 }
 
 bool spansNodes(const Step& step) {
-  return step.folded.size() > 1 || (step.folded.size() == 1 && !isPlainActivation(*step.folded[0]));
+  return step.folded.size() > 1 || (step.folded.size() == 1 && !isPlainActivation(*step.folded[0])) ||
+         !step.epilogue.strided.empty();
 }
 
 Status applyEpilogue(Step& step) {

@@ -31,6 +31,9 @@ struct Step {
   std::vector<uint32_t> foldedStatics;
   std::unique_ptr<Kernel> kernel;
   std::vector<uint32_t> inIds, outIds;
+  // Bytes out[0]'s buffer takes when more than its tensor's (a padded row pitch agreed with its
+  // reader, engine/pad_row_pitch.cpp); 0: the tensor's own size.
+  size_t outBytes = 0;
   std::vector<TensorView> inViews, outViews;  // data pointers refreshed per execute
   // Resolved once per plan (Executor::bind): each tensor's info and its entry in
   // the pointer table, so execute does no map lookups between kernels.
@@ -45,8 +48,8 @@ using Steps = std::vector<std::unique_ptr<Step>>;
 
 // A Relu or ReluMinMax of the built-in package (what a clamp can stand for).
 bool isPlainActivation(const NodeInfo& node);
-// Whether `step` holds more than its node and a folded activation (a tensor update touching it
-// rebuilds the whole plan).
+// Whether `step` holds more than its node and a folded activation, or addresses an operand through
+// strides (a layout agreed with another step): a tensor update touching it rebuilds the whole plan.
 bool spansNodes(const Step& step);
 // Sets step.epilogue on its kernel (OpKernel::setEpilogue), when not empty.
 Status applyEpilogue(Step& step);

@@ -582,7 +582,8 @@ void multiplyImpl(size_t M, size_t N, size_t K, const float* A, size_t lda, bool
   // leave a way of the set to B; read in place they run as fast as the
   // 14-row tiles did on a copy of A with longer rows (the 1024^3 MatMul
   // +0.3 %, the FFN projection 2.6 % faster), and no copy of A (up to 64 MiB
-  // per thread) is kept.
+  // per thread) is kept. Between two FullyConnected nodes the CPU engine pads
+  // such rows instead (engine/pad_row_pitch.cpp): 14-row tiles again.
   const bool useDirectA = !transA && micro.directA != nullptr;
   const auto* directA = B.packed ? micro.directA : micro.directAUnpackedB;
   const size_t directRows = lda % 1024 == 0 ? kMRAliased : mrK;

@@ -31,6 +31,13 @@ gemm::Clamp geluClamp() {
 void geluAll(float* c, size_t n) {
   parallelFor(n, sdk::kElementwiseGrain, [&](size_t b, size_t e) { geluRange(c + b, c + b, e - b); });
 }
+// The same over `rows` rows of `cols` values, ldc apart (a padded row pitch: the padding is not touched).
+void geluRows(float* c, size_t rows, size_t cols, size_t ldc) {
+  if (ldc == cols) return geluAll(c, rows * cols);
+  parallelFor(rows, std::max<size_t>(1, sdk::kElementwiseGrain / cols), [&](size_t b, size_t e) {
+    for (size_t r = b; r < e; ++r) geluRange(c + r * ldc, c + r * ldc, cols);
+  });
+}
 
 // Packed static weights, shared by the kernels of every graph using the same weights.
 using PackedForms = sdk::WeightFormCache<float, sdk::LargeVector<float>>;
@@ -71,6 +78,8 @@ class FullyConnectedKernel final : public Kernel {
       return sdk::invalidTensor("FullyConnected: in[0] (input) dims " + dimsToString(x) +
                                 " cannot be reshaped to [batch, n] with n = " + std::to_string(depth_));
     batch_ = numel / depth_;
+    lda_ = depth_, ldc_ = units_;
+    inDims_ = x, outDims_ = outputs[0].dims;
     std::vector<uint32_t> expected;
     if (x.size() == 1) {
       if (x[0] != depth_) return sdk::invalidTensor("FullyConnected: in[0] (input) of rank 1 must be [n]");
@@ -129,44 +138,71 @@ class FullyConnectedKernel final : public Kernel {
     // With a residual after its own inputs, the bias is there when those were three.
     const bool hasBias = residualInput_ ? residualInput_ == 3 : inputs.size() == 3;
     if (amx_) {
-      gemm::multiplyAmx(batch_, units_, depth_, inputs[0].as<const float>(), depth_, packed,
-                        hasBias ? inputs[2].as<const float>() : nullptr, outputs[0].as<float>(), units_, true,
+      gemm::multiplyAmx(batch_, units_, depth_, inputs[0].as<const float>(), lda_, packed,
+                        hasBias ? inputs[2].as<const float>() : nullptr, outputs[0].as<float>(), ldc_, true,
                         clamped_ ? &clamp_ : nullptr, residualInput_ ? inputs[residualInput_].as<const float>() : nullptr);
-      if (clamp_.gelu) geluAll(outputs[0].as<float>(), batch_ * units_);
+      if (clamp_.gelu) geluRows(outputs[0].as<float>(), batch_, units_, ldc_);
       return Status::ok();
     }
     if (strassen_) {  // no residual (supportsEpilogue)
-      gemm::multiplyStrassen(batch_, units_, depth_, inputs[0].as<const float>(), depth_, packed,
-                             hasBias ? inputs[2].as<const float>() : nullptr, outputs[0].as<float>(), units_, true,
+      gemm::multiplyStrassen(batch_, units_, depth_, inputs[0].as<const float>(), lda_, packed,
+                             hasBias ? inputs[2].as<const float>() : nullptr, outputs[0].as<float>(), ldc_, true,
                              clamped_ ? &clamp_ : nullptr);
-      if (clamp_.gelu) geluAll(outputs[0].as<float>(), batch_ * units_);
+      if (clamp_.gelu) geluRows(outputs[0].as<float>(), batch_, units_, ldc_);
       return Status::ok();
     }
-    gemm::multiply(batch_, units_, depth_, inputs[0].as<const float>(), depth_, false, packed,
-                   hasBias ? inputs[2].as<const float>() : nullptr, outputs[0].as<float>(), units_, true,
+    gemm::multiply(batch_, units_, depth_, inputs[0].as<const float>(), lda_, false, packed,
+                   hasBias ? inputs[2].as<const float>() : nullptr, outputs[0].as<float>(), ldc_, true,
                    clamped_ ? &clamp_ : nullptr, false,
                    residualInput_ ? inputs[residualInput_].as<const float>() : nullptr);
     return Status::ok();
   }
 
   // A clamp and a residual after the weights and the optional bias (no residual on Strassen's path);
-  // a Gelu alone.
+  // a Gelu alone; in[0] and out[0] with a padded row pitch (stridedRows), out[0] only without a
+  // residual (which is laid out as out[0] would be, densely).
   bool supportsEpilogue(const sdk::Epilogue& e) const override {
-    return !e.maxPool && !e.inputScale &&
-           (!e.residualInput || (!strassen_ && (*e.residualInput == 2 || *e.residualInput == 3))) &&
-           (!e.gelu || geluFoldable(e));
+    if (e.maxPool || e.inputScale || (e.gelu && !geluFoldable(e))) return false;
+    if (e.residualInput && (strassen_ || (*e.residualInput != 2 && *e.residualInput != 3))) return false;
+    bool seen[2] = {false, false};
+    for (const auto& operand : e.strided) {
+      const bool out = operand.index == sdk::Epilogue::kOut;
+      if ((!out && operand.index != 0) || seen[out] || (out && e.residualInput) ||
+          !stridedRows(operand.strides, out ? outDims_ : inDims_))
+        return false;
+      seen[out] = true;
+    }
+    return true;
   }
   Status setEpilogue(const sdk::Epilogue& e) override {
     if (e.clamp) clamp_ = {e.clamp->lo, e.clamp->hi}, clamped_ = true;
     if (e.gelu) clamp_ = geluClamp(), clamped_ = true;
     residualInput_ = e.residualInput.value_or(0);
+    for (const auto& operand : e.strided) {
+      const size_t pitch = operand.strides[operand.strides.size() - 2];
+      (operand.index == sdk::Epilogue::kOut ? ldc_ : lda_) = pitch;
+    }
     return Status::ok();
   }
 
  private:
+  // Whether `strides` (Epilogue::strided) address an operand of `dims` as rows of its last dim, contiguous,
+  // a pitch of at least that many floats apart, with the dims before the last two dense over those rows:
+  // a matrix with a padded row pitch (engine/pad_row_pitch.cpp).
+  static bool stridedRows(const std::vector<size_t>& strides, const std::vector<uint32_t>& dims) {
+    const size_t rank = dims.size();
+    if (rank < 2 || strides.size() != rank || strides[rank - 1] != 1 || strides[rank - 2] < dims[rank - 1])
+      return false;
+    for (size_t d = rank - 2; d-- > 0;)
+      if (strides[d] != strides[d + 1] * dims[d + 1]) return false;
+    return true;
+  }
+
   bool clamped_ = false;  // a fused activation
   gemm::Clamp clamp_{0.f, 0.f};
   size_t residualInput_ = 0;  // Epilogue::residualInput (0: none)
+  size_t lda_ = 0, ldc_ = 0;  // in[0]'s and out[0]'s row pitch (depth_ and units_ unless padded)
+  std::vector<uint32_t> inDims_, outDims_;
   bool keepDims_ = false, weightsPacked_ = false;
   bool strassen_ = false;  // static weights packed for gemm::multiplyStrassen
   bool amx_ = false;       // static weights packed for gemm::multiplyAmx
