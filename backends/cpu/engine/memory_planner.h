@@ -16,7 +16,8 @@ struct MemoryPlan {
 };
 
 // Native tensors share buffers once their last reader has run: a tensor gets the smallest free
-// buffer that fits (or a new one; out[0] at least Step::outBytes) when its producer runs, and returns it after its last consumer.
+// buffer that fits (or a new one; out[0] at least Step::outBytes) when its producer runs, and
+// returns it after its last consumer.
 // A step's outputs never share a buffer with its inputs, since kernels are not written to work in
 // place. The buffers are 64-byte-aligned pieces of one allocation: in huge pages (TensorBuffer)
 // when it is 2 MiB or more, as most activations alone are not (ResNet-18's 56x56x64 maps are

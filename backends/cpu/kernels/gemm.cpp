@@ -746,7 +746,8 @@ void multiplyImpl(size_t M, size_t N, size_t K, const float* A, size_t lda, bool
             for (size_t t = 0, ip = 0; t < tiles; ++t) {
               const size_t rows = base + (t < extra ? 1 : 0);
               const bool addsResidual = residual && k0 + kc == K;
-              const size_t from = std::min(nextLines, t * share), lines = std::min(nextLines - from, std::min(share, kc));
+              const size_t from = std::min(nextLines, t * share);
+              const size_t lines = std::min(nextLines - from, std::min(share, kc));
               (*(addsResidual ? micro.directAResidual : directA))[panels - 1][rows - 1](
                                                      kc, A + (i0 + ip) * lda + k0, lda, bPanel, B.panelStep,
                                                      B.rowStep, C + (i0 + ip) * ldc + j0, ldc, nr, biasJ,
