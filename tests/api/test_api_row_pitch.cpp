@@ -55,8 +55,8 @@ class RowPitch : public CpuContextTest {
     for (size_t l = 0; l < layers; ++l) {
       const std::string n = std::to_string(l);
       const bool last = l + 1 == layers;
-      TensorSpec* w = tensor("w" + n, l == 0 && c.updatable ? QNN_TENSOR_TYPE_UPDATEABLE_STATIC : QNN_TENSOR_TYPE_STATIC,
-                             {c.widths[l + 1], c.widths[l]}, &wv[l]);
+      const Qnn_TensorType_t wType = l == 0 && c.updatable ? QNN_TENSOR_TYPE_UPDATEABLE_STATIC : QNN_TENSOR_TYPE_STATIC;
+      TensorSpec* w = tensor("w" + n, wType, {c.widths[l + 1], c.widths[l]}, &wv[l]);
       if (l == 0) w0 = w;
       TensorSpec* b = tensor("b" + n, QNN_TENSOR_TYPE_STATIC, {c.widths[l + 1]}, &bv[l]);
       const bool then = l == 0 && (c.gelu || c.residual);
@@ -196,6 +196,47 @@ TEST_F(RowPitch, AMiddleTensorTheClientReads) {
 TEST_F(RowPitch, OtherWidths) {
   build({20, {16, 1000, 32}});
   check();
+}
+
+// The reader's weights 1024 wide under a 2048-wide tensor: it reads each row as two rows of its
+// depth, which a pitch of the tensor's rows would not give; the tensor stays dense.
+TEST_F(RowPitch, AReaderWhoseRowsAreNotTheTensorsRows) {
+  const uint32_t m = 12, k = 16, wide = 2048, depth = 1024, n = 8;
+  xv = randomValues(m * k, 1);
+  std::vector<float> w0 = randomValues(wide * k, 2), b0 = randomValues(wide, 3);
+  std::vector<float> w1 = randomValues(n * depth, 4), b1 = randomValues(n, 5);
+  for (float& v : w1) v /= 32.f;
+  ASSERT_EQ(api().graphCreate(ctx, "row_pitch_depth", nullptr, &graph), QNN_SUCCESS);
+  TensorSpec xs("x", QNN_TENSOR_TYPE_APP_WRITE, QNN_DATATYPE_FLOAT_32, {m, k});
+  TensorSpec w0s("w0", QNN_TENSOR_TYPE_STATIC, QNN_DATATYPE_FLOAT_32, {wide, k}, w0.data(), uint32_t(w0.size() * 4));
+  TensorSpec b0s("b0", QNN_TENSOR_TYPE_STATIC, QNN_DATATYPE_FLOAT_32, {wide}, b0.data(), uint32_t(b0.size() * 4));
+  TensorSpec mids("mid", QNN_TENSOR_TYPE_NATIVE, QNN_DATATYPE_FLOAT_32, {m, wide});
+  TensorSpec w1s("w1", QNN_TENSOR_TYPE_STATIC, QNN_DATATYPE_FLOAT_32, {n, depth}, w1.data(), uint32_t(w1.size() * 4));
+  TensorSpec b1s("b1", QNN_TENSOR_TYPE_STATIC, QNN_DATATYPE_FLOAT_32, {n}, b1.data(), uint32_t(b1.size() * 4));
+  TensorSpec ys("y", QNN_TENSOR_TYPE_APP_READ, QNN_DATATYPE_FLOAT_32, {2 * m, n});
+  for (TensorSpec* t : {&xs, &w0s, &b0s, &mids, &w1s, &b1s, &ys}) add(graph, *t);
+  node(graph, "fc0", "FullyConnected", {}, {xs.tensor, w0s.tensor, b0s.tensor}, {mids.tensor});
+  node(graph, "fc1", "FullyConnected", {}, {mids.tensor, w1s.tensor, b1s.tensor}, {ys.tensor});
+  ASSERT_EQ(api().graphFinalize(graph, nullptr, nullptr), QNN_SUCCESS);
+  std::vector<float> y(2 * m * n, -99.f);
+  Qnn_Tensor_t in = xs.tensor, out = ys.tensor;
+  in.v1.clientBuf = {xv.data(), uint32_t(xv.size() * 4)};
+  out.v1.clientBuf = {y.data(), uint32_t(y.size() * 4)};
+  ASSERT_EQ(api().graphExecute(graph, &in, 1, &out, 1, nullptr, nullptr), QNN_SUCCESS);
+  for (uint32_t i = 0; i < m; ++i) {
+    std::vector<double> mid(wide);
+    for (uint32_t c = 0; c < wide; ++c) {
+      mid[c] = b0[c];
+      for (uint32_t p = 0; p < k; ++p) mid[c] += double(xv[i * k + p]) * w0[c * k + p];
+    }
+    for (uint32_t h = 0; h < 2; ++h)
+      for (uint32_t j = 0; j < n; ++j) {
+        double want = b1[j];
+        for (uint32_t p = 0; p < depth; ++p) want += mid[h * depth + p] * w1[j * depth + p];
+        ASSERT_NEAR(y[(2 * i + h) * n + j], want, 1e-4 * (1 + std::fabs(want)))
+            << "y [" << 2 * i + h << ", " << j << "]";
+      }
+  }
 }
 
 // New weights for the padded product (taking effect at the next finalize): the plan is rebuilt, padded

@@ -168,7 +168,7 @@ class FullyConnectedKernel final : public Kernel {
     for (const auto& operand : e.strided) {
       const bool out = operand.index == sdk::Epilogue::kOut;
       if ((!out && operand.index != 0) || seen[out] || (out && e.residualInput) ||
-          !stridedRows(operand.strides, out ? outDims_ : inDims_))
+          !stridedRows(operand.strides, out ? outDims_ : inDims_, out ? units_ : depth_))
         return false;
       seen[out] = true;
     }
@@ -188,10 +188,13 @@ class FullyConnectedKernel final : public Kernel {
  private:
   // Whether `strides` (Epilogue::strided) address an operand of `dims` as rows of its last dim, contiguous,
   // a pitch of at least that many floats apart, with the dims before the last two dense over those rows:
-  // a matrix with a padded row pitch (engine/pad_row_pitch.cpp).
-  static bool stridedRows(const std::vector<size_t>& strides, const std::vector<uint32_t>& dims) {
+  // a matrix with a padded row pitch (engine/pad_row_pitch.cpp). Its rows must be the product's rows
+  // (`rowLength`, the depth or the units): an in[0] of [m, 2048] under weights [n, 1024] is read as
+  // 2m rows, which a pitch of the tensor's rows does not address.
+  static bool stridedRows(const std::vector<size_t>& strides, const std::vector<uint32_t>& dims, size_t rowLength) {
     const size_t rank = dims.size();
-    if (rank < 2 || strides.size() != rank || strides[rank - 1] != 1 || strides[rank - 2] < dims[rank - 1])
+    if (rank < 2 || strides.size() != rank || strides[rank - 1] != 1 || dims[rank - 1] != rowLength ||
+        strides[rank - 2] < dims[rank - 1])
       return false;
     for (size_t d = rank - 2; d-- > 0;)
       if (strides[d] != strides[d + 1] * dims[d + 1]) return false;
