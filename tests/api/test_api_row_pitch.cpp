@@ -4,7 +4,8 @@
 // the unfused graph's bit for bit (the op debug callback runs every node on its own, densely) and a
 // double reference; with a folded Gelu, tensors of rank 3 (keep_dims), a chain whose middle product
 // reads and writes padded rows, a producer that adds a residual (its rows stay dense), a middle
-// tensor the client reads (not padded), and weights updated after finalize (the plan rebuilt).
+// tensor the client reads (not padded), a reader whose rows are not the tensor's (not padded), and
+// weights updated after finalize (the plan rebuilt).
 #include <gtest/gtest.h>
 
 #include <cmath>
